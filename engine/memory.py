@@ -1,0 +1,509 @@
+"""The engine's front door: :class:`Memory`, the one object every face talks to.
+
+    memory = Memory.open(project_root)
+    memory.add("LanceDB needs double quotes around camelCase columns", category="gotcha")
+    for result in memory.search("lancedb column quoting").results:
+        print(result.score, result.entry.content)
+
+Reads that need no vectors (keyword search, list, get, stats) are served by the
+SQLite mirror and never import LanceDB or the embedding model; the vector store and
+the model are opened on first need.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.config import Config, load_config
+from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, SentenceTransformerEmbedder
+from engine.errors import ContentTooLongError, InvalidInputError, NotFoundError, SecretDetectedError
+from engine.fts import FtsIndex
+from engine.hashing import content_hash, normalize_content
+from engine.locking import WriteLock
+from engine.models import MAX_CONTENT_LENGTH, MAX_KEYWORDS, Category, Entry, SearchMode, Source
+from engine.paths import MemoryPaths
+from engine.privacy import find_secrets, redact_private, redact_secrets
+from engine.search import Searcher, SearchResponse
+from engine.store import VectorStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What a caller provides to create an entry; the engine fills in the rest."""
+
+    content: str
+    category: Category | str = Category.GENERAL
+    source: Source | str = Source.MANUAL
+    keywords: Sequence[str] = ()
+    file_path: str = ""
+    section_title: str = ""
+    line_start: int = 0
+    line_end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    """Outcome of an add: the stored entry and whether it is new (False: a duplicate)."""
+
+    entry: Entry
+    created: bool
+    redactions: tuple[str, ...] = ()
+    """Kinds of secret that were redacted from the content before storage."""
+
+
+@dataclass(frozen=True, slots=True)
+class RepairReport:
+    """What re-synchronising the keyword index with the store changed."""
+
+    added: int
+    removed: int
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was out of step."""
+        return bool(self.added or self.removed)
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 with microseconds (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def parse_category(value: Category | str) -> Category:
+    """A :class:`Category` from its name, with a message listing the valid ones."""
+    try:
+        return Category(str(value).strip().lower())
+    except ValueError:
+        names = ", ".join(c.value for c in Category)
+        raise InvalidInputError(f"unknown category '{value}': choose one of {names}") from None
+
+
+def parse_source(value: Source | str) -> Source:
+    """A :class:`Source` from its name."""
+    try:
+        return Source(str(value).strip().lower())
+    except ValueError:
+        names = ", ".join(s.value for s in Source)
+        raise InvalidInputError(f"unknown source '{value}': choose one of {names}") from None
+
+
+def parse_mode(value: SearchMode | str) -> SearchMode:
+    """A :class:`SearchMode` from its name."""
+    try:
+        return SearchMode(str(value).strip().lower())
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown search mode '{value}': choose one of vector, keyword, hybrid"
+        ) from None
+
+
+def clean_keywords(keywords: Sequence[str]) -> tuple[str, ...]:
+    """Trimmed, de-duplicated keywords; at most :data:`MAX_KEYWORDS`."""
+    if isinstance(keywords, str):
+        keywords = keywords.split(",")
+    cleaned = tuple(dict.fromkeys(k.strip() for k in keywords if k and k.strip()))
+    if len(cleaned) > MAX_KEYWORDS:
+        raise InvalidInputError(f"too many keywords: {len(cleaned)} (at most {MAX_KEYWORDS})")
+    return cleaned
+
+
+class Memory:
+    """One project's memory: store of record, keyword index, embedder and config."""
+
+    def __init__(
+        self,
+        paths: MemoryPaths,
+        config: Config,
+        embedder: Embedder,
+        *,
+        cache_embeddings: bool = True,
+    ) -> None:
+        self.paths = paths
+        self.config = config
+        paths.memory_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = WriteLock(paths.lock_path)
+        self.fts = FtsIndex(paths.fts_path)
+        self.embedder: Embedder = (
+            CachedEmbedder(embedder, EmbeddingCache(paths.embedding_cache_path))
+            if cache_embeddings
+            else embedder
+        )
+        self._store: VectorStore | None = None
+        self.searcher = Searcher(
+            self.fts, self.store, self.embedder, rrf_k=config.rrf_k, min_score=config.min_score
+        )
+        self.last_repair = self._ensure_consistent()
+
+    @classmethod
+    def open(
+        cls,
+        root: Path | str,
+        *,
+        config: Config | None = None,
+        embedder: Embedder | None = None,
+        cache_embeddings: bool = True,
+    ) -> Memory:
+        """Open (creating on first write) the memory of the project at ``root``.
+
+        Raises:
+            ConfigError: the project's configuration is invalid.
+        """
+        root = Path(root)
+        config = config if config is not None else load_config(root)
+        paths = MemoryPaths.for_root(root, config.knowledge_dir)
+        return cls(
+            paths,
+            config,
+            embedder if embedder is not None else SentenceTransformerEmbedder(),
+            cache_embeddings=cache_embeddings,
+        )
+
+    def close(self) -> None:
+        """Release file handles."""
+        self.fts.close()
+        cache = getattr(self.embedder, "cache", None)
+        if isinstance(cache, EmbeddingCache):
+            cache.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the store and consistency -------------------------------------------------------
+
+    def store(self) -> VectorStore:
+        """The vector store (LanceDB is imported on first call)."""
+        if self._store is None:
+            self._store = VectorStore(self.paths.vectors_dir, self.embedder.dimension)
+        return self._store
+
+    @property
+    def base_embedder(self) -> Embedder:
+        """The model behind the cache."""
+        return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+
+    def _ensure_consistent(self) -> RepairReport | None:
+        if not (self.fts.recreated or self.fts.pending):
+            return None
+        with self.lock.hold():
+            if not (self.fts.recreated or self.fts.pending):
+                return None  # a concurrent writer finished while we waited
+            report = self.repair_index()
+        if report.changed:
+            log.warning(
+                "keyword index was out of step with the store and has been repaired "
+                "(%d rows added or refreshed, %d removed)", report.added, report.removed,
+            )
+        return report
+
+    def repair_index(self) -> RepairReport:
+        """Bring the keyword index in line with the store (only what differs is rewritten)."""
+        with self.lock.hold():
+            if not self.store().exists():
+                with self.fts.transaction() as db:
+                    removed = self.fts.count()
+                    self.fts.clear(db)
+                    self._mark_synced(db, 0)
+                return RepairReport(0, removed)
+            store_stamps = self.store().ids_and_stamps()
+            mirror_stamps = self.fts.ids_and_stamps()
+            stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
+            gone = [i for i in mirror_stamps if i not in store_stamps]
+            fresh = self.store().get_many(stale)
+            with self.fts.transaction() as db:
+                self.fts.delete(db, gone)
+                self.fts.upsert(db, fresh.values())
+                self._mark_synced(db, self.store().version)
+        self.fts.recreated = False
+        return RepairReport(len(stale), len(gone))
+
+    def rebuild_index(self) -> int:
+        """Rebuild the keyword index from the store from scratch; returns the entry count."""
+        with self.lock.hold():
+            entries = self.store().all_entries()
+            with self.fts.transaction() as db:
+                self.fts.clear(db)
+                self.fts.upsert(db, entries)
+                self._mark_synced(db, self.store().version if self.store().exists() else 0)
+        return len(entries)
+
+    def _mark_synced(self, db: Any, version: int) -> None:
+        self.fts.set_state(db, "pending", "0")
+        self.fts.set_state(db, "store_version", str(version))
+
+    def _write(self, store_op: Any, mirror_op: Any) -> None:
+        """Apply one change to the store and the mirror, crash-safely, under the lock."""
+        with self.lock.hold():
+            self.fts.mark_pending()
+            store_op(self.store())
+            with self.fts.transaction() as db:
+                mirror_op(db)
+                self._mark_synced(db, self.store().version)
+
+    # --- validation ----------------------------------------------------------------------
+
+    def prepare_content(self, content: str) -> tuple[str, tuple[str, ...]]:
+        """Validate and clean content for storage: returns (content, redacted kinds).
+
+        ``<private>`` blocks are always redacted; other likely secrets are rejected
+        or redacted according to ``secret_policy``.
+        """
+        if not isinstance(content, str):
+            raise InvalidInputError("content must be text")
+        text = normalize_content(redact_private(content))
+        if not text or text == "[REDACTED]":
+            raise InvalidInputError("content is empty (after removing <private> blocks)")
+        hits = find_secrets(text)
+        kinds = tuple(dict.fromkeys(h.kind for h in hits))
+        if hits:
+            if self.config.secret_policy == "reject":
+                raise SecretDetectedError(
+                    "content looks like it contains a secret (" + ", ".join(kinds) + "); "
+                    "remove it, wrap it in <private>…</private>, or set secret_policy = "
+                    "\"redact\""
+                )
+            text = redact_secrets(text, hits)
+        if len(text) > MAX_CONTENT_LENGTH:
+            raise ContentTooLongError(
+                f"content is {len(text):,} characters; the limit is {MAX_CONTENT_LENGTH:,}"
+            )
+        return text, kinds
+
+    def _build(self, item: NewEntry, stamp: str) -> tuple[Entry, tuple[str, ...]]:
+        text, kinds = self.prepare_content(item.content)
+        entry = Entry(
+            id=uuid.uuid4().hex,
+            content=text,
+            category=parse_category(item.category),
+            source=parse_source(item.source),
+            file_path=item.file_path,
+            section_title=item.section_title.strip(),
+            keywords=clean_keywords(item.keywords),
+            created_at=stamp,
+            updated_at=stamp,
+            content_hash=content_hash(text),
+            line_start=item.line_start,
+            line_end=item.line_end,
+        )
+        return entry, kinds
+
+    def _existing(self, entry: Entry) -> Entry | None:
+        # Markdown chunks are owned by their file: the same paragraph in two files is two
+        # entries, so editing one file never removes what the other still says.
+        scope = entry.file_path if entry.source is Source.MARKDOWN else None
+        found = self.fts.find_by_hash(entry.content_hash, file_path=scope)
+        if entry.source is not Source.MARKDOWN:
+            found = [e for e in found if e.source is not Source.MARKDOWN] or found
+        return found[0] if found else None
+
+    # --- writes --------------------------------------------------------------------------
+
+    def add(
+        self,
+        content: str,
+        *,
+        category: Category | str = Category.GENERAL,
+        source: Source | str = Source.MANUAL,
+        keywords: Sequence[str] = (),
+        file_path: str = "",
+        section_title: str = "",
+    ) -> AddResult:
+        """Store one entry; identical content returns the existing entry instead.
+
+        Raises:
+            InvalidInputError: empty content, unknown category, too many keywords.
+            ContentTooLongError: content over 10,000 characters.
+            SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
+        """
+        item = NewEntry(content, category, source, keywords, file_path, section_title)
+        return self.add_many([item])[0]
+
+    def add_many(self, items: Sequence[NewEntry]) -> list[AddResult]:
+        """Store several entries in one write (embedded in one batch); see :meth:`add`."""
+        stamp = now_iso()
+        built = [self._build(item, stamp) for item in items]
+        candidates = _unique([e for e, _ in built])
+        vectors = self.embedder.embed_documents([e.content for e in candidates])
+        results: dict[str, AddResult] = {}
+        with self.lock.hold():
+            fresh, fresh_rows = [], []
+            for row, entry in enumerate(candidates):
+                existing = self._existing(entry)
+                if existing is not None:
+                    results[_dedup_key(entry)] = AddResult(existing, False)
+                else:
+                    fresh.append(entry)
+                    fresh_rows.append(row)
+                    results[_dedup_key(entry)] = AddResult(entry, True)
+            if fresh:
+                self._write(
+                    lambda s: s.add(fresh, vectors[fresh_rows]),
+                    lambda db: self.fts.upsert(db, fresh),
+                )
+        out = []
+        for entry, kinds in built:
+            result = results[_dedup_key(entry)]
+            out.append(replace(result, redactions=kinds) if result.created else result)
+        return out
+
+    def update(
+        self,
+        entry_id: str,
+        *,
+        content: str | None = None,
+        category: Category | str | None = None,
+        keywords: Sequence[str] | None = None,
+        section_title: str | None = None,
+    ) -> Entry:
+        """Change an entry; new content is re-embedded.
+
+        Raises:
+            NotFoundError: no entry has this id.
+        """
+        current = self.require(entry_id)
+        changes: dict[str, Any] = {"updated_at": now_iso()}
+        if content is not None:
+            text, _ = self.prepare_content(content)
+            changes.update(content=text, content_hash=content_hash(text))
+        if category is not None:
+            changes["category"] = parse_category(category)
+        if keywords is not None:
+            changes["keywords"] = clean_keywords(keywords)
+        if section_title is not None:
+            changes["section_title"] = section_title.strip()
+        entry = replace(current, **changes)
+        vector = self.embedder.embed_documents([entry.content])
+        self._write(lambda s: s.upsert([entry], vector), lambda db: self.fts.upsert(db, [entry]))
+        return entry
+
+    def delete(self, entry_id: str) -> bool:
+        """Delete one entry; False when there was none with this id."""
+        return self.delete_many([entry_id]) == 1
+
+    def delete_many(self, ids: Sequence[str]) -> int:
+        """Delete entries by id; returns how many existed."""
+        with self.lock.hold():
+            present = list(self.fts.get_many(list(ids)))
+            if present:
+                self._write(lambda s: s.delete(present), lambda db: self.fts.delete(db, present))
+        return len(present)
+
+    def restore(self, entries: Sequence[Entry]) -> None:
+        """Put back entries exactly as they were (undo of a delete), re-embedding from cache."""
+        if not entries:
+            return
+        vectors = self.embedder.embed_documents([e.content for e in entries])
+        self._write(
+            lambda s: s.upsert(list(entries), vectors),
+            lambda db: self.fts.upsert(db, entries),
+        )
+
+    def record_references(self, ids: Sequence[str]) -> None:
+        """Count that these entries were returned to a caller (``referenceCount`` += 1)."""
+        if not ids:
+            return
+        with self.lock.hold():
+            current = self.fts.get_many(list(ids))
+            bumped = [replace(e, reference_count=e.reference_count + 1) for e in current.values()]
+            if not bumped:
+                return
+            self._write(
+                lambda s: s.increment_references([e.id for e in bumped]),
+                lambda db: self.fts.upsert(db, bumped),
+            )
+
+    # --- reads ---------------------------------------------------------------------------
+
+    def get(self, entry_id: str) -> Entry | None:
+        """The entry with this id, or None."""
+        return self.fts.get(entry_id)
+
+    def require(self, entry_id: str) -> Entry:
+        """The entry with this id. Raises :class:`NotFoundError` when there is none."""
+        entry = self.get(entry_id)
+        if entry is None:
+            raise NotFoundError(f"no entry with id '{entry_id}'")
+        return entry
+
+    def list(
+        self,
+        *,
+        category: Category | str | None = None,
+        source: Source | str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Entry]:
+        """Entries newest first, optionally filtered by category and source."""
+        return self.fts.list(
+            category=parse_category(category) if category is not None else None,
+            source=parse_source(source) if source is not None else None,
+            limit=limit,
+            offset=offset,
+        )
+
+    def count(self, *, category: Category | str | None = None) -> int:
+        """Number of entries (optionally of one category)."""
+        return self.fts.count(category=parse_category(category) if category else None)
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: SearchMode | str | None = None,
+        limit: int | None = None,
+        category: Category | str | None = None,
+        prefix_last: bool = False,
+        wait_for_model: bool = True,
+    ) -> SearchResponse:
+        """Search the memory. ``mode`` and ``limit`` default to the configuration.
+
+        Raises:
+            InvalidInputError: empty query, bad limit, unknown mode or category.
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("query is empty")
+        limit = self.config.default_limit if limit is None else limit
+        if not 1 <= limit <= 1000:
+            raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+        return self.searcher.search(
+            query.replace("\x00", " "),
+            mode=parse_mode(mode) if mode is not None else self.config.search_mode,
+            limit=limit,
+            category=parse_category(category) if category is not None else None,
+            prefix_last=prefix_last,
+            wait_for_model=wait_for_model,
+        )
+
+    def stats(self) -> dict[str, Any]:
+        """Counts by category and source, and where things are."""
+        return {
+            "entries": self.fts.count(),
+            "by_category": self.fts.counts_by("category"),
+            "by_source": self.fts.counts_by("source"),
+            "files": len(self.fts.file_paths()),
+            "project": str(self.paths.root),
+            "memory_dir": str(self.paths.memory_dir),
+            "config": self.config.source,
+        }
+
+
+def _dedup_key(entry: Entry) -> str:
+    scope = entry.file_path if entry.source is Source.MARKDOWN else ""
+    return f"{scope}\x00{entry.content_hash}"
+
+
+def _unique(entries: Sequence[Entry]) -> list[Entry]:
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        seen.setdefault(_dedup_key(entry), entry)
+    return list(seen.values())

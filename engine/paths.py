@@ -1,0 +1,60 @@
+"""Where a project's memory lives on disk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPaths:
+    """Every file and folder of one project's memory, derived from its root."""
+
+    root: Path
+    knowledge_dir: Path
+
+    @classmethod
+    def for_root(cls, root: Path, knowledge_dir: str = ".claude/knowledge") -> MemoryPaths:
+        """Paths of the project at ``root`` (made absolute)."""
+        root = root.resolve()
+        return cls(root=root, knowledge_dir=root / knowledge_dir)
+
+    @property
+    def claude_dir(self) -> Path:
+        """``.claude/``."""
+        return self.root / ".claude"
+
+    @property
+    def memory_dir(self) -> Path:
+        """``.claude/memory/``: everything the engine writes."""
+        return self.claude_dir / "memory"
+
+    @property
+    def vectors_dir(self) -> Path:
+        """The LanceDB database (store of record)."""
+        return self.memory_dir / "vectors"
+
+    @property
+    def fts_path(self) -> Path:
+        """The derived keyword index and entry mirror."""
+        return self.memory_dir / "fts.sqlite"
+
+    @property
+    def meta_path(self) -> Path:
+        """File hashes for incremental indexing, discovery state."""
+        return self.memory_dir / "meta.json"
+
+    @property
+    def embedding_cache_path(self) -> Path:
+        """Vectors already computed, keyed by content hash and model."""
+        return self.memory_dir / "embeddings.sqlite"
+
+    @property
+    def lock_path(self) -> Path:
+        """The cross-process write lock."""
+        return self.memory_dir / "write.lock"
+
+    @property
+    def log_path(self) -> Path:
+        """Log file of long-running faces (the MCP server)."""
+        return self.memory_dir / "memory-tui.log"

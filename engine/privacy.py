@@ -1,0 +1,65 @@
+"""Keeping secrets out of memory: ``<private>`` redaction and likely-secret detection."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+REDACTED = "[REDACTED]"
+_PRIVATE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class SecretMatch:
+    """A likely secret found in text: which pattern, and where."""
+
+    kind: str
+    start: int
+    end: int
+
+
+# Each pattern names a kind of credential; kept specific so prose is not flagged.
+SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("private key block", re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?"
+        r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.DOTALL)),
+    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("AWS secret access key", re.compile(
+        r"(?i)aws_?secret_?access_?key\s*[=:]\s*['\"]?[A-Za-z0-9/+=]{40}\b")),
+    ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b")),
+    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b")),
+    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
+    ("OpenAI/Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}\b")),
+    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
+    ("Stripe key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b")),
+    ("JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@[^\s]+", re.I)),
+    ("password assignment", re.compile(
+        r"(?i)\b(?:password|passwd|secret|api[_-]?key|access[_-]?token)\s*[=:]\s*"
+        r"['\"][^'\"\s]{8,}['\"]")),
+)
+
+
+def redact_private(text: str) -> str:
+    """Replace every ``<private>…</private>`` block (any case, multi-line) by ``[REDACTED]``."""
+    return _PRIVATE.sub(REDACTED, text)
+
+
+def find_secrets(text: str) -> list[SecretMatch]:
+    """Likely secrets in ``text``, in order of position (overlaps dropped)."""
+    hits = sorted(
+        (SecretMatch(kind, m.start(), m.end()) for kind, rx in SECRET_PATTERNS for m in rx.finditer(text)),
+        key=lambda h: (h.start, -h.end),
+    )
+    kept: list[SecretMatch] = []
+    for hit in hits:
+        if not kept or hit.start >= kept[-1].end:
+            kept.append(hit)
+    return kept
+
+
+def redact_secrets(text: str, hits: list[SecretMatch]) -> str:
+    """Replace each hit by ``[REDACTED:<kind>]``."""
+    for hit in reversed(hits):
+        text = f"{text[: hit.start]}[REDACTED:{hit.kind}]{text[hit.end :]}"
+    return text

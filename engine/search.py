@@ -1,0 +1,223 @@
+"""Vector, keyword and hybrid retrieval, fused with Reciprocal Rank Fusion.
+
+Hybrid search over-fetches from both retrievers, fuses the two ranked lists by
+``1 / (k + rank)``, and then applies a relevance gate: a candidate survives when its
+cosine similarity to the query reaches ``min_score`` or when it contains every
+content term of the query. That keeps exact identifier matches while an unrelated
+query returns nothing instead of its least-bad neighbours.
+
+If one retriever fails (no model, unreadable vector store, keyword index trouble)
+the search degrades to the other and says so in :attr:`SearchResponse.warnings`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.fts import STOPWORDS, FtsIndex, KeywordHit
+from engine.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from engine.embeddings import Embedder
+    from engine.store import VectorStore
+
+log = logging.getLogger(__name__)
+
+OVERFETCH = 4
+MIN_CANDIDATES = 40
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResponse:
+    """Results of one search, and how it was carried out."""
+
+    results: tuple[SearchResult, ...]
+    mode: SearchMode
+    """The mode asked for."""
+    used: SearchMode
+    """The mode actually run (differs when one retriever was unavailable)."""
+    warnings: tuple[str, ...] = field(default=())
+
+
+def fuse(
+    vector_hits: Sequence[tuple[Entry, float]],
+    keyword_hits: Sequence[KeywordHit],
+    k: int,
+) -> list[SearchResult]:
+    """Reciprocal Rank Fusion of two ranked lists; entries in both are merged.
+
+    The result's ``score`` is the fused score divided by its maximum, ``2 / (k + 1)``
+    (first in both lists), so it reads 0..1 like the other modes.
+    """
+    fused: dict[str, dict[str, object]] = {}
+    for rank, (entry, sim) in enumerate(vector_hits, start=1):
+        fused[entry.id] = {"entry": entry, "vr": rank, "vs": sim, "rrf": 1.0 / (k + rank)}
+    for hit in keyword_hits:
+        slot = fused.setdefault(hit.entry.id, {"entry": hit.entry, "rrf": 0.0})
+        slot.update(kr=hit.rank, ks=hit.score)
+        slot["rrf"] = float(slot["rrf"]) + 1.0 / (k + hit.rank)  # type: ignore[arg-type]
+    best = 2.0 / (k + 1)
+    results = []
+    for slot in fused.values():
+        rrf = float(slot["rrf"])  # type: ignore[arg-type]
+        explanation = ScoreExplanation(
+            vector_rank=slot.get("vr"),  # type: ignore[arg-type]
+            vector_similarity=slot.get("vs"),  # type: ignore[arg-type]
+            keyword_rank=slot.get("kr"),  # type: ignore[arg-type]
+            keyword_score=slot.get("ks"),  # type: ignore[arg-type]
+            fused_score=rrf,
+        )
+        results.append(SearchResult(slot["entry"], rrf / best, explanation))  # type: ignore[arg-type]
+    results.sort(key=lambda r: r.score, reverse=True)
+    return results
+
+
+def covers_all_terms(query: str, entry: Entry) -> bool:
+    """Whether every content word of the query occurs in the entry's searchable text."""
+    terms = {t.lower() for t in _WORD.findall(query)} - STOPWORDS
+    if not terms:
+        return False
+    text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
+    words = set(_WORD.findall(text))
+    return all(t in words for t in terms)
+
+
+class Searcher:
+    """Runs searches against the keyword index and (lazily) the vector store."""
+
+    def __init__(
+        self,
+        fts: FtsIndex,
+        store: Callable[[], VectorStore],
+        embedder: Embedder,
+        *,
+        rrf_k: int,
+        min_score: float,
+    ) -> None:
+        self._fts = fts
+        self._store = store
+        self._embedder = embedder
+        self.rrf_k = rrf_k
+        self.min_score = min_score
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: SearchMode,
+        limit: int,
+        category: Category | None = None,
+        prefix_last: bool = False,
+        wait_for_model: bool = True,
+    ) -> SearchResponse:
+        """Search; see the module docstring for the semantics of each mode."""
+        warnings: list[str] = []
+        if mode is SearchMode.KEYWORD:
+            hits = self._keyword(query, limit, category, prefix_last, warnings)
+            results = tuple(_keyword_result(h) for h in hits)
+            return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+        depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
+        vector = self._vector(query, depth, category, wait_for_model, warnings)
+        if mode is SearchMode.VECTOR or vector is None:
+            if vector is None:  # degrade to keyword search
+                hits = self._keyword(query, limit, category, prefix_last, warnings)
+                results = tuple(_keyword_result(h) for h in hits)
+                return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+            qvec, vhits = vector
+            kept = [
+                SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
+                for i, (e, s) in enumerate(vhits, start=1)
+                if s >= self.min_score
+            ]
+            return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
+        qvec, vhits = vector
+        khits = self._keyword(query, depth, category, prefix_last, warnings)
+        fused = fuse(vhits, khits, self.rrf_k)
+        gated = self._gate(query, qvec, fused, limit)
+        used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
+        return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def _gate(
+        self,
+        query: str,
+        qvec: npt.NDArray[np.float32],
+        fused: list[SearchResult],
+        limit: int,
+    ) -> list[SearchResult]:
+        """Drop candidates that are neither semantically close nor lexically complete."""
+        kept: list[SearchResult] = []
+        batch_start = 0
+        while len(kept) < limit and batch_start < len(fused):
+            batch = fused[batch_start : batch_start + max(limit * 2, 20)]
+            batch_start += len(batch)
+            unknown = [r.entry.id for r in batch if r.explanation.vector_similarity is None]
+            sims = self._store().similarities(qvec, unknown) if unknown else {}
+            for result in batch:
+                sim = result.explanation.vector_similarity
+                if sim is None:
+                    sim = sims.get(result.entry.id)
+                    result = _with_similarity(result, sim)
+                if (sim is not None and sim >= self.min_score) or covers_all_terms(
+                    query, result.entry
+                ):
+                    kept.append(result)
+                    if len(kept) == limit:
+                        break
+        return kept
+
+    def _keyword(
+        self,
+        query: str,
+        limit: int,
+        category: Category | None,
+        prefix_last: bool,
+        warnings: list[str],
+    ) -> list[KeywordHit]:
+        try:
+            return self._fts.search(query, limit, category=category, prefix_last=prefix_last)
+        except Exception as exc:  # a broken keyword index must not fail the search
+            log.warning("keyword search failed: %s", exc)
+            warnings.append(f"keyword search unavailable: {exc}")
+            return []
+
+    def _vector(
+        self,
+        query: str,
+        depth: int,
+        category: Category | None,
+        wait_for_model: bool,
+        warnings: list[str],
+    ) -> tuple[npt.NDArray[np.float32], list[tuple[Entry, float]]] | None:
+        if not wait_for_model and not getattr(self._embedder, "loaded", True):
+            warnings.append("embedding model is still loading: keyword results only")
+            return None
+        try:
+            qvec = self._embedder.embed_query(query)
+            where = f"category = '{category.value}'" if category is not None else None
+            return qvec, self._store().vector_search(qvec, depth, where=where)
+        except Exception as exc:  # degrade to keyword search rather than fail
+            log.warning("vector search failed: %s", exc)
+            warnings.append(f"vector search unavailable: {exc}")
+            return None
+
+
+def _keyword_result(hit: KeywordHit) -> SearchResult:
+    return SearchResult(
+        hit.entry, hit.score, ScoreExplanation(keyword_rank=hit.rank, keyword_score=hit.score)
+    )
+
+
+def _with_similarity(result: SearchResult, sim: float | None) -> SearchResult:
+    e = result.explanation
+    explanation = ScoreExplanation(
+        e.vector_rank, sim, e.keyword_rank, e.keyword_score, e.fused_score
+    )
+    return SearchResult(result.entry, result.score, explanation, result.stale)

@@ -1,0 +1,321 @@
+"""The LanceDB table of entries: the store of record, vectors included.
+
+Everything else on disk (the keyword index, the embedding cache, ``meta.json``) can
+be rebuilt from this table and the knowledge files; this table cannot. ``lancedb``
+and ``pyarrow`` are imported when a store is first opened, not when this module is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import StorageError
+from engine.hashing import content_hash
+from engine.models import Category, Entry, Source
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import pyarrow as pa
+
+log = logging.getLogger(__name__)
+
+TABLE = "memories"
+_ENTRY_COLUMNS = [
+    "id", "content", "category", "source", "filePath", "sectionTitle", "keywords",
+    "referenceCount", "promoted", "promotedAt", "createdAt", "updatedAt", "contentHash",
+    "lineStart", "lineEnd",
+]
+
+
+def _schema(dimension: int) -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("content", pa.string()),
+            pa.field("category", pa.string()),
+            pa.field("source", pa.string()),
+            pa.field("filePath", pa.string()),
+            pa.field("sectionTitle", pa.string()),
+            pa.field("keywords", pa.string()),
+            pa.field("referenceCount", pa.int32()),
+            pa.field("promoted", pa.bool_()),
+            pa.field("promotedAt", pa.string()),
+            pa.field("createdAt", pa.string()),
+            pa.field("updatedAt", pa.string()),
+            pa.field("contentHash", pa.string()),
+            pa.field("lineStart", pa.int32()),
+            pa.field("lineEnd", pa.int32()),
+            pa.field("vector", pa.list_(pa.float32(), dimension)),
+        ]
+    )
+
+
+# Columns added after the original (v0.1) schema, with the SQL that fills old rows.
+_MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for LanceDB filters."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def row_to_entry(row: dict[str, Any]) -> Entry:
+    """Build an :class:`Entry` from a LanceDB row (vector ignored)."""
+    keywords_raw = row.get("keywords") or "[]"
+    try:
+        keywords = json.loads(keywords_raw)
+    except json.JSONDecodeError:
+        keywords = [k for k in str(keywords_raw).split() if k]
+    return Entry(
+        id=row["id"],
+        content=row["content"] or "",
+        category=Category(row.get("category") or "general"),
+        source=Source(row.get("source") or "manual"),
+        file_path=row.get("filePath") or "",
+        section_title=row.get("sectionTitle") or "",
+        keywords=tuple(str(k) for k in keywords),
+        reference_count=int(row.get("referenceCount") or 0),
+        promoted=bool(row.get("promoted")),
+        promoted_at=row.get("promotedAt") or "",
+        created_at=row.get("createdAt") or "",
+        updated_at=row.get("updatedAt") or "",
+        content_hash=row.get("contentHash") or content_hash(row["content"] or ""),
+        line_start=int(row.get("lineStart") or 0),
+        line_end=int(row.get("lineEnd") or 0),
+    )
+
+
+def entry_to_row(entry: Entry, vector: Sequence[float]) -> dict[str, Any]:
+    """The LanceDB row of an entry and its vector."""
+    return {
+        "id": entry.id,
+        "content": entry.content,
+        "category": entry.category.value,
+        "source": entry.source.value,
+        "filePath": entry.file_path,
+        "sectionTitle": entry.section_title,
+        "keywords": json.dumps(list(entry.keywords), ensure_ascii=False),
+        "referenceCount": entry.reference_count,
+        "promoted": entry.promoted,
+        "promotedAt": entry.promoted_at,
+        "createdAt": entry.created_at,
+        "updatedAt": entry.updated_at,
+        "contentHash": entry.content_hash,
+        "lineStart": entry.line_start,
+        "lineEnd": entry.line_end,
+        "vector": vector,
+    }
+
+
+class VectorStore:
+    """Entries and their embeddings in one LanceDB table at ``path``."""
+
+    def __init__(self, path: Path, dimension: int) -> None:
+        self.path = path
+        self.dimension = dimension
+        self._table: Any = None
+        self._db: Any = None
+
+    # --- opening -------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        """Whether the table has been created on disk."""
+        return (self.path / f"{TABLE}.lance").is_dir()
+
+    def _connect(self) -> Any:
+        if self._db is None:
+            # Lance logs from Rust straight to stderr; keep it to real errors.
+            os.environ.setdefault("LANCE_LOG", "error")
+            import lancedb
+
+            try:
+                # interval 0: every read sees other processes' latest commits.
+                self._db = lancedb.connect(self.path, read_consistency_interval=timedelta(0))
+            except Exception as exc:
+                raise StorageError(f"cannot open the vector store at {self.path}: {exc}") from exc
+        return self._db
+
+    def table(self, *, create: bool = False) -> Any:
+        """The LanceDB table, opened (and migrated) on first use; ``None`` if absent."""
+        if self._table is not None:
+            return self._table
+        db = self._connect()
+        if not self.exists():
+            if not create:
+                return None
+            self._table = db.create_table(TABLE, schema=_schema(self.dimension), exist_ok=True)
+            return self._table
+        try:
+            self._table = db.open_table(TABLE)
+        except Exception as exc:
+            raise StorageError(
+                f"the vector store at {self.path} cannot be read ({exc}); "
+                "run `memory-tui doctor` to see what can be recovered"
+            ) from exc
+        self._migrate()
+        return self._table
+
+    def _migrate(self) -> None:
+        names = set(self._table.schema.names)
+        missing = {col: sql for col, sql in _MIGRATIONS.items() if col not in names}
+        if missing:
+            log.info("migrating the vector store: adding %s", ", ".join(missing))
+            self._table.add_columns(missing)
+        if "contentHash" in missing:
+            self._backfill_hashes()
+
+    def _backfill_hashes(self) -> None:
+        rows = self._table.search().select(["id", "content"]).limit(None).to_list()
+        for row in rows:
+            self._table.update(
+                where=f"id = {quote(row['id'])}",
+                values={"contentHash": content_hash(row["content"] or "")},
+            )
+
+    @property
+    def version(self) -> int:
+        """LanceDB's version number of the table (0 when absent)."""
+        table = self.table()
+        return 0 if table is None else int(table.version)
+
+    # --- writes --------------------------------------------------------------------------
+
+    def add(self, entries: Sequence[Entry], vectors: npt.NDArray[np.float32]) -> None:
+        """Append entries with their vectors."""
+        if not entries:
+            return
+        rows = [entry_to_row(e, v) for e, v in zip(entries, vectors.tolist(), strict=True)]
+        self._write(lambda t: t.add(rows))
+
+    def upsert(self, entries: Sequence[Entry], vectors: npt.NDArray[np.float32]) -> None:
+        """Insert entries or replace those whose id exists."""
+        if not entries:
+            return
+        rows = [entry_to_row(e, v) for e, v in zip(entries, vectors.tolist(), strict=True)]
+        self._write(
+            lambda t: t.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(rows)
+        )
+
+    def update_fields(self, entry_id: str, values: dict[str, Any]) -> None:
+        """Change scalar columns of one entry (no re-embedding)."""
+        self._write(lambda t: t.update(where=f"id = {quote(entry_id)}", values=values))
+
+    def increment_references(self, ids: Sequence[str]) -> None:
+        """``referenceCount += 1`` for each id, in one commit."""
+        part = ", ".join(quote(i) for i in ids)
+        self._write(
+            lambda t: t.update(
+                where=f"id IN ({part})", values_sql={"referenceCount": "`referenceCount` + 1"}
+            )
+        )
+
+    def delete(self, ids: Iterable[str]) -> None:
+        """Delete entries by id."""
+        id_list = list(ids)
+        for start in range(0, len(id_list), 500):
+            part = ", ".join(quote(i) for i in id_list[start : start + 500])
+            self._write(lambda t, part=part: t.delete(f"id IN ({part})"))
+
+    def clear(self) -> None:
+        """Delete every entry (the table and its schema stay)."""
+        if self.table() is not None:
+            self._write(lambda t: t.delete("true"))
+
+    def _write(self, op: Any) -> None:
+        table = self.table(create=True)
+        try:
+            op(table)
+        except Exception as exc:
+            raise StorageError(f"writing to the vector store failed: {exc}") from exc
+
+    # --- reads ---------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """Number of entries."""
+        table = self.table()
+        return 0 if table is None else int(table.count_rows())
+
+    def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
+        """Entries by id."""
+        table = self.table()
+        out: dict[str, Entry] = {}
+        if table is None:
+            return out
+        for start in range(0, len(ids), 500):
+            part = ", ".join(quote(i) for i in ids[start : start + 500])
+            rows = (
+                table.search().where(f"id IN ({part})").select(_ENTRY_COLUMNS).limit(None).to_list()
+            )
+            out.update((r["id"], row_to_entry(r)) for r in rows)
+        return out
+
+    def find_by_content_hash(self, digest: str) -> Entry | None:
+        """Some entry whose content hash is ``digest``."""
+        table = self.table()
+        if table is None:
+            return None
+        rows = (
+            table.search()
+            .where(f'"contentHash" = {quote(digest)}')
+            .select(_ENTRY_COLUMNS)
+            .limit(1)
+            .to_list()
+        )
+        return row_to_entry(rows[0]) if rows else None
+
+    def all_entries(self) -> list[Entry]:
+        """Every entry (without vectors): the source for rebuilding the keyword index."""
+        table = self.table()
+        if table is None:
+            return []
+        rows = table.search().select(_ENTRY_COLUMNS).limit(None).to_list()
+        return [row_to_entry(r) for r in rows]
+
+    def ids_and_stamps(self) -> dict[str, str]:
+        """id → updatedAt of every entry."""
+        table = self.table()
+        if table is None:
+            return {}
+        cols = ["id", "updatedAt", "referenceCount", "promoted"]
+        arrow = table.search().select(cols).limit(None).to_arrow()
+        columns = [arrow[c].to_pylist() for c in cols]
+        return {
+            i: f"{u}|{r or 0}|{int(bool(p))}" for i, u, r, p in zip(*columns, strict=True)
+        }
+
+    def vector_search(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        *,
+        where: str | None = None,
+    ) -> list[tuple[Entry, float]]:
+        """Nearest entries by cosine similarity (exact search), best first."""
+        table = self.table()
+        if table is None or limit <= 0:
+            return []
+        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        if where:
+            query = query.where(where, prefilter=True)
+        rows = query.select([*_ENTRY_COLUMNS, "_distance"]).limit(limit).to_list()
+        return [(row_to_entry(r), 1.0 - float(r["_distance"])) for r in rows]
+
+    def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """Cosine similarity of the query vector to each of the given entries."""
+        if not ids:
+            return {}
+        part = ", ".join(quote(i) for i in ids)
+        hits = self.vector_search(vector, len(ids), where=f"id IN ({part})")
+        return {entry.id: sim for entry, sim in hits}
