@@ -9,12 +9,14 @@ exactly one heading.
 Fenced code blocks and tables are atomic: they are never cut, so a piece is at most
 ``chunk_size`` characters *except* a single atomic block larger than that, which becomes a chunk
 of its own. Only a block larger than ``ATOMIC_LIMIT_FACTOR * chunk_size`` is split, between
-lines, and each piece is re-wrapped in the block's opening and closing fence (or, for a table,
-its header rows) so every piece still renders as code (or as a table). A single line longer
-than the budget is the only thing ever cut mid-line.
+lines, into pieces of at most ``chunk_size``, each re-wrapped in the block's opening and closing
+fence (or, for a table, its header rows) so every piece still renders as code (or as a table).
+A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
+text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
 Each chunk after the first may start with a copy of the tail of the previous chunk (overlap),
 snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long that prefix is.
+Oversized atomic chunks get no overlap, so overlap never pushes content past that bound.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ _TABLE_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _SENTENCE_END = re.compile(r"[.!?]\s+")
 _WORD = re.compile(r"\S+")
 _OVERLAP_START = re.compile(r"\n|[.!?]\s+")
-_FENCE_LINE = re.compile(r"^\s*(?:`{3,}|~{3,})", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})", re.MULTILINE)
 
 # Strength of the boundary in front of a unit: the packer prefers to cut at the strongest.
 _BLOCK, _LINE, _SENTENCE, _WORD_GAP, _HARD = 4, 3, 2, 1, 0
@@ -109,7 +111,9 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
     previous = ""
     for title, first, last in document.sections():
         for own, line_start, line_end in document.pieces(first, last):
-            prefix = _overlap(previous, overlap_percent)
+            # An oversized atomic block is big enough already; it gets no overlap on top.
+            fits = len(own) <= chunk_size
+            prefix = _overlap(previous[-chunk_size:], overlap_percent) if fits else ""
             separator = OVERLAP_SEPARATOR if prefix else ""
             chunks.append(
                 Chunk(
@@ -161,10 +165,11 @@ class _Document:
         pending: list[_Unit] = []
         for block in self._blocks(first, last):
             start, end = self._span(block.first, block.last)
-            if block.atomic and self._needs_wrapping(block, end - start):
+            wrapped = self._wrappable(block, end - start) if block.atomic else None
+            if wrapped is not None:
                 yield from self._pack(pending, self.size)
                 pending = []
-                yield from self._wrapped_pieces(block)
+                yield from self._wrapped_pieces(wrapped)
             elif block.atomic:
                 pending.append(_Unit(start, end, _BLOCK))
             else:
@@ -264,13 +269,21 @@ class _Document:
             yield self.text[start:end], self._line_of(start), self._line_of(end - 1)
             index = stop
 
-    def _needs_wrapping(self, block: _Block, length: int) -> bool:
-        """Whether an atomic block is too big to keep whole and can be split sensibly."""
+    def _wrappable(self, block: _Block, length: int) -> _Block | None:
+        """The block to split between lines if it is beyond the atomic limit, else ``None``.
+
+        The frame repeated on every piece must leave most of each piece for content: a table
+        whose (padded) header is too long is split without repeating it, and a fence whose
+        opening line is that long stays whole.
+        """
+        if length <= ATOMIC_LIMIT_FACTOR * self.size:
+            return None
+        if self._frame_length(block) > self.size // 2:
+            if self.roles[block.first] is FenceRole.OPEN:
+                return None
+            block = _Block(block.first, block.last, atomic=True)
         body_lines = block.last - block.first + 1 - block.head - block.tail
-        if length <= ATOMIC_LIMIT_FACTOR * self.size or body_lines < 1:
-            return False
-        # Repeating the fence or table header must leave most of each piece for content.
-        return self._frame_length(block) <= self.size // 2
+        return block if body_lines > 0 else None
 
     def _frame_length(self, block: _Block) -> int:
         framing = self._head_lines(block) + self._tail_lines(block)

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from engine.hashing import content_hash
 
@@ -74,7 +74,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, batch_size: int = 32) -> None:
         self._batch_size = batch_size
-        self._model: object | None = None
+        self._model: Any = None
         self._lock = threading.Lock()
 
     @property
@@ -109,18 +109,20 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
         self.load()
-        vectors = self._model.encode(  # type: ignore[attr-defined]
+        vectors = self._model.encode(
             list(texts),
             batch_size=self._batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return np.asarray(vectors, dtype=np.float32)
+        out: Vectors = np.asarray(vectors, dtype=np.float32)
+        return out
 
     def embed_query(self, text: str) -> Vectors:
         """See :class:`Embedder`."""
-        return self.embed_documents([text])[0]
+        row: Vectors = self.embed_documents([text])[0]
+        return row
 
 
 class EmbeddingCache:

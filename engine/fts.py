@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.models import Category, Entry, Source
 
@@ -28,9 +29,21 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
 _COLUMNS = (
-    "id", "content", "category", "source", "filePath", "sectionTitle", "keywords",
-    "referenceCount", "promoted", "promotedAt", "createdAt", "updatedAt", "contentHash",
-    "lineStart", "lineEnd",
+    "id",
+    "content",
+    "category",
+    "source",
+    "filePath",
+    "sectionTitle",
+    "keywords",
+    "referenceCount",
+    "promoted",
+    "promotedAt",
+    "createdAt",
+    "updatedAt",
+    "contentHash",
+    "lineStart",
+    "lineEnd",
 )
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entries (
@@ -80,10 +93,73 @@ _BM25_WEIGHTS = "0.0, 1.0, 0.5, 0.2, 0.5, 2.0, 2.0"
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 STOPWORDS = frozenset(
-    """a an and are as at be but by can could did do does doing for from had has have how i
-    if in into is it its me my no not of on or our should so than that the their them then
-    there these they this those to was we were what when where which who whom why will with
-    would you your""".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    ]
 )
 
 
@@ -119,24 +195,48 @@ def build_match_query(query: str, *, prefix_last: bool = False) -> str | None:
 def entry_to_row(entry: Entry) -> tuple[object, ...]:
     """The mirror row of an entry, in :data:`_COLUMNS` order."""
     return (
-        entry.id, entry.content, entry.category.value, entry.source.value, entry.file_path,
-        entry.section_title, json.dumps(list(entry.keywords), ensure_ascii=False),
-        entry.reference_count, int(entry.promoted), entry.promoted_at, entry.created_at,
-        entry.updated_at, entry.content_hash, entry.line_start, entry.line_end,
+        entry.id,
+        entry.content,
+        entry.category.value,
+        entry.source.value,
+        entry.file_path,
+        entry.section_title,
+        json.dumps(list(entry.keywords), ensure_ascii=False),
+        entry.reference_count,
+        int(entry.promoted),
+        entry.promoted_at,
+        entry.created_at,
+        entry.updated_at,
+        entry.content_hash,
+        entry.line_start,
+        entry.line_end,
     )
 
 
-def row_to_entry(row: Sequence[object]) -> Entry:
+def row_to_entry(row: Sequence[Any]) -> Entry:
     """Inverse of :func:`entry_to_row`."""
     keywords = json.loads(str(row[6])) if row[6] else []
     return Entry(
-        id=str(row[0]), content=str(row[1]), category=Category(str(row[2])),
-        source=Source(str(row[3])), file_path=str(row[4]), section_title=str(row[5]),
-        keywords=tuple(str(k) for k in keywords), reference_count=int(row[7]),  # type: ignore[call-overload]
-        promoted=bool(row[8]), promoted_at=str(row[9]), created_at=str(row[10]),
-        updated_at=str(row[11]), content_hash=str(row[12]),
-        line_start=int(row[13]), line_end=int(row[14]),  # type: ignore[call-overload]
+        id=str(row[0]),
+        content=str(row[1]),
+        category=Category(str(row[2])),
+        source=Source(str(row[3])),
+        file_path=str(row[4]),
+        section_title=str(row[5]),
+        keywords=tuple(str(k) for k in keywords),
+        reference_count=int(row[7]),
+        promoted=bool(row[8]),
+        promoted_at=str(row[9]),
+        created_at=str(row[10]),
+        updated_at=str(row[11]),
+        content_hash=str(row[12]),
+        line_start=int(row[13]),
+        line_end=int(row[14]),
     )
+
+
+def _unit(value: float) -> float:
+    return max(0.0, min(1.0, value))
 
 
 class FtsIndex:
@@ -277,7 +377,9 @@ class FtsIndex:
             return []
         best = float(rows[0][-1]) or -1e-9
         return [
-            KeywordHit(row_to_entry(r), i + 1, max(0.0, min(1.0, float(r[-1]) / best)), float(r[-1]))
+            KeywordHit(
+                row_to_entry(r), i + 1, max(0.0, min(1.0, float(r[-1]) / best)), float(r[-1])
+            )
             for i, r in enumerate(rows)
         ]
 
@@ -305,7 +407,7 @@ class FtsIndex:
         """Entries indexed from one knowledge file, in line order."""
         return self._select("WHERE filePath = ? ORDER BY lineStart", (file_path,))
 
-    def list(
+    def recent(
         self,
         *,
         category: Category | None = None,
@@ -322,7 +424,9 @@ class FtsIndex:
         """Number of entries, optionally filtered."""
         clauses, params = self._filters(category, source)
         with self._lock:
-            return int(self._db.execute(f"SELECT count(*) FROM entries {clauses}", params).fetchone()[0])
+            return int(
+                self._db.execute(f"SELECT count(*) FROM entries {clauses}", params).fetchone()[0]
+            )
 
     def counts_by(self, column: str) -> dict[str, int]:
         """Entry counts grouped by ``category`` or ``source``."""
@@ -346,18 +450,28 @@ class FtsIndex:
             rows = self._db.execute("SELECT DISTINCT filePath FROM entries WHERE filePath != ''")
             return {str(r[0]) for r in rows.fetchall()}
 
+    def file_paths_of_source(self, source: str) -> set[str]:
+        """Distinct non-empty filePath values of entries from one source."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT filePath FROM entries WHERE filePath != '' AND source = ?",
+                (source,),
+            )
+            return {str(r[0]) for r in rows.fetchall()}
+
     def integrity_ok(self) -> bool:
         """Run FTS5's own integrity check and SQLite's quick_check."""
         with self._lock:
             try:
                 self._db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
-                return self._db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+                return bool(self._db.execute("PRAGMA quick_check").fetchone()[0] == "ok")
             except sqlite3.DatabaseError:
                 return False
 
     @staticmethod
     def _filters(category: Category | None, source: Source | None) -> tuple[str, list[object]]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if category is not None:
             clauses.append("category = ?")
             params.append(category.value)

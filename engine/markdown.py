@@ -25,8 +25,8 @@ from engine.models import MAX_KEYWORDS
 MAX_KEYWORD_LENGTH = 50
 """Longest keyword, in characters, that a file may declare; longer ones are dropped."""
 
-_FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_FENCE_CLOSE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})\s*$")
+_FENCE_OPEN = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_FENCE_CLOSE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})\s*$")
 # A name and an optional value; a comment whose text does not fit this shape is prose.
 _DIRECTIVE = re.compile(r"<!--\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<value>.*?))?\s*-->")
 # Inline code spans can quote a directive in prose; they must not trigger it.
@@ -53,8 +53,8 @@ def fence_roles(lines: Sequence[str]) -> list[FenceRole]:
 
     Follows CommonMark: a fence is three or more backticks or tildes, closed by a line of the
     same character at least as long; an unclosed fence runs to the end. Unlike CommonMark any
-    indentation is accepted, because fences nested in list items and admonitions (mkdocs) are
-    commonly indented by four spaces and must still be treated as code.
+    indentation and blockquote prefix (``>``) is accepted, because fences nested in list items,
+    admonitions (mkdocs) and callouts are commonly indented or quoted and are still code.
     """
     roles: list[FenceRole] = []
     open_fence: str | None = None

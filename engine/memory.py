@@ -202,7 +202,9 @@ class Memory:
         if report.changed:
             log.warning(
                 "keyword index was out of step with the store and has been repaired "
-                "(%d rows added or refreshed, %d removed)", report.added, report.removed,
+                "(%d rows added or refreshed, %d removed)",
+                report.added,
+                report.removed,
             )
         return report
 
@@ -252,7 +254,9 @@ class Memory:
 
     # --- validation ----------------------------------------------------------------------
 
-    def prepare_content(self, content: str) -> tuple[str, tuple[str, ...]]:
+    def prepare_content(
+        self, content: str, *, secret_policy: str | None = None
+    ) -> tuple[str, tuple[str, ...]]:
         """Validate and clean content for storage: returns (content, redacted kinds).
 
         ``<private>`` blocks are always redacted; other likely secrets are rejected
@@ -266,11 +270,11 @@ class Memory:
         hits = find_secrets(text)
         kinds = tuple(dict.fromkeys(h.kind for h in hits))
         if hits:
-            if self.config.secret_policy == "reject":
+            if (secret_policy or self.config.secret_policy) == "reject":
                 raise SecretDetectedError(
                     "content looks like it contains a secret (" + ", ".join(kinds) + "); "
                     "remove it, wrap it in <private>…</private>, or set secret_policy = "
-                    "\"redact\""
+                    '"redact"'
                 )
             text = redact_secrets(text, hits)
         if len(text) > MAX_CONTENT_LENGTH:
@@ -279,8 +283,10 @@ class Memory:
             )
         return text, kinds
 
-    def _build(self, item: NewEntry, stamp: str) -> tuple[Entry, tuple[str, ...]]:
-        text, kinds = self.prepare_content(item.content)
+    def _build(
+        self, item: NewEntry, stamp: str, secret_policy: str | None
+    ) -> tuple[Entry, tuple[str, ...]]:
+        text, kinds = self.prepare_content(item.content, secret_policy=secret_policy)
         entry = Entry(
             id=uuid.uuid4().hex,
             content=text,
@@ -328,10 +334,15 @@ class Memory:
         item = NewEntry(content, category, source, keywords, file_path, section_title)
         return self.add_many([item])[0]
 
-    def add_many(self, items: Sequence[NewEntry]) -> list[AddResult]:
-        """Store several entries in one write (embedded in one batch); see :meth:`add`."""
+    def add_many(
+        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+    ) -> list[AddResult]:
+        """Store several entries in one write (embedded in one batch); see :meth:`add`.
+
+        ``secret_policy`` overrides the configured one (the indexer always redacts).
+        """
         stamp = now_iso()
-        built = [self._build(item, stamp) for item in items]
+        built = [self._build(item, stamp, secret_policy) for item in items]
         candidates = _unique([e for e, _ in built])
         vectors = self.embedder.embed_documents([e.content for e in candidates])
         results: dict[str, AddResult] = {}
@@ -385,6 +396,20 @@ class Memory:
         vector = self.embedder.embed_documents([entry.content])
         self._write(lambda s: s.upsert([entry], vector), lambda db: self.fts.upsert(db, [entry]))
         return entry
+
+    def update_metadata(self, entries: Sequence[Entry]) -> None:
+        """Rewrite entries whose text is unchanged (line numbers, titles): no re-embedding."""
+        if not entries:
+            return
+        by_id = {e.id: e for e in entries}
+        vectors = self.store().vectors_for(list(by_id))
+        present = [by_id[i] for i in by_id if i in vectors]
+        if not present:
+            return
+        import numpy as np
+
+        matrix = np.stack([vectors[e.id] for e in present])
+        self._write(lambda s: s.upsert(present, matrix), lambda db: self.fts.upsert(db, present))
 
     def delete(self, entry_id: str) -> bool:
         """Delete one entry; False when there was none with this id."""
@@ -444,7 +469,7 @@ class Memory:
         offset: int = 0,
     ) -> list[Entry]:
         """Entries newest first, optionally filtered by category and source."""
-        return self.fts.list(
+        return self.fts.recent(
             category=parse_category(category) if category is not None else None,
             source=parse_source(source) if source is not None else None,
             limit=limit,

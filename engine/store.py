@@ -28,9 +28,21 @@ log = logging.getLogger(__name__)
 
 TABLE = "memories"
 _ENTRY_COLUMNS = [
-    "id", "content", "category", "source", "filePath", "sectionTitle", "keywords",
-    "referenceCount", "promoted", "promotedAt", "createdAt", "updatedAt", "contentHash",
-    "lineStart", "lineEnd",
+    "id",
+    "content",
+    "category",
+    "source",
+    "filePath",
+    "sectionTitle",
+    "keywords",
+    "referenceCount",
+    "promoted",
+    "promotedAt",
+    "createdAt",
+    "updatedAt",
+    "contentHash",
+    "lineStart",
+    "lineEnd",
 ]
 
 
@@ -202,10 +214,12 @@ class VectorStore:
             return
         rows = [entry_to_row(e, v) for e, v in zip(entries, vectors.tolist(), strict=True)]
         self._write(
-            lambda t: t.merge_insert("id")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(rows)
+            lambda t: (
+                t.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(rows)
+            )
         )
 
     def update_fields(self, entry_id: str, values: dict[str, Any]) -> None:
@@ -261,6 +275,25 @@ class VectorStore:
             out.update((r["id"], row_to_entry(r)) for r in rows)
         return out
 
+    def vectors_for(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """Stored vectors by entry id."""
+        import numpy as np
+
+        table = self.table()
+        out: dict[str, npt.NDArray[np.float32]] = {}
+        if table is None:
+            return out
+        for start in range(0, len(ids), 500):
+            part = ", ".join(quote(i) for i in ids[start : start + 500])
+            arrow = (
+                table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None)
+            ).to_arrow()
+            for entry_id, vector in zip(
+                arrow["id"].to_pylist(), arrow["vector"].to_pylist(), strict=True
+            ):
+                out[entry_id] = np.asarray(vector, dtype=np.float32)
+        return out
+
     def find_by_content_hash(self, digest: str) -> Entry | None:
         """Some entry whose content hash is ``digest``."""
         table = self.table()
@@ -291,9 +324,7 @@ class VectorStore:
         cols = ["id", "updatedAt", "referenceCount", "promoted"]
         arrow = table.search().select(cols).limit(None).to_arrow()
         columns = [arrow[c].to_pylist() for c in cols]
-        return {
-            i: f"{u}|{r or 0}|{int(bool(p))}" for i, u, r, p in zip(*columns, strict=True)
-        }
+        return {i: f"{u}|{r or 0}|{int(bool(p))}" for i, u, r, p in zip(*columns, strict=True)}
 
     def vector_search(
         self,

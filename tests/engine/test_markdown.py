@@ -56,7 +56,9 @@ def test_front_matter_that_is_not_a_mapping_warns() -> None:
 
     assert parsed.front_matter == {}
     assert parsed.body == "body\n"
-    assert parsed.warnings == ("line 1: front matter ignored, it is not a mapping of keys to values",)
+    assert parsed.warnings == (
+        "line 1: front matter ignored, it is not a mapping of keys to values",
+    )
 
 
 def test_unclosed_front_matter_is_text_with_a_warning() -> None:
@@ -181,6 +183,20 @@ def test_fence_roles_follow_fence_length_and_character() -> None:
         FenceRole.BODY,
         FenceRole.CLOSE,
         FenceRole.NONE,
+    ]
+
+
+def test_fences_in_blockquotes_and_list_items_are_fences() -> None:
+    lines = ["> ```shell", "> # comment", "> ```", "1. step", "    ```yaml", "    a: 1", "    ```"]
+
+    assert fence_roles(lines) == [
+        FenceRole.OPEN,
+        FenceRole.BODY,
+        FenceRole.CLOSE,
+        FenceRole.NONE,
+        FenceRole.OPEN,
+        FenceRole.BODY,
+        FenceRole.CLOSE,
     ]
 
 

@@ -1,0 +1,203 @@
+"""Handlers of the headless subcommands. Each takes the parsed args and project root."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.errors import EngineError, NotFoundError
+from engine.paths import MemoryPaths
+
+if TYPE_CHECKING:
+    from engine.memory import Memory
+    from engine.models import Entry
+
+
+def _open(root: Path, *, must_exist: bool = True) -> Memory:
+    from engine.memory import Memory
+
+    if must_exist and not MemoryPaths.for_root(root).memory_dir.is_dir():
+        raise EngineError(
+            f"no memory in {root} yet: run `memory-tui init` there (or `memory-tui add`)",
+            code="NOT_INITIALISED",
+        )
+    return Memory.open(root)
+
+
+def _entry_dict(entry: Entry) -> dict[str, object]:
+    data = asdict(entry)
+    data["keywords"] = list(entry.keywords)
+    data["category"] = entry.category.value
+    data["source"] = entry.source.value
+    return data
+
+
+def _emit(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def search(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui search``."""
+    from engine.export import render
+
+    fmt = "json" if args.json and not args.format else (args.format or "text")
+    with _open(root) as memory:
+        response = memory.search(
+            args.query, mode=args.mode, limit=args.limit, category=args.category
+        )
+        for warning in response.warnings:
+            print(f"memory-tui: warning: {warning}", file=sys.stderr)
+        _emit(render(response.results, fmt, query=args.query))
+    return 0
+
+
+def add(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui add``."""
+    content = sys.stdin.read() if args.content == "-" else args.content
+    with _open(root, must_exist=False) as memory:
+        result = memory.add(
+            content, category=args.category, keywords=args.keywords.split(","), source="manual"
+        )
+    if args.json:
+        _emit(json.dumps({"created": result.created, **_entry_dict(result.entry)}, indent=2) + "\n")
+    elif result.created:
+        _emit(f"{result.entry.id}\n")
+        print(f"added {result.entry.category.value} entry {result.entry.id}", file=sys.stderr)
+    else:
+        _emit(f"{result.entry.id}\n")
+        print(f"already stored as {result.entry.id} (nothing added)", file=sys.stderr)
+    for kind in result.redactions:
+        print(f"memory-tui: warning: redacted a likely secret ({kind})", file=sys.stderr)
+    return 0
+
+
+def list_entries(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui list``."""
+    with _open(root) as memory:
+        entries = memory.list(category=args.category, source=args.source, limit=args.limit)
+    if args.json:
+        _emit(json.dumps([_entry_dict(e) for e in entries], indent=2, ensure_ascii=False) + "\n")
+        return 0
+    for entry in entries:
+        title = " ".join(entry.title.split())[:70]
+        where = entry.location or f"({entry.source.value})"
+        _emit(f"{entry.id}  {entry.created_at[:10]}  {entry.category.value:<12} {title}  {where}\n")
+    if not entries:
+        print("no entries", file=sys.stderr)
+    return 0
+
+
+def get(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui get``."""
+    with _open(root) as memory:
+        entry = memory.get(args.id)
+    if entry is None:
+        raise NotFoundError(f"no entry with id '{args.id}'")
+    if args.json:
+        _emit(json.dumps(_entry_dict(entry), indent=2, ensure_ascii=False) + "\n")
+        return 0
+    lines = [
+        f"id:         {entry.id}",
+        f"category:   {entry.category.value}",
+        f"source:     {entry.source.value}",
+    ]
+    if entry.location:
+        lines.append(f"location:   {entry.location}")
+    if entry.section_title:
+        lines.append(f"section:    {entry.section_title}")
+    if entry.keywords:
+        lines.append(f"keywords:   {', '.join(entry.keywords)}")
+    lines += [
+        f"created:    {entry.created_at}",
+        f"updated:    {entry.updated_at}",
+        f"references: {entry.reference_count}",
+        f"promoted:   {'yes, ' + entry.promoted_at if entry.promoted else 'no'}",
+        "",
+        entry.content,
+    ]
+    _emit("\n".join(lines) + "\n")
+    return 0
+
+
+def delete(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui delete``."""
+    missing = []
+    with _open(root) as memory:
+        for entry_id in args.ids:
+            if memory.delete(entry_id):
+                print(f"deleted {entry_id}", file=sys.stderr)
+            else:
+                missing.append(entry_id)
+    if missing:
+        raise NotFoundError("no entry with id " + ", ".join(f"'{m}'" for m in missing))
+    return 0
+
+
+def stats(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui stats``."""
+    with _open(root) as memory:
+        data = memory.stats()
+    if args.json:
+        _emit(json.dumps(data, indent=2) + "\n")
+        return 0
+    lines = [f"project:  {data['project']}", f"entries:  {data['entries']}"]
+    for key in ("by_category", "by_source"):
+        counts = data[key]
+        if counts:
+            detail = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            lines.append(f"{key.replace('by_', ''):<9} {detail}")
+    lines.append(f"config:   {data['config']}")
+    _emit("\n".join(lines) + "\n")
+    return 0
+
+
+def open_app(args: argparse.Namespace, root: Path) -> int:
+    """Bare ``memory-tui``: the terminal app (until it exists, a summary and hint)."""
+    print(
+        'memory-tui: the terminal app is not built yet; try `memory-tui search "..."`',
+        file=sys.stderr,
+    )
+    return stats(argparse.Namespace(json=False), root)
+
+
+def index(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
+    from engine.indexer import Indexer
+
+    with _open(root, must_exist=False) as memory:
+        indexer = Indexer(memory)
+        if sys.stderr.isatty() and not args.json:
+            from app.progress import progress_bar
+
+            with progress_bar("Indexing") as update:
+                report = indexer.run(force=args.force, dry_run=args.dry_run, progress=update)
+        else:
+            report = indexer.run(force=args.force, dry_run=args.dry_run)
+    for where, message in report.warnings:
+        print(f"memory-tui: warning: {where}: {message}", file=sys.stderr)
+    for where, message in report.errors:
+        print(f"memory-tui: error: {where}: {message}", file=sys.stderr)
+    if args.json:
+        data = asdict(report)
+        data["errors"] = [{"file": f, "message": m} for f, m in report.errors]
+        data["warnings"] = [{"file": f, "message": m} for f, m in report.warnings]
+        _emit(json.dumps(data, indent=2) + "\n")
+    else:
+        verb = "would change" if report.dry_run else "changed"
+        _emit(
+            f"{'Dry run: ' if report.dry_run else ''}{report.files_total} files: "
+            f"{report.files_processed} {verb}, {report.files_skipped} unchanged, "
+            f"{report.files_removed} removed, {len(report.errors)} errors\n"
+            f"entries: {report.entries_created} created, {report.entries_updated} updated, "
+            f"{report.entries_deleted} deleted; {report.embedded} chunks embedded; "
+            f"{report.seconds:.2f} s\n"
+        )
+        if report.dry_run:
+            for rel in report.changed_files:
+                _emit(f"  would index {rel}\n")
+    return 1 if report.errors else 0

@@ -1,0 +1,1 @@
+"""Benchmarks: run on demand (``make bench`` / ``python -m bench.<name>``), never in tests."""

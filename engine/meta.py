@@ -1,0 +1,70 @@
+"""``.claude/memory/meta.json``: file hashes for incremental indexing, discovery state.
+
+Derived data: if it is missing or unreadable it is recreated (with a warning), which
+only costs a re-scan, because unchanged chunks are found again by content hash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+META_VERSION = 1
+
+
+@dataclass(slots=True)
+class IndexMeta:
+    """The contents of ``meta.json``."""
+
+    file_hashes: dict[str, str] = field(default_factory=dict)
+    """Project-relative path → SHA-256 of the file's bytes when it was last indexed."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """Chunking settings and model of the last index run; a change re-chunks every file."""
+    last_indexed_at: str = ""
+    discovery: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[IndexMeta, str | None]:
+        """Read the file; returns (meta, warning) — a bad file gives an empty meta."""
+        if not path.exists():
+            return cls(), None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or not isinstance(data.get("fileHashes", {}), dict):
+                raise ValueError("not a meta.json object")
+            return cls(
+                file_hashes={str(k): str(v) for k, v in data.get("fileHashes", {}).items()},
+                settings=dict(data.get("settings", {})),
+                last_indexed_at=str(data.get("lastIndexedAt", "")),
+                discovery=dict(data.get("discovery", {})),
+            ), None
+        except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
+            return cls(), f"{path} was unreadable ({exc}); it will be rebuilt"
+
+    def save(self, path: Path) -> None:
+        """Write atomically (a crash leaves the old or the new file, never half of one)."""
+        data = {
+            "version": META_VERSION,
+            "lastIndexedAt": self.last_indexed_at,
+            "settings": self.settings,
+            "fileHashes": dict(sorted(self.file_hashes.items())),
+            "discovery": self.discovery,
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".meta-", suffix=".json", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=2)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

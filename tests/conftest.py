@@ -1,0 +1,42 @@
+"""Shared fixtures: isolation from the user's environment, a fake embedder, a memory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import FakeEmbedder  # noqa: E402
+
+from engine.memory import Memory  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No CLAUDE_MEMORY_* variable and no real home directory leak into a test."""
+    for name in list(os.environ):
+        if name.startswith("CLAUDE_MEMORY_"):
+            monkeypatch.delenv(name)
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+
+
+@pytest.fixture
+def fake_embedder() -> FakeEmbedder:
+    """A fresh deterministic embedder."""
+    return FakeEmbedder()
+
+
+@pytest.fixture
+def memory(tmp_path: Path, fake_embedder: FakeEmbedder) -> Iterator[Memory]:
+    """A memory in an empty project at ``tmp_path``, embedding with the fake embedder."""
+    mem = Memory.open(tmp_path, embedder=fake_embedder)
+    yield mem
+    mem.close()

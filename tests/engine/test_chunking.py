@@ -1,0 +1,445 @@
+"""Tests for splitting markdown into chunks: unit tests per rule, then property tests."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.chunking import ATOMIC_LIMIT_FACTOR, OVERLAP_SEPARATOR, Chunk, chunk_markdown
+
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def own_texts(chunks: list[Chunk]) -> list[str]:
+    return [chunk.own_text for chunk in chunks]
+
+
+def fences_balanced(text: str) -> bool:
+    """An independent fence checker: every opened fence is closed within ``text``."""
+    open_fence: str | None = None
+    for line in text.split("\n"):
+        match = FENCE.match(line)
+        if match is None:
+            continue
+        fence, rest = match.groups()
+        if open_fence is None:
+            open_fence = fence
+        elif fence[0] == open_fence[0] and len(fence) >= len(open_fence) and not rest.strip():
+            open_fence = None
+    return open_fence is None
+
+
+def is_single_atomic_block(text: str) -> bool:
+    """Whether ``text`` is exactly one fenced block or one table."""
+    lines = text.split("\n")
+    if all("|" in line for line in lines):
+        return True
+    if not (FENCE.match(lines[0]) and FENCE.match(lines[-1])):
+        return False
+    return not fences_balanced("\n".join(lines[:-1])) and fences_balanced(text)
+
+
+# Rule 1: split at ATX headings outside code fences, heading line kept in the content.
+
+
+def test_splits_at_headings_and_keeps_the_heading_line() -> None:
+    text = "# One\nalpha\n## Two\nbeta\n###### Six\ngamma\n#nospace\n####### seven\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [c.content for c in chunks] == [
+        "# One\nalpha",
+        "## Two\nbeta",
+        "###### Six\ngamma\n#nospace\n####### seven",
+    ]
+
+
+def test_headings_inside_fences_do_not_split() -> None:
+    text = "# Real\n````md\n# fake\n```\n# still fake\n```\n````\n~~~\n## fake too\n~~~\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert len(chunks) == 1
+    assert chunks[0].title == "Real"
+
+
+# Rule 2: titles are heading paths; deeper levels reset when a higher heading appears.
+
+
+def test_titles_are_heading_paths() -> None:
+    text = (
+        "intro\n# Install\na\n## Linux\nb\n### Debian ###\nc\n## Mac\nd\n#### Deep\ne\n# Usage\nf\n"
+    )
+
+    titles = [c.title for c in chunk_markdown(text)]
+
+    assert titles == [
+        "",
+        "Install",
+        "Install > Linux",
+        "Install > Linux > Debian",
+        "Install > Mac",
+        "Install > Mac > Deep",
+        "Usage",
+    ]
+
+
+# Rule 3: blank sections vanish, heading-only sections are kept.
+
+
+def test_blank_text_gives_no_chunks_and_heading_only_sections_are_kept() -> None:
+    assert chunk_markdown("") == []
+    assert chunk_markdown("\n  \n\t\n") == []
+
+    chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n", overlap_percent=0)
+
+    assert [(c.title, c.content) for c in chunks] == [
+        ("Empty", "# Empty"),
+        ("Full", "# Full\ntext"),
+    ]
+
+
+# Rule 4: long sections split at paragraphs, lines, sentences, words, then hard cuts.
+
+
+def test_long_sections_split_at_paragraph_boundaries_first() -> None:
+    paragraphs = [f"Paragraph {i}. " + "word " * 30 for i in range(6)]
+    text = "# Long\n\n" + "\n\n".join(p.strip() for p in paragraphs)
+
+    chunks = chunk_markdown(text, chunk_size=400, overlap_percent=0)
+
+    assert len(chunks) > 1
+    assert all(c.title == "Long" for c in chunks)
+    for chunk in chunks:
+        assert len(chunk.content) <= 400
+        assert chunk.content.split("\n")[-1].endswith("word")  # whole paragraphs only
+    assert chunks[0].content.startswith("# Long\n\nParagraph 0.")
+
+
+def test_paragraph_boundary_beats_a_later_line_boundary() -> None:
+    first = "First paragraph. " + "filler " * 33
+    second = "\n".join(f"line {i} of the second paragraph, quite long" for i in range(10))
+    text = f"{first.strip()}\n\n{second}"
+
+    chunks = chunk_markdown(text, chunk_size=400, overlap_percent=0)
+
+    # Two lines of the second paragraph would still fit, but the cut goes between paragraphs.
+    assert chunks[0].content == first.strip()
+    assert chunks[1].content.startswith("line 0 ")
+
+
+def test_a_heading_stays_with_the_start_of_a_long_paragraph() -> None:
+    lines = "\n".join(f"line {i} of a long paragraph under the heading" for i in range(20))
+
+    chunks = chunk_markdown(f"# Heading\n\n{lines}", chunk_size=300, overlap_percent=0)
+
+    assert chunks[0].content.startswith("# Heading\n\nline 0 ")
+    assert all(len(c.content) <= 300 for c in chunks)
+
+
+def test_sentence_boundaries_before_whitespace() -> None:
+    sentence = "This sentence has exactly eight words in it. "
+    text = (sentence * 10).strip()
+
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=0)
+
+    assert all(c.content.endswith(".") for c in chunks)
+    assert all(len(c.content) <= 100 for c in chunks)
+
+
+def test_whitespace_then_hard_cut_as_last_resort() -> None:
+    words = " ".join(["lorem"] * 60)
+    chunks = chunk_markdown(words, chunk_size=100, overlap_percent=0)
+    assert all(c.content.startswith("lorem") and c.content.endswith("lorem") for c in chunks)
+    assert " ".join(c.content for c in chunks) == words
+
+    long_word = "x" * 250
+    cut = chunk_markdown(long_word, chunk_size=100, overlap_percent=0)
+    assert [len(c.content) for c in cut] == [100, 100, 50]
+
+
+def test_fenced_blocks_and_tables_are_never_cut() -> None:
+    code = "```python\n" + "\n".join(f"x_{i} = {i}" for i in range(30)) + "\n```"
+    table = "| a | b |\n|---|---|\n" + "\n".join(f"| {i} | {i * i} |" for i in range(30))
+    text = f"# Code\n\nbefore\n\n{code}\n\nmiddle\n\n{table}\n\nafter"
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
+    contents = [c.content for c in chunks]
+
+    assert code in contents  # oversized (> 200 chars) but whole and alone
+    assert table in contents
+    assert all(len(c) <= 200 or c in (code, table) for c in contents)
+
+
+def test_atomic_block_beyond_the_limit_is_split_between_lines_and_rewrapped() -> None:
+    body = [f"line_{i:03d} = {i}" for i in range(100)]
+    text = "~~~~yaml\n" + "\n".join(body) + "\n~~~~\n"
+    assert len(text) > ATOMIC_LIMIT_FACTOR * 200
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
+
+    assert len(chunks) > 1
+    for chunk in chunks:
+        lines = chunk.content.split("\n")
+        assert lines[0] == "~~~~yaml"
+        assert lines[-1] == "~~~~"
+        assert len(chunk.content) <= 200
+    inner = [line for c in chunks for line in c.content.split("\n")[1:-1]]
+    assert inner == body
+    assert (chunks[0].line_start, chunks[-1].line_end) == (1, 102)
+    assert chunks[1].line_start == chunks[0].line_end + 1
+
+
+def test_table_beyond_the_limit_repeats_its_header() -> None:
+    rows = [f"| {i} | value {i} |" for i in range(80)]
+    text = "| n | v |\n|---|---|\n" + "\n".join(rows)
+
+    chunks = chunk_markdown(text, chunk_size=150, overlap_percent=0)
+
+    assert len(chunks) > 1
+    assert all(c.content.startswith("| n | v |\n|---|---|\n") for c in chunks)
+    assert [r for c in chunks for r in c.content.split("\n")[2:]] == rows
+
+
+def test_table_with_a_very_wide_header_is_split_without_repeating_it() -> None:
+    header = "| " + "key".ljust(60) + " | " + "value".ljust(60) + " |"
+    delimiter = "|" + "-" * 62 + "|" + "-" * 62 + "|"
+    rows = [f"| {i} | {'v' * 20} |" for i in range(40)]
+    text = "\n".join([header, delimiter, *rows])
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
+
+    assert chunks[0].content.startswith(header)
+    assert all(not c.content.startswith(header) for c in chunks[1:])
+    assert all(len(c.content) <= 200 for c in chunks)
+    assert [line for c in chunks for line in c.content.split("\n")] == text.split("\n")
+
+
+def test_oversized_atomic_chunks_get_no_overlap() -> None:
+    code = "```\n" + "\n".join(f"step {i}" for i in range(40)) + "\n```"
+    text = f"# A\nFirst sentence. Second sentence here.\n\n{code}\n\nLast words. The end."
+
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=50)
+
+    assert [c.own_text for c in chunks] == [
+        "# A\nFirst sentence. Second sentence here.",
+        code,
+        "Last words. The end.",
+    ]
+    assert chunks[1].overlap_chars == 0
+    assert chunks[2].overlap_chars == 0  # the tail of a code block is a fence line
+
+
+# Rule 5: small adjacent sections are not merged.
+
+
+def test_small_sections_are_not_merged() -> None:
+    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", chunk_size=2000, overlap_percent=0)
+
+    assert [c.content for c in chunks] == ["# A\nx", "# B\ny", "# C\nz"]
+
+
+# Rule 6: overlap.
+
+
+def test_zero_overlap_gives_exactly_the_own_texts() -> None:
+    text = "# A\n" + "Some sentence here. " * 40 + "\n# B\nshort\n"
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
+
+    assert all(c.overlap_chars == 0 for c in chunks)
+    assert [c.content for c in chunks] == own_texts(chunks)
+    assert own_texts(chunk_markdown(text, chunk_size=200, overlap_percent=30)) == own_texts(chunks)
+
+
+def test_overlap_starts_at_a_sentence_and_is_bounded() -> None:
+    first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
+    text = first + "\n# B\nNext section."
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=30)
+
+    assert chunks[0].overlap_chars == 0
+    prefix = chunks[1].content[: chunks[1].overlap_chars]
+    assert prefix == "Delta four ends." + OVERLAP_SEPARATOR
+    assert len(prefix) <= len(first) * 30 // 100 + len(OVERLAP_SEPARATOR)
+    assert chunks[1].own_text == "# B\nNext section."
+    assert chunks[1].title == "B"
+
+
+def test_no_overlap_without_a_boundary_in_the_tail() -> None:
+    text = "# A\n" + "word " * 20 + "end\n# B\ntext"
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=10)
+
+    assert chunks[1].overlap_chars == 0
+    assert chunks[1].content == "# B\ntext"
+
+
+def test_overlap_never_carries_fence_lines() -> None:
+    text = "# A\nIntro line.\n```\ncode\n```\n# B\ntext"
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=50)
+
+    assert fences_balanced(chunks[1].content)
+    assert "```" not in chunks[1].content
+
+
+# Rule 7: argument validation.
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(99, 15), (0, 0), (100, -1), (100, 51), (2000, 100)])
+def test_invalid_arguments_raise(size: int, overlap: int) -> None:
+    with pytest.raises(ValueError):
+        chunk_markdown("text", chunk_size=size, overlap_percent=overlap)
+
+
+def test_boundary_arguments_are_accepted() -> None:
+    assert chunk_markdown("text", chunk_size=100, overlap_percent=0)[0].content == "text"
+    assert chunk_markdown("text", chunk_size=100, overlap_percent=50)[0].content == "text"
+
+
+# Rule 8: line ranges.
+
+
+def test_line_ranges_cover_each_pieces_own_text() -> None:
+    text = "intro\n\n# Title\n\n" + "\n\n".join(f"para {i} " + "x " * 40 for i in range(4))
+
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=20)
+    lines = text.split("\n")
+
+    assert (chunks[0].line_start, chunks[0].line_end) == (1, 1)
+    assert chunks[1].line_start == 3
+    for chunk in chunks:
+        own_lines = chunk.own_text.split("\n")
+        assert own_lines[0].strip() in lines[chunk.line_start - 1]
+        assert own_lines[-1].strip() in lines[chunk.line_end - 1]
+
+
+def test_crlf_input_counts_lines_like_lf() -> None:
+    chunks = chunk_markdown("# A\r\nx\r\n\r\n# B\r\ny\r\n")
+
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 2), (4, 5)]
+    assert all("\r" not in c.content for c in chunks)
+
+
+# Rule 9: stripping.
+
+
+def test_chunks_are_stripped_of_blank_lines_and_never_empty() -> None:
+    chunks = chunk_markdown("\n\n  \n# A\n\n\n  indented text  \n\n\n# B\n\n", overlap_percent=0)
+
+    assert [c.content for c in chunks] == ["# A\n\n\n  indented text", "# B"]
+
+
+# Property tests.
+
+# Words come from a fixed vocabulary: drawing random text is slow and adds nothing here.
+WORD = st.sampled_from(["a", "memory", "index", "chunk", "overlap", "e.g", "x1", "lance"])
+LONG_WORD = st.builds(lambda n, c: c * n, st.integers(100, 400), st.sampled_from("klm"))
+SENTENCE = st.builds(
+    lambda words, end: " ".join(words) + end,
+    st.lists(WORD, min_size=1, max_size=10),
+    st.sampled_from([".", "!", "?", ""]),
+)
+LINE = st.one_of(
+    st.lists(SENTENCE, min_size=1, max_size=5).map(" ".join),
+    LONG_WORD,
+)
+PARAGRAPH = st.lists(LINE, min_size=1, max_size=4).map("\n".join)
+HEADING = st.builds(
+    lambda level, words: "#" * level + " " + " ".join(words),
+    st.integers(1, 6),
+    st.lists(WORD, min_size=1, max_size=5),
+)
+CODE_LINE = st.one_of(
+    st.lists(WORD, max_size=4).map(" ".join),
+    st.sampled_from(["# not a heading", "~~~", "<!-- keywords: x -->", "    indented", "| a |"]),
+)
+
+
+@st.composite
+def fenced_blocks(draw: st.DrawFn) -> str:
+    fence = draw(st.sampled_from(["```", "````", "~~~", "~~~~~"]))
+    info = draw(st.sampled_from(["", "python", "yaml"]))
+    body = draw(st.lists(CODE_LINE, max_size=30))
+    # Long bodies exercise blocks beyond the atomic limit, which are re-wrapped.
+    body += [f"value_{i} = {i}" for i in range(draw(st.sampled_from([0, 0, 60, 200])))]
+    # A ``` fence body may hold ~~~ lines and vice versa, but not its own fence.
+    body = [line for line in body if not line.startswith(fence[0] * 3)]
+    return "\n".join([fence + info, *body, fence])
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    rows = draw(st.lists(st.lists(WORD, min_size=2, max_size=2), min_size=1, max_size=20))
+    body = [f"| {a} | {b} |" for a, b in rows]
+    body += [f"| row {i} | {i * i} |" for i in range(draw(st.sampled_from([0, 0, 100])))]
+    return "\n".join(["| head | tail |", "|------|------|", *body])
+
+
+DOCUMENT = st.lists(
+    st.tuples(
+        st.one_of(HEADING, PARAGRAPH, PARAGRAPH, fenced_blocks(), tables()),
+        st.sampled_from(["\n", "\n\n", "\n\n\n"]),
+    ),
+    max_size=25,
+).map(lambda parts: "".join(block + gap for block, gap in parts))
+
+# Small sizes are where splitting, oversized blocks and re-wrapping happen; draw them often.
+SIZE = st.one_of(st.integers(100, 400), st.integers(100, 3000))
+PROPERTY_SETTINGS = settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@PROPERTY_SETTINGS
+@given(DOCUMENT, SIZE, st.integers(0, 50))
+def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
+    owns = own_texts(chunk_markdown(text, size, overlap))
+    joined = "".join("".join(own.split()) for own in owns)
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        if len(line) > size:
+            # Only a line longer than the chunk may be cut across consecutive pieces.
+            assert "".join(line.split()) in joined
+        else:
+            assert any(line.strip() in own for own in owns), line
+
+
+@PROPERTY_SETTINGS
+@given(DOCUMENT, SIZE, st.integers(0, 50))
+def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
+    chunks = chunk_markdown(text, size, overlap)
+    for index, chunk in enumerate(chunks):
+        own = chunk.own_text
+        assert own and own == own.strip("\n")
+        assert len(own) <= size or is_single_atomic_block(own)
+        assert len(chunk.content) <= ATOMIC_LIMIT_FACTOR * size
+        if index == 0 or chunk.overlap_chars == 0:
+            assert chunk.overlap_chars == 0 or index > 0
+            continue
+        previous = chunks[index - 1].own_text
+        prefix = chunk.content[: chunk.overlap_chars]
+        assert prefix.endswith(OVERLAP_SEPARATOR)
+        assert previous.endswith(prefix.removesuffix(OVERLAP_SEPARATOR))
+        assert chunk.overlap_chars <= len(previous) * overlap // 100 + len(OVERLAP_SEPARATOR)
+    assert chunks == [] or chunks[0].overlap_chars == 0
+    without_overlap = chunk_markdown(text, size, 0)
+    assert [c.content for c in without_overlap] == own_texts(chunks)
+
+
+@PROPERTY_SETTINGS
+@given(DOCUMENT, SIZE, st.integers(0, 50))
+def test_fences_balanced_and_line_ranges_monotonic(text: str, size: int, overlap: int) -> None:
+    chunks = chunk_markdown(text, size, overlap)
+    line_count = len(text.split("\n"))
+    previous_start = 1
+    for chunk in chunks:
+        assert fences_balanced(chunk.own_text)
+        assert fences_balanced(chunk.content)
+        assert previous_start <= chunk.line_start <= chunk.line_end <= line_count
+        previous_start = chunk.line_start

@@ -1,0 +1,78 @@
+"""Test doubles shared by the engine tests."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.fts import STOPWORDS
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class FakeEmbedder:
+    """Deterministic bag-of-words embedder: each word is hashed to a signed dimension.
+
+    Texts sharing words are similar, texts sharing none have similarity ~0 (up to hash
+    collisions, rare at 256 dimensions). Stopwords are ignored so that "the" does not make
+    unrelated texts look alike. Counts how often and how much it was asked to embed.
+    """
+
+    def __init__(self, dimension: int = 256, model_id: str = "fake-bow-256") -> None:
+        self._dimension = dimension
+        self._model_id = model_id
+        self.calls = 0
+        self.texts_embedded = 0
+        self.queries = 0
+        self.loaded = True
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        """The unit vector of one text (the zero-ish fallback keeps it well defined)."""
+        out = np.zeros(self._dimension, dtype=np.float32)
+        words = [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+        for word in words:
+            digest = hashlib.blake2b(word.encode("utf-8"), digest_size=8).digest()
+            index = int.from_bytes(digest[:4], "little") % self._dimension
+            sign = 1.0 if digest[4] & 1 else -1.0
+            out[index] += sign
+        norm = float(np.linalg.norm(out))
+        if norm == 0.0:
+            # No content words: a fixed direction that no real text uses much.
+            out[0] = 1.0
+            return out
+        return out / norm
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        if not texts:
+            return np.zeros((0, self._dimension), dtype=np.float32)
+        return np.stack([self.vector(t) for t in texts])
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        self.queries += 1
+        return self.vector(text)
+
+
+class FailingEmbedder(FakeEmbedder):
+    """An embedder whose model cannot be used (queries and documents raise)."""
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        raise RuntimeError("model unavailable")
+
+
+def cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """Cosine similarity of two vectors."""
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
