@@ -157,9 +157,13 @@ def stats(args: argparse.Namespace, root: Path) -> int:
 
 
 def open_app(args: argparse.Namespace, root: Path) -> int:
-    """Bare ``memory-tui``: the terminal app (until it exists, a summary and hint)."""
+    """Bare ``memory-tui``: the terminal app. Until it is built: index on first run,
+    then show a summary and how to search."""
+    if not MemoryPaths.for_root(root).memory_dir.is_dir():
+        print(f"memory-tui: first run in {root}: indexing .claude/knowledge", file=sys.stderr)
+        index(argparse.Namespace(force=False, dry_run=False, json=False), root)
     print(
-        'memory-tui: the terminal app is not built yet; try `memory-tui search "..."`',
+        "memory-tui: the terminal app is not built yet; try `memory-tui search \"...\"`",
         file=sys.stderr,
     )
     return stats(argparse.Namespace(json=False), root)

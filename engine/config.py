@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -277,6 +278,9 @@ def _check(setting: Setting, value: object, where: str) -> object:
             raise ConfigError(problem)
         number = setting.kind(value)
         low, high = setting.minimum, setting.maximum
+        # NaN compares false with everything, so it would slip through a range check.
+        if not math.isfinite(number):
+            raise ConfigError(problem)
         if (low is not None and number < low) or (high is not None and number > high):
             raise ConfigError(problem)
         return number

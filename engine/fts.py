@@ -92,6 +92,8 @@ INSERT OR IGNORE INTO fts_state VALUES ('pending', '1');
 _BM25_WEIGHTS = "0.0, 1.0, 0.5, 0.2, 0.5, 2.0, 2.0"
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
+MAX_QUERY_TERMS = 128
+"""Most distinct terms of one query sent to FTS5."""
 STOPWORDS = frozenset(
     [
         "a",
@@ -182,13 +184,18 @@ def build_match_query(query: str, *, prefix_last: bool = False) -> str | None:
     OR-ed and ranked by BM25: an implicit AND finds nothing for long natural-language
     queries. Stopwords are dropped unless the query has nothing else.
     """
-    terms = list(dict.fromkeys(t.lower() for t in _TOKEN.findall(query)))
+    tokens = [t.lower() for t in _TOKEN.findall(query)]
+    terms = list(dict.fromkeys(tokens))
     if not terms:
         return None
-    content_terms = [t for t in terms if t not in STOPWORDS] or terms
+    # FTS5 slows down sharply with very many OR-ed phrases (150k terms: ~12 s); a query
+    # that long is pasted text, and its first terms rank as well as all of them.
+    content_terms = ([t for t in terms if t not in STOPWORDS] or terms)[:MAX_QUERY_TERMS]
     quoted = [f'"{t}"' for t in content_terms]
-    if prefix_last and query and not query[-1].isspace() and terms[-1] in content_terms:
-        quoted[-1] = quoted[-1] + "*"
+    # The word being typed is the last token, even when it repeats an earlier one.
+    if prefix_last and not query[-1].isspace() and tokens[-1] in content_terms:
+        where = content_terms.index(tokens[-1])
+        quoted[where] = quoted[where] + "*"
     return " OR ".join(quoted)
 
 

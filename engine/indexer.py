@@ -15,6 +15,7 @@ so an interrupted run keeps what it finished and the next run completes it.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from engine.markdown import parse_markdown
 from engine.memory import Memory, NewEntry, now_iso, parse_category
 from engine.meta import IndexMeta
 from engine.models import MAX_CONTENT_LENGTH, Category, Entry, Source
+from engine.privacy import REDACTED
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,9 @@ _FOLDER_CATEGORY = {
     "gotcha": Category.GOTCHA,
     "discoveries": Category.DISCOVERY,
 }
+
+_PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
+"""Same pattern as :mod:`engine.privacy`, applied to a whole file before chunking."""
 
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(files_done, files_total, current_path)``."""
@@ -215,8 +220,11 @@ class Indexer:
         category = category_for(path.relative_to(self.knowledge_dir), parsed.category)
         cfg = self.memory.config
         entries = []
-        for chunk in chunk_markdown(parsed.body, cfg.chunk_size, cfg.chunk_overlap):
+        body = _redact_private_blocks(parsed.body)
+        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
             for piece in _fit(chunk.content):
+                if piece == REDACTED:
+                    continue  # nothing left to index once the private block is gone
                 # Store-ready text (secrets redacted), so its hash matches what is stored.
                 text, kinds = self.memory.prepare_content(piece, secret_policy="redact")
                 for kind in kinds:
@@ -318,6 +326,15 @@ def _decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not valid UTF-8 (byte {exc.start}); skipped") from None
+
+
+def _redact_private_blocks(body: str) -> str:
+    """Redact ``<private>`` blocks before chunking, keeping line breaks so line numbers hold.
+
+    Per-entry redaction alone would miss a block that the chunker cuts in two (at a heading
+    inside it, or when it is long): neither half holds both tags, so the secret would be stored.
+    """
+    return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
 
 
 def _fit(content: str) -> list[str]:

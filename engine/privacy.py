@@ -18,12 +18,18 @@ class SecretMatch:
     end: int
 
 
-# Each pattern names a kind of credential; kept specific so prose is not flagged.
+# Each pattern names a kind of credential; kept specific so prose is not flagged. A
+# pattern with a ``value`` group is skipped when that value is an obvious placeholder.
+_QUOTED_VALUE = r"(?P<value>(?![$<{%*])[^'\"\s]{8,})"
+_ENV_VALUE = r"(?P<value>(?![$<{%*'\"])[^'\"\s(\[]{8,})(?=\s|$)"
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "private key block",
+        # A header alone (prose about the PEM format) is not a key: require key material.
         re.compile(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?"
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n"
+            r"(?:[A-Za-z0-9-]+:[^\n]*\n|\s*\n)*"
+            r"\s*[A-Za-z0-9+/=]{40,}.*?"
             r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
             re.DOTALL,
         ),
@@ -39,22 +45,53 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b")),
     ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-    ("OpenAI/Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}\b")),
+    (
+        "OpenAI/Anthropic API key",
+        # Keys are random: a digit is all but certain, and it keeps kebab-case words
+        # that happen to start with "sk-" (sk-learn-compatible-estimator) out.
+        re.compile(r"\bsk-(?:ant-|proj-)?(?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{20,}\b"),
+    ),
     ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
     ("Stripe key", re.compile(r"\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b")),
     (
         "JSON Web Token",
         re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
     ),
-    ("password in URL", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@[^\s]+", re.I)),
+    (
+        "password in URL",
+        re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:(?P<value>[^\s@/]{3,})@[^\s]+", re.I),
+    ),
     (
         "password assignment",
+        # Also DB_PASSWORD, client_secret, "apiKey": "…" (JSON): the keyword may end a
+        # longer name and may be followed by the key's closing quote.
         re.compile(
-            r"(?i)\b(?:password|passwd|secret|api[_-]?key|access[_-]?token)\s*[=:]\s*"
-            r"['\"][^'\"\s]{8,}['\"]"
+            r"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)"
+            r"['\"]?\s*[=:]\s*['\"]" + _QUOTED_VALUE + r"['\"]"
+        ),
+    ),
+    (
+        "secret in environment file",
+        # KEY=value lines of .env files (no spaces around "=", unlike code).
+        re.compile(
+            r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*"
+            r"(?:PASSWORD|PASSWD|SECRET|API_KEY|APIKEY|ACCESS_TOKEN|AUTH_TOKEN)[A-Z0-9_]*="
+            + _ENV_VALUE
         ),
     ),
 )
+_PLACEHOLDER_WORDS = ("your", "example", "changeme", "placeholder", "xxxx", "redacted", "dummy")
+_PLACEHOLDERS = {"password", "passwd", "pass", "pwd", "secret", "token", "user", "***"}
+
+
+def _is_placeholder(value: str) -> bool:
+    """Whether a credential value is an obvious stand-in (docs, templates)."""
+    lowered = value.lower()
+    return (
+        lowered in _PLACEHOLDERS
+        or value.startswith(("$", "<", "{", "%", "*"))
+        or any(word in lowered for word in _PLACEHOLDER_WORDS)
+    )
 
 
 def redact_private(text: str) -> str:
@@ -69,6 +106,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
             SecretMatch(kind, m.start(), m.end())
             for kind, rx in SECRET_PATTERNS
             for m in rx.finditer(text)
+            if "value" not in rx.groupindex or not _is_placeholder(m.group("value"))
         ),
         key=lambda h: (h.start, -h.end),
     )

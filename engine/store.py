@@ -186,12 +186,22 @@ class VectorStore:
             self._backfill_hashes()
 
     def _backfill_hashes(self) -> None:
+        import pyarrow as pa
+
         rows = self._table.search().select(["id", "content"]).limit(None).to_list()
-        for row in rows:
-            self._table.update(
-                where=f"id = {quote(row['id'])}",
-                values={"contentHash": content_hash(row["content"] or "")},
-            )
+        if not rows:
+            return
+        # One merge (one commit) rather than an update per row: a per-row update costs
+        # ~20 ms and a table version each, minutes for a large v0.1 memory.
+        hashes = pa.table(
+            {
+                "id": pa.array([r["id"] for r in rows], pa.string()),
+                "contentHash": pa.array(
+                    [content_hash(r["content"] or "") for r in rows], pa.string()
+                ),
+            }
+        )
+        self._table.merge_insert("id").when_matched_update_all().execute(hashes)
 
     @property
     def version(self) -> int:
@@ -324,7 +334,12 @@ class VectorStore:
         cols = ["id", "updatedAt", "referenceCount", "promoted"]
         arrow = table.search().select(cols).limit(None).to_arrow()
         columns = [arrow[c].to_pylist() for c in cols]
-        return {i: f"{u}|{r or 0}|{int(bool(p))}" for i, u, r, p in zip(*columns, strict=True)}
+        # Same text as the mirror's stamps: a v0.1 table may hold referenceCount as a
+        # double (2.0) and null strings, which must not read as drift on every repair.
+        return {
+            i: f"{u or ''}|{int(r or 0)}|{int(bool(p))}"
+            for i, u, r, p in zip(*columns, strict=True)
+        }
 
     def vector_search(
         self,

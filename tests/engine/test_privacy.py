@@ -1,0 +1,175 @@
+"""Secrets never reach the memory: <private> redaction and likely-secret detection.
+
+Sample credentials are assembled from pieces so that no scanner mistakes this file
+for a leak; none of them is real.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine.privacy import (
+    REDACTED,
+    SECRET_PATTERNS,
+    find_secrets,
+    redact_private,
+    redact_secrets,
+)
+
+B64 = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    f"{B64[:64]}\n{B64[10:74]}\nAbCd==\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+OPENSSH = (
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "-----END OPENSSH PRIVATE KEY-----"
+)
+
+SAMPLES = {
+    "private key block": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
+    "AWS access key id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
+    "AWS secret access key": [
+        "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pLm3",
+    ],
+    "GitHub token": [
+        "token: " + "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+        "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
+    ],
+    "GitLab token": ["glpat-" + "x9Yz8Wv7Ut6Sr5Qp4On3"],
+    "Slack token": ["xox" + "b-" + "123456789012-1234567890123-AbCdEfGhIjKl"],
+    "OpenAI/Anthropic API key": [
+        "OPENAI key " + "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
+        "sk-" + "ant-api03-" + "Zx9Cv8Bn7Mm6Aa5Ss4Dd3Ff2Gg1Hh0Jj-_Kk",
+        "sk-" + "T3BlbkFJ" + "a8b7c6d5e4f3g2h1i0j9k8l7",
+    ],
+    "Google API key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
+    "Stripe key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
+    "JSON Web Token": [
+        "Authorization: Bearer eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0"
+        + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    ],
+    "password in URL": [
+        "DATABASE_URL is postgres://admin:" + "Pr0d-s3cr3t!" + "@db.internal:5432/app",
+        "redis://:" + "hunter2hunter2" + "@cache:6379/0",
+    ],
+    "password assignment": [
+        'password = "' + "correct-Horse-9" + '"',
+        "DB_PASSWORD = '" + "tr0ub4dor&3x" + "'",
+        'client_secret: "' + "9f8e7d6c5b4a3210" + '"',
+        '{"password": "' + "s3cr3tP@ssw0rd" + '"}',
+        '{"apiKey": "' + "a1b2c3d4e5f6a7b8" + '"}',
+    ],
+    "secret in environment file": [
+        "DB_PASSWORD=" + "tr0ub4dor&3x",
+        "export STRIPE_SECRET_KEY=" + "whsec1234abcd5678",
+        "DEBUG=true\nAPI_KEY=" + "0123456789abcdef\n",
+    ],
+}
+
+
+def test_every_pattern_has_a_sample() -> None:
+    assert {kind for kind, _ in SECRET_PATTERNS} == set(SAMPLES)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"), [(kind, text) for kind, texts in SAMPLES.items() for text in texts]
+)
+def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
+    hits = find_secrets(f"Some notes before.\n{text}\nAnd after.")
+    assert [h.kind for h in hits] == [kind]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = os.environ['DB_PASSWORD']",
+        "PASSWORD = os.environ['X']",
+        'api_key = os.getenv("OPENAI_API_KEY")',
+        "Use sk-learn style estimators; scikit-learn is imported as sklearn.",
+        "The sk-learn-compatible-estimator-interface is documented here.",
+        "Set secret_policy = \"redact\" to keep going.",
+        "The password must be at least 12 characters long.",
+        "password: str = Field(min_length=8)",
+        'password = "${DB_PASSWORD}"',
+        "api_key = \"<your-api-key>\"",
+        'password: "{{ vault_db_password }}"',
+        'API_KEY = "your-api-key-here"',
+        "DATABASE_URL=postgresql://user:password@localhost:5432/mydb",
+        "postgres://user:pass@localhost/db and postgres://app:${PGPASS}@db/app",
+        "See https://example.com:8080/path and https://medium.com/@author/post",
+        "git@github.com:org/repo.git",
+        "API_KEY=${OPENAI_API_KEY}",
+        "SECRET_KEY=os.environ['X']",
+        "The key file must start with -----BEGIN PRIVATE KEY----- and end with the END line.",
+        "AKIA prefixes access key ids; ghp_ prefixes GitHub tokens.",
+        "token = request.headers['Authorization']",
+        "UUID 123e4567-e89b-12d3-a456-426614174000 and sha 3f786850e387550fdab836ed7e6dc881de23001b",
+        "def get_secret(name: str) -> str: ...",
+    ],
+)
+def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_overlapping_hits_are_reported_once() -> None:
+    text = "aws_secret_access_key = '" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pLm3'"
+    hits = find_secrets(text)
+    assert len(hits) == 1
+
+
+def test_hits_are_in_position_order() -> None:
+    text = SAMPLES["GitLab token"][0] + " then " + SAMPLES["AWS access key id"][0]
+    assert [h.kind for h in find_secrets(text)] == ["GitLab token", "AWS access key id"]
+
+
+def test_redact_secrets_replaces_each_hit() -> None:
+    token = SAMPLES["GitLab token"][0]
+    text = f"first {token} middle {SAMPLES['Slack token'][0]} end"
+    redacted = redact_secrets(text, find_secrets(text))
+    assert redacted == "first [REDACTED:GitLab token] middle [REDACTED:Slack token] end"
+    assert find_secrets(redacted) == []
+
+
+def test_whole_private_key_is_redacted() -> None:
+    text = f"key:\n{PEM}\nafter the key"
+    redacted = redact_secrets(text, find_secrets(text))
+    assert redacted == "key:\n[REDACTED:private key block]\nafter the key"
+
+
+def test_unterminated_private_key_is_redacted_to_the_end() -> None:
+    text = "pasted:\n" + PEM.split("-----END")[0]
+    assert redact_secrets(text, find_secrets(text)) == "pasted:\n[REDACTED:private key block]"
+
+
+class TestPrivateBlocks:
+    def test_block_is_replaced(self) -> None:
+        assert redact_private("a <private>secret</private> b") == f"a {REDACTED} b"
+
+    def test_case_insensitive_multiline_and_non_greedy(self) -> None:
+        text = "x <PRIVATE>one\ntwo</Private> y <private>three</private> z"
+        assert redact_private(text) == f"x {REDACTED} y {REDACTED} z"
+
+    def test_unclosed_block_is_left_alone(self) -> None:
+        assert redact_private("a <private>b") == "a <private>b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 1_000_000,
+        "sk-" * 300_000,
+        "password=" * 100_000,
+        "x://" * 200_000,
+        ("A" * 50 + "_") * 20_000,
+        "-----BEGIN PRIVATE KEY-----\n" * 30_000,
+    ],
+)
+def test_large_inputs_are_scanned_quickly(text: str) -> None:
+    started = time.monotonic()
+    find_secrets(text)
+    assert time.monotonic() - started < 2.0
