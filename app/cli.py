@@ -43,21 +43,38 @@ def _limit(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (subcommands register themselves here)."""
-    from app import commands
+def _common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
+    """Options accepted both before and after the subcommand name.
 
+    A subparser writes its defaults over what the main parser already parsed, so in a
+    subcommand the defaults are suppressed: ``memory-tui --project DIR stats`` keeps DIR.
+    """
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--project",
         metavar="DIR",
         type=Path,
+        default=argparse.SUPPRESS if in_subcommand else None,
         help="project root (default: top of the git tree containing the current directory)",
     )
-    common.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    common.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS if in_subcommand else False,
+        help="log progress to stderr",
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (subcommands register themselves here)."""
+    from app import commands
+
+    common = _common_options(in_subcommand=True)
     parser = argparse.ArgumentParser(
         prog=PROG,
-        parents=[common],
+        parents=[_common_options(in_subcommand=False)],
         description="Local, searchable project memory for coding agents and people. "
         "Run without a command to open the terminal app.",
     )
@@ -108,6 +125,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=commands.index)
+
+    p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
+    p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
+    p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
+    p.set_defaults(handler=commands.init)
+
+    p = command("analyze", "Analyse the codebase into discovery entries (replaces the last run).")
+    p.add_argument("--json", action="store_true", help="print the analysis summary as JSON")
+    p.set_defaults(handler=commands.analyze)
+
+    p = command("promote", "Move entries into curated markdown under .claude/knowledge/.")
+    p.add_argument("ids", nargs="*", metavar="ID", help="entries to promote")
+    p.add_argument(
+        "--due",
+        action="store_true",
+        help="promote every entry whose reference count passed the configured promote_threshold",
+    )
+    p.set_defaults(handler=commands.promote)
+
+    p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
+    p.set_defaults(handler=commands.hook)
 
     p = command("stats", "Counts by category and source.")
     p.add_argument("--json", action="store_true")

@@ -205,3 +205,111 @@ def index(args: argparse.Namespace, root: Path) -> int:
             for rel in report.changed_files:
                 _emit(f"  would index {rel}\n")
     return 1 if report.errors else 0
+
+
+def init(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui init``."""
+    from app.init import InitReport, scaffold
+
+    report = InitReport()
+    scaffold(root, report)
+    for path in report.created:
+        print(f"  created   {path}", file=sys.stderr)
+    for path in report.updated:
+        print(f"  merged    {path}", file=sys.stderr)
+    with _open(root, must_exist=False) as memory:
+        if not args.skip_analyze:
+            from engine.discovery import run_discovery
+
+            print("analysing the codebase…", file=sys.stderr)
+            found = run_discovery(memory)
+            report.notes.append(
+                f"analysis: {len(found.analysis.symbols)} symbols in "
+                f"{found.analysis.stats.get('files', 0)} files; discovery entries "
+                f"{found.created} new, {found.kept} unchanged, {found.deleted} removed"
+            )
+        if not args.skip_index:
+            print("indexing knowledge files…", file=sys.stderr)
+            from engine.indexer import Indexer
+
+            indexed = Indexer(memory).run()
+            report.notes.append(
+                f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
+                f"created, {indexed.files_skipped} files unchanged"
+            )
+            report.errors += [f"{f}: {m}" for f, m in indexed.errors]
+        total = memory.count()
+    for error in report.errors:
+        print(f"memory-tui: error: {error}", file=sys.stderr)
+    _emit(
+        f"Initialised {root}\n"
+        f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
+        f"already there: {len(report.unchanged)}\n"
+        + "".join(f"  {note}\n" for note in report.notes)
+        + f"  memory: {total} entries, keyword index ready\n"
+        "Try: memory-tui search \"how is this project structured\"\n"
+    )
+    return 1 if report.errors else 0
+
+
+def analyze(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui analyze``."""
+    from engine.discovery import run_discovery
+
+    with _open(root, must_exist=False) as memory:
+        found = run_discovery(memory)
+    analysis = found.analysis
+    summary = {
+        "name": analysis.name,
+        "languages": [
+            {"language": s.language, "files": s.files, "lines": s.lines}
+            for s in analysis.languages
+        ],
+        "sourceDirs": list(analysis.source_dirs),
+        "entryPoints": list(analysis.entry_points),
+        "frameworks": list(analysis.frameworks),
+        "testTools": list(analysis.test_tools),
+        "symbols": len(analysis.symbols),
+        "entries": {"created": found.created, "kept": found.kept, "deleted": found.deleted},
+        "errors": [{"file": f, "message": m} for f, m in analysis.errors],
+    }
+    if args.json:
+        _emit(json.dumps(summary, indent=2) + "\n")
+        return 0
+    langs = ", ".join(f"{s.language} {s.files}" for s in analysis.languages[:6]) or "none"
+    _emit(
+        f"{analysis.name}: {analysis.stats.get('files', 0)} files; languages: {langs}\n"
+        f"entry points: {', '.join(analysis.entry_points) or 'none found'}\n"
+        f"frameworks: {', '.join(analysis.frameworks) or 'none'}; "
+        f"test tools: {', '.join(analysis.test_tools) or 'none'}\n"
+        f"{len(analysis.symbols)} exported symbols; discovery entries: {found.created} new, "
+        f"{found.kept} unchanged, {found.deleted} removed\n"
+    )
+    for file, message in analysis.errors:
+        print(f"memory-tui: warning: {file}: {message}", file=sys.stderr)
+    return 0
+
+
+def promote(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui promote``."""
+    from engine.promote import due_for_promotion
+    from engine.promote import promote as promote_entry
+
+    if not args.ids and not args.due:
+        raise EngineError("name entry ids to promote, or use --due", code="INVALID_INPUT")
+    with _open(root) as memory:
+        ids = list(args.ids) + [e.id for e in due_for_promotion(memory)] if args.due else args.ids
+        for entry_id in dict.fromkeys(ids):
+            result = promote_entry(memory, entry_id)
+            _emit(f"{result.path.relative_to(root).as_posix()}\n")
+            print(f"promoted {entry_id} → {result.path.name}", file=sys.stderr)
+        if args.due and not ids:
+            print("nothing is due for promotion", file=sys.stderr)
+    return 0
+
+
+def hook(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui hook``: always exits 0, prints context or nothing."""
+    from app.hook import main as hook_main
+
+    return hook_main(args.project.resolve() if args.project else None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -139,8 +139,13 @@ class Indexer:
         force: bool = False,
         dry_run: bool = False,
         progress: Progress | None = None,
+        only: Collection[str] | None = None,
     ) -> IndexReport:
-        """Index what changed since the last run (everything with ``force``)."""
+        """Index what changed since the last run (everything with ``force``).
+
+        ``only`` limits the run to these project-relative paths (the git hooks, the
+        watcher and promotion pass the files they know changed).
+        """
         started = time.perf_counter()
         report = IndexReport(dry_run=dry_run)
         meta_path = self.memory.paths.meta_path
@@ -151,11 +156,16 @@ class Indexer:
         settings = self.settings()
         rechunk_all = force or meta.settings != settings
         files = self.scan()
+        if only is not None:
+            wanted = set(only)
+            files = [(rel, path) for rel, path in files if rel in wanted]
         report.files_total = len(files)
         misses_before = getattr(self.memory.embedder, "misses", 0)
         current = {rel for rel, _ in files}
         owned = self.memory.fts.file_paths_of_source(Source.MARKDOWN.value)
         gone = sorted((set(meta.file_hashes) | owned) - current)
+        if only is not None:
+            gone = [rel for rel in gone if rel in wanted]
 
         batch: list[_FilePlan] = []
         for done, (rel, path) in enumerate(files, start=1):
@@ -218,6 +228,7 @@ class Indexer:
         if not parsed.index:
             return []
         category = category_for(path.relative_to(self.knowledge_dir), parsed.category)
+        promoted_at = str(parsed.front_matter.get("promoted_at") or "")
         cfg = self.memory.config
         entries = []
         body = _redact_private_blocks(parsed.body)
@@ -244,6 +255,7 @@ class Indexer:
                         section_title=chunk.title,
                         line_start=chunk.line_start + parsed.body_line_offset,
                         line_end=chunk.line_end + parsed.body_line_offset,
+                        promoted_at=promoted_at,
                     )
                 )
         return entries
@@ -272,6 +284,8 @@ class Indexer:
                 keywords=tuple(item.keywords),
                 line_start=item.line_start,
                 line_end=item.line_end,
+                promoted=bool(item.promoted_at),
+                promoted_at=item.promoted_at,
             )
             if refreshed != keep:
                 plan.updates.append(replace(refreshed, updated_at=now_iso()))

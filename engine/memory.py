@@ -47,6 +47,9 @@ class NewEntry:
     section_title: str = ""
     line_start: int = 0
     line_end: int = 0
+    promoted_at: str = ""
+    """Set for chunks of a file written by promotion (marks the entries promoted)."""
+    reference_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +303,9 @@ class Memory:
             content_hash=content_hash(text),
             line_start=item.line_start,
             line_end=item.line_end,
+            promoted=bool(item.promoted_at),
+            promoted_at=item.promoted_at,
+            reference_count=item.reference_count,
         )
         return entry, kinds
 
@@ -343,16 +349,19 @@ class Memory:
         """
         stamp = now_iso()
         built = [self._build(item, stamp, secret_policy) for item in items]
-        candidates = _unique([e for e, _ in built])
+        # Known duplicates are not embedded; the check is repeated under the lock,
+        # where it is authoritative (another process may have added the same text).
+        candidates = [e for e in _unique([e for e, _ in built]) if self._existing(e) is None]
         vectors = self.embedder.embed_documents([e.content for e in candidates])
         results: dict[str, AddResult] = {}
         with self.lock.hold():
-            fresh, fresh_rows = [], []
-            for row, entry in enumerate(candidates):
+            for entry, _ in built:
                 existing = self._existing(entry)
                 if existing is not None:
                     results[_dedup_key(entry)] = AddResult(existing, False)
-                else:
+            fresh, fresh_rows = [], []
+            for row, entry in enumerate(candidates):
+                if _dedup_key(entry) not in results:
                     fresh.append(entry)
                     fresh_rows.append(row)
                     results[_dedup_key(entry)] = AddResult(entry, True)

@@ -119,7 +119,7 @@ def search(project: Path, home: Path, *extra: str) -> subprocess.CompletedProces
     return run_cli("search", "sprocket", "--mode", "keyword", *extra, cwd=cwd, home=home)
 
 
-# --- help and version -------------------------------------------------------------------------
+# --- help and version ----------------------------------------------------------------------------
 
 
 def test_version(tmp_path: Path, home: Path) -> None:
@@ -140,7 +140,7 @@ def test_help(tmp_path: Path, home: Path, command: Sequence[str]) -> None:
         assert all(name in result.stdout for name in SUBCOMMANDS)
 
 
-# --- search output formats ----------------------------------------------------------------------
+# --- search output formats -----------------------------------------------------------------------
 
 
 def test_search_json_round_trips_every_field(project: Path, home: Path) -> None:
@@ -218,9 +218,7 @@ def test_search_reading_formats(project: Path, home: Path, fmt: str) -> None:
 
 
 def test_search_with_no_hits_prints_an_empty_result(project: Path, home: Path) -> None:
-    result = run_cli(
-        "search", "xylophone", "--mode", "keyword", "--json", cwd=project, home=home
-    )
+    result = run_cli("search", "xylophone", "--mode", "keyword", "--json", cwd=project, home=home)
 
     assert result.returncode == 0
     assert json.loads(result.stdout) == []
@@ -242,7 +240,7 @@ def test_category_filter(project: Path, home: Path) -> None:
     assert [row["content"] for row in json.loads(result.stdout)] == [TRICKY]
 
 
-# --- errors -----------------------------------------------------------------------------------------
+# --- errors --------------------------------------------------------------------------------------
 
 
 def test_search_without_a_memory_fails_cleanly(tmp_path: Path, home: Path) -> None:
@@ -266,9 +264,9 @@ def test_search_without_a_memory_fails_cleanly(tmp_path: Path, home: Path) -> No
     ],
 )
 def test_bad_search_arguments_are_usage_errors(
-    project: Path, home: Path, args: tuple[str, ...], message: str
+    tmp_path: Path, home: Path, args: tuple[str, ...], message: str
 ) -> None:
-    result = run_cli("search", "sprocket", *args, cwd=project, home=home)
+    result = run_cli("search", "sprocket", *args, cwd=tmp_path, home=home)
 
     assert_clean_failure(result, 2)
     assert message in result.stderr
@@ -283,15 +281,18 @@ def test_unknown_id(project: Path, home: Path, command: str) -> None:
     assert "0123456789abcdef" in result.stderr
 
 
+KEYWORD_SEARCH = ("search", "x", "--mode", "keyword")
+
+
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "expected", "command"),
     [
-        ("bogus_key = 1\n", "bogus_key"),
-        ("chunk_size = 5\n", "chunk_size"),
-        ("chunk_size = [\n", "TOML"),
+        ("bogus_key = 1\n", "bogus_key", KEYWORD_SEARCH),
+        ("bogus_key = 1\n", "bogus_key", ("stats",)),
+        ("chunk_size = 5\n", "chunk_size", KEYWORD_SEARCH),
+        ("chunk_size = [\n", "TOML", KEYWORD_SEARCH),
     ],
 )
-@pytest.mark.parametrize("command", [("search", "x", "--mode", "keyword"), ("stats",)])
 def test_bad_config_names_the_file_and_key(
     project: Path, home: Path, text: str, expected: str, command: tuple[str, ...]
 ) -> None:
@@ -347,7 +348,7 @@ def test_piping_into_head_prints_no_traceback(tmp_path: Path, home: Path) -> Non
     assert "Exception ignored" not in result.stderr
 
 
-# --- other commands ----------------------------------------------------------------------------
+# --- other commands ------------------------------------------------------------------------------
 
 
 def test_list_and_stats_json(project: Path, home: Path) -> None:
@@ -396,18 +397,21 @@ def test_get_and_delete(project: Path, home: Path) -> None:
     assert len(ids_by_content(project)) == 3
 
 
+@pytest.mark.parametrize("before_command", [True, False])
 def test_project_option_overrides_the_working_directory(
-    project: Path, tmp_path: Path, home: Path
+    project: Path, tmp_path: Path, home: Path, before_command: bool
 ) -> None:
     elsewhere = git_repo(tmp_path / "elsewhere")
+    option = ("--project", str(project))
+    args = (*option, "stats", "--json") if before_command else ("stats", "--json", *option)
 
-    result = run_cli("stats", "--json", "--project", str(project), cwd=elsewhere, home=home)
+    result = run_cli(*args, cwd=elsewhere, home=home)
 
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["entries"] == 4
 
 
-# --- index ------------------------------------------------------------------------------------------
+# --- index ---------------------------------------------------------------------------------------
 
 
 def test_index_prints_a_summary_and_fails_on_a_bad_file(project: Path, home: Path) -> None:
@@ -454,7 +458,7 @@ def test_index_dry_run_lists_files_and_changes_nothing(tmp_path: Path, home: Pat
         assert memory.count() == 0
 
 
-# --- the real model ---------------------------------------------------------------------------------
+# --- the real model ------------------------------------------------------------------------------
 
 
 @pytest.mark.slow

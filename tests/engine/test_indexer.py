@@ -97,7 +97,7 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-# --- a first run ---------------------------------------------------------------------------
+# --- a first run ---------------------------------------------------------------------------------
 
 
 def test_categories_come_from_folders_file_names_and_front_matter(
@@ -145,7 +145,7 @@ def test_unchanged_files_are_skipped_and_nothing_is_embedded(tree: Path, memory:
     assert memory.count() == count
 
 
-# --- edits -----------------------------------------------------------------------------------
+# --- edits ---------------------------------------------------------------------------------------
 
 
 def test_editing_one_paragraph_re_embeds_only_the_changed_chunks(
@@ -234,7 +234,7 @@ def test_a_paragraph_in_two_files_survives_a_change_to_one_of_them(
     assert files_of(memory, "sprockets") == ({project_rel("a.md")} if change == "edit" else set())
 
 
-# --- run options ------------------------------------------------------------------------------
+# --- run options ---------------------------------------------------------------------------------
 
 
 def test_force_re_chunks_every_file_but_embeds_nothing_new(tree: Path, memory: Memory) -> None:
@@ -289,7 +289,7 @@ def test_dry_run_after_an_edit_leaves_the_old_text(tree: Path, memory: Memory) -
     assert found(memory, "weekends") == []
 
 
-# --- bad input ----------------------------------------------------------------------------------
+# --- bad input -----------------------------------------------------------------------------------
 
 BAD_FILES: dict[str, bytes] = {
     "binary": b"# Image\n\x00\x01\x02\x89PNG\x00\x00",
@@ -369,7 +369,7 @@ def test_unknown_front_matter_category_is_an_error_for_that_file(
     assert report.files_processed == 5
 
 
-# --- directives ------------------------------------------------------------------------------------
+# --- directives ----------------------------------------------------------------------------------
 
 
 def test_vector_index_false_files_are_not_indexed(tmp_path: Path, memory: Memory) -> None:
@@ -414,7 +414,7 @@ def test_keywords_directive_is_stored_and_searchable(tmp_path: Path, memory: Mem
     assert "<!--" not in hit.content
 
 
-# --- settings and derived files --------------------------------------------------------------------
+# --- settings and derived files ------------------------------------------------------------------
 
 
 def test_changing_chunk_size_re_chunks_every_file(tree: Path, memory: Memory) -> None:
@@ -460,9 +460,7 @@ def test_corrupt_meta_json_warns_and_is_rebuilt(tree: Path, memory: Memory) -> N
     assert index(memory).files_skipped == 5
 
 
-def test_a_secret_is_redacted_with_a_warning_and_never_stored(
-    tree: Path, memory: Memory
-) -> None:
+def test_a_secret_is_redacted_with_a_warning_and_never_stored(tree: Path, memory: Memory) -> None:
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     write(tree, "gotchas/deploy.md", f"# Deploy\n\nThe deploy bot uses token {token} today.\n")
 
@@ -526,7 +524,11 @@ def test_renaming_a_file_moves_its_entries_without_embedding(tree: Path, memory:
 def test_changing_only_the_category_updates_entries_in_place(tree: Path, memory: Memory) -> None:
     index(memory)
     [before] = found(memory, "weekends")
-    write(tree, "notes.md", "---\ncategory: gotcha\n---\n# Notes\n\nThe staging cluster sleeps at weekends.\n")
+    write(
+        tree,
+        "notes.md",
+        "---\ncategory: gotcha\n---\n# Notes\n\nThe staging cluster sleeps at weekends.\n",
+    )
 
     report = index(memory)
 

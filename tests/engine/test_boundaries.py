@@ -1,0 +1,157 @@
+"""Import boundaries: the engine never pulls in a face, and light commands stay light.
+
+Importing the engine must not load Textual, Rich or ``app``; reads that need no vectors
+(keyword search, list, get) must not import LanceDB or the embedding model, in-process or
+through the CLI. Each check runs in a fresh interpreter so nothing this test session already
+imported can hide a leak.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine.memory import Memory
+
+REPO = Path(__file__).resolve().parents[2]
+ENGINE = REPO / "engine"
+ENGINE_MODULES = (
+    "engine",
+    "engine.memory",
+    "engine.indexer",
+    "engine.export",
+    "engine.search",
+    "engine.fts",
+    "engine.store",
+    "engine.config",
+    "engine.chunking",
+    "engine.markdown",
+)
+FACES = ("textual", "rich", "app")
+HEAVY = ("lancedb", "torch", "sentence_transformers", "numpy", "pyarrow")
+MODEL_AND_STORE = ("lancedb", "torch", "sentence_transformers", "transformers")
+
+
+def python(code: str, *, env_home: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter of this venv, from the repository root."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
+    env["HOME"] = str(env_home)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def loaded_after(code: str, watched: tuple[str, ...], *, home: Path) -> list[str]:
+    """Which of ``watched`` are in ``sys.modules`` after running ``code`` in a subprocess."""
+    report = f"import json, sys\nprint(json.dumps([m for m in {watched!r} if m in sys.modules]))"
+    result = python(textwrap.dedent(code) + "\n" + report, env_home=home)
+    assert result.returncode == 0, result.stderr
+    loaded: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+    return loaded
+
+
+@pytest.fixture
+def populated(tmp_path: Path) -> tuple[Path, str]:
+    """A project whose memory holds two entries (embedded by the fake); returns (root, id)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        entry = memory.add("Gearboxes need synthetic oil every spring", category="gotcha").entry
+        memory.add("Unrelated note about the coffee machine")
+    return root, entry.id
+
+
+def test_importing_the_engine_loads_no_face_and_nothing_heavy(tmp_path: Path) -> None:
+    code = "\n".join(f"import {name}" for name in ENGINE_MODULES)
+
+    assert loaded_after(code, FACES + HEAVY, home=tmp_path) == []
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    roots: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_no_engine_module_imports_a_face() -> None:
+    files = sorted(ENGINE.rglob("*.py"))
+    assert files, "engine/ has no modules?"
+
+    offenders = {
+        str(path.relative_to(REPO)): sorted(_imported_roots(path) & set(FACES))
+        for path in files
+        if _imported_roots(path) & set(FACES)
+    }
+
+    assert offenders == {}
+
+
+def test_keyword_reads_through_memory_load_neither_store_nor_model(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    root, entry_id = populated
+    code = f"""
+        from engine.memory import Memory
+        memory = Memory.open({str(root)!r})
+        hits = memory.search("gearboxes oil", mode="keyword").results
+        assert [h.entry.id for h in hits] == [{entry_id!r}], hits
+        assert len(memory.list()) == 2
+        assert memory.get({entry_id!r}).category == "gotcha"
+        assert memory.stats()["entries"] == 2
+        memory.close()
+    """
+
+    assert loaded_after(code, MODEL_AND_STORE, home=tmp_path) == []
+
+
+def test_cli_keyword_search_imports_neither_store_nor_model(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    root, _ = populated
+    code = f"""
+        from app.cli import main
+        code = main(["--project", {str(root)!r}, "search", "gearboxes", "--mode", "keyword"])
+        assert code == 0, code
+    """
+
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", textwrap.dedent(code)],
+        cwd=REPO,
+        env={k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
+        | {"HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Gearboxes" in result.stdout
+    imported = {
+        line.split("|")[-1].strip().split(".")[0]
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert imported, "no -X importtime output?"
+    assert "engine" in imported and "sqlite3" in imported
+    assert sorted(imported & {*MODEL_AND_STORE, "textual"}) == []
