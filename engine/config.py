@@ -157,7 +157,7 @@ class Config:
     """Resolved configuration. Construct with :func:`load_config`."""
 
     search_mode: SearchMode = SearchMode.HYBRID
-    min_score: float = 0.25
+    min_score: float = 0.30
     chunk_size: int = 1000
     chunk_overlap: int = 15
     default_limit: int = 5

@@ -28,7 +28,7 @@ from engine.markdown import parse_markdown
 from engine.memory import Memory, NewEntry, now_iso, parse_category
 from engine.meta import IndexMeta
 from engine.models import MAX_CONTENT_LENGTH, Category, Entry, Source
-from engine.privacy import REDACTED
+from engine.privacy import REDACTED, find_secrets, redact_secrets
 
 log = logging.getLogger(__name__)
 
@@ -232,6 +232,10 @@ class Indexer:
         cfg = self.memory.config
         entries = []
         body = _redact_private_blocks(parsed.body)
+        # Titles and keywords are stored too; a secret in them must not slip past.
+        keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
+        if len(keywords) < len(parsed.keywords):
+            report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
@@ -250,9 +254,9 @@ class Indexer:
                         content=text,
                         category=category,
                         source=Source.MARKDOWN,
-                        keywords=parsed.keywords,
+                        keywords=keywords,
                         file_path=rel,
-                        section_title=chunk.title,
+                        section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
                         line_start=chunk.line_start + parsed.body_line_offset,
                         line_end=chunk.line_end + parsed.body_line_offset,
                         promoted_at=promoted_at,

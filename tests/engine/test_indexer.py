@@ -480,6 +480,28 @@ def test_a_secret_is_redacted_with_a_warning_and_never_stored(tree: Path, memory
     assert index(memory).files_skipped == 6
 
 
+def test_a_secret_in_a_heading_or_keyword_is_not_stored_either(
+    tmp_path: Path, memory: Memory
+) -> None:
+    token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    write(
+        tmp_path,
+        "a.md",
+        f"# Token {token}\n\nParent text.\n\n## Child\n\nChild text about otters.\n"
+        f"<!-- keywords: {token}, otters -->\n",
+    )
+
+    report = index(memory)
+
+    assert report.errors == []
+    stored = memory.store().all_entries()
+    assert len(stored) == 2
+    for entry in stored:
+        assert token not in entry.content + entry.section_title + " ".join(entry.keywords)
+        assert entry.keywords == ("otters",)
+    assert any("keyword" in message for _, message in report.warnings)
+
+
 def test_private_blocks_are_redacted_even_when_the_chunker_cuts_them(
     tmp_path: Path, memory: Memory
 ) -> None:

@@ -1,0 +1,166 @@
+"""Messages that workers post to the main screen.
+
+Workers run blocking engine calls off the UI thread; they never touch widgets. They post
+one of these messages instead, and the screen's handlers update the widgets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.message import Message
+
+from engine.models import Category, Entry, SearchMode, SearchResult, Source
+
+
+@dataclass(frozen=True, slots=True)
+class SearchState:
+    """What the results pane should show: the screen owns it and pushes it down."""
+
+    query: str = ""
+    mode: SearchMode = SearchMode.HYBRID
+    category: Category | None = None
+    source: Source | None = None
+
+    @property
+    def browsing(self) -> bool:
+        """True when there is no query: entries are listed newest first."""
+        return not self.query.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """One search (or listing) as sent to a worker; ``generation`` identifies it."""
+
+    state: SearchState
+    generation: int
+    effective_mode: SearchMode
+    """The mode actually asked of the engine (keyword while the model is loading)."""
+
+
+class ResultsReady(Message):
+    """A search or listing finished."""
+
+    def __init__(
+        self, request: SearchRequest, results: tuple[SearchResult, ...], warnings: tuple[str, ...]
+    ) -> None:
+        super().__init__()
+        self.request = request
+        """The request these results answer (stale when its generation is old)."""
+        self.results = results
+        """Best first; when browsing, newest first with a score of 0."""
+        self.warnings = warnings
+        """What the engine had to degrade (e.g. one retriever unavailable)."""
+
+
+class CountsReady(Message):
+    """Entry counts for the filter lists and the status line."""
+
+    def __init__(
+        self, total: int, by_category: dict[str, int], by_source: dict[str, int]
+    ) -> None:
+        super().__init__()
+        self.total = total
+        """All entries in the memory."""
+        self.by_category = by_category
+        """Entries per category (restricted to the selected source, if any)."""
+        self.by_source = by_source
+        """Entries per source."""
+
+
+class ModelReady(Message):
+    """The embedding model finished loading: vector and hybrid search are available."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        """How long the load took."""
+
+
+class EntrySaved(Message):
+    """An entry was added or edited."""
+
+    def __init__(self, entry: Entry, *, created: bool, edited: bool = False) -> None:
+        super().__init__()
+        self.entry = entry
+        """The entry as stored."""
+        self.created = created
+        """False when an identical entry already existed (nothing was added)."""
+        self.edited = edited
+        """True for an edit of an existing entry."""
+
+
+class EntryDeleted(Message):
+    """An entry was deleted (it can be restored with undo)."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__()
+        self.entry = entry
+        """The entry as it was before the delete."""
+
+
+class EntryRestored(Message):
+    """The last deleted entry was put back."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__()
+        self.entry = entry
+        """The restored entry (same id as before)."""
+
+
+class EntryPromoted(Message):
+    """An entry was promoted into a knowledge file."""
+
+    def __init__(self, entry: Entry, path: str) -> None:
+        super().__init__()
+        self.entry = entry
+        """The original entry (now deleted)."""
+        self.path = path
+        """The knowledge file written, relative to the project root."""
+
+
+class IndexProgress(Message):
+    """Re-indexing moved on to another file."""
+
+    def __init__(self, done: int, total: int, path: str) -> None:
+        super().__init__()
+        self.done = done
+        """Files finished."""
+        self.total = total
+        """Files to look at."""
+        self.path = path
+        """The file being indexed now ("" at the end)."""
+
+
+class IndexFinished(Message):
+    """Re-indexing finished."""
+
+    def __init__(self, summary: str, errors: tuple[str, ...]) -> None:
+        super().__init__()
+        self.summary = summary
+        """One line for a toast: files changed, entries created, seconds."""
+        self.errors = errors
+        """``path: message`` of each file that could not be indexed."""
+
+
+class ExportWritten(Message):
+    """Results were written to a file."""
+
+    def __init__(self, path: Path, fmt: str, count: int) -> None:
+        super().__init__()
+        self.path = path
+        """The file written."""
+        self.fmt = fmt
+        """The format's name."""
+        self.count = count
+        """Results written."""
+
+
+class SourceEdited(Message):
+    """The user came back from editing a knowledge file in ``$EDITOR``."""
+
+    def __init__(self, rel_path: str) -> None:
+        super().__init__()
+        self.rel_path = rel_path
+        """The file, relative to the project root (re-indexed after the edit)."""

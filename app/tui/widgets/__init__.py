@@ -1,0 +1,1 @@
+"""Widgets of the main screen; each receives state as attributes and posts messages up."""

@@ -1,0 +1,40 @@
+"""The status line: entries, index state, model state and search mode at a glance."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from engine.models import SearchMode
+
+MODEL_LABELS = {
+    "loading": "[$warning]model loading…[/] keyword results until it is ready",
+    "ready": "[$success]model ready[/]: hybrid and vector search available",
+    "failed": "[$error]model unavailable[/]: keyword search only",
+}
+"""How each model state reads."""
+
+
+class StatusLine(Static):
+    """One line at the bottom of the main screen; the screen sets its attributes."""
+
+    entries: reactive[int | None] = reactive(None)
+    """Entries in the memory (None until counted)."""
+    index_state: reactive[str] = reactive("ready")
+    """"ready", "indexing 3/40", "index error", …"""
+    model_state: reactive[str] = reactive("loading")
+    """One of the keys of :data:`MODEL_LABELS`."""
+    mode: reactive[SearchMode] = reactive(SearchMode.HYBRID)
+    """The mode the user chose."""
+
+    def render(self) -> Content:
+        """Assemble the line from the current attributes."""
+        entries = "counting…" if self.entries is None else f"{self.entries:,} entries"
+        model = MODEL_LABELS.get(self.model_state, self.model_state)
+        return Content.from_markup(
+            f"$entries │ index $index │ {model} │ mode [b]$mode[/]",
+            entries=entries,
+            index=self.index_state,
+            mode=self.mode.value,
+        )

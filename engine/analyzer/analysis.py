@@ -1,0 +1,170 @@
+"""One pass over a project that gathers everything :class:`Analysis` holds."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from engine.analyzer.catalog import classify, tool_from_file_name
+from engine.analyzer.docs import is_doc, outline
+from engine.analyzer.js_symbols import js_symbols
+from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
+from engine.analyzer.manifests import Manifests, is_manifest
+from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
+from engine.analyzer.python_symbols import python_module
+from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
+from engine.analyzer.structure import SourceDirectories, is_entry_file, is_test_path
+
+log = logging.getLogger(__name__)
+
+_JS_LANGUAGES = frozenset({"TypeScript", "JavaScript"})
+_NOT_DOCS = ("license", "licence", "copying")
+
+
+def analyze(
+    root: Path,
+    *,
+    ignored_dirs: Iterable[str] = DEFAULT_IGNORED,
+    max_file_bytes: int = 1_000_000,
+) -> Analysis:
+    """Analyse the project at ``root``: languages, structure, exports, manifests, docs.
+
+    Read-only and headless; unreadable or unparsable files end up in ``errors``. Binary files
+    and files larger than ``max_file_bytes`` are skipped and only counted.
+    """
+    root = Path(root).resolve()
+    stats = ScanStats()
+    pass_ = _Pass()
+    for scanned in scan(
+        root,
+        ignored_dirs=ignored_dirs,
+        max_file_bytes=max_file_bytes,
+        wanted=_wanted,
+        stats=stats,
+    ):
+        pass_.take(scanned)
+    frameworks, tools = classify(pass_.manifests.dependencies)
+    entry_points = [*pass_.manifests.entry_points, *sorted(pass_.entry_files)]
+    return Analysis(
+        root=root,
+        name=pass_.manifests.project_name() or root.name,
+        languages=pass_.languages.stats(),
+        source_dirs=pass_.source_dirs.result(),
+        entry_points=tuple(dict.fromkeys(entry_points)),
+        symbols=tuple(sorted(_resolve_reexports(pass_.symbols), key=_symbol_order)),
+        frameworks=tuple(sorted(frameworks)),
+        test_tools=tuple(sorted(tools | pass_.tools)),
+        docs=tuple(sorted(pass_.docs, key=lambda d: d.file)),
+        stats={
+            "files": stats.files,
+            "directories": stats.directories,
+            "lines": pass_.lines,
+            "source_files": pass_.source_files,
+            "test_files": pass_.test_files,
+            "skipped_binary": stats.skipped_binary,
+            "skipped_large": stats.skipped_large,
+        },
+        errors=tuple(sorted(stats.errors + pass_.manifests.errors + pass_.errors)),
+        files=dict(sorted(pass_.files.items())),
+        summaries=dict(sorted(pass_.summaries.items())),
+    )
+
+
+def _wanted(file_name: str) -> bool:
+    return language_of(file_name) is not None or is_manifest(file_name)
+
+
+@dataclass(slots=True)
+class _Pass:
+    """Accumulators filled file by file during the walk."""
+
+    languages: LanguageCounter = field(default_factory=LanguageCounter)
+    source_dirs: SourceDirectories = field(default_factory=SourceDirectories)
+    manifests: Manifests = field(default_factory=Manifests)
+    symbols: list[Symbol] = field(default_factory=list)
+    docs: list[DocOutline] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    summaries: dict[str, str] = field(default_factory=dict)
+    entry_files: list[str] = field(default_factory=list)
+    tools: set[str] = field(default_factory=set)
+    lines: int = 0
+    source_files: int = 0
+    test_files: int = 0
+
+    def take(self, scanned: ScannedFile) -> None:
+        """Account for one file."""
+        rel, data = scanned.rel, scanned.data
+        name = rel.rpartition("/")[2]
+        self.files[rel] = hashlib.sha256(data).hexdigest()
+        language = language_of(name)
+        is_test = is_test_path(rel)
+        if tool := tool_from_file_name(name):
+            self.tools.add(tool)
+        if is_manifest(name) and not is_test:
+            self.manifests.read(rel, data)
+        if language is None:
+            return
+        lines = count_lines(data)
+        self.languages.add(language, name, lines)
+        self.lines += lines
+        if is_code(language):
+            if is_test:
+                self.test_files += 1
+                return
+            self.source_files += 1
+            self.source_dirs.add(rel)
+            if is_entry_file(rel):
+                self.entry_files.append(rel)
+        elif is_test:
+            return
+        if language == "Python":
+            self._python(rel, data)
+        elif language in _JS_LANGUAGES:
+            self._js(rel, data)
+        elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
+            self.docs.append(outline(rel, data.decode("utf-8", errors="replace")))
+
+    def _python(self, rel: str, data: bytes) -> None:
+        try:
+            module = python_module(data, rel)
+        except SyntaxError as exc:
+            self.errors.append((rel, f"syntax error: {exc.msg} (line {exc.lineno})"))
+            return
+        except (ValueError, RecursionError, MemoryError) as exc:
+            self.errors.append((rel, f"cannot parse: {type(exc).__name__}"))
+            return
+        self.symbols.extend(module.symbols)
+        if module.summary:
+            self.summaries[rel] = module.summary
+        if module.main_guard and rel not in self.entry_files:
+            self.entry_files.append(rel)
+
+    def _js(self, rel: str, data: bytes) -> None:
+        try:
+            self.symbols.extend(js_symbols(data.decode("utf-8", errors="replace"), rel))
+        except Exception as exc:  # a scanner bug must cost one file, not the analysis
+            log.warning("cannot scan %s", rel, exc_info=True)
+            self.errors.append((rel, f"cannot scan exports: {type(exc).__name__}"))
+
+
+def _resolve_reexports(symbols: list[Symbol]) -> list[Symbol]:
+    """Give re-exported names the kind of their definition when it is unambiguous."""
+    kinds: dict[str, set[SymbolKind]] = {}
+    for sym in symbols:
+        if sym.detail != "re-export":
+            kinds.setdefault(sym.name, set()).add(sym.kind)
+    out: list[Symbol] = []
+    for sym in symbols:
+        found = kinds.get(sym.name, set())
+        if sym.detail == "re-export" and len(found) == 1:
+            sym = replace(sym, kind=next(iter(found)))
+        out.append(sym)
+    return out
+
+
+def _symbol_order(sym: Symbol) -> tuple[str, int, str]:
+    return (sym.file, sym.line, sym.name)

@@ -1,0 +1,113 @@
+"""Which language a file is written in, and the per-language tally of a project."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.analyzer.model import LanguageStat
+
+_EXTENSIONS: dict[str, str] = {
+    ".py": "Python", ".pyi": "Python", ".pyw": "Python",
+    ".ts": "TypeScript", ".tsx": "TypeScript", ".mts": "TypeScript", ".cts": "TypeScript",
+    ".js": "JavaScript", ".jsx": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript",
+    ".go": "Go", ".rs": "Rust", ".java": "Java", ".kt": "Kotlin", ".kts": "Kotlin",
+    ".scala": "Scala", ".groovy": "Groovy", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++",
+    ".cxx": "C++", ".hpp": "C++", ".hh": "C++", ".cs": "C#", ".fs": "F#", ".rb": "Ruby",
+    ".php": "PHP", ".swift": "Swift", ".m": "Objective-C", ".mm": "Objective-C",
+    ".dart": "Dart", ".lua": "Lua", ".r": "R", ".jl": "Julia", ".ex": "Elixir",
+    ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".clj": "Clojure",
+    ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".pm": "Perl", ".sh": "Shell", ".bash": "Shell",
+    ".zsh": "Shell", ".fish": "Shell", ".ps1": "PowerShell", ".sql": "SQL", ".vue": "Vue",
+    ".svelte": "Svelte", ".astro": "Astro", ".html": "HTML", ".htm": "HTML", ".css": "CSS",
+    ".scss": "SCSS", ".sass": "SCSS", ".less": "Less", ".tcss": "Textual CSS",
+    ".md": "Markdown", ".mdx": "Markdown", ".markdown": "Markdown", ".rst": "reStructuredText",
+    ".json": "JSON", ".yaml": "YAML", ".yml": "YAML", ".toml": "TOML", ".ini": "INI",
+    ".cfg": "INI", ".xml": "XML", ".proto": "Protocol Buffers", ".graphql": "GraphQL",
+    ".gql": "GraphQL", ".tf": "HCL", ".hcl": "HCL", ".ipynb": "Jupyter Notebook",
+}  # fmt: skip
+
+_FILE_NAMES: dict[str, str] = {
+    "Dockerfile": "Dockerfile",
+    "Containerfile": "Dockerfile",
+    "Makefile": "Makefile",
+    "GNUmakefile": "Makefile",
+    "CMakeLists.txt": "CMake",
+    "Justfile": "Just",
+    "justfile": "Just",
+    "Rakefile": "Ruby",
+    "Gemfile": "Ruby",
+}
+
+_NON_CODE = frozenset(
+    {"Markdown", "reStructuredText", "JSON", "YAML", "TOML", "INI", "XML", "Jupyter Notebook"}
+)
+"""Documentation and data formats: counted, but they do not make a source directory."""
+
+
+def language_of(file_name: str) -> str | None:
+    """The language of a file, from its name or extension; ``None`` when unknown."""
+    if file_name in _FILE_NAMES:
+        return _FILE_NAMES[file_name]
+    if file_name.startswith("Dockerfile."):
+        return "Dockerfile"
+    dot = file_name.rfind(".")
+    if dot <= 0:
+        return None
+    return _EXTENSIONS.get(file_name[dot:].lower())
+
+
+def is_code(language: str | None) -> bool:
+    """Whether files of ``language`` are program source (not docs or data)."""
+    return language is not None and language not in _NON_CODE
+
+
+def _extension_label(file_name: str) -> str:
+    dot = file_name.rfind(".")
+    if file_name in _FILE_NAMES or dot <= 0:
+        return file_name
+    return file_name[dot:].lower()
+
+
+@dataclass(slots=True)
+class _Tally:
+    files: int = 0
+    lines: int = 0
+    extensions: set[str] = field(default_factory=set)
+
+
+class LanguageCounter:
+    """Accumulates files and lines per language while a project is walked."""
+
+    def __init__(self) -> None:
+        self._tallies: dict[str, _Tally] = {}
+
+    def add(self, language: str, file_name: str, lines: int) -> None:
+        """Count one file."""
+        tally = self._tallies.setdefault(language, _Tally())
+        tally.files += 1
+        tally.lines += lines
+        tally.extensions.add(_extension_label(file_name))
+
+    def stats(self) -> tuple[LanguageStat, ...]:
+        """One entry per language, most files first (then most lines, then name)."""
+        total = sum(t.files for t in self._tallies.values())
+        rows = [
+            LanguageStat(
+                language=name,
+                extensions=tuple(sorted(t.extensions)),
+                files=t.files,
+                lines=t.lines,
+                percentage=round(100.0 * t.files / total, 1) if total else 0.0,
+            )
+            for name, t in self._tallies.items()
+        ]
+        rows.sort(key=lambda s: (-s.files, -s.lines, s.language))
+        return tuple(rows)
+
+
+def count_lines(data: bytes) -> int:
+    """Number of lines in ``data`` (a last line without a newline counts)."""
+    if not data:
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
