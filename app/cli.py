@@ -150,6 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("stats", "Counts by category and source.")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=commands.stats)
+
+    p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
+    p.add_argument(
+        "--http", action="store_true", help="serve streamable HTTP (at /mcp) instead of stdio"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
+    p.set_defaults(handler=commands.serve_mcp)
     return parser
 
 

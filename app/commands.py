@@ -157,16 +157,14 @@ def stats(args: argparse.Namespace, root: Path) -> int:
 
 
 def open_app(args: argparse.Namespace, root: Path) -> int:
-    """Bare ``memory-tui``: the terminal app. Until it is built: index on first run,
-    then show a summary and how to search."""
+    """Bare ``memory-tui``: the terminal app (the knowledge folder is indexed on first run)."""
     if not MemoryPaths.for_root(root).memory_dir.is_dir():
         print(f"memory-tui: first run in {root}: indexing .claude/knowledge", file=sys.stderr)
         index(argparse.Namespace(force=False, dry_run=False, json=False), root)
-    print(
-        "memory-tui: the terminal app is not built yet; try `memory-tui search \"...\"`",
-        file=sys.stderr,
-    )
-    return stats(argparse.Namespace(json=False), root)
+    from app.tui.factory import build_app
+
+    build_app(root).run()
+    return 0
 
 
 def index(args: argparse.Namespace, root: Path) -> int:
@@ -313,3 +311,10 @@ def hook(args: argparse.Namespace, root: Path) -> int:
     from app.hook import main as hook_main
 
     return hook_main(args.project.resolve() if args.project else None)
+
+
+def serve_mcp(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui serve-mcp``: the MCP server (stdio, or streamable HTTP with --http)."""
+    from app.mcp_server import serve
+
+    return serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)

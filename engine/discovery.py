@@ -11,12 +11,17 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.chunking import chunk_markdown
 from engine.hashing import content_hash
+from engine.markdown import parse_markdown
 from engine.memory import Memory, NewEntry, now_iso
 from engine.meta import IndexMeta
 from engine.models import Category, Source
 
 log = logging.getLogger(__name__)
+
+MAX_DOC_FILES = 50
+"""Project docs whose text is indexed: the README at the root and docs/*.md, this many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +37,8 @@ class DiscoveryReport:
 def run_discovery(memory: Memory) -> DiscoveryReport:
     """Analyse the project and bring its discovery entries up to date."""
     analysis = analyze(memory.paths.root)
-    drafts = discovery_drafts(analysis)
-    existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
-    wanted: dict[str, NewEntry] = {}
-    for draft in drafts:
-        item = NewEntry(
+    items = [
+        NewEntry(
             content=draft.content,
             category=Category.DISCOVERY,
             source=Source.DISCOVERY,
@@ -44,6 +46,12 @@ def run_discovery(memory: Memory) -> DiscoveryReport:
             file_path=draft.file_path,
             section_title=draft.section_title,
         )
+        for draft in discovery_drafts(analysis)
+    ]
+    items += doc_sections(memory, analysis)
+    existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
+    wanted: dict[str, NewEntry] = {}
+    for item in items:
         text, _ = memory.prepare_content(item.content, secret_policy="redact")
         wanted.setdefault(content_hash(text), item)
     creates = [item for digest, item in wanted.items() if digest not in existing]
@@ -61,3 +69,38 @@ def run_discovery(memory: Memory) -> DiscoveryReport:
         }
         meta.save(memory.paths.meta_path)
     return DiscoveryReport(analysis, len(creates), len(wanted) - len(creates), len(stale))
+
+
+def doc_sections(memory: Memory, analysis: Analysis) -> list[NewEntry]:
+    """The text of the project's README and top-level docs, chunked like knowledge files,
+    so that "how is X configured" finds the README section that says it."""
+    docs = [
+        d.file
+        for d in analysis.docs
+        if ("/" not in d.file and d.file.lower().startswith("readme"))
+        or (d.file.startswith("docs/") and d.file.count("/") == 1)
+    ][:MAX_DOC_FILES]
+    cfg = memory.config
+    items = []
+    for rel in docs:
+        try:
+            text = (memory.paths.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("cannot read %s: %s", rel, exc)
+            continue
+        parsed = parse_markdown(text)
+        if not parsed.index:
+            continue
+        for chunk in chunk_markdown(parsed.body, cfg.chunk_size, cfg.chunk_overlap):
+            items.append(
+                NewEntry(
+                    content=chunk.content[:10_000],
+                    category=Category.DISCOVERY,
+                    source=Source.DISCOVERY,
+                    file_path=rel,
+                    section_title=chunk.title,
+                    line_start=chunk.line_start + parsed.body_line_offset,
+                    line_end=chunk.line_end + parsed.body_line_offset,
+                )
+            )
+    return items

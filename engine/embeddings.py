@@ -198,6 +198,17 @@ class CachedEmbedder:
         """See :class:`Embedder`."""
         return self.inner.dimension
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the wrapped model is in memory (searches that must not wait check it)."""
+        return bool(getattr(self.inner, "loaded", True))
+
+    def load(self) -> None:
+        """Load the wrapped model now, if it loads lazily."""
+        load = getattr(self.inner, "load", None)
+        if callable(load):
+            load()
+
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         """See :class:`Embedder`; only cache misses reach the model."""
         import numpy as np

@@ -40,7 +40,7 @@ class WriteLock:
         """
         limit = self.timeout if timeout is None else timeout
         if not self._thread_lock.acquire(timeout=limit):
-            raise LockTimeoutError(f"memory is busy: could not lock {self.path} in {limit:.0f} s")
+            raise LockTimeoutError(f"memory is busy: could not lock {self.path} in {limit:g} s")
         try:
             if self._depth == 0:
                 self._acquire_file(limit)
@@ -75,7 +75,7 @@ class WriteLock:
                 if time.monotonic() >= deadline:
                     os.close(fd)
                     raise LockTimeoutError(
-                        f"memory is busy: another process held {self.path} for {limit:.0f} s"
+                        f"memory is busy: another process held {self.path} for {limit:g} s"
                     ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)

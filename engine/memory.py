@@ -249,6 +249,8 @@ class Memory:
     def _write(self, store_op: Any, mirror_op: Any) -> None:
         """Apply one change to the store and the mirror, crash-safely, under the lock."""
         with self.lock.hold():
+            if self.fts.pending:  # an earlier write reached the store but not the index
+                self.repair_index()
             self.fts.mark_pending()
             store_op(self.store())
             with self.fts.transaction() as db:
@@ -297,7 +299,7 @@ class Memory:
             source=parse_source(item.source),
             file_path=item.file_path,
             section_title=item.section_title.strip(),
-            keywords=clean_keywords(item.keywords),
+            keywords=self._safe_keywords(item.keywords, secret_policy),
             created_at=stamp,
             updated_at=stamp,
             content_hash=content_hash(text),
@@ -309,13 +311,30 @@ class Memory:
         )
         return entry, kinds
 
+    def _safe_keywords(
+        self, keywords: Sequence[str], secret_policy: str | None
+    ) -> tuple[str, ...]:
+        """Clean keywords; one that looks like a secret is rejected or dropped."""
+        kept = []
+        for keyword in clean_keywords(keywords):
+            hits = find_secrets(keyword)
+            if not hits:
+                kept.append(keyword)
+            elif (secret_policy or self.config.secret_policy) == "reject":
+                raise SecretDetectedError(
+                    f"a keyword looks like a secret ({hits[0].kind}); remove it"
+                )
+        return tuple(kept)
+
     def _existing(self, entry: Entry) -> Entry | None:
         # Markdown chunks are owned by their file: the same paragraph in two files is two
         # entries, so editing one file never removes what the other still says.
+        # A note that repeats a knowledge file's paragraph is its own entry too: it must
+        # survive when that file is edited.
         scope = entry.file_path if entry.source is Source.MARKDOWN else None
         found = self.fts.find_by_hash(entry.content_hash, file_path=scope)
         if entry.source is not Source.MARKDOWN:
-            found = [e for e in found if e.source is not Source.MARKDOWN] or found
+            found = [e for e in found if e.source is not Source.MARKDOWN]
         return found[0] if found else None
 
     # --- writes --------------------------------------------------------------------------
@@ -370,10 +389,16 @@ class Memory:
                     lambda s: s.add(fresh, vectors[fresh_rows]),
                     lambda db: self.fts.upsert(db, fresh),
                 )
-        out = []
+        out, reported = [], set()
         for entry, kinds in built:
-            result = results[_dedup_key(entry)]
-            out.append(replace(result, redactions=kinds) if result.created else result)
+            key = _dedup_key(entry)
+            result = results[key]
+            if result.created and key in reported:
+                result = AddResult(result.entry, False)  # a repeat within this batch
+            elif result.created:
+                result = replace(result, redactions=kinds)
+            reported.add(key)
+            out.append(result)
         return out
 
     def update(
@@ -391,19 +416,24 @@ class Memory:
             NotFoundError: no entry has this id.
         """
         current = self.require(entry_id)
-        changes: dict[str, Any] = {"updated_at": now_iso()}
+        changes: dict[str, Any] = {}
         if content is not None:
             text, _ = self.prepare_content(content)
             changes.update(content=text, content_hash=content_hash(text))
         if category is not None:
             changes["category"] = parse_category(category)
         if keywords is not None:
-            changes["keywords"] = clean_keywords(keywords)
+            changes["keywords"] = self._safe_keywords(keywords, None)
         if section_title is not None:
             changes["section_title"] = section_title.strip()
-        entry = replace(current, **changes)
-        vector = self.embedder.embed_documents([entry.content])
-        self._write(lambda s: s.upsert([entry], vector), lambda db: self.fts.upsert(db, [entry]))
+        vector = self.embedder.embed_documents([changes.get("content", current.content)])
+        with self.lock.hold():
+            # Re-read under the lock: a reference counted meanwhile must not be lost.
+            latest = self.require(entry_id)
+            entry = replace(latest, **changes, updated_at=now_iso())
+            self._write(
+                lambda s: s.upsert([entry], vector), lambda db: self.fts.upsert(db, [entry])
+            )
         return entry
 
     def update_metadata(self, entries: Sequence[Entry]) -> None:

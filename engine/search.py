@@ -80,14 +80,20 @@ def fuse(
     return results
 
 
-def covers_all_terms(query: str, entry: Entry) -> bool:
-    """Whether every content word of the query occurs in the entry's searchable text."""
-    terms = {t.lower() for t in _WORD.findall(query)} - STOPWORDS
+def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> bool:
+    """Whether every content word of the query occurs in the entry's searchable text.
+
+    With ``prefix_last`` (search as you type) the last word, unless followed by a space,
+    only has to start a word of the entry, as it does for the keyword retriever.
+    """
+    tokens = [t.lower() for t in _WORD.findall(query)]
+    terms = set(tokens) - STOPWORDS
     if not terms:
         return False
     text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
     words = set(_WORD.findall(text))
-    return all(t in words for t in terms)
+    partial = tokens[-1] if prefix_last and not query[-1].isspace() else None
+    return all(t in words or (t == partial and any(w.startswith(t) for w in words)) for t in terms)
 
 
 class Searcher:
@@ -141,7 +147,7 @@ class Searcher:
         qvec, vhits = vector
         khits = self._keyword(query, depth, category, prefix_last, warnings)
         fused = fuse(vhits, khits, self.rrf_k)
-        gated = self._gate(query, qvec, fused, limit)
+        gated = self._gate(query, qvec, fused, limit, prefix_last=prefix_last)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
@@ -151,6 +157,8 @@ class Searcher:
         qvec: npt.NDArray[np.float32],
         fused: list[SearchResult],
         limit: int,
+        *,
+        prefix_last: bool = False,
     ) -> list[SearchResult]:
         """Drop candidates that are neither semantically close nor lexically complete."""
         kept: list[SearchResult] = []
@@ -166,7 +174,7 @@ class Searcher:
                     sim = sims.get(result.entry.id)
                     result = _with_similarity(result, sim)
                 if (sim is not None and sim >= self.min_score) or covers_all_terms(
-                    query, result.entry
+                    query, result.entry, prefix_last=prefix_last
                 ):
                     kept.append(result)
                     if len(kept) == limit:

@@ -167,12 +167,20 @@ class VectorStore:
             self._table = db.create_table(TABLE, schema=_schema(self.dimension), exist_ok=True)
             return self._table
         try:
-            self._table = db.open_table(TABLE)
+            table = db.open_table(TABLE)
         except Exception as exc:
             raise StorageError(
                 f"the vector store at {self.path} cannot be read ({exc}); "
                 "run `memory-tui doctor` to see what can be recovered"
             ) from exc
+        stored = table.schema.field("vector").type.list_size
+        if stored != self.dimension:
+            raise StorageError(
+                f"the vector store at {self.path} holds {stored}-dimension vectors but the "
+                f"embedding model makes {self.dimension}; it was built with another model. "
+                "Move the folder away and run `memory-tui index --force` to rebuild it"
+            )
+        self._table = table
         self._migrate()
         return self._table
 

@@ -11,9 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import FakeEmbedder  # noqa: E402
+from fakes import FakeEmbedder
 
-from engine.memory import Memory  # noqa: E402
+from engine.memory import Memory
 
 
 @pytest.fixture(autouse=True)

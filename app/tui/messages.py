@@ -57,9 +57,7 @@ class ResultsReady(Message):
 class CountsReady(Message):
     """Entry counts for the filter lists and the status line."""
 
-    def __init__(
-        self, total: int, by_category: dict[str, int], by_source: dict[str, int]
-    ) -> None:
+    def __init__(self, total: int, by_category: dict[str, int], by_source: dict[str, int]) -> None:
         super().__init__()
         self.total = total
         """All entries in the memory."""
@@ -112,12 +110,14 @@ class EntryRestored(Message):
 class EntryPromoted(Message):
     """An entry was promoted into a knowledge file."""
 
-    def __init__(self, entry: Entry, path: str) -> None:
+    def __init__(self, entry: Entry, path: str, new_id: str | None) -> None:
         super().__init__()
         self.entry = entry
         """The original entry (now deleted)."""
         self.path = path
         """The knowledge file written, relative to the project root."""
+        self.new_id = new_id
+        """The first entry indexed from that file."""
 
 
 class IndexProgress(Message):

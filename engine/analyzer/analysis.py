@@ -33,9 +33,12 @@ def analyze(
     """Analyse the project at ``root``: languages, structure, exports, manifests, docs.
 
     Read-only and headless; unreadable or unparsable files end up in ``errors``. Binary files
-    and files larger than ``max_file_bytes`` are skipped and only counted.
+    and files larger than ``max_file_bytes`` are skipped and only counted. Raises
+    :class:`NotADirectoryError` when ``root`` is not a directory.
     """
     root = Path(root).resolve()
+    if not root.is_dir():
+        raise NotADirectoryError(f"not a directory: {root}")
     stats = ScanStats()
     pass_ = _Pass()
     for scanned in scan(
@@ -155,12 +158,12 @@ def _resolve_reexports(symbols: list[Symbol]) -> list[Symbol]:
     """Give re-exported names the kind of their definition when it is unambiguous."""
     kinds: dict[str, set[SymbolKind]] = {}
     for sym in symbols:
-        if sym.detail != "re-export":
+        if not sym.detail.startswith("re-export"):
             kinds.setdefault(sym.name, set()).add(sym.kind)
     out: list[Symbol] = []
     for sym in symbols:
         found = kinds.get(sym.name, set())
-        if sym.detail == "re-export" and len(found) == 1:
+        if sym.detail.startswith("re-export") and len(found) == 1:
             sym = replace(sym, kind=next(iter(found)))
         out.append(sym)
     return out

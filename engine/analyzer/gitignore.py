@@ -46,9 +46,7 @@ def parse_gitignore(text: str, base: str) -> list[IgnoreRule]:
         if not line or line.startswith("#"):
             continue
         negate = line.startswith("!")
-        if negate:
-            line = line[1:]
-        elif line.startswith("\\"):
+        if negate or line.startswith("\\"):  # "\!" and "\#" escape a literal first char
             line = line[1:]
         dir_only = line.endswith("/")
         line = line.rstrip("/")

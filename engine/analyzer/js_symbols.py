@@ -71,6 +71,7 @@ _CJS_CLASS = re.compile(rf"class\s+({_ID})")
 _CJS_IDENT = re.compile(rf"({_ID})\s*(?:;|$)", re.MULTILINE)
 _OBJECT_KEY = re.compile(rf"(?:async\s+|get\s+|set\s+)?\*?\s*({_ID})")
 _LIST_ITEM = re.compile(r"[^,]+")
+_FROM = re.compile(r"\s*from\s*[\"']")
 _GROUP_KINDS: dict[str, SymbolKind] = {
     "func": "function",
     "cls": "class",
@@ -141,8 +142,7 @@ def _export_statement(found: _Found, locals_: dict[str, SymbolKind], pos: int) -
     elif m := _DECL.match(code, pos):
         _declaration(found, m)
     elif m := _LIST.match(code, pos):
-        after = code[m.end() : m.end() + 40].lstrip()
-        note = "re-export" if after.startswith("from") else ""
+        note = _reexport_note(found, m.end())
         type_only = code[pos : m.start("body")].strip().startswith("type")
         _export_list(found, locals_, m, "type" if type_only else None, note)
     elif m := _STAR_AS.match(code, pos):
@@ -150,6 +150,16 @@ def _export_statement(found: _Found, locals_: dict[str, SymbolKind], pos: int) -
     elif m := _EQUALS.match(code, pos):
         name = m.group("name")
         found.add(name or "default", "default", m.start(), "export =")
+
+
+def _reexport_note(found: _Found, pos: int) -> str:
+    """``re-export from ./x`` when an export list at ``pos`` is followed by ``from "./x"``."""
+    m = _FROM.match(found.code, pos)
+    if m is None:
+        return ""
+    quote = m.end() - 1
+    end = found.source.find(found.source[quote], quote + 1)
+    return f"re-export from {found.source[quote + 1 : end]}" if end != -1 else "re-export"
 
 
 def _declaration(found: _Found, m: re.Match[str]) -> None:
@@ -184,6 +194,7 @@ def _export_list(
     forced: SymbolKind | None,
     note: str,
 ) -> None:
+    kind_hint: SymbolKind | None
     for item in _LIST_ITEM.finditer(m.group("body")):
         offset = m.start("body") + item.start() + len(item.group()) - len(item.group().lstrip())
         words = item.group().split()

@@ -39,9 +39,10 @@ _FILE_NAMES: dict[str, str] = {
 }
 
 _NON_CODE = frozenset(
-    {"Markdown", "reStructuredText", "JSON", "YAML", "TOML", "INI", "XML", "Jupyter Notebook"}
-)
-"""Documentation and data formats: counted, but they do not make a source directory."""
+    {"Markdown", "reStructuredText", "JSON", "YAML", "TOML", "INI", "XML", "Jupyter Notebook",
+     "Dockerfile", "Makefile", "CMake", "Just"}
+)  # fmt: skip
+"""Documentation, data and build files: counted, but they do not make a source directory."""
 
 
 def language_of(file_name: str) -> str | None:
@@ -110,4 +111,3 @@ def count_lines(data: bytes) -> int:
     if not data:
         return 0
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-

@@ -112,7 +112,9 @@ class Manifests:
         self._name(rel, package.get("name"))
         for key in ("dependencies", "dev-dependencies", "build-dependencies"):
             self.dependencies.update(d.lower() for d in _table(doc, key))
-        self.dependencies.update(d.lower() for d in _table(_table(doc, "workspace"), "dependencies"))
+        self.dependencies.update(
+            d.lower() for d in _table(_table(doc, "workspace"), "dependencies")
+        )
         bins = doc.get("bin")
         if isinstance(bins, list):
             for item in bins:

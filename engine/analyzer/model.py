@@ -34,7 +34,7 @@ class Symbol:
     line: int
     """1-based line of the definition (or of the export statement)."""
     detail: str = ""
-    """Signature, bases, value or note (``default export``, ``re-export``); may be empty."""
+    """Signature, bases, value or a note (``default export``, ``re-export from .core``)."""
     summary: str = ""
     """First line of the docstring, when there is one."""
 

@@ -18,7 +18,9 @@ _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 _INTERFACE_BASES = frozenset({"Protocol", "ABC"})
 _TYPE_BASES = frozenset({"TypedDict", "NamedTuple"})
 MAX_DETAIL = 120
+MAX_VALUE = 60
 MAX_SUMMARY = 160
+_ROLE = re.compile(r":[\w:]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,35 +44,41 @@ def python_module(source: bytes, rel: str) -> PythonModule:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # invalid escape sequences etc. must not reach stderr
         tree = ast.parse(source, filename=rel)
+    src = _Source(source, rel)
     defined: dict[str, Symbol] = {}
-    imported: dict[str, int] = {}
+    imported: dict[str, tuple[int, str]] = {}
+    """Imported name → (line, note naming the module it comes from)."""
     exported = _literal_all(tree.body)
     methods: list[Symbol] = []
     for node, doc in _top_level(tree.body):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            defined.setdefault(node.name, _function(node, rel, "function", node.name))
+            defined.setdefault(node.name, _function(node, src, "function", node.name))
         elif isinstance(node, ast.ClassDef):
-            defined.setdefault(node.name, _class(node, rel))
-            methods.extend(_methods(node, rel))
+            defined.setdefault(node.name, _class(node, src))
+            methods.extend(_methods(node, src))
         elif isinstance(node, ast.Assign | ast.AnnAssign):
-            for sym in _assignment(node, rel, doc):
+            for sym in _assignment(node, src, doc):
                 defined.setdefault(sym.name, sym)
         elif isinstance(node, ast.Import | ast.ImportFrom):
+            origin = _import_origin(node)
             for alias in node.names:
                 name = alias.asname or alias.name.partition(".")[0]
-                imported.setdefault(name, node.lineno)
+                note = f"re-export from {origin or alias.name}"
+                imported.setdefault(name, (alias.lineno, note))
     if exported is None:
         public = [s for s in defined.values() if not s.name.startswith("_")]
         reexports: frozenset[str] = frozenset()
     else:
         public = [defined[n] for n in exported if n in defined]
         missing = [n for n in exported if n not in defined]
-        public += [Symbol(n, _guess_kind(n), rel, imported.get(n, 1), "re-export") for n in missing]
+        for n in missing:
+            line, note = imported.get(n, (1, "re-export"))
+            public.append(Symbol(n, _guess_kind(n), rel, line, note))
         reexports = frozenset(missing)
     owners = {s.name for s in public if s.kind in ("class", "enum", "interface", "type")}
     public += [m for m in methods if m.name.partition(".")[0] in owners]
     public.sort(key=lambda s: (s.line, s.name))
-    summary = _first_line(ast.get_docstring(tree, clean=True))
+    summary = _first_line(ast.get_docstring(tree, clean=False))
     return PythonModule(tuple(public), summary, _has_main_guard(tree.body), reexports)
 
 
@@ -103,9 +111,7 @@ def _literal_all(body: list[ast.stmt]) -> list[str] | None:
     names: list[str] | None = None
     for node in body:
         value: ast.expr | None = None
-        if isinstance(node, ast.Assign) and any(_is_name(t, "__all__") for t in node.targets):
-            names, value = [], node.value
-        elif isinstance(node, ast.AnnAssign) and _is_name(node.target, "__all__"):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and _assigns_all(node):
             names, value = [], node.value
         elif isinstance(node, ast.AugAssign) and _is_name(node.target, "__all__"):
             value = node.value
@@ -129,24 +135,69 @@ def _literal_all(body: list[ast.stmt]) -> list[str] | None:
     return list(dict.fromkeys(names))
 
 
+def _import_origin(node: ast.Import | ast.ImportFrom) -> str:
+    if isinstance(node, ast.Import):
+        return ""
+    return "." * node.level + (node.module or "")
+
+
+def _assigns_all(node: ast.Assign | ast.AnnAssign) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return any(_is_name(t, "__all__") for t in targets)
+
+
+class _Source:
+    """The file's bytes split in lines, to quote signatures and values as written.
+
+    Quoting the source is several times cheaper than :func:`ast.unparse` and keeps the
+    author's spelling. AST column offsets count UTF-8 bytes, hence bytes.
+    """
+
+    def __init__(self, source: bytes, rel: str) -> None:
+        self.rel = rel
+        self.lines = source.splitlines(keepends=True)
+
+    def span(self, line: int, col: int, end_line: int, end_col: int) -> str:
+        """Text from (line, col) to (end_line, end_col); lines 1-based, columns in bytes."""
+        if line == end_line:
+            raw = self.lines[line - 1][col:end_col] if line <= len(self.lines) else b""
+        else:
+            raw = b"".join(
+                [self.lines[line - 1][col:], *self.lines[line : end_line - 1]]
+                + ([self.lines[end_line - 1][:end_col]] if end_line <= len(self.lines) else [])
+            )
+        return raw.decode("utf-8", errors="replace")
+
+    def segment(self, node: ast.expr) -> str:
+        """The source text of an expression, whitespace collapsed."""
+        end_line = node.end_lineno or node.lineno
+        end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        return _tidy(self.span(node.lineno, node.col_offset, end_line, end_col))
+
+    def header(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> str:
+        """What follows the name in a ``def``/``class`` line: ``(params) -> ret`` or ``(bases)``."""
+        first = node.body[0]
+        text = self.span(node.lineno, node.col_offset, first.lineno, first.col_offset)
+        text = _strip_comments(text)
+        start = text.find(node.name) + len(node.name)
+        return _tidy(text[start : text.rfind(":")])
+
+
 def _function(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, rel: str, kind: SymbolKind, name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef, src: _Source, kind: SymbolKind, name: str
 ) -> Symbol:
-    signature = ast.unparse(node.args)
+    signature = src.header(node)
     positional = node.args.posonlyargs + node.args.args
     if kind == "method" and positional and positional[0].arg in ("self", "cls", "mcs"):
         # the receiver is noise in a summary
-        signature = re.sub(rf"^{positional[0].arg}(?:: [^,]*)?(?:, )?", "", signature)
-    signature = f"({signature})"
-    if node.returns is not None:
-        signature += f" -> {ast.unparse(node.returns)}"
+        signature = re.sub(rf"^\(\s*{positional[0].arg}\b(?:\s*:[^,)]*)?\s*,?\s*", "(", signature)
     if isinstance(node, ast.AsyncFunctionDef):
         signature = "async " + signature
-    summary = _first_line(ast.get_docstring(node, clean=True))
-    return Symbol(name, kind, rel, node.lineno, _clip(signature, MAX_DETAIL), summary)
+    summary = _first_line(ast.get_docstring(node, clean=False))
+    return Symbol(name, kind, src.rel, node.lineno, _clip(signature, MAX_DETAIL), summary)
 
 
-def _class(node: ast.ClassDef, rel: str) -> Symbol:
+def _class(node: ast.ClassDef, src: _Source) -> Symbol:
     bases = {_base_name(b) for b in node.bases}
     kind: SymbolKind = "class"
     if bases & _ENUM_BASES:
@@ -155,29 +206,29 @@ def _class(node: ast.ClassDef, rel: str) -> Symbol:
         kind = "interface"
     elif bases & _TYPE_BASES:
         kind = "type"
-    detail = f"({', '.join(ast.unparse(b) for b in node.bases)})" if node.bases else ""
-    summary = _first_line(ast.get_docstring(node, clean=True))
-    return Symbol(node.name, kind, rel, node.lineno, _clip(detail, MAX_DETAIL), summary)
+    detail = src.header(node) if node.bases or node.keywords else ""
+    summary = _first_line(ast.get_docstring(node, clean=False))
+    return Symbol(node.name, kind, src.rel, node.lineno, _clip(detail, MAX_DETAIL), summary)
 
 
-def _methods(node: ast.ClassDef, rel: str) -> list[Symbol]:
+def _methods(node: ast.ClassDef, src: _Source) -> list[Symbol]:
     seen: dict[str, Symbol] = {}
     for item in node.body:
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and not item.name.startswith(
             "_"
         ):
-            seen.setdefault(item.name, _function(item, rel, "method", f"{node.name}.{item.name}"))
+            seen.setdefault(item.name, _function(item, src, "method", f"{node.name}.{item.name}"))
     return list(seen.values())
 
 
-def _assignment(node: ast.Assign | ast.AnnAssign, rel: str, doc: str) -> list[Symbol]:
+def _assignment(node: ast.Assign | ast.AnnAssign, src: _Source, doc: str) -> list[Symbol]:
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     names = [t.id for t in targets if isinstance(t, ast.Name)]
     value = node.value
     annotation = node.annotation if isinstance(node, ast.AnnAssign) else None
     out: list[Symbol] = []
     for name in names:
-        if annotation is not None and ast.unparse(annotation).endswith("TypeAlias"):
+        if annotation is not None and _base_name(annotation) == "TypeAlias":
             kind: SymbolKind = "type"
         elif _CONSTANT.fullmatch(name):
             kind = "const"
@@ -185,10 +236,10 @@ def _assignment(node: ast.Assign | ast.AnnAssign, rel: str, doc: str) -> list[Sy
             kind = "type"  # e.g. Kind = Literal["a", "b"] or Num = int | float
         else:
             continue
-        detail = f": {ast.unparse(annotation)}" if annotation is not None else ""
+        detail = f": {src.segment(annotation)}" if annotation is not None else ""
         if value is not None:
-            detail += f" = {ast.unparse(value)}"
-        out.append(Symbol(name, kind, rel, node.lineno, _clip(detail.strip(), MAX_DETAIL), doc))
+            detail += f" = {_clip(src.segment(value), MAX_VALUE)}"
+        out.append(Symbol(name, kind, src.rel, node.lineno, _clip(detail.strip(), MAX_DETAIL), doc))
     return out
 
 
@@ -230,8 +281,27 @@ def _first_line(text: str | None) -> str:
         return ""
     for line in text.strip().splitlines():
         if line.strip():
-            return _clip(line.strip(), MAX_SUMMARY)
+            # Sphinx roles and literals read better as plain names: :class:`Memory` -> Memory
+            plain = _ROLE.sub(r"\1", line.strip()).replace("``", "")
+            return _clip(plain, MAX_SUMMARY)
     return ""
+
+
+def _tidy(text: str) -> str:
+    """Whitespace collapsed, no padding inside brackets, no trailing comma before a closer."""
+    text = " ".join(text.split())
+    text = re.sub(r"([(\[{]) ", r"\1", text)
+    return re.sub(r",? ([)\]}])", r"\1", text)
+
+
+def _strip_comments(text: str) -> str:
+    """Drop ``# ...`` comments from lines without quotes (a multi-line signature's notes)."""
+    if "#" not in text:
+        return text
+    return "\n".join(
+        line.split("#", 1)[0] if "'" not in line and '"' not in line else line
+        for line in text.split("\n")
+    )
 
 
 def _clip(text: str, limit: int) -> str:

@@ -2,77 +2,45 @@
 
 Projects are filled in-process with the fake embedder, so the CLI processes here only run
 commands that never load the embedding model (keyword search, list, get, delete, stats,
-index of unchanged files). The store then has the fake's vector dimension, which a process
-using the real model would reject; the one test that embeds for real uses its own project.
+index of unchanged files); the one test that embeds for real uses its own project. The fake
+makes vectors of the real model's dimension, because opening the store (``delete``) checks it.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
-import os
 import re
-import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from cli_support import CLI, clean_env, git_repo, run_cli
 from fakes import FakeEmbedder
 
+from app.cli import build_parser
+from engine.embeddings import DIMENSION
 from engine.indexer import Indexer
 from engine.memory import Memory, NewEntry
 
-SCRIPT = Path(sys.executable).parent / "memory-tui"
-CLI = str(SCRIPT) if SCRIPT.exists() else shutil.which("memory-tui")
-SUBCOMMANDS = ("search", "add", "list", "get", "delete", "index", "stats")
+
+def subcommands() -> list[str]:
+    """Every subcommand the parser registers."""
+    parser = build_parser()
+    [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sorted(action.choices)
+
+
+SUBCOMMANDS = subcommands()
 
 TRICKY = 'Sprocket "tension", <b>bold</b> & more, commas;\nsecond line of the sprocket note'
 PLAIN = "Sprocket alignment uses the blue jig in the workshop"
 OTHER = "Deploys run on Fridays after the standup"
 KNOWLEDGE_FILE = "---\ntitle: Gears\n---\n# Gears\n\nEvery sprocket is greased weekly.\n"
-
-
-def run_cli(
-    *args: str,
-    cwd: Path,
-    home: Path,
-    stdin: str | None = None,
-    timeout: float = 120,
-) -> subprocess.CompletedProcess[str]:
-    """Run the console script with an environment free of CLAUDE_MEMORY_* and a fake HOME."""
-    assert CLI is not None, "the memory-tui console script is not installed"
-    return subprocess.run(
-        [CLI, *args],
-        cwd=cwd,
-        env=clean_env(home),
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def clean_env(home: Path) -> dict[str, str]:
-    """The current environment without CLAUDE_MEMORY_* variables, with HOME at ``home``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
-    env.pop("PYTHONWARNINGS", None)
-    return env
-
-
-def git_repo(path: Path) -> Path:
-    """An empty git repository at ``path``."""
-    path.mkdir(parents=True, exist_ok=True)
-    if shutil.which("git"):
-        subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True)
-    else:  # find_project_root only looks for a .git entry
-        (path / ".git").mkdir()
-    return path
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess[str], code: int) -> None:
@@ -98,7 +66,7 @@ def project(tmp_path: Path) -> Path:
     knowledge = root / ".claude" / "knowledge" / "patterns"
     knowledge.mkdir(parents=True)
     (knowledge / "gears.md").write_text(KNOWLEDGE_FILE, encoding="utf-8")
-    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         memory.add(TRICKY, category="gotcha", keywords=["tension", "sprockets"])
         memory.add(PLAIN, category="pattern")
         memory.add(OTHER, category="architecture")
@@ -108,7 +76,7 @@ def project(tmp_path: Path) -> Path:
 
 def ids_by_content(root: Path) -> dict[str, str]:
     """Entry content → id, read in-process."""
-    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         return {e.content: e.id for e in memory.list()}
 
 
@@ -324,7 +292,7 @@ def test_bad_environment_variable_is_reported(project: Path, home: Path) -> None
 
 def test_piping_into_head_prints_no_traceback(tmp_path: Path, home: Path) -> None:
     root = git_repo(tmp_path / "big")
-    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         memory.add_many(
             [NewEntry(f"Widget note {i}: " + "widget gears " * 150) for i in range(300)]
         )
@@ -454,7 +422,7 @@ def test_index_dry_run_lists_files_and_changes_nothing(tmp_path: Path, home: Pat
     assert "would index .claude/knowledge/gotchas.md" in result.stdout
     assert "would index .claude/knowledge/broken.md" not in result.stdout
     assert not (root / ".claude" / "memory" / "meta.json").exists()
-    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         assert memory.count() == 0
 
 

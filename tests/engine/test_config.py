@@ -131,9 +131,7 @@ class TestFileValidation:
             ("rrf_k = 0", "from 1 to 1000"),
         ],
     )
-    def test_out_of_range_names_the_range(
-        self, tmp_path: Path, line: str, range_text: str
-    ) -> None:
+    def test_out_of_range_names_the_range(self, tmp_path: Path, line: str, range_text: str) -> None:
         path = write_toml(tmp_path, line + "\n")
         key = line.split()[0]
         with pytest.raises(ConfigError) as info:

@@ -196,15 +196,16 @@ class TestSearch:
         words = "lancedb " + " ".join(f"w{i}" for i in range(150_000))  # ~1 MB, 150k terms
         started = time.monotonic()
         assert {h.entry.id for h in filled.search(words, 5)} == {"a", "e"}
-        assert time.monotonic() - started < 3.0
+        assert time.monotonic() - started < 6.0  # 150k OR-ed terms took ~12 s
         match = build_match_query(words)
         assert match is not None
         assert match.count(" OR ") + 1 == MAX_QUERY_TERMS
 
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(query=st.text(), prefix_last=st.booleans())
-    def test_any_text_never_raises(self, tmp_path_factory: pytest.TempPathFactory, query: str,
-                                   prefix_last: bool) -> None:
+    def test_any_text_never_raises(
+        self, tmp_path_factory: pytest.TempPathFactory, query: str, prefix_last: bool
+    ) -> None:
         index = _shared_index(tmp_path_factory)
         hits = index.search(query, 5, prefix_last=prefix_last)
         assert all(0.0 <= h.score <= 1.0 for h in hits)
@@ -298,11 +299,15 @@ class TestMirror:
                 [
                     make_entry("old", "x", created_at="2025-01-01T00:00:00+00:00"),
                     make_entry(
-                        "mid", "y", category=Category.GOTCHA,
+                        "mid",
+                        "y",
+                        category=Category.GOTCHA,
                         created_at="2025-01-02T00:00:00+00:00",
                     ),
                     make_entry(
-                        "new", "z", source=Source.SESSION,
+                        "new",
+                        "z",
+                        source=Source.SESSION,
                         created_at="2025-01-03T00:00:00+00:00",
                     ),
                 ],

@@ -34,7 +34,7 @@ SAMPLES = {
     "private key block": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
     "AWS access key id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
     "AWS secret access key": [
-        "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pLm3",
+        "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pL",
     ],
     "GitHub token": [
         "token: " + "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
@@ -50,7 +50,10 @@ SAMPLES = {
     "Google API key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
     "Stripe key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
     "JSON Web Token": [
-        "Authorization: Bearer eyJ" + "hbGciOiJIUzI1NiJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0"
+        "Authorization: Bearer eyJ"
+        + "hbGciOiJIUzI1NiJ9"
+        + ".eyJ"
+        + "zdWIiOiIxMjM0NTY3ODkwIn0"
         + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
     ],
     "password in URL": [
@@ -92,11 +95,11 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         'api_key = os.getenv("OPENAI_API_KEY")',
         "Use sk-learn style estimators; scikit-learn is imported as sklearn.",
         "The sk-learn-compatible-estimator-interface is documented here.",
-        "Set secret_policy = \"redact\" to keep going.",
+        'Set secret_policy = "redact" to keep going.',
         "The password must be at least 12 characters long.",
         "password: str = Field(min_length=8)",
         'password = "${DB_PASSWORD}"',
-        "api_key = \"<your-api-key>\"",
+        'api_key = "<your-api-key>"',
         'password: "{{ vault_db_password }}"',
         'API_KEY = "your-api-key-here"',
         "DATABASE_URL=postgresql://user:password@localhost:5432/mydb",
@@ -108,7 +111,8 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "The key file must start with -----BEGIN PRIVATE KEY----- and end with the END line.",
         "AKIA prefixes access key ids; ghp_ prefixes GitHub tokens.",
         "token = request.headers['Authorization']",
-        "UUID 123e4567-e89b-12d3-a456-426614174000 and sha 3f786850e387550fdab836ed7e6dc881de23001b",
+        "UUID 123e4567-e89b-12d3-a456-426614174000 and a sha: "
+        "3f786850e387550fdab836ed7e6dc881de23001b",
         "def get_secret(name: str) -> str: ...",
     ],
 )
@@ -117,9 +121,10 @@ def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
 
 
 def test_overlapping_hits_are_reported_once() -> None:
-    text = "aws_secret_access_key = '" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pLm3'"
+    # Both "password assignment" and "password in URL" match; the longer, first one wins.
+    text = 'password = "postgres://app:' + "Pr0d-s3cr3t" + '@db/app"'
     hits = find_secrets(text)
-    assert len(hits) == 1
+    assert [h.kind for h in hits] == ["password assignment"]
 
 
 def test_hits_are_in_position_order() -> None:
@@ -168,8 +173,9 @@ class TestPrivateBlocks:
         ("A" * 50 + "_") * 20_000,
         "-----BEGIN PRIVATE KEY-----\n" * 30_000,
     ],
+    ids=["letters", "sk-run", "password=", "scheme-run", "env-like", "pem-headers"],
 )
 def test_large_inputs_are_scanned_quickly(text: str) -> None:
     started = time.monotonic()
     find_secrets(text)
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 10.0  # quadratic patterns take minutes

@@ -128,7 +128,9 @@ class TestBasics:
         assert got["b"].promoted
         assert got["b"].promoted_at == "2025-03-03"
 
-    def test_ids_with_quotes_are_escaped(self, store: VectorStore, fake_embedder: FakeEmbedder) -> None:
+    def test_ids_with_quotes_are_escaped(
+        self, store: VectorStore, fake_embedder: FakeEmbedder
+    ) -> None:
         entry = make_entry("it's", "quoted id")
         store.add([entry], fake_embedder.embed_documents([entry.content]))
         assert store.get_many(["it's"])["it's"] == entry
@@ -176,7 +178,9 @@ class TestVectorSearch:
         sims = [s for _, s in hits]
         assert sims == sorted(sims, reverse=True)
         expected = float(
-            np.dot(fake_embedder.vector("lancedb camelcase columns"), fake_embedder.vector(TEXTS["a"]))
+            np.dot(
+                fake_embedder.vector("lancedb camelcase columns"), fake_embedder.vector(TEXTS["a"])
+            )
         )
         assert sims[0] == pytest.approx(expected, abs=1e-5)
         assert all(-1.0 - 1e-6 <= s <= 1.0 + 1e-6 for s in sims)
@@ -288,7 +292,9 @@ class TestMigration:
         assert entries["old2"].section_title == ""
         assert entries["old2"].keywords == ("legacy",)
         assert entries["old2"].reference_count == 2
-        found = store.find_by_content_hash(content_hash("Second entry, with 'quotes' and a trailing newline"))
+        found = store.find_by_content_hash(
+            content_hash("Second entry, with 'quotes' and a trailing newline")
+        )
         assert found is not None
         assert found.id == "old2"
         hits = store.vector_search(fake_embedder.embed_query("first entry old tool"), 1)

@@ -46,9 +46,7 @@ class FilterList(OptionList):
         shown = "" if count is None else f"{count:,}"
         marker = "●" if (key == ALL and self.active is None) or key == self.active else " "
         style = "" if key == ALL or count else "dim"
-        return Content.assemble(
-            (f"{marker} ", "bold $accent"), (f"{label:<12}", style), (f"{shown:>6}", "dim")
-        )
+        return Content.assemble((f"{marker} ", "bold $accent"), (f"{label:<12}{shown:>6}", style))
 
     def _options(self) -> list[Option]:
         return [Option(self._prompt(key), id=key) for key in (ALL, *self._values)]

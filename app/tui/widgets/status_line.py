@@ -9,9 +9,9 @@ from textual.widgets import Static
 from engine.models import SearchMode
 
 MODEL_LABELS = {
-    "loading": "[$warning]model loading…[/] keyword results until it is ready",
-    "ready": "[$success]model ready[/]: hybrid and vector search available",
-    "failed": "[$error]model unavailable[/]: keyword search only",
+    "loading": "[$warning]model loading…[/] keyword results until ready",
+    "ready": "[$success]model ready[/]: hybrid available",
+    "failed": "[$error]model unavailable[/]: keyword only",
 }
 """How each model state reads."""
 
@@ -33,7 +33,7 @@ class StatusLine(Static):
         entries = "counting…" if self.entries is None else f"{self.entries:,} entries"
         model = MODEL_LABELS.get(self.model_state, self.model_state)
         return Content.from_markup(
-            f"$entries │ index $index │ {model} │ mode [b]$mode[/]",
+            f"$entries │ index $index │ mode [b]$mode[/] │ {model}",
             entries=entries,
             index=self.index_state,
             mode=self.mode.value,

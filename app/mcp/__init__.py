@@ -1,0 +1,13 @@
+"""The MCP server of memory-tui (``memory-tui serve-mcp``), split by responsibility.
+
+- :mod:`app.mcp.server` — :func:`create_server`, the server class and its registrations;
+- :mod:`app.mcp.tools` — the five thin tools over the engine;
+- :mod:`app.mcp.schemas` — input limits and output models of the tools;
+- :mod:`app.mcp.errors` — tool errors with stable codes;
+- :mod:`app.mcp.state` — the lazily opened memory, model warm-up, reference bookkeeping;
+- :mod:`app.mcp.knowledge` — ``memory://`` resources and their path checks;
+- :mod:`app.mcp.prompts` — the ``query`` prompt;
+- :mod:`app.mcp.run` — logging and the stdio / streamable-HTTP transports.
+
+Importing this package is cheap; the SDK is imported by the modules that need it.
+"""

@@ -1,0 +1,106 @@
+"""Running the server: logging, then stdio (what ``.mcp.json`` registers) or streamable HTTP.
+
+stdout belongs to the protocol. The SDK's stdio transport serves the wire from a private
+copy of fd 1 and points fd 1 at stderr while it runs, so stray output from libraries
+cannot corrupt it; logs go to stderr and to ``.claude/memory/memory-tui.log``.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import logging
+import logging.handlers
+import os
+import sys
+from pathlib import Path
+
+import anyio
+
+from engine.paths import MemoryPaths
+
+log = logging.getLogger("memory_tui.mcp")
+
+LOG_BYTES = 1_000_000
+LOG_BACKUPS = 2
+QUIET_LOGGERS = ("mcp", "httpx", "uvicorn.access", "sentence_transformers", "transformers")
+
+
+def configure_logging(root: Path, *, verbose: bool = False) -> Path | None:
+    """Log to stderr (WARNING, or INFO with ``verbose``; ``CLAUDE_MEMORY_LOG_LEVEL``
+    overrides) and, in a project with a ``.claude/`` folder, to its log file (INFO).
+
+    Returns the log file's path, if one is used.
+    """
+    stderr_level = os.environ.get("CLAUDE_MEMORY_LOG_LEVEL", "INFO" if verbose else "WARNING")
+    console = logging.StreamHandler(sys.stderr)
+    console.setFormatter(logging.Formatter("memory-tui: %(levelname)s: %(message)s"))
+    console.setLevel(stderr_level.upper())
+    handlers: list[logging.Handler] = [console]
+    paths = MemoryPaths.for_root(root)
+    log_path: Path | None = None
+    if paths.claude_dir.is_dir():
+        try:
+            paths.memory_dir.mkdir(parents=True, exist_ok=True)
+            file_handler = logging.handlers.RotatingFileHandler(
+                paths.log_path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+            )
+        except OSError as exc:
+            print(f"memory-tui: warning: cannot write {paths.log_path}: {exc}", file=sys.stderr)
+        else:
+            file_handler.setFormatter(
+                logging.Formatter("%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+            )
+            file_handler.setLevel(logging.INFO)
+            handlers.append(file_handler)
+            log_path = paths.log_path
+    logger = logging.getLogger()
+    logger.handlers[:] = handlers
+    logger.setLevel(min(logging.INFO, console.level))
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    return log_path
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    root: Path,
+    *,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    verbose: bool = False,
+) -> int:
+    """Serve the memory of the project at ``root`` until the client goes away (or Ctrl-C).
+
+    Returns the exit code.
+    """
+    configure_logging(root, verbose=verbose)
+    from app.mcp.server import create_server
+
+    server = create_server(root)
+    try:
+        if http:
+            if not _is_loopback(host):
+                log.warning(
+                    "serving on %s: anyone who can reach it can read and change the memory", host
+                )
+            log.info("serving %s over streamable HTTP at http://%s:%d/mcp", root, host, port)
+            anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
+        else:
+            log.info("serving %s over stdio (pid %d)", root, os.getpid())
+            anyio.run(server.run_stdio_async)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.state.close()
+        log.info("server stopped")
+    return 0

@@ -1,0 +1,192 @@
+"""Input limits and output models of the MCP tools (the JSON schemas clients see).
+
+Input limits follow the original design (query 1-500 characters, limit 1-20, content up to
+10,000 characters, at most 10 keywords, list limit up to 100). Output models describe the
+``structuredContent`` of successful calls; the same JSON is sent as text for older clients.
+Field names are camelCase, as in the original tool responses and the export formats.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from engine.models import MAX_CONTENT_LENGTH, MAX_KEYWORDS
+
+MAX_QUERY_LENGTH = 500
+MAX_SEARCH_LIMIT = 20
+MAX_LIST_LIMIT = 100
+DEFAULT_LIST_LIMIT = 50
+MAX_ID_LENGTH = 200
+
+CategoryName = Literal[
+    "architecture", "component", "domain", "pattern", "gotcha", "discovery", "general"
+]
+ModeName = Literal["vector", "keyword", "hybrid"]
+
+Query = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_QUERY_LENGTH,
+        description="What to look for: a question, a concept, or exact terms "
+        "(identifiers, error messages). Any text is accepted.",
+    ),
+]
+SearchLimit = Annotated[
+    int | None,
+    Field(
+        ge=1,
+        le=MAX_SEARCH_LIMIT,
+        description="Most results to return (1-20; default: the project's default_limit, 5).",
+    ),
+]
+SearchCategory = Annotated[
+    CategoryName | None, Field(description="Only entries of this category (omit for all).")
+]
+Mode = Annotated[
+    ModeName | None,
+    Field(
+        description="keyword: exact terms (BM25); vector: meaning, paraphrases; hybrid: both, "
+        "fused (best default). Default: the project's search_mode (hybrid)."
+    ),
+]
+Content = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_CONTENT_LENGTH,
+        description="The knowledge to store: one self-contained fact, decision or gotcha, "
+        "in plain text or markdown (at most 10,000 characters). <private>…</private> "
+        "is redacted; secrets are refused.",
+    ),
+]
+AddCategory = Annotated[CategoryName, Field(description="What kind of knowledge this is.")]
+Keywords = Annotated[
+    list[Annotated[str, Field(max_length=100)]] | None,
+    Field(
+        max_length=MAX_KEYWORDS,
+        description="Up to 10 terms that should find this entry in keyword search.",
+    ),
+]
+ListLimit = Annotated[
+    int, Field(ge=1, le=MAX_LIST_LIMIT, description="Most entries to return (1-100).")
+]
+ListCategory = Annotated[
+    CategoryName | None, Field(description="Only entries of this category (omit for all).")
+]
+EntryId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_ID_LENGTH,
+        description="The id of the entry, as returned by memory_search, memory_list or "
+        "memory_add.",
+    ),
+]
+
+
+class SearchHit(BaseModel):
+    """One search result."""
+
+    rank: int
+    id: str
+    score: float = Field(description="0..1, higher is better.")
+    category: str
+    source: str = Field(description="markdown, session, discovery or manual.")
+    filePath: str = Field(description="Knowledge file the entry comes from ('' if none).")
+    line: int | None = Field(description="First line of the entry in filePath.")
+    sectionTitle: str = Field(description="Heading path of the section, e.g. 'Install > Linux'.")
+    keywords: list[str]
+    stale: bool
+    referenceCount: int = Field(description="How often searches returned it before this one.")
+    uri: str | None = Field(description="memory:// resource of the knowledge file, if any.")
+    content: str
+
+
+class SearchOutput(BaseModel):
+    """Result of ``memory_search``."""
+
+    query: str
+    mode: str = Field(description="The mode asked for.")
+    used: str = Field(description="The mode actually run (keyword while the model loads).")
+    count: int
+    results: list[SearchHit]
+    warnings: list[str]
+
+
+class AddOutput(BaseModel):
+    """Result of ``memory_add``."""
+
+    success: bool
+    created: bool = Field(description="False when identical content was already stored.")
+    id: str = Field(description="The new entry's id, or the existing entry's for a duplicate.")
+    category: str
+    message: str
+    redactions: list[str] = Field(description="Kinds of secret redacted before storage.")
+
+
+class ListedEntry(BaseModel):
+    """One entry of ``memory_list``."""
+
+    id: str
+    category: str
+    source: str
+    filePath: str
+    line: int | None
+    sectionTitle: str
+    keywords: list[str]
+    createdAt: str
+    updatedAt: str
+    referenceCount: int
+    promoted: bool
+    content: str
+
+
+class ListOutput(BaseModel):
+    """Result of ``memory_list``."""
+
+    entries: list[ListedEntry]
+    count: int
+    total: int = Field(description="Entries in the memory (of the category, if given).")
+    category: str | None
+
+
+class DeleteOutput(BaseModel):
+    """Result of ``memory_delete``; a missing id is an answer, not an error."""
+
+    deleted: bool
+    id: str
+    reason: str | None = None
+
+
+class LanguageCount(BaseModel):
+    """Files and lines of one language."""
+
+    language: str
+    files: int
+    lines: int
+
+
+class EntryChanges(BaseModel):
+    """How the discovery entries changed."""
+
+    created: int
+    kept: int
+    deleted: int
+
+
+class AnalyzeOutput(BaseModel):
+    """Result of ``memory_analyze``."""
+
+    name: str
+    files: int
+    languages: list[LanguageCount]
+    sourceDirs: list[str]
+    entryPoints: list[str]
+    frameworks: list[str]
+    testTools: list[str]
+    symbols: int
+    entries: EntryChanges
+    errors: int = Field(description="Files that could not be read or parsed.")

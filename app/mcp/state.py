@@ -1,0 +1,157 @@
+"""What the MCP server holds between calls: the memory, the model warm-up, bookkeeping.
+
+The memory is opened on first need (a bad config is reported by each call, and a fixed
+one is picked up by the next). The embedding model and LanceDB load in a background
+thread once the client has listed the tools, so ``initialize`` and ``tools/list`` never
+wait for them, and keyword search works meanwhile. Reference counting (and the
+auto-promotion it can trigger) runs after the search has been answered, in one worker
+thread, so it adds nothing to search latency.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from engine.memory import Memory
+from engine.models import Source
+
+log = logging.getLogger("memory_tui.mcp")
+
+AUTO_PROMOTED = (Source.SESSION, Source.DISCOVERY)
+"""Sources whose entries ``auto_promote`` moves into markdown (agents' and the analyzer's)."""
+CLIENT_READY_TIMEOUT = 3.0
+"""Seconds the warm-up waits for the client's ``tools/list`` before starting anyway."""
+
+MemorySource = Memory | Path | str | Callable[[], Memory]
+
+
+class ServerState:
+    """The memory behind the server, opened lazily, plus its background work.
+
+    ``source`` is a :class:`Memory` (used as is, never closed here), a project root, or a
+    factory; memories this object opened are closed by :meth:`close`.
+    """
+
+    def __init__(self, source: MemorySource) -> None:
+        self._given = source if isinstance(source, Memory) else None
+        if isinstance(source, Memory):
+            self._factory: Callable[[], Memory] = lambda: source
+        elif isinstance(source, Path | str):
+            root = Path(source)
+            self._factory = lambda: Memory.open(root)
+        else:
+            self._factory = source
+        self._memory: Memory | None = self._given
+        self._open_lock = threading.Lock()
+        self._warm_lock = threading.Lock()
+        self._warm_thread: threading.Thread | None = None
+        self.client_ready = threading.Event()
+        """Set when the client has listed the tools: start-up traffic is over."""
+        self.warmed = threading.Event()
+        """Set when the background warm-up has finished (successfully or not)."""
+        self._bookkeeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-bookkeeping")
+        self._last_job: Future[None] | None = None
+
+    # --- the memory ------------------------------------------------------------------
+
+    def memory(self) -> Memory:
+        """The memory, opened on first call (blocking: call it from a worker thread).
+
+        Raises:
+            ConfigError: the project's configuration is invalid.
+        """
+        with self._open_lock:
+            if self._memory is None:
+                self._memory = self._factory()
+            return self._memory
+
+    def close(self) -> None:
+        """Finish the bookkeeping and close the memory if this object opened it."""
+        self._bookkeeper.shutdown(wait=True)
+        with self._open_lock:
+            if self._memory is not None and self._memory is not self._given:
+                self._memory.close()
+            self._memory = self._given
+
+    # --- warm-up ---------------------------------------------------------------------
+
+    def start_warm_up(self, *, wait_for_client: bool = True) -> None:
+        """Load the model and open the vector store in the background (once)."""
+        with self._warm_lock:
+            if self._warm_thread is not None:
+                return
+            self._warm_thread = threading.Thread(
+                target=self._warm_up, args=(wait_for_client,), name="mcp-warm-up", daemon=True
+            )
+            self._warm_thread.start()
+
+    def _warm_up(self, wait_for_client: bool) -> None:
+        if wait_for_client:
+            # Importing torch holds the GIL for long stretches: let the handshake go first.
+            self.client_ready.wait(CLIENT_READY_TIMEOUT)
+        try:
+            memory = self.memory()
+            load = getattr(memory.embedder, "load", None)
+            if callable(load):
+                load()
+            # A first real query warms LanceDB and the model's first inference.
+            memory.search("warm up", mode="vector", limit=1)
+            log.info("embedding model and vector store are ready")
+        except Exception:
+            log.warning("background warm-up failed; searches use keywords", exc_info=True)
+        finally:
+            self.warmed.set()
+
+    def model_loaded(self) -> bool:
+        """Whether vector search can run without waiting for the model."""
+        memory = self._memory
+        return memory is not None and bool(getattr(memory.embedder, "loaded", True))
+
+    # --- bookkeeping -----------------------------------------------------------------
+
+    def record_references(self, ids: Sequence[str]) -> None:
+        """Count that searches returned these entries, later, in the bookkeeping thread."""
+        if ids:
+            self._last_job = self._bookkeeper.submit(self._count_and_promote, list(ids))
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until the bookkeeping submitted so far is done (jobs run in order)."""
+        job = self._last_job
+        if job is not None:
+            job.exception(timeout)  # waits; errors were logged by the job itself
+
+    def _count_and_promote(self, ids: list[str]) -> None:
+        try:
+            memory = self.memory()
+            memory.record_references(ids)
+            if memory.config.auto_promote:
+                self._auto_promote(memory, ids)
+        except Exception:
+            log.warning("could not record references of %d entries", len(ids), exc_info=True)
+
+    @staticmethod
+    def _auto_promote(memory: Memory, ids: list[str]) -> None:
+        from engine.promote import promote
+
+        threshold = memory.config.promote_threshold
+        for entry_id in ids:
+            entry = memory.get(entry_id)
+            if (
+                entry is None
+                or entry.promoted
+                or entry.source not in AUTO_PROMOTED
+                or entry.reference_count < threshold
+            ):
+                continue
+            result = promote(memory, entry_id)
+            log.info(
+                "auto-promoted %s entry %s (%d references) to %s",
+                entry.source.value,
+                entry_id,
+                entry.reference_count,
+                result.path,
+            )

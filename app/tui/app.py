@@ -1,0 +1,101 @@
+"""The Textual application: styles, the main screen, the command palette, logging."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+import tui_styles
+from app.tui.screens.main import MainScreen
+from engine.models import SearchMode
+
+if TYPE_CHECKING:
+    from engine.memory import Memory
+
+STYLES = Path(tui_styles.__file__).parent
+"""Where the installed ``.tcss`` files are."""
+
+PALETTE_ACTIONS: tuple[tuple[str, str, str], ...] = (
+    ("Search mode: hybrid", "Fuse vector and keyword rankings (F2)", "set_mode('hybrid')"),
+    ("Search mode: keyword", "BM25 over the words typed (F3)", "set_mode('keyword')"),
+    ("Search mode: vector", "Compare meanings with the embedding model (F4)", "set_mode('vector')"),
+    ("Add entry", "Write a new entry (ctrl+n)", "add_entry"),
+    ("Edit entry", "Edit the selected entry; it is re-embedded (e)", "edit_entry"),
+    ("Delete entry", "Delete the selected entry, with undo (d)", "delete_entry"),
+    ("Undo delete", "Put back the last deleted entry (ctrl+z)", "undo_delete"),
+    ("Promote entry", "Move the selected entry into a knowledge file (p)", "promote_entry"),
+    ("Open file in editor", "Open the selected entry's file in $EDITOR (o)", "open_source"),
+    ("Export results", "Write the results as text, json, csv, md or xml (ctrl+s)", "export"),
+    ("Re-index knowledge", "Index what changed under .claude/knowledge (ctrl+r)", "reindex"),
+    ("Filters", "Go to the category and source filters (ctrl+g)", "focus_filters"),
+    ("Help", "Keys and concepts (F1)", "help"),
+)
+"""(title, help, main-screen action) offered by the command palette."""
+
+
+class MemoryApp(App[None]):
+    """Browse, search and curate one project's memory."""
+
+    CSS_PATH: ClassVar[list[str | Path]] = [STYLES / "app.tcss", STYLES / "dialogs.tcss"]
+    TITLE = "memory-tui"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+    ]
+
+    def __init__(self, memory: Memory, *, mode: SearchMode | None = None) -> None:
+        super().__init__()
+        self.memory = memory
+        """The engine's front door, shared by every screen."""
+        self._mode = mode or memory.config.search_mode
+        self._saved_handlers: list[logging.Handler] = []
+        self.sub_title = str(memory.paths.root)
+
+    def on_mount(self) -> None:
+        """Route logging to a file while the screen is ours, then show the main screen."""
+        self._log_to_file()
+        self.push_screen(MainScreen(self.memory, mode=self._mode))
+
+    def on_unmount(self) -> None:
+        """Give logging back."""
+        root = logging.getLogger()
+        for handler in root.handlers[:]:
+            root.removeHandler(handler)
+            handler.close()
+        for handler in self._saved_handlers:
+            root.addHandler(handler)
+
+    def _log_to_file(self) -> None:
+        # A log line written to stderr would tear through the screen.
+        root = logging.getLogger()
+        self._saved_handlers = root.handlers[:]
+        for handler in self._saved_handlers:
+            root.removeHandler(handler)
+        try:
+            self.memory.paths.memory_dir.mkdir(parents=True, exist_ok=True)
+            handler: logging.Handler = logging.FileHandler(
+                self.memory.paths.log_path, encoding="utf-8"
+            )
+        except OSError:
+            handler = logging.NullHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's commands, plus every action of the main screen."""
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, MainScreen):
+            for title, help_text, action in PALETTE_ACTIONS:
+                yield SystemCommand(title, help_text, self._runner(screen, action))
+
+    @staticmethod
+    def _runner(screen: MainScreen, action: str) -> object:
+        async def run() -> None:
+            await screen.run_action(action)
+
+        return run

@@ -1,0 +1,1 @@
+"""Screens of the app: the main screen and its modal dialogs."""

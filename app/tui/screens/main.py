@@ -1,0 +1,421 @@
+"""The main screen: query, mode, filters, results, preview and status.
+
+The screen owns the search state (query, mode, category, source) and pushes it down to
+its widgets; widgets post messages up. Every engine call runs in a thread worker that
+posts a message from :mod:`app.tui.messages`; results that answer an out-of-date
+request (the user typed on) are dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Label, Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from app.tui import messages as msg
+from app.tui.screens.curation import CurationActions
+from app.tui.screens.maintenance import MaintenanceActions
+from app.tui.widgets.filter_list import FilterList
+from app.tui.widgets.indexing_bar import IndexingBar
+from app.tui.widgets.mode_toggle import ModeToggle
+from app.tui.widgets.preview import EntryPreview
+from app.tui.widgets.results_table import ResultsTable
+from app.tui.widgets.search_bar import SearchBar
+from app.tui.widgets.status_line import StatusLine
+from engine.errors import EngineError
+from engine.models import Category, SearchMode, SearchResult, Source
+
+if TYPE_CHECKING:
+    from engine.memory import Memory
+
+DEBOUNCE_SECONDS = 0.05
+"""Pause after a keystroke before searching (typing fast runs one search, not five)."""
+SEARCH_LIMIT = 30
+"""Results shown for a query."""
+SOURCE_OVERFETCH = 200
+"""Results fetched when a source filter is applied after the search."""
+BROWSE_LIMIT = 200
+"""Entries listed when there is no query."""
+MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
+
+
+def describe_error(error: BaseException) -> str:
+    """A one-line message for an error raised in a worker."""
+    if isinstance(error, EngineError):
+        return error.message
+    return f"{type(error).__name__}: {error}"
+
+
+class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
+    """Search, browse and curate; see the module docstring."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "add_entry", "Add"),
+        Binding("ctrl+t", "cycle_mode", "Mode", show=False),
+        Binding("ctrl+z", "undo_delete", "Undo"),
+        Binding("ctrl+s", "export", "Export"),
+        Binding("ctrl+r", "reindex", "Re-index"),
+        Binding("f1", "help", "Help"),
+        Binding("f2", "set_mode('hybrid')", "Hybrid", show=False),
+        Binding("f3", "set_mode('keyword')", "Keyword", show=False),
+        Binding("f4", "set_mode('vector')", "Vector", show=False),
+        Binding("ctrl+g", "toggle_filters", "Filters"),
+    ]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"),
+        (120, "-wide"),
+    ]
+
+    def __init__(self, memory: Memory, *, mode: SearchMode = SearchMode.HYBRID) -> None:
+        super().__init__()
+        self.memory = memory
+        """The engine's front door (the only way this screen reaches the data)."""
+        self.state = msg.SearchState(mode=mode)
+        """What is being searched; widgets are updated from it."""
+        self.model_state = "loading"
+        """"loading", "ready" or "failed"."""
+        self.total: int | None = None
+        """Entries in the memory, once counted."""
+        self._generation = 0
+        self._shown: msg.SearchRequest | None = None
+        self._timer: Timer | None = None
+        self._select_after: str | None = None
+
+    # --- layout --------------------------------------------------------------------------
+
+    def _knowledge_prefix(self) -> str:
+        paths = self.memory.paths
+        try:
+            return paths.knowledge_dir.relative_to(paths.root).as_posix() + "/"
+        except ValueError:
+            return ""
+
+    def compose(self) -> ComposeResult:
+        """Query and mode on top, filters on the left, results and preview, status below."""
+        with Horizontal(id="top"):
+            yield SearchBar(id="search")
+            yield ModeToggle(id="mode")
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                yield FilterList([c.value for c in Category], title="Category", id="categories")
+                yield FilterList([s.value for s in Source], title="Source", id="sources")
+            with Horizontal(id="panes"):
+                with Vertical(id="results-pane"):
+                    yield Label("", id="results-header")
+                    yield ResultsTable(id="results", strip_prefix=self._knowledge_prefix())
+                    yield Static("", id="results-message")
+                yield EntryPreview(id="preview")
+        yield IndexingBar(id="indexing")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Show what is there at once; load the model in the background."""
+        self.query_one(ModeToggle).mode = self.state.mode
+        self.query_one(StatusLine).mode = self.state.mode
+        self.query_one(SearchBar).focus()
+        self.refresh_counts()
+        self._start_search()
+        if getattr(self.memory.base_embedder, "loaded", True):
+            self._set_model_state("ready")
+        self.load_model()
+
+    # --- state ---------------------------------------------------------------------------
+
+    def update_state(self, *, debounce: bool = False, **changes: Any) -> None:
+        """Apply ``changes`` to the search state and search again (after a pause if asked)."""
+        self.state = replace(self.state, **changes)
+        self._generation += 1
+        self.query_one(ModeToggle).mode = self.state.mode
+        self.query_one(StatusLine).mode = self.state.mode
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if debounce:
+            self._timer = self.set_timer(DEBOUNCE_SECONDS, self._start_search)
+        else:
+            self._start_search()
+
+    def refresh_results(self, *, select: str | None = None) -> None:
+        """Run the current search again (after a change to the memory)."""
+        self._select_after = select
+        self.update_state()
+        self.refresh_counts()
+
+    def effective_mode(self) -> SearchMode:
+        """The mode to ask of the engine: keyword until the model is ready."""
+        return self.state.mode if self.model_state == "ready" else SearchMode.KEYWORD
+
+    def _start_search(self) -> None:
+        self._timer = None
+        request = msg.SearchRequest(self.state, self._generation, self.effective_mode())
+        self.query_one("#results-header", Label).update("Searching…")
+        # exclusive: a newer search cancels the older one (a thread cannot be stopped, so
+        # the older one checks before posting, and the handler drops stale generations).
+        self.run_worker(
+            partial(self.run_search, request),
+            name=f"search-{request.generation}",
+            group="search",
+            description="search",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    # --- workers -------------------------------------------------------------------------
+
+    def run_search(self, request: msg.SearchRequest) -> None:
+        """Search (or list, without a query) and post :class:`~app.tui.messages.ResultsReady`.
+
+        Runs in a thread worker started by :meth:`_start_search`.
+        """
+        worker = get_current_worker()
+        state = request.state
+        if state.browsing:
+            entries = self.memory.list(
+                category=state.category, source=state.source, limit=BROWSE_LIMIT
+            )
+            results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
+            warnings: tuple[str, ...] = ()
+        else:
+            response = self.memory.search(
+                state.query,
+                mode=request.effective_mode,
+                limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
+                category=state.category,
+                prefix_last=True,
+                wait_for_model=False,
+            )
+            found = response.results
+            if state.source is not None:
+                found = tuple(r for r in found if r.entry.source is state.source)
+            results, warnings = found[:SEARCH_LIMIT], response.warnings
+        if not worker.is_cancelled:
+            self.post_message(msg.ResultsReady(request, results, warnings))
+
+    @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
+    def refresh_counts(self) -> None:
+        """Count entries per category and source; posts :class:`~app.tui.messages.CountsReady`."""
+        fts = self.memory.fts
+        by_source = fts.counts_by("source")
+        source = self.state.source
+        if source is None:
+            by_category = fts.counts_by("category")
+        else:
+            by_category = {c.value: fts.count(category=c, source=source) for c in Category}
+        self.post_message(msg.CountsReady(fts.count(), by_category, by_source))
+
+    @work(thread=True, group="model", exit_on_error=False, description="load the model")
+    def load_model(self) -> None:
+        """Load the embedding model and open the vector store, off the UI thread."""
+        started = time.perf_counter()
+        load = getattr(self.memory.base_embedder, "load", None)
+        if callable(load):
+            load()
+        self.memory.store()  # imports LanceDB now rather than on the first vector search
+        self.post_message(msg.ModelReady(time.perf_counter() - started))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place where worker errors become messages for the user."""
+        if event.state is not WorkerState.ERROR or event.worker.error is None:
+            return
+        worker, text = event.worker, describe_error(event.worker.error)
+        if worker.group == "search":
+            if worker.name == f"search-{self._generation}":
+                self._show_search_error(text)
+        elif worker.group == "model":
+            self._set_model_state("failed")
+            self.notify(text, title="Embedding model unavailable", severity="error")
+            if self.state.mode is not SearchMode.KEYWORD:
+                self.update_state()
+        else:
+            if worker.group == "index":
+                self.indexing_failed(text)
+            self.notify(text, title=f"Could not {worker.description}", severity="error")
+
+    # --- message handlers ----------------------------------------------------------------
+
+    def on_results_ready(self, message: msg.ResultsReady) -> None:
+        """Show results, unless the user has changed the search since it was asked."""
+        request = message.request
+        if request.generation != self._generation:
+            return  # stale: a newer request is on its way
+        same_search = self._shown is not None and self._shown.state == request.state
+        self._shown = request
+        table = self.query_one(ResultsTable)
+        table.show_results(
+            message.results, browsing=request.state.browsing, keep_cursor=same_search
+        )
+        if self._select_after is not None:
+            ids = [r.entry.id for r in message.results]
+            if self._select_after in ids:
+                table.move_cursor(row=ids.index(self._select_after), animate=False)
+            self._select_after = None
+        self._show_header(request, len(message.results), message.warnings)
+        self._show_placeholder(request, len(message.results))
+
+    def on_counts_ready(self, message: msg.CountsReady) -> None:
+        """Update the filter counts and the status line."""
+        self.total = message.total
+        self.query_one("#categories", FilterList).show_counts(
+            message.by_category, sum(message.by_category.values())
+        )
+        self.query_one("#sources", FilterList).show_counts(message.by_source, message.total)
+        self.query_one(StatusLine).entries = message.total
+        if self._shown is not None and self._shown.state.browsing:
+            self._show_placeholder(self._shown, len(self.query_one(ResultsTable).results))
+
+    def on_model_ready(self, message: msg.ModelReady) -> None:
+        """Switch to the chosen mode now that vectors can be used."""
+        was_waiting = self.model_state != "ready"
+        self._set_model_state("ready")
+        if was_waiting:
+            self.notify(f"Model loaded in {message.seconds:.1f} s", title="Hybrid search ready")
+            if self.state.mode is not SearchMode.KEYWORD and not self.state.browsing:
+                self.update_state()
+
+    @on(SearchBar.QueryChanged)
+    def _query_changed(self, message: SearchBar.QueryChanged) -> None:
+        self.update_state(query=message.query, debounce=True)
+
+    @on(SearchBar.LeaveRequested)
+    def _leave_search(self) -> None:
+        table = self.query_one(ResultsTable)
+        if table.results:
+            table.focus()
+
+    @on(ModeToggle.Changed)
+    def _mode_clicked(self, message: ModeToggle.Changed) -> None:
+        self.action_set_mode(message.mode.value)
+
+    @on(FilterList.Changed, "#categories")
+    def _category_chosen(self, message: FilterList.Changed) -> None:
+        message.filter_list.set_active(message.value)
+        self.update_state(category=Category(message.value) if message.value else None)
+
+    @on(FilterList.Changed, "#sources")
+    def _source_chosen(self, message: FilterList.Changed) -> None:
+        message.filter_list.set_active(message.value)
+        self.update_state(source=Source(message.value) if message.value else None)
+        self.refresh_counts()
+
+    @on(ResultsTable.EntryHighlighted)
+    def _entry_highlighted(self, message: ResultsTable.EntryHighlighted) -> None:
+        shown = self._shown
+        mode = shown.effective_mode.value if shown else self.state.mode.value
+        browsing = shown.state.browsing if shown else True
+        self.query_one(EntryPreview).show(message.result, mode=mode, browsing=browsing)
+
+    # --- presentation --------------------------------------------------------------------
+
+    def _set_model_state(self, state: str) -> None:
+        self.model_state = state
+        self.query_one(StatusLine).model_state = state
+
+    def _show_header(
+        self, request: msg.SearchRequest, count: int, warnings: tuple[str, ...]
+    ) -> None:
+        state, parts = request.state, []
+        if state.browsing and count == 0 and not (state.category or state.source):
+            parts.append("Empty memory")
+        elif state.browsing:
+            total = self.total if self.total is not None else count
+            parts.append(
+                f"{count:,} entries, newest first"
+                if count >= total or state.category or state.source
+                else f"newest {count:,} of {total:,} entries"
+            )
+        else:
+            parts.append(f"{count:,} result{'s' * (count != 1)} · {request.effective_mode.value}")
+            if request.effective_mode is not state.mode:
+                parts.append(f"{state.mode.value} once the model is ready")
+        if state.category:
+            parts.append(f"category {state.category.value}")
+        if state.source:
+            parts.append(f"source {state.source.value}")
+        parts += [w for w in warnings if "still loading" not in w]
+        self.query_one("#results-header", Label).update(" · ".join(parts))
+
+    def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
+        state, text = request.state, ""
+        if count == 0 and state.browsing and not (state.category or state.source):
+            text = (
+                "Your memory is empty.\n\nAdd an entry with ctrl+n, or put markdown files "
+                "under .claude/knowledge/ and re-index with ctrl+r."
+            )
+        elif count == 0 and state.browsing:
+            text = "No entries match these filters.\n\nChoose “All” in the filters (ctrl+g)."
+        elif count == 0:
+            text = (
+                f"No results for “{state.query.strip()}” in {request.effective_mode.value} mode."
+                "\n\nTry other words, keyword mode (F3) for exact terms, or clear the filters."
+            )
+        pane = self.query_one("#results-pane")
+        pane.set_class(bool(text), "-placeholder")
+        pane.remove_class("-error")
+        self.query_one("#results-message", Static).update(text)
+
+    def _show_search_error(self, text: str) -> None:
+        self.query_one("#results-header", Label).update("Search failed")
+        self.query_one(ResultsTable).show_results((), browsing=self.state.browsing)
+        pane = self.query_one("#results-pane")
+        pane.add_class("-placeholder", "-error")
+        self.query_one("#results-message", Static).update(
+            f"The search failed: {text}\n\nThe app is still running: edit the query or "
+            "change the mode to try again."
+        )
+
+    # --- actions -------------------------------------------------------------------------
+
+    def action_set_mode(self, mode: str) -> None:
+        """Search in ``mode`` (vector, keyword or hybrid)."""
+        chosen = SearchMode(mode)
+        if chosen is not self.state.mode:
+            self.update_state(mode=chosen)
+        if chosen is not SearchMode.KEYWORD and self.model_state == "loading":
+            self.notify("Keyword results until the model has loaded.", title=f"{mode} search")
+
+    def action_cycle_mode(self) -> None:
+        """Switch to the next mode: hybrid → keyword → vector → hybrid."""
+        self.action_set_mode(MODES[(MODES.index(self.state.mode) + 1) % len(MODES)].value)
+
+    def action_focus_search(self) -> None:
+        """Move to the query input."""
+        self.query_one(SearchBar).focus()
+
+    @property
+    def filters_visible(self) -> bool:
+        """Whether the filter sidebar is shown (hidden by default on narrow terminals)."""
+        return self.has_class("-narrow") == self.has_class("-filters-toggled")
+
+    def action_toggle_filters(self) -> None:
+        """Show the filters and move to them, or hide them and go back to the query."""
+        if self.filters_visible and self.query_one("#sidebar").has_focus_within:
+            self.toggle_class("-filters-toggled")
+            self.action_focus_search()
+            return
+        if not self.filters_visible:
+            self.toggle_class("-filters-toggled")
+        self.call_after_refresh(self.query_one("#categories", FilterList).focus)
+
+    def action_focus_filters(self) -> None:
+        """Show the filters and move to the category list."""
+        if not self.filters_visible:
+            self.toggle_class("-filters-toggled")
+        self.call_after_refresh(self.query_one("#categories", FilterList).focus)
+
+    def action_help(self) -> None:
+        """Show the help screen."""
+        from app.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

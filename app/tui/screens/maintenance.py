@@ -1,0 +1,130 @@
+"""Re-indexing and export on the main screen.
+
+A mixin of :class:`~app.tui.screens.main.MainScreen`. Export uses the same formatters as
+the CLI (:func:`engine.export.render`); the export dialog only collects the options.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from textual import work
+
+from app.tui import messages as msg
+from app.tui.screens.export import ExportRequest, ExportScreen
+from app.tui.widgets.indexing_bar import IndexingBar
+from app.tui.widgets.results_table import ResultsTable
+from app.tui.widgets.status_line import StatusLine
+from engine.models import SearchResult
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from app.tui.messages import SearchState
+    from engine.memory import Memory
+
+    _Base = Screen[None]
+else:
+    _Base = object
+
+PROGRESS_INTERVAL = 0.05
+"""Least time between two progress messages (a fast re-index has hundreds of files)."""
+
+
+class MaintenanceActions(_Base):
+    """Re-index with a progress bar, and export the current results."""
+
+    memory: Memory
+    state: SearchState
+
+    def refresh_results(self, *, select: str | None = None) -> None:
+        """Provided by the main screen."""
+        raise NotImplementedError
+
+    # --- re-index ------------------------------------------------------------------------
+
+    def action_reindex(self) -> None:
+        """Index what changed under the knowledge folder."""
+        if any(w.group == "index" and w.is_running for w in self.workers):
+            self.notify("Re-indexing is already running.", severity="warning")
+            return
+        self.query_one(IndexingBar).start()
+        self.query_one(StatusLine).index_state = "indexing…"
+        self.reindex()
+
+    @work(thread=True, group="index", exit_on_error=False, description="re-index")
+    def reindex(self, only: Collection[str] | None = None) -> None:
+        """Run the indexer, posting progress; ends with :class:`~app.tui.messages.IndexFinished`."""
+        from engine.indexer import Indexer
+
+        last = 0.0
+
+        def progress(done: int, total: int, path: str) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if now - last >= PROGRESS_INTERVAL or done == total:
+                last = now
+                self.post_message(msg.IndexProgress(done, total, path))
+
+        report = Indexer(self.memory).run(progress=progress, only=only)
+        summary = (
+            f"{report.files_total} files: {report.files_processed} changed, "
+            f"{report.files_removed} removed · entries {report.entries_created} new, "
+            f"{report.entries_deleted} removed · {report.seconds:.1f} s"
+        )
+        errors = tuple(f"{path}: {problem}" for path, problem in report.errors)
+        self.post_message(msg.IndexFinished(summary, errors))
+
+    def on_index_progress(self, message: msg.IndexProgress) -> None:
+        """Move the bar."""
+        self.query_one(IndexingBar).advance(message.done, message.total, message.path)
+        self.query_one(StatusLine).index_state = f"indexing {message.done}/{message.total}"
+
+    def on_index_finished(self, message: msg.IndexFinished) -> None:
+        """Hide the bar, report, and search again."""
+        self.query_one(IndexingBar).stop()
+        status = self.query_one(StatusLine)
+        status.index_state = f"{len(message.errors)} errors" if message.errors else "ready"
+        severity = "warning" if message.errors else "information"
+        details = "\n".join([message.summary, *message.errors[:3]])
+        self.notify(details, title="Re-indexed", severity=severity)
+        self.refresh_results()
+
+    def indexing_failed(self, text: str) -> None:
+        """Hide the bar after a failed run (the error is shown by the caller)."""
+        self.query_one(IndexingBar).stop()
+        self.query_one(StatusLine).index_state = "error"
+
+    def on_source_edited(self, message: msg.SourceEdited) -> None:
+        """Re-index a knowledge file that was just edited in ``$EDITOR``."""
+        self.query_one(StatusLine).index_state = "indexing…"
+        self.reindex([message.rel_path])
+
+    # --- export --------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        """Open the export dialog for the results on screen."""
+        results = self.query_one(ResultsTable).results
+        state = self.state
+        what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"
+        summary = f"{len(results)} result{'s' * (len(results) != 1)} {what}"
+        self.app.push_screen(
+            ExportScreen(count=len(results), summary=summary, base_dir=self.memory.paths.root),
+            lambda request: self.write_export(request, results, state.query) if request else None,
+        )
+
+    @work(thread=True, group="export", exit_on_error=False, description="export")
+    def write_export(
+        self, request: ExportRequest, results: tuple[SearchResult, ...], query: str
+    ) -> None:
+        """Render and write the file; posts :class:`~app.tui.messages.ExportWritten`."""
+        from engine.export import render
+
+        request.path.write_text(render(results, request.fmt, query.strip()), encoding="utf-8")
+        self.post_message(msg.ExportWritten(request.path, request.fmt.value, len(results)))
+
+    def on_export_written(self, message: msg.ExportWritten) -> None:
+        """Confirm with a toast."""
+        self.notify(f"{message.count} results as {message.fmt} → {message.path}", title="Exported")

@@ -1,0 +1,116 @@
+"""The preview pane: an entry's markdown, its metadata and why it ranked where it did."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Markdown, Static
+
+from engine.models import ScoreExplanation, SearchResult
+
+EMPTY_HINT = "Select a result to preview it here."
+
+
+def short_time(stamp: str) -> str:
+    """An ISO 8601 UTC stamp as ``YYYY-MM-DD HH:MM`` ("—" when empty)."""
+    return f"{stamp[:10]} {stamp[11:16]}".strip() if stamp else "—"
+
+
+def metadata(result: SearchResult) -> Content:
+    """The metadata block of one entry."""
+    entry = result.entry
+    promoted = f"yes ({short_time(entry.promoted_at)})" if entry.promoted else "no"
+    lines = []
+    if entry.section_title:  # otherwise the title is the body's first line
+        lines.append(Content.from_markup("[b]$title[/]", title=entry.section_title))
+    lines += [
+        Content.from_markup(
+            "[dim]category[/] $category  [dim]source[/] $source  [dim]promoted[/] $promoted"
+            "  [dim]references[/] $refs",
+            category=entry.category.value,
+            source=entry.source.value,
+            promoted=promoted,
+            refs=str(entry.reference_count),
+        ),
+    ]
+    where = []
+    if entry.location:
+        where.append(Content.from_markup("[dim]file[/] $where", where=entry.location))
+    if entry.keywords:
+        where.append(Content.from_markup("[dim]keywords[/] $kw", kw=", ".join(entry.keywords)))
+    if where:
+        lines.append(Content("  ").join(where))
+    lines.append(
+        Content.from_markup(
+            "[dim]created[/] $created  [dim]updated[/] $updated",
+            created=short_time(entry.created_at),
+            updated=short_time(entry.updated_at),
+        )
+    )
+    if result.stale:
+        lines.append(Content.from_markup("[$warning]stale: its file changed since indexing[/]"))
+    return Content("\n").join(lines)
+
+
+def explanation(result: SearchResult, mode: str) -> Content:
+    """The score explanation: each retriever's rank and score, and the fused score."""
+    why: ScoreExplanation = result.explanation
+
+    def rank(value: int | None) -> str:
+        return f"#{value}" if value is not None else "not found"
+
+    def num(value: float | None, digits: int = 2) -> str:
+        return f"{value:.{digits}f}" if value is not None else "—"
+
+    parts = [
+        Content.from_markup(
+            "[b]score $score[/] [dim]$mode[/]", score=f"{result.score:.2f}", mode=mode
+        )
+    ]
+    if mode != "keyword":
+        parts.append(
+            Content.from_markup(
+                "[dim]vector[/] $rank [dim]similarity[/] $sim",
+                rank=rank(why.vector_rank),
+                sim=num(why.vector_similarity),
+            )
+        )
+    if mode != "vector":
+        parts.append(
+            Content.from_markup(
+                "[dim]keyword[/] $rank [dim]bm25[/] $bm25",
+                rank=rank(why.keyword_rank),
+                bm25=num(why.keyword_score),
+            )
+        )
+    if why.fused_score is not None:
+        parts.append(Content.from_markup("[dim]fused[/] $f (RRF)", f=num(why.fused_score, 4)))
+    return Content("  ").join(parts)
+
+
+class EntryPreview(VerticalScroll):
+    """Shows one result; the screen calls :meth:`show` when the selection moves."""
+
+    def compose(self) -> ComposeResult:
+        """Metadata, the rendered markdown and the score explanation."""
+        yield Static(EMPTY_HINT, id="preview-meta")
+        yield Static("", id="preview-why")
+        yield Markdown("", id="preview-body")
+
+    def show(self, result: SearchResult | None, *, mode: str, browsing: bool) -> None:
+        """Display ``result`` (None: the empty hint). ``mode`` is the mode that ranked it."""
+        meta = self.query_one("#preview-meta", Static)
+        body = self.query_one("#preview-body", Markdown)
+        why = self.query_one("#preview-why", Static)
+        self.set_class(result is None, "-empty")
+        if result is None:
+            meta.update(EMPTY_HINT)
+            body.update("")
+            why.update("")
+            return
+        meta.update(metadata(result))
+        body.update(result.entry.content)
+        why.update("" if browsing else explanation(result, mode))
+        why.display = not browsing
+        self.scroll_home(animate=False)

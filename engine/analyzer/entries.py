@@ -1,0 +1,236 @@
+"""Turning an :class:`Analysis` into the texts of ``discovery`` entries.
+
+One project overview; one entry per module with public symbols and one per documentation
+file, largest first. Past a cap, the remaining files are summarised per directory so that a
+big repository yields hundreds of entries, not thousands. Every text stays under the entry
+size limit, split into parts where needed. Output depends only on the analysis: the same
+project gives the same drafts, so re-running discovery stores nothing new.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from engine.analyzer.languages import language_of
+from engine.analyzer.model import Analysis, DiscoveryDraft, DocOutline, Symbol
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MAX_DRAFT_CHARS = 9_000
+"""Below the 10,000-character entry limit, leaving room for redaction markers."""
+MAX_LINE_CHARS = 600
+MAX_MODULE_ENTRIES = 300
+MAX_DOC_ENTRIES = 200
+GROUP_SHARE = 6
+"""When a cap is hit, 1/GROUP_SHARE of it goes to per-directory summaries of the rest."""
+MAX_KEYWORDS = 10
+
+
+def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
+    """The discovery entries for ``analysis``: overview, modules, documentation outlines."""
+    drafts = [_overview(analysis)]
+    by_file: dict[str, list[Symbol]] = defaultdict(list)
+    for sym in analysis.symbols:
+        by_file[sym.file].append(sym)
+    modules = sorted(by_file.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    drafts += _capped(
+        modules,
+        MAX_MODULE_ENTRIES,
+        lambda item: _module(item[0], item[1], analysis.summaries.get(item[0], "")),
+        lambda item: item[0],
+        _module_group,
+    )
+    docs = sorted(analysis.docs, key=_doc_rank)
+    drafts += _capped(docs, MAX_DOC_ENTRIES, _doc, lambda d: d.file, _doc_group)
+    return drafts
+
+
+def _capped(
+    items: Sequence[T],
+    cap: int,
+    single: Callable[[T], list[DiscoveryDraft]],
+    path_of: Callable[[T], str],
+    group: Callable[[str, list[T]], list[DiscoveryDraft]],
+) -> list[DiscoveryDraft]:
+    """One entry per item up to ``cap``; past it, the rest summarised per directory."""
+    if len(items) <= cap:
+        return [d for item in items for d in single(item)]
+    group_budget = cap // GROUP_SHARE
+    head, rest = items[: cap - group_budget], items[cap - group_budget :]
+    drafts = [d for item in head for d in single(item)]
+    groups: dict[str, list[T]] = defaultdict(list)
+    for item in rest:
+        groups[path_of(item).rpartition("/")[0]].append(item)
+    ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    for directory, members in ranked[:group_budget]:
+        drafts += group(directory, members)
+    dropped = sum(len(m) for _, m in ranked[group_budget:])
+    if dropped:
+        log.info("discovery: %d files beyond the entry cap are not described", dropped)
+    return drafts
+
+
+def _overview(analysis: Analysis) -> DiscoveryDraft:
+    stats = analysis.stats
+    langs = ", ".join(
+        f"{s.language} ({_count(s.files, 'file')}, {s.percentage:g}%, {_count(s.lines, 'line')})"
+        for s in analysis.languages[:15]
+    )
+    lines = [
+        f"Project overview: {analysis.name}",
+        "",
+        f"Languages: {langs or 'none recognised'}",
+        f"Source directories: {_listing(analysis.source_dirs, 40)}",
+        f"Entry points: {_listing(analysis.entry_points, 30)}",
+        f"Frameworks and libraries: {_listing(analysis.frameworks, 60)}",
+        f"Test tools: {_listing(analysis.test_tools, 30)}",
+        f"Size: {stats.get('files', 0):,} files in {stats.get('directories', 0):,} directories, "
+        f"{stats.get('lines', 0):,} lines ({stats.get('source_files', 0):,} source files, "
+        f"{stats.get('test_files', 0):,} test files)",
+    ]
+    modules = len({s.file for s in analysis.symbols})
+    lines.append(
+        f"Modules with public symbols: {modules:,}; documentation files: {len(analysis.docs):,}"
+    )
+    skipped = stats.get("skipped_binary", 0) + stats.get("skipped_large", 0)
+    if skipped:
+        lines.append(f"Skipped: {skipped:,} binary or oversized files")
+    if analysis.errors:
+        lines.append(
+            f"Files that could not be parsed: {_listing([f for f, _ in analysis.errors], 20)}"
+        )
+    keywords = [analysis.name, *analysis.frameworks, *(s.language for s in analysis.languages)]
+    return DiscoveryDraft(
+        content="\n".join(_clip(line) for line in lines),
+        section_title="Project overview",
+        file_path="",
+        keywords=_keywords(keywords),
+    )
+
+
+def _module(file: str, symbols: list[Symbol], summary: str) -> list[DiscoveryDraft]:
+    language = language_of(file.rpartition("/")[2]) or "source"
+    header = f"Module {file} ({language})" + (f": {summary}" if summary else "")
+    methods: dict[str, list[str]] = defaultdict(list)
+    for sym in symbols:
+        if sym.kind == "method":
+            owner, _, method = sym.name.partition(".")
+            methods[owner].append(method)
+    body = ["Exports:"]
+    for sym in symbols:
+        if sym.kind != "method":
+            body.append(_symbol_line(sym))
+            if methods.get(sym.name):
+                body.append(f"  methods: {', '.join(methods[sym.name])}")
+    names = [s.name for s in symbols if s.kind != "method"]
+    names += [s.name.partition(".")[2] for s in symbols if s.kind == "method"]
+    return _split(header, body, f"Module {file}", file, _keywords(names))
+
+
+def _symbol_line(sym: Symbol) -> str:
+    """``- function name(signature) (line n): summary`` and the like."""
+    kind: str = sym.kind
+    detail, note = sym.detail, ""
+    if detail.startswith("async "):
+        kind, detail = f"async {kind}", detail.removeprefix("async ")
+    if detail.startswith("("):
+        shown = f"{sym.name}{detail}"  # signature or base classes
+    elif detail.startswith((":", "=")):
+        shown = f"{sym.name}{detail}" if detail[0] == ":" else f"{sym.name} {detail}"
+    else:
+        shown, note = sym.name, f" [{detail}]" if detail else ""
+    line = f"- {kind} {shown} (line {sym.line}){note}"
+    return line + (f": {sym.summary}" if sym.summary else "")
+
+
+def _module_group(directory: str, members: list[tuple[str, list[Symbol]]]) -> list[DiscoveryDraft]:
+    where = directory or "the project root"
+    header = f"More modules in {where} and their exports"
+    body = [
+        f"- {file}: " + ", ".join(f"{s.kind} {s.name}" for s in syms if s.kind != "method")
+        for file, syms in members
+    ]
+    names = [s.name for _, syms in members for s in syms if s.kind != "method"]
+    return _split(header, body, f"Modules in {where}", directory, _keywords(names))
+
+
+def _doc(doc: DocOutline) -> list[DiscoveryDraft]:
+    header = f"Documentation outline: {doc.file}\nTitle: {doc.title}"
+    levels = doc.levels or tuple(2 for _ in doc.headings)
+    base = min(levels, default=2)
+    body = ["Headings:"] if doc.headings else []
+    body += [f"{'  ' * (lv - base)}- {h}" for lv, h in zip(levels, doc.headings, strict=False)]
+    keywords = [doc.title, *(h for lv, h in zip(levels, doc.headings, strict=False) if lv == base)]
+    return _split(header, body, f"Documentation outline: {doc.file}", doc.file, _keywords(keywords))
+
+
+def _doc_group(directory: str, members: list[DocOutline]) -> list[DiscoveryDraft]:
+    where = directory or "the project root"
+    header = f"More documentation in {where}"
+    body = []
+    for doc in members:
+        top = [h for h, lv in zip(doc.headings, doc.levels, strict=False) if lv <= 2][:12]
+        body.append(f"- {doc.file}: {doc.title}" + (f" ({'; '.join(top)})" if top else ""))
+    keywords = [d.title for d in members]
+    return _split(header, body, f"Documentation in {where}", directory, _keywords(keywords))
+
+
+def _doc_rank(doc: DocOutline) -> tuple[int, int, str]:
+    """READMEs first (shallowest first), then documents with the most headings."""
+    is_readme = doc.file.rpartition("/")[2].lower().startswith("readme")
+    if is_readme:
+        return (0, doc.file.count("/"), doc.file)
+    return (1, -len(doc.headings), doc.file)
+
+
+def _split(
+    header: str, body: list[str], title: str, file_path: str, keywords: tuple[str, ...]
+) -> list[DiscoveryDraft]:
+    """One draft, or several numbered parts when the text exceeds :data:`MAX_DRAFT_CHARS`."""
+    body = [_clip(line) for line in body]
+    header = _clip(header)
+    parts: list[list[str]] = [[]]
+    size = len(header) + 40  # room for " (part n of m)"
+    for line in body:
+        if parts[-1] and size + len(line) + 1 > MAX_DRAFT_CHARS:
+            parts.append([])
+            size = len(header) + 40
+        parts[-1].append(line)
+        size += len(line) + 1
+    if len(parts) == 1:
+        return [DiscoveryDraft("\n".join([header, *body]), title, file_path, keywords)]
+    n = len(parts)
+    return [
+        DiscoveryDraft(
+            "\n".join([f"{header} (part {i} of {n})", *lines]),
+            f"{title} (part {i} of {n})",
+            file_path,
+            keywords,
+        )
+        for i, lines in enumerate(parts, start=1)
+    ]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _listing(items: Sequence[str], limit: int) -> str:
+    if not items:
+        return "none found"
+    shown = ", ".join(items[:limit])
+    return shown + (f", and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _keywords(words: Sequence[str]) -> tuple[str, ...]:
+    unique = dict.fromkeys(w.strip() for w in words if w and w.strip() and len(w) <= 60)
+    return tuple(unique)[:MAX_KEYWORDS]
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_LINE_CHARS else line[: MAX_LINE_CHARS - 3] + "..."

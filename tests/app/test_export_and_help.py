@@ -1,0 +1,111 @@
+"""Pilot tests of export (all five formats parse) and of discoverability (help, palette)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from textual.widgets import Input, Label, RadioSet
+from tui_helpers import Recorder, make_app, search_for, settle
+
+from app.tui import messages as msg
+from app.tui.app import PALETTE_ACTIONS
+from app.tui.screens.export import ExportScreen
+from app.tui.screens.help import HelpScreen
+from app.tui.screens.main import MainScreen
+from engine.export import ExportFormat
+from engine.memory import Memory
+
+
+def check_parses(fmt: ExportFormat, text: str, count: int) -> None:
+    """Each format is well formed and holds ``count`` results."""
+    if fmt is ExportFormat.JSON:
+        assert len(json.loads(text)) == count
+    elif fmt is ExportFormat.CSV:
+        assert len(list(csv.DictReader(io.StringIO(text)))) == count
+    elif fmt is ExportFormat.XML:
+        root = ET.fromstring(text)
+        assert root.get("query") == "lancedb fts5" and len(root) == count
+    elif fmt is ExportFormat.MD:
+        assert text.startswith('## Results for "lancedb fts5"')
+        assert text.count("\n| ") == count + 1  # header row and one row per result
+    else:
+        assert text.startswith('Results for "lancedb fts5"') and "\n1. [" in text
+
+
+async def test_export_writes_each_format(seeded: Memory, project: Path, recorder: Recorder) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await pilot.press("f3")  # keyword: either word is enough
+        await search_for(pilot, "lancedb fts5")
+        count = len(app.screen.query_one("#results").results)
+        assert count >= 2
+        for fmt in ExportFormat:
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, ExportScreen)
+            dialog.query_one(f"#fmt-{fmt.value}").value = True
+            await pilot.pause()
+            assert dialog.query_one(RadioSet).pressed_button.id == f"fmt-{fmt.value}"
+            path_input = dialog.query_one("#path", Input)
+            assert path_input.value.endswith({"text": ".txt"}.get(fmt.value, f".{fmt.value}"))
+            path_input.value = f"out/results.{fmt.value}"
+            (project / "out").mkdir(exist_ok=True)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert isinstance(app.screen, MainScreen)
+            written = recorder.of(msg.ExportWritten)[-1]
+            assert written.path == project / "out" / f"results.{fmt.value}"
+            assert written.count == count
+            check_parses(fmt, written.path.read_text(encoding="utf-8"), count)
+
+
+async def test_export_dialog_checks_the_path(seeded: Memory, project: Path) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await search_for(pilot, "lancedb")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        message = dialog.query_one("#path-error", Label)
+        dialog.query_one("#path", Input).value = "missing/dir/out.txt"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "does not exist" in str(message.render())
+        (project / "taken.txt").write_text("keep me")
+        dialog.query_one("#path", Input).value = "taken.txt"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "press Export again" in str(message.render())
+        assert (project / "taken.txt").read_text() == "keep me"
+        await pilot.press("ctrl+s")  # confirmed
+        await settle(pilot)
+        assert (project / "taken.txt").read_text().startswith('Results for "lancedb"')
+
+
+async def test_help_screen_and_command_palette(seeded: Memory) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        assert {title for title, _, _ in PALETTE_ACTIONS} <= titles
+        footer_keys = {b.key for _, b, enabled, _ in screen.active_bindings.values() if b.show}
+        assert {"ctrl+n", "ctrl+s", "ctrl+r", "f1"} <= footer_keys
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"add entry")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        assert type(app.screen).__name__ == "EntryFormScreen"

@@ -1,0 +1,153 @@
+"""The cross-process write lock (flock on .claude/memory/write.lock)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.errors import LockTimeoutError
+from engine.locking import WriteLock
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from engine.locking import WriteLock
+lock = WriteLock(Path(sys.argv[1]))
+with lock.hold():
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+@pytest.fixture
+def lock_path(tmp_path: Path) -> Path:
+    return tmp_path / "memory" / "write.lock"
+
+
+def spawn_holder(lock_path: Path, seconds: float) -> subprocess.Popen[str]:
+    """Start another process that holds the lock; returns once it does."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(lock_path), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+@pytest.fixture
+def holder(lock_path: Path) -> Iterator[subprocess.Popen[str]]:
+    proc = spawn_holder(lock_path, 60)
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=10)
+
+
+def test_creates_the_file_and_folder(lock_path: Path) -> None:
+    with WriteLock(lock_path).hold():
+        assert lock_path.exists()
+
+
+def test_reentrant_within_a_thread(lock_path: Path) -> None:
+    lock = WriteLock(lock_path)
+    with lock.hold(), lock.hold(timeout=0.1), lock.hold(timeout=0):
+        pass
+    assert lock.try_hold()
+
+
+def test_released_after_the_block_and_after_an_error(lock_path: Path) -> None:
+    lock, other = WriteLock(lock_path), WriteLock(lock_path)
+    with lock.hold():
+        assert not other.try_hold()
+    assert other.try_hold()
+    with pytest.raises(RuntimeError), lock.hold():
+        raise RuntimeError("boom")
+    assert other.try_hold()
+
+
+def test_other_thread_waits_for_the_lock(lock_path: Path) -> None:
+    lock = WriteLock(lock_path)
+    order: list[str] = []
+    inside = threading.Event()
+
+    def second() -> None:
+        inside.wait()
+        with lock.hold(timeout=5):
+            order.append("second")
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    with lock.hold():
+        inside.set()
+        time.sleep(0.2)
+        order.append("first")
+    thread.join(timeout=10)
+    assert order == ["first", "second"]
+
+
+def test_other_thread_times_out(lock_path: Path) -> None:
+    lock = WriteLock(lock_path)
+    errors: list[Exception] = []
+
+    def second() -> None:
+        try:
+            with lock.hold(timeout=0.2):
+                pass
+        except LockTimeoutError as exc:
+            errors.append(exc)
+
+    with lock.hold():
+        thread = threading.Thread(target=second)
+        thread.start()
+        thread.join(timeout=10)
+    assert len(errors) == 1
+    assert errors[0].code == "STORAGE_BUSY"
+
+
+def test_another_process_holding_it_times_out(
+    lock_path: Path, holder: subprocess.Popen[str]
+) -> None:
+    lock = WriteLock(lock_path)
+    started = time.monotonic()
+    with pytest.raises(LockTimeoutError, match=r"busy.*0\.2 s"), lock.hold(timeout=0.2):
+        pass
+    elapsed = time.monotonic() - started
+    assert 0.15 <= elapsed < 5.0
+    assert not lock.try_hold()
+    # A timed-out attempt leaves the lock object usable (no leaked depth or descriptor).
+    holder.kill()
+    holder.wait(timeout=10)
+    with lock.hold(timeout=5):
+        pass
+
+
+def test_released_when_the_holder_is_killed(lock_path: Path, holder: subprocess.Popen[str]) -> None:
+    lock = WriteLock(lock_path)
+    assert not lock.try_hold()
+    holder.send_signal(signal.SIGKILL)
+    holder.wait(timeout=10)
+    with lock.hold(timeout=5):
+        pass
+
+
+def test_waits_for_a_holder_that_finishes(lock_path: Path) -> None:
+    proc = spawn_holder(lock_path, 0.5)
+    try:
+        started = time.monotonic()
+        with WriteLock(lock_path).hold(timeout=20):
+            assert time.monotonic() - started >= 0.2
+    finally:
+        proc.wait(timeout=10)

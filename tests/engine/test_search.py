@@ -1,0 +1,268 @@
+"""Vector, keyword and hybrid search through Memory, RRF fusion and the relevance gate."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from fakes import FailingEmbedder, FakeEmbedder
+
+from engine.config import Config
+from engine.errors import InvalidInputError
+from engine.fts import KeywordHit
+from engine.memory import Memory, NewEntry
+from engine.models import Category, Entry, SearchMode
+from engine.search import covers_all_terms, fuse
+
+NOTES = [
+    ("LanceDB needs double quotes around camelCase column names in filters", "gotcha"),
+    ("The indexer hashes knowledge files and skips unchanged files", "component"),
+    ("SQLite WAL mode lets readers proceed while one writer commits", "architecture"),
+    ("Reciprocal rank fusion merges vector and keyword rankings", "pattern"),
+    ("Deploy with docker compose; the worker reads the queue", "domain"),
+]
+FILLER = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+    "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber basalt "
+    "cobalt dune ember fjord glacier harbor island jungle kelp lagoon meadow"
+)
+
+
+@pytest.fixture
+def notes(memory: Memory) -> dict[str, Entry]:
+    results = memory.add_many([NewEntry(text, category) for text, category in NOTES])
+    return {r.entry.content.split()[0].lower(): r.entry for r in results}
+
+
+def entry(entry_id: str) -> Entry:
+    return Entry(id=entry_id, content=f"content of {entry_id}")
+
+
+def khit(entry_id: str, rank: int, score: float = 1.0) -> KeywordHit:
+    return KeywordHit(entry(entry_id), rank, score, -score)
+
+
+class TestFuse:
+    def test_rrf_formula(self) -> None:
+        k = 60
+        results = fuse([(entry("a"), 0.9), (entry("b"), 0.8)], [khit("b", 1), khit("c", 2, 0.5)], k)
+        by_id = {r.entry.id: r for r in results}
+        assert by_id["a"].explanation.fused_score == pytest.approx(1 / (k + 1))
+        assert by_id["b"].explanation.fused_score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
+        assert by_id["c"].explanation.fused_score == pytest.approx(1 / (k + 2))
+        assert [r.entry.id for r in results] == ["b", "a", "c"]
+
+    def test_entry_in_both_lists_is_merged(self) -> None:
+        results = fuse([(entry("a"), 0.7), (entry("b"), 0.6)], [khit("a", 2, 0.4)], 60)
+        assert [r.entry.id for r in results].count("a") == 1
+        merged = next(r for r in results if r.entry.id == "a")
+        assert merged.explanation.vector_rank == 1
+        assert merged.explanation.vector_similarity == pytest.approx(0.7)
+        assert merged.explanation.keyword_rank == 2
+        assert merged.explanation.keyword_score == pytest.approx(0.4)
+        only_vector = next(r for r in results if r.entry.id == "b")
+        assert only_vector.explanation.keyword_rank is None
+
+    def test_first_in_both_scores_one(self) -> None:
+        for k in (1, 60, 1000):
+            results = fuse([(entry("a"), 0.5), (entry("b"), 0.4)], [khit("a", 1)], k)
+            assert results[0].score == pytest.approx(1.0)
+            assert all(0.0 < r.score <= 1.0 for r in results)
+
+    def test_first_in_one_list_only_scores_half(self) -> None:
+        results = fuse([(entry("a"), 0.5)], [], 60)
+        assert results[0].score == pytest.approx(0.5)
+        assert results[0].explanation.keyword_rank is None
+
+    def test_empty(self) -> None:
+        assert fuse([], [], 60) == []
+
+
+class TestCoversAllTerms:
+    def test_all_content_terms_needed(self) -> None:
+        e = Entry(id="x", content="Use the FooBar client", keywords=("retry",))
+        assert covers_all_terms("foobar client", e)
+        assert covers_all_terms("the foobar retry", e)  # stopwords ignored, keywords count
+        assert not covers_all_terms("foobar server", e)
+        assert not covers_all_terms("the", e)  # nothing to cover
+
+    def test_prefix_last_applies_to_the_last_word_only(self) -> None:
+        e = Entry(id="x", content="LanceDB camelCase columns")
+        assert covers_all_terms("columns camelc", e, prefix_last=True)
+        assert not covers_all_terms("columns camelc", e)
+        assert not covers_all_terms("columns camelc ", e, prefix_last=True)
+        assert not covers_all_terms("camelc columns", e, prefix_last=True)
+
+
+class TestModes:
+    def test_keyword_mode(self, memory: Memory, notes: dict[str, Entry]) -> None:
+        response = memory.search("camelcase columns", mode="keyword")
+        assert response.used is SearchMode.KEYWORD
+        assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
+        top = response.results[0]
+        assert top.score == 1.0
+        assert top.explanation.keyword_rank == 1
+        assert top.explanation.vector_rank is None
+
+    def test_vector_mode(self, memory: Memory, notes: dict[str, Entry]) -> None:
+        response = memory.search("readers writer commits", mode=SearchMode.VECTOR)
+        assert response.used is SearchMode.VECTOR
+        top = response.results[0]
+        assert top.entry.id == notes["sqlite"].id
+        assert top.explanation.vector_rank == 1
+        assert top.explanation.vector_similarity == pytest.approx(top.score, abs=1e-6)
+        assert top.explanation.keyword_rank is None
+
+    def test_hybrid_merges_both_retrievers(self, memory: Memory, notes: dict[str, Entry]) -> None:
+        response = memory.search("vector keyword fusion", mode="hybrid")
+        assert response.used is SearchMode.HYBRID
+        assert response.warnings == ()
+        ids = [r.entry.id for r in response.results]
+        assert ids[0] == notes["reciprocal"].id
+        assert len(ids) == len(set(ids))
+        top = response.results[0].explanation
+        assert top.vector_rank == 1
+        assert top.keyword_rank == 1
+        assert top.fused_score == pytest.approx(2 / 61)
+        assert response.results[0].score == pytest.approx(1.0)
+
+    def test_default_mode_and_limit_come_from_config(self, tmp_path: Path) -> None:
+        config = replace(Config(), search_mode=SearchMode.KEYWORD, default_limit=2)
+        with Memory.open(tmp_path, config=config, embedder=FakeEmbedder()) as memory:
+            memory.add_many([NewEntry(f"shared word entry {i}") for i in range(5)])
+            response = memory.search("shared")
+            assert response.mode is SearchMode.KEYWORD
+            assert len(response.results) == 2
+
+    def test_limit_is_respected(self, memory: Memory) -> None:
+        memory.add_many([NewEntry(f"common topic number {i}") for i in range(12)])
+        for mode in SearchMode:
+            assert len(memory.search("common topic", mode=mode, limit=7).results) == 7
+
+    @pytest.mark.parametrize("mode", list(SearchMode))
+    def test_fts_syntax_in_queries(
+        self, memory: Memory, notes: dict[str, Entry], mode: SearchMode
+    ) -> None:
+        for query in ['"', "NOT", "lancedb*", "(camelcase", "NEAR(a b)", "x:y", "\x00lancedb"]:
+            memory.search(query, mode=mode)
+
+    def test_invalid_requests(self, memory: Memory) -> None:
+        for bad in ("", "   \n"):
+            with pytest.raises(InvalidInputError):
+                memory.search(bad)
+        with pytest.raises(InvalidInputError, match="limit"):
+            memory.search("x", limit=0)
+        with pytest.raises(InvalidInputError, match="limit"):
+            memory.search("x", limit=1001)
+        with pytest.raises(InvalidInputError, match="vector, keyword, hybrid"):
+            memory.search("x", mode="fuzzy")
+        with pytest.raises(InvalidInputError, match="gotcha"):
+            memory.search("x", category="gotchas")
+
+
+class TestCategoryFilter:
+    @pytest.fixture
+    def crowded(self, memory: Memory) -> Memory:
+        general = [
+            NewEntry(f"cache eviction policy note {i}: cache eviction policy", "general")
+            for i in range(30)
+        ]
+        gotchas = [NewEntry(f"gotcha {i} cache eviction surprise", "gotcha") for i in range(5)]
+        memory.add_many(general + gotchas)
+        return memory
+
+    @pytest.mark.parametrize("mode", list(SearchMode))
+    def test_returns_limit_results_of_the_category(self, crowded: Memory, mode: SearchMode) -> None:
+        unfiltered = crowded.search("cache eviction policy", mode=mode, limit=5).results
+        assert all(r.entry.category is Category.GENERAL for r in unfiltered)  # the premise
+        filtered = crowded.search("cache eviction policy", mode=mode, limit=5, category="gotcha")
+        assert len(filtered.results) == 5
+        assert all(r.entry.category is Category.GOTCHA for r in filtered.results)
+
+
+class TestRelevanceGate:
+    @pytest.mark.parametrize("mode", [SearchMode.HYBRID, SearchMode.VECTOR])
+    def test_unrelated_query_returns_nothing(
+        self, memory: Memory, notes: dict[str, Entry], mode: SearchMode
+    ) -> None:
+        assert memory.search("banana smoothie recipe", mode=mode).results == ()
+
+    def test_exact_term_keyword_match_survives(self, memory: Memory) -> None:
+        # A long entry mentions the identifier once: semantically far, lexically exact.
+        target = memory.add(f"xyzzy {FILLER}").entry
+        vector = memory.search("xyzzy", mode="vector").results
+        assert vector == ()  # below min_score
+        hybrid = memory.search("xyzzy", mode="hybrid").results
+        assert [r.entry.id for r in hybrid] == [target.id]
+        sim = hybrid[0].explanation.vector_similarity
+        assert sim is not None
+        assert sim < memory.config.min_score
+
+    def test_partial_keyword_match_is_gated(self, memory: Memory) -> None:
+        memory.add(f"xyzzy {FILLER}")
+        assert memory.search("xyzzy plugh", mode="hybrid").results == ()
+        assert len(memory.search("xyzzy plugh", mode="keyword").results) == 1
+
+    def test_keyword_only_candidates_get_their_similarity(self, memory: Memory) -> None:
+        memory.add(f"xyzzy {FILLER}")
+        result = memory.search("xyzzy", mode="hybrid").results[0]
+        assert result.explanation.keyword_rank == 1
+        assert result.explanation.vector_similarity is not None
+
+    def test_prefix_of_the_word_being_typed_survives(
+        self, memory: Memory, notes: dict[str, Entry]
+    ) -> None:
+        results = memory.search("camelcas", mode="hybrid", prefix_last=True).results
+        assert [r.entry.id for r in results] == [notes["lancedb"].id]
+
+    def test_min_score_setting_is_used(self, tmp_path: Path) -> None:
+        config = replace(Config(), min_score=-1.0)
+        with Memory.open(tmp_path, config=config, embedder=FakeEmbedder()) as memory:
+            memory.add_many([NewEntry(text, category) for text, category in NOTES])
+            assert len(memory.search("banana smoothie", mode="vector").results) == len(NOTES)
+
+
+class TestDegradation:
+    def test_embedder_failure_falls_back_to_keywords(self, tmp_path: Path) -> None:
+        with Memory.open(tmp_path, embedder=FailingEmbedder()) as memory:
+            memory.add_many([NewEntry(text, category) for text, category in NOTES])
+            for mode in (SearchMode.HYBRID, SearchMode.VECTOR):
+                response = memory.search("camelcase columns", mode=mode)
+                assert response.mode is mode
+                assert response.used is SearchMode.KEYWORD
+                assert any("vector search unavailable" in w for w in response.warnings)
+                assert len(response.results) == 1
+                assert "camelCase" in response.results[0].entry.content
+
+    def test_keyword_failure_falls_back_to_vectors(
+        self, memory: Memory, notes: dict[str, Entry], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(*args: object, **kwargs: object) -> list[KeywordHit]:
+            raise RuntimeError("fts is broken")
+
+        monkeypatch.setattr(memory.fts, "search", broken)
+        response = memory.search("readers writer commits", mode="hybrid")
+        assert response.used is SearchMode.VECTOR
+        assert any("keyword search unavailable" in w for w in response.warnings)
+        assert response.results[0].entry.id == notes["sqlite"].id
+        keyword = memory.search("readers", mode="keyword")
+        assert keyword.results == ()
+        assert keyword.warnings
+
+    def test_model_still_loading_gives_keyword_results(
+        self, memory: Memory, notes: dict[str, Entry], fake_embedder: FakeEmbedder
+    ) -> None:
+        fake_embedder.loaded = False
+        queries = fake_embedder.queries
+        response = memory.search("camelcase", mode="hybrid", wait_for_model=False)
+        assert response.used is SearchMode.KEYWORD
+        assert response.warnings
+        assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
+        assert fake_embedder.queries == queries  # the model was not asked
+        waited = memory.search("camelcase", mode="hybrid", wait_for_model=True)
+        assert waited.used is SearchMode.HYBRID
+
+    def test_missing_vector_store_does_not_fail_keyword_search(self, memory: Memory) -> None:
+        assert memory.search("anything", mode="keyword").results == ()
+        assert memory.search("anything", mode="hybrid").results == ()

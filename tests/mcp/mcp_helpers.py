@@ -1,0 +1,49 @@
+"""Helpers of the MCP server tests: an in-process client, tool results as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp import Client
+from mcp.types import CallToolResult, TextContent
+
+from app.mcp.server import MemoryServer
+
+
+@asynccontextmanager
+async def connect(server: MemoryServer) -> AsyncIterator[Client]:
+    """An in-process SDK client connected to ``server`` (response caching off)."""
+    async with Client(server, cache=None) as client:
+        yield client
+
+
+def payload(result: CallToolResult) -> dict[str, Any]:
+    """The JSON text of a tool result (success or error), parsed."""
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    data = json.loads(block.text)
+    assert isinstance(data, dict)
+    return data
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must succeed; returns its JSON (checked against structuredContent)."""
+    result = await client.call_tool(tool, arguments)
+    data = payload(result)
+    assert not result.is_error, data
+    assert result.structured_content == data
+    return data
+
+
+async def call_error(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must fail; returns the error JSON (error, code, recoverable)."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    data = payload(result)
+    assert set(data) >= {"error", "code", "recoverable"}
+    assert "Traceback" not in data["error"]
+    return data

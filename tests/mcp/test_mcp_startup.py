@@ -1,0 +1,108 @@
+"""Start-up: the server answers before the model has loaded, and keyword search works meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+import anyio.to_thread
+import numpy as np
+import numpy.typing as npt
+from fakes import FakeEmbedder
+from mcp_helpers import call, connect
+
+from app.mcp.server import create_server
+from engine.memory import Memory
+
+
+class SlowEmbedder(FakeEmbedder):
+    """A fake model whose loading blocks until the test opens ``gate``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded = False
+        self.gate = threading.Event()
+        self.load_started = threading.Event()
+
+    def load(self) -> None:
+        self.load_started.set()
+        assert self.gate.wait(30), "the test never let the model load"
+        self.loaded = True
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.load()
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        self.load()
+        return super().embed_query(text)
+
+
+def _project_with_one_entry(root: Path) -> None:
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        memory.add("Webhooks are verified with an HMAC signature", category="pattern")
+
+
+async def test_tools_list_and_keyword_search_do_not_wait_for_the_model(tmp_path: Path) -> None:
+    _project_with_one_entry(tmp_path)
+    model = SlowEmbedder()
+    memory = Memory.open(tmp_path, embedder=model)
+    server = create_server(memory, warm_up=True)
+    try:
+        async with connect(server) as client:
+            started = time.monotonic()
+            tools = await client.list_tools()
+            listed_in = time.monotonic() - started
+            assert await anyio.to_thread.run_sync(model.load_started.wait, 10)
+            early = await call(client, "memory_search", query="webhook HMAC signature")
+            model.gate.set()
+            assert await anyio.to_thread.run_sync(server.state.warmed.wait, 30)
+            warm = await call(client, "memory_search", query="webhook HMAC signature")
+    finally:
+        model.gate.set()
+        server.state.close()
+        memory.close()
+    assert len(tools.tools) == 5 and listed_in < 2.0
+    assert early["mode"] == "hybrid" and early["used"] == "keyword"
+    assert any("loading" in w for w in early["warnings"])
+    assert early["results"][0]["content"].startswith("Webhooks")
+    assert warm["used"] == "hybrid" and warm["warnings"] == []
+
+
+async def test_explicit_vector_search_waits_for_the_model(tmp_path: Path) -> None:
+    _project_with_one_entry(tmp_path)
+    model = SlowEmbedder()
+    memory = Memory.open(tmp_path, embedder=model)
+    server = create_server(memory, warm_up=False)
+    try:
+        async with connect(server) as client:
+            gate_timer = threading.Timer(0.3, model.gate.set)
+            gate_timer.start()
+            found = await call(client, "memory_search", query="webhook signature", mode="vector")
+    finally:
+        model.gate.set()
+        server.state.close()
+        memory.close()
+    assert found["used"] == "vector" and found["count"] == 1
+
+
+async def test_first_search_without_warm_up_starts_loading_in_background(tmp_path: Path) -> None:
+    _project_with_one_entry(tmp_path)
+    model = SlowEmbedder()
+    memory = Memory.open(tmp_path, embedder=model)
+    server = create_server(memory, warm_up=False)
+    try:
+        async with connect(server) as client:
+            first = await call(client, "memory_search", query="HMAC")
+            assert await anyio.to_thread.run_sync(model.load_started.wait, 10)
+            model.gate.set()
+            assert await anyio.to_thread.run_sync(server.state.warmed.wait, 30)
+            later = await call(client, "memory_search", query="HMAC webhooks")
+    finally:
+        model.gate.set()
+        server.state.close()
+        memory.close()
+    assert first["used"] == "keyword" and later["used"] == "hybrid"

@@ -1,0 +1,78 @@
+"""Snapshots of the app's main screens at 80×24 and 160×48 (pytest-textual-snapshot).
+
+The memory is deterministic (fixed ids, dates and fake vectors), so the pictures are
+stable across runs. Update them with ``pytest tests/snapshots --snapshot-update`` after
+an intended change, and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from demo_memory import demo_memory
+from textual.pilot import Pilot
+
+from app.tui.factory import build_app
+from engine.memory import Memory
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+
+
+async def settle(pilot: Pilot[object]) -> None:
+    """Let searches and counts finish."""
+    await pilot.pause(0.15)
+    for _ in range(10):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(w.is_running for w in pilot.app.workers):
+            break
+    await pilot.pause()
+
+
+def search(query: str, *keys: str):  # noqa: ANN201 - a run_before callback
+    """A ``run_before`` that searches for ``query`` and then presses ``keys``."""
+
+    async def run(pilot: Pilot[object]) -> None:
+        await settle(pilot)
+        await pilot.press(*query)
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+
+    return run
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Memory:
+    """The deterministic demo memory."""
+    return demo_memory(tmp_path)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_empty_memory(snap_compare, memory: Memory, size: tuple[int, int]) -> None:
+    assert snap_compare(build_app(memory=memory), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_with_preview(snap_compare, demo: Memory, size: tuple[int, int]) -> None:
+    assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=search("lancedb"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_export_modal(snap_compare, demo: Memory, size: tuple[int, int]) -> None:
+    run = search("lancedb", "ctrl+s")
+    assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_add_form_with_validation_error(
+    snap_compare, demo: Memory, size: tuple[int, int]
+) -> None:
+    run = search("", "ctrl+n", "ctrl+s")
+    assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_screen(snap_compare, demo: Memory, size: tuple[int, int]) -> None:
+    assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=search("", "f1"))
