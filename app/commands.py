@@ -245,7 +245,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
         f"already there: {len(report.unchanged)}\n"
         + "".join(f"  {note}\n" for note in report.notes)
         + f"  memory: {total} entries, keyword index ready\n"
-        "Try: memory-tui search \"how is this project structured\"\n"
+        'Try: memory-tui search "how is this project structured"\n'
     )
     return 1 if report.errors else 0
 
@@ -260,8 +260,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
     summary = {
         "name": analysis.name,
         "languages": [
-            {"language": s.language, "files": s.files, "lines": s.lines}
-            for s in analysis.languages
+            {"language": s.language, "files": s.files, "lines": s.lines} for s in analysis.languages
         ],
         "sourceDirs": list(analysis.source_dirs),
         "entryPoints": list(analysis.entry_points),

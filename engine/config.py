@@ -116,6 +116,15 @@ SETTINGS: tuple[Setting, ...] = (
         1000,
     ),
     Setting(
+        "keyword_weight",
+        float,
+        "Weight of the keyword list in hybrid fusion (1 = plain RRF); tuned on SciFact train.",
+        "keywordWeight",
+        "CLAUDE_MEMORY_KEYWORD_WEIGHT",
+        0.0,
+        5.0,
+    ),
+    Setting(
         "promote_threshold",
         int,
         "Reference count at which an agent's entry qualifies for promotion to markdown.",
@@ -162,6 +171,7 @@ class Config:
     chunk_overlap: int = 15
     default_limit: int = 5
     rrf_k: int = 60
+    keyword_weight: float = 1.5
     promote_threshold: int = 5
     auto_promote: bool = False
     secret_policy: str = "reject"

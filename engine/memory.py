@@ -141,7 +141,12 @@ class Memory:
         )
         self._store: VectorStore | None = None
         self.searcher = Searcher(
-            self.fts, self.store, self.embedder, rrf_k=config.rrf_k, min_score=config.min_score
+            self.fts,
+            self.store,
+            self.embedder,
+            rrf_k=config.rrf_k,
+            min_score=config.min_score,
+            keyword_weight=config.keyword_weight,
         )
         self.last_repair = self._ensure_consistent()
 
@@ -311,9 +316,7 @@ class Memory:
         )
         return entry, kinds
 
-    def _safe_keywords(
-        self, keywords: Sequence[str], secret_policy: str | None
-    ) -> tuple[str, ...]:
+    def _safe_keywords(self, keywords: Sequence[str], secret_policy: str | None) -> tuple[str, ...]:
         """Clean keywords; one that looks like a secret is rejected or dropped."""
         kept = []
         for keyword in clean_keywords(keywords):

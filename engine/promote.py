@@ -67,9 +67,7 @@ def promote(memory: Memory, entry_id: str) -> PromoteResult:
     Indexer(memory).run(only=[rel])
     created = memory.fts.by_file(rel)
     if entry.reference_count:
-        memory.update_metadata(
-            [_with_references(e, entry.reference_count) for e in created]
-        )
+        memory.update_metadata([_with_references(e, entry.reference_count) for e in created])
         created = memory.fts.by_file(rel)
     memory.delete(entry.id)
     return PromoteResult(entry, path, tuple(created))

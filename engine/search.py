@@ -47,35 +47,50 @@ class SearchResponse:
     warnings: tuple[str, ...] = field(default=())
 
 
+@dataclass(slots=True)
+class _Fused:
+    entry: Entry
+    rrf: float = 0.0
+    vector_rank: int | None = None
+    vector_similarity: float | None = None
+    keyword_rank: int | None = None
+    keyword_score: float | None = None
+
+
 def fuse(
     vector_hits: Sequence[tuple[Entry, float]],
     keyword_hits: Sequence[KeywordHit],
     k: int,
+    keyword_weight: float = 1.0,
 ) -> list[SearchResult]:
     """Reciprocal Rank Fusion of two ranked lists; entries in both are merged.
 
-    The result's ``score`` is the fused score divided by its maximum, ``2 / (k + 1)``
-    (first in both lists), so it reads 0..1 like the other modes.
+    An entry scores ``1 / (k + vector_rank) + keyword_weight / (k + keyword_rank)``.
+    The result's ``score`` is that divided by its maximum (first in both lists), so it
+    reads 0..1 like the other modes.
     """
-    fused: dict[str, dict[str, object]] = {}
+    fused: dict[str, _Fused] = {}
     for rank, (entry, sim) in enumerate(vector_hits, start=1):
-        fused[entry.id] = {"entry": entry, "vr": rank, "vs": sim, "rrf": 1.0 / (k + rank)}
+        fused[entry.id] = _Fused(entry, 1.0 / (k + rank), rank, sim)
     for hit in keyword_hits:
-        slot = fused.setdefault(hit.entry.id, {"entry": hit.entry, "rrf": 0.0})
-        slot.update(kr=hit.rank, ks=hit.score)
-        slot["rrf"] = float(slot["rrf"]) + 1.0 / (k + hit.rank)  # type: ignore[arg-type]
-    best = 2.0 / (k + 1)
-    results = []
-    for slot in fused.values():
-        rrf = float(slot["rrf"])  # type: ignore[arg-type]
-        explanation = ScoreExplanation(
-            vector_rank=slot.get("vr"),  # type: ignore[arg-type]
-            vector_similarity=slot.get("vs"),  # type: ignore[arg-type]
-            keyword_rank=slot.get("kr"),  # type: ignore[arg-type]
-            keyword_score=slot.get("ks"),  # type: ignore[arg-type]
-            fused_score=rrf,
+        slot = fused.setdefault(hit.entry.id, _Fused(hit.entry))
+        slot.keyword_rank, slot.keyword_score = hit.rank, hit.score
+        slot.rrf += keyword_weight / (k + hit.rank)
+    best = (1.0 + keyword_weight) / (k + 1)
+    results = [
+        SearchResult(
+            slot.entry,
+            slot.rrf / best,
+            ScoreExplanation(
+                slot.vector_rank,
+                slot.vector_similarity,
+                slot.keyword_rank,
+                slot.keyword_score,
+                slot.rrf,
+            ),
         )
-        results.append(SearchResult(slot["entry"], rrf / best, explanation))  # type: ignore[arg-type]
+        for slot in fused.values()
+    ]
     results.sort(key=lambda r: r.score, reverse=True)
     return results
 
@@ -107,12 +122,14 @@ class Searcher:
         *,
         rrf_k: int,
         min_score: float,
+        keyword_weight: float = 1.0,
     ) -> None:
         self._fts = fts
         self._store = store
         self._embedder = embedder
         self.rrf_k = rrf_k
         self.min_score = min_score
+        self.keyword_weight = keyword_weight
 
     def search(
         self,
@@ -146,7 +163,7 @@ class Searcher:
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = self._keyword(query, depth, category, prefix_last, warnings)
-        fused = fuse(vhits, khits, self.rrf_k)
+        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight)
         gated = self._gate(query, qvec, fused, limit, prefix_last=prefix_last)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))

@@ -124,7 +124,8 @@ class TestModes:
         top = response.results[0].explanation
         assert top.vector_rank == 1
         assert top.keyword_rank == 1
-        assert top.fused_score == pytest.approx(2 / 61)
+        weight = memory.config.keyword_weight
+        assert top.fused_score == pytest.approx((1 + weight) / 61)
         assert response.results[0].score == pytest.approx(1.0)
 
     def test_default_mode_and_limit_come_from_config(self, tmp_path: Path) -> None:
