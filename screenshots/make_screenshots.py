@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import shutil
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -112,7 +113,8 @@ def build_demo(root: Path, *, rebuild: bool) -> None:
             shutil.copyfile(DOCS / name, target)
     with Memory.open(root) as memory:
         report = Indexer(memory).run()
-        print(f"indexed {report.files_total} files, {memory.count()} entries, {report.seconds:.0f} s")
+        count = memory.count()
+        print(f"indexed {report.files_total} files, {count} entries, {report.seconds:.0f} s")
         for content, category, source, keywords in NOTES:
             memory.add(content, category=category, source=source, keywords=keywords)
 
@@ -146,11 +148,12 @@ def typing(query: str, *keys: str) -> Step:
 
 async def shoot(app: MemoryApp, name: str, size: tuple[int, int], step: Step) -> None:
     """Run ``app`` at ``size``, play ``step``, save ``screenshots/<name>.svg``."""
+    started = time.perf_counter()
     async with app.run_test(size=size) as pilot:
         await wait_until_idle(pilot)
         await step(pilot)
         app.save_screenshot(f"{name}.svg", str(HERE))
-        print(f"screenshots/{name}.svg")
+    print(f"screenshots/{name}.svg ({time.perf_counter() - started:.1f} s)")
 
 
 async def main(size: tuple[int, int], rebuild: bool) -> None:
@@ -159,7 +162,7 @@ async def main(size: tuple[int, int], rebuild: bool) -> None:
     shots: list[tuple[str, Path | None, Step]] = [
         ("results-with-preview", None, typing("how do sync waves order resources")),
         ("browse-by-category", None, typing("", "ctrl+g", "down", "down", "down", "enter")),
-        ("export-modal", None, typing("ingress tls certificate", "ctrl+s", "right", "right")),
+        ("export-modal", None, typing("ingress tls certificate", "ctrl+s", "right", "right", "space")),
         ("add-form-validation", None, typing("", "ctrl+n", "ctrl+s")),
         ("help", None, typing("", "f1")),
         ("empty-memory", Path(tempfile.mkdtemp()), typing("")),

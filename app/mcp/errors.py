@@ -84,16 +84,16 @@ def validation_failure(tool: str, error: ValidationError) -> CallToolResult:
     problems: list[str] = []
     for err in error.errors():
         field = ".".join(str(part) for part in err["loc"]) or "arguments"
-        if tool == "memory_add" and err["loc"][:1] == ("content",):
-            if err["type"] == "string_too_long":
-                actual = len(err["input"]) if isinstance(err["input"], str) else None
-                return failure(
-                    CONTENT_TOO_LONG,
-                    f"content is {actual:,} characters; the limit is {MAX_CONTENT_LENGTH:,}. "
-                    "Shorten it, or split it into several self-contained entries.",
-                    maxLength=MAX_CONTENT_LENGTH,
-                    actualLength=actual,
-                )
+        too_long = err["type"] == "string_too_long" and isinstance(err["input"], str)
+        if tool == "memory_add" and err["loc"][:1] == ("content",) and too_long:
+            actual = len(err["input"])
+            return failure(
+                CONTENT_TOO_LONG,
+                f"content is {actual:,} characters; the limit is {MAX_CONTENT_LENGTH:,}. "
+                "Shorten it, or split it into several self-contained entries.",
+                maxLength=MAX_CONTENT_LENGTH,
+                actualLength=actual,
+            )
         problems.append(f"{field}: {err['msg']}")
     return failure(
         INVALID_INPUT,

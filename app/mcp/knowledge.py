@@ -112,7 +112,8 @@ def read(knowledge_dir: Path, raw: str) -> str:
     size = target.stat().st_size
     if size > MAX_FILE_BYTES:
         raise KnowledgePathError(
-            "INVALID_INPUT", f"'{raw}' is {size:,} bytes; files over {MAX_FILE_BYTES:,} are not served"
+            "INVALID_INPUT",
+            f"'{raw}' is {size:,} bytes; files over {MAX_FILE_BYTES:,} are not served",
         )
     try:
         return target.read_text(encoding="utf-8")

@@ -81,8 +81,7 @@ EntryId = Annotated[
     Field(
         min_length=1,
         max_length=MAX_ID_LENGTH,
-        description="The id of the entry, as returned by memory_search, memory_list or "
-        "memory_add.",
+        description="The id of the entry, as returned by memory_search, memory_list or memory_add.",
     ),
 ]
 

@@ -15,9 +15,13 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
-from engine.memory import Memory
+from engine.errors import EngineError
 from engine.models import Source
+
+if TYPE_CHECKING:
+    from engine.memory import Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -26,7 +30,13 @@ AUTO_PROMOTED = (Source.SESSION, Source.DISCOVERY)
 CLIENT_READY_TIMEOUT = 3.0
 """Seconds the warm-up waits for the client's ``tools/list`` before starting anyway."""
 
-MemorySource = Memory | Path | str | Callable[[], Memory]
+MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
+
+
+def _open_memory(root: Path) -> Memory:
+    from engine.memory import Memory
+
+    return Memory.open(root)
 
 
 class ServerState:
@@ -37,14 +47,16 @@ class ServerState:
     """
 
     def __init__(self, source: MemorySource) -> None:
-        self._given = source if isinstance(source, Memory) else None
-        if isinstance(source, Memory):
-            self._factory: Callable[[], Memory] = lambda: source
-        elif isinstance(source, Path | str):
+        # engine.memory is imported on first need, not at start-up (tools/list is timed).
+        self._given: Memory | None = None
+        if isinstance(source, Path | str):
             root = Path(source)
-            self._factory = lambda: Memory.open(root)
-        else:
+            self._factory: Callable[[], Memory] = lambda: _open_memory(root)
+        elif callable(source):
             self._factory = source
+        else:
+            given = self._given = source
+            self._factory = lambda: given
         self._memory: Memory | None = self._given
         self._open_lock = threading.Lock()
         self._warm_lock = threading.Lock()
@@ -101,6 +113,8 @@ class ServerState:
             # A first real query warms LanceDB and the model's first inference.
             memory.search("warm up", mode="vector", limit=1)
             log.info("embedding model and vector store are ready")
+        except EngineError as exc:  # e.g. a bad config: every tool call reports it too
+            log.warning("background warm-up failed: %s", exc.message)
         except Exception:
             log.warning("background warm-up failed; searches use keywords", exc_info=True)
         finally:

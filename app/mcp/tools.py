@@ -193,8 +193,7 @@ def analyze_payload(memory: Memory) -> dict[str, Any]:
         "name": analysis.name,
         "files": int(analysis.stats.get("files", 0)),
         "languages": [
-            {"language": s.language, "files": s.files, "lines": s.lines}
-            for s in analysis.languages
+            {"language": s.language, "files": s.files, "lines": s.lines} for s in analysis.languages
         ],
         "sourceDirs": list(analysis.source_dirs),
         "entryPoints": list(analysis.entry_points),

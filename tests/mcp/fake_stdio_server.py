@@ -15,10 +15,10 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fakes import FakeEmbedder  # noqa: E402
+from fakes import FakeEmbedder
 
-from app.mcp.server import create_server  # noqa: E402
-from engine.memory import Memory  # noqa: E402
+from app.mcp.server import create_server
+from engine.memory import Memory
 
 
 def main() -> None:

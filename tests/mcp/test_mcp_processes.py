@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from fakes import FakeEmbedder
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_helpers import call
@@ -37,8 +38,13 @@ async def test_serve_mcp_over_stdio_end_to_end(tmp_path: Path) -> None:
     stdout_copy = tmp_path / "stdout.jsonl"
     params = StdioServerParameters(
         command="sh",
-        args=["-c", '"$0" serve-mcp --project "$1" | tee "$2"', MEMORY_TUI, str(project),
-              str(stdout_copy)],
+        args=[
+            "-c",
+            '"$0" serve-mcp --project "$1" | tee "$2"',
+            MEMORY_TUI,
+            str(project),
+            str(stdout_copy),
+        ],
         env=_environment(tmp_path),
     )
     with (tmp_path / "stderr.log").open("w", encoding="utf-8") as errlog:
@@ -95,8 +101,6 @@ async def test_two_server_processes_adding_at_once_lose_nothing(tmp_path: Path) 
         command=sys.executable, args=[FAKE_SERVER, str(tmp_path)], env=_environment(tmp_path)
     )
     ids = await _two_servers_add_at_once(params, 15)
-    from fakes import FakeEmbedder
-
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         assert len(set(ids)) == 30
         assert {e.id for e in memory.list()} == set(ids)
@@ -108,7 +112,8 @@ async def test_two_server_processes_adding_at_once_lose_nothing(tmp_path: Path) 
 async def test_two_serve_mcp_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     params = StdioServerParameters(
-        command=MEMORY_TUI, args=["serve-mcp", "--project", str(tmp_path)],
+        command=MEMORY_TUI,
+        args=["serve-mcp", "--project", str(tmp_path)],
         env=_environment(tmp_path),
     )
     ids = await _two_servers_add_at_once(params, 10)

@@ -49,7 +49,8 @@ async def test_template_and_listing_of_knowledge_files(
         "memory://gotchas.md",
     }
     lancedb = next(r for r in resources if r.name == "architecture/storage/lancedb.md")
-    assert lancedb.mime_type == "text/markdown" and lancedb.size == len("# LanceDB\n\nThe store of record.\n")
+    assert lancedb.mime_type == "text/markdown"
+    assert lancedb.size == len("# LanceDB\n\nThe store of record.\n")
 
 
 async def test_read_nested_file_folder_and_root(server: MemoryServer, knowledge: Path) -> None:
@@ -57,11 +58,15 @@ async def test_read_nested_file_folder_and_root(server: MemoryServer, knowledge:
         nested = await client.read_resource("memory://architecture/storage/lancedb.md")
         folder = await client.read_resource("memory://architecture")
         alias = await client.read_resource("memory://alias.md")
+        root = await client.read_resource("memory://")
     assert nested.contents[0].text == "# LanceDB\n\nThe store of record.\n"  # type: ignore[union-attr]
     assert nested.contents[0].mime_type == "text/markdown"
     assert "memory://architecture/storage/lancedb.md" in folder.contents[0].text  # type: ignore[union-attr]
     assert "gotchas" not in folder.contents[0].text  # type: ignore[union-attr]
     assert "Quote camelCase" in alias.contents[0].text  # type: ignore[union-attr]
+    everything = root.contents[0].text  # type: ignore[union-attr]
+    assert "memory://gotchas.md" in everything and "memory://architecture/storage" in everything
+    assert "leak" not in everything and ".draft" not in everything
 
 
 @pytest.mark.parametrize(

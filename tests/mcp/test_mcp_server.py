@@ -37,7 +37,9 @@ async def test_tools_have_input_schemas_limits_and_annotations(server: MemorySer
     search = tools["memory_search"].input_schema
     assert search["required"] == ["query"]
     assert _prop(search, "query").items() >= {"minLength": 1, "maxLength": 500}.items()
-    assert _prop(search, "limit").items() >= {"minimum": 1, "maximum": 20, "type": "integer"}.items()
+    assert (
+        _prop(search, "limit").items() >= {"minimum": 1, "maximum": 20, "type": "integer"}.items()
+    )
     assert _prop(search, "category")["enum"] == CATEGORIES
     assert _prop(search, "mode")["enum"] == ["vector", "keyword", "hybrid"]
     add = tools["memory_add"].input_schema
@@ -108,13 +110,15 @@ async def test_each_search_mode_runs_as_asked(server: MemoryServer, mode: str) -
         await call(client, "memory_add", content="The billing module owns invoices and refunds")
         found = await call(client, "memory_search", query="exponential backoff", mode=mode)
     assert found["mode"] == found["used"] == mode
-    assert [r["content"] for r in found["results"]][0].startswith("Retries use")
+    assert found["results"][0]["content"].startswith("Retries use")
 
 
 async def test_search_filters_by_category_and_honours_the_limit(server: MemoryServer) -> None:
     async with connect(server) as client:
         for n in range(6):
-            await call(client, "memory_add", content=f"cache note {n} about redis", category="pattern")
+            await call(
+                client, "memory_add", content=f"cache note {n} about redis", category="pattern"
+            )
         await call(client, "memory_add", content="cache gotcha about redis", category="gotcha")
         limited = await call(client, "memory_search", query="redis cache", limit=3)
         gotchas = await call(client, "memory_search", query="redis cache", category="gotcha")
@@ -209,7 +213,10 @@ async def test_list_is_newest_first_with_category_and_limit(server: MemoryServer
     assert everything["count"] == everything["total"] == 4
     assert everything["entries"][0]["content"] == "a general note"
     assert domain["category"] == "domain" and domain["total"] == 3
-    assert [e["content"] for e in domain["entries"]] == ["domain fact number 2", "domain fact number 1"]
+    assert [e["content"] for e in domain["entries"]] == [
+        "domain fact number 2",
+        "domain fact number 1",
+    ]
     entry = domain["entries"][0]
     assert {"id", "createdAt", "referenceCount", "source", "keywords"} <= set(entry)
 

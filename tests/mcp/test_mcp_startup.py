@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -106,3 +108,16 @@ async def test_first_search_without_warm_up_starts_loading_in_background(tmp_pat
         server.state.close()
         memory.close()
     assert first["used"] == "keyword" and later["used"] == "hybrid"
+
+
+def test_building_the_server_imports_no_heavy_module(tmp_path: Path) -> None:
+    code = (
+        "import sys; from app.mcp_server import create_server; "
+        f"create_server({str(tmp_path)!r}); "
+        "heavy = {'torch', 'sentence_transformers', 'lancedb', 'pyarrow', 'numpy'}; "
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]"

@@ -40,13 +40,27 @@ if TYPE_CHECKING:
 
 DEBOUNCE_SECONDS = 0.05
 """Pause after a keystroke before searching (typing fast runs one search, not five)."""
+PREFIX_MIN_CHARS = 3
+"""Shortest last word that is matched as a prefix while typing."""
 SEARCH_LIMIT = 30
 """Results shown for a query."""
 SOURCE_OVERFETCH = 200
 """Results fetched when a source filter is applied after the search."""
 BROWSE_LIMIT = 200
 """Entries listed when there is no query."""
+MODEL_LOAD_DELAY = 0.3
+"""Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
+
+
+def prefix_worthy(query: str) -> bool:
+    """Whether the last word is long enough to match as a prefix (``vit`` → ``vitamin``).
+
+    One- and two-letter prefixes match a large part of any index and make that keystroke
+    slow, for results nobody reads; they match as whole words instead.
+    """
+    words = query.split()
+    return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
 
 
 def describe_error(error: BaseException) -> str:
@@ -89,6 +103,7 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
         self._generation = 0
         self._shown: msg.SearchRequest | None = None
         self._timer: Timer | None = None
+        self._last_start = 0.0
         self._select_after: str | None = None
 
     # --- layout --------------------------------------------------------------------------
@@ -128,7 +143,9 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
         self._start_search()
         if getattr(self.memory.base_embedder, "loaded", True):
             self._set_model_state("ready")
-        self.load_model()
+        # The import of the model's libraries holds the GIL for seconds: start it once the
+        # first screen is up, so that it does not slow down the first paint.
+        self.set_timer(MODEL_LOAD_DELAY, self.load_model)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -141,7 +158,12 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if debounce:
+        # Leading-edge debounce: a key typed after a pause searches at once; keys typed in
+        # quick succession (or while a search runs) wait until the typing pauses.
+        idle = time.monotonic() - self._last_start >= DEBOUNCE_SECONDS and not any(
+            w.group == "search" and w.is_running for w in self.workers
+        )
+        if debounce and not idle:
             self._timer = self.set_timer(DEBOUNCE_SECONDS, self._start_search)
         else:
             self._start_search()
@@ -158,6 +180,7 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
 
     def _start_search(self) -> None:
         self._timer = None
+        self._last_start = time.monotonic()
         request = msg.SearchRequest(self.state, self._generation, self.effective_mode())
         self.query_one("#results-header", Label).update("Searching…")
         # exclusive: a newer search cancels the older one (a thread cannot be stopped, so
@@ -193,7 +216,7 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
                 mode=request.effective_mode,
                 limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
                 category=state.category,
-                prefix_last=True,
+                prefix_last=prefix_worthy(state.query),
                 wait_for_model=False,
             )
             found = response.results

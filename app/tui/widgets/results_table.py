@@ -35,8 +35,23 @@ def tail(text: str, width: int) -> str:
     """``text`` cut from the left so that its end stays visible: ``…/file.md:12``."""
     if len(text) <= width:
         return text
-    name = "…/" + text.rsplit("/", 1)[-1]
-    return name if len(name) <= width else "…" + text[len(text) - width + 1 :]
+    name = text.rsplit("/", 1)[-1]
+    for candidate in ("…/" + name, name):
+        if len(candidate) <= width:
+            return candidate
+    return "…" + text[len(text) - width + 1 :]
+
+
+def fit_title(title: str, width: int) -> str:
+    """A one-line title in ``width`` cells; a heading path keeps its last heading."""
+    flat = " ".join(title.split())
+    if len(flat) <= width or " > " not in flat:
+        return one_line(flat, width)
+    first, last = flat.split(" > ", 1)[0], flat.rsplit(" > ", 1)[-1]
+    room = width - len(last) - 4  # "… > "
+    if room >= 6:
+        return f"{first[:room].rstrip()}… > {last}"
+    return one_line("… > " + last, width)
 
 
 def column_widths(width: int) -> dict[str, int]:
@@ -53,7 +68,7 @@ def column_widths(width: int) -> dict[str, int]:
     )
     padding = 2 * 5  # DataTable pads each cell by one on both sides
     rest = max(24, width - sum(fixed.values()) - padding - SCROLLBAR)
-    title = max(12, rest * 2 // 3)
+    title = max(12, rest * 3 // 5)
     return {**fixed, "title": title, "source": max(10, rest - title)}
 
 
@@ -132,7 +147,7 @@ class ResultsTable(DataTable[Text]):
             Text(str(rank), style="dim", justify="right"),
             score,
             Text(one_line(entry.category.value, widths["category"])),
-            Text(one_line(entry.title, widths["title"])),
+            Text(fit_title(entry.title, widths["title"])),
             Text(tail(where, widths["source"]), style="dim"),
         ]
 

@@ -1,0 +1,74 @@
+"""Streamable HTTP: one warm server on loopback shared by several clients."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+import uvicorn
+from mcp import Client
+from mcp_helpers import call
+
+from app.mcp.server import MemoryServer
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def _wait_for_port(port: int, seconds: float = 60) -> None:
+    with anyio.fail_after(seconds):
+        while True:
+            try:
+                stream = await anyio.connect_tcp("127.0.0.1", port)
+            except OSError:
+                await anyio.sleep(0.1)
+            else:
+                await stream.aclose()
+                return
+
+
+async def test_two_http_clients_share_one_server(server: MemoryServer) -> None:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    app = server.streamable_http_app(host="127.0.0.1")
+    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    async with anyio.create_task_group() as group:
+        group.start_soon(http.serve)
+        await _wait_for_port(port)
+        async with Client(url, cache=None) as first, Client(url, cache=None) as second:
+            added = await call(first, "memory_add", content="Builds are cached in S3 by branch")
+            found = await call(second, "memory_search", query="builds cached branch")
+        http.should_exit = True
+    assert found["results"][0]["id"] == added["id"]
+
+
+@pytest.mark.slow
+def test_serve_mcp_http_from_the_command_line(tmp_path: Path) -> None:
+    port = _free_port()
+    command = [str(Path(sys.executable).parent / "memory-tui"), "serve-mcp", "--http"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--project", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    async def session() -> dict[str, object]:
+        await _wait_for_port(port)
+        async with Client(f"http://127.0.0.1:{port}/mcp", cache=None) as client:
+            return await call(client, "memory_list")
+
+    try:
+        listed = anyio.run(session)
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert listed["count"] == 0
+    assert process.stdout is not None and process.stdout.read() == b""
