@@ -34,8 +34,12 @@ def build(size: int) -> Memory:
         cache.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(shared, cache)
     config = replace(Config(), chunk_size=size, secret_policy="redact")
+    done = root / "complete"
+    if not done.exists() and (root / ".claude" / "memory" / "vectors").exists():
+        shutil.rmtree(root / ".claude" / "memory" / "vectors")  # an interrupted build
+        (root / ".claude" / "memory" / "fts.sqlite").unlink(missing_ok=True)
     memory = Memory.open(root, config=config)
-    if memory.count() == 0:
+    if not done.exists():
         start = time.perf_counter()
         items = []
         for doc_id, text in load_corpus():
@@ -46,6 +50,7 @@ def build(size: int) -> Memory:
         for i in range(0, len(items), 1024):
             memory.add_many(items[i : i + 1024])
         print(f"chunk {size}: {len(items)} chunks indexed in {time.perf_counter() - start:.0f} s")
+        done.write_text("ok")
     return memory
 
 

@@ -147,6 +147,7 @@ class Memory:
             rrf_k=config.rrf_k,
             min_score=config.min_score,
             keyword_weight=config.keyword_weight,
+            similarities=self._similarities,
         )
         self.last_repair = self._ensure_consistent()
 
@@ -199,6 +200,24 @@ class Memory:
     def base_embedder(self) -> Embedder:
         """The model behind the cache."""
         return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+
+    def _similarities(self, qvec: Any, entries: Sequence[Entry]) -> dict[str, float]:
+        """Cosine similarity of a query to entries, from the embedding cache when it has
+        their vectors (a SQLite lookup), else from the store (a LanceDB query)."""
+        import numpy as np
+
+        sims: dict[str, float] = {}
+        if isinstance(self.embedder, CachedEmbedder):
+            hashes = list({e.content_hash for e in entries})
+            cached = self.embedder.cache.get_many(hashes, self.embedder.model_id)
+            for entry in entries:
+                blob = cached.get(entry.content_hash)
+                if blob is not None:
+                    sims[entry.id] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
+        missing = [e.id for e in entries if e.id not in sims]
+        if missing:
+            sims.update(self.store().similarities(qvec, missing))
+        return sims
 
     def _ensure_consistent(self) -> RepairReport | None:
         if not (self.fts.recreated or self.fts.pending):

@@ -123,9 +123,14 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
+        similarities: Callable[[npt.NDArray[np.float32], Sequence[Entry]], dict[str, float]]
+        | None = None,
     ) -> None:
         self._fts = fts
         self._store = store
+        self._similarities: Callable[
+            [npt.NDArray[np.float32], Sequence[Entry]], dict[str, float]
+        ] = similarities or (lambda q, entries: store().similarities(q, [e.id for e in entries]))
         self._embedder = embedder
         self.rrf_k = rrf_k
         self.min_score = min_score
@@ -183,8 +188,8 @@ class Searcher:
         while len(kept) < limit and batch_start < len(fused):
             batch = fused[batch_start : batch_start + max(limit * 2, 20)]
             batch_start += len(batch)
-            unknown = [r.entry.id for r in batch if r.explanation.vector_similarity is None]
-            sims = self._store().similarities(qvec, unknown) if unknown else {}
+            unknown = [r.entry for r in batch if r.explanation.vector_similarity is None]
+            sims = self._similarities(qvec, unknown) if unknown else {}
             for result in batch:
                 sim = result.explanation.vector_similarity
                 if sim is None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import threading
 
 from fakes import FakeEmbedder
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 from tui_helpers import Recorder, make_app, search_for, settle
 
 from app.tui import messages as msg
 from app.tui.screens.main import MainScreen
 from app.tui.widgets.filter_list import FilterList
+from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
 from engine.errors import StorageError
@@ -157,14 +158,18 @@ async def test_preview_follows_the_selection(seeded: Memory) -> None:
         await settle(pilot)
         screen = app.screen
         table = screen.query_one(ResultsTable)
+        preview = screen.query_one(EntryPreview)
+        assert preview.result == table.results[0]
+        assert screen.query_one("#preview-body", Markdown).source == table.results[0].entry.content
         first = text_of(screen, "#preview-meta")
-        assert table.results[0].entry.title in first
-        assert "category" in first and "keywords" in first
+        assert "category gotcha" in first and "keywords" in first
         assert "keyword #1" in text_of(screen, "#preview-why")
         await pilot.press("down", "down")  # to the results, then the next row
         await pilot.pause()
         assert table.cursor_row == 1
-        assert table.results[1].entry.title in text_of(screen, "#preview-meta")
+        await pilot.pause(0.2)
+        assert preview.result == table.results[1]
+        assert screen.query_one("#preview-body", Markdown).source == table.results[1].entry.content
 
 
 async def test_a_failing_search_shows_a_message_and_the_app_keeps_running(
@@ -229,7 +234,7 @@ async def test_keyword_results_while_the_model_loads(tmp_path: object) -> None:
             await settle(pilot)
             assert status.model_state == "ready"
             assert "hybrid available" in str(status.render())
-            assert text_of(screen, "#results-header").startswith("1 result · hybrid")
+            assert text_of(screen, "#results-header").startswith("1 result for “lancedb” · hybrid")
     finally:
         model.may_load.set()
         memory.close()

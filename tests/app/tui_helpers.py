@@ -7,7 +7,7 @@ from textual.pilot import Pilot
 
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
-from app.tui.screens.main import DEBOUNCE_SECONDS
+from app.tui.screens.main import DEBOUNCE_SECONDS, PREVIEW_DELAY
 from engine.memory import Memory
 
 SEEDS = (
@@ -45,7 +45,7 @@ async def settle(pilot: Pilot[object], *, rounds: int = 20) -> None:
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         if not any(w.is_running for w in pilot.app.workers):
-            await pilot.pause()
+            await pilot.pause(PREVIEW_DELAY * 2)  # the preview follows the selection
             return
 
 

@@ -27,7 +27,7 @@ async def settle(pilot: Pilot[object]) -> None:
         await pilot.pause()
         if not any(w.is_running for w in pilot.app.workers):
             break
-    await pilot.pause()
+    await pilot.pause(0.2)  # the preview follows the selection after a moment
 
 
 def search(query: str, *keys: str):  # noqa: ANN201 - a run_before callback

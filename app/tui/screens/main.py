@@ -48,6 +48,8 @@ SOURCE_OVERFETCH = 200
 """Results fetched when a source filter is applied after the search."""
 BROWSE_LIMIT = 200
 """Entries listed when there is no query."""
+PREVIEW_DELAY = 0.06
+"""Seconds the preview waits for the selection to settle before rendering it."""
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
@@ -104,6 +106,8 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
         self._shown: msg.SearchRequest | None = None
         self._timer: Timer | None = None
         self._last_start = 0.0
+        self._preview_timer: Timer | None = None
+        self._preview_pending: SearchResult | None = None
         self._select_after: str | None = None
 
     # --- layout --------------------------------------------------------------------------
@@ -334,10 +338,19 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
 
     @on(ResultsTable.EntryHighlighted)
     def _entry_highlighted(self, message: ResultsTable.EntryHighlighted) -> None:
+        # Rendering markdown takes longer than drawing the results: it follows a moment
+        # later, once, instead of on every keystroke or cursor step.
+        self._preview_pending = message.result
+        if self._preview_timer is not None:
+            self._preview_timer.stop()
+        self._preview_timer = self.set_timer(PREVIEW_DELAY, self._show_preview)
+
+    def _show_preview(self) -> None:
+        self._preview_timer = None
         shown = self._shown
         mode = shown.effective_mode.value if shown else self.state.mode.value
         browsing = shown.state.browsing if shown else True
-        self.query_one(EntryPreview).show(message.result, mode=mode, browsing=browsing)
+        self.query_one(EntryPreview).show(self._preview_pending, mode=mode, browsing=browsing)
 
     # --- presentation --------------------------------------------------------------------
 
@@ -359,7 +372,10 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
                 else f"newest {count:,} of {total:,} entries"
             )
         else:
-            parts.append(f"{count:,} result{'s' * (count != 1)} · {request.effective_mode.value}")
+            query = " ".join(state.query.split())
+            query = query if len(query) <= 40 else query[:39] + "…"
+            plural = "s" * (count != 1)
+            parts.append(f"{count:,} result{plural} for “{query}” · {request.effective_mode.value}")
             if request.effective_mode is not state.mode:
                 parts.append(f"{state.mode.value} once the model is ready")
         if state.category:

@@ -92,6 +92,13 @@ def explanation(result: SearchResult, mode: str) -> Content:
 class EntryPreview(VerticalScroll):
     """Shows one result; the screen calls :meth:`show` when the selection moves."""
 
+    _shown: tuple[SearchResult | None, str, bool] | None = None
+
+    @property
+    def result(self) -> SearchResult | None:
+        """The result on display."""
+        return self._shown[0] if self._shown else None
+
     def compose(self) -> ComposeResult:
         """Metadata, the rendered markdown and the score explanation."""
         yield Static(EMPTY_HINT, id="preview-meta")
@@ -100,6 +107,10 @@ class EntryPreview(VerticalScroll):
 
     def show(self, result: SearchResult | None, *, mode: str, browsing: bool) -> None:
         """Display ``result`` (None: the empty hint). ``mode`` is the mode that ranked it."""
+        key = (result, mode, browsing)
+        if key == self._shown:
+            return  # the same entry again (typing on): the markdown need not be re-rendered
+        self._shown = key
         meta = self.query_one("#preview-meta", Static)
         body = self.query_one("#preview-body", Markdown)
         why = self.query_one("#preview-why", Static)

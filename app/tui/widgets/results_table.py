@@ -1,21 +1,34 @@
-"""The results pane: rank, score bar, category, title and ``path:line`` of each result."""
+"""The results pane: rank, score bar, category, title and ``path:line`` of each result.
+
+A line-API widget (one pre-formatted row per line, drawn from segments) rather than a
+``DataTable``: it redraws in a couple of milliseconds, which matters when every keystroke
+brings new results.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.text import Text
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from engine.models import SearchResult
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 SCROLLBAR = 2
 """Cells kept free for the vertical scrollbar."""
+GAP = 2
+"""Blank cells between columns."""
+COLUMNS = ("rank", "score", "category", "title", "source")
 
 
 def score_bar(score: float, cells: int) -> str:
@@ -26,9 +39,11 @@ def score_bar(score: float, cells: int) -> str:
 
 
 def one_line(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
+    """``text`` on one line, cut to ``width`` cells with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
+    if cell_len(flat) <= width:
+        return flat
+    return set_cell_size(flat, max(0, width - 1)).rstrip() + "…"
 
 
 def tail(text: str, width: int) -> str:
@@ -45,43 +60,49 @@ def tail(text: str, width: int) -> str:
 def fit_title(title: str, width: int) -> str:
     """A one-line title in ``width`` cells; a heading path keeps its last heading."""
     flat = " ".join(title.split())
-    if len(flat) <= width or " > " not in flat:
+    if cell_len(flat) <= width or " > " not in flat:
         return one_line(flat, width)
     first, last = flat.split(" > ", 1)[0], flat.rsplit(" > ", 1)[-1]
-    room = width - len(last) - 4  # "… > "
+    room = width - cell_len(last) - 4  # "… > "
     if room >= 6:
-        return f"{first[:room].rstrip()}… > {last}"
+        return f"{set_cell_size(first, room).rstrip()}… > {last}"
     return one_line("… > " + last, width)
 
 
 def column_widths(width: int) -> dict[str, int]:
     """Widths of the five columns for a table ``width`` cells wide."""
     narrow = width < 70
-    fixed = (
-        {"rank": 2, "score": 10, "category": 10}
-        if narrow
-        else {
-            "rank": 3,
-            "score": 10,
-            "category": 12,
-        }
-    )
-    padding = 2 * 5  # DataTable pads each cell by one on both sides
-    rest = max(24, width - sum(fixed.values()) - padding - SCROLLBAR)
+    fixed = {"rank": 3, "score": 10, "category": 10 if narrow else 12}
+    rest = max(24, width - sum(fixed.values()) - GAP * 4 - SCROLLBAR)
     title = max(12, rest * 3 // 5)
     return {**fixed, "title": title, "source": max(10, rest - title)}
 
 
-class ResultsTable(DataTable[Text]):
+class ResultsTable(ScrollView, can_focus=True):
     """A table of search results (or of entries, newest first, when browsing)."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "results-table--header",
+        "results-table--cursor",
+        "results-table--dim",
+        "results-table--bar",
+    }
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
         Binding("e", "screen.edit_entry", "Edit"),
         Binding("d,delete", "screen.delete_entry", "Delete"),
         Binding("p", "screen.promote_entry", "Promote"),
         Binding("o", "screen.open_source", "Open file"),
         Binding("escape,slash", "screen.focus_search", "Search", show=False),
     ]
+
+    cursor_row: reactive[int] = reactive(0, always_update=True)
+    """Index of the highlighted result."""
 
     class EntryHighlighted(Message):
         """The cursor moved to a result (None: the table is empty)."""
@@ -92,10 +113,14 @@ class ResultsTable(DataTable[Text]):
             """The highlighted result."""
 
     def __init__(self, *, id: str | None = None, strip_prefix: str = "") -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self._results: tuple[SearchResult, ...] = ()
         self._browsing = False
         self._strip_prefix = strip_prefix
+        self._rows: list[list[str]] = []
+        self._widths = column_widths(80)
+
+    # --- data ----------------------------------------------------------------------------
 
     @property
     def results(self) -> tuple[SearchResult, ...]:
@@ -105,7 +130,7 @@ class ResultsTable(DataTable[Text]):
     @property
     def selected(self) -> SearchResult | None:
         """The result under the cursor."""
-        if not self._results or not 0 <= self.cursor_row < len(self._results):
+        if not 0 <= self.cursor_row < len(self._results):
             return None
         return self._results[self.cursor_row]
 
@@ -117,48 +142,108 @@ class ResultsTable(DataTable[Text]):
         previous = self.selected.entry.id if self.selected and keep_cursor else None
         self._results = tuple(results)
         self._browsing = browsing
-        self._rebuild()
+        self._format_rows()
         ids = [r.entry.id for r in self._results]
-        row = ids.index(previous) if previous in ids else 0
-        if self._results:
-            self.move_cursor(row=row, animate=False)
-        self.post_message(self.EntryHighlighted(self.selected))
+        self.move_cursor(row=ids.index(previous) if previous in ids else 0)
+        if not previous:
+            self.scroll_to(y=0, animate=False)
 
-    def _rebuild(self) -> None:
-        self.clear(columns=True)
-        widths = column_widths(self.size.width or 80)
-        self.add_column("#", width=widths["rank"], key="rank")
-        self.add_column("Date" if self._browsing else "Score", width=widths["score"], key="score")
-        self.add_column("Category", width=widths["category"], key="category")
-        self.add_column("Title", width=widths["title"], key="title")
-        self.add_column("Source", width=widths["source"], key="source")
-        for rank, result in enumerate(self._results, start=1):
-            self.add_row(*self._cells(rank, result, widths), key=result.entry.id)
+    def move_cursor(self, *, row: int, animate: bool = False) -> None:
+        """Put the cursor on ``row`` (clamped) and scroll it into view."""
+        self.cursor_row = max(0, min(row, len(self._results) - 1))
 
-    def _cells(self, rank: int, result: SearchResult, widths: dict[str, int]) -> list[Text]:
-        entry = result.entry
+    def _format_rows(self) -> None:
+        self._widths = column_widths(self.size.width or 80)
+        self._rows = [self._cells(rank, r) for rank, r in enumerate(self._results, start=1)]
+        self.virtual_size = Size(self.size.width, len(self._rows) + 1)
+        self.refresh()
+
+    def _cells(self, rank: int, result: SearchResult) -> list[str]:
+        entry, widths = result.entry, self._widths
         if self._browsing:
-            score = Text(entry.created_at[:10], style="dim")
+            score = entry.created_at[:10]
         else:
-            bar = score_bar(result.score, widths["score"] - 5)
-            score = Text.assemble((bar, "bold"), f" {result.score:.2f}")
+            score = f"{score_bar(result.score, widths['score'] - 5)} {result.score:.2f}"
         where = entry.location.removeprefix(self._strip_prefix) or f"({entry.source.value})"
         return [
-            Text(str(rank), style="dim", justify="right"),
+            str(rank).rjust(widths["rank"]),
             score,
-            Text(one_line(entry.category.value, widths["category"])),
-            Text(fit_title(entry.title, widths["title"])),
-            Text(tail(where, widths["source"]), style="dim"),
+            one_line(entry.category.value, widths["category"]),
+            fit_title(entry.title, widths["title"]),
+            tail(where, widths["source"]),
         ]
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        """The header on the first line, then the rows under the scroll offset."""
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            header = self.get_component_rich_style("results-table--header")
+            titles = ["#", "Date" if self._browsing else "Score", "Category", "Title", "Source"]
+            return self._strip(titles, base + header, base + header, width)
+        index = self.scroll_offset.y + y - 1
+        if index >= len(self._rows):
+            return Strip.blank(width, base)
+        style = base
+        if index == self.cursor_row:
+            style = base + self.get_component_rich_style("results-table--cursor")
+        dim = style + self.get_component_rich_style("results-table--dim", partial=True)
+        return self._strip(self._rows[index], style, dim, width, bar=not self._browsing)
+
+    def _strip(
+        self, cells: list[str], style: Style, dim: Style, width: int, *, bar: bool = False
+    ) -> Strip:
+        segments = [Segment(" ", style)]
+        for name, text in zip(COLUMNS, cells, strict=True):
+            padded = set_cell_size(text, self._widths[name]) + " " * GAP
+            if name == "score" and bar:
+                accent = style + self.get_component_rich_style("results-table--bar", partial=True)
+                segments += [Segment(padded[:5], accent), Segment(padded[5:], style)]
+            else:
+                segments.append(Segment(padded, dim if name in ("rank", "source") else style))
+        return Strip(segments).adjust_cell_length(width, style)
+
+    # --- events --------------------------------------------------------------------------
+
+    def watch_cursor_row(self, row: int) -> None:
+        """Keep the cursor visible and tell the screen what is highlighted."""
+        visible = max(1, self.size.height - 1)
+        top = self.scroll_offset.y
+        if row < top:
+            self.scroll_to(y=row, animate=False)
+        elif row >= top + visible:
+            self.scroll_to(y=row - visible + 1, animate=False)
+        self.refresh()
+        self.post_message(self.EntryHighlighted(self.selected))
 
     def on_resize(self, event: events.Resize) -> None:
         """Re-fit the title and source columns to the new width."""
-        if self._results:
-            row = self.cursor_row
-            self._rebuild()
-            self.move_cursor(row=row, animate=False)
+        self._format_rows()
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """Turn the row highlight into :class:`EntryHighlighted`."""
-        event.stop()
-        self.post_message(self.EntryHighlighted(self.selected))
+    def on_click(self, event: events.Click) -> None:
+        """Select the row under the pointer."""
+        index = self.scroll_offset.y + event.y - 1
+        if event.y >= 1 and 0 <= index < len(self._results):
+            self.cursor_row = index
+
+    def on_focus(self) -> None:
+        """Redraw: the cursor is brighter while focused."""
+        self.refresh()
+
+    def on_blur(self) -> None:
+        """Redraw: the cursor is dimmer without focus."""
+        self.refresh()
+
+    def action_cursor(self, step: int) -> None:
+        """Move the cursor by ``step`` rows."""
+        self.move_cursor(row=self.cursor_row + step)
+
+    def action_page(self, direction: int) -> None:
+        """Move the cursor by one page."""
+        self.move_cursor(row=self.cursor_row + direction * max(1, self.size.height - 2))
+
+    def action_jump(self, row: int) -> None:
+        """Move the cursor to the first (0) or last (-1) row."""
+        self.move_cursor(row=len(self._results) - 1 if row < 0 else row)
