@@ -24,7 +24,7 @@ from pathlib import Path
 from engine.chunking import chunk_markdown
 from engine.errors import EngineError
 from engine.hashing import content_hash, normalize_content
-from engine.markdown import parse_markdown
+from engine.markdown import blank_html_comments, parse_markdown
 from engine.memory import Memory, NewEntry, now_iso, parse_category
 from engine.meta import IndexMeta
 from engine.models import MAX_CONTENT_LENGTH, Category, Entry, Source
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5_000_000
 """Knowledge files larger than this are reported and skipped."""
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
@@ -231,12 +231,14 @@ class Indexer:
         promoted_at = str(parsed.front_matter.get("promoted_at") or "")
         cfg = self.memory.config
         entries = []
-        body = _redact_private_blocks(parsed.body)
+        body = blank_html_comments(_redact_private_blocks(parsed.body))
         # Titles and keywords are stored too; a secret in them must not slip past.
         keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
+            if _only_headings(chunk.own_text):
+                continue  # a bare heading (e.g. a template's) is not knowledge yet
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
@@ -353,6 +355,11 @@ def _redact_private_blocks(body: str) -> str:
     inside it, or when it is long): neither half holds both tags, so the secret would be stored.
     """
     return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
+
+
+def _only_headings(text: str) -> bool:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return all(line.startswith("#") for line in lines)
 
 
 def _fit(content: str) -> list[str]:

@@ -14,6 +14,7 @@ so one bad file cannot stop indexing of the others.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -267,3 +268,27 @@ def _blank_directives(searchable: str, original: str) -> str:
     # A line that held only directives becomes blank rather than disappearing, so line
     # numbers in the body still map onto the original file.
     return joined if joined.strip() else ""
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def blank_html_comments(text: str) -> str:
+    """Remove HTML comments outside code fences, keeping their line breaks.
+
+    Comments are invisible when markdown is rendered (templates keep their guidance
+    there), so they are not knowledge to index; line numbers still match the file.
+    """
+    lines = text.split("\n")
+    roles = fence_roles(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def replace(match: re.Match[str]) -> str:
+        line = max(0, bisect_right(starts, match.start()) - 1)
+        if roles[line] is not FenceRole.NONE:
+            return match.group(0)
+        return "\n" * match.group(0).count("\n")
+
+    return _HTML_COMMENT.sub(replace, text)

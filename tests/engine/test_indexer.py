@@ -623,3 +623,21 @@ def test_hidden_and_non_markdown_files_are_ignored(tmp_path: Path, memory: Memor
 
     assert report.files_total == 1
     assert files_of(memory, "wombats") == {project_rel("real.md")}
+
+
+def test_comments_and_bare_headings_are_not_indexed(tmp_path: Path, memory: Memory) -> None:
+    write(
+        tmp_path,
+        "gotchas.md",
+        "# Gotchas\n\n<!-- Example:\n## Tests fail from a subdirectory\nRun from the root.\n-->\n",
+    )
+    write(tmp_path, "notes.md", "# Notes\n\n<!-- hidden -->\nThe cache lives in redis.\n")
+
+    report = index(memory)
+
+    assert report.errors == []
+    assert memory.fts.by_file(project_rel("gotchas.md")) == []
+    [note] = memory.fts.by_file(project_rel("notes.md"))
+    assert "hidden" not in note.content and "redis" in note.content
+    assert note.line_start == 1
+    assert found(memory, "subdirectory") == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.markdown import FenceRole, fence_roles, parse_markdown
+from engine.markdown import FenceRole, blank_html_comments, fence_roles, parse_markdown
 
 
 def test_front_matter_is_parsed_and_removed_from_body() -> None:
@@ -206,3 +206,14 @@ def test_unclosed_fence_runs_to_the_end() -> None:
         FenceRole.BODY,
         FenceRole.BODY,
     ]
+
+
+def test_blank_html_comments_keeps_line_numbers_and_fenced_comments() -> None:
+    text = "# G\n\n<!-- guidance\n## Not a heading\n-->\ntext\n```html\n<!-- kept -->\n```\n"
+
+    blanked = blank_html_comments(text)
+
+    assert blanked.count("\n") == text.count("\n")
+    assert "guidance" not in blanked and "Not a heading" not in blanked
+    assert "<!-- kept -->" in blanked
+    assert blanked.splitlines()[5] == "text"

@@ -16,13 +16,13 @@ from textual import work
 from textual.app import SuspendNotSupported
 
 from app.tui import messages as msg
-from app.tui.screens.confirm import ConfirmScreen
-from app.tui.screens.entry_form import EntryDraft, EntryFormScreen
 from app.tui.widgets.results_table import ResultsTable
 from engine.models import Entry, Source
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+    from app.tui.screens.entry_form import EntryDraft
 
     from engine.memory import Memory
 
@@ -63,6 +63,8 @@ class CurationActions(_Base):
 
     def action_add_entry(self) -> None:
         """Open the form for a new entry."""
+        from app.tui.screens.entry_form import EntryFormScreen
+
         self.app.push_screen(
             EntryFormScreen(validate=self.memory.prepare_content),
             lambda draft: self.save_entry(draft, None) if draft else None,
@@ -70,6 +72,8 @@ class CurationActions(_Base):
 
     def action_edit_entry(self) -> None:
         """Open the form on the selected entry."""
+        from app.tui.screens.entry_form import EntryFormScreen
+
         entry = self._selected("edit")
         if entry is not None:
             self.app.push_screen(
@@ -106,6 +110,8 @@ class CurationActions(_Base):
 
     def action_delete_entry(self) -> None:
         """Ask, then delete the selected entry."""
+        from app.tui.screens.confirm import ConfirmScreen
+
         entry = self._selected("delete")
         if entry is None:
             return

@@ -13,18 +13,20 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from app.tui import messages as msg
 from app.tui.screens.curation import CurationActions
 from app.tui.screens.maintenance import MaintenanceActions
+from app.tui.screens.results_text import error_text, header_text, placeholder_text
+from app.tui.screens.search_workers import SearchWorkers
 from app.tui.widgets.filter_list import FilterList
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.mode_toggle import ModeToggle
@@ -40,29 +42,11 @@ if TYPE_CHECKING:
 
 DEBOUNCE_SECONDS = 0.05
 """Pause after a keystroke before searching (typing fast runs one search, not five)."""
-PREFIX_MIN_CHARS = 3
-"""Shortest last word that is matched as a prefix while typing."""
-SEARCH_LIMIT = 30
-"""Results shown for a query."""
-SOURCE_OVERFETCH = 200
-"""Results fetched when a source filter is applied after the search."""
-BROWSE_LIMIT = 200
-"""Entries listed when there is no query."""
 PREVIEW_DELAY = 0.06
 """Seconds the preview waits for the selection to settle before rendering it."""
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
-
-
-def prefix_worthy(query: str) -> bool:
-    """Whether the last word is long enough to match as a prefix (``vit`` → ``vitamin``).
-
-    One- and two-letter prefixes match a large part of any index and make that keystroke
-    slow, for results nobody reads; they match as whole words instead.
-    """
-    words = query.split()
-    return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
 
 
 def describe_error(error: BaseException) -> str:
@@ -72,7 +56,7 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
+class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None]):
     """Search, browse and curate; see the module docstring."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -199,58 +183,7 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
             exit_on_error=False,
         )
 
-    # --- workers -------------------------------------------------------------------------
-
-    def run_search(self, request: msg.SearchRequest) -> None:
-        """Search (or list, without a query) and post :class:`~app.tui.messages.ResultsReady`.
-
-        Runs in a thread worker started by :meth:`_start_search`.
-        """
-        worker = get_current_worker()
-        state = request.state
-        if state.browsing:
-            entries = self.memory.list(
-                category=state.category, source=state.source, limit=BROWSE_LIMIT
-            )
-            results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
-            warnings: tuple[str, ...] = ()
-        else:
-            response = self.memory.search(
-                state.query,
-                mode=request.effective_mode,
-                limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
-                category=state.category,
-                prefix_last=prefix_worthy(state.query),
-                wait_for_model=False,
-            )
-            found = response.results
-            if state.source is not None:
-                found = tuple(r for r in found if r.entry.source is state.source)
-            results, warnings = found[:SEARCH_LIMIT], response.warnings
-        if not worker.is_cancelled:
-            self.post_message(msg.ResultsReady(request, results, warnings))
-
-    @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
-    def refresh_counts(self) -> None:
-        """Count entries per category and source; posts :class:`~app.tui.messages.CountsReady`."""
-        fts = self.memory.fts
-        by_source = fts.counts_by("source")
-        source = self.state.source
-        if source is None:
-            by_category = fts.counts_by("category")
-        else:
-            by_category = {c.value: fts.count(category=c, source=source) for c in Category}
-        self.post_message(msg.CountsReady(fts.count(), by_category, by_source))
-
-    @work(thread=True, group="model", exit_on_error=False, description="load the model")
-    def load_model(self) -> None:
-        """Load the embedding model and open the vector store, off the UI thread."""
-        started = time.perf_counter()
-        load = getattr(self.memory.base_embedder, "load", None)
-        if callable(load):
-            load()
-        self.memory.store()  # imports LanceDB now rather than on the first vector search
-        self.post_message(msg.ModelReady(time.perf_counter() - started))
+    # --- worker results ----------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place where worker errors become messages for the user."""
@@ -361,44 +294,11 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
     def _show_header(
         self, request: msg.SearchRequest, count: int, warnings: tuple[str, ...]
     ) -> None:
-        state, parts = request.state, []
-        if state.browsing and count == 0 and not (state.category or state.source):
-            parts.append("Empty memory")
-        elif state.browsing:
-            total = self.total if self.total is not None else count
-            parts.append(
-                f"{count:,} entries, newest first"
-                if count >= total or state.category or state.source
-                else f"newest {count:,} of {total:,} entries"
-            )
-        else:
-            query = " ".join(state.query.split())
-            query = query if len(query) <= 40 else query[:39] + "…"
-            plural = "s" * (count != 1)
-            parts.append(f"{count:,} result{plural} for “{query}” · {request.effective_mode.value}")
-            if request.effective_mode is not state.mode:
-                parts.append(f"{state.mode.value} once the model is ready")
-        if state.category:
-            parts.append(f"category {state.category.value}")
-        if state.source:
-            parts.append(f"source {state.source.value}")
-        parts += [w for w in warnings if "still loading" not in w]
-        self.query_one("#results-header", Label).update(" · ".join(parts))
+        text = header_text(request, count, self.total, warnings)
+        self.query_one("#results-header", Label).update(text)
 
     def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
-        state, text = request.state, ""
-        if count == 0 and state.browsing and not (state.category or state.source):
-            text = (
-                "Your memory is empty.\n\nAdd an entry with ctrl+n, or put markdown files "
-                "under .claude/knowledge/ and re-index with ctrl+r."
-            )
-        elif count == 0 and state.browsing:
-            text = "No entries match these filters.\n\nChoose “All” in the filters (ctrl+g)."
-        elif count == 0:
-            text = (
-                f"No results for “{state.query.strip()}” in {request.effective_mode.value} mode."
-                "\n\nTry other words, keyword mode (F3) for exact terms, or clear the filters."
-            )
+        text = placeholder_text(request, count)
         pane = self.query_one("#results-pane")
         pane.set_class(bool(text), "-placeholder")
         pane.remove_class("-error")
@@ -407,12 +307,8 @@ class MainScreen(CurationActions, MaintenanceActions, Screen[None]):
     def _show_search_error(self, text: str) -> None:
         self.query_one("#results-header", Label).update("Search failed")
         self.query_one(ResultsTable).show_results((), browsing=self.state.browsing)
-        pane = self.query_one("#results-pane")
-        pane.add_class("-placeholder", "-error")
-        self.query_one("#results-message", Static).update(
-            f"The search failed: {text}\n\nThe app is still running: edit the query or "
-            "change the mode to try again."
-        )
+        self.query_one("#results-pane").add_class("-placeholder", "-error")
+        self.query_one("#results-message", Static).update(error_text(text))
 
     # --- actions -------------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from textual import work
 
 from app.tui import messages as msg
-from app.tui.screens.export import ExportRequest, ExportScreen
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
@@ -21,6 +20,8 @@ from engine.models import SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+    from app.tui.screens.export import ExportRequest
 
     from app.tui.messages import SearchState
     from engine.memory import Memory
@@ -106,6 +107,8 @@ class MaintenanceActions(_Base):
 
     def action_export(self) -> None:
         """Open the export dialog for the results on screen."""
+        from app.tui.screens.export import ExportScreen
+
         results = self.query_one(ResultsTable).results
         state = self.state
         what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"

@@ -1,0 +1,102 @@
+"""The main screen's thread workers: search (or list), count, load the model.
+
+A mixin of :class:`~app.tui.screens.main.MainScreen`. Each worker calls the engine off the
+UI thread and posts a message from :mod:`app.tui.messages`; none touches a widget.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.worker import get_current_worker
+
+from app.tui import messages as msg
+from engine.models import Category, SearchResult
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from engine.memory import Memory
+
+    _Base = Screen[None]
+else:
+    _Base = object
+
+PREFIX_MIN_CHARS = 3
+"""Shortest last word that is matched as a prefix while typing."""
+SEARCH_LIMIT = 30
+"""Results shown for a query."""
+SOURCE_OVERFETCH = 200
+"""Results fetched when a source filter is applied after the search."""
+BROWSE_LIMIT = 200
+"""Entries listed when there is no query."""
+
+
+def prefix_worthy(query: str) -> bool:
+    """Whether the last word is long enough to match as a prefix (``vit`` → ``vitamin``).
+
+    One- and two-letter prefixes match a large part of any index and make that keystroke
+    slow, for results nobody reads; they match as whole words instead.
+    """
+    words = query.split()
+    return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
+
+
+class SearchWorkers(_Base):
+    """Workers that read the memory (mixed into the main screen)."""
+
+    memory: Memory
+    state: msg.SearchState
+
+    def run_search(self, request: msg.SearchRequest) -> None:
+        """Search (or list, without a query) and post :class:`~app.tui.messages.ResultsReady`.
+
+        Runs in a thread worker started by :meth:`_start_search`.
+        """
+        worker = get_current_worker()
+        state = request.state
+        if state.browsing:
+            entries = self.memory.list(
+                category=state.category, source=state.source, limit=BROWSE_LIMIT
+            )
+            results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
+            warnings: tuple[str, ...] = ()
+        else:
+            response = self.memory.search(
+                state.query,
+                mode=request.effective_mode,
+                limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
+                category=state.category,
+                prefix_last=prefix_worthy(state.query),
+                wait_for_model=False,
+            )
+            found = response.results
+            if state.source is not None:
+                found = tuple(r for r in found if r.entry.source is state.source)
+            results, warnings = found[:SEARCH_LIMIT], response.warnings
+        if not worker.is_cancelled:
+            self.post_message(msg.ResultsReady(request, results, warnings))
+
+    @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
+    def refresh_counts(self) -> None:
+        """Count entries per category and source; posts :class:`~app.tui.messages.CountsReady`."""
+        fts = self.memory.fts
+        by_source = fts.counts_by("source")
+        source = self.state.source
+        if source is None:
+            by_category = fts.counts_by("category")
+        else:
+            by_category = {c.value: fts.count(category=c, source=source) for c in Category}
+        self.post_message(msg.CountsReady(fts.count(), by_category, by_source))
+
+    @work(thread=True, group="model", exit_on_error=False, description="load the model")
+    def load_model(self) -> None:
+        """Load the embedding model and open the vector store, off the UI thread."""
+        started = time.perf_counter()
+        load = getattr(self.memory.base_embedder, "load", None)
+        if callable(load):
+            load()
+        self.memory.store()  # imports LanceDB now rather than on the first vector search
+        self.post_message(msg.ModelReady(time.perf_counter() - started))
