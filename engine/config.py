@@ -167,7 +167,7 @@ class Config:
 
     search_mode: SearchMode = SearchMode.HYBRID
     min_score: float = 0.30
-    chunk_size: int = 1000
+    chunk_size: int = 2000
     chunk_overlap: int = 15
     default_limit: int = 5
     rrf_k: int = 60

@@ -19,8 +19,15 @@ from engine.memory import Memory
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
 
 
+def steady_cursors(pilot: Pilot[object]) -> None:
+    """Stop text cursors blinking, so that a picture never catches one half-way."""
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False  # type: ignore[attr-defined]
+
+
 async def settle(pilot: Pilot[object]) -> None:
     """Let searches and counts finish."""
+    steady_cursors(pilot)
     await pilot.pause(0.15)
     for _ in range(10):
         await pilot.app.workers.wait_for_complete()
@@ -28,6 +35,7 @@ async def settle(pilot: Pilot[object]) -> None:
         if not any(w.is_running for w in pilot.app.workers):
             break
     await pilot.pause(0.2)  # the preview follows the selection after a moment
+    steady_cursors(pilot)
 
 
 def search(query: str, *keys: str):  # noqa: ANN201 - a run_before callback

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.screens.entry_form import EntryDraft
-
     from engine.memory import Memory
 
     _Base = Screen[None]

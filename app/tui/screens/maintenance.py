@@ -21,9 +21,8 @@ from engine.models import SearchResult
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from app.tui.screens.export import ExportRequest
-
     from app.tui.messages import SearchState
+    from app.tui.screens.export import ExportRequest
     from engine.memory import Memory
 
     _Base = Screen[None]
