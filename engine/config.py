@@ -166,7 +166,7 @@ class Config:
     """Resolved configuration. Construct with :func:`load_config`."""
 
     search_mode: SearchMode = SearchMode.HYBRID
-    min_score: float = 0.30
+    min_score: float = 0.20
     chunk_size: int = 2000
     chunk_overlap: int = 15
     default_limit: int = 5

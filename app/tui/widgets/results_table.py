@@ -189,8 +189,12 @@ class ResultsTable(ScrollView, can_focus=True):
         style = base
         if index == self.cursor_row:
             style = base + self.get_component_rich_style("results-table--cursor")
-        dim = style + self.get_component_rich_style("results-table--dim", partial=True)
+        dim = style + self._color("results-table--dim")
         return self._strip(self._rows[index], style, dim, width, bar=not self._browsing)
+
+    def _color(self, component: str) -> Style:
+        # Only the (alpha-blended) colour: the row keeps its own background and weight.
+        return Style(color=self.get_component_rich_style(component).color)
 
     def _strip(
         self, cells: list[str], style: Style, dim: Style, width: int, *, bar: bool = False
@@ -199,7 +203,7 @@ class ResultsTable(ScrollView, can_focus=True):
         for name, text in zip(COLUMNS, cells, strict=True):
             padded = set_cell_size(text, self._widths[name]) + " " * GAP
             if name == "score" and bar:
-                accent = style + self.get_component_rich_style("results-table--bar", partial=True)
+                accent = style + self._color("results-table--bar")
                 segments += [Segment(padded[:5], accent), Segment(padded[5:], style)]
             else:
                 segments.append(Segment(padded, dim if name in ("rank", "source") else style))
