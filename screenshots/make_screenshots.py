@@ -123,8 +123,8 @@ async def wait_until_idle(pilot: Pilot[None], *, model: bool = True) -> None:
     """Let the model load (when asked) and every search finish."""
     app = pilot.app
     for _ in range(600):
-        screen = app.screen
-        ready = not model or (isinstance(screen, MainScreen) and screen.model_state == "ready")
+        main = [s for s in app.screen_stack if isinstance(s, MainScreen)]
+        ready = not model or (bool(main) and main[0].model_state == "ready")
         if ready and not any(w.is_running for w in app.workers):
             break
         await pilot.pause(0.1)
@@ -162,7 +162,11 @@ async def main(size: tuple[int, int], rebuild: bool) -> None:
     shots: list[tuple[str, Path | None, Step]] = [
         ("results-with-preview", None, typing("how do sync waves order resources")),
         ("browse-by-category", None, typing("", "ctrl+g", "down", "down", "down", "enter")),
-        ("export-modal", None, typing("ingress tls certificate", "ctrl+s", "right", "right", "space")),
+        (
+            "export-modal",
+            None,
+            typing("ingress tls certificate", "ctrl+s", "right", "right", "space"),
+        ),
         ("add-form-validation", None, typing("", "ctrl+n", "ctrl+s")),
         ("help", None, typing("", "f1")),
         ("empty-memory", Path(tempfile.mkdtemp()), typing("")),

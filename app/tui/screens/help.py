@@ -26,9 +26,10 @@ entries that agents and people add.
 | ctrl+z | undo the last delete |
 | ctrl+s | export the results (text, json, csv, md, xml) |
 | ctrl+r | re-index `.claude/knowledge/` |
-| ctrl+g | go to the category and source filters |
+| ctrl+g | show the category and source filters and go to them (again: hide them) |
 | ctrl+p | command palette: every action by name |
 | F1 | this help · ctrl+q quit |
+| mouse | click a mode, a filter, a result or a button |
 
 **Modes.** *keyword* is BM25 over the words you type (the last word also matches as a prefix);
 *vector* compares meanings with the embedding model; *hybrid* fuses both rankings with Reciprocal

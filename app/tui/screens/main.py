@@ -73,7 +73,7 @@ class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None
     ]
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
         (0, "-narrow"),
-        (120, "-wide"),
+        (140, "-wide"),
     ]
 
     def __init__(self, memory: Memory, *, mode: SearchMode = SearchMode.HYBRID) -> None:

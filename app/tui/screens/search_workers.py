@@ -13,7 +13,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from app.tui import messages as msg
-from engine.models import Category, SearchResult
+from engine.models import Category, SearchMode, SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -99,4 +99,6 @@ class SearchWorkers(_Base):
         if callable(load):
             load()
         self.memory.store()  # imports LanceDB now rather than on the first vector search
+        # The first query pays for warming the model and opening the table: pay it here.
+        self.memory.search("warm up", mode=SearchMode.HYBRID, limit=1)
         self.post_message(msg.ModelReady(time.perf_counter() - started))

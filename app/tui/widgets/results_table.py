@@ -63,10 +63,12 @@ def fit_title(title: str, width: int) -> str:
     if cell_len(flat) <= width or " > " not in flat:
         return one_line(flat, width)
     first, last = flat.split(" > ", 1)[0], flat.rsplit(" > ", 1)[-1]
+    if cell_len(f"{first} > … > {last}") <= width:
+        return f"{first} > … > {last}"
     room = width - cell_len(last) - 4  # "… > "
     if room >= 6:
         return f"{set_cell_size(first, room).rstrip()}… > {last}"
-    return one_line("… > " + last, width)
+    return one_line(last, width)
 
 
 def column_widths(width: int) -> dict[str, int]:
