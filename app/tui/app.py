@@ -48,10 +48,13 @@ class MemoryApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
 
-    def __init__(self, memory: Memory, *, mode: SearchMode | None = None) -> None:
+    def __init__(
+        self, memory: Memory, *, mode: SearchMode | None = None, owns_memory: bool = False
+    ) -> None:
         super().__init__()
         self.memory = memory
         """The engine's front door, shared by every screen."""
+        self._owns_memory = owns_memory
         self._mode = mode or memory.config.search_mode
         self._saved_handlers: list[logging.Handler] = []
         self.sub_title = str(memory.paths.root)
@@ -62,7 +65,9 @@ class MemoryApp(App[None]):
         self.push_screen(MainScreen(self.memory, mode=self._mode))
 
     def on_unmount(self) -> None:
-        """Give logging back."""
+        """Close the memory if this app opened it, and give logging back."""
+        if self._owns_memory:
+            self.memory.close()
         root = logging.getLogger()
         for handler in root.handlers[:]:
             root.removeHandler(handler)

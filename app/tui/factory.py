@@ -20,8 +20,8 @@ def build_app(
     """The app on the memory of the project at ``root``, or on ``memory`` when given.
 
     Opening the memory is cheap (SQLite only): the embedding model is loaded by the app in
-    the background, and LanceDB is imported on first need. Tests pass a ``memory`` built
-    with a fake embedder.
+    the background, and LanceDB is imported on first need. A memory opened here is closed
+    when the app ends; one passed in (tests use a fake embedder) stays the caller's.
 
     Raises:
         ConfigError: the project's configuration is invalid.
@@ -30,8 +30,10 @@ def build_app(
     from app.tui.app import MemoryApp
     from engine.memory import Memory, parse_mode
 
+    owns_memory = memory is None
     if memory is None:
         if root is None:
             raise ValueError("build_app needs a project root or a memory")
         memory = Memory.open(Path(root))
-    return MemoryApp(memory, mode=parse_mode(mode) if mode is not None else None)
+    chosen = parse_mode(mode) if mode is not None else None
+    return MemoryApp(memory, mode=chosen, owns_memory=owns_memory)

@@ -70,6 +70,7 @@ class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None
         Binding("f3", "set_mode('keyword')", "Keyword", show=False),
         Binding("f4", "set_mode('vector')", "Vector", show=False),
         Binding("ctrl+g", "toggle_filters", "Filters"),
+        Binding("down", "focus_results", "Results", show=False),
     ]
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
         (0, "-narrow"),
@@ -252,7 +253,7 @@ class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None
     def _leave_search(self) -> None:
         table = self.query_one(ResultsTable)
         if table.results:
-            table.focus()
+            self.set_focus(table)
 
     @on(ModeToggle.Changed)
     def _mode_clicked(self, message: ModeToggle.Changed) -> None:
@@ -324,9 +325,15 @@ class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None
         """Switch to the next mode: hybrid → keyword → vector → hybrid."""
         self.action_set_mode(MODES[(MODES.index(self.state.mode) + 1) % len(MODES)].value)
 
+    def action_focus_results(self) -> None:
+        """Move to the results (↓ from the query), synchronously."""
+        table = self.query_one(ResultsTable)
+        if table.results:
+            self.set_focus(table)
+
     def action_focus_search(self) -> None:
-        """Move to the query input."""
-        self.query_one(SearchBar).focus()
+        """Move to the query input (at once: the next key typed must land there)."""
+        self.set_focus(self.query_one(SearchBar))
 
     @property
     def filters_visible(self) -> bool:

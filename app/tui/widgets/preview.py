@@ -99,6 +99,10 @@ class EntryPreview(VerticalScroll):
         """The result on display."""
         return self._shown[0] if self._shown else None
 
+    def on_mount(self) -> None:
+        """Start in the empty state."""
+        self.add_class("-empty")
+
     def compose(self) -> ComposeResult:
         """Metadata, the rendered markdown and the score explanation."""
         yield Static(EMPTY_HINT, id="preview-meta")

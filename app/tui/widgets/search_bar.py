@@ -1,20 +1,17 @@
-"""The search input: every edit is a new query; Enter or ↓ moves to the results."""
+"""The search input: every edit is a new query; Enter moves to the results.
+
+(↓ is bound on the main screen, which moves the focus at once: a second ↓ typed right
+after it must already reach the results.)
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
 
 class SearchBar(Input):
     """A single-line query input that posts :class:`QueryChanged` on every edit."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "to_results", "Results", show=False),
-    ]
 
     class QueryChanged(Message):
         """The query text changed (the screen debounces and searches)."""
@@ -41,8 +38,4 @@ class SearchBar(Input):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter moves to the results."""
         event.stop()
-        self.post_message(self.LeaveRequested())
-
-    def action_to_results(self) -> None:
-        """↓ moves to the results."""
         self.post_message(self.LeaveRequested())
