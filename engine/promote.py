@@ -96,9 +96,17 @@ def render_markdown(entry: Entry) -> str:
         front.append("keywords: " + json.dumps(list(entry.keywords), ensure_ascii=False))
     front.append("---")
     body = entry.content.strip()
-    if not body.lstrip().startswith("#"):
-        body = f"# {entry.title}\n\n{body}" if entry.title != body else f"# {body}"
+    if not body.startswith("#"):
+        body = f"# {_heading(entry.title)}\n\n{body}"
     return "\n".join(front) + "\n\n" + body + "\n"
+
+
+def _heading(title: str, limit: int = 60) -> str:
+    """The title cut at a word boundary (the full text follows it)."""
+    title = " ".join(title.split())
+    if len(title) <= limit:
+        return title
+    return title[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def _unique_path(folder: Path, slug: str) -> Path:
