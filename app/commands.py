@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -163,8 +164,13 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
         index(argparse.Namespace(force=False, dry_run=False, json=False), root)
     from app.tui.factory import build_app
 
-    build_app(root).run()
-    return 0
+    app = build_app(root)
+    app.run()
+    # The terminal is restored and the memory closed; unloading torch and LanceDB at
+    # interpreter exit takes ~2 s and saves nothing, so leave at once.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(app.return_code or 0)
 
 
 def index(args: argparse.Namespace, root: Path) -> int:

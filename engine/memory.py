@@ -31,6 +31,7 @@ from engine.paths import MemoryPaths
 from engine.privacy import find_secrets, redact_private, redact_secrets
 from engine.search import Searcher, SearchResponse
 from engine.store import VectorStore
+from engine.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +129,12 @@ class Memory:
         embedder: Embedder,
         *,
         cache_embeddings: bool = True,
+        vectors_in_memory: bool = False,
     ) -> None:
         self.paths = paths
+        self.vectors_in_memory = vectors_in_memory
+        """Keep a copy of all vectors for fast search (long-lived processes: TUI, MCP)."""
+        self.vector_index = VectorIndex()
         self.config = config
         paths.memory_dir.mkdir(parents=True, exist_ok=True)
         self.lock = WriteLock(paths.lock_path)
@@ -148,6 +153,7 @@ class Memory:
             min_score=config.min_score,
             keyword_weight=config.keyword_weight,
             similarities=self._similarities,
+            vector_search=self._vector_search,
         )
         self.last_repair = self._ensure_consistent()
 
@@ -159,6 +165,7 @@ class Memory:
         config: Config | None = None,
         embedder: Embedder | None = None,
         cache_embeddings: bool = True,
+        vectors_in_memory: bool = False,
     ) -> Memory:
         """Open (creating on first write) the memory of the project at ``root``.
 
@@ -173,6 +180,7 @@ class Memory:
             config,
             embedder if embedder is not None else SentenceTransformerEmbedder(),
             cache_embeddings=cache_embeddings,
+            vectors_in_memory=vectors_in_memory,
         )
 
     def close(self) -> None:
@@ -200,6 +208,18 @@ class Memory:
     def base_embedder(self) -> Embedder:
         """The model behind the cache."""
         return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+
+    def _vector_search(
+        self, qvec: Any, limit: int, category: Category | None
+    ) -> list[tuple[Entry, float]]:
+        """Nearest entries: from the in-memory copy when enabled, else from LanceDB."""
+        if not self.vectors_in_memory:
+            where = f"category = '{category.value}'" if category is not None else None
+            return self.store().vector_search(qvec, limit, where=where)
+        self.vector_index.refresh(self.store(), self.fts.state("vectors_version") or "")
+        hits = self.vector_index.search(qvec, limit, category.value if category else None)
+        entries = self.fts.get_many([entry_id for entry_id, _ in hits])
+        return [(entries[i], sim) for i, sim in hits if i in entries]
 
     def _similarities(self, qvec: Any, entries: Sequence[Entry]) -> dict[str, float]:
         """Cosine similarity of a query to entries, from the embedding cache when it has
@@ -266,11 +286,13 @@ class Memory:
                 self._mark_synced(db, self.store().version if self.store().exists() else 0)
         return len(entries)
 
-    def _mark_synced(self, db: Any, version: int) -> None:
+    def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> None:
         self.fts.set_state(db, "pending", "0")
         self.fts.set_state(db, "store_version", str(version))
+        if vectors_changed:  # tells in-memory vector copies (any process) to reload
+            self.fts.set_state(db, "vectors_version", uuid.uuid4().hex)
 
-    def _write(self, store_op: Any, mirror_op: Any) -> None:
+    def _write(self, store_op: Any, mirror_op: Any, *, vectors_changed: bool = True) -> None:
         """Apply one change to the store and the mirror, crash-safely, under the lock."""
         with self.lock.hold():
             if self.fts.pending:  # an earlier write reached the store but not the index
@@ -279,7 +301,7 @@ class Memory:
             store_op(self.store())
             with self.fts.transaction() as db:
                 mirror_op(db)
-                self._mark_synced(db, self.store().version)
+                self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
 
     # --- validation ----------------------------------------------------------------------
 
@@ -506,6 +528,7 @@ class Memory:
             self._write(
                 lambda s: s.increment_references([e.id for e in bumped]),
                 lambda db: self.fts.upsert(db, bumped),
+                vectors_changed=False,
             )
 
     # --- reads ---------------------------------------------------------------------------

@@ -125,9 +125,18 @@ class Searcher:
         keyword_weight: float = 1.0,
         similarities: Callable[[npt.NDArray[np.float32], Sequence[Entry]], dict[str, float]]
         | None = None,
+        vector_search: Callable[
+            [npt.NDArray[np.float32], int, Category | None], list[tuple[Entry, float]]
+        ]
+        | None = None,
     ) -> None:
         self._fts = fts
         self._store = store
+        self._vector_search = vector_search or (
+            lambda q, n, c: store().vector_search(
+                q, n, where=f"category = '{c.value}'" if c is not None else None
+            )
+        )
         self._similarities: Callable[
             [npt.NDArray[np.float32], Sequence[Entry]], dict[str, float]
         ] = similarities or (lambda q, entries: store().similarities(q, [e.id for e in entries]))
@@ -231,8 +240,7 @@ class Searcher:
             return None
         try:
             qvec = self._embedder.embed_query(query)
-            where = f"category = '{category.value}'" if category is not None else None
-            return qvec, self._store().vector_search(qvec, depth, where=where)
+            return qvec, self._vector_search(qvec, depth, category)
         except Exception as exc:  # degrade to keyword search rather than fail
             log.warning("vector search failed: %s", exc)
             warnings.append(f"vector search unavailable: {exc}")

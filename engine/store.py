@@ -349,6 +349,19 @@ class VectorStore:
             for i, u, r, p in zip(*columns, strict=True)
         }
 
+    def all_vectors(self) -> tuple[list[str], list[str], npt.NDArray[np.float32]]:
+        """Ids, categories and the (n, dimension) matrix of every stored vector."""
+        import numpy as np
+
+        table = self.table()
+        if table is None:
+            return [], [], np.zeros((0, self.dimension), dtype=np.float32)
+        arrow = table.search().select(["id", "category", "vector"]).limit(None).to_arrow()
+        vectors = arrow["vector"].combine_chunks()
+        flat = np.asarray(vectors.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
+        matrix = flat.reshape(len(arrow), self.dimension)
+        return arrow["id"].to_pylist(), arrow["category"].to_pylist(), matrix
+
     def vector_search(
         self,
         vector: npt.NDArray[np.float32],

@@ -36,7 +36,7 @@ MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
 def _open_memory(root: Path) -> Memory:
     from engine.memory import Memory
 
-    return Memory.open(root)
+    return Memory.open(root, vectors_in_memory=True)  # a long-lived process
 
 
 class ServerState:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Label, Select, TextArea
 from tui_helpers import Recorder, make_app, search_for, settle
 
 from app.tui import messages as msg
+from app.tui.screens import curation
 from app.tui.screens.confirm import ConfirmScreen
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.main import MainScreen
 from app.tui.widgets.results_table import ResultsTable
+from engine.indexer import Indexer
 from engine.memory import Memory
 from engine.models import Category, Source
 
@@ -151,3 +155,40 @@ async def test_reindex_shows_progress_and_finds_new_files(
         assert len(results(app)) == 3
         await search_for(pilot, "sprocket squeaks")
         assert len(results(app)) == 3
+
+
+async def test_open_in_editor_suspends_and_reindexes_the_file(
+    memory: Memory, project: Path, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    knowledge = project / ".claude" / "knowledge" / "gotchas.md"
+    knowledge.parent.mkdir(parents=True)
+    knowledge.write_text("# Gears\n\nEvery sprocket squeaks.\n")
+    Indexer(memory).run()
+    calls: list[list[str]] = []
+
+    def fake_editor(command: list[str]) -> int:
+        calls.append(command)
+        knowledge.write_text("# Gears\n\nEvery sprocket is greased on Fridays.\n")
+        return 0
+
+    monkeypatch.setenv("EDITOR", "vi")
+    monkeypatch.setattr(curation.subprocess, "call", fake_editor)
+    app = make_app(memory)
+    monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await search_for(pilot, "sprocket")
+        await pilot.press("enter", "o")
+        await settle(pilot)
+        assert calls == [["vi", "+1", str(knowledge)]]
+        assert recorder.of(msg.IndexFinished)
+        await search_for(pilot, "greased")
+        assert results(app) and "greased on Fridays" in results(app)[0]
+
+
+async def test_open_without_a_file_explains(seeded: Memory) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await search_for(pilot, "lancedb")
+        await pilot.press("enter", "o")
+        await pilot.pause()
+        assert any("no file" in n.message for n in app._notifications)

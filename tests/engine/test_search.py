@@ -267,3 +267,40 @@ class TestDegradation:
     def test_missing_vector_store_does_not_fail_keyword_search(self, memory: Memory) -> None:
         assert memory.search("anything", mode="keyword").results == ()
         assert memory.search("anything", mode="hybrid").results == ()
+
+
+class TestVectorsInMemory:
+    """The in-memory vector copy of long-lived processes answers like LanceDB."""
+
+    def test_same_results_as_the_store_and_follows_other_writers(
+        self, tmp_path: Path, fake_embedder: FakeEmbedder
+    ) -> None:
+        writer = Memory.open(tmp_path, embedder=fake_embedder)
+        for i in range(30):  # each note a different similarity to the query: no ties
+            filler = " ".join(f"w{i}x{j}" for j in range(i))
+            writer.add(f"queues {filler}", category="general")
+        writer.add("queues drain slowly under load", category="gotcha")
+        reader = Memory.open(tmp_path, embedder=fake_embedder, vectors_in_memory=True)
+
+        for mode in ("vector", "hybrid"):
+            for category in (None, "gotcha"):
+                fast = reader.search("queues load", mode=mode, limit=5, category=category)
+                slow = writer.search("queues load", mode=mode, limit=5, category=category)
+                assert [r.entry.id for r in fast.results] == [r.entry.id for r in slow.results]
+                assert [round(r.score, 5) for r in fast.results] == [
+                    round(r.score, 5) for r in slow.results
+                ]
+
+        added = writer.add("backpressure protects the queues", category="pattern").entry
+        assert added.id in {
+            r.entry.id for r in reader.search("backpressure", mode="vector").results
+        }
+        writer.delete(added.id)
+        assert added.id not in {
+            r.entry.id for r in reader.search("backpressure", mode="vector").results
+        }
+        version = reader.fts.state("vectors_version")
+        writer.record_references([e.id for e in writer.list(limit=3)])
+        assert reader.fts.state("vectors_version") == version  # counting is not a vector change
+        writer.close()
+        reader.close()
