@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -517,19 +518,28 @@ class Memory:
         )
 
     def record_references(self, ids: Sequence[str]) -> None:
-        """Count that these entries were returned to a caller (``referenceCount`` += 1)."""
+        """Count that these entries were returned to a caller: ``referenceCount`` grows by
+        the number of times each id appears in ``ids``."""
         if not ids:
             return
+        counts = Counter(ids)
         with self.lock.hold():
-            current = self.fts.get_many(list(ids))
-            bumped = [replace(e, reference_count=e.reference_count + 1) for e in current.values()]
+            current = self.fts.get_many(list(counts))
+            bumped = [
+                replace(e, reference_count=e.reference_count + counts[e.id])
+                for e in current.values()
+            ]
             if not bumped:
                 return
-            self._write(
-                lambda s: s.increment_references([e.id for e in bumped]),
-                lambda db: self.fts.upsert(db, bumped),
-                vectors_changed=False,
-            )
+            by_amount: dict[int, list[str]] = {}
+            for entry in bumped:
+                by_amount.setdefault(counts[entry.id], []).append(entry.id)
+
+            def increment(store: VectorStore) -> None:
+                for amount, group in by_amount.items():
+                    store.increment_references(group, amount)
+
+            self._write(increment, lambda db: self.fts.upsert(db, bumped), vectors_changed=False)
 
     # --- reads ---------------------------------------------------------------------------
 

@@ -244,12 +244,14 @@ class VectorStore:
         """Change scalar columns of one entry (no re-embedding)."""
         self._write(lambda t: t.update(where=f"id = {quote(entry_id)}", values=values))
 
-    def increment_references(self, ids: Sequence[str]) -> None:
-        """``referenceCount += 1`` for each id, in one commit."""
+    def increment_references(self, ids: Sequence[str], amount: int = 1) -> None:
+        """``referenceCount += amount`` for each id, in one commit."""
         part = ", ".join(quote(i) for i in ids)
+        step = int(amount)
         self._write(
             lambda t: t.update(
-                where=f"id IN ({part})", values_sql={"referenceCount": "`referenceCount` + 1"}
+                where=f"id IN ({part})",
+                values_sql={"referenceCount": f"`referenceCount` + {step}"},
             )
         )
 

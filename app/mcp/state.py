@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -27,6 +28,8 @@ log = logging.getLogger("memory_tui.mcp")
 
 AUTO_PROMOTED = (Source.SESSION, Source.DISCOVERY)
 """Sources whose entries ``auto_promote`` moves into markdown (agents' and the analyzer's)."""
+REFERENCE_DELAY = 0.5
+"""Seconds reference counts wait for others to join them in one write."""
 CLIENT_READY_TIMEOUT = 3.0
 """Seconds the warm-up waits for the client's ``tools/list`` before starting anyway."""
 
@@ -67,6 +70,8 @@ class ServerState:
         """Set when the background warm-up has finished (successfully or not)."""
         self._bookkeeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-bookkeeping")
         self._last_job: Future[None] | None = None
+        self._pending: list[str] = []
+        self._pending_lock = threading.Lock()
 
     # --- the memory ------------------------------------------------------------------
 
@@ -128,9 +133,24 @@ class ServerState:
     # --- bookkeeping -----------------------------------------------------------------
 
     def record_references(self, ids: Sequence[str]) -> None:
-        """Count that searches returned these entries, later, in the bookkeeping thread."""
-        if ids:
-            self._last_job = self._bookkeeper.submit(self._count_and_promote, list(ids))
+        """Count that searches returned these entries, later, in the bookkeeping thread.
+
+        Counts that arrive while a write is queued join it: a burst of searches costs
+        one store write, not one each.
+        """
+        if not ids:
+            return
+        with self._pending_lock:
+            queued = bool(self._pending)
+            self._pending.extend(ids)
+            if not queued:
+                self._last_job = self._bookkeeper.submit(self._drain)
+
+    def _drain(self) -> None:
+        time.sleep(REFERENCE_DELAY)
+        with self._pending_lock:
+            ids, self._pending = self._pending, []
+        self._count_and_promote(ids)
 
     def flush(self, timeout: float | None = None) -> None:
         """Wait until the bookkeeping submitted so far is done (jobs run in order)."""

@@ -333,10 +333,10 @@ class TestReferences:
         memory.record_references([a.id, a.id, b.id, "missing"])
         memory.record_references([a.id])
         memory.record_references([])
-        assert memory.require(a.id).reference_count == 2
+        assert memory.require(a.id).reference_count == 3  # each occurrence counts
         assert memory.require(b.id).reference_count == 1
         stored = memory.store().get_many([a.id, b.id])
-        assert stored[a.id].reference_count == 2
+        assert stored[a.id].reference_count == 3
         assert stored[b.id].reference_count == 1
         assert_mirror_matches_store(memory)
 
