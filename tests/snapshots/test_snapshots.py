@@ -74,9 +74,7 @@ def test_export_modal(snap_compare, demo: Memory, size: tuple[int, int]) -> None
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_add_form_with_validation_error(
-    snap_compare, demo: Memory, size: tuple[int, int]
-) -> None:
+def test_add_form_with_validation_error(snap_compare, demo: Memory, size: tuple[int, int]) -> None:
     run = search("", "ctrl+n", "ctrl+s")
     assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=run)
 
