@@ -223,17 +223,20 @@ class Memory:
         return [(entries[i], sim) for i, sim in hits if i in entries]
 
     def _similarities(self, qvec: Any, entries: Sequence[Entry]) -> dict[str, float]:
-        """Cosine similarity of a query to entries, from the embedding cache when it has
-        their vectors (a SQLite lookup), else from the store (a LanceDB query)."""
+        """Cosine similarity of a query to entries: from the in-memory vector copy when
+        enabled, else the embedding cache (a SQLite lookup), else the store (LanceDB)."""
         import numpy as np
 
         sims: dict[str, float] = {}
-        if isinstance(self.embedder, CachedEmbedder):
-            hashes = list({e.content_hash for e in entries})
+        if self.vectors_in_memory:
+            self.vector_index.refresh(self.store(), self.fts.state("vectors_version") or "")
+            sims = self.vector_index.similarities(qvec, [e.id for e in entries])
+        if isinstance(self.embedder, CachedEmbedder) and len(sims) < len(entries):
+            hashes = list({e.content_hash for e in entries if e.id not in sims})
             cached = self.embedder.cache.get_many(hashes, self.embedder.model_id)
             for entry in entries:
                 blob = cached.get(entry.content_hash)
-                if blob is not None:
+                if blob is not None and entry.id not in sims:
                     sims[entry.id] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
         missing = [e.id for e in entries if e.id not in sims]
         if missing:

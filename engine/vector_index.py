@@ -10,6 +10,7 @@ process) sets a new one; counting references does not.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class VectorIndex:
         self._ids: list[str] = []
         self._categories: Any = None
         self._matrix: Any = None
+        self._rows: dict[str, int] = {}
 
     def refresh(self, store: VectorStore, version: str) -> None:
         """Reload from the store unless the snapshot is already at ``version``."""
@@ -42,6 +44,7 @@ class VectorIndex:
             self._ids = ids
             self._categories = np.asarray(categories, dtype=object)
             self._matrix = matrix
+            self._rows = {entry_id: row for row, entry_id in enumerate(ids)}
             self._version = version
 
     def search(
@@ -61,3 +64,15 @@ class VectorIndex:
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def similarities(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """Cosine similarity of the query to those of ``ids`` in the snapshot."""
+        with self._lock:
+            matrix, rows = self._matrix, self._rows
+        if matrix is None:
+            return {}
+        found = [(i, rows[i]) for i in ids if i in rows]
+        if not found:
+            return {}
+        scores = matrix[[row for _, row in found]] @ query
+        return {entry_id: float(score) for (entry_id, _), score in zip(found, scores, strict=True)}
