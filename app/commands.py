@@ -236,7 +236,13 @@ def init(args: argparse.Namespace, root: Path) -> int:
             print("indexing knowledge files…", file=sys.stderr)
             from engine.indexer import Indexer
 
-            indexed = Indexer(memory).run()
+            if sys.stderr.isatty():
+                from app.progress import progress_bar
+
+                with progress_bar("Indexing") as update:
+                    indexed = Indexer(memory).run(progress=update)
+            else:
+                indexed = Indexer(memory).run()
             report.notes.append(
                 f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
                 f"created, {indexed.files_skipped} files unchanged"

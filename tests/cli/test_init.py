@@ -127,6 +127,19 @@ def test_init_end_to_end_is_idempotent_and_searchable(tmp_path: Path, home: Path
     after = json.loads(run_cli("stats", "--json", cwd=root, home=home).stdout)["entries"]
     assert after == before_count
 
+    (root / "widgets" / "core.py").write_text("def renamed_widget(name):\n    return name\n")
+    analysed = run_cli("analyze", "--json", cwd=root, home=home)
+    assert analysed.returncode == 0, analysed.stderr
+    summary = json.loads(analysed.stdout)
+    assert summary["name"] == "widgets" and summary["entryPoints"]
+    assert summary["entries"]["created"] >= 1 and summary["entries"]["deleted"] >= 1
+    renamed = run_cli(
+        "search", "renamed_widget", "--mode", "keyword", "--json", cwd=root, home=home
+    )
+    assert any("renamed_widget" in r["content"] for r in json.loads(renamed.stdout))
+    gone = run_cli("search", "WidgetStore", "--mode", "keyword", "--json", cwd=root, home=home)
+    assert not any("WidgetStore" in r["content"] for r in json.loads(gone.stdout))
+
 
 @pytest.mark.slow
 def test_promote_moves_an_entry_into_markdown(tmp_path: Path, home: Path) -> None:
