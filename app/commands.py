@@ -270,16 +270,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
         found = run_discovery(memory)
     analysis = found.analysis
     summary = {
-        "name": analysis.name,
-        "languages": [
-            {"language": s.language, "files": s.files, "lines": s.lines} for s in analysis.languages
-        ],
-        "sourceDirs": list(analysis.source_dirs),
-        "entryPoints": list(analysis.entry_points),
-        "frameworks": list(analysis.frameworks),
-        "testTools": list(analysis.test_tools),
-        "symbols": len(analysis.symbols),
-        "entries": {"created": found.created, "kept": found.kept, "deleted": found.deleted},
+        **found.summary(),
         "errors": [{"file": f, "message": m} for f, m in analysis.errors],
     }
     if args.json:

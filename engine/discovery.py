@@ -33,6 +33,24 @@ class DiscoveryReport:
     kept: int
     deleted: int
 
+    def summary(self) -> dict[str, object]:
+        """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
+        analysis = self.analysis
+        return {
+            "name": analysis.name,
+            "files": int(analysis.stats.get("files", 0)),
+            "languages": [
+                {"language": s.language, "files": s.files, "lines": s.lines}
+                for s in analysis.languages
+            ],
+            "sourceDirs": list(analysis.source_dirs),
+            "entryPoints": list(analysis.entry_points),
+            "frameworks": list(analysis.frameworks),
+            "testTools": list(analysis.test_tools),
+            "symbols": len(analysis.symbols),
+            "entries": {"created": self.created, "kept": self.kept, "deleted": self.deleted},
+        }
+
 
 def run_discovery(memory: Memory) -> DiscoveryReport:
     """Analyse the project and bring its discovery entries up to date."""

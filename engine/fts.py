@@ -23,28 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.models import Category, Entry, Source
+from engine.models import ENTRY_COLUMNS, Category, Entry, Source
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
-_COLUMNS = (
-    "id",
-    "content",
-    "category",
-    "source",
-    "filePath",
-    "sectionTitle",
-    "keywords",
-    "referenceCount",
-    "promoted",
-    "promotedAt",
-    "createdAt",
-    "updatedAt",
-    "contentHash",
-    "lineStart",
-    "lineEnd",
-)
+_COLUMNS = ENTRY_COLUMNS
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entries (
     rowid INTEGER PRIMARY KEY,

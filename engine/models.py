@@ -15,6 +15,25 @@ MAX_CONTENT_LENGTH = 10_000
 MAX_KEYWORDS = 10
 """Most keywords one entry may carry."""
 
+ENTRY_COLUMNS = (
+    "id",
+    "content",
+    "category",
+    "source",
+    "filePath",
+    "sectionTitle",
+    "keywords",
+    "referenceCount",
+    "promoted",
+    "promotedAt",
+    "createdAt",
+    "updatedAt",
+    "contentHash",
+    "lineStart",
+    "lineEnd",
+)
+"""Stored fields of an entry (all but the vector), as named in the store and the mirror."""
+
 
 class Category(StrEnum):
     """What kind of knowledge an entry holds; used for filtering."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import StorageError
 from engine.hashing import content_hash
-from engine.models import Category, Entry, Source
+from engine.models import ENTRY_COLUMNS, Category, Entry, Source
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,23 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TABLE = "memories"
-_ENTRY_COLUMNS = [
-    "id",
-    "content",
-    "category",
-    "source",
-    "filePath",
-    "sectionTitle",
-    "keywords",
-    "referenceCount",
-    "promoted",
-    "promotedAt",
-    "createdAt",
-    "updatedAt",
-    "contentHash",
-    "lineStart",
-    "lineEnd",
-]
+_ENTRY_COLUMNS = list(ENTRY_COLUMNS)
 
 
 def _schema(dimension: int) -> pa.Schema:

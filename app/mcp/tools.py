@@ -188,21 +188,7 @@ def analyze_payload(memory: Memory) -> dict[str, Any]:
     from engine.discovery import run_discovery
 
     report = run_discovery(memory)
-    analysis = report.analysis
-    return {
-        "name": analysis.name,
-        "files": int(analysis.stats.get("files", 0)),
-        "languages": [
-            {"language": s.language, "files": s.files, "lines": s.lines} for s in analysis.languages
-        ],
-        "sourceDirs": list(analysis.source_dirs),
-        "entryPoints": list(analysis.entry_points),
-        "frameworks": list(analysis.frameworks),
-        "testTools": list(analysis.test_tools),
-        "symbols": len(analysis.symbols),
-        "entries": {"created": report.created, "kept": report.kept, "deleted": report.deleted},
-        "errors": len(analysis.errors),
-    }
+    return {**report.summary(), "errors": len(report.analysis.errors)}
 
 
 def register_tools(server: MCPServer[Any], state: ServerState) -> None:
