@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.errors import LockTimeoutError
 from engine.models import ENTRY_COLUMNS, Category, Entry, Source
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
+BUSY_TIMEOUT_S = 30.0
+"""How long a statement waits for another process's write lock on ``fts.sqlite``."""
 _COLUMNS = ENTRY_COLUMNS
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entries (
@@ -226,6 +229,14 @@ def row_to_entry(row: Sequence[Any]) -> Entry:
     )
 
 
+def _is_busy(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error means "locked by another connection" rather than "damaged"."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return True
+    return "locked" in str(exc).lower()
+
+
 def _unit(value: float) -> float:
     return max(0.0, min(1.0, value))
 
@@ -251,6 +262,13 @@ class FtsIndex:
         try:
             db = self._open_schema()
         except sqlite3.DatabaseError as exc:
+            if _is_busy(exc):
+                # Another process holds the database: it is busy, not broken. Moving it
+                # aside would split the writers between two files.
+                raise LockTimeoutError(
+                    f"memory is busy: the keyword index {self.path} stayed locked "
+                    f"for {BUSY_TIMEOUT_S:g} s"
+                ) from exc
             log.warning("keyword index %s is unreadable (%s); recreating it", self.path, exc)
             self._move_aside()
             db = self._open_schema()
@@ -259,9 +277,11 @@ class FtsIndex:
         return db
 
     def _open_schema(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+        )
         try:
-            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)

@@ -20,12 +20,50 @@ WORKER = Path(__file__).with_name("worker.py")
 KNOWLEDGE = ".claude/knowledge"
 LOCKED = ("database is locked", "database table is locked", "SQLITE_BUSY")
 
-_WORDS = (
-    "kafka parquet minio trino hive metastore grafana alert tenant partition backup "
-    "snapshot retention invoice billing ledger webhook retry backoff jitter cache "
-    "shard replica leader follower quorum raft etcd consul vault ingress gateway "
-    "schema migration rollout canary feature flag tracing span metric histogram"
-).split()
+_WORDS = [
+    "kafka",
+    "parquet",
+    "minio",
+    "trino",
+    "hive",
+    "metastore",
+    "grafana",
+    "alert",
+    "tenant",
+    "partition",
+    "backup",
+    "snapshot",
+    "retention",
+    "invoice",
+    "billing",
+    "ledger",
+    "webhook",
+    "retry",
+    "backoff",
+    "jitter",
+    "cache",
+    "shard",
+    "replica",
+    "leader",
+    "follower",
+    "quorum",
+    "raft",
+    "etcd",
+    "consul",
+    "vault",
+    "ingress",
+    "gateway",
+    "schema",
+    "migration",
+    "rollout",
+    "canary",
+    "feature",
+    "flag",
+    "tracing",
+    "span",
+    "metric",
+    "histogram",
+]
 
 
 def worker_env() -> dict[str, str]:
