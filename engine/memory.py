@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.config import Config, load_config
-from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, SentenceTransformerEmbedder
+from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, default_embedder
 from engine.errors import ContentTooLongError, InvalidInputError, NotFoundError, SecretDetectedError
 from engine.fts import FtsIndex
 from engine.hashing import content_hash, normalize_content
@@ -179,7 +179,7 @@ class Memory:
         return cls(
             paths,
             config,
-            embedder if embedder is not None else SentenceTransformerEmbedder(),
+            embedder if embedder is not None else default_embedder(),
             cache_embeddings=cache_embeddings,
             vectors_in_memory=vectors_in_memory,
         )

@@ -16,8 +16,17 @@ from fakes import FakeEmbedder
 from engine.memory import Memory
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for the ONNX export of the model, shared by the whole session (the
+    export is made once, by the first test that needs it)."""
+    return tmp_path_factory.mktemp("model-cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+def _isolate(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory, model_cache: Path
+) -> None:
     """No CLAUDE_MEMORY_* variable and no real home directory leak into a test."""
     for name in list(os.environ):
         if name.startswith("CLAUDE_MEMORY_"):
@@ -26,6 +35,7 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("MEMORY_TUI_MODEL_CACHE", str(model_cache))
 
 
 @pytest.fixture

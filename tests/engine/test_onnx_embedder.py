@@ -1,0 +1,150 @@
+"""The ONNX query and document path: same vectors as sentence-transformers, no torch."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import onnx_model
+from engine.embeddings import DIMENSION, MODEL_ID, SentenceTransformerEmbedder, default_embedder
+from engine.onnx_embedder import OnnxEmbedder
+
+REPO = Path(__file__).resolve().parents[2]
+
+SAMPLE = [
+    "a",
+    "LanceDB filters need double quotes around camelCase columns",
+    "How do sync waves order the resources of an Argo CD application?",
+    "def add(a, b):\n    return a + b\n",
+    "Ünïcödé, 日本語のテキスト and emoji 🚀 in one line",
+    "word " * 400,  # longer than the model's 256-token window: both paths cut it
+    "  leading and trailing blanks  ",
+    "SELECT * FROM entries WHERE category = 'gotcha';",
+]
+
+
+def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(onnx_model.CACHE_ENV, str(tmp_path / "override"))
+    assert onnx_model.cache_dir() == tmp_path / "override"
+    monkeypatch.delenv(onnx_model.CACHE_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert onnx_model.cache_dir() == tmp_path / "xdg" / "memory-tui"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert onnx_model.cache_dir() == tmp_path / "home" / ".cache" / "memory-tui"
+
+
+def test_export_name_carries_the_weights_checksum() -> None:
+    import hashlib
+
+    digest = hashlib.sha256(
+        (onnx_model.model_path() / onnx_model.WEIGHTS_FILE).read_bytes()
+    ).hexdigest()
+    assert onnx_model.weights_checksum() == digest
+    assert onnx_model.onnx_path("fp32").name == f"all-MiniLM-L6-v2-{digest[:16]}-fp32.onnx"
+    assert onnx_model.onnx_path("int8").name.endswith("-int8.onnx")
+
+
+def test_a_failed_export_leaves_nothing_behind(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(onnx_model.CACHE_ENV, str(tmp_path))
+
+    def broken(out: Path) -> None:
+        out.write_bytes(b"half a model")
+        raise RuntimeError("export failed")
+
+    monkeypatch.setattr(onnx_model, "_export_fp32", broken)
+    with pytest.raises(RuntimeError, match="export failed"):
+        onnx_model.ensure_onnx("fp32")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unloaded_embedder_reports_it() -> None:
+    embedder = OnnxEmbedder()
+    assert not embedder.loaded
+    assert embedder.model_id == MODEL_ID  # fp32 shares vectors (and caches) with torch
+    assert OnnxEmbedder("int8").model_id == f"{MODEL_ID}-int8"
+    assert embedder.dimension == DIMENSION
+    assert embedder.embed_documents([]).shape == (0, DIMENSION)
+    assert not embedder.loaded
+    assert isinstance(default_embedder(), OnnxEmbedder)
+
+
+@pytest.mark.slow
+class TestAgainstSentenceTransformers:
+    """The real model both ways: vectors must agree so both paths can share an index."""
+
+    @pytest.fixture(scope="class")
+    def reference(self) -> np.ndarray:
+        return SentenceTransformerEmbedder().embed_documents(SAMPLE)
+
+    @pytest.fixture(scope="class")
+    def onnx(self) -> OnnxEmbedder:
+        embedder = OnnxEmbedder()
+        embedder.load()
+        return embedder
+
+    def test_documents_match(self, onnx: OnnxEmbedder, reference: np.ndarray) -> None:
+        assert onnx._fallback is None  # really onnxruntime, not the fallback
+        vectors = onnx.embed_documents(SAMPLE)
+        assert vectors.shape == (len(SAMPLE), DIMENSION)
+        assert vectors.dtype == np.float32
+        cosines = (vectors * reference).sum(axis=1)
+        assert cosines.min() >= 0.9999, cosines
+
+    def test_queries_match_and_batching_does_not_change_vectors(
+        self, onnx: OnnxEmbedder, reference: np.ndarray
+    ) -> None:
+        for text, expected in zip(SAMPLE, reference, strict=True):
+            assert float(onnx.embed_query(text) @ expected) >= 0.9999
+        # Length-sorted batches of 3 pad differently from one batch of all: same vectors.
+        small = OnnxEmbedder(batch_size=3)
+        np.testing.assert_allclose(small.embed_documents(SAMPLE), reference, atol=1e-4)
+
+    def test_int8_variant_is_close_but_kept_apart(self, reference: np.ndarray) -> None:
+        int8 = OnnxEmbedder("int8")
+        vectors = int8.embed_documents(SAMPLE)
+        assert onnx_model.onnx_path("int8").is_file()
+        np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+        # Quantisation moves vectors (see bench/RESULTS.md): related, not identical.
+        assert float((vectors * reference).sum(axis=1).mean()) > 0.8
+
+    def test_query_path_imports_no_torch(self, onnx: OnnxEmbedder) -> None:
+        # The export exists now (fixture); a fresh process embeds without torch.
+        code = (
+            "import sys; from engine.onnx_embedder import OnnxEmbedder;"
+            "v = OnnxEmbedder().embed_query('lean start'); assert v.shape == (384,);"
+            "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers')"
+            " if m in sys.modules))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            cwd=REPO,
+            env=dict(os.environ),
+        )
+        assert out.stdout.strip() == "[]", out.stderr
+
+
+@pytest.mark.slow
+def test_falls_back_to_sentence_transformers_when_onnx_fails(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def no_runtime(variant: str = "fp32") -> Path:
+        raise ImportError("onnxruntime is not installed")
+
+    monkeypatch.setattr("engine.onnx_embedder.ensure_onnx", no_runtime)
+    embedder = OnnxEmbedder()
+    vector = embedder.embed_query("still works")
+    assert vector.shape == (DIMENSION,)
+    assert isinstance(embedder._fallback, SentenceTransformerEmbedder)
+    assert "using sentence-transformers" in caplog.text
