@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.chunking import chunk_markdown
+from engine.citations import Citation
 from engine.hashing import content_hash
 from engine.markdown import parse_markdown
 from engine.memory import Memory, NewEntry, now_iso
@@ -32,6 +33,12 @@ class DiscoveryReport:
     created: int
     kept: int
     deleted: int
+    changed_files: tuple[str, ...] = ()
+    """Files added, edited or removed since the previous discovery (all, the first time)."""
+    previous_run: str = ""
+    """When the previous discovery ran (``""`` if never)."""
+    skipped: bool = False
+    """Incremental run that found nothing changed and left the entries alone."""
 
     def summary(self) -> dict[str, object]:
         """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
@@ -49,12 +56,28 @@ class DiscoveryReport:
             "testTools": list(analysis.test_tools),
             "symbols": len(analysis.symbols),
             "entries": {"created": self.created, "kept": self.kept, "deleted": self.deleted},
+            "changedFiles": list(self.changed_files),
+            "previousRun": self.previous_run,
         }
 
 
-def run_discovery(memory: Memory) -> DiscoveryReport:
-    """Analyse the project and bring its discovery entries up to date."""
+def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryReport:
+    """Analyse the project and bring its discovery entries up to date.
+
+    The files read and their hashes are kept in ``meta.json`` (``discovery.files``). With
+    ``incremental``, a run that finds no file added, edited or removed since then changes
+    nothing; otherwise only the entries whose text changed are replaced (an edited module's
+    entry, the overview), the others are kept as they are.
+    """
+    previous, _ = IndexMeta.load(memory.paths.meta_path)
+    before = previous.discovery.get("files")
+    before = before if isinstance(before, dict) else {}
+    last_run = str(previous.discovery.get("lastRunAt", ""))
     analysis = analyze(memory.paths.root)
+    changed = changed_files(before, analysis.files)
+    if incremental and last_run and previous.discovery.get("complete") and not changed:
+        kept = memory.count(category=Category.DISCOVERY)
+        return DiscoveryReport(analysis, 0, kept, 0, (), last_run, skipped=True)
     items = [
         NewEntry(
             content=draft.content,
@@ -74,10 +97,16 @@ def run_discovery(memory: Memory) -> DiscoveryReport:
         wanted.setdefault(content_hash(text), item)
     creates = [item for digest, item in wanted.items() if digest not in existing]
     stale = [e.id for digest, e in existing.items() if digest not in wanted]
-    if creates:
-        memory.add_many(creates, secret_policy="redact")
+    added = memory.add_many(creates, secret_policy="redact") if creates else []
     if stale:
         memory.delete_many(stale)
+    ids = {digest: e.id for digest, e in existing.items() if digest in wanted}
+    ids.update(
+        (r.entry.content_hash, r.entry.id)
+        for r in added
+        if r.entry.source is Source.DISCOVERY
+    )
+    _record_citations(memory, analysis, wanted, ids, stale)
     with memory.lock.hold():
         meta, _ = IndexMeta.load(memory.paths.meta_path)
         meta.discovery = {
@@ -86,7 +115,38 @@ def run_discovery(memory: Memory) -> DiscoveryReport:
             "files": analysis.files,
         }
         meta.save(memory.paths.meta_path)
-    return DiscoveryReport(analysis, len(creates), len(wanted) - len(creates), len(stale))
+    return DiscoveryReport(
+        analysis, len(creates), len(wanted) - len(creates), len(stale), changed, last_run
+    )
+
+
+def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:
+    """Paths added, edited or removed between two ``path → hash`` maps, sorted."""
+    return tuple(sorted(p for p in set(before) | set(now) if before.get(p) != now.get(p)))
+
+
+def _record_citations(
+    memory: Memory,
+    analysis: Analysis,
+    wanted: dict[str, NewEntry],
+    ids: dict[str, str],
+    removed: list[str],
+) -> None:
+    """Each discovery entry cites the file it describes (flagged stale when that changes);
+    the symbol table lets notes that name a symbol cite its file."""
+    cited: dict[str, list[Citation]] = {}
+    for digest, item in wanted.items():
+        entry_id = ids.get(digest)
+        if entry_id is None:
+            continue
+        file_hash = analysis.files.get(item.file_path)
+        cited[entry_id] = [Citation(item.file_path, "", file_hash)] if file_hash else []
+    try:
+        memory.freshness.record(cited)
+        memory.freshness.index.forget(removed)
+        memory.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
+    except Exception:  # stale flags are derived; the discovery itself succeeded
+        log.warning("could not record what discovery entries cite", exc_info=True)
 
 
 def doc_sections(memory: Memory, analysis: Analysis) -> list[NewEntry]:

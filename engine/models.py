@@ -138,3 +138,6 @@ class SearchResult:
     score: float
     explanation: ScoreExplanation = field(default_factory=ScoreExplanation)
     stale: bool = False
+    """The entry cites code that has changed since it was written (see engine.freshness)."""
+    stale_reason: str = ""
+    """Why it is stale, e.g. ``compute_total is no longer defined in billing.py``."""

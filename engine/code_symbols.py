@@ -1,0 +1,71 @@
+"""Every name a source file defines, public or not, for checking a cited symbol still exists.
+
+The analyzer (:mod:`engine.analyzer`) lists a module's *exported* names; a note may cite a
+private helper too, so this looks at every definition: Python functions, classes and
+methods (as ``name`` and ``Class.method``) and module-level assignments, via :mod:`ast`;
+JavaScript and TypeScript declarations (function, class, const/let/var, interface, type,
+enum), on comment-free source. Other languages return None: only the file hash is checked.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from engine.analyzer.js_lexer import strip_js
+from engine.analyzer.js_symbols import js_symbols
+from engine.analyzer.languages import language_of
+
+_JS_DECL = re.compile(
+    r"(?<![\w$.])(?:function\s*\*?|class|const|let|var|interface|type|enum|namespace)"
+    r"\s+([A-Za-z_$][\w$]*)"
+)
+_JS_METHOD = re.compile(r"^\s*(?:async\s+|static\s+|public\s+|private\s+|protected\s+)*"
+                        r"([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*[:{]", re.MULTILINE)  # fmt: skip
+
+
+def defined_names(rel: str, data: bytes) -> set[str] | None:
+    """Names defined in the file ``rel`` with bytes ``data``; None when the language is not
+    understood or the file does not parse (then a symbol cannot be checked)."""
+    language = language_of(rel.rpartition("/")[2])
+    if language == "Python":
+        return _python_names(data)
+    if language in ("JavaScript", "TypeScript"):
+        text = data.decode("utf-8", errors="replace")
+        try:
+            code = strip_js(text)
+            names = {m.group(1) for m in _JS_DECL.finditer(code)}
+            names |= {m.group(1) for m in _JS_METHOD.finditer(code)}
+            names |= {s.name for s in js_symbols(text, rel)}
+        except Exception:  # a scanner bug must not break a search
+            return None
+        return names
+    return None
+
+
+def _python_names(data: bytes) -> set[str] | None:
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names: set[str] = set()
+    for node in tree.body:
+        _collect(node, "", names)
+    return names
+
+
+def _collect(node: ast.AST, owner: str, names: set[str]) -> None:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        names.add(node.name)
+        if owner:
+            names.add(f"{owner}.{node.name}")
+        inner = node.name if isinstance(node, ast.ClassDef) else ""
+        for child in node.body:
+            _collect(child, inner, names)
+    elif isinstance(node, ast.Assign | ast.AnnAssign) and not owner:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names.update(t.id for t in targets if isinstance(t, ast.Name))
+    elif isinstance(node, ast.If | ast.Try | ast.With):
+        for inner_node in ast.iter_child_nodes(node):
+            if isinstance(inner_node, ast.stmt):
+                _collect(inner_node, owner, names)
