@@ -9,6 +9,7 @@ commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` h
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -85,9 +86,20 @@ def _ensure_file(root: Path, path: Path, text: str, report: InitReport) -> None:
     if path.exists():
         report.unchanged.append(_rel(root, path))
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    _write_atomic(path, text)
     report.created.append(_rel(root, path))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file: an interrupted init leaves the old file or the new
+    one, never half of one (a re-run skips files that exist, so half would stay)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _merge_json(
@@ -118,10 +130,7 @@ def _merge_json(
     if not changed:
         report.unchanged.append(rel)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    _write_atomic(path, json.dumps(data, indent=2) + "\n")
     (report.updated if existed else report.created).append(rel)
 
 
@@ -160,5 +169,5 @@ def _ensure_gitignore(root: Path, report: InitReport) -> None:
         return
     prefix = "" if not text or text.endswith("\n") else "\n"
     block = "# memory-tui: derived index files\n" + "\n".join(missing) + "\n"
-    path.write_text(text + prefix + block, encoding="utf-8")
+    _write_atomic(path, text + prefix + block)
     (report.updated if text else report.created).append(".gitignore")

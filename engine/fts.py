@@ -455,6 +455,13 @@ class FtsIndex:
             )
             return dict(rows.fetchall())
 
+    def vector_keys(self) -> tuple[list[str], list[str], list[str]]:
+        """Ids, content hashes and categories of every entry, in one consistent read
+        (the keys under which the embedding cache holds their vectors)."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, contentHash, category FROM entries").fetchall()
+        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+
     def file_paths(self) -> set[str]:
         """Every distinct non-empty filePath."""
         with self._lock:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config import Config, load_config
 from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, default_embedder
@@ -34,7 +34,15 @@ from engine.search import Searcher, SearchResponse
 from engine.store import VectorStore
 from engine.vector_index import VectorIndex
 
+if TYPE_CHECKING:
+    from engine.freshness import Freshness
+
 log = logging.getLogger(__name__)
+
+EXACT_IN_MEMORY_MAX = 20_000
+"""Up to this many entries a one-shot search loads every vector from the embedding cache
+and searches exactly in memory (tens of milliseconds) instead of importing LanceDB
+(over a second); see bench/RESULTS.md."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +154,7 @@ class Memory:
             else embedder
         )
         self._store: VectorStore | None = None
+        self._freshness: Freshness | None = None
         self.searcher = Searcher(
             self.fts,
             self.store,
@@ -187,6 +196,8 @@ class Memory:
     def close(self) -> None:
         """Release file handles."""
         self.fts.close()
+        if self._freshness is not None:
+            self._freshness.close()
         cache = getattr(self.embedder, "cache", None)
         if isinstance(cache, EmbeddingCache):
             cache.close()
@@ -206,18 +217,54 @@ class Memory:
         return self._store
 
     @property
+    def freshness(self) -> Freshness:
+        """Citations of code and stale flags (:mod:`engine.freshness`), opened on first use."""
+        if self._freshness is None:
+            from engine.freshness import Freshness
+
+            self._freshness = Freshness(self.paths.root, self.paths.memory_dir)
+        return self._freshness
+
+    def _record_citations(self, entries: Sequence[Entry]) -> None:
+        """Record what notes cite of the code; a failure here never fails the write."""
+        try:
+            self.freshness.record_notes(entries)
+        except Exception:
+            log.warning("could not record what %d entries cite", len(entries), exc_info=True)
+
+    @property
     def base_embedder(self) -> Embedder:
         """The model behind the cache."""
         return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
 
+    def _vector_snapshot(self) -> tuple[list[str], list[str], Any]:
+        """Every entry's vector: from the embedding cache (a SQLite read, no LanceDB
+        import) when it holds them all, else from the store."""
+        import numpy as np
+
+        if isinstance(self.embedder, CachedEmbedder):
+            ids, hashes, categories = self.fts.vector_keys()
+            cached = self.embedder.cache.get_many(list(set(hashes)), self.embedder.model_id)
+            if all(h in cached for h in hashes):
+                matrix = np.empty((len(ids), self.embedder.dimension), dtype=np.float32)
+                for row, digest in enumerate(hashes):
+                    matrix[row] = np.frombuffer(cached[digest], dtype=np.float32)
+                return ids, categories, matrix
+            log.info("embedding cache incomplete; reading vectors from the store")
+        return self.store().all_vectors()
+
+    def _refresh_vectors(self) -> None:
+        self.vector_index.refresh(self.fts.state("vectors_version") or "", self._vector_snapshot)
+
     def _vector_search(
         self, qvec: Any, limit: int, category: Category | None
     ) -> list[tuple[Entry, float]]:
-        """Nearest entries: from the in-memory copy when enabled, else from LanceDB."""
-        if not self.vectors_in_memory:
+        """Nearest entries: from the in-memory copy when kept (or when the memory is small
+        enough that loading it beats importing LanceDB), else from LanceDB."""
+        if not self.vectors_in_memory and self.fts.count() > EXACT_IN_MEMORY_MAX:
             where = f"category = '{category.value}'" if category is not None else None
             return self.store().vector_search(qvec, limit, where=where)
-        self.vector_index.refresh(self.store(), self.fts.state("vectors_version") or "")
+        self._refresh_vectors()
         hits = self.vector_index.search(qvec, limit, category.value if category else None)
         entries = self.fts.get_many([entry_id for entry_id, _ in hits])
         return [(entries[i], sim) for i, sim in hits if i in entries]
@@ -228,8 +275,8 @@ class Memory:
         import numpy as np
 
         sims: dict[str, float] = {}
-        if self.vectors_in_memory:
-            self.vector_index.refresh(self.store(), self.fts.state("vectors_version") or "")
+        if self.vectors_in_memory or self.vector_index.size:
+            self._refresh_vectors()
             sims = self.vector_index.similarities(qvec, [e.id for e in entries])
         if isinstance(self.embedder, CachedEmbedder) and len(sims) < len(entries):
             hashes = list({e.content_hash for e in entries if e.id not in sims})
@@ -437,6 +484,7 @@ class Memory:
                     lambda s: s.add(fresh, vectors[fresh_rows]),
                     lambda db: self.fts.upsert(db, fresh),
                 )
+        self._record_citations([r.entry for r in results.values() if r.created])
         out, reported = [], set()
         for entry, kinds in built:
             key = _dedup_key(entry)
@@ -482,6 +530,8 @@ class Memory:
             self._write(
                 lambda s: s.upsert([entry], vector), lambda db: self.fts.upsert(db, [entry])
             )
+        if content is not None:
+            self._record_citations([entry])
         return entry
 
     def update_metadata(self, entries: Sequence[Entry]) -> None:
@@ -597,7 +647,7 @@ class Memory:
         limit = self.config.default_limit if limit is None else limit
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
-        return self.searcher.search(
+        response = self.searcher.search(
             query.replace("\x00", " "),
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
             limit=limit,
@@ -605,6 +655,11 @@ class Memory:
             prefix_last=prefix_last,
             wait_for_model=wait_for_model,
         )
+        try:
+            return self.freshness.mark(response)
+        except Exception:  # a broken citation file must not fail a search
+            log.warning("could not check results for stale citations", exc_info=True)
+            return response
 
     def stats(self) -> dict[str, Any]:
         """Counts by category and source, and where things are."""

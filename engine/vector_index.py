@@ -1,10 +1,11 @@
-"""An in-memory copy of the store's vectors for fast exact search in long-lived processes.
+"""An in-memory copy of the store's vectors for fast exact search.
 
-LanceDB answers a query in tens of milliseconds even on a small table; a matrix
-product over all vectors takes about a millisecond for 10,000 entries. The TUI and
-the MCP server keep this copy and reload it when ``vectors_version`` in the keyword
-index's state changes — every write that adds, deletes or re-embeds entries (in any
-process) sets a new one; counting references does not.
+LanceDB answers a query in tens of milliseconds even on a small table (and importing
+it costs a second); a matrix product over all vectors takes about a millisecond for
+10,000 entries. The TUI and the MCP server keep this copy and reload it when
+``vectors_version`` in the keyword index's state changes — every write that adds,
+deletes or re-embeds entries (in any process) sets a new one; counting references does
+not. A one-shot CLI search of a small memory loads it once from the embedding cache.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
     import numpy.typing as npt
 
-    from engine.store import VectorStore
+    Snapshot = tuple[list[str], list[str], npt.NDArray[np.float32]]
+    """Ids, categories and the (n, dimension) matrix of unit vectors, row for row."""
 
 
 class VectorIndex:
@@ -31,8 +35,13 @@ class VectorIndex:
         self._matrix: Any = None
         self._rows: dict[str, int] = {}
 
-    def refresh(self, store: VectorStore, version: str) -> None:
-        """Reload from the store unless the snapshot is already at ``version``."""
+    @property
+    def size(self) -> int:
+        """Number of vectors held."""
+        return len(self._ids)
+
+    def refresh(self, version: str, load: Callable[[], Snapshot]) -> None:
+        """Reload with ``load()`` unless the snapshot is already at ``version``."""
         if version == self._version:
             return
         with self._lock:
@@ -40,7 +49,7 @@ class VectorIndex:
                 return
             import numpy as np
 
-            ids, categories, matrix = store.all_vectors()
+            ids, categories, matrix = load()
             self._ids = ids
             self._categories = np.asarray(categories, dtype=object)
             self._matrix = matrix

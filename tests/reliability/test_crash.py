@@ -1,0 +1,193 @@
+"""kill -9 at random points: the indexer, a writer, ``memory-tui init``.
+
+Each trial kills a real process with SIGKILL after a delay drawn from a seeded random
+generator, then checks that the memory opens, that the keyword mirror was repaired to
+agree with the store (ids and every field), that nothing acknowledged was lost, and that
+the next run completes with the counts a clean run gives. Trial outcomes are printed
+(``pytest -s``) as the rows of the reliability table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cli_support import CLI, clean_env, git_repo, run_cli, tree
+from fakes import FakeEmbedder
+from reliability_support import mutate_tree, reference_markdown, snapshot, spawn, write_tree
+
+from engine.indexer import Indexer
+from engine.memory import Memory, NewEntry
+
+SEED = 20261122
+
+
+def _kill_after(proc: subprocess.Popen[str], delay: float) -> bool:
+    """SIGKILL ``proc`` after ``delay`` seconds; True if it was still running."""
+    try:
+        proc.wait(timeout=delay)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        return True
+    proc.communicate(timeout=30)
+    return False
+
+
+def _timed_index_run(root: Path) -> float:
+    """Seconds a complete worker index run of ``root`` takes (process start included)."""
+    started = time.perf_counter()
+    proc = spawn("index", root, "--force")
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stdout + stderr[-2000:]
+    return time.perf_counter() - started
+
+
+@pytest.mark.slow
+def test_indexer_killed_at_random_points_repairs_and_completes(tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    root = tmp_path / "p"
+    write_tree(root, 40, rng)
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        notes = memory.add_many([NewEntry(f"hand-written note {n} about quorum") for n in range(20)])
+    told = {r.entry.id for r in notes}
+    full = _timed_index_run(tmp_path / "p")  # calibrates the kill window
+    trials, killed_mid_run, failures = 12, 0, []
+    for trial in range(trials):
+        mutate_tree(root, rng, trial)
+        force = trial % 3 == 2
+        proc = spawn("index", root, *(["--force"] if force else []))
+        delay = rng.uniform(0.2, full * 1.1)
+        killed_mid_run += _kill_after(proc, delay)
+        state = snapshot(root)  # opening repairs the mirror
+        problems = []
+        if not (state.mirror_matches_store and state.integrity_ok):
+            problems.append("mirror differs from store after reopening")
+        if not told <= state.store_ids:
+            problems.append(f"lost {len(told - state.store_ids)} acknowledged notes")
+        with Memory.open(root, embedder=FakeEmbedder()) as memory:
+            report = Indexer(memory).run()
+        if report.errors:
+            problems.append(f"next index failed: {report.errors}")
+        after = snapshot(root)
+        expected = reference_markdown(root, tmp_path / "reference")
+        if after.markdown != expected:
+            problems.append(
+                f"markdown entries differ from a clean index: {len(after.markdown - expected)} "
+                f"extra, {len(expected - after.markdown)} missing"
+            )
+        if not after.mirror_matches_store or not told <= after.store_ids:
+            problems.append("inconsistent after the next index")
+        print(f"trial {trial}: kill after {delay:.2f} s (force={force}): {problems or 'ok'}")
+        failures += [f"trial {trial}: {p}" for p in problems]
+    print(f"indexer SIGKILL: {trials} trials, {killed_mid_run} killed mid-run, {failures=}")
+    assert failures == []
+    assert killed_mid_run >= 8  # most kills really interrupted a run
+
+
+@pytest.mark.slow
+def test_writer_killed_mid_add_loses_nothing_it_acknowledged(tmp_path: Path) -> None:
+    rng = random.Random(SEED + 1)
+    root = tmp_path / "p"
+    Memory.open(root, embedder=FakeEmbedder()).close()
+    told: set[str] = set()
+    trials, lost_total = 10, 0
+    for trial in range(trials):
+        proc = spawn("add", root, f"t{trial}", "400")
+        time.sleep(rng.uniform(0.8, 3.0))
+        proc.send_signal(signal.SIGKILL)
+        stdout, _ = proc.communicate(timeout=30)
+        acked = {line.split()[1] for line in stdout.splitlines() if line.startswith("ACK ")}
+        told |= acked
+        state = snapshot(root)
+        lost = told - state.store_ids
+        lost_total += len(lost)
+        # At most the one add in flight may be stored without its acknowledgement.
+        unacked = len(state.store_ids) - len(told)
+        print(f"trial {trial}: {len(acked)} acked, {len(lost)} lost, {unacked} stored unacked")
+        assert state.mirror_matches_store and state.integrity_ok
+        assert not lost
+        assert 0 <= unacked <= trial + 1
+    print(f"writer SIGKILL: {trials} trials, {len(told)} acknowledged entries, lost {lost_total}")
+
+
+def _interrupted_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every Path.write_text write half its text and then die, like a kill would."""
+    real = Path.write_text
+
+    def half_then_die(self: Path, data: str, *args: object, **kwargs: object) -> int:
+        real(self, data[: len(data) // 2], encoding="utf-8")
+        raise SystemExit("killed mid-write")
+
+    monkeypatch.setattr(Path, "write_text", half_then_die)
+
+
+def test_a_write_interrupted_by_a_kill_leaves_no_half_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import init
+    from app.init import InitReport, scaffold
+
+    # Under pytest, tests/app shadows the app package for importlib.resources.
+    templates = Path(init.__file__).parent / "templates"
+    monkeypatch.setattr(
+        init, "_template", lambda *parts: templates.joinpath(*parts).read_text(encoding="utf-8")
+    )
+    root = git_repo(tmp_path / "repo")
+    original = "node_modules/\n# the user's own ignore rules\n*.log\n"
+    (root / ".gitignore").write_text(original, encoding="utf-8")
+    clean = git_repo(tmp_path / "clean")
+    (clean / ".gitignore").write_text(original, encoding="utf-8")
+    scaffold(clean, InitReport())
+    with monkeypatch.context() as patch:
+        _interrupted_write(patch)
+        with pytest.raises(SystemExit):
+            scaffold(root, InitReport())
+    # The user's file is whole; no template was left half-written.
+    assert (root / ".gitignore").read_text(encoding="utf-8") == original
+    scaffold(root, InitReport())
+    assert tree(root) == tree(clean)
+
+
+@pytest.mark.slow
+def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
+    rng = random.Random(SEED + 2)
+    home = tmp_path / "home"
+    home.mkdir()
+    clean = git_repo(tmp_path / "clean")
+    (clean / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
+    expected = run_cli("init", "--skip-analyze", cwd=clean, home=home)
+    assert expected.returncode == 0, expected.stderr
+    assert CLI is not None
+    trials, failures = 10, []
+    for trial in range(trials):
+        root = git_repo(tmp_path / f"repo{trial}")
+        (root / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
+        proc = subprocess.Popen(
+            [CLI, "init", "--skip-analyze"],
+            cwd=root,
+            env=clean_env(home),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        delay = rng.uniform(0.05, 2.0)
+        killed = _kill_after(proc, delay)
+        again = run_cli("init", "--skip-analyze", cwd=root, home=home)
+        same = {k: v for k, v in tree(root).items() if not k.endswith(".tmp")} == tree(clean)
+        json_ok = all(
+            isinstance(json.loads((root / rel).read_text(encoding="utf-8")), dict)
+            for rel in (".mcp.json", ".claude/settings.json")
+        )
+        ok = again.returncode == 0 and same and json_ok
+        print(f"trial {trial}: kill after {delay:.2f} s (killed={killed}): {'ok' if ok else 'FAIL'}")
+        if not ok:
+            failures.append((trial, again.returncode, again.stderr[-500:], same, json_ok))
+    assert failures == []
+    assert os.path.exists(clean / ".mcp.json")
