@@ -155,3 +155,24 @@ def test_cli_keyword_search_imports_neither_store_nor_model(
     assert imported, "no -X importtime output?"
     assert "engine" in imported and "sqlite3" in imported
     assert sorted(imported & {*MODEL_AND_STORE, "textual"}) == []
+
+
+def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    # The vectors come from the embedding cache; LanceDB (a second to import) stays out.
+    root, entry_id = populated
+    code = f"""
+        import sys
+        sys.path.insert(0, {str(REPO / "tests")!r})
+        from fakes import FakeEmbedder
+        from engine.memory import Memory
+        memory = Memory.open({str(root)!r}, embedder=FakeEmbedder())
+        for mode in ("vector", "hybrid"):
+            response = memory.search("gearboxes synthetic oil", mode=mode)
+            assert response.used.value == mode, response
+            assert response.results[0].entry.id == {entry_id!r}, response
+        memory.close()
+    """
+
+    assert loaded_after(code, ("lancedb", "torch", "pyarrow"), home=tmp_path) == []
