@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import Config, load_config
 from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, default_embedder
-from engine.errors import ContentTooLongError, InvalidInputError, NotFoundError, SecretDetectedError
+from engine.errors import (
+    ContentTooLongError,
+    InvalidInputError,
+    NotFoundError,
+    SecretDetectedError,
+    StorageError,
+)
 from engine.fts import FtsIndex
 from engine.hashing import content_hash, normalize_content
 from engine.locking import WriteLock
@@ -31,7 +37,7 @@ from engine.models import MAX_CONTENT_LENGTH, MAX_KEYWORDS, Category, Entry, Sea
 from engine.paths import MemoryPaths
 from engine.privacy import find_secrets, redact_private, redact_secrets
 from engine.search import Searcher, SearchResponse
-from engine.store import VectorStore
+from engine.store import VectorStore, latest_version_on_disk
 from engine.vector_index import VectorIndex
 
 if TYPE_CHECKING:
@@ -211,10 +217,29 @@ class Memory:
     # --- the store and consistency -------------------------------------------------------
 
     def store(self) -> VectorStore:
-        """The vector store (LanceDB is imported on first call)."""
+        """The vector store (LanceDB is imported on first call).
+
+        Raises:
+            StorageError: the store is gone although entries were written to it; a
+                write now would start an empty store and repairs would then empty the
+                keyword index, the last copy of those entries.
+        """
         if self._store is None:
-            self._store = VectorStore(self.paths.vectors_dir, self.embedder.dimension)
+            store = VectorStore(self.paths.vectors_dir, self.embedder.dimension)
+            if not store.exists() and self._recorded_store_version() > 0:
+                raise StorageError(
+                    f"the vector store at {self.paths.vectors_dir} is missing, but the "
+                    f"keyword index lists {self.fts.count()} entries written to it; run "
+                    "`memory-tui doctor --rebuild-store` to rebuild it from the keyword index"
+                )
+            self._store = store
         return self._store
+
+    def _recorded_store_version(self) -> int:
+        try:
+            return int(self.fts.state("store_version") or 0)
+        except ValueError:
+            return 0
 
     @property
     def freshness(self) -> Freshness:
@@ -290,11 +315,21 @@ class Memory:
             sims.update(self.store().similarities(qvec, missing))
         return sims
 
+    def _needs_repair(self) -> bool:
+        """Whether the keyword index may be out of step with the store: it was recreated,
+        a write was interrupted (``pending``), or the store's version on disk is not the
+        one the index was last synchronised with (a store restored from a copy, a writer
+        that bypassed the mirror). Reads one directory listing, never opens LanceDB."""
+        if self.fts.recreated or self.fts.pending:
+            return True
+        on_disk = latest_version_on_disk(self.paths.vectors_dir)
+        return on_disk is not None and on_disk != self._recorded_store_version()
+
     def _ensure_consistent(self) -> RepairReport | None:
-        if not (self.fts.recreated or self.fts.pending):
+        if not self._needs_repair():
             return None
         with self.lock.hold():
-            if not (self.fts.recreated or self.fts.pending):
+            if not self._needs_repair():
                 return None  # a concurrent writer finished while we waited
             report = self.repair_index()
         if report.changed:

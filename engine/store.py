@@ -59,6 +59,22 @@ def _schema(dimension: int) -> pa.Schema:
 _MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
 
 
+def latest_version_on_disk(path: Path) -> int | None:
+    """The table's latest committed version from its manifest file names, without
+    importing LanceDB; ``None`` when there is no table. Manifests are named ``N.manifest``
+    or, in the newer layout, ``(2**64 - 1 - N).manifest`` (so the newest sorts first)."""
+    versions = path / f"{TABLE}.lance" / "_versions"
+    try:
+        names = [n[: -len(".manifest")] for n in os.listdir(versions) if n.endswith(".manifest")]
+    except OSError:
+        return None
+    numbers = [int(n) for n in names if n.isdigit()]
+    if not numbers:
+        return None
+    newest = max(numbers)
+    return newest if newest < 2**63 else 2**64 - 1 - min(numbers)
+
+
 def quote(value: str) -> str:
     """A SQL string literal for LanceDB filters."""
     return "'" + value.replace("'", "''") + "'"
