@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
+    p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
     p.set_defaults(handler=commands.init)
 
     p = command("analyze", "Analyse the codebase into discovery entries (replaces the last run).")
@@ -150,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("stats", "Counts by category and source.")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=commands.stats)
+
+    from app.freshness_commands import register_commands
+
+    register_commands(command)
 
     p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
     p.add_argument(

@@ -1,0 +1,267 @@
+"""Handlers of the freshness subcommands: ``hooks``, ``watch`` and ``discover``.
+
+Each takes the parsed args and the project root, like the handlers in :mod:`app.commands`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.watcher import WatchBatch
+
+
+def _emit(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+# --- hooks ---------------------------------------------------------------------------------
+
+
+def hooks(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui hooks install|uninstall|status|run|reindex``."""
+    from app.githooks import install as hook_files
+
+    action = args.hooks_action
+    if action == "run":
+        from app.githooks.run import run_hook
+
+        return run_hook(root, args.hook, args.git_args, background=args.background)
+    if action == "reindex":
+        from app.githooks.run import reindex
+
+        return reindex(root, args.hook, args.files or None, quiet=True)
+    if action == "install":
+        states = hook_files.install(root, background=not args.foreground)
+        where = hook_files.hooks_dir(root)
+        print(f"installed git hooks in {where}", file=sys.stderr)
+    elif action == "uninstall":
+        states = hook_files.uninstall(root)
+    else:
+        states = hook_files.status(root)
+    for state in states:
+        detail = f"  ({state.detail})" if state.detail else ""
+        _emit(f"{state.name:<14} {state.state}{detail}\n")
+    if action == "status":
+        _print_last_run(root)
+    return 0
+
+
+def _print_last_run(root: Path) -> None:
+    from app.githooks.run import read_state
+    from engine.paths import MemoryPaths
+
+    state = read_state(MemoryPaths.for_root(root))
+    if not state:
+        return
+    verdict = "ok" if state.get("ok") else "FAILED: " + "; ".join(map(str, state.get("errors", [])))
+    _emit(
+        f"last re-index: after {state.get('hook')} at {state.get('at')}, "
+        f"{len(state.get('files') or []) or 'all changed'} file(s), "  # type: ignore[arg-type]
+        f"{state.get('seconds')} s, {verdict}\n"
+    )
+
+
+# --- watch ---------------------------------------------------------------------------------
+
+
+def watch(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C."""
+    from engine.memory import Memory
+    from engine.watcher import KnowledgeWatcher
+
+    try:
+        with Memory.open(root) as memory:
+            watcher = KnowledgeWatcher(memory, debounce_ms=args.debounce)
+            watcher.check_folder()
+            load = getattr(memory.base_embedder, "load", None)
+            if callable(load):
+                load()  # the first change should not wait for the model
+            caught_up = watcher.catch_up()
+            if caught_up.files_processed or caught_up.files_removed:
+                print(
+                    f"memory-tui: caught up: {caught_up.files_processed} file(s) re-indexed, "
+                    f"{caught_up.files_removed} removed",
+                    file=sys.stderr,
+                )
+            rel = watcher.folder.relative_to(root) if watcher.folder.is_relative_to(root) else ""
+            watcher.run(
+                _log_batch,
+                ready=lambda: print(
+                    f"memory-tui: watching {rel or watcher.folder} (Ctrl-C to stop)",
+                    file=sys.stderr,
+                    flush=True,
+                ),
+            )
+    except KeyboardInterrupt:
+        pass  # Ctrl-C while re-indexing: the indexer keeps what it committed
+    return 0
+
+
+def _log_batch(batch: WatchBatch) -> None:
+    """One line per changed file on stderr."""
+    stamp = time.strftime("%H:%M:%S")
+    report = batch.report
+    for change in batch.changes:
+        if batch.error:
+            tail = f"re-indexing failed: {batch.error}"
+        elif report is not None and change.kind == "deleted":
+            tail = f"entries removed ({report.entries_deleted} in this batch)"
+        elif report is not None:
+            tail = (
+                f"{batch.entries_by_file.get(change.path, 0)} entries, "
+                f"{report.entries_created} new, {report.entries_deleted} removed, "
+                f"{report.embedded} embedded"
+            )
+        else:
+            tail = ""
+        print(
+            f"{stamp} {change.kind:<8} {change.path}: {tail} ({batch.seconds:.2f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+    if report is not None:
+        for where, problem in report.errors:
+            print(f"{stamp} error    {where}: {problem}", file=sys.stderr, flush=True)
+
+
+# --- discover ------------------------------------------------------------------------------
+
+
+def discover(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui discover``: re-analyse what changed since the last discovery."""
+    from engine.discovery import run_discovery
+    from engine.memory import Memory
+
+    if not root.is_dir():
+        raise EngineError(f"no such directory: {root}", code="INVALID_INPUT")
+    with Memory.open(root) as memory:
+        found = run_discovery(memory, incremental=not args.full)
+        stale = len(memory.freshness.all_stale(e.id for e in memory.list()))
+    if args.json:
+        _emit(json.dumps({**found.summary(), "skipped": found.skipped}, indent=2) + "\n")
+        return 0
+    since = f" since {found.previous_run}" if found.previous_run else ""
+    if found.skipped:
+        _emit(f"no file changed{since}; {found.kept} discovery entries are up to date\n")
+    else:
+        shown = ", ".join(found.changed_files[:8])
+        more = f" and {len(found.changed_files) - 8} more" if len(found.changed_files) > 8 else ""
+        what = f" ({shown}{more})" if found.previous_run and shown else ""
+        _emit(
+            f"{len(found.changed_files)} file(s) changed{since}{what}\n"
+            f"discovery entries: {found.created} new, {found.kept} unchanged, "
+            f"{found.deleted} removed\n"
+        )
+    if stale:
+        _emit(f"{stale} entries cite code that changed: review them with `memory-tui stale`\n")
+    return 0
+
+
+# --- stale ---------------------------------------------------------------------------------
+
+
+def stale(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui stale``: entries whose cited code changed, with the reason."""
+    from engine.memory import Memory
+
+    with Memory.open(root) as memory:
+        entries = {e.id: e for e in memory.list()}
+        found = memory.freshness.all_stale(entries)
+        if args.refresh:
+            refreshed = [entries[i] for i in found if i in entries]
+            memory.freshness.record_notes(refreshed)
+            notes = sum(1 for e in refreshed if e.source.value in ("session", "manual"))
+            print(
+                f"re-recorded the citations of {notes} note(s) as reviewed; "
+                "run `memory-tui discover` for discovery entries",
+                file=sys.stderr,
+            )
+            found = memory.freshness.all_stale(entries)
+    rows = [(entries[i], why) for i, why in found.items() if i in entries]
+    rows.sort(key=lambda row: row[0].updated_at, reverse=True)
+    if args.json:
+        data = [
+            {"id": e.id, "category": e.category.value, "source": e.source.value,
+             "title": e.title, "reason": why}
+            for e, why in rows
+        ]  # fmt: skip
+        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    for entry, why in rows:
+        _emit(
+            f"{entry.id}  {entry.source.value:<9} {' '.join(entry.title.split())[:50]}  — {why}\n"
+        )
+    if not rows:
+        print("no stale entries", file=sys.stderr)
+    return 0
+
+
+def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """Add ``hooks``, ``watch``, ``discover`` and ``stale`` to the CLI (see app.cli)."""
+    from app.githooks import HOOK_NAMES
+
+    p = command("hooks", "Git hooks that re-index knowledge files on commit, merge, checkout.")
+    actions = p.add_subparsers(dest="hooks_action", metavar="ACTION", required=True)
+    q = actions.add_parser("install", help="install (chaining any existing hook)")
+    q.add_argument(
+        "--foreground",
+        action="store_true",
+        help="re-index inside the git command instead of in a background process",
+    )
+    actions.add_parser("uninstall", help="remove them, restoring the hooks they chained")
+    actions.add_parser("status", help="installed / chained / absent, and the last re-index")
+    q = actions.add_parser("run", help="what the hook scripts call")
+    q.add_argument("hook", choices=HOOK_NAMES)
+    q.add_argument("--background", action="store_true", help="re-index in a detached process")
+    q.add_argument("git_args", nargs="*", help="the arguments git gave the hook")
+    q = actions.add_parser("reindex", help="re-index knowledge files now (the background job)")
+    q.add_argument("--hook", default="manual", help="which hook asked (for the record)")
+    q.add_argument("files", nargs="*", help="project-relative paths (default: all changed)")
+    p.set_defaults(handler=hooks)
+
+    p = command("watch", "Re-index knowledge files as they change, until Ctrl-C.")
+    p.add_argument(
+        "--debounce", type=int, default=200, metavar="MS", help="quiet time before re-indexing"
+    )
+    p.set_defaults(handler=watch)
+
+    p = command("discover", "Re-analyse the files changed since the last discovery.")
+    p.add_argument("--full", action="store_true", help="re-analyse even if nothing changed")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=discover)
+
+    p = command("stale", "Entries whose cited code changed or disappeared.")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--refresh", action="store_true", help="mark the stale notes as reviewed (re-cite them)"
+    )
+    p.set_defaults(handler=stale)
+
+
+def install_hooks_for_init(root: Path) -> str:
+    """Install the git hooks as part of ``init``; returns the line init reports."""
+    from app.githooks import install as hook_files
+
+    if not (root / ".git").exists():
+        return "git hooks: not a git repository, none installed"
+    try:
+        states = hook_files.install(root)
+    except EngineError as exc:
+        print(f"memory-tui: warning: git hooks not installed: {exc.message}", file=sys.stderr)
+        return "git hooks: not installed (see the warning above)"
+    chained = [s.name for s in states if s.state == "chained"]
+    suffix = f"; your existing {', '.join(chained)} hook runs first" if chained else ""
+    return (
+        f"git hooks: {', '.join(s.name for s in states)} re-index knowledge files "
+        f"(memory-tui hooks uninstall removes them{suffix})"
+    )
