@@ -144,15 +144,40 @@ class EmbeddingCache:
         self._path = path
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS embedding_cache ("
-            " content_hash TEXT NOT NULL, model_id TEXT NOT NULL, vector BLOB NOT NULL,"
-            " PRIMARY KEY (content_hash, model_id)) WITHOUT ROWID"
-        )
-        self._db.commit()
+        self.recreated = False
+        """True when an unreadable file was moved aside (``.corrupt``) and started anew."""
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            from engine.errors import LockTimeoutError
+            from engine.fts import is_busy_error
+
+            if is_busy_error(exc):
+                raise LockTimeoutError(f"memory is busy: {path} stayed locked") from exc
+            # Derived data: vectors are recomputed on demand, so start over.
+            log.warning("embedding cache %s is unreadable (%s); starting a new one", path, exc)
+            for suffix in ("", "-wal", "-shm"):
+                part = path.with_name(path.name + suffix)
+                if part.exists():
+                    part.replace(part.with_name(part.name + ".corrupt"))
+            self._db = self._open()
+            self.recreated = True
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self._path, timeout=30, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS embedding_cache ("
+                " content_hash TEXT NOT NULL, model_id TEXT NOT NULL, vector BLOB NOT NULL,"
+                " PRIMARY KEY (content_hash, model_id)) WITHOUT ROWID"
+            )
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def get_many(self, hashes: Sequence[str], model_id: str) -> dict[str, bytes]:
         """Cached vectors (raw float32 bytes) for those of ``hashes`` that are present."""

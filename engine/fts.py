@@ -229,7 +229,7 @@ def row_to_entry(row: Sequence[Any]) -> Entry:
     )
 
 
-def _is_busy(exc: sqlite3.DatabaseError) -> bool:
+def is_busy_error(exc: sqlite3.DatabaseError) -> bool:
     """Whether an error means "locked by another connection" rather than "damaged"."""
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
@@ -262,7 +262,7 @@ class FtsIndex:
         try:
             db = self._open_schema()
         except sqlite3.DatabaseError as exc:
-            if _is_busy(exc):
+            if is_busy_error(exc):
                 # Another process holds the database: it is busy, not broken. Moving it
                 # aside would split the writers between two files.
                 raise LockTimeoutError(

@@ -7,13 +7,14 @@ and ``pyarrow`` are imported when a store is first opened, not when this module 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from engine.errors import StorageError
 from engine.hashing import content_hash
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TABLE = "memories"
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 _ENTRY_COLUMNS = list(ENTRY_COLUMNS)
 
 
@@ -57,6 +60,33 @@ def _schema(dimension: int) -> pa.Schema:
 
 # Columns added after the original (v0.1) schema, with the SQL that fills old rows.
 _MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
+
+
+def unreadable(path: Path, exc: BaseException) -> str:
+    """The message of a store that cannot be read, naming what to run."""
+    detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+    return (
+        f"the vector store at {path} cannot be read ({detail}); run `memory-tui doctor` "
+        "to see what can be recovered"
+    )
+
+
+def _reads(
+    method: Callable[Concatenate[VectorStore, _P], _R],
+) -> Callable[Concatenate[VectorStore, _P], _R]:
+    """Turn LanceDB's errors on a read (missing data files, a damaged manifest) into a
+    :class:`StorageError` that says what to run, instead of a traceback."""
+
+    def wrapper(self: VectorStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except StorageError:
+            raise
+        except (RuntimeError, OSError, ValueError) as exc:
+            raise StorageError(unreadable(self.path, exc)) from exc
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
 
 
 def latest_version_on_disk(path: Path) -> int | None:
@@ -169,10 +199,7 @@ class VectorStore:
         try:
             table = db.open_table(TABLE)
         except Exception as exc:
-            raise StorageError(
-                f"the vector store at {self.path} cannot be read ({exc}); "
-                "run `memory-tui doctor` to see what can be recovered"
-            ) from exc
+            raise StorageError(unreadable(self.path, exc)) from exc
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -276,11 +303,13 @@ class VectorStore:
 
     # --- reads ---------------------------------------------------------------------------
 
+    @_reads
     def count(self) -> int:
         """Number of entries."""
         table = self.table()
         return 0 if table is None else int(table.count_rows())
 
+    @_reads
     def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
         """Entries by id."""
         table = self.table()
@@ -295,6 +324,7 @@ class VectorStore:
             out.update((r["id"], row_to_entry(r)) for r in rows)
         return out
 
+    @_reads
     def vectors_for(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         """Stored vectors by entry id."""
         import numpy as np
@@ -314,6 +344,7 @@ class VectorStore:
                 out[entry_id] = np.asarray(vector, dtype=np.float32)
         return out
 
+    @_reads
     def find_by_content_hash(self, digest: str) -> Entry | None:
         """Some entry whose content hash is ``digest``."""
         table = self.table()
@@ -328,6 +359,7 @@ class VectorStore:
         )
         return row_to_entry(rows[0]) if rows else None
 
+    @_reads
     def all_entries(self) -> list[Entry]:
         """Every entry (without vectors): the source for rebuilding the keyword index."""
         table = self.table()
@@ -336,6 +368,7 @@ class VectorStore:
         rows = table.search().select(_ENTRY_COLUMNS).limit(None).to_list()
         return [row_to_entry(r) for r in rows]
 
+    @_reads
     def ids_and_stamps(self) -> dict[str, str]:
         """id → updatedAt of every entry."""
         table = self.table()
@@ -351,6 +384,7 @@ class VectorStore:
             for i, u, r, p in zip(*columns, strict=True)
         }
 
+    @_reads
     def all_vectors(self) -> tuple[list[str], list[str], npt.NDArray[np.float32]]:
         """Ids, categories and the (n, dimension) matrix of every stored vector."""
         import numpy as np
@@ -364,6 +398,7 @@ class VectorStore:
         matrix = flat.reshape(len(arrow), self.dimension)
         return arrow["id"].to_pylist(), arrow["category"].to_pylist(), matrix
 
+    @_reads
     def vector_search(
         self,
         vector: npt.NDArray[np.float32],

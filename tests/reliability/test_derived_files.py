@@ -70,3 +70,30 @@ def test_a_missing_store_refuses_writes_and_keeps_the_keyword_copy(tmp_path: Pat
             memory.repair_index()
         assert memory.count() == 6
     assert not MemoryPaths.for_root(tmp_path).vectors_dir.exists()
+
+
+def test_an_unreadable_embedding_cache_is_moved_aside_and_started_anew(tmp_path: Path) -> None:
+    _add(tmp_path, "kafka consumers commit offsets after processing")
+    cache = MemoryPaths.for_root(tmp_path).embedding_cache_path
+    for suffix in ("-wal", "-shm"):
+        Path(f"{cache}{suffix}").unlink(missing_ok=True)
+    cache.write_bytes(b"not a database at all" * 200)
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        assert [r.entry.content for r in memory.search("kafka offsets").results] == [
+            "kafka consumers commit offsets after processing"
+        ]
+        assert memory.add("a second note re-fills the cache").created
+    assert cache.with_name(cache.name + ".corrupt").exists()
+
+
+def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> None:
+    _add(tmp_path, *(f"note {n}" for n in range(3)))
+    data = MemoryPaths.for_root(tmp_path).vectors_dir / "memories.lance" / "data"
+    for part in data.iterdir():
+        part.unlink()
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        with pytest.raises(StorageError, match=r"cannot be read .*memory-tui doctor"):
+            memory.store().all_entries()
+        with pytest.raises(StorageError, match="cannot be read"):
+            memory.repair_index()
+        assert memory.count() == 3  # the mirror is left alone
