@@ -6,8 +6,9 @@
 
 ``add`` prints ``ACK <id>`` (flushed) after each entry is stored, so a test that kills
 the worker knows exactly which adds were acknowledged; ``search`` runs searches of
-every mode until ``STOP_FILE`` exists and prints a JSON summary; ``index`` runs the
-indexer (``--loops`` times) and prints each report as JSON. Any exception is printed
+every mode until ``STOP_FILE`` exists and prints a JSON summary; ``index`` prints
+``READY`` once the memory is open, runs the indexer (``--loops`` times) and prints each
+report as JSON. Any exception is printed
 as ``ERROR <type>: <message>`` and the exit code is 1.
 """
 
@@ -67,6 +68,7 @@ def index(root: Path, force: bool, loops: int) -> None:
     from engine.indexer import Indexer
 
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        print("READY", flush=True)  # imports done: what follows is the indexing itself
         for _ in range(loops):
             started = time.perf_counter()
             report = Indexer(memory).run(force=force)
