@@ -208,23 +208,29 @@ def stale(args: argparse.Namespace, root: Path) -> int:
 
 def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add ``hooks``, ``watch``, ``discover`` and ``stale`` to the CLI (see app.cli)."""
+    from app.cli import _common_options
     from app.githooks import HOOK_NAMES
 
     p = command("hooks", "Git hooks that re-index knowledge files on commit, merge, checkout.")
+    common = [_common_options(in_subcommand=True)]
     actions = p.add_subparsers(dest="hooks_action", metavar="ACTION", required=True)
-    q = actions.add_parser("install", help="install (chaining any existing hook)")
+
+    def action(name: str, help_text: str) -> argparse.ArgumentParser:
+        return actions.add_parser(name, parents=common, help=help_text, description=help_text)
+
+    q = action("install", "install (chaining any existing hook)")
     q.add_argument(
         "--foreground",
         action="store_true",
         help="re-index inside the git command instead of in a background process",
     )
-    actions.add_parser("uninstall", help="remove them, restoring the hooks they chained")
-    actions.add_parser("status", help="installed / chained / absent, and the last re-index")
-    q = actions.add_parser("run", help="what the hook scripts call")
+    action("uninstall", "remove them, restoring the hooks they chained")
+    action("status", "installed / chained / absent, and the last re-index")
+    q = action("run", "what the hook scripts call")
     q.add_argument("hook", choices=HOOK_NAMES)
     q.add_argument("--background", action="store_true", help="re-index in a detached process")
     q.add_argument("git_args", nargs="*", help="the arguments git gave the hook")
-    q = actions.add_parser("reindex", help="re-index knowledge files now (the background job)")
+    q = action("reindex", "re-index knowledge files now (the background job)")
     q.add_argument("--hook", default="manual", help="which hook asked (for the record)")
     q.add_argument("files", nargs="*", help="project-relative paths (default: all changed)")
     p.set_defaults(handler=hooks)

@@ -95,12 +95,13 @@ def script(hook: str, command: str, *, background: bool) -> str:
         'if [ -x "$chained" ]; then\n'
         f"{chained}"
         "fi\n"
-        f"memory_tui={_quote(command)}\n"
+        f"installed={_quote(command)}\n"
+        'memory_tui="$installed"\n'
         'if [ ! -x "$memory_tui" ]; then\n'
         '    memory_tui="$(command -v memory-tui 2>/dev/null)"\n'
         "fi\n"
         'if [ -z "$memory_tui" ]; then\n'
-        f'    echo "memory-tui: warning: {command} is gone and memory-tui is not on PATH; '
+        '    echo "memory-tui: warning: $installed is gone and memory-tui is not on PATH; '
         'knowledge files were not re-indexed (reinstall with: memory-tui hooks install)" >&2\n'
         f"    {end}"
         "fi\n"
@@ -193,8 +194,8 @@ def state_of(folder: Path, hook: str) -> HookState:
 
 def _command_in(path: Path) -> str:
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if line.startswith("memory_tui='"):
-            return line[len("memory_tui='") : -1].replace("'\"'\"'", "'")
+        if line.startswith("installed='"):
+            return line[len("installed='") : -1].replace("'\"'\"'", "'")
     return ""
 
 
