@@ -47,7 +47,7 @@ def test_export_name_carries_the_weights_checksum() -> None:
     ).hexdigest()
     assert onnx_model.weights_checksum() == digest
     assert onnx_model.onnx_path("fp32").name == f"all-MiniLM-L6-v2-{digest[:16]}-fp32.onnx"
-    assert onnx_model.onnx_path("int8").name.endswith("-int8.onnx")
+    assert onnx_model.onnx_path("int8").name.endswith("-int8w.onnx")
 
 
 def test_a_failed_export_leaves_nothing_behind(
@@ -112,8 +112,10 @@ class TestAgainstSentenceTransformers:
         vectors = int8.embed_documents(SAMPLE)
         assert onnx_model.onnx_path("int8").is_file()
         np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
-        # Quantisation moves vectors (see bench/RESULTS.md): related, not identical.
-        assert float((vectors * reference).sum(axis=1).mean()) > 0.8
+        # Weight-only quantisation moves vectors a little (bench/RESULTS.md): close, not equal.
+        cosines = (vectors * reference).sum(axis=1)
+        assert cosines.mean() > 0.98, cosines
+        assert cosines.min() < 0.9999  # really the quantised model
 
     def test_query_path_imports_no_torch(self, onnx: OnnxEmbedder) -> None:
         # The export exists now (fixture); a fresh process embeds without torch.
