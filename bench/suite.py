@@ -46,21 +46,6 @@ Row = tuple[str, str, str]
 """(what, figure, target or note)."""
 
 
-def run_child(args: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MiB, stdout) of one child process."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    out, err = proc.communicate()
-    elapsed = time.perf_counter() - started
-    _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
-    if proc.returncode:
-        raise SystemExit(f"{' '.join(args)} failed: {err[-2000:]}")
-    rss = usage.ru_maxrss / 1024 if usage is not None else float("nan")
-    return elapsed, rss, out
-
-
 def peak_rss_mib(args: Sequence[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS MiB) of one child, from the kernel's accounting."""
     started = time.perf_counter()
@@ -82,7 +67,8 @@ def cold(rows: list[Row]) -> None:
         peak_rss_mib(args)  # untimed: file cache, first ONNX session on this machine
         runs = [peak_rss_mib(args) for _ in range(5)]
         wall = statistics.median(r[0] for r in runs)
-        rows.append((f"cold `search --mode {mode}` (5,183 entries)", f"{wall:.2f} s", targets[mode]))
+        what = f"cold `search --mode {mode}` (5,183 entries)"
+        rows.append((what, f"{wall:.2f} s", targets[mode]))
         if mode == "hybrid":
             rss = statistics.median(r[1] for r in runs)
             rows.append(("peak RSS of a hybrid `search`", f"{rss:.0f} MiB", ""))
@@ -124,7 +110,8 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
                 exact = {ids[i] for i in np.argsort(-(matrix @ qvec))[:10]}
                 got = {e.id for e, _ in memory._vector_search(qvec, 10, None)}
                 hits_total += len(exact & got)
-            rows.append((f"vector recall@10 vs exact, {size:,}", f"{hits_total / 500:.3f}", "≥ 0.95"))
+            recall = f"{hits_total / 500:.3f}"
+            rows.append((f"vector recall@10 vs exact, {size:,}", recall, "≥ 0.95"))
 
 
 def _samples() -> dict[str, list[str]]:
@@ -133,7 +120,8 @@ def _samples() -> dict[str, list[str]]:
 
     chunks: list[str] = []
     for path in sorted(CORPUS.rglob("*.md")):
-        chunks += [c.content for c in chunk_markdown(path.read_text(encoding="utf-8", errors="replace"))]
+        text = path.read_text(encoding="utf-8", errors="replace")
+        chunks += [c.content for c in chunk_markdown(text)]
     rng = random.Random(7)
     return {
         "Argo CD chunks": rng.sample(chunks, 600),
@@ -216,10 +204,10 @@ def rss(rows: list[Row]) -> None:
     queries = list(load_queries("test")[0].values())[:8]
     result = anyio.run(mcp_latency.measure, queries)
     rows.append(("`serve-mcp` spawn → tools/list", f"{result['tools_list_s']:.2f} s", "≤ 1.5 s"))
-    rows.append(
-        ("`serve-mcp` warm hybrid search (median of 5)", f"{result['warm_hybrid_median_ms']:.1f} ms", "≤ 30 ms")
-    )
-    rows.append(("`serve-mcp` idle RSS after a search", f"{result['idle_rss_mib']:.0f} MiB", "≤ 300 MB"))
+    warm_ms = f"{result['warm_hybrid_median_ms']:.1f} ms"
+    rows.append(("`serve-mcp` warm hybrid search (median of 5)", warm_ms, "≤ 30 ms"))
+    idle = f"{result['idle_rss_mib']:.0f} MiB"
+    rows.append(("`serve-mcp` idle RSS after a search", idle, "≤ 300 MB"))
     _, peak = peak_rss_mib([sys.executable, "-m", "bench.tui_latency", "--entries", "10000"])
     rows.append(("peak RSS of the TUI (headless session, 10,000 entries)", f"{peak:.0f} MiB", ""))
 

@@ -88,9 +88,8 @@ def scifact_texts() -> list[str]:
 
 def build(entries: int) -> Path:
     """Create the memory unless it already holds ``entries`` entries; return its root."""
-    from engine.memory import Memory, NewEntry
-
     from engine.fts import FtsIndex
+    from engine.memory import Memory, NewEntry
 
     root = root_for(entries)
     mirror_path = root / ".claude" / "memory" / "fts.sqlite"
