@@ -156,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_commands(command)
 
+    from app.doctor_command import register as register_doctor
+
+    register_doctor(command)
+
     p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
     p.add_argument(
         "--http", action="store_true", help="serve streamable HTTP (at /mcp) instead of stdio"

@@ -1,0 +1,52 @@
+"""``memory-tui doctor``: the health of each part of the memory, repairing derived files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """Add ``doctor`` to the CLI (see app.cli)."""
+    p = command(
+        "doctor",
+        "Check each part of the memory (one line each) and repair derived files "
+        "(fts.sqlite, embeddings.sqlite, meta.json); exit 1 if a problem is left.",
+    )
+    p.add_argument(
+        "--rebuild-store",
+        action="store_true",
+        help="if the vector store is missing or unreadable, move it aside and rebuild it "
+        "from the keyword index (every entry is kept; vectors come from the cache or the model)",
+    )
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.set_defaults(handler=doctor)
+
+
+def doctor(args: argparse.Namespace, root: Path) -> int:
+    """Run the checks; stdout carries one line per part, the exit code says if it is sound."""
+    from engine.embeddings import default_embedder
+    from engine.health import diagnose
+
+    report = diagnose(root, default_embedder(), rebuild_store_if_needed=args.rebuild_store)
+    if args.json:
+        data = {
+            "healthy": report.healthy,
+            "checks": [
+                {"part": c.part, "status": c.status.value, "detail": c.detail, "fix": c.fix}
+                for c in report.checks
+            ],
+        }
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        for check in report.checks:
+            sys.stdout.write(f"{check.status.value:<9} {check.part:<16} {check.detail}\n")
+            if check.fix and check.status.value in ("problem", "warning"):
+                sys.stdout.write(f"{'':<26} → run: {check.fix}\n")
+        problems = sum(c.status.value == "problem" for c in report.checks)
+        verdict = "healthy" if report.healthy else f"{problems} problem(s) left"
+        print(f"memory-tui doctor: {verdict}", file=sys.stderr)
+    return 0 if report.healthy else 1

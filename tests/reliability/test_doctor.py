@@ -1,0 +1,192 @@
+"""``doctor``: one check per part, derived files repaired, the store rebuilt on request."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_support import run_cli
+from fakes import FakeEmbedder
+
+from engine.health import REBUILD_STORE, HealthReport, Status, diagnose
+from engine.indexer import MAX_FILE_BYTES, Indexer
+from engine.memory import Memory, NewEntry
+from engine.paths import MemoryPaths
+
+PARTS = [
+    "config",
+    "embedding cache",
+    "vector store",
+    "keyword index",
+    "meta.json",
+    "write lock",
+    "knowledge",
+    "model",
+]
+
+
+def statuses(report: HealthReport) -> dict[str, Status]:
+    return {c.part: c.status for c in report.checks}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A memory with 12 notes and two indexed knowledge files."""
+    knowledge = tmp_path / ".claude" / "knowledge"
+    (knowledge / "patterns").mkdir(parents=True)
+    (knowledge / "patterns" / "retry.md").write_text(
+        "# Retry\n\nUse exponential backoff with jitter for flaky upstreams.\n", "utf-8"
+    )
+    (knowledge / "gotchas.md").write_text(
+        "# Gotchas\n\nLanceDB needs double quotes around camelCase columns.\n", "utf-8"
+    )
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add_many([NewEntry(f"note {n} about the billing ledger") for n in range(12)])
+        Indexer(memory).run()
+    return tmp_path
+
+
+def _ids(root: Path) -> set[str]:
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        return {e.id for e in memory.list()}
+
+
+def test_a_healthy_memory_reports_every_part_ok(project: Path) -> None:
+    report = diagnose(project, FakeEmbedder())
+    assert [c.part for c in report.checks] == PARTS
+    assert set(statuses(report).values()) == {Status.OK}, report.checks
+    assert report.healthy
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage"])
+def test_keyword_index_deleted_or_corrupted_is_rebuilt(project: Path, damage: str) -> None:
+    before = _ids(project)
+    fts = MemoryPaths.for_root(project).fts_path
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{fts}{suffix}").unlink(missing_ok=True)
+    if damage == "garbage":
+        fts.write_bytes(os.urandom(16384))
+    report = diagnose(project, FakeEmbedder())
+    check = next(c for c in report.checks if c.part == "keyword index")
+    assert check.status is Status.REPAIRED and "14 entries, agrees" in check.detail
+    assert report.healthy
+    assert _ids(project) == before
+    assert diagnose(project, FakeEmbedder()).checks == [
+        c
+        if c.part != "keyword index"
+        else c.__class__(c.part, Status.OK, "14 entries, agrees with the store")
+        for c in report.checks
+    ]
+
+
+def test_keyword_index_out_of_step_is_resynchronised(project: Path) -> None:
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        victim = memory.list()[0].id
+        with memory.fts.transaction() as db:
+            memory.fts.delete(db, [victim])
+    report = diagnose(project, FakeEmbedder())
+    check = next(c for c in report.checks if c.part == "keyword index")
+    assert check.status is Status.REPAIRED and "1 added" in check.detail
+    assert victim in _ids(project)
+
+
+def test_embedding_cache_corrupted_is_moved_aside(project: Path) -> None:
+    cache = MemoryPaths.for_root(project).embedding_cache_path
+    for suffix in ("-wal", "-shm"):
+        Path(f"{cache}{suffix}").unlink(missing_ok=True)
+    cache.write_bytes(os.urandom(8192))
+    report = diagnose(project, FakeEmbedder())
+    assert statuses(report)["embedding cache"] is Status.REPAIRED
+    assert report.healthy
+    assert cache.with_name(cache.name + ".corrupt").exists()
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage"])
+def test_meta_json_deleted_or_corrupted_is_rebuilt(project: Path, damage: str) -> None:
+    meta = MemoryPaths.for_root(project).meta_path
+    saved = json.loads(meta.read_text("utf-8"))["fileHashes"]
+    meta.unlink()
+    if damage == "garbage":
+        meta.write_text('{"fileHashes": [1, 2', "utf-8")
+    report = diagnose(project, FakeEmbedder())
+    check = next(c for c in report.checks if c.part == "meta.json")
+    assert check.status is Status.REPAIRED and "0 chunks embedded" in check.detail
+    assert json.loads(meta.read_text("utf-8"))["fileHashes"] == saved
+    assert statuses(diagnose(project, FakeEmbedder()))["meta.json"] is Status.OK
+
+
+def test_missing_store_is_a_problem_naming_rebuild_then_rebuilt(project: Path) -> None:
+    before = _ids(project)
+    shutil.rmtree(MemoryPaths.for_root(project).vectors_dir)
+    report = diagnose(project, FakeEmbedder())
+    store = next(c for c in report.checks if c.part == "vector store")
+    assert store.status is Status.PROBLEM and store.fix == REBUILD_STORE
+    assert "missing" in store.detail
+    assert not report.healthy
+    assert _ids(project) == before  # nothing was thrown away meanwhile
+
+    rebuilt = diagnose(project, FakeEmbedder(), rebuild_store_if_needed=True)
+    assert rebuilt.checks[1] == rebuilt.checks[1].__class__(
+        "vector store", Status.REPAIRED, "rebuilt from the keyword index: 14 entries"
+    )
+    assert rebuilt.healthy, rebuilt.checks
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        assert {e.id for e in memory.store().all_entries()} == before
+        hits = memory.search("billing ledger note 3", mode="vector").results
+        assert hits and "note 3" in hits[0].entry.content
+
+
+def test_unreadable_store_is_moved_aside_and_rebuilt(project: Path) -> None:
+    before = _ids(project)
+    versions = MemoryPaths.for_root(project).vectors_dir / "memories.lance" / "_versions"
+    for manifest in versions.glob("*.manifest"):
+        manifest.write_bytes(b"\x00garbage")
+    report = diagnose(project, FakeEmbedder())
+    assert statuses(report)["vector store"] is Status.PROBLEM
+    assert statuses(report)["keyword index"] is Status.WARNING  # kept: the only copy
+    rebuilt = diagnose(project, FakeEmbedder(), rebuild_store_if_needed=True)
+    assert rebuilt.healthy, rebuilt.checks
+    assert _ids(project) == before
+    assert list(project.glob(".claude/memory/vectors.broken-*"))
+
+
+def test_no_memory_bad_config_and_odd_knowledge_files_are_reported(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "memory.config.toml").write_text('chunk_size = "big"\n', "utf-8")
+    knowledge = tmp_path / ".claude" / "knowledge"
+    knowledge.mkdir()
+    (knowledge / "blob.md").write_bytes(b"\x89PNG\x00\x00binary")
+    (knowledge / "huge.md").write_bytes(b"# Huge\n" + b"x" * (MAX_FILE_BYTES + 1))
+    (knowledge / "broken.md").write_text("---\ntitle: [unclosed\n# Body\n", "utf-8")
+    report = diagnose(tmp_path, FakeEmbedder())
+    by_part = {c.part: c for c in report.checks}
+    assert by_part["config"].status is Status.PROBLEM and "chunk_size" in by_part["config"].detail
+    assert by_part["memory"].fix == "memory-tui init"
+    knowledge_check = by_part["knowledge"]
+    assert knowledge_check.status is Status.WARNING
+    for name in ("blob.md: binary", "huge.md: over", "broken.md: line 1"):
+        assert name in knowledge_check.detail
+    assert not report.healthy
+
+
+def test_cli_doctor_exit_codes_and_output(project: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.rmtree(MemoryPaths.for_root(project).vectors_dir)
+    broken = run_cli("doctor", "--project", str(project), cwd=project, home=home)
+    assert broken.returncode == 1
+    lines = broken.stdout.splitlines()
+    assert any(line.startswith("problem   vector store") for line in lines)
+    assert f"→ run: {REBUILD_STORE}" in broken.stdout
+    assert "1 problem(s) left" in broken.stderr
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    fresh = run_cli("doctor", "--json", "--project", str(empty), cwd=empty, home=home)
+    assert fresh.returncode == 1
+    data = json.loads(fresh.stdout)
+    assert data["healthy"] is False
+    assert {"part": "memory", "status": "problem"}.items() <= data["checks"][1].items()
