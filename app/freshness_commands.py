@@ -76,9 +76,16 @@ def _print_last_run(root: Path) -> None:
 
 def watch(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C."""
+    from engine.config import load_config
     from engine.memory import Memory
+    from engine.paths import MemoryPaths
     from engine.watcher import KnowledgeWatcher
 
+    folder = MemoryPaths.for_root(root, load_config(root).knowledge_dir).knowledge_dir
+    if not folder.is_dir():
+        raise EngineError(
+            f"no knowledge folder at {folder}: run `memory-tui init` first", code="NOT_INITIALISED"
+        )
     try:
         with Memory.open(root) as memory:
             watcher = KnowledgeWatcher(memory, debounce_ms=args.debounce)
@@ -86,6 +93,7 @@ def watch(args: argparse.Namespace, root: Path) -> int:
             load = getattr(memory.base_embedder, "load", None)
             if callable(load):
                 load()  # the first change should not wait for the model
+            memory.store()  # nor for importing LanceDB
             caught_up = watcher.catch_up()
             if caught_up.files_processed or caught_up.files_removed:
                 print(

@@ -111,13 +111,18 @@ class KnowledgeWatcher:
             on_batch(self.apply(changes))
 
     def apply(self, changes: list[FileChange]) -> WatchBatch:
-        """Re-index the files of ``changes`` (a deleted folder: every file it held)."""
+        """Re-index the files of ``changes`` (a folder: every file it holds or held)."""
         started = time.perf_counter()
         batch = WatchBatch(changes)
         only: set[str] = set()
         known: list[str] | None = None
         for change in changes:
-            if change.path.endswith(".md"):
+            folder = self.root / change.path
+            if change.kind != "deleted" and folder.is_dir():  # files may predate its watch
+                only.update(
+                    p.relative_to(self.root).as_posix() for p in sorted(folder.rglob("*.md"))
+                )
+            elif change.path.endswith(".md"):
                 only.add(change.path)
             elif change.kind == "deleted":  # maybe a folder: its files are gone too
                 if known is None:
