@@ -25,7 +25,7 @@ SITECUSTOMIZE = textwrap.dedent(
     _LOG = os.environ["NO_NETWORK_LOG"]
     _INTERNET = (socket.AF_INET, socket.AF_INET6)
     with open(_LOG + ".loaded", "a", encoding="utf-8") as _fh:
-        _fh.write(f"{os.getpid()}\n")  # proves the patch is active in this process
+        _fh.write(f"{os.getpid()}\\n")  # proves the patch is active in this process
 
 
     def _record(what):
