@@ -1,0 +1,146 @@
+"""`discover`, `stale`, stale flags in `search`, and `watch`, through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from cli_support import CLI, clean_env, git_repo, run_cli
+from fakes import FakeEmbedder
+
+from engine.discovery import run_discovery
+from engine.memory import Memory
+
+BILLING = 'def compute_total(items):\n    """Sum."""\n    return sum(items)\n'
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+def shop(tmp_path: Path) -> Path:
+    root = git_repo(tmp_path / "shop")
+    (root / "shop").mkdir()
+    (root / "shop" / "billing.py").write_text(BILLING, encoding="utf-8")
+    return root
+
+
+def test_search_list_and_stale_show_a_note_whose_function_was_deleted(
+    tmp_path: Path, home: Path
+) -> None:
+    root = shop(tmp_path)
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        note = memory.add("`compute_total` rounds half up, see shop/billing.py", source="session")
+    (root / "shop" / "billing.py").write_text("def other():\n    pass\n", encoding="utf-8")
+
+    found = run_cli("search", "rounds half", "--mode", "keyword", "--json", cwd=root, home=home)
+    text = run_cli("search", "rounds half", "--mode", "keyword", cwd=root, home=home)
+    listed = run_cli("stale", "--json", cwd=root, home=home)
+
+    assert found.returncode == 0, found.stderr
+    rows = json.loads(found.stdout)
+    assert [(r["id"], r["stale"]) for r in rows] == [(note.entry.id, True)]
+    assert "[stale]" in text.stdout
+    stale = {row["id"]: row["reason"] for row in json.loads(listed.stdout)}
+    assert stale[note.entry.id] == "compute_total is no longer defined in shop/billing.py"
+    assert any("changed since" in why for i, why in stale.items() if i != note.entry.id)
+
+    refreshed = run_cli("stale", "--refresh", "--json", cwd=root, home=home)
+    assert note.entry.id not in {row["id"] for row in json.loads(refreshed.stdout)}
+    again = run_cli("search", "rounds half", "--mode", "keyword", "--json", cwd=root, home=home)
+    assert json.loads(again.stdout)[0]["stale"] is False
+
+
+def test_stale_on_a_memory_without_citations_prints_nothing(tmp_path: Path, home: Path) -> None:
+    root = git_repo(tmp_path / "empty")
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        memory.add("A note about nothing in particular")
+
+    result = run_cli("stale", cwd=root, home=home)
+
+    assert result.returncode == 0
+    assert result.stdout == ""
+    assert "no stale entries" in result.stderr
+
+
+def test_watch_needs_a_knowledge_folder(tmp_path: Path, home: Path) -> None:
+    root = git_repo(tmp_path / "bare")
+
+    result = run_cli("watch", cwd=root, home=home)
+
+    assert result.returncode == 1
+    assert "no knowledge folder" in result.stderr and "memory-tui init" in result.stderr
+    assert not (root / ".claude").exists()
+
+
+@pytest.mark.slow
+def test_discover_after_renaming_a_function_replaces_its_entry(tmp_path: Path, home: Path) -> None:
+    root = shop(tmp_path)
+    first = run_cli("discover", cwd=root, home=home)
+    assert first.returncode == 0, first.stderr
+    nothing = run_cli("discover", cwd=root, home=home)
+    assert nothing.stdout.startswith("no file changed since ")
+    source = root / "shop" / "billing.py"
+    source.write_text(BILLING.replace("compute_total", "grand_total"), encoding="utf-8")
+
+    changed = run_cli("discover", "--json", cwd=root, home=home)
+
+    summary = json.loads(changed.stdout)
+    assert summary["changedFiles"] == ["shop/billing.py"]
+    assert summary["entries"]["deleted"] >= 1 and summary["entries"]["created"] >= 1
+    new = run_cli("search", "grand_total", "--mode", "keyword", "--json", cwd=root, home=home)
+    old = run_cli("search", "compute_total", "--mode", "keyword", "--json", cwd=root, home=home)
+    assert [r["filePath"] for r in json.loads(new.stdout)] == ["shop/billing.py"]
+    assert json.loads(new.stdout)[0]["stale"] is False
+    assert json.loads(old.stdout) == []
+
+
+@pytest.mark.slow
+def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
+    tmp_path: Path, home: Path
+) -> None:
+    root = git_repo(tmp_path / "watched")
+    knowledge = root / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    (knowledge / "old.md").write_text("# Old\n\nThe medlar note.\n", encoding="utf-8")
+    proc = subprocess.Popen(
+        [str(CLI), "watch"],
+        cwd=root,
+        env=clean_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 180
+        while not any("watching" in line for line in lines):
+            assert proc.poll() is None and time.monotonic() < deadline, lines
+            time.sleep(0.1)
+        assert any("caught up: 1 file(s) re-indexed" in line for line in lines)
+        (knowledge / "new.md").write_text("# New\n\nThe loquat note.\n", encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while not any("new.md" in line for line in lines):
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.1)
+        hits = run_cli("search", "loquat", "--mode", "keyword", "--json", cwd=root, home=home)
+        assert [r["filePath"] for r in json.loads(hits.stdout)] == [".claude/knowledge/new.md"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(60)
+        reader.join(10)
+    change = [line for line in lines if "new.md" in line]
+    assert len(change) == 1 and " added " in change[0] and "1 new" in change[0]
+    assert code == 0
+    assert not any("Traceback" in line for line in lines)
