@@ -98,7 +98,8 @@ class SearchHit(BaseModel):
     line: int | None = Field(description="First line of the entry in filePath.")
     sectionTitle: str = Field(description="Heading path of the section, e.g. 'Install > Linux'.")
     keywords: list[str]
-    stale: bool
+    stale: bool = Field(description="The code this entry cites changed or disappeared since.")
+    staleReason: str = Field(description="Why it is stale ('' when it is not).")
     referenceCount: int = Field(description="How often searches returned it before this one.")
     uri: str | None = Field(description="memory:// resource of the knowledge file, if any.")
     content: str
@@ -140,6 +141,8 @@ class ListedEntry(BaseModel):
     updatedAt: str
     referenceCount: int
     promoted: bool
+    stale: bool = Field(description="The code this entry cites changed or disappeared since.")
+    staleReason: str = Field(description="Why it is stale ('' when it is not).")
     content: str
 
 

@@ -105,6 +105,7 @@ def search_payload(
     )
     rows = result_rows(response.results)
     for row, result in zip(rows, response.results, strict=True):
+        row["staleReason"] = result.stale_reason
         row["referenceCount"] = result.entry.reference_count
         row["uri"] = _uri(memory, result.entry)
     state.record_references([r.entry.id for r in response.results])
@@ -140,7 +141,7 @@ def add_payload(
     }
 
 
-def entry_row(entry: Entry) -> dict[str, Any]:
+def entry_row(entry: Entry, stale_reason: str = "") -> dict[str, Any]:
     """One entry as ``memory_list`` returns it."""
     return {
         "id": entry.id,
@@ -154,6 +155,8 @@ def entry_row(entry: Entry) -> dict[str, Any]:
         "updatedAt": entry.updated_at,
         "referenceCount": entry.reference_count,
         "promoted": entry.promoted,
+        "stale": bool(stale_reason),
+        "staleReason": stale_reason,
         "content": entry.content,
     }
 
@@ -161,8 +164,13 @@ def entry_row(entry: Entry) -> dict[str, Any]:
 def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, Any]:
     """Entries newest first."""
     entries = memory.list(category=category, limit=limit)
+    try:
+        stale = memory.freshness.stale([e.id for e in entries])
+    except Exception:  # stale flags are derived: a broken citation file must not fail a list
+        log.warning("could not check entries for stale citations", exc_info=True)
+        stale = {}
     return {
-        "entries": [entry_row(e) for e in entries],
+        "entries": [entry_row(e, stale.get(e.id, "")) for e in entries],
         "count": len(entries),
         "total": memory.count(category=category),
         "category": category,

@@ -1,0 +1,30 @@
+"""The MCP tools flag entries whose cited code changed: ``stale`` and ``staleReason``."""
+
+from __future__ import annotations
+
+from mcp_helpers import call, connect
+
+from app.mcp.server import MemoryServer
+from engine.memory import Memory
+
+
+async def test_search_and_list_carry_the_stale_flag(memory: Memory, server: MemoryServer) -> None:
+    source = memory.paths.root / "billing.py"
+    source.write_text("def compute_total(items):\n    return sum(items)\n", encoding="utf-8")
+    async with connect(server) as client:
+        added = await call(
+            client, "memory_add", content="compute_total() in billing.py ignores refunds"
+        )
+        fresh = await call(client, "memory_search", query="refunds", mode="keyword")
+        source.write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+        found = await call(client, "memory_search", query="refunds", mode="keyword")
+        listed = await call(client, "memory_list")
+
+    assert fresh["results"][0]["stale"] is False and fresh["results"][0]["staleReason"] == ""
+    hit = found["results"][0]
+    assert hit["id"] == added["id"]
+    assert hit["stale"] is True
+    assert hit["staleReason"] == "compute_total is no longer defined in billing.py"
+    row = listed["entries"][0]
+    assert row["id"] == added["id"] and row["stale"] is True
+    assert row["staleReason"] == hit["staleReason"]
