@@ -371,16 +371,24 @@ class FtsIndex:
         match = build_match_query(query, prefix_last=prefix_last)
         if match is None or limit <= 0:
             return []
-        sql = (
-            f"SELECT {', '.join('e.' + c for c in _COLUMNS)}, bm25(memory_fts, {_BM25_WEIGHTS})"
-            " AS rank FROM memory_fts JOIN entries e ON e.rowid = memory_fts.rowid"
-            " WHERE memory_fts MATCH ?"
-        )
+        columns = ", ".join("e." + c for c in _COLUMNS)
         params: list[object] = [match]
-        if category is not None:
-            sql += " AND e.category = ?"
+        if category is None:
+            # Rank inside FTS5 first, then read the few winning rows: joining before the
+            # LIMIT reads every matching row's content (2-3x slower, bench/RESULTS.md).
+            sql = (
+                f"SELECT {columns}, hits.rank FROM (SELECT rowid, bm25(memory_fts,"
+                f" {_BM25_WEIGHTS}) AS rank FROM memory_fts WHERE memory_fts MATCH ?"
+                " ORDER BY rank LIMIT ?) AS hits JOIN entries e ON e.rowid = hits.rowid"
+                " ORDER BY hits.rank"
+            )
+        else:
+            sql = (
+                f"SELECT {columns}, bm25(memory_fts, {_BM25_WEIGHTS}) AS rank FROM memory_fts"
+                " JOIN entries e ON e.rowid = memory_fts.rowid"
+                " WHERE memory_fts MATCH ? AND e.category = ? ORDER BY rank LIMIT ?"
+            )
             params.append(category.value)
-        sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         with self._lock:
             rows = self._db.execute(sql, params).fetchall()
