@@ -163,6 +163,10 @@ class Indexer:
         misses_before = getattr(self.memory.embedder, "misses", 0)
         current = {rel for rel, _ in files}
         owned = self.memory.fts.file_paths_of_source(Source.MARKDOWN.value)
+        if owned and not problem and not meta_path.exists():
+            problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
+            log.warning(problem)
+            report.warnings.append((str(meta_path), problem))
         gone = sorted((set(meta.file_hashes) | owned) - current)
         if only is not None:
             gone = [rel for rel in gone if rel in wanted]

@@ -26,6 +26,7 @@ from engine.embeddings import CachedEmbedder, Embedder, EmbeddingCache, default_
 from engine.errors import (
     ContentTooLongError,
     InvalidInputError,
+    LockTimeoutError,
     NotFoundError,
     SecretDetectedError,
     StorageError,
@@ -331,7 +332,15 @@ class Memory:
         with self.lock.hold():
             if not self._needs_repair():
                 return None  # a concurrent writer finished while we waited
-            report = self.repair_index()
+            try:
+                report = self.repair_index()
+            except LockTimeoutError:
+                raise
+            except StorageError as exc:
+                # The store cannot be read: keep serving reads from the mirror, which is
+                # then the only copy; writes refuse with the same message.
+                log.warning("%s", exc.message)
+                return None
         if report.changed:
             log.warning(
                 "keyword index was out of step with the store and has been repaired "
@@ -383,8 +392,9 @@ class Memory:
         with self.lock.hold():
             if self.fts.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
+            store = self.store()  # a missing store refuses here, before pending is set
             self.fts.mark_pending()
-            store_op(self.store())
+            store_op(store)
             with self.fts.transaction() as db:
                 mirror_op(db)
                 self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)

@@ -299,7 +299,11 @@ class VectorStore:
         try:
             op(table)
         except Exception as exc:
-            raise StorageError(f"writing to the vector store failed: {exc}") from exc
+            detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+            raise StorageError(
+                f"writing to the vector store at {self.path} failed ({detail}); "
+                "run `memory-tui doctor` to see what can be recovered"
+            ) from exc
 
     # --- reads ---------------------------------------------------------------------------
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from fakes import FakeEmbedder
 
 from engine import fts as fts_module
 from engine.errors import LockTimeoutError, StorageError
 from engine.fts import FtsIndex
+from engine.indexer import Indexer
 from engine.memory import Memory, NewEntry
 from engine.paths import MemoryPaths
 
@@ -97,3 +101,81 @@ def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> 
         with pytest.raises(StorageError, match="cannot be read"):
             memory.repair_index()
         assert memory.count() == 3  # the mirror is left alone
+
+
+# -- the same damage seen through the real CLI: warnings, repairs, clear errors -------------
+
+
+@pytest.fixture
+def cli_project(tmp_path: Path) -> Path:
+    """12 notes and one indexed knowledge file, in a store the CLI's model fits (384-d)."""
+    root = tmp_path / "p"
+    knowledge = root / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    (knowledge / "gotchas.md").write_text(
+        "# Gotchas\n\nLanceDB needs double quotes around camelCase columns.\n", "utf-8"
+    )
+    with Memory.open(root, embedder=FakeEmbedder(384, "fake-384")) as memory:
+        memory.add_many([NewEntry(f"note {n} on the billing ledger") for n in range(12)])
+        Indexer(memory).run()
+    return root
+
+
+def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    home = root.parent / "home"
+    home.mkdir(exist_ok=True)
+    out = run_cli(*args, "--project", str(root), cwd=root, home=home)
+    assert "Traceback" not in out.stderr, out.stderr
+    return out
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage"])
+def test_cli_rebuilds_a_lost_keyword_index_with_a_warning(cli_project: Path, damage: str) -> None:
+    fts = MemoryPaths.for_root(cli_project).fts_path
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{fts}{suffix}").unlink(missing_ok=True)
+    if damage == "garbage":
+        fts.write_bytes(b"\x00garbage" * 2048)
+    out = _cli(cli_project, "list", "--json", "-n", "100")
+    assert out.returncode == 0
+    assert len(json.loads(out.stdout)) == 13
+    assert "warning" in out.stderr.lower() and "repaired" in out.stderr
+    if damage == "garbage":
+        assert "unreadable" in out.stderr
+    again = _cli(cli_project, "list", "--json", "-n", "100")
+    assert again.stderr == ""  # repaired once, quiet afterwards
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage"])
+def test_cli_index_rebuilds_meta_json_with_a_warning(cli_project: Path, damage: str) -> None:
+    meta = MemoryPaths.for_root(cli_project).meta_path
+    meta.unlink()
+    if damage == "garbage":
+        meta.write_bytes(b"\xff\xfe not json")
+    out = _cli(cli_project, "index")
+    assert out.returncode == 0, out.stderr
+    assert "meta.json" in out.stderr and "warning" in out.stderr.lower()
+    assert "0 chunks embedded" in out.stdout
+    assert json.loads(meta.read_text("utf-8"))["fileHashes"]
+
+
+def test_cli_refuses_to_write_without_the_store_and_names_the_fix(cli_project: Path) -> None:
+    shutil.rmtree(MemoryPaths.for_root(cli_project).vectors_dir)
+    out = _cli(cli_project, "add", "a note that must not start an empty store")
+    assert out.returncode == 1
+    assert "vector store" in out.stderr and "memory-tui doctor --rebuild-store" in out.stderr
+    listed = _cli(cli_project, "list", "--json", "-n", "100")
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
+
+
+def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
+    data = MemoryPaths.for_root(cli_project).vectors_dir / "memories.lance" / "data"
+    for part in data.iterdir():
+        part.unlink()
+    victim = json.loads(_cli(cli_project, "list", "--json").stdout)[0]["id"]
+    out = _cli(cli_project, "delete", victim)
+    assert out.returncode == 1
+    assert "vector store" in out.stderr and "run `memory-tui doctor`" in out.stderr
+    listed = _cli(cli_project, "list", "--json", "-n", "100")  # reads still work
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
+    assert "cannot be read" in listed.stderr and "memory-tui doctor" in listed.stderr
