@@ -33,6 +33,9 @@ PALETTE_ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Open file in editor", "Open the selected entry's file in $EDITOR (o)", "open_source"),
     ("Export results", "Write the results as text, json, csv, md or xml (ctrl+s)", "export"),
     ("Re-index knowledge", "Index what changed under .claude/knowledge (ctrl+r)", "reindex"),
+    ("Watch knowledge files", "Index edits as they are saved; again to stop (F5)", "toggle_watch"),
+    ("Stale entries", "Only entries whose cited code changed; again for all (F6)", "toggle_stale"),
+    ("Refresh stale entry", "Mark a stale note reviewed, or re-discover (f)", "refresh_entry"),
     ("Filters", "Go to the category and source filters (ctrl+g)", "focus_filters"),
     ("Help", "Keys and concepts (F1)", "help"),
 )

@@ -22,6 +22,8 @@ class SearchState:
     mode: SearchMode = SearchMode.HYBRID
     category: Category | None = None
     source: Source | None = None
+    stale_only: bool = False
+    """Show only entries whose cited code changed (F6)."""
 
     @property
     def browsing(self) -> bool:
@@ -164,3 +166,25 @@ class SourceEdited(Message):
         super().__init__()
         self.rel_path = rel_path
         """The file, relative to the project root (re-indexed after the edit)."""
+
+
+class KnowledgeChanged(Message):
+    """The watcher re-indexed knowledge files that changed on disk."""
+
+    def __init__(self, summary: str, *, failed: bool = False) -> None:
+        super().__init__()
+        self.summary = summary
+        """What changed and what re-indexing did, for a toast."""
+        self.failed = failed
+        """Whether re-indexing failed (the watcher goes on)."""
+
+
+class EntryRefreshed(Message):
+    """A stale entry was refreshed (a note re-cited, or discovery run again)."""
+
+    def __init__(self, entry_id: str, summary: str) -> None:
+        super().__init__()
+        self.entry_id = entry_id
+        """The entry that was stale."""
+        self.summary = summary
+        """What was done, for a toast."""

@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from app.tui import messages as msg
 from app.tui.screens.curation import CurationActions
+from app.tui.screens.freshness import FreshnessActions
 from app.tui.screens.maintenance import MaintenanceActions
 from app.tui.screens.results_text import error_text, header_text, placeholder_text
 from app.tui.screens.search_workers import SearchWorkers
@@ -56,7 +57,9 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None]):
+class MainScreen(
+    SearchWorkers, CurationActions, MaintenanceActions, FreshnessActions, Screen[None]
+):
     """Search, browse and curate; see the module docstring."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -69,6 +72,8 @@ class MainScreen(SearchWorkers, CurationActions, MaintenanceActions, Screen[None
         Binding("f2", "set_mode('hybrid')", "Hybrid", show=False),
         Binding("f3", "set_mode('keyword')", "Keyword", show=False),
         Binding("f4", "set_mode('vector')", "Vector", show=False),
+        Binding("f5", "toggle_watch", "Watch", show=False),
+        Binding("f6", "toggle_stale", "Stale", show=False),
         Binding("ctrl+g", "toggle_filters", "Filters"),
         Binding("down", "focus_results", "Results", show=False),
     ]

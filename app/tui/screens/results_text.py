@@ -19,7 +19,7 @@ def header_text(
 ) -> str:
     """``12 results for “query” · hybrid · category gotcha`` and the like."""
     state, parts = request.state, []
-    filtered = bool(state.category or state.source)
+    filtered = bool(state.category or state.source or state.stale_only)
     if state.browsing and count == 0 and not filtered:
         parts.append("Empty memory")
     elif state.browsing:
@@ -40,6 +40,8 @@ def header_text(
         parts.append(f"category {state.category.value}")
     if state.source:
         parts.append(f"source {state.source.value}")
+    if state.stale_only:
+        parts.append("stale only (F6)")
     parts += [w for w in warnings if "still loading" not in w]
     return " · ".join(parts)
 

@@ -7,6 +7,7 @@ UI thread and posts a message from :mod:`app.tui.messages`; none touches a widge
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -44,6 +45,22 @@ def prefix_worthy(query: str) -> bool:
     return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
 
 
+def mark_stale(
+    memory: Memory, results: tuple[SearchResult, ...], *, only: bool
+) -> tuple[SearchResult, ...]:
+    """Listed entries with their stale flags (searches come flagged by the engine); with
+    ``only``, just the stale ones."""
+    try:
+        stale = memory.freshness.stale([r.entry.id for r in results])
+    except Exception:  # derived data: never fail the listing over it
+        stale = {}
+    flagged = tuple(
+        replace(r, stale=True, stale_reason=stale[r.entry.id]) if r.entry.id in stale else r
+        for r in results
+    )
+    return tuple(r for r in flagged if r.stale) if only else flagged
+
+
 class SearchWorkers(_Base):
     """Workers that read the memory (mixed into the main screen)."""
 
@@ -59,9 +76,12 @@ class SearchWorkers(_Base):
         state = request.state
         if state.browsing:
             entries = self.memory.list(
-                category=state.category, source=state.source, limit=BROWSE_LIMIT
+                category=state.category,
+                source=state.source,
+                limit=None if state.stale_only else BROWSE_LIMIT,
             )
             results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
+            results = mark_stale(self.memory, results, only=state.stale_only)[:BROWSE_LIMIT]
             warnings: tuple[str, ...] = ()
         else:
             response = self.memory.search(
@@ -75,6 +95,8 @@ class SearchWorkers(_Base):
             found = response.results
             if state.source is not None:
                 found = tuple(r for r in found if r.entry.source is state.source)
+            if state.stale_only:
+                found = tuple(r for r in found if r.stale)
             results, warnings = found[:SEARCH_LIMIT], response.warnings
         if not worker.is_cancelled:
             self.post_message(msg.ResultsReady(request, results, warnings))

@@ -49,7 +49,12 @@ def metadata(result: SearchResult) -> Content:
         )
     )
     if result.stale:
-        lines.append(Content.from_markup("[$warning]stale: its file changed since indexing[/]"))
+        why = result.stale_reason or "the code it cites changed"
+        lines.append(
+            Content.from_markup(
+                "[$warning]stale: $why[/] [dim](f refreshes, d deletes)[/]", why=why
+            )
+        )
     return Content("\n").join(lines)
 
 

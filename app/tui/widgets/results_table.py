@@ -100,6 +100,7 @@ class ResultsTable(ScrollView, can_focus=True):
         Binding("d,delete", "screen.delete_entry", "Delete"),
         Binding("p", "screen.promote_entry", "Promote"),
         Binding("o", "screen.open_source", "Open file"),
+        Binding("f", "screen.refresh_entry", "Refresh stale", show=False),
         Binding("escape,slash", "screen.focus_search", "Search", show=False),
     ]
 
@@ -171,7 +172,7 @@ class ResultsTable(ScrollView, can_focus=True):
             str(rank).rjust(widths["rank"]),
             score,
             one_line(entry.category.value, widths["category"]),
-            fit_title(entry.title, widths["title"]),
+            fit_title(("⚠ " if result.stale else "") + entry.title, widths["title"]),
             tail(where, widths["source"]),
         ]
 

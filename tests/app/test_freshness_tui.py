@@ -1,0 +1,89 @@
+"""Pilot tests of freshness in the app: the stale filter, refreshing, the watcher worker."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+from tui_helpers import Recorder, make_app, search_for, settle
+
+from app.tui import messages as msg
+from app.tui.widgets.preview import EntryPreview
+from app.tui.widgets.results_table import ResultsTable
+from engine.memory import Memory
+
+
+def shown(app: object) -> list[tuple[str, bool]]:
+    """(content, stale) of the results on screen."""
+    screen = app.screen  # type: ignore[attr-defined]
+    return [(r.entry.content, r.stale) for r in screen.query_one(ResultsTable).results]
+
+
+def stale_note(memory: Memory) -> str:
+    """A note citing a function that is then deleted; returns its content."""
+    source = memory.paths.root / "billing.py"
+    source.write_text("def compute_total(items):\n    return sum(items)\n", encoding="utf-8")
+    content = "compute_total() in billing.py ignores refunds"
+    memory.add(content, source="session")
+    memory.add("Deploys go out on Tuesdays", source="session")
+    source.write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    return content
+
+
+async def test_the_stale_filter_shows_flags_and_refresh_clears_them(
+    memory: Memory, recorder: Recorder
+) -> None:
+    content = stale_note(memory)
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await settle(pilot)
+        assert sorted(shown(app)) == [("Deploys go out on Tuesdays", False), (content, True)]
+
+        await pilot.press("f6")
+        await settle(pilot)
+        assert shown(app) == [(content, True)]
+        assert "stale only" in str(app.screen.query_one("#results-header").render())
+        preview = app.screen.query_one(EntryPreview)
+        assert preview.result is not None and preview.result.stale
+        meta = str(preview.query_one("#preview-meta", Static).render())
+        assert "compute_total is no longer defined in billing.py" in meta
+
+        app.screen.query_one(ResultsTable).focus()
+        await pilot.press("f")
+        await settle(pilot)
+        assert recorder.of(msg.EntryRefreshed)
+        assert shown(app) == []
+
+        await pilot.press("f6")
+        await search_for(pilot, "refunds")
+        assert shown(app) == [(content, False)]
+
+
+async def test_the_watcher_worker_shows_files_edited_elsewhere(
+    memory: Memory, recorder: Recorder
+) -> None:
+    knowledge = memory.paths.knowledge_dir
+    knowledge.mkdir(parents=True)
+    memory.add("warm-up: the first write imports LanceDB")
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await settle(pilot)
+        await pilot.press("f5")
+        await pilot.pause(1.0)  # the watch is in place well within this
+        (knowledge / "ops.md").write_text("# Ops\n\nThe jackfruit runbook.\n", encoding="utf-8")
+        for _ in range(200):
+            if recorder.of(msg.KnowledgeChanged):
+                break
+            await pilot.pause(0.05)
+        assert recorder.of(msg.KnowledgeChanged), "the watcher reported nothing"
+        await pilot.press("f5")  # stop, so that settle can wait for every worker
+        await settle(pilot)
+        await search_for(pilot, "jackfruit")
+        assert [c for c, _ in shown(app)] == ["# Ops\n\nThe jackfruit runbook."]
+
+
+async def test_watching_without_a_knowledge_folder_warns(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        assert not app.screen.watching  # type: ignore[attr-defined]
