@@ -194,6 +194,14 @@ class EmbeddingCache:
                 found.update(rows.fetchall())
         return found
 
+    def all_of(self, model_id: str) -> dict[str, bytes]:
+        """Every cached vector of one model, by content hash."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT content_hash, vector FROM embedding_cache WHERE model_id = ?", (model_id,)
+            )
+            return dict(rows.fetchall())
+
     def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
         """Store vectors; existing keys are left as they are."""
         with self._lock:

@@ -84,3 +84,9 @@ def test_long_lived_memory_sees_writes_of_other_processes(root: Path) -> None:
 
     assert added.id not in [r.entry.id for r in before]
     assert after[0].entry.id == added.id
+
+
+def test_an_empty_memory_searches_to_nothing(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        assert memory.search("anything", mode="vector").results == ()
+        assert memory.search("anything", mode="hybrid").results == ()
