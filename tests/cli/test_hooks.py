@@ -7,6 +7,8 @@ import json
 import os
 import stat
 import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -301,3 +303,34 @@ def test_branch_switches_and_merges_are_followed(tmp_path: Path, home: Path) -> 
     git(root, "merge", "-q", "feature", home=home)
     assert wait_for(lambda: found(root, home, "rambutan"))
     assert wait_for(lambda: last_run(root)["hook"] == "post-merge")
+
+
+def test_the_part_inside_git_imports_neither_store_nor_model(tmp_path: Path, home: Path) -> None:
+    root = make_repo(tmp_path, home)
+    MemoryPaths.for_root(root).memory_dir.mkdir(parents=True)
+    note = root / ".claude" / "knowledge" / "a.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("# A\n\nText.\n", encoding="utf-8")
+    git(root, "add", "-A", home=home)
+    code = """
+        import json, sys
+        from unittest import mock
+        from app.cli import main
+        with mock.patch("app.githooks.run.spawn_reindex") as spawn:
+            assert main(["hooks", "run", "--background", "pre-commit"]) == 0
+        assert spawn.call_args.args[1:] == ("pre-commit", [".claude/knowledge/a.md"])
+        heavy = ("lancedb", "torch", "sentence_transformers", "onnxruntime", "numpy", "textual")
+        print(json.dumps([m for m in heavy if m in sys.modules]))
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=root,
+        env=clean_env(home),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+    assert "re-indexing 1 knowledge file(s) in the background" in done.stderr

@@ -1,0 +1,86 @@
+"""Watch-to-searchable latency: from saving a knowledge file to a keyword search finding it.
+
+    python -m bench.watch_latency [--trials 5]
+
+Runs ``memory-tui watch`` (the real model) on the 455-file Argo CD memory that
+``python -m bench.hook_commit`` builds in ``bench/.cache/hook-commit``, then, per trial, edits
+one file, creates a new one and deletes it, timing each until the index shows the change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from bench.hook_commit import ROOT, build
+from bench.metrics import median
+from engine.fts import FtsIndex
+from engine.paths import MemoryPaths
+
+CLI = str(Path(sys.executable).parent / "memory-tui")
+EDITED = ROOT / ".claude" / "knowledge" / "faq.md"
+CREATED = ROOT / ".claude" / "knowledge" / "bench-watch-note.md"
+
+
+def until(condition: object, timeout: float = 60.0) -> float:
+    """Seconds until ``condition()`` holds."""
+    start = time.perf_counter()
+    while not condition():  # type: ignore[operator]
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError("the watcher did not pick the change up")
+        time.sleep(0.01)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=5)
+    args = parser.parse_args()
+    build(rebuild=False)
+    fts = FtsIndex(MemoryPaths.for_root(ROOT).fts_path)
+    proc = subprocess.Popen(
+        [CLI, "watch"], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True).start()
+    started = time.perf_counter()
+    until(lambda: any("watching" in line for line in lines), timeout=300)
+    print(f"watch ready after {time.perf_counter() - started:.1f} s (model, store, catch-up)")
+    original = EDITED.read_text(encoding="utf-8")
+    edits, creates, deletes = [], [], []
+    try:
+        for trial in range(args.trials):
+            word = f"watchedit{trial}x{os.getpid()}"
+            EDITED.write_text(f"{original}\n\nWatch marker: {word} here.\n", encoding="utf-8")
+            edits.append(until(lambda w=word: bool(fts.search(w, 1))))  # type: ignore[misc]
+            word = f"watchnew{trial}x{os.getpid()}"
+            CREATED.write_text(f"# Note\n\nThe {word} note.\n", encoding="utf-8")
+            creates.append(until(lambda w=word: bool(fts.search(w, 1))))  # type: ignore[misc]
+            CREATED.unlink()
+            deletes.append(until(lambda w=word: not fts.search(w, 1)))  # type: ignore[misc]
+            print(
+                f"trial {trial + 1}: edit {edits[-1]:.2f} s, create {creates[-1]:.2f} s, "
+                f"delete {deletes[-1]:.2f} s",
+                flush=True,
+            )
+            time.sleep(0.5)
+    finally:
+        EDITED.write_text(original, encoding="utf-8")
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(60)
+    print(f"watch-to-searchable, {args.trials} trials (median, debounce 200 ms included):")
+    print(f"  edit one file:   {median(edits):.2f} s")
+    print(f"  create a file:   {median(creates):.2f} s")
+    print(f"  delete a file:   {median(deletes):.2f} s")
+    print(f"watch exited with {code} on Ctrl-C; {sum('Traceback' in x for x in lines)} tracebacks")
+
+
+if __name__ == "__main__":
+    main()
