@@ -102,9 +102,7 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         memory.delete_many(stale)
     ids = {digest: e.id for digest, e in existing.items() if digest in wanted}
     ids.update(
-        (r.entry.content_hash, r.entry.id)
-        for r in added
-        if r.entry.source is Source.DISCOVERY
+        (r.entry.content_hash, r.entry.id) for r in added if r.entry.source is Source.DISCOVERY
     )
     _record_citations(memory, analysis, wanted, ids, stale)
     with memory.lock.hold():
