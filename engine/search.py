@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -29,6 +31,19 @@ if TYPE_CHECKING:
     from engine.store import VectorStore
 
 log = logging.getLogger(__name__)
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """Threads for the keyword half of hybrid searches (created on first use)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-keyword")
+        return _POOL
+
 
 OVERFETCH = 4
 MIN_CANDIDATES = 40
@@ -162,10 +177,20 @@ class Searcher:
             results = tuple(_keyword_result(h) for h in hits)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
+        keyword: Future[list[KeywordHit]] | None = None
+        if mode is SearchMode.HYBRID:
+            # BM25 runs while the query is embedded: SQLite and onnxruntime both release
+            # the GIL, so the two halves overlap (bench/RESULTS.md).
+            keyword = _pool().submit(
+                self._keyword, query, depth, category, prefix_last, warnings
+            )
         vector = self._vector(query, depth, category, wait_for_model, warnings)
-        if mode is SearchMode.VECTOR or vector is None:
+        if keyword is None or vector is None:
             if vector is None:  # degrade to keyword search
-                hits = self._keyword(query, limit, category, prefix_last, warnings)
+                if keyword is not None:  # the first `limit` of the deeper list
+                    hits = keyword.result()[:limit]
+                else:
+                    hits = self._keyword(query, limit, category, prefix_last, warnings)
                 results = tuple(_keyword_result(h) for h in hits)
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
@@ -176,7 +201,7 @@ class Searcher:
             ]
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
-        khits = self._keyword(query, depth, category, prefix_last, warnings)
+        khits = keyword.result()
         fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight)
         gated = self._gate(query, qvec, fused, limit, prefix_last=prefix_last)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
