@@ -181,9 +181,7 @@ class Searcher:
         if mode is SearchMode.HYBRID:
             # BM25 runs while the query is embedded: SQLite and onnxruntime both release
             # the GIL, so the two halves overlap (bench/RESULTS.md).
-            keyword = _pool().submit(
-                self._keyword, query, depth, category, prefix_last, warnings
-            )
+            keyword = _pool().submit(self._keyword, query, depth, category, prefix_last, warnings)
         vector = self._vector(query, depth, category, wait_for_model, warnings)
         if keyword is None or vector is None:
             if vector is None:  # degrade to keyword search
