@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -75,7 +77,8 @@ def _print_last_run(root: Path) -> None:
 
 
 def watch(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C."""
+    """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C (or
+    SIGTERM); either ends it with exit code 0."""
     from engine.config import load_config
     from engine.memory import Memory
     from engine.paths import MemoryPaths
@@ -93,7 +96,9 @@ def watch(args: argparse.Namespace, root: Path) -> int:
             load = getattr(memory.base_embedder, "load", None)
             if callable(load):
                 load()  # the first change should not wait for the model
-            memory.store()  # nor for importing LanceDB
+            memory.base_embedder.embed_documents(["warm up"])  # first inference is slow
+            if memory.store().exists():
+                memory.store().count()  # nor for importing LanceDB and opening the table
             caught_up = watcher.catch_up()
             if caught_up.files_processed or caught_up.files_removed:
                 print(
@@ -102,8 +107,11 @@ def watch(args: argparse.Namespace, root: Path) -> int:
                     file=sys.stderr,
                 )
             rel = watcher.folder.relative_to(root) if watcher.folder.is_relative_to(root) else ""
+            stop = threading.Event()
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())  # `kill` ends it as cleanly
             watcher.run(
                 _log_batch,
+                stop=stop,
                 ready=lambda: print(
                     f"memory-tui: watching {rel or watcher.folder} (Ctrl-C to stop)",
                     file=sys.stderr,

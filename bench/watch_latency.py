@@ -45,7 +45,13 @@ def main() -> None:
     build(rebuild=False)
     fts = FtsIndex(MemoryPaths.for_root(ROOT).fts_path)
     proc = subprocess.Popen(
-        [CLI, "watch"], cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+        [CLI, "watch"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        # A shell starts background jobs with SIGINT ignored; Ctrl-C must reach the watcher.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True).start()

@@ -105,8 +105,9 @@ def test_discover_after_renaming_a_function_replaces_its_entry(tmp_path: Path, h
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
 def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
-    tmp_path: Path, home: Path
+    tmp_path: Path, home: Path, stop_signal: signal.Signals
 ) -> None:
     root = git_repo(tmp_path / "watched")
     knowledge = root / ".claude" / "knowledge"
@@ -137,7 +138,7 @@ def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
         hits = run_cli("search", "loquat", "--mode", "keyword", "--json", cwd=root, home=home)
         assert [r["filePath"] for r in json.loads(hits.stdout)] == [".claude/knowledge/new.md"]
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop_signal)
         code = proc.wait(60)
         reader.join(10)
     change = [line for line in lines if "new.md" in line]
