@@ -176,7 +176,7 @@ def discover(args: argparse.Namespace, root: Path) -> int:
         _emit(
             f"{len(found.changed_files)} file(s) changed{since}{what}\n"
             f"discovery entries: {found.created} new, {found.kept} unchanged, "
-            f"{found.deleted} removed\n"
+            f"{found.deleted} removed; {found.parsed} file(s) parsed\n"
         )
     if stale:
         _emit(f"{stale} entries cite code that changed: review them with `memory-tui stale`\n")

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer.parse_cache import ParseCache
 from engine.chunking import chunk_markdown
 from engine.citations import Citation
 from engine.hashing import content_hash
@@ -22,6 +23,8 @@ from engine.models import Category, Source
 log = logging.getLogger(__name__)
 
 MAX_DOC_FILES = 50
+ANALYSIS_CACHE = "analysis-cache.json"
+"""Per-file parse results of the last discovery, in ``.claude/memory/``."""
 """Project docs whose text is indexed: the README at the root and docs/*.md, this many."""
 
 
@@ -39,6 +42,8 @@ class DiscoveryReport:
     """When the previous discovery ran (``""`` if never)."""
     skipped: bool = False
     """Incremental run that found nothing changed and left the entries alone."""
+    parsed: int = 0
+    """Files parsed in this run (the others were unchanged: their last parse was reused)."""
 
     def summary(self) -> dict[str, object]:
         """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
@@ -58,6 +63,7 @@ class DiscoveryReport:
             "entries": {"created": self.created, "kept": self.kept, "deleted": self.deleted},
             "changedFiles": list(self.changed_files),
             "previousRun": self.previous_run,
+            "parsedFiles": self.parsed,
         }
 
 
@@ -73,11 +79,17 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
     before = previous.discovery.get("files")
     before = before if isinstance(before, dict) else {}
     last_run = str(previous.discovery.get("lastRunAt", ""))
-    analysis = analyze(memory.paths.root)
+    cache_path = memory.paths.memory_dir / ANALYSIS_CACHE
+    cache = ParseCache(cache_path if incremental else None)
+    analysis = analyze(memory.paths.root, cache=cache)
+    cache.path = cache_path
+    cache.save()
     changed = changed_files(before, analysis.files)
     if incremental and last_run and previous.discovery.get("complete") and not changed:
         kept = memory.count(category=Category.DISCOVERY)
-        return DiscoveryReport(analysis, 0, kept, 0, (), last_run, skipped=True)
+        return DiscoveryReport(
+            analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
+        )
     items = [
         NewEntry(
             content=draft.content,
@@ -114,7 +126,13 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         }
         meta.save(memory.paths.meta_path)
     return DiscoveryReport(
-        analysis, len(creates), len(wanted) - len(creates), len(stale), changed, last_run
+        analysis,
+        len(creates),
+        len(wanted) - len(creates),
+        len(stale),
+        changed,
+        last_run,
+        parsed=cache.misses,
     )
 
 

@@ -14,6 +14,7 @@ from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
 from engine.analyzer.manifests import Manifests, is_manifest
 from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
+from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.python_symbols import python_module
 from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
 from engine.analyzer.structure import SourceDirectories, is_entry_file, is_test_path
@@ -29,18 +30,20 @@ def analyze(
     *,
     ignored_dirs: Iterable[str] = DEFAULT_IGNORED,
     max_file_bytes: int = 1_000_000,
+    cache: ParseCache | None = None,
 ) -> Analysis:
     """Analyse the project at ``root``: languages, structure, exports, manifests, docs.
 
     Read-only and headless; unreadable or unparsable files end up in ``errors``. Binary files
     and files larger than ``max_file_bytes`` are skipped and only counted. Raises
-    :class:`NotADirectoryError` when ``root`` is not a directory.
+    :class:`NotADirectoryError` when ``root`` is not a directory. With a ``cache``, files
+    whose bytes are unchanged since it was filled are not parsed again.
     """
     root = Path(root).resolve()
     if not root.is_dir():
         raise NotADirectoryError(f"not a directory: {root}")
     stats = ScanStats()
-    pass_ = _Pass()
+    pass_ = _Pass(cache=cache or ParseCache())
     for scanned in scan(
         root,
         ignored_dirs=ignored_dirs,
@@ -97,12 +100,13 @@ class _Pass:
     lines: int = 0
     source_files: int = 0
     test_files: int = 0
+    cache: ParseCache = field(default_factory=ParseCache)
 
     def take(self, scanned: ScannedFile) -> None:
         """Account for one file."""
         rel, data = scanned.rel, scanned.data
         name = rel.rpartition("/")[2]
-        self.files[rel] = hashlib.sha256(data).hexdigest()
+        digest = self.files[rel] = hashlib.sha256(data).hexdigest()
         language = language_of(name)
         is_test = is_test_path(rel)
         if tool := tool_from_file_name(name):
@@ -125,13 +129,22 @@ class _Pass:
         elif is_test:
             return
         if language == "Python":
-            self._python(rel, data)
+            self._python(rel, data, digest)
         elif language in _JS_LANGUAGES:
-            self._js(rel, data)
+            self._js(rel, data, digest)
         elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
-            self.docs.append(outline(rel, data.decode("utf-8", errors="replace")))
+            doc = self.cache.doc(rel, digest)
+            if doc is None:
+                doc = outline(rel, data.decode("utf-8", errors="replace"))
+                self.cache.put_doc(rel, digest, doc)
+            self.docs.append(doc)
 
-    def _python(self, rel: str, data: bytes) -> None:
+    def _python(self, rel: str, data: bytes, digest: str) -> None:
+        cached = self.cache.python(rel, digest)
+        if cached is not None:
+            symbols, summary, main_guard = cached
+            self._take_python(rel, symbols, summary, main_guard)
+            return
         try:
             module = python_module(data, rel)
         except SyntaxError as exc:
@@ -140,15 +153,25 @@ class _Pass:
         except (ValueError, RecursionError, MemoryError) as exc:
             self.errors.append((rel, f"cannot parse: {type(exc).__name__}"))
             return
-        self.symbols.extend(module.symbols)
-        if module.summary:
-            self.summaries[rel] = module.summary
-        if module.main_guard and rel not in self.entry_files:
+        self.cache.put_python(rel, digest, module.symbols, module.summary, module.main_guard)
+        self._take_python(rel, list(module.symbols), module.summary, module.main_guard)
+
+    def _take_python(self, rel: str, symbols: list[Symbol], summary: str, main: bool) -> None:
+        self.symbols.extend(symbols)
+        if summary:
+            self.summaries[rel] = summary
+        if main and rel not in self.entry_files:
             self.entry_files.append(rel)
 
-    def _js(self, rel: str, data: bytes) -> None:
+    def _js(self, rel: str, data: bytes, digest: str) -> None:
+        cached = self.cache.js(rel, digest)
+        if cached is not None:
+            self.symbols.extend(cached)
+            return
         try:
-            self.symbols.extend(js_symbols(data.decode("utf-8", errors="replace"), rel))
+            found = js_symbols(data.decode("utf-8", errors="replace"), rel)
+            self.cache.put_js(rel, digest, found)
+            self.symbols.extend(found)
         except Exception as exc:  # a scanner bug must cost one file, not the analysis
             log.warning("cannot scan %s", rel, exc_info=True)
             self.errors.append((rel, f"cannot scan exports: {type(exc).__name__}"))

@@ -98,7 +98,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
         module = next(
             e for e in memory.list(source=Source.DISCOVERY) if e.file_path == "shop/billing.py"
         )
-        assert first.changed_files and not first.skipped
+        assert first.changed_files and not first.skipped and first.parsed == 2
 
         again = run_discovery(memory, incremental=True)
         assert again.skipped and again.changed_files == () and again.created == 0
@@ -111,6 +111,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
 
         third = run_discovery(memory, incremental=True)
         assert third.changed_files == ("shop/billing.py",)
+        assert third.parsed == 1  # the unchanged module's last parse is reused
         assert memory.get(module.id) is None
         renamed = next(
             e for e in memory.list(source=Source.DISCOVERY) if e.file_path == "shop/billing.py"

@@ -1,0 +1,107 @@
+"""What the analyzer parsed per file, kept between discoveries so unchanged files are not
+parsed again (``memory-tui discover`` re-parses only the files whose hash changed).
+
+Keyed by (path, SHA-256 of the bytes); stored as JSON next to the memory's other derived
+files. A missing or unreadable cache only costs a full parse.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from engine.analyzer.model import DocOutline, Symbol
+
+log = logging.getLogger(__name__)
+
+CACHE_VERSION = 1
+
+
+class ParseCache:
+    """Per-file parse results: Python modules, JS/TS exports, documentation outlines."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._old: dict[str, dict[str, Any]] = {}
+        self._new: dict[str, dict[str, Any]] = {}
+        self.hits = 0
+        self.misses = 0
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("version") == CACHE_VERSION and isinstance(data.get("files"), dict):
+                    self._old = data["files"]
+            except (OSError, ValueError, AttributeError) as exc:
+                log.warning("ignoring the analysis cache %s: %s", path, exc)
+
+    def _get(self, rel: str, digest: str, kind: str) -> dict[str, Any] | None:
+        item = self._old.get(rel)
+        if item is None or item.get("hash") != digest or item.get("kind") != kind:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._new[rel] = item
+        return item
+
+    def _put(self, rel: str, digest: str, kind: str, **data: Any) -> None:
+        self._new[rel] = {"hash": digest, "kind": kind, **data}
+
+    def python(self, rel: str, digest: str) -> tuple[list[Symbol], str, bool] | None:
+        """Cached (symbols, summary, main guard) of a Python module."""
+        item = self._get(rel, digest, "python")
+        if item is None:
+            return None
+        return [Symbol(**s) for s in item["symbols"]], item["summary"], item["main_guard"]
+
+    def put_python(
+        self, rel: str, digest: str, symbols: tuple[Symbol, ...], summary: str, main_guard: bool
+    ) -> None:
+        """Remember a parsed Python module."""
+        self._put(
+            rel,
+            digest,
+            "python",
+            symbols=[asdict(s) for s in symbols],
+            summary=summary,
+            main_guard=main_guard,
+        )
+
+    def js(self, rel: str, digest: str) -> list[Symbol] | None:
+        """Cached exports of a JS/TS module."""
+        item = self._get(rel, digest, "js")
+        return None if item is None else [Symbol(**s) for s in item["symbols"]]
+
+    def put_js(self, rel: str, digest: str, symbols: tuple[Symbol, ...]) -> None:
+        """Remember a scanned JS/TS module."""
+        self._put(rel, digest, "js", symbols=[asdict(s) for s in symbols])
+
+    def doc(self, rel: str, digest: str) -> DocOutline | None:
+        """Cached outline of a documentation file."""
+        item = self._get(rel, digest, "doc")
+        if item is None:
+            return None
+        o = item["outline"]
+        return DocOutline(o["file"], o["title"], tuple(o["headings"]), tuple(o["levels"]))
+
+    def put_doc(self, rel: str, digest: str, outline: DocOutline) -> None:
+        """Remember a documentation outline."""
+        self._put(rel, digest, "doc", outline=asdict(outline))
+
+    def save(self) -> None:
+        """Write what this run used (files no longer present are dropped), atomically."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".analysis-", suffix=".json", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"version": CACHE_VERSION, "files": self._new}, fh)
+            os.replace(tmp, self.path)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            log.warning("cannot write the analysis cache %s", self.path, exc_info=True)
