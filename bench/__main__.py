@@ -1,0 +1,5 @@
+"""``python -m bench``: the speed suite (:mod:`bench.suite`)."""
+
+from bench.suite import main
+
+main()
