@@ -37,7 +37,14 @@ ENGINE_MODULES = (
 )
 FACES = ("textual", "rich", "app")
 HEAVY = ("lancedb", "torch", "sentence_transformers", "numpy", "pyarrow")
-MODEL_AND_STORE = ("lancedb", "torch", "sentence_transformers", "transformers")
+MODEL_AND_STORE = (
+    "lancedb",
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "onnxruntime",
+    "tokenizers",
+)
 
 
 def python(code: str, *, env_home: Path) -> subprocess.CompletedProcess[str]:
@@ -155,6 +162,21 @@ def test_cli_keyword_search_imports_neither_store_nor_model(
     assert imported, "no -X importtime output?"
     assert "engine" in imported and "sqlite3" in imported
     assert sorted(imported & {*MODEL_AND_STORE, "textual"}) == []
+
+
+def test_cli_hook_imports_neither_store_nor_model(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    # The hook runs on every prompt an agent sends: it must stay a keyword search.
+    root, _ = populated
+    code = f"""
+        import io, sys
+        sys.stdin = io.StringIO('{{"prompt": "when do gearboxes need synthetic oil?"}}')
+        from app.cli import main
+        assert main(["--project", {str(root)!r}, "hook"]) == 0
+    """
+
+    assert loaded_after(code, (*MODEL_AND_STORE, "textual", "mcp"), home=tmp_path) == []
 
 
 def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
