@@ -75,6 +75,8 @@ class IndexReport:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     changed_files: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    vector_index: str = ""
+    """What was done to the store's ANN index ("" when nothing was due)."""
     dry_run: bool = False
 
 
@@ -194,6 +196,7 @@ class Indexer:
             self._commit(batch, gone, settings, removed_ids)
             if force:  # --force also rebuilds the derived keyword index from the store
                 self.memory.rebuild_index()
+            report.vector_index = self.memory.maintain_vector_index()
         if progress is not None:
             progress(len(files), len(files), "")
         report.embedded = getattr(self.memory.embedder, "misses", 0) - misses_before

@@ -400,6 +400,26 @@ class Memory:
                 mirror_op(db)
                 self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
 
+    def maintain_vector_index(self) -> str:
+        """Create or refresh the store's ANN index when the memory is large enough for one
+        (:data:`engine.store.ANN_MIN_ROWS`); says what it did, "" when nothing was due.
+        Smaller memories return at once, without opening LanceDB."""
+        from engine.store import ANN_MIN_ROWS
+
+        if self.fts.count() < ANN_MIN_ROWS or not self.paths.vectors_dir.exists():
+            return ""
+        done = ""
+
+        def build(store: VectorStore) -> None:
+            nonlocal done
+            done = store.maintain_vector_index()
+
+        # Under the write lock like any write: an index build is a new store version.
+        self._write(build, lambda db: None, vectors_changed=False)
+        if done:
+            log.info("%s", done)
+        return done
+
     # --- validation ----------------------------------------------------------------------
 
     def prepare_content(
