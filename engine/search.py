@@ -15,8 +15,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 

@@ -14,11 +14,45 @@ from engine import store as store_module
 from engine.indexer import Indexer
 from engine.memory import Memory, NewEntry
 
-WORDS = (
-    "gearbox oil coffee deploy sync wave lancedb sqlite porter stemmer kettle burr grinder "
-    "pipeline cluster token secret config watch hook commit branch merge index vector "
-    "keyword hybrid search entry memory agent session prompt model cache chunk overlap"
-).split()
+WORDS = [
+    "gearbox",
+    "oil",
+    "coffee",
+    "deploy",
+    "sync",
+    "wave",
+    "lancedb",
+    "sqlite",
+    "porter",
+    "stemmer",
+    "kettle",
+    "burr",
+    "grinder",
+    "pipeline",
+    "cluster",
+    "token",
+    "secret",
+    "config",
+    "watch",
+    "hook",
+    "commit",
+    "branch",
+    "merge",
+    "index",
+    "vector",
+    "keyword",
+    "hybrid",
+    "search",
+    "entry",
+    "memory",
+    "agent",
+    "session",
+    "prompt",
+    "model",
+    "cache",
+    "chunk",
+    "overlap",
+]
 
 
 def texts(count: int, seed: int) -> list[str]:
