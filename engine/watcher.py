@@ -108,7 +108,12 @@ class KnowledgeWatcher:
             for change, path in raw:
                 seen.setdefault(path, set()).add(kinds[change])
             changes = [_collapse(p, k, self._rel(p)) for p, k in sorted(seen.items())]
-            on_batch(self.apply(changes))
+            # A folder is "modified" whenever a file in it changes: that file has its own event.
+            changes = [
+                c for c in changes if c.kind != "modified" or not (self.root / c.path).is_dir()
+            ]
+            if changes:
+                on_batch(self.apply(changes))
 
     def apply(self, changes: list[FileChange]) -> WatchBatch:
         """Re-index the files of ``changes`` (a folder: every file it holds or held)."""

@@ -87,3 +87,14 @@ async def test_watching_without_a_knowledge_folder_warns(memory: Memory) -> None
         await pilot.press("f5")
         await settle(pilot)
         assert not app.screen.watching  # type: ignore[attr-defined]
+
+
+async def test_refresh_on_an_entry_that_is_not_stale_says_so(memory: Memory) -> None:
+    memory.add("Deploys go out on Tuesdays")
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResultsTable).focus()
+        await pilot.press("f")
+        await settle(pilot)
+        assert any("not stale" in str(n.message) for n in app._notifications)

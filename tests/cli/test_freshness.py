@@ -82,6 +82,16 @@ def test_watch_needs_a_knowledge_folder(tmp_path: Path, home: Path) -> None:
     assert not (root / ".claude").exists()
 
 
+def test_discover_needs_an_existing_project_folder(tmp_path: Path, home: Path) -> None:
+    missing = tmp_path / "nowhere"
+
+    result = run_cli("discover", "--project", str(missing), cwd=tmp_path, home=home)
+
+    assert result.returncode == 1
+    assert "no such directory" in result.stderr
+    assert not missing.exists()
+
+
 @pytest.mark.slow
 def test_discover_after_renaming_a_function_replaces_its_entry(tmp_path: Path, home: Path) -> None:
     root = shop(tmp_path)

@@ -110,6 +110,17 @@ def test_install_chains_an_existing_hook_and_uninstall_restores_it(
     ]
 
 
+def test_uninstall_leaves_a_hook_that_is_not_ours(tmp_path: Path, home: Path) -> None:
+    root = make_repo(tmp_path, home, hook=ORIGINAL)
+
+    result = run_cli("hooks", "uninstall", cwd=root, home=home)
+
+    assert result.returncode == 0
+    assert "pre-commit     absent  (left alone: it is not memory-tui's)" in result.stdout
+    assert "post-merge     absent  (was not installed)" in result.stdout
+    assert (root / ".git" / "hooks" / "pre-commit").read_bytes() == ORIGINAL
+
+
 def test_the_chained_hook_runs_first_and_its_failure_stops_the_commit(
     tmp_path: Path, home: Path
 ) -> None:

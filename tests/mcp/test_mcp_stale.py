@@ -28,3 +28,18 @@ async def test_search_and_list_carry_the_stale_flag(memory: Memory, server: Memo
     row = listed["entries"][0]
     assert row["id"] == added["id"] and row["stale"] is True
     assert row["staleReason"] == hit["staleReason"]
+
+
+async def test_a_broken_citation_file_never_fails_a_list(
+    memory: Memory, server: MemoryServer
+) -> None:
+    memory.add("compute_total() in billing.py ignores refunds", source="session")
+    memory.freshness.close()
+    path = memory.paths.memory_dir / "citations.sqlite"
+    path.write_bytes(b"not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    async with connect(server) as client:
+        listed = await call(client, "memory_list")
+
+    assert [row["stale"] for row in listed["entries"]] == [False]
