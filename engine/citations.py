@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.sqlite_wal import enable_wal
+
 CITATIONS_FILE = "citations.sqlite"
 """Name of the citation database inside ``.claude/memory/``."""
 
@@ -72,7 +74,7 @@ class CitationIndex:
             return None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
+        enable_wal(db)
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(
             "CREATE TABLE IF NOT EXISTS citations ("

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from engine.hashing import content_hash
+from engine.sqlite_wal import enable_wal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,7 +167,7 @@ class EmbeddingCache:
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self._path, timeout=30, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS embedding_cache ("

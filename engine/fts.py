@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.errors import LockTimeoutError
 from engine.models import ENTRY_COLUMNS, Category, Entry, Source
+from engine.sqlite_wal import enable_wal
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +283,7 @@ class FtsIndex:
         )
         try:
             db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            db.execute("PRAGMA journal_mode=WAL")
+            enable_wal(db, BUSY_TIMEOUT_S)
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM fts_state WHERE key='schema'").fetchone()

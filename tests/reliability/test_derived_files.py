@@ -179,3 +179,59 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
     listed = _cli(cli_project, "list", "--json", "-n", "100")  # reads still work
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
     assert "cannot be read" in listed.stderr and "memory-tui doctor" in listed.stderr
+
+
+_OPEN_AT_ONCE = """
+import sys, time
+from pathlib import Path
+from engine.citations import Citation, CitationIndex
+from engine.embeddings import EmbeddingCache
+from engine.fts import FtsIndex
+
+folder, start = Path(sys.argv[1]), float(sys.argv[2])
+while time.time() < start:
+    pass
+try:
+    FtsIndex(folder / "fts.sqlite").close()
+    EmbeddingCache(folder / "embeddings.sqlite").close()
+    CitationIndex(folder / "citations.sqlite").record({"e1": [Citation("a.py")]})
+    print("ok")
+except Exception as exc:
+    print(f"ERROR {type(exc).__name__}: {exc}")
+"""
+
+
+@pytest.mark.slow
+def test_processes_creating_the_same_files_at_once_never_see_locked(tmp_path: Path) -> None:
+    """Six processes open new fts/embedding/citation databases at the same instant.
+
+    Switching a new file to WAL raced with "database is locked" (no busy handler is
+    called there); 4 writer processes hit it on citations.sqlite.
+    """
+    import os
+    import sys
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    errors: list[str] = []
+    for trial in range(20):
+        folder = tmp_path / f"t{trial}"
+        folder.mkdir()
+        start = f"{time.time() + 1.5:.3f}"
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _OPEN_AT_ONCE, str(folder), start],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+            )
+            for _ in range(6)
+        ]
+        errors += [
+            line
+            for p in procs
+            for line in p.communicate(timeout=120)[0].splitlines()
+            if line != "ok"
+        ]
+    assert errors == []
