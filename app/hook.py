@@ -70,7 +70,8 @@ def format_context(results: list[SearchResult]) -> str:
         snippet = " ".join(entry.content.split())
         if len(snippet) > SNIPPET:
             snippet = snippet[:SNIPPET].rsplit(" ", 1)[0] + "…"
-        lines.append(f"- [{entry.category.value}] {where} (id {entry.id}): {snippet}")
+        stale = f" [stale: {result.stale_reason or 'the code it cites changed'}]" * result.stale
+        lines.append(f"- [{entry.category.value}] {where} (id {entry.id}){stale}: {snippet}")
     lines.append("Use the memory_search tool for more.")
     lines.append("</project-memory>")
     return "\n".join(lines) + "\n"

@@ -155,3 +155,16 @@ def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
     assert len(change) == 1 and " added " in change[0] and "1 new" in change[0]
     assert code == 0
     assert not any("Traceback" in line for line in lines)
+
+
+def test_the_claude_code_hook_marks_stale_context(tmp_path: Path, home: Path) -> None:
+    root = shop(tmp_path)
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        memory.add("`compute_total` rounds half up, see shop/billing.py", source="session")
+    (root / "shop" / "billing.py").write_text("def other():\n    pass\n", encoding="utf-8")
+    prompt = json.dumps({"prompt": "compute_total rounds half up", "cwd": str(root)})
+
+    result = run_cli("hook", cwd=root, home=home, stdin=prompt)
+
+    assert result.returncode == 0
+    assert "[stale: compute_total is no longer defined in shop/billing.py]" in result.stdout
