@@ -32,7 +32,7 @@ MAX_CITATIONS = 20
 _PATH = re.compile(r"(?<![\w/.@-])(?:\./)?((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7})\b")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?)\(")
-_IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
+_CODE_NAME = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\([^()]*\))?")
 _SKIPPED_DIRS = (".git/", ".claude/memory/")
 
 
@@ -215,9 +215,9 @@ def mentioned_names(text: str) -> list[str]:
     """Identifiers that ``text`` presents as code: in backticks, or called (``name()``)."""
     names: list[str] = []
     for span in _CODE_SPAN.findall(text):
-        ident = _IDENT.match(span.strip())
-        if ident and "/" not in span:
-            names.append(ident.group(0))
+        ident = _CODE_NAME.fullmatch(span.strip())  # `name`, `Class.method`, `name(args)`
+        if ident:
+            names.append(ident.group(1))
     names += _CALL.findall(text)
     out: list[str] = []
     for name in names:

@@ -157,9 +157,12 @@ def test_mentioned_paths_stay_inside_the_project(project: Path, tmp_path: Path) 
 
 
 def test_mentioned_names_are_code_spans_and_calls() -> None:
-    text = "Call `Indexer.run` or run_discovery(memory); the `a` and `path/x.py` are not names"
+    text = (
+        "Call `Indexer.run` or run_discovery(memory); `build(x)` too; the `a`, `path/x.py`, "
+        "`memory-tui` and `git commit` are not names"
+    )
 
-    assert mentioned_names(text) == ["Indexer.run", "run", "run_discovery"]
+    assert mentioned_names(text) == ["Indexer.run", "run", "build", "run_discovery"]
 
 
 def test_defined_names_cover_private_helpers_methods_and_js() -> None:
