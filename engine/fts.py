@@ -72,6 +72,7 @@ CREATE TRIGGER IF NOT EXISTS entries_au AFTER UPDATE ON entries BEGIN
             new.sectionTitle, new.keywords);
 END;
 CREATE TABLE IF NOT EXISTS fts_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reference_backlog (id TEXT PRIMARY KEY) WITHOUT ROWID;
 INSERT OR IGNORE INTO fts_state VALUES ('schema', '{SCHEMA_VERSION}');
 INSERT OR IGNORE INTO fts_state VALUES ('pending', '1');
 """
@@ -356,7 +357,27 @@ class FtsIndex:
     def clear(self, db: sqlite3.Connection) -> None:
         """Remove every entry."""
         db.execute("DELETE FROM entries")
+        db.execute("DELETE FROM reference_backlog")
         db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
+
+    # --- reference counts not yet in the store ------------------------------------------
+
+    def note_references(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
+        """Record that these entries' ``referenceCount`` changed here but not in the store."""
+        db.executemany("INSERT OR IGNORE INTO reference_backlog VALUES (?)", [(i,) for i in ids])
+
+    def reference_backlog(self) -> dict[str, int]:
+        """id → the mirror's ``referenceCount``, for counts the store has yet to receive."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT e.id, e.referenceCount FROM reference_backlog b"
+                " JOIN entries e ON e.id = b.id"
+            )
+            return {str(i): int(n) for i, n in rows.fetchall()}
+
+    def clear_reference_backlog(self, db: sqlite3.Connection) -> None:
+        """Forget the backlog (its counts have reached the store)."""
+        db.execute("DELETE FROM reference_backlog")
 
     # --- reads ----------------------------------------------------------------------------
 

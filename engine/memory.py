@@ -201,7 +201,8 @@ class Memory:
         )
 
     def close(self) -> None:
-        """Release file handles."""
+        """Hand reference counts still pending to the store; release file handles."""
+        self.flush_references()
         self.fts.close()
         if self._freshness is not None:
             self._freshness.close()
@@ -360,12 +361,16 @@ class Memory:
                     self.fts.clear(db)
                     self._mark_synced(db, 0)
                 return RepairReport(0, removed)
+            # Counts only the mirror has would otherwise be overwritten by the store's.
+            folded = self._fold_references(self.store())
             store_stamps = self.store().ids_and_stamps()
             mirror_stamps = self.fts.ids_and_stamps()
             stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
             fresh = self.store().get_many(stale)
             with self.fts.transaction() as db:
+                if folded:
+                    self.fts.clear_reference_backlog(db)
                 self.fts.delete(db, gone)
                 self.fts.upsert(db, fresh.values())
                 self._mark_synced(db, self.store().version)
@@ -375,6 +380,8 @@ class Memory:
     def rebuild_index(self) -> int:
         """Rebuild the keyword index from the store from scratch; returns the entry count."""
         with self.lock.hold():
+            if self.store().exists():
+                self._fold_references(self.store())
             entries = self.store().all_entries()
             with self.fts.transaction() as db:
                 self.fts.clear(db)
@@ -395,8 +402,11 @@ class Memory:
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
             self.fts.mark_pending()
+            folded = self._fold_references(store)
             store_op(store)
             with self.fts.transaction() as db:
+                if folded:
+                    self.fts.clear_reference_backlog(db)
                 mirror_op(db)
                 self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
 
@@ -650,15 +660,35 @@ class Memory:
             ]
             if not bumped:
                 return
-            by_amount: dict[int, list[str]] = {}
-            for entry in bumped:
-                by_amount.setdefault(counts[entry.id], []).append(entry.id)
+            # Counted in the mirror only; the store receives the counts with its next write
+            # (:meth:`_fold_references`). A search thus never opens LanceDB (a second to
+            # import, 100 MB resident in the MCP server) nor adds a store version.
+            with self.fts.transaction() as db:
+                self.fts.upsert(db, bumped)
+                self.fts.note_references(db, [e.id for e in bumped])
 
-            def increment(store: VectorStore) -> None:
-                for amount, group in by_amount.items():
-                    store.increment_references(group, amount)
+    def flush_references(self) -> None:
+        """Write reference counts recorded since the store's last write into the store now
+        (a long-lived process does it when it closes). Never raises: on failure the counts
+        stay in the backlog for the next writer."""
+        try:
+            pending = self.fts.reference_backlog()
+        except Exception:  # a closed or unreadable index has nothing to hand over
+            return
+        if not pending or not self.paths.vectors_dir.exists():
+            return
+        try:
+            self._write(lambda store: None, lambda db: None, vectors_changed=False)
+        except Exception as exc:
+            log.warning("reference counts stay pending until the next write: %s", exc)
 
-            self._write(increment, lambda db: self.fts.upsert(db, bumped), vectors_changed=False)
+    def _fold_references(self, store: VectorStore) -> bool:
+        """Give the store the reference counts recorded in the mirror since its last write
+        (under the write lock; the caller clears the backlog in its mirror transaction)."""
+        backlog = self.fts.reference_backlog()
+        if backlog:
+            store.set_reference_counts(backlog)
+        return bool(backlog)
 
     # --- reads ---------------------------------------------------------------------------
 

@@ -294,6 +294,20 @@ class VectorStore:
             )
         )
 
+    def set_reference_counts(self, counts: dict[str, int]) -> None:
+        """``referenceCount = n`` for each id (idempotent: a repeat after a crash is safe)."""
+        by_value: dict[int, list[str]] = {}
+        for entry_id, value in counts.items():
+            by_value.setdefault(int(value), []).append(entry_id)
+        for value, ids in by_value.items():
+            for start in range(0, len(ids), 500):
+                part = ", ".join(quote(i) for i in ids[start : start + 500])
+                self._write(
+                    lambda t, p=part, v=value: t.update(
+                        where=f"id IN ({p})", values={"referenceCount": v}
+                    )
+                )
+
     def delete(self, ids: Iterable[str]) -> None:
         """Delete entries by id."""
         id_list = list(ids)

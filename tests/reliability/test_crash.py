@@ -70,7 +70,7 @@ def test_indexer_killed_at_random_points_repairs_and_completes(tmp_path: Path) -
         )
     told = {r.entry.id for r in notes}
     full = _timed_index_run(tmp_path / "p")  # calibrates the kill window
-    trials, killed_mid_run, failures = 12, 0, []
+    trials, killed_mid_run, failures = 10, 0, []
     for trial in range(trials):
         mutate_tree(root, rng, trial)
         force = trial % 3 == 2
@@ -110,7 +110,7 @@ def test_writer_killed_mid_add_loses_nothing_it_acknowledged(tmp_path: Path) -> 
     root = tmp_path / "p"
     Memory.open(root, embedder=FakeEmbedder()).close()
     told: set[str] = set()
-    trials, lost_total = 10, 0
+    trials, lost_total = 6, 0
     for trial in range(trials):
         proc = spawn("add", root, f"t{trial}", "400")
         first = _wait_for_line(proc, "ACK ")
@@ -180,7 +180,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     expected = run_cli("init", "--skip-analyze", cwd=clean, home=home)
     assert expected.returncode == 0, expected.stderr
     assert CLI is not None
-    trials, failures = 10, []
+    trials, failures = 6, []
     for trial in range(trials):
         root = git_repo(tmp_path / f"repo{trial}")
         (root / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
