@@ -51,6 +51,8 @@ async def test_the_stale_filter_shows_flags_and_refresh_clears_them(
         await settle(pilot)
         assert recorder.of(msg.EntryRefreshed)
         assert shown(app) == []
+        message = str(app.screen.query_one("#results-message", Static).render())
+        assert "No stale entries" in message
 
         await pilot.press("f6")
         await search_for(pilot, "refunds")

@@ -51,6 +51,11 @@ def placeholder_text(request: SearchRequest, count: int) -> str:
     state = request.state
     if count:
         return ""
+    if state.stale_only:
+        return (
+            "No stale entries: nothing cites code that has changed since it was written."
+            "\n\nF6 shows every entry again."
+        )
     if state.browsing and not (state.category or state.source):
         return (
             "Your memory is empty.\n\nAdd an entry with ctrl+n, or put markdown files "
