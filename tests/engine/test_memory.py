@@ -328,17 +328,56 @@ class TestDeleteRestore:
 
 
 class TestReferences:
-    def test_record_references_updates_store_and_mirror(self, memory: Memory) -> None:
+    def test_record_references_counts_in_the_mirror_then_the_store(self, memory: Memory) -> None:
         a, b = (memory.add(t).entry for t in ("first", "second"))
+        version = memory.store().version
         memory.record_references([a.id, a.id, b.id, "missing"])
         memory.record_references([a.id])
         memory.record_references([])
         assert memory.require(a.id).reference_count == 3  # each occurrence counts
         assert memory.require(b.id).reference_count == 1
+        assert memory.store().version == version  # a search never writes the store
+        assert memory.fts.reference_backlog() == {a.id: 3, b.id: 1}
+        memory.add("a later write hands the counts over")
         stored = memory.store().get_many([a.id, b.id])
         assert stored[a.id].reference_count == 3
         assert stored[b.id].reference_count == 1
+        assert memory.fts.reference_backlog() == {}
         assert_mirror_matches_store(memory)
+
+    def test_recording_references_opens_no_store(self, tmp_path: Path) -> None:
+        with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
+            entry = writer.add("referenced entry").entry
+        reader = Memory.open(tmp_path, embedder=FakeEmbedder())
+        reader.record_references([entry.id])
+        assert reader._store is None  # LanceDB neither imported nor opened for a count
+        reader.close()  # closing hands the count to the store
+        with Memory.open(tmp_path, embedder=FakeEmbedder()) as again:
+            assert again.store().get_many([entry.id])[entry.id].reference_count == 1
+            assert again.fts.reference_backlog() == {}
+
+    def test_a_repair_keeps_counts_the_store_has_not_received(self, memory: Memory) -> None:
+        a = memory.add("counted entry").entry
+        memory.record_references([a.id, a.id])
+        memory.fts.mark_pending()  # as if another writer had died mid-way
+        reopened = reopen(memory)
+        try:
+            assert reopened.require(a.id).reference_count == 2
+            assert reopened.store().get_many([a.id])[a.id].reference_count == 2
+            assert_mirror_matches_store(reopened)
+        finally:
+            reopened.close()
+
+    def test_handing_counts_over_twice_does_not_double_them(self, memory: Memory) -> None:
+        # A writer killed between the store update and clearing the backlog repeats it.
+        a = memory.add("counted once").entry
+        memory.record_references([a.id])
+        backlog = memory.fts.reference_backlog()
+        memory.store().set_reference_counts(backlog)
+        memory.store().set_reference_counts(backlog)
+        memory.add("next write folds the same backlog again")
+        assert memory.store().get_many([a.id])[a.id].reference_count == 1
+        assert memory.require(a.id).reference_count == 1
 
     def test_only_unknown_ids_is_a_no_op(self, memory: Memory) -> None:
         memory.record_references(["missing"])
@@ -468,18 +507,18 @@ class TestCrashConsistency:
         finally:
             reopened.close()
 
-    def test_crash_after_reference_count_in_store(
+    def test_failed_reference_count_changes_nothing(
         self, memory: Memory, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         a = memory.add("referenced").entry
-        monkeypatch.setattr(memory.fts, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
-        with pytest.raises(OSError):
-            memory.record_references([a.id])
+        with monkeypatch.context() as patch:
+            patch.setattr(memory.fts, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            with pytest.raises(OSError):
+                memory.record_references([a.id])
+        assert memory.fts.reference_backlog() == {}  # the transaction rolled back whole
         reopened = reopen(memory)
         try:
-            assert reopened.last_repair is not None
-            assert reopened.last_repair.added == 1  # refreshed
-            assert reopened.require(a.id).reference_count == 1
+            assert reopened.require(a.id).reference_count == 0
             assert_mirror_matches_store(reopened)
         finally:
             reopened.close()
@@ -520,7 +559,7 @@ class TestCrashConsistency:
     def test_deleted_index_is_rebuilt_from_the_store(self, memory: Memory) -> None:
         entries = [r.entry for r in memory.add_many([NewEntry(f"entry {i}") for i in range(25)])]
         memory.record_references([entries[0].id])
-        memory.close()
+        memory.close()  # hands the reference count to the store
         for suffix in ("", "-wal", "-shm"):
             Path(str(memory.paths.fts_path) + suffix).unlink(missing_ok=True)
         reopened = Memory.open(memory.paths.root, embedder=FakeEmbedder())
