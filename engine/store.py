@@ -217,7 +217,7 @@ class VectorStore:
             raise StorageError(
                 f"the vector store at {self.path} holds {stored}-dimension vectors but the "
                 f"embedding model makes {self.dimension}; it was built with another model. "
-                "Move the folder away and run `memory-tui index --force` to rebuild it"
+                "Run `memory-tui doctor --rebuild-store` to re-embed every entry with this one"
             )
         self._table = table
         self._migrate()

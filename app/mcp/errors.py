@@ -32,7 +32,7 @@ _HINTS = {
     "the server reads it again on the next call.",
     "STORAGE_BUSY": "Another process is writing to the memory; retry in a few seconds.",
     "STORAGE_ERROR": "The memory files could not be read or written; tell the user "
-    "(`memory-tui index --force` rebuilds the index).",
+    "(`memory-tui doctor` reports what is wrong and what to run).",
 }
 
 

@@ -190,3 +190,17 @@ def test_cli_doctor_exit_codes_and_output(project: Path, tmp_path: Path) -> None
     data = json.loads(fresh.stdout)
     assert data["healthy"] is False
     assert {"part": "memory", "status": "problem"}.items() <= data["checks"][1].items()
+
+
+def test_a_store_built_with_another_model_is_re_embedded_on_request(project: Path) -> None:
+    before = _ids(project)
+    other_model = FakeEmbedder(384, "another-model-384")
+    report = diagnose(project, other_model)
+    store = next(c for c in report.checks if c.part == "vector store")
+    assert store.status is Status.PROBLEM and "256-dimension" in store.detail
+    assert store.fix == REBUILD_STORE and REBUILD_STORE in store.detail
+    rebuilt = diagnose(project, other_model, rebuild_store_if_needed=True)
+    assert rebuilt.healthy, rebuilt.checks
+    with Memory.open(project, embedder=other_model) as memory:
+        assert {e.id for e in memory.store().all_entries()} == before
+        assert memory.store().all_vectors()[2].shape == (14, 384)
