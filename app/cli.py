@@ -13,7 +13,6 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from app.project import find_project_root
@@ -27,10 +26,23 @@ MODES = ("vector", "keyword", "hybrid")
 
 
 def _version() -> str:
+    # importlib.metadata costs ~30 ms to import: only ``--version`` pays for it.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("memory-tui")
     except PackageNotFoundError:  # running from a source tree without install
         return "0+unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, with the version looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        parser.exit(message=f"{PROG} {_version()}\n")
 
 
 def _limit(text: str) -> int:
@@ -78,12 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Local, searchable project memory for coding agents and people. "
         "Run without a command to open the terminal app.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
-        p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+        p.add_argument("--version", action=_VersionAction)
         return p
 
     p = command("search", "Search the memory; prints results to stdout.")
