@@ -42,7 +42,8 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        parser.exit(message=f"{PROG} {_version()}\n")
+        print(f"{PROG} {_version()}")  # stdout, as argparse's own version action does
+        parser.exit()
 
 
 def _limit(text: str) -> int:
