@@ -154,8 +154,8 @@ def index(rows: list[Row]) -> None:
         def embed_documents(self, texts: Sequence[str]) -> Any:
             import numpy as np
 
-            self.load()
-            parts = [self._run(texts[i : i + 32]) for i in range(0, len(texts), 32)]
+            session = self._session(self.document_variant)
+            parts = [self._run(session, texts[i : i + 32]) for i in range(0, len(texts), 32)]
             return np.vstack(parts)
 
     variants: list[tuple[str, Callable[[], Any]]] = [

@@ -73,7 +73,10 @@ def test_unloaded_embedder_reports_it() -> None:
     assert embedder.dimension == DIMENSION
     assert embedder.embed_documents([]).shape == (0, DIMENSION)
     assert not embedder.loaded
-    assert isinstance(default_embedder(), OnnxEmbedder)
+    default = default_embedder()
+    assert isinstance(default, OnnxEmbedder)
+    assert (default.variant, default.document_variant) == ("fp32", "int8")
+    assert default.model_id == f"{MODEL_ID}-int8"  # cached document vectors are int8 ones
 
 
 @pytest.mark.slow
@@ -116,6 +119,17 @@ class TestAgainstSentenceTransformers:
         cosines = (vectors * reference).sum(axis=1)
         assert cosines.mean() > 0.98, cosines
         assert cosines.min() < 0.9999  # really the quantised model
+
+    def test_default_embedder_queries_in_fp32_and_embeds_documents_in_int8(
+        self, reference: np.ndarray
+    ) -> None:
+        default = default_embedder()
+        queries = np.stack([default.embed_query(text) for text in SAMPLE])
+        assert (queries * reference).sum(axis=1).min() >= 0.9999
+        assert default.document_variant not in default._sessions  # type: ignore[attr-defined]
+        documents = default.embed_documents(SAMPLE)
+        cosines = (documents * reference).sum(axis=1)
+        assert cosines.mean() > 0.98 and cosines.min() < 0.9999, cosines
 
     def test_query_path_imports_no_torch(self, onnx: OnnxEmbedder) -> None:
         # The export exists now (fixture); a fresh process embeds without torch.
