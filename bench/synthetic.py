@@ -41,12 +41,15 @@ def root_for(entries: int) -> Path:
 class SyntheticVectors:
     """An embedder that reads SciFact's cached vectors (copies get a perturbed one)."""
 
-    model_id = "all-MiniLM-L6-v2"
     dimension = 384
     loaded = True
 
     def __init__(self, cache: Path) -> None:
+        from engine.embeddings import default_embedder
         from engine.hashing import content_hash
+
+        # The product's document vectors: what its own cache lookups ask for.
+        self.model_id = default_embedder().model_id
 
         self._hash = content_hash
         db = sqlite3.connect(cache)
