@@ -1,0 +1,67 @@
+"""Large memories leave very common query terms out of keyword search (speed); small ones
+keep every term."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import fts as fts_module
+from engine.fts import FtsIndex, build_match_query
+from engine.models import Entry
+
+
+def entry(n: int, text: str) -> Entry:
+    return Entry(id=f"e{n}", content=text, created_at=f"2026-01-{n % 28 + 1:02d}T00:00:00")
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> FtsIndex:
+    fts = FtsIndex(tmp_path / "fts.sqlite")
+    texts = [f"kubernetes cluster note {n}" for n in range(30)]
+    texts += ["kubernetes cluster with a flaky etcd", "etcd compaction schedule"]
+    with fts.transaction() as db:
+        fts.upsert(db, [entry(n, t) for n, t in enumerate(texts)])
+    return fts
+
+
+def test_small_memories_keep_every_term(index: FtsIndex) -> None:
+    assert index._common_terms("kubernetes etcd", prefix_last=False) == frozenset()
+    hits = index.search("kubernetes etcd", 100)
+    assert len(hits) == 32  # "kubernetes" alone matches 31
+
+
+def test_large_memories_leave_common_terms_out(
+    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
+    assert index._common_terms("kubernetes etcd", prefix_last=False) == {"kubernetes"}
+    hits = index.search("kubernetes etcd", 100)
+    assert {h.entry.id for h in hits} == {"e30", "e31"}  # only what "etcd" finds
+
+
+def test_the_rarest_term_and_the_word_being_typed_stay(
+    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
+    # Both common: the rarer one ("cluster" and "kubernetes" tie; one of them) stays.
+    assert len(index._common_terms("kubernetes cluster", prefix_last=False)) == 1
+    assert index.search("kubernetes cluster", 5)
+    # The last word while typing is a prefix and is never left out.
+    assert index._common_terms("etcd kuber", prefix_last=True) == frozenset()
+
+
+def test_counts_are_refreshed_when_the_memory_changes(
+    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
+    assert "etcd" not in index._common_terms("kubernetes etcd", prefix_last=False)
+    with index.transaction() as db:
+        index.upsert(db, [entry(100 + n, f"etcd member {n}") for n in range(40)])
+    assert "etcd" in index._common_terms("kubernetes etcd", prefix_last=False)
+
+
+def test_match_query_leaves_out_terms_unless_nothing_would_remain() -> None:
+    assert build_match_query("alpha beta", leave_out=frozenset({"alpha"})) == '"beta"'
+    assert build_match_query("alpha", leave_out=frozenset({"alpha"})) == '"alpha"'
