@@ -85,10 +85,11 @@ COMMON_TERM_SHARE = 0.1
 """In a memory of :data:`COMMON_TERM_MIN_ENTRIES` entries or more, a query term found in
 more than this share of entries is left out of keyword search. BM25 gives such a term
 little weight, but ranking the tens of thousands of entries it matches dominated search
-at 100,000 entries: warm keyword p50 59 → 21 ms, hybrid 84 → 41 ms. Forced onto SciFact's
-train split it costs 0.014 nDCG@10 in keyword and 0.0025 in hybrid search (0.2: 59 ms
-hybrid), so small memories, where search is fast anyway, keep every term."""
-COMMON_TERM_MIN_ENTRIES = 20_000
+at 100,000 entries: warm keyword p50 59 → 21 ms, hybrid 84 → 41 ms. It costs quality
+(forced onto SciFact: train −0.014 keyword / −0.0025 hybrid nDCG@10, test −0.015 /
+−0.016; a 0.2 share costs half as much but leaves hybrid at 59 ms), so only memories of
+50,000 entries or more, where keyword search without it passes 30 ms, leave terms out."""
+COMMON_TERM_MIN_ENTRIES = 50_000
 MAX_QUERY_TERMS = 128
 """Most distinct terms of one query sent to FTS5."""
 STOPWORDS = frozenset(
