@@ -10,16 +10,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.errors import EngineError, NotFoundError
-from engine.paths import MemoryPaths
+from engine.core.errors import EngineError, NotFoundError
+from engine.output.serialize import entry_record
+from engine.storage.paths import MemoryPaths
 
 if TYPE_CHECKING:
-    from engine.memory import Memory
-    from engine.models import Entry
+    from engine.core.models import Entry
+    from engine.services.memory import Memory
 
 
 def _open(root: Path, *, must_exist: bool = True) -> Memory:
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     if must_exist and not MemoryPaths.for_root(root).memory_dir.is_dir():
         raise EngineError(
@@ -30,11 +31,7 @@ def _open(root: Path, *, must_exist: bool = True) -> Memory:
 
 
 def _entry_dict(entry: Entry) -> dict[str, object]:
-    data = asdict(entry)
-    data["keywords"] = list(entry.keywords)
-    data["category"] = entry.category.value
-    data["source"] = entry.source.value
-    return data
+    return entry_record(entry, snake_case=True)
 
 
 def _emit(text: str) -> None:
@@ -44,7 +41,7 @@ def _emit(text: str) -> None:
 
 def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``."""
-    from engine.export import render
+    from engine.output.export import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
@@ -175,7 +172,7 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
-    from engine.indexer import Indexer
+    from engine.services.indexing import Indexer
 
     with _open(root, must_exist=False) as memory:
         indexer = Indexer(memory)
@@ -227,7 +224,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
         report.notes.append(install_hooks_for_init(root))
     with _open(root, must_exist=False) as memory:
         if not args.skip_analyze:
-            from engine.discovery import run_discovery
+            from engine.services.discovery import run_discovery
 
             print("analysing the codebase…", file=sys.stderr)
             found = run_discovery(memory)
@@ -238,7 +235,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             )
         if not args.skip_index:
             print("indexing knowledge files…", file=sys.stderr)
-            from engine.indexer import Indexer
+            from engine.services.indexing import Indexer
 
             if sys.stderr.isatty():
                 from app.progress import progress_bar
@@ -268,7 +265,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
 
 def analyze(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui analyze``."""
-    from engine.discovery import run_discovery
+    from engine.services.discovery import run_discovery
 
     with _open(root, must_exist=False) as memory:
         found = run_discovery(memory)
@@ -296,8 +293,8 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
 
 def promote(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui promote``."""
-    from engine.promote import due_for_promotion
-    from engine.promote import promote as promote_entry
+    from engine.services.promote import due_for_promotion
+    from engine.services.promote import promote as promote_entry
 
     if not args.ids and not args.due:
         raise EngineError("name entry ids to promote, or use --due", code="INVALID_INPUT")

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 if TYPE_CHECKING:
-    from engine.watcher import WatchBatch
+    from engine.services.watch import WatchBatch
 
 
 def _emit(text: str) -> None:
@@ -60,7 +60,7 @@ def hooks(args: argparse.Namespace, root: Path) -> int:
 
 def _print_last_run(root: Path) -> None:
     from app.githooks.run import read_state
-    from engine.paths import MemoryPaths
+    from engine.storage.paths import MemoryPaths
 
     state = read_state(MemoryPaths.for_root(root))
     if not state:
@@ -79,10 +79,10 @@ def _print_last_run(root: Path) -> None:
 def watch(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C (or
     SIGTERM); either ends it with exit code 0."""
-    from engine.config import load_config
-    from engine.memory import Memory
-    from engine.paths import MemoryPaths
-    from engine.watcher import KnowledgeWatcher
+    from engine.core.config import load_config
+    from engine.services.memory import Memory
+    from engine.services.watch import KnowledgeWatcher
+    from engine.storage.paths import MemoryPaths
 
     folder = MemoryPaths.for_root(root, load_config(root).knowledge_dir).knowledge_dir
     if not folder.is_dir():
@@ -155,8 +155,8 @@ def _log_batch(batch: WatchBatch) -> None:
 
 def discover(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui discover``: re-analyse what changed since the last discovery."""
-    from engine.discovery import run_discovery
-    from engine.memory import Memory
+    from engine.services.discovery import run_discovery
+    from engine.services.memory import Memory
 
     if not root.is_dir():
         raise EngineError(f"no such directory: {root}", code="INVALID_INPUT")
@@ -188,7 +188,7 @@ def discover(args: argparse.Namespace, root: Path) -> int:
 
 def stale(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui stale``: entries whose cited code changed, with the reason."""
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     with Memory.open(root) as memory:
         entries = {e.id: e for e in memory.list()}

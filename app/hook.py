@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.fts import STOPWORDS
-from engine.models import SearchResult
-from engine.paths import MemoryPaths
+from engine.core.models import SearchResult
+from engine.search.query import STOPWORDS
+from engine.storage.paths import MemoryPaths
 
 MAX_RESULTS = 3
 MIN_COVERAGE = 0.5
@@ -44,7 +44,7 @@ def run_hook(stdin_text: str, project: Path | None) -> str:
     terms = {t.lower() for t in _WORD.findall(prompt)} - STOPWORDS
     if not terms or not MemoryPaths.for_root(root).fts_path.exists():
         return ""
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     with Memory.open(root) as memory:
         results = memory.search(prompt[:2000], mode="keyword", limit=MAX_RESULTS * 3).results

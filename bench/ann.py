@@ -44,8 +44,8 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
     """Rows (method, build s, p50 ms, p95 ms, recall@10) for one size."""
     import lancedb
 
-    from engine.memory import Memory
-    from engine.vector_index import single_threaded_blas
+    from engine.search.vector_index import single_threaded_blas
+    from engine.services.memory import Memory
 
     root = synthetic.build(size)
     rows = []
@@ -53,7 +53,7 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
         texts = list(load_queries("test")[0].values())[:n_queries]
         qvecs = [memory.embedder.embed_query(t) for t in texts]
         started = time.perf_counter()
-        ids, _, matrix = memory._vector_snapshot()
+        ids, _, matrix = memory.vectors.snapshot()
         load_s = time.perf_counter() - started
 
         def exact(q: Any) -> list[str]:

@@ -19,10 +19,11 @@ from dataclasses import replace
 
 from bench.metrics import ndcg_at_k, recall_at_k
 from bench.scifact import CACHE, load_corpus, load_queries
-from engine.chunking import chunk_markdown
-from engine.config import Config
-from engine.memory import Memory, NewEntry
-from engine.models import SearchMode, Source
+from engine.core.config import Config
+from engine.core.models import SearchMode, Source
+from engine.markdown.chunking import chunk_markdown
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 
 def build(size: int) -> Memory:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from bench.index_corpus import CORPUS
 from bench.metrics import median
-from engine.fts import FtsIndex
-from engine.indexer import Indexer
-from engine.memory import Memory
-from engine.paths import MemoryPaths
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
 
 ROOT = Path(__file__).resolve().parent / ".cache" / "hook-commit"
 CLI = str(Path(sys.executable).parent / "memory-tui")
@@ -84,7 +84,7 @@ def timed_commit(message: str) -> float:
     return time.perf_counter() - start
 
 
-def searchable(word: str, fts: FtsIndex) -> bool:
+def searchable(word: str, fts: EntryMirror) -> bool:
     return bool(fts.search(word, 1))
 
 
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="re-index the corpus from scratch")
     args = parser.parse_args()
     build(args.rebuild)
-    fts = FtsIndex(MemoryPaths.for_root(ROOT).fts_path)
+    fts = EntryMirror(MemoryPaths.for_root(ROOT).fts_path)
     state = MemoryPaths.for_root(ROOT).memory_dir / "hooks-state.json"
     plain, background, foreground, visible = [], [], [], []
     for trial in range(args.trials):

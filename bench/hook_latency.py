@@ -23,9 +23,10 @@ import numpy as np
 
 from bench.index_corpus import CORPUS
 from bench.metrics import median
-from engine.chunking import chunk_markdown
-from engine.embeddings import DIMENSION
-from engine.memory import Memory, NewEntry
+from engine.embedding.base import DIMENSION
+from engine.markdown.chunking import chunk_markdown
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 ROOT = Path(__file__).resolve().parent / ".cache" / "hook"
 CLI = str(Path(sys.executable).parent / "memory-tui")

@@ -16,8 +16,8 @@ import shutil
 import time
 from pathlib import Path
 
-from engine.indexer import Indexer
-from engine.memory import Memory
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "markdown"
 CORPUS = CORPUS / "argo-cd-docs" / "docs"
@@ -56,7 +56,7 @@ def main() -> None:
     text = target.read_text(encoding="utf-8")
     paragraph = "Argo CD needs a running Kubernetes cluster to do anything useful."
     target.write_text(text.replace("\n## ", f"\n{paragraph}\n\n## ", 1), encoding="utf-8")
-    before = len(memory.fts.by_file(f".claude/knowledge/{EDITED}"))
+    before = len(memory.mirror.by_file(f".claude/knowledge/{EDITED}"))
     edited = Indexer(memory).run()
     print(
         f"one file edited ({EDITED}, {before} chunks): {edited.seconds:.2f} s, "

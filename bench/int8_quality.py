@@ -3,7 +3,7 @@
     python -m bench.int8_quality
 
 Embeds the 5,183 SciFact abstracts with the int8 export (weights quantised per channel,
-:mod:`engine.onnx_model`) and compares, on the test split, vector and hybrid nDCG@10
+:mod:`engine.embedding.onnx_export`) and compares, on the test split, vector and hybrid nDCG@10
 (hybrid = the product's weighted RRF of the vector list and the memory's BM25 list, gate
 off) with the fp32 vectors already in the SciFact memory. Queries are embedded by fp32
 (what the product does) and, for reference, by int8. Prints the int8 throughput too.
@@ -17,16 +17,16 @@ import numpy as np
 
 from bench.metrics import ndcg_at_k
 from bench.scifact import load_queries, open_memory
-from engine.onnx_embedder import OnnxEmbedder
-from engine.search import fuse
+from engine.embedding.onnx_embedder import OnnxEmbedder
+from engine.search.fusion import fuse
 
 DEPTH = 40
 
 
 def main() -> None:
     memory, id_map, _ = open_memory(fresh=False)
-    ids, _, fp32_docs = memory._vector_snapshot()
-    entries = memory.fts.get_many(ids)
+    ids, _, fp32_docs = memory.vectors.snapshot()
+    entries = memory.mirror.get_many(ids)
     texts = [entries[i].content for i in ids]
     int8 = OnnxEmbedder("int8")
     int8.embed_documents(texts[:8])
@@ -54,7 +54,7 @@ def main() -> None:
             vhits = [(entries[ids[i]], float(scores[i])) for i in top]
             ranked = [id_map[e.id] for e, _ in vhits]
             vector_scores.append(ndcg_at_k(ranked, qrels[qid], 10))
-            khits = memory.fts.search(text, DEPTH)
+            khits = memory.searcher.keyword.search(text, DEPTH)
             fused = fuse(vhits, khits, k, weight)
             hybrid_scores.append(ndcg_at_k([id_map[r.entry.id] for r in fused], qrels[qid], 10))
         print(f"{name:<26} {np.mean(vector_scores):>8.4f} {np.mean(hybrid_scores):>8.4f}")

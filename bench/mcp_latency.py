@@ -36,7 +36,8 @@ MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
 
 def build_project(entries: int) -> None:
     """Create the project with ``entries`` abstracts unless it already has them."""
-    from engine.memory import Memory, NewEntry
+    from engine.services.entries import NewEntry
+    from engine.services.memory import Memory
 
     memory_dir = ROOT / ".claude" / "memory"
     if memory_dir.is_dir():

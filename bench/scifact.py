@@ -19,9 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.metrics import median, ndcg_at_k, percentile, recall_at_k
-from engine.config import Config
-from engine.memory import Memory, NewEntry
-from engine.models import SearchMode
+from engine.core.config import Config
+from engine.core.models import SearchMode
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "beir" / "scifact"
 CACHE = Path(__file__).resolve().parent / ".cache" / "scifact"
@@ -118,7 +119,7 @@ def calibrate(memory: Memory, id_map: dict[str, str]) -> None:
     cosine similarity); every threshold is then applied to that list, which is exactly
     what the gated search returns.
     """
-    from engine.search import covers_all_terms
+    from engine.search.gate import covers_all_terms
 
     queries, qrels = load_queries("train")
     memory.searcher.min_score = -1.0

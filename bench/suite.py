@@ -94,7 +94,7 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
 
     from bench import synthetic
     from bench.scifact import load_queries
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     queries = list(load_queries("test")[0].values())[:100]
     targets = {10_000: "≤ 15 ms", 100_000: "≤ 50 ms"}
@@ -117,12 +117,12 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
                     )
                 )
             # Recall of the vector list against brute force over the same vectors.
-            ids, _, matrix = memory._vector_snapshot()
+            ids, _, matrix = memory.vectors.snapshot()
             hits_total = 0
             for query in queries[:50]:
                 qvec = memory.embedder.embed_query(query)
                 exact = {ids[i] for i in np.argsort(-(matrix @ qvec))[:10]}
-                got = {e.id for e, _ in memory._vector_search(qvec, 10, None)}
+                got = {e.id for e, _ in memory.vectors.search(qvec, 10)}
                 hits_total += len(exact & got)
             recall = f"{hits_total / 500:.3f}"
             rows.append((f"vector recall@10 vs exact, {size:,}", recall, "≥ 0.95"))
@@ -130,7 +130,7 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
 
 def _samples() -> dict[str, list[str]]:
     from bench.synthetic import scifact_texts
-    from engine.chunking import chunk_markdown
+    from engine.markdown.chunking import chunk_markdown
 
     chunks: list[str] = []
     for path in sorted(CORPUS.rglob("*.md")):
@@ -145,8 +145,8 @@ def _samples() -> dict[str, list[str]]:
 
 def index(rows: list[Row]) -> None:
     """Embedding throughput per implementation, then a cold index of the corpus."""
-    from engine.embeddings import SentenceTransformerEmbedder
-    from engine.onnx_embedder import OnnxEmbedder
+    from engine.embedding.onnx_embedder import OnnxEmbedder
+    from engine.embedding.reference import SentenceTransformerEmbedder
 
     class Unsorted(OnnxEmbedder):
         """onnxruntime fp32 in arrival order (no batching by length)."""
@@ -187,8 +187,8 @@ def index(rows: list[Row]) -> None:
 
 
 def _index_corpus(rows: list[Row]) -> None:
-    from engine.indexer import Indexer
-    from engine.memory import Memory
+    from engine.services.indexing import Indexer
+    from engine.services.memory import Memory
 
     root = BENCH / ".cache" / "suite-index"
     shutil.rmtree(root, ignore_errors=True)
@@ -229,7 +229,7 @@ def rss(rows: list[Row]) -> None:
 def quality(rows: list[Row]) -> None:
     """SciFact nDCG@10 per mode (test split)."""
     from bench.scifact import evaluate, open_memory
-    from engine.models import SearchMode
+    from engine.core.models import SearchMode
 
     memory, id_map, _ = open_memory(fresh=False)
     for mode in (SearchMode.KEYWORD, SearchMode.VECTOR, SearchMode.HYBRID):

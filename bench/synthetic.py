@@ -45,8 +45,8 @@ class SyntheticVectors:
     loaded = True
 
     def __init__(self, cache: Path) -> None:
-        from engine.embeddings import default_embedder
-        from engine.hashing import content_hash
+        from engine.core.hashing import content_hash
+        from engine.embedding.default import default_embedder
 
         # The product's document vectors: what its own cache lookups ask for.
         self.model_id = default_embedder().model_id
@@ -71,7 +71,7 @@ class SyntheticVectors:
         return out
 
     def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """See :class:`engine.embeddings.Embedder`."""
+        """See :class:`engine.embedding.base.Embedder`."""
         return np.stack([self.vector(t) for t in texts])
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
@@ -81,9 +81,9 @@ class SyntheticVectors:
 
 def scifact_texts() -> list[str]:
     """The abstracts in the SciFact memory, in a stable order."""
-    from engine.fts import FtsIndex
+    from engine.storage.mirror import EntryMirror
 
-    mirror = FtsIndex(SCIFACT_CACHE / ".claude" / "memory" / "fts.sqlite")
+    mirror = EntryMirror(SCIFACT_CACHE / ".claude" / "memory" / "fts.sqlite")
     texts = sorted(e.content for e in mirror.recent() if len(e.content) < 9_950)
     mirror.close()
     return texts
@@ -91,13 +91,14 @@ def scifact_texts() -> list[str]:
 
 def build(entries: int) -> Path:
     """Create the memory unless it already holds ``entries`` entries; return its root."""
-    from engine.fts import FtsIndex
-    from engine.memory import Memory, NewEntry
+    from engine.services.entries import NewEntry
+    from engine.services.memory import Memory
+    from engine.storage.mirror import EntryMirror
 
     root = root_for(entries)
     mirror_path = root / ".claude" / "memory" / "fts.sqlite"
     if mirror_path.is_file():
-        mirror = FtsIndex(mirror_path)
+        mirror = EntryMirror(mirror_path)
         complete = mirror.count() == entries and not mirror.pending
         mirror.close()
         if complete:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bench.metrics import ndcg_at_k
 from bench.scifact import load_queries, open_memory
-from engine.models import SearchMode
+from engine.core.models import SearchMode
 
 
 def fuse(vec: list[str], kw: list[str], depth: int, k: int, w_kw: float) -> list[str]:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from bench.hook_commit import ROOT, build
 from bench.metrics import median
-from engine.fts import FtsIndex
-from engine.paths import MemoryPaths
+from engine.search.keyword import KeywordSearcher
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
 
 CLI = str(Path(sys.executable).parent / "memory-tui")
 EDITED = ROOT / ".claude" / "knowledge" / "faq.md"
@@ -43,7 +44,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=5)
     args = parser.parse_args()
     build(rebuild=False)
-    fts = FtsIndex(MemoryPaths.for_root(ROOT).fts_path)
+    fts = KeywordSearcher(EntryMirror(MemoryPaths.for_root(ROOT).fts_path))
     proc = subprocess.Popen(
         [CLI, "watch"],
         cwd=ROOT,

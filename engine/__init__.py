@@ -1,0 +1,144 @@
+"""memory-tui's headless engine: one project's memory, stored, indexed and searched.
+
+The faces (CLI, terminal app, MCP server, git hooks) import what they need from here::
+
+    from engine import Memory, Category
+    with Memory.open(project_root) as memory:
+        memory.add("LanceDB filters need double quotes", category=Category.GOTCHA)
+
+Layers, lowest first (docs/ARCHITECTURE.md; import-linter checks them):
+``core`` → ``storage`` · ``guards`` → ``embedding`` · ``markdown`` · ``analyzer`` →
+``search`` · ``freshness`` · ``output`` → ``services``. A layer imports only layers below
+it. The names below are loaded on first use, so ``import engine`` stays cheap and the
+keyword-only paths never import LanceDB or the model runtime.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "Memory": "engine.services.memory",
+    "NewEntry": "engine.services.entries",
+    "AddResult": "engine.services.entries",
+    "Indexer": "engine.services.indexing",
+    "IndexReport": "engine.services.indexing",
+    "run_discovery": "engine.services.discovery",
+    "promote": "engine.services.promote",
+    "due_for_promotion": "engine.services.promote",
+    "diagnose": "engine.services.health",
+    "KnowledgeWatcher": "engine.services.watch",
+    "WatchBatch": "engine.services.watch",
+    "SearchResponse": "engine.search.searcher",
+    "Category": "engine.core.models",
+    "Entry": "engine.core.models",
+    "ScoreExplanation": "engine.core.models",
+    "SearchMode": "engine.core.models",
+    "SearchResult": "engine.core.models",
+    "Source": "engine.core.models",
+    "MAX_CONTENT_LENGTH": "engine.core.models",
+    "MAX_KEYWORDS": "engine.core.models",
+    "Config": "engine.core.config",
+    "load_config": "engine.core.config",
+    "EngineError": "engine.core.errors",
+    "ConfigError": "engine.core.errors",
+    "ContentTooLongError": "engine.core.errors",
+    "InvalidInputError": "engine.core.errors",
+    "LockTimeoutError": "engine.core.errors",
+    "NotFoundError": "engine.core.errors",
+    "SecretDetectedError": "engine.core.errors",
+    "StorageError": "engine.core.errors",
+    "MemoryPaths": "engine.storage.paths",
+    "ExportFormat": "engine.output.export",
+    "render": "engine.output.export",
+    "result_rows": "engine.output.export",
+    "entry_record": "engine.output.serialize",
+}
+
+__all__ = [
+    "MAX_CONTENT_LENGTH",
+    "MAX_KEYWORDS",
+    "AddResult",
+    "Category",
+    "Config",
+    "ConfigError",
+    "ContentTooLongError",
+    "EngineError",
+    "Entry",
+    "ExportFormat",
+    "IndexReport",
+    "Indexer",
+    "InvalidInputError",
+    "KnowledgeWatcher",
+    "LockTimeoutError",
+    "Memory",
+    "MemoryPaths",
+    "NewEntry",
+    "NotFoundError",
+    "ScoreExplanation",
+    "SearchMode",
+    "SearchResponse",
+    "SearchResult",
+    "SecretDetectedError",
+    "Source",
+    "StorageError",
+    "WatchBatch",
+    "diagnose",
+    "due_for_promotion",
+    "entry_record",
+    "load_config",
+    "promote",
+    "render",
+    "result_rows",
+    "run_discovery",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from engine.core.config import Config, load_config
+    from engine.core.errors import (
+        ConfigError,
+        ContentTooLongError,
+        EngineError,
+        InvalidInputError,
+        LockTimeoutError,
+        NotFoundError,
+        SecretDetectedError,
+        StorageError,
+    )
+    from engine.core.models import (
+        MAX_CONTENT_LENGTH,
+        MAX_KEYWORDS,
+        Category,
+        Entry,
+        ScoreExplanation,
+        SearchMode,
+        SearchResult,
+        Source,
+    )
+    from engine.output.export import ExportFormat, render, result_rows
+    from engine.output.serialize import entry_record
+    from engine.search.searcher import SearchResponse
+    from engine.services.discovery import run_discovery
+    from engine.services.entries import AddResult, NewEntry
+    from engine.services.health import diagnose
+    from engine.services.indexing import Indexer, IndexReport
+    from engine.services.memory import Memory
+    from engine.services.promote import due_for_promotion, promote
+    from engine.services.watch import KnowledgeWatcher, WatchBatch
+    from engine.storage.paths import MemoryPaths

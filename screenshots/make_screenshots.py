@@ -23,8 +23,8 @@ from textual.pilot import Pilot
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
 from app.tui.screens.main import MainScreen
-from engine.indexer import Indexer
-from engine.memory import Memory
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import FakeEmbedder
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from engine.fts import STOPWORDS
+from engine.search.query import STOPWORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

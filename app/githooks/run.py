@@ -20,9 +20,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.config import load_config
-from engine.locking import WriteLock
-from engine.paths import MemoryPaths
+from engine.core.config import load_config
+from engine.storage.locking import WriteLock
+from engine.storage.paths import MemoryPaths
 
 log = logging.getLogger("memory_tui.githooks")
 
@@ -105,8 +105,8 @@ def spawn_reindex(root: Path, hook: str, files: Sequence[str] | None) -> None:
 def reindex(root: Path, hook: str, files: Sequence[str] | None, *, quiet: bool) -> int:
     """Index ``files`` (every changed knowledge file when None), one run at a time per
     project; record the outcome. Returns 1 on failure."""
-    from engine.indexer import Indexer
-    from engine.memory import Memory
+    from engine.services.indexing import Indexer
+    from engine.services.memory import Memory
 
     paths = MemoryPaths.for_root(root)
     started = time.perf_counter()

@@ -1,7 +1,7 @@
 """Tool results and tool errors: every failure becomes ``isError`` with a stable code.
 
 An error result's text is JSON: ``{"error": message, "code": CODE, "recoverable": bool, ...}``
-(the shape of the original design). The codes are those of :mod:`engine.errors`
+(the shape of the original design). The codes are those of :mod:`engine.core.errors`
 (``INVALID_INPUT``, ``CONTENT_TOO_LONG``, ``SECRET_DETECTED``, ``NOT_FOUND``,
 ``CONFIG_INVALID``, ``STORAGE_ERROR``, ``STORAGE_BUSY``) plus ``UNKNOWN_TOOL`` and
 ``INTERNAL_ERROR``. Messages tell the model what to change; tracebacks stay in the log.
@@ -16,8 +16,8 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from engine.errors import ContentTooLongError, EngineError
-from engine.models import MAX_CONTENT_LENGTH
+from engine.core.errors import ContentTooLongError, EngineError
+from engine.core.models import MAX_CONTENT_LENGTH
 
 log = logging.getLogger("memory_tui.mcp")
 

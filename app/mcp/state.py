@@ -18,11 +18,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from engine.errors import EngineError
-from engine.models import Source
+from engine.core.errors import EngineError
+from engine.core.models import Source
 
 if TYPE_CHECKING:
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -37,7 +37,7 @@ MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
 
 
 def _open_memory(root: Path) -> Memory:
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     return Memory.open(root, vectors_in_memory=True)  # a long-lived process
 
@@ -50,7 +50,7 @@ class ServerState:
     """
 
     def __init__(self, source: MemorySource) -> None:
-        # engine.memory is imported on first need, not at start-up (tools/list is timed).
+        # engine.services.memory is imported on first need, not at start-up (tools/list is timed).
         self._given: Memory | None = None
         if isinstance(source, Path | str):
             root = Path(source)
@@ -169,7 +169,7 @@ class ServerState:
 
     @staticmethod
     def _auto_promote(memory: Memory, ids: list[str]) -> None:
-        from engine.promote import promote
+        from engine.services.promote import promote
 
         threshold = memory.config.promote_threshold
         for entry_id in ids:

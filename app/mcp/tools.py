@@ -34,15 +34,16 @@ from app.mcp.schemas import (
     SearchLimit,
     SearchOutput,
 )
-from engine.errors import EngineError
-from engine.export import result_rows
-from engine.models import Entry, SearchMode, Source
+from engine.core.errors import EngineError
+from engine.core.models import Entry, SearchMode, Source
+from engine.output.export import result_rows
+from engine.output.serialize import entry_record
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from app.mcp.state import ServerState
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -141,24 +142,29 @@ def add_payload(
     }
 
 
+LIST_FIELDS = (
+    "id",
+    "category",
+    "source",
+    "filePath",
+    "line",
+    "sectionTitle",
+    "keywords",
+    "createdAt",
+    "updatedAt",
+    "referenceCount",
+    "promoted",
+    "content",
+)
+"""The entry fields of a ``memory_list`` row (``stale`` and ``staleReason`` follow)."""
+
+
 def entry_row(entry: Entry, stale_reason: str = "") -> dict[str, Any]:
     """One entry as ``memory_list`` returns it."""
-    return {
-        "id": entry.id,
-        "category": entry.category.value,
-        "source": entry.source.value,
-        "filePath": entry.file_path,
-        "line": entry.line_start or None,
-        "sectionTitle": entry.section_title,
-        "keywords": list(entry.keywords),
-        "createdAt": entry.created_at,
-        "updatedAt": entry.updated_at,
-        "referenceCount": entry.reference_count,
-        "promoted": entry.promoted,
-        "stale": bool(stale_reason),
-        "staleReason": stale_reason,
-        "content": entry.content,
-    }
+    row = entry_record(entry, LIST_FIELDS)
+    row.update(stale=bool(stale_reason), staleReason=stale_reason)
+    row["content"] = row.pop("content")  # last: the long field
+    return row
 
 
 def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, Any]:
@@ -193,7 +199,7 @@ def delete_payload(memory: Memory, entry_id: str) -> dict[str, Any]:
 
 def analyze_payload(memory: Memory) -> dict[str, Any]:
     """Analyse the codebase and refresh the discovery entries."""
-    from engine.discovery import run_discovery
+    from engine.services.discovery import run_discovery
 
     report = run_discovery(memory)
     return {**report.summary(), "errors": len(report.analysis.errors)}

@@ -13,10 +13,10 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine.models import SearchMode
+from engine.core.models import SearchMode
 
 if TYPE_CHECKING:
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
 STYLES = Path(tui_styles.__file__).parent
 """Where the installed ``.tcss`` files are."""

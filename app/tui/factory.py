@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.tui.app import MemoryApp
-    from engine.memory import Memory
-    from engine.models import SearchMode
+    from engine.core.models import SearchMode
+    from engine.services.memory import Memory
 
 
 def build_app(
@@ -28,7 +28,8 @@ def build_app(
         ValueError: neither ``root`` nor ``memory`` was given.
     """
     from app.tui.app import MemoryApp
-    from engine.memory import Memory, parse_mode
+    from engine.core.validation import parse_mode
+    from engine.services.memory import Memory
 
     owns_memory = memory is None
     if memory is None:

@@ -5,6 +5,7 @@ returns an :class:`Analysis`: languages, source directories, entry points, the p
 symbols of Python (via :mod:`ast`) and JS/TS modules (by scanning comment-free source),
 frameworks and test tools from the manifests, and documentation outlines.
 :func:`discovery_drafts` turns it into entry texts. Standard library only; never prints.
+May import: :mod:`engine.core` (it needs nothing else of the engine).
 """
 
 from engine.analyzer.analysis import analyze

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tui_helpers import SEEDS, Recorder
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 @pytest.fixture

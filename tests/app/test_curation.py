@@ -15,9 +15,9 @@ from app.tui.screens.confirm import ConfirmScreen
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.main import MainScreen
 from app.tui.widgets.results_table import ResultsTable
-from engine.indexer import Indexer
-from engine.memory import Memory
-from engine.models import Category, Source
+from engine.core.models import Category, Source
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 
 def results(app: object) -> list[str]:

@@ -16,8 +16,8 @@ from app.tui.app import PALETTE_ACTIONS
 from app.tui.screens.export import ExportScreen
 from app.tui.screens.help import HelpScreen
 from app.tui.screens.main import MainScreen
-from engine.export import ExportFormat
-from engine.memory import Memory
+from engine.output.export import ExportFormat
+from engine.services.memory import Memory
 
 
 def check_parses(fmt: ExportFormat, text: str, count: int) -> None:

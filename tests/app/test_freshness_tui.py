@@ -8,7 +8,7 @@ from tui_helpers import Recorder, make_app, search_for, settle
 from app.tui import messages as msg
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 def shown(app: object) -> list[tuple[str, bool]]:

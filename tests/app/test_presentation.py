@@ -10,8 +10,8 @@ from app.tui.screens.entry_form import content_problem, split_keywords
 from app.tui.screens.results_text import error_text, header_text, placeholder_text
 from app.tui.screens.search_workers import prefix_worthy
 from app.tui.widgets.results_table import column_widths, fit_title, score_bar, tail
-from engine.errors import SecretDetectedError
-from engine.models import Category, SearchMode
+from engine.core.errors import SecretDetectedError
+from engine.core.models import Category, SearchMode
 
 
 def request(query: str = "", mode: SearchMode = SearchMode.HYBRID, **kw: object) -> SearchRequest:

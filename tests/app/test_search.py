@@ -14,9 +14,9 @@ from app.tui.widgets.filter_list import FilterList
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
-from engine.errors import StorageError
-from engine.memory import Memory
-from engine.models import Category, SearchMode
+from engine.core.errors import StorageError
+from engine.core.models import Category, SearchMode
+from engine.services.memory import Memory
 
 
 def titles(screen: MainScreen) -> list[str]:

@@ -8,7 +8,7 @@ from textual.pilot import Pilot
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
 from app.tui.screens.main import DEBOUNCE_SECONDS, PREVIEW_DELAY
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 SEEDS = (
     ("LanceDB filters need double quotes around camelCase columns", "gotcha", ["lancedb"]),

@@ -23,9 +23,10 @@ from cli_support import CLI, clean_env, git_repo, run_cli
 from fakes import FakeEmbedder
 
 from app.cli import build_parser
-from engine.embeddings import DIMENSION
-from engine.indexer import Indexer
-from engine.memory import Memory, NewEntry
+from engine.embedding.base import DIMENSION
+from engine.services.entries import NewEntry
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 
 def subcommands() -> list[str]:

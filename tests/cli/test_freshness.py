@@ -13,8 +13,8 @@ import pytest
 from cli_support import CLI, clean_env, git_repo, run_cli
 from fakes import FakeEmbedder
 
-from engine.discovery import run_discovery
-from engine.memory import Memory
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
 
 BILLING = 'def compute_total(items):\n    """Sum."""\n    return sum(items)\n'
 

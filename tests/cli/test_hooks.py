@@ -17,7 +17,7 @@ import pytest
 from cli_support import clean_env, run_cli
 
 from app.githooks import run as hook_run
-from engine.paths import MemoryPaths
+from engine.storage.paths import MemoryPaths
 
 ORIGINAL = b"#!/bin/sh\n# the team's own check\necho 'team hook ran' >&2\nexit 0\n"
 
@@ -228,7 +228,7 @@ def test_a_failed_background_run_is_reported_once_by_the_next_hook(
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("engine.memory.Memory.open", broken)
+    monkeypatch.setattr("engine.services.memory.Memory.open", broken)
     assert hook_run.reindex(root, "pre-commit", [".claude/knowledge/a.md"], quiet=True) == 1
     assert last_run(root)["ok"] is False
     capsys.readouterr()

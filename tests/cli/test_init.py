@@ -9,7 +9,7 @@ import pytest
 from cli_support import git_repo, run_cli, tree
 from fakes import FakeEmbedder
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 PACKAGE = {
     "pyproject.toml": (
@@ -158,7 +158,7 @@ def test_promote_moves_an_entry_into_markdown(tmp_path: Path, home: Path) -> Non
     assert "Run ruff before pushing" in path.read_text()
     with Memory.open(root) as memory:  # reading needs no model
         assert memory.get(entry_id) is None
-        holders = memory.fts.by_file(path.relative_to(root).as_posix())
+        holders = memory.mirror.by_file(path.relative_to(root).as_posix())
         assert holders and all(e.promoted for e in holders)
         assert memory.count() == len(holders)  # not duplicated
 

@@ -725,14 +725,14 @@ def test_analysing_this_repository() -> None:
     started = time.perf_counter()
     analysis = analyze(PROJECT_ROOT)
     elapsed = time.perf_counter() - started
-    assert symbol(analysis, "engine/memory.py", "Memory").kind == "class"
+    assert symbol(analysis, "engine/services/memory.py", "Memory").kind == "class"
     assert symbol(analysis, "app/cli.py", "main").kind == "function"
     assert analysis.name == "memory-tui"
     assert analysis.languages[0].language == "Python"
     assert "textual" in analysis.frameworks and "pytest" in analysis.test_tools
     assert not any(f.startswith((".venv/", ".git/")) for f in analysis.files)
     drafts = discovery_drafts(analysis)
-    assert any(d.file_path == "engine/memory.py" for d in drafts)
+    assert any(d.file_path == "engine/services/memory.py" for d in drafts)
     assert elapsed < 5.0  # ~0.3 s in practice; generous for loaded CI machines
 
 

@@ -19,21 +19,21 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine"
 ENGINE_MODULES = (
     "engine",
-    "engine.memory",
-    "engine.indexer",
-    "engine.export",
-    "engine.search",
-    "engine.fts",
-    "engine.store",
-    "engine.config",
-    "engine.chunking",
-    "engine.markdown",
+    "engine.services.memory",
+    "engine.services.indexing",
+    "engine.output.export",
+    "engine.search.searcher",
+    "engine.storage.mirror",
+    "engine.storage.record_store",
+    "engine.core.config",
+    "engine.markdown.chunking",
+    "engine.markdown.parse",
 )
 FACES = ("textual", "rich", "app")
 HEAVY = ("lancedb", "torch", "sentence_transformers", "numpy", "pyarrow")
@@ -118,7 +118,7 @@ def test_keyword_reads_through_memory_load_neither_store_nor_model(
 ) -> None:
     root, entry_id = populated
     code = f"""
-        from engine.memory import Memory
+        from engine.services.memory import Memory
         memory = Memory.open({str(root)!r})
         hits = memory.search("gearboxes oil", mode="keyword").results
         assert [h.entry.id for h in hits] == [{entry_id!r}], hits
@@ -188,7 +188,7 @@ def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
         import sys
         sys.path.insert(0, {str(REPO / "tests")!r})
         from fakes import FakeEmbedder
-        from engine.memory import Memory
+        from engine.services.memory import Memory
         memory = Memory.open({str(root)!r}, embedder=FakeEmbedder())
         for mode in ("vector", "hybrid"):
             response = memory.search("gearboxes synthetic oil", mode=mode)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.chunking import ATOMIC_LIMIT_FACTOR, OVERLAP_SEPARATOR, Chunk, chunk_markdown
+from engine.markdown.chunking import ATOMIC_LIMIT_FACTOR, OVERLAP_SEPARATOR, Chunk, chunk_markdown
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 

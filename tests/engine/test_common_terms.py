@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import fts as fts_module
-from engine.fts import FtsIndex, build_match_query
-from engine.models import Entry
+from engine.search import keyword as fts_module
+from engine.core.models import Entry
+from engine.search.query import build_match_query
+from engine.search.keyword import KeywordSearcher
+from engine.storage.mirror import EntryMirror
 
 
 def entry(n: int, text: str) -> Entry:
@@ -17,23 +19,23 @@ def entry(n: int, text: str) -> Entry:
 
 
 @pytest.fixture
-def index(tmp_path: Path) -> FtsIndex:
-    fts = FtsIndex(tmp_path / "fts.sqlite")
+def index(tmp_path: Path) -> KeywordSearcher:
+    fts = EntryMirror(tmp_path / "fts.sqlite")
     texts = [f"kubernetes cluster note {n}" for n in range(30)]
     texts += ["kubernetes cluster with a flaky etcd", "etcd compaction schedule"]
     with fts.transaction() as db:
         fts.upsert(db, [entry(n, t) for n, t in enumerate(texts)])
-    return fts
+    return KeywordSearcher(fts)
 
 
-def test_small_memories_keep_every_term(index: FtsIndex) -> None:
+def test_small_memories_keep_every_term(index: KeywordSearcher) -> None:
     assert index._common_terms("kubernetes etcd", prefix_last=False) == frozenset()
     hits = index.search("kubernetes etcd", 100)
     assert len(hits) == 32  # "kubernetes" alone matches 31
 
 
 def test_large_memories_leave_common_terms_out(
-    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+    index: KeywordSearcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
     assert index._common_terms("kubernetes etcd", prefix_last=False) == {"kubernetes"}
@@ -42,7 +44,7 @@ def test_large_memories_leave_common_terms_out(
 
 
 def test_the_rarest_term_and_the_word_being_typed_stay(
-    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+    index: KeywordSearcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
     # Both common: the rarer one ("cluster" and "kubernetes" tie; one of them) stays.
@@ -53,12 +55,12 @@ def test_the_rarest_term_and_the_word_being_typed_stay(
 
 
 def test_counts_are_refreshed_when_the_memory_changes(
-    index: FtsIndex, monkeypatch: pytest.MonkeyPatch
+    index: KeywordSearcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
     assert "etcd" not in index._common_terms("kubernetes etcd", prefix_last=False)
-    with index.transaction() as db:
-        index.upsert(db, [entry(100 + n, f"etcd member {n}") for n in range(40)])
+    with index.mirror.transaction() as db:
+        index.mirror.upsert(db, [entry(100 + n, f"etcd member {n}") for n in range(40)])
     assert "etcd" in index._common_terms("kubernetes etcd", prefix_last=False)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import (
+from engine.core.config import (
     CONFIG_JSON,
     CONFIG_TOML,
     DEFAULTS,
@@ -20,8 +20,8 @@ from engine.config import (
     default_config_toml,
     load_config,
 )
-from engine.errors import ConfigError
-from engine.models import SearchMode
+from engine.core.errors import ConfigError
+from engine.core.models import SearchMode
 
 
 def write_toml(root: Path, text: str) -> Path:
@@ -90,7 +90,7 @@ class TestLayering:
     ) -> None:
         write_toml(tmp_path, "chunk_size = 1500\n")
         write_json(tmp_path, {"chunkSize": 3000, "rrfK": 10})
-        with caplog.at_level(logging.WARNING, logger="engine.config"):
+        with caplog.at_level(logging.WARNING, logger="engine.core.config"):
             config = load_config(tmp_path, env={})
         assert config.chunk_size == 1500
         assert config.rrf_k == DEFAULTS.rrf_k  # nothing at all is taken from the JSON file
@@ -245,7 +245,7 @@ class TestEnvironment:
             "CLAUDE_MEMORY_TYPO": "1",
             "OTHER_VAR": "x",
         }
-        with caplog.at_level(logging.WARNING, logger="engine.config"):
+        with caplog.at_level(logging.WARNING, logger="engine.core.config"):
             config = load_config(tmp_path, env=env)
         assert config == Config()
         assert any("CLAUDE_MEMORY_TYPO" in r.getMessage() for r in caplog.records)

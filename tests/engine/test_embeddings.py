@@ -11,15 +11,10 @@ import numpy as np
 import pytest
 from fakes import FakeEmbedder, cosine
 
-from engine.embeddings import (
-    DIMENSION,
-    MODEL_ID,
-    CachedEmbedder,
-    Embedder,
-    EmbeddingCache,
-    SentenceTransformerEmbedder,
-)
-from engine.hashing import content_hash
+from engine.core.hashing import content_hash
+from engine.embedding.base import DIMENSION, MODEL_ID, Embedder
+from engine.embedding.cache import CachedEmbedder, EmbeddingCache
+from engine.embedding.reference import SentenceTransformerEmbedder
 
 
 @pytest.fixture
@@ -126,7 +121,7 @@ class TestCachedEmbedder:
 
 def test_importing_embeddings_does_not_import_torch() -> None:
     code = (
-        "import sys, engine.embeddings, engine.memory;"
+        "import sys, engine.embedding.base, engine.services.memory;"
         "heavy = [m for m in ('torch', 'sentence_transformers', 'lancedb') if m in sys.modules];"
         "print(heavy)"
     )
@@ -200,7 +195,7 @@ class TestSentenceTransformerEmbedder:
             "HF_HOME": str(tmp_path / "hf-home"),
         }
         code = (
-            "from engine.embeddings import SentenceTransformerEmbedder;"
+            "from engine.embedding.base import SentenceTransformerEmbedder;"
             "v = SentenceTransformerEmbedder().embed_query('offline works');"
             "print(v.shape[0])"
         )

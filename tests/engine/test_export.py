@@ -1,4 +1,4 @@
-"""Tests of engine.export: golden files per format, round-trips and a property test.
+"""Tests of engine.output.export: golden files per format, round-trips and a property test.
 
 Regenerate the golden files with ``UPDATE_GOLDEN=1 pytest tests/engine/test_export.py`` and read
 the diff before committing it.
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.export import FIELDS, ExportFormat, parse_format, render, result_rows
-from engine.models import Category, Entry, SearchResult, Source
+from engine.core.models import Category, Entry, SearchResult, Source
+from engine.output.export import FIELDS, ExportFormat, parse_format, render, result_rows
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "export"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"

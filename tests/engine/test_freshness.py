@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine.citations import CITATIONS_FILE, mentioned_names, mentioned_paths
-from engine.code_symbols import defined_names
-from engine.discovery import run_discovery
-from engine.memory import Memory
-from engine.models import Source
+from engine.core.models import Source
+from engine.freshness.citations import CITATIONS_FILE, mentioned_names, mentioned_paths
+from engine.freshness.code_symbols import defined_names
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
 
 BILLING = '''"""Billing."""
 

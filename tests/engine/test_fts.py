@@ -11,9 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.fts import MAX_QUERY_TERMS, FtsIndex, build_match_query
-from engine.hashing import content_hash
-from engine.models import Category, Entry, Source
+from engine.core.hashing import content_hash
+from engine.core.models import Category, Entry, Source
+from engine.search.query import MAX_QUERY_TERMS, build_match_query
+from engine.search.keyword import KeywordSearcher
+from engine.storage.mirror import EntryMirror
 
 CORPUS = {
     "a": "LanceDB needs double quotes around camelCase column names in filters",
@@ -46,14 +48,14 @@ def make_entry(
 
 
 @pytest.fixture
-def fts(tmp_path: Path) -> Iterator[FtsIndex]:
-    index = FtsIndex(tmp_path / "fts.sqlite")
+def fts(tmp_path: Path) -> Iterator[EntryMirror]:
+    index = EntryMirror(tmp_path / "fts.sqlite")
     yield index
     index.close()
 
 
 @pytest.fixture
-def filled(fts: FtsIndex) -> FtsIndex:
+def filled(fts: EntryMirror) -> EntryMirror:
     with fts.transaction() as db:
         fts.upsert(db, [make_entry(i, text) for i, text in CORPUS.items()])
     return fts
@@ -89,15 +91,15 @@ class TestMatchQuery:
 
 
 class TestSearch:
-    def test_ranks_best_match_first(self, filled: FtsIndex) -> None:
-        hits = filled.search("lancedb quotes", 10)
+    def test_ranks_best_match_first(self, filled: EntryMirror) -> None:
+        hits = KeywordSearcher(filled).search("lancedb quotes", 10)
         ids = [h.entry.id for h in hits]
         assert set(ids) == {"a", "e"}
         assert ids[0] == "e"  # more occurrences of both terms
         assert [h.rank for h in hits] == [1, 2]
 
-    def test_scores_normalised_best_is_one(self, filled: FtsIndex) -> None:
-        hits = filled.search("lancedb quotes files installer", 10)
+    def test_scores_normalised_best_is_one(self, filled: EntryMirror) -> None:
+        hits = KeywordSearcher(filled).search("lancedb quotes files installer", 10)
         assert len(hits) >= 3
         assert hits[0].score == 1.0
         assert all(0.0 < h.score <= 1.0 for h in hits)
@@ -105,37 +107,37 @@ class TestSearch:
         assert scores == sorted(scores, reverse=True)
         assert all(h.bm25 < 0 for h in hits)
 
-    def test_porter_stemming(self, filled: FtsIndex) -> None:
-        ids = {h.entry.id for h in filled.search("installing", 10)}
+    def test_porter_stemming(self, filled: EntryMirror) -> None:
+        ids = {h.entry.id for h in KeywordSearcher(filled).search("installing", 10)}
         assert "c" in ids
 
-    def test_stopword_only_query_still_searches(self, fts: FtsIndex) -> None:
+    def test_stopword_only_query_still_searches(self, fts: EntryMirror) -> None:
         with fts.transaction() as db:
             fts.upsert(db, [make_entry("x", "to be or not to be")])
-        assert [h.entry.id for h in fts.search("not", 5)] == ["x"]
+        assert [h.entry.id for h in KeywordSearcher(fts).search("not", 5)] == ["x"]
 
-    def test_stopwords_do_not_match_everything(self, filled: FtsIndex) -> None:
-        ids = {h.entry.id for h in filled.search("the installer", 10)}
+    def test_stopwords_do_not_match_everything(self, filled: EntryMirror) -> None:
+        ids = {h.entry.id for h in KeywordSearcher(filled).search("the installer", 10)}
         assert ids == {"c"}  # "the" occurs in b and c but is ignored
 
-    def test_prefix_last(self, filled: FtsIndex) -> None:
-        assert filled.search("lanc", 5) == []
-        assert {h.entry.id for h in filled.search("lanc", 5, prefix_last=True)} == {"a", "e"}
+    def test_prefix_last(self, filled: EntryMirror) -> None:
+        assert KeywordSearcher(filled).search("lanc", 5) == []
+        assert {h.entry.id for h in KeywordSearcher(filled).search("lanc", 5, prefix_last=True)} == {"a", "e"}
 
-    def test_category_filter(self, fts: FtsIndex) -> None:
+    def test_category_filter(self, fts: EntryMirror) -> None:
         entries = [make_entry(f"g{i}", f"cache cache cache entry {i}") for i in range(8)]
         entries.append(make_entry("x", "a cache gotcha", category=Category.GOTCHA))
         with fts.transaction() as db:
             fts.upsert(db, entries)
-        hits = fts.search("cache", 3, category=Category.GOTCHA)
+        hits = KeywordSearcher(fts).search("cache", 3, category=Category.GOTCHA)
         assert [h.entry.id for h in hits] == ["x"]
         assert hits[0].score == 1.0
 
-    def test_limit(self, filled: FtsIndex) -> None:
-        assert len(filled.search("lancedb quotes files", 1)) == 1
-        assert filled.search("lancedb", 0) == []
+    def test_limit(self, filled: EntryMirror) -> None:
+        assert len(KeywordSearcher(filled).search("lancedb quotes files", 1)) == 1
+        assert KeywordSearcher(filled).search("lancedb", 0) == []
 
-    def test_section_title_and_keywords_are_searched(self, fts: FtsIndex) -> None:
+    def test_section_title_and_keywords_are_searched(self, fts: EntryMirror) -> None:
         with fts.transaction() as db:
             fts.upsert(
                 db,
@@ -144,8 +146,8 @@ class TestSearch:
                     make_entry("k", "other body", keywords=("helm", "charts")),
                 ],
             )
-        assert [h.entry.id for h in fts.search("kubernetes", 5)] == ["t"]
-        assert [h.entry.id for h in fts.search("helm", 5)] == ["k"]
+        assert [h.entry.id for h in KeywordSearcher(fts).search("kubernetes", 5)] == ["t"]
+        assert [h.entry.id for h in KeywordSearcher(fts).search("helm", 5)] == ["k"]
 
     @pytest.mark.parametrize(
         "query",
@@ -180,22 +182,22 @@ class TestSearch:
             "😀 émoji ünïcode 中文",
         ],
     )
-    def test_fts5_syntax_never_raises(self, filled: FtsIndex, query: str) -> None:
+    def test_fts5_syntax_never_raises(self, filled: EntryMirror, query: str) -> None:
         for prefix_last in (False, True):
-            hits = filled.search(query, 5, prefix_last=prefix_last)
+            hits = KeywordSearcher(filled).search(query, 5, prefix_last=prefix_last)
             assert all(0.0 <= h.score <= 1.0 for h in hits)
         assert filled.count() == len(CORPUS)
 
-    def test_operator_words_are_searched_as_words(self, fts: FtsIndex) -> None:
+    def test_operator_words_are_searched_as_words(self, fts: EntryMirror) -> None:
         with fts.transaction() as db:
             fts.upsert(db, [make_entry("n", "do NOT use near matches"), make_entry("o", "other")])
-        assert [h.entry.id for h in fts.search("NOT NEAR", 5)] == ["n"]
+        assert [h.entry.id for h in KeywordSearcher(fts).search("NOT NEAR", 5)] == ["n"]
 
-    def test_huge_query_is_fast_and_works(self, filled: FtsIndex) -> None:
-        assert filled.search("x" * 1_000_000, 5) == []
+    def test_huge_query_is_fast_and_works(self, filled: EntryMirror) -> None:
+        assert KeywordSearcher(filled).search("x" * 1_000_000, 5) == []
         words = "lancedb " + " ".join(f"w{i}" for i in range(150_000))  # ~1 MB, 150k terms
         started = time.monotonic()
-        assert {h.entry.id for h in filled.search(words, 5)} == {"a", "e"}
+        assert {h.entry.id for h in KeywordSearcher(filled).search(words, 5)} == {"a", "e"}
         assert time.monotonic() - started < 6.0  # 150k OR-ed terms took ~12 s
         match = build_match_query(words)
         assert match is not None
@@ -207,17 +209,17 @@ class TestSearch:
         self, tmp_path_factory: pytest.TempPathFactory, query: str, prefix_last: bool
     ) -> None:
         index = _shared_index(tmp_path_factory)
-        hits = index.search(query, 5, prefix_last=prefix_last)
+        hits = KeywordSearcher(index).search(query, 5, prefix_last=prefix_last)
         assert all(0.0 <= h.score <= 1.0 for h in hits)
 
 
-_SHARED: dict[str, FtsIndex] = {}
+_SHARED: dict[str, EntryMirror] = {}
 
 
-def _shared_index(factory: pytest.TempPathFactory) -> FtsIndex:
+def _shared_index(factory: pytest.TempPathFactory) -> EntryMirror:
     # Hypothesis reruns the test body many times; one index for all examples keeps it fast.
     if "index" not in _SHARED:
-        index = FtsIndex(factory.mktemp("fts-prop") / "fts.sqlite")
+        index = EntryMirror(factory.mktemp("fts-prop") / "fts.sqlite")
         with index.transaction() as db:
             index.upsert(db, [make_entry(i, text) for i, text in CORPUS.items()])
         _SHARED["index"] = index
@@ -225,7 +227,7 @@ def _shared_index(factory: pytest.TempPathFactory) -> FtsIndex:
 
 
 class TestMirror:
-    def test_round_trip_of_every_field(self, fts: FtsIndex) -> None:
+    def test_round_trip_of_every_field(self, fts: EntryMirror) -> None:
         entry = Entry(
             id="full",
             content="Everything — ünïcode, \"quotes\" and 'apostrophes'",
@@ -247,35 +249,35 @@ class TestMirror:
             fts.upsert(db, [entry])
         assert fts.get("full") == entry
 
-    def test_upsert_replaces_by_id(self, filled: FtsIndex) -> None:
+    def test_upsert_replaces_by_id(self, filled: EntryMirror) -> None:
         with filled.transaction() as db:
             filled.upsert(db, [make_entry("a", "completely different words now")])
         assert filled.count() == len(CORPUS)
-        assert filled.search("camelcase", 5) == []
-        assert [h.entry.id for h in filled.search("completely", 5)] == ["a"]
+        assert KeywordSearcher(filled).search("camelcase", 5) == []
+        assert [h.entry.id for h in KeywordSearcher(filled).search("completely", 5)] == ["a"]
 
-    def test_delete(self, filled: FtsIndex) -> None:
+    def test_delete(self, filled: EntryMirror) -> None:
         with filled.transaction() as db:
             filled.delete(db, ["a", "e", "missing"])
         assert filled.count() == len(CORPUS) - 2
-        assert filled.search("lancedb", 5) == []
+        assert KeywordSearcher(filled).search("lancedb", 5) == []
         assert filled.get("a") is None
         assert filled.integrity_ok()
 
-    def test_clear(self, filled: FtsIndex) -> None:
+    def test_clear(self, filled: EntryMirror) -> None:
         with filled.transaction() as db:
             filled.clear(db)
         assert filled.count() == 0
-        assert filled.search("lancedb", 5) == []
+        assert KeywordSearcher(filled).search("lancedb", 5) == []
         assert filled.integrity_ok()
 
-    def test_transaction_rolls_back_on_error(self, filled: FtsIndex) -> None:
+    def test_transaction_rolls_back_on_error(self, filled: EntryMirror) -> None:
         with pytest.raises(RuntimeError), filled.transaction() as db:
             filled.delete(db, ["a"])
             raise RuntimeError("boom")
         assert filled.get("a") is not None
 
-    def test_get_many_and_find_by_hash(self, fts: FtsIndex) -> None:
+    def test_get_many_and_find_by_hash(self, fts: EntryMirror) -> None:
         same = "shared paragraph"
         with fts.transaction() as db:
             fts.upsert(
@@ -292,7 +294,7 @@ class TestMirror:
         assert [e.id for e in fts.find_by_hash(content_hash(same), file_path="two.md")] == ["m2"]
         assert fts.file_paths() == {"one.md", "two.md"}
 
-    def test_list_newest_first_with_filters(self, fts: FtsIndex) -> None:
+    def test_list_newest_first_with_filters(self, fts: EntryMirror) -> None:
         with fts.transaction() as db:
             fts.upsert(
                 db,
@@ -323,32 +325,32 @@ class TestMirror:
 
 
 class TestStateAndRecovery:
-    def test_new_file_is_recreated_and_pending(self, fts: FtsIndex) -> None:
+    def test_new_file_is_recreated_and_pending(self, fts: EntryMirror) -> None:
         assert fts.recreated
         assert fts.pending
 
     def test_pending_lifecycle(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
-        index = FtsIndex(path)
+        index = EntryMirror(path)
         with index.transaction() as db:
             index.set_state(db, "pending", "0")
         assert not index.pending
         index.mark_pending()
         assert index.pending
         index.close()
-        reopened = FtsIndex(path)
+        reopened = EntryMirror(path)
         assert reopened.pending  # survives a "crash" (close without clearing)
         assert not reopened.recreated
         with reopened.transaction() as db:
             reopened.set_state(db, "pending", "0")
             reopened.set_state(db, "store_version", "7")
         reopened.close()
-        again = FtsIndex(path)
+        again = EntryMirror(path)
         assert not again.pending
         assert again.state("store_version") == "7"
         again.close()
 
-    def test_pending_not_cleared_by_a_failed_transaction(self, fts: FtsIndex) -> None:
+    def test_pending_not_cleared_by_a_failed_transaction(self, fts: EntryMirror) -> None:
         fts.mark_pending()
         with pytest.raises(RuntimeError), fts.transaction() as db:
             fts.set_state(db, "pending", "0")
@@ -357,11 +359,11 @@ class TestStateAndRecovery:
 
     def test_existing_file_is_not_recreated(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
-        first = FtsIndex(path)
+        first = EntryMirror(path)
         with first.transaction() as db:
             first.upsert(db, [make_entry("a", "kept across opens")])
         first.close()
-        second = FtsIndex(path)
+        second = EntryMirror(path)
         assert not second.recreated
         assert second.get("a") is not None
         second.close()
@@ -369,48 +371,48 @@ class TestStateAndRecovery:
     def test_corrupt_file_is_recreated(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
         path.write_bytes(b"this is not a database\x00" * 512)
-        index = FtsIndex(path)
+        index = EntryMirror(path)
         assert index.recreated
         assert index.pending
         assert index.count() == 0
         with index.transaction() as db:
             index.upsert(db, [make_entry("a", "works again")])
-        assert [h.entry.id for h in index.search("works", 5)] == ["a"]
+        assert [h.entry.id for h in KeywordSearcher(index).search("works", 5)] == ["a"]
         assert index.integrity_ok()
         index.close()
         assert (tmp_path / "fts.sqlite.corrupt").exists()
 
     def test_corrupted_page_of_a_real_index_is_recreated(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
-        index = FtsIndex(path)
+        index = EntryMirror(path)
         with index.transaction() as db:
             index.upsert(db, [make_entry(str(i), f"entry number {i}") for i in range(50)])
         index.close()
         data = bytearray(path.read_bytes())
         data[:100] = b"\xff" * 100  # destroy the header
         path.write_bytes(bytes(data))
-        reopened = FtsIndex(path)
+        reopened = EntryMirror(path)
         assert reopened.recreated
         assert reopened.count() == 0
         reopened.close()
 
     def test_other_schema_version_is_recreated(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
-        FtsIndex(path).close()
+        EntryMirror(path).close()
         db = sqlite3.connect(path)
         db.execute("UPDATE fts_state SET value='0' WHERE key='schema'")
         db.commit()
         db.close()
-        index = FtsIndex(path)
+        index = EntryMirror(path)
         assert index.recreated
         assert index.state("schema") == "1"
         index.close()
 
     def test_two_connections_see_each_others_writes(self, tmp_path: Path) -> None:
         path = tmp_path / "fts.sqlite"
-        writer, reader = FtsIndex(path), FtsIndex(path)
+        writer, reader = EntryMirror(path), EntryMirror(path)
         with writer.transaction() as db:
             writer.upsert(db, [make_entry("a", "visible elsewhere")])
-        assert [h.entry.id for h in reader.search("visible", 5)] == ["a"]
+        assert [h.entry.id for h in KeywordSearcher(reader).search("visible", 5)] == ["a"]
         writer.close()
         reader.close()

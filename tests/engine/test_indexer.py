@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine.config import Config
-from engine.indexer import MAX_FILE_BYTES, Indexer, IndexReport
-from engine.memory import Memory
-from engine.models import Category, Entry, Source
+from engine.core.config import Config
+from engine.core.models import Category, Entry, Source
+from engine.services.indexing import MAX_FILE_BYTES, Indexer, IndexReport
+from engine.services.memory import Memory
 
 KNOWLEDGE = ".claude/knowledge"
 
@@ -70,7 +70,7 @@ def files_of(memory: Memory, query: str) -> set[str]:
 
 def hashes(memory: Memory, rel: str) -> set[str]:
     """Content hashes of the entries owned by one knowledge file."""
-    return {e.content_hash for e in memory.fts.by_file(project_rel(rel))}
+    return {e.content_hash for e in memory.mirror.by_file(project_rel(rel))}
 
 
 @pytest.fixture
@@ -204,7 +204,7 @@ def test_deleting_a_file_removes_its_entries_only(tree: Path, memory: Memory) ->
     assert report.entries_deleted == platform
     assert report.embedded == 0
     assert memory.count() == total - platform
-    assert memory.fts.by_file(project_rel("architecture/platform.md")) == []
+    assert memory.mirror.by_file(project_rel("architecture/platform.md")) == []
     assert found(memory, "minio") == []
     assert files_of(memory, "backoff") == {project_rel("patterns/retry.md")}
     assert files_of(memory, "invoices") == {project_rel("architecture/billing.md")}
@@ -309,7 +309,7 @@ def test_a_bad_file_is_reported_the_others_indexed_and_a_fix_is_picked_up(
     assert [rel for rel, _ in report.errors] == [project_rel("broken.md")]
     assert report.files_processed == 5
     assert files_of(memory, "minio") == {project_rel("architecture/platform.md")}
-    assert memory.fts.by_file(project_rel("broken.md")) == []
+    assert memory.mirror.by_file(project_rel("broken.md")) == []
 
     write(tree, "broken.md", "# Fixed\n\nThe broken file now talks about pelicans.\n")
     report = index(memory)
@@ -636,8 +636,8 @@ def test_comments_and_bare_headings_are_not_indexed(tmp_path: Path, memory: Memo
     report = index(memory)
 
     assert report.errors == []
-    assert memory.fts.by_file(project_rel("gotchas.md")) == []
-    [note] = memory.fts.by_file(project_rel("notes.md"))
+    assert memory.mirror.by_file(project_rel("gotchas.md")) == []
+    [note] = memory.mirror.by_file(project_rel("notes.md"))
     assert "hidden" not in note.content and "redis" in note.content
     assert note.line_start == 1
     assert found(memory, "subdirectory") == []

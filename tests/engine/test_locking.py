@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import LockTimeoutError
-from engine.locking import WriteLock
+from engine.core.errors import LockTimeoutError
+from engine.storage.locking import WriteLock
 
 HOLDER = """
 import sys, time
 from pathlib import Path
-from engine.locking import WriteLock
+from engine.storage.locking import WriteLock
 lock = WriteLock(Path(sys.argv[1]))
 with lock.hold():
     print("held", flush=True)

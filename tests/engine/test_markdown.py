@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.markdown import FenceRole, blank_html_comments, fence_roles, parse_markdown
+from engine.markdown.parse import FenceRole, blank_html_comments, fence_roles, parse_markdown
 
 
 def test_front_matter_is_parsed_and_removed_from_body() -> None:

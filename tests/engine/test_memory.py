@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine.config import Config
-from engine.errors import (
+from engine.core.config import Config
+from engine.core.errors import (
     ContentTooLongError,
     InvalidInputError,
     NotFoundError,
     SecretDetectedError,
 )
-from engine.hashing import content_hash
-from engine.memory import Memory, NewEntry
-from engine.models import MAX_CONTENT_LENGTH, Category, Entry, SearchMode, Source
+from engine.core.hashing import content_hash
+from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, SearchMode, Source
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -31,8 +32,8 @@ GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 def assert_mirror_matches_store(memory: Memory) -> None:
     """The keyword mirror holds exactly the store's entries, field for field."""
     stored = {e.id: e for e in memory.store().all_entries()}
-    assert memory.fts.count() == len(stored)
-    assert memory.fts.get_many(list(stored)) == stored
+    assert memory.mirror.count() == len(stored)
+    assert memory.mirror.get_many(list(stored)) == stored
 
 
 def reopen(memory: Memory, embedder: FakeEmbedder | None = None) -> Memory:
@@ -138,7 +139,7 @@ class TestMarkdownDedup:
 
     def test_removing_one_files_entries_keeps_the_other(self, memory: Memory) -> None:
         memory.add_many([self.md("a.md"), self.md("b.md"), self.md("a.md", "Only in a.")])
-        a_ids = [e.id for e in memory.fts.by_file("a.md")]
+        a_ids = [e.id for e in memory.mirror.by_file("a.md")]
         assert len(a_ids) == 2
         assert memory.delete_many(a_ids) == 2
         left = memory.search("identical paragraph", mode="keyword").results
@@ -149,7 +150,7 @@ class TestMarkdownDedup:
         memory.add(self.PARAGRAPH, source="markdown", file_path="a.md")
         second = memory.add(self.PARAGRAPH, source="markdown", file_path="b.md")
         assert second.created
-        assert memory.fts.file_paths() == {"a.md", "b.md"}
+        assert memory.mirror.file_paths() == {"a.md", "b.md"}
 
 
 class TestValidation:
@@ -337,12 +338,12 @@ class TestReferences:
         assert memory.require(a.id).reference_count == 3  # each occurrence counts
         assert memory.require(b.id).reference_count == 1
         assert memory.store().version == version  # a search never writes the store
-        assert memory.fts.reference_backlog() == {a.id: 3, b.id: 1}
+        assert memory.mirror.reference_backlog() == {a.id: 3, b.id: 1}
         memory.add("a later write hands the counts over")
         stored = memory.store().get_many([a.id, b.id])
         assert stored[a.id].reference_count == 3
         assert stored[b.id].reference_count == 1
-        assert memory.fts.reference_backlog() == {}
+        assert memory.mirror.reference_backlog() == {}
         assert_mirror_matches_store(memory)
 
     def test_recording_references_opens_no_store(self, tmp_path: Path) -> None:
@@ -350,16 +351,16 @@ class TestReferences:
             entry = writer.add("referenced entry").entry
         reader = Memory.open(tmp_path, embedder=FakeEmbedder())
         reader.record_references([entry.id])
-        assert reader._store is None  # LanceDB neither imported nor opened for a count
+        assert reader.records._store is None  # LanceDB neither imported nor opened for a count
         reader.close()  # closing hands the count to the store
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as again:
             assert again.store().get_many([entry.id])[entry.id].reference_count == 1
-            assert again.fts.reference_backlog() == {}
+            assert again.mirror.reference_backlog() == {}
 
     def test_a_repair_keeps_counts_the_store_has_not_received(self, memory: Memory) -> None:
         a = memory.add("counted entry").entry
         memory.record_references([a.id, a.id])
-        memory.fts.mark_pending()  # as if another writer had died mid-way
+        memory.mirror.mark_pending()  # as if another writer had died mid-way
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 2
@@ -372,7 +373,7 @@ class TestReferences:
         # A writer killed between the store update and clearing the backlog repeats it.
         a = memory.add("counted once").entry
         memory.record_references([a.id])
-        backlog = memory.fts.reference_backlog()
+        backlog = memory.mirror.reference_backlog()
         memory.store().set_reference_counts(backlog)
         memory.store().set_reference_counts(backlog)
         memory.add("next write folds the same backlog again")
@@ -429,7 +430,7 @@ class TestReads:
         code = (
             "import sys;"
             "from fakes import FakeEmbedder;"
-            "from engine.memory import Memory;"
+            "from engine.services.memory import Memory;"
             f"m = Memory.open({str(tmp_path)!r}, embedder=FakeEmbedder());"
             "assert len(m.search('alpha', mode='keyword').results) == 1;"
             "assert len(m.list()) == 2 and m.count() == 2 and m.stats()['entries'] == 2;"
@@ -453,7 +454,7 @@ class TestCrashConsistency:
     def test_fresh_memory_is_consistent(self, memory: Memory) -> None:
         assert memory.last_repair is not None
         assert not memory.last_repair.changed
-        assert not memory.fts.pending
+        assert not memory.mirror.pending
         reopened = reopen(memory)
         assert reopened.last_repair is None  # nothing pending: no repair, no store access
         reopened.close()
@@ -466,17 +467,17 @@ class TestCrashConsistency:
         def crash(*args: object, **kwargs: object) -> None:
             raise RuntimeError("killed before the mirror was updated")
 
-        monkeypatch.setattr(memory.fts, "upsert", crash)
+        monkeypatch.setattr(memory.mirror, "upsert", crash)
         with pytest.raises(RuntimeError):
             memory.add("written to the store only")
         assert memory.store().count() == 2
-        assert memory.fts.count() == 1
-        assert memory.fts.pending
+        assert memory.mirror.count() == 1
+        assert memory.mirror.pending
         reopened = reopen(memory)
         try:
             assert reopened.last_repair is not None
             assert (reopened.last_repair.added, reopened.last_repair.removed) == (1, 0)
-            assert not reopened.fts.pending
+            assert not reopened.mirror.pending
             assert_mirror_matches_store(reopened)
             assert reopened.get(kept.id) == kept
             hits = reopened.search("store only", mode="keyword").results
@@ -495,7 +496,7 @@ class TestCrashConsistency:
         def crash(*args: object, **kwargs: object) -> None:
             raise RuntimeError("killed")
 
-        monkeypatch.setattr(memory.fts, "delete", crash)
+        monkeypatch.setattr(memory.mirror, "delete", crash)
         with pytest.raises(RuntimeError):
             memory.delete(a.id)
         reopened = reopen(memory)
@@ -512,10 +513,10 @@ class TestCrashConsistency:
     ) -> None:
         a = memory.add("referenced").entry
         with monkeypatch.context() as patch:
-            patch.setattr(memory.fts, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
             with pytest.raises(OSError):
                 memory.record_references([a.id])
-        assert memory.fts.reference_backlog() == {}  # the transaction rolled back whole
+        assert memory.mirror.reference_backlog() == {}  # the transaction rolled back whole
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 0
@@ -533,7 +534,7 @@ class TestCrashConsistency:
             content_hash=content_hash("entry whose writer died"),
         )
         memory.add("normal entry")
-        memory.fts.mark_pending()
+        memory.mirror.mark_pending()
         memory.store().add([ghost], memory.embedder.embed_documents([ghost.content]))
         reopened = reopen(memory)
         try:
@@ -546,7 +547,7 @@ class TestCrashConsistency:
         self, memory: Memory, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         with monkeypatch.context() as patch:
-            patch.setattr(memory.fts, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
             with pytest.raises(OSError):
                 memory.add("lost from the mirror")
         memory.add("a later, successful write")
@@ -564,7 +565,7 @@ class TestCrashConsistency:
             Path(str(memory.paths.fts_path) + suffix).unlink(missing_ok=True)
         reopened = Memory.open(memory.paths.root, embedder=FakeEmbedder())
         try:
-            assert reopened.fts.count() == 25
+            assert reopened.mirror.count() == 25
             assert reopened.last_repair is not None
             assert reopened.last_repair.added == 25
             assert_mirror_matches_store(reopened)
@@ -588,15 +589,15 @@ class TestCrashConsistency:
 
     def test_rebuild_index(self, memory: Memory) -> None:
         memory.add_many([NewEntry(f"entry {i}") for i in range(3)])
-        with memory.fts.transaction() as db:
-            memory.fts.clear(db)
+        with memory.mirror.transaction() as db:
+            memory.mirror.clear(db)
         assert memory.rebuild_index() == 3
         assert_mirror_matches_store(memory)
 
     def test_repair_index_on_demand(self, memory: Memory) -> None:
         memory.add_many([NewEntry(f"entry {i}") for i in range(3)])
-        with memory.fts.transaction() as db:
-            memory.fts.delete(db, [memory.list()[0].id])
+        with memory.mirror.transaction() as db:
+            memory.mirror.delete(db, [memory.list()[0].id])
         report = memory.repair_index()
         assert (report.added, report.removed) == (1, 0)
         assert not memory.repair_index().changed

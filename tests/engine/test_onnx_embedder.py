@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import onnx_model
-from engine.embeddings import DIMENSION, MODEL_ID, SentenceTransformerEmbedder, default_embedder
-from engine.onnx_embedder import OnnxEmbedder
+from engine.embedding import onnx_export as onnx_model
+from engine.embedding.base import DIMENSION, MODEL_ID
+from engine.embedding.default import default_embedder
+from engine.embedding.onnx_embedder import OnnxEmbedder
+from engine.embedding.reference import SentenceTransformerEmbedder
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -134,7 +136,7 @@ class TestAgainstSentenceTransformers:
     def test_query_path_imports_no_torch(self, onnx: OnnxEmbedder) -> None:
         # The export exists now (fixture); a fresh process embeds without torch.
         code = (
-            "import sys; from engine.onnx_embedder import OnnxEmbedder;"
+            "import sys; from engine.embedding.onnx_embedder import OnnxEmbedder;"
             "v = OnnxEmbedder().embed_query('lean start'); assert v.shape == (384,);"
             "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers')"
             " if m in sys.modules))"
@@ -158,7 +160,7 @@ def test_falls_back_to_sentence_transformers_when_onnx_fails(
     def no_runtime(variant: str = "fp32") -> Path:
         raise ImportError("onnxruntime is not installed")
 
-    monkeypatch.setattr("engine.onnx_embedder.ensure_onnx", no_runtime)
+    monkeypatch.setattr("engine.embedding.onnx_embedder.ensure_onnx", no_runtime)
     embedder = OnnxEmbedder()
     vector = embedder.embed_query("still works")
     assert vector.shape == (DIMENSION,)

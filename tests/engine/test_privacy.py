@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from engine.privacy import (
+from engine.guards.privacy import (
     REDACTED,
     SECRET_PATTERNS,
     find_secrets,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InvalidInputError, NotFoundError
-from engine.memory import Memory
-from engine.promote import due_for_promotion, promote, render_markdown, slugify
+from engine.core.errors import InvalidInputError, NotFoundError
+from engine.services.memory import Memory
+from engine.services.promote import due_for_promotion, promote, render_markdown, slugify
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_due_for_promotion_uses_the_threshold(memory: Memory) -> None:
 def test_render_and_slugify() -> None:
     assert slugify("Don't use `eval()`!") == "don-t-use-eval"
     assert slugify("¡¿") == "entry"
-    from engine.models import Entry
+    from engine.core.models import Entry
 
     text = render_markdown(Entry(id="i", content="one line", keywords=("a",)))
     assert text.startswith("---\ncategory: general\n") and "# one line\n\none line\n" in text

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from fakes import FailingEmbedder, FakeEmbedder
 
-from engine.config import Config
-from engine.errors import InvalidInputError
-from engine.fts import KeywordHit
-from engine.memory import Memory, NewEntry
-from engine.models import Category, Entry, SearchMode
-from engine.search import covers_all_terms, fuse
+from engine.core.config import Config
+from engine.core.errors import InvalidInputError
+from engine.core.models import Category, Entry, SearchMode
+from engine.search.fusion import fuse
+from engine.search.gate import covers_all_terms
+from engine.search.keyword import KeywordHit
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 NOTES = [
     ("LanceDB needs double quotes around camelCase column names in filters", "gotcha"),
@@ -242,7 +244,7 @@ class TestDegradation:
         def broken(*args: object, **kwargs: object) -> list[KeywordHit]:
             raise RuntimeError("fts is broken")
 
-        monkeypatch.setattr(memory.fts, "search", broken)
+        monkeypatch.setattr(memory.searcher.keyword, "search", broken)
         response = memory.search("readers writer commits", mode="hybrid")
         assert response.used is SearchMode.VECTOR
         assert any("keyword search unavailable" in w for w in response.warnings)
@@ -299,8 +301,8 @@ class TestVectorsInMemory:
         assert added.id not in {
             r.entry.id for r in reader.search("backpressure", mode="vector").results
         }
-        version = reader.fts.state("vectors_version")
+        version = reader.mirror.state("vectors_version")
         writer.record_references([e.id for e in writer.list(limit=3)])
-        assert reader.fts.state("vectors_version") == version  # counting is not a vector change
+        assert reader.mirror.state("vectors_version") == version  # counting is not a vector change
         writer.close()
         reader.close()

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from fakes import FakeEmbedder
 
-from engine.hashing import content_hash
-from engine.models import Category, Entry, Source
-from engine.store import VectorStore
+from engine.core.hashing import content_hash
+from engine.core.models import Category, Entry, Source
+from engine.storage.record_store import RecordStore
 
 
 def make_entry(entry_id: str, content: str, **kwargs: object) -> Entry:
@@ -34,19 +34,19 @@ TEXTS = {
 
 
 @pytest.fixture
-def store(tmp_path: Path, fake_embedder: FakeEmbedder) -> VectorStore:
-    return VectorStore(tmp_path / "vectors", fake_embedder.dimension)
+def store(tmp_path: Path, fake_embedder: FakeEmbedder) -> RecordStore:
+    return RecordStore(tmp_path / "vectors", fake_embedder.dimension)
 
 
 @pytest.fixture
-def filled(store: VectorStore, fake_embedder: FakeEmbedder) -> VectorStore:
+def filled(store: RecordStore, fake_embedder: FakeEmbedder) -> RecordStore:
     entries = [make_entry(i, t) for i, t in TEXTS.items()]
     store.add(entries, fake_embedder.embed_documents([e.content for e in entries]))
     return store
 
 
 class TestBasics:
-    def test_absent_store_reads_as_empty(self, store: VectorStore) -> None:
+    def test_absent_store_reads_as_empty(self, store: RecordStore) -> None:
         assert not store.exists()
         assert store.table() is None
         assert store.count() == 0
@@ -57,7 +57,7 @@ class TestBasics:
         assert not store.exists()  # reads never create the table
 
     def test_add_and_get_many_round_trip(
-        self, store: VectorStore, fake_embedder: FakeEmbedder
+        self, store: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         entry = Entry(
             id="full",
@@ -82,12 +82,12 @@ class TestBasics:
         assert store.get_many(["full", "missing"]) == {"full": entry}
         assert store.all_entries() == [entry]
 
-    def test_add_nothing_creates_nothing(self, store: VectorStore) -> None:
+    def test_add_nothing_creates_nothing(self, store: RecordStore) -> None:
         store.add([], np.zeros((0, 4), dtype=np.float32))
         assert not store.exists()
 
     def test_upsert_replaces_and_inserts(
-        self, filled: VectorStore, fake_embedder: FakeEmbedder
+        self, filled: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         changed = make_entry("a", "bananas and apples")
         new = make_entry("z", "brand new entry")
@@ -98,13 +98,13 @@ class TestBasics:
         assert best.id == "a"
         assert sim == pytest.approx(1.0, abs=1e-5)
 
-    def test_delete(self, filled: VectorStore) -> None:
+    def test_delete(self, filled: RecordStore) -> None:
         filled.delete(["a", "d", "missing"])
         assert filled.count() == len(TEXTS) - 2
         assert set(filled.get_many(list(TEXTS))) == {"b", "c"}
 
     def test_delete_many_ids_in_batches(
-        self, store: VectorStore, fake_embedder: FakeEmbedder
+        self, store: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         entries = [make_entry(f"id{i}", f"entry {i}") for i in range(1100)]
         store.add(entries, fake_embedder.embed_documents([e.content for e in entries]))
@@ -112,12 +112,12 @@ class TestBasics:
         store.delete([e.id for e in entries[:1050]])
         assert store.count() == 50
 
-    def test_clear(self, filled: VectorStore) -> None:
+    def test_clear(self, filled: RecordStore) -> None:
         filled.clear()
         assert filled.count() == 0
         assert filled.exists()
 
-    def test_update_fields_and_increment_references(self, filled: VectorStore) -> None:
+    def test_update_fields_and_increment_references(self, filled: RecordStore) -> None:
         filled.update_fields("b", {"promoted": True, "promotedAt": "2025-03-03"})
         filled.increment_references(["a", "b"])
         filled.increment_references(["a"])
@@ -129,7 +129,7 @@ class TestBasics:
         assert got["b"].promoted_at == "2025-03-03"
 
     def test_ids_with_quotes_are_escaped(
-        self, store: VectorStore, fake_embedder: FakeEmbedder
+        self, store: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         entry = make_entry("it's", "quoted id")
         store.add([entry], fake_embedder.embed_documents([entry.content]))
@@ -138,32 +138,32 @@ class TestBasics:
         store.delete(["it's"])
         assert store.count() == 0
 
-    def test_find_by_content_hash(self, filled: VectorStore) -> None:
+    def test_find_by_content_hash(self, filled: RecordStore) -> None:
         found = filled.find_by_content_hash(content_hash(TEXTS["d"]))
         assert found is not None
         assert found.id == "d"
         assert filled.find_by_content_hash(content_hash("nothing like it")) is None
 
-    def test_version_grows_with_writes(self, filled: VectorStore) -> None:
+    def test_version_grows_with_writes(self, filled: RecordStore) -> None:
         before = filled.version
         filled.delete(["a"])
         assert filled.version > before
 
-    def test_ids_and_stamps(self, filled: VectorStore) -> None:
+    def test_ids_and_stamps(self, filled: RecordStore) -> None:
         filled.increment_references(["a"])
         stamps = filled.ids_and_stamps()
         assert set(stamps) == set(TEXTS)
         assert stamps["a"] == "2025-01-01T00:00:00+00:00|1|0"
 
-    def test_vectors_for(self, filled: VectorStore, fake_embedder: FakeEmbedder) -> None:
+    def test_vectors_for(self, filled: RecordStore, fake_embedder: FakeEmbedder) -> None:
         vectors = filled.vectors_for(["a", "missing"])
         assert set(vectors) == {"a"}
         np.testing.assert_allclose(vectors["a"], fake_embedder.vector(TEXTS["a"]), atol=1e-6)
 
     def test_second_store_sees_writes(
-        self, filled: VectorStore, tmp_path: Path, fake_embedder: FakeEmbedder
+        self, filled: RecordStore, tmp_path: Path, fake_embedder: FakeEmbedder
     ) -> None:
-        other = VectorStore(tmp_path / "vectors", fake_embedder.dimension)
+        other = RecordStore(tmp_path / "vectors", fake_embedder.dimension)
         assert other.count() == len(TEXTS)
         filled.delete(["a"])
         assert other.count() == len(TEXTS) - 1  # read consistency interval 0
@@ -171,7 +171,7 @@ class TestBasics:
 
 class TestVectorSearch:
     def test_nearest_first_with_cosine_similarity(
-        self, filled: VectorStore, fake_embedder: FakeEmbedder
+        self, filled: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         hits = filled.vector_search(fake_embedder.embed_query("lancedb camelcase columns"), 4)
         assert hits[0][0].id == "a"
@@ -185,12 +185,12 @@ class TestVectorSearch:
         assert sims[0] == pytest.approx(expected, abs=1e-5)
         assert all(-1.0 - 1e-6 <= s <= 1.0 + 1e-6 for s in sims)
 
-    def test_limit(self, filled: VectorStore, fake_embedder: FakeEmbedder) -> None:
+    def test_limit(self, filled: RecordStore, fake_embedder: FakeEmbedder) -> None:
         assert len(filled.vector_search(fake_embedder.embed_query("x"), 2)) == 2
         assert filled.vector_search(fake_embedder.embed_query("x"), 0) == []
 
     def test_where_prefilters_before_the_limit(
-        self, store: VectorStore, fake_embedder: FakeEmbedder
+        self, store: RecordStore, fake_embedder: FakeEmbedder
     ) -> None:
         general = [make_entry(f"g{i}", f"cache eviction policy {i}") for i in range(30)]
         gotchas = [
@@ -204,7 +204,7 @@ class TestVectorSearch:
         )
         assert {e.id for e, _ in hits} == {f"x{i}" for i in range(5)}
 
-    def test_similarities(self, filled: VectorStore, fake_embedder: FakeEmbedder) -> None:
+    def test_similarities(self, filled: RecordStore, fake_embedder: FakeEmbedder) -> None:
         query = fake_embedder.embed_query("indexer knowledge files")
         sims = filled.similarities(query, ["b", "c", "missing"])
         assert set(sims) == {"b", "c"}
@@ -273,7 +273,7 @@ class TestMigration:
     ) -> None:
         path = tmp_path / "vectors"
         texts = self.create_v01_table(path, fake_embedder.dimension, reference_type)
-        store = VectorStore(path, fake_embedder.dimension)
+        store = RecordStore(path, fake_embedder.dimension)
         names = store.table().schema.names
         assert {"contentHash", "lineStart", "lineEnd"} <= set(names)
 
@@ -307,19 +307,19 @@ class TestMigration:
     ) -> None:
         path = tmp_path / "vectors"
         self.create_v01_table(path, fake_embedder.dimension, "int32")
-        store = VectorStore(path, fake_embedder.dimension)
+        store = RecordStore(path, fake_embedder.dimension)
         new = make_entry("new", "added after migration", line_start=4, line_end=8)
         store.add([new], fake_embedder.embed_documents([new.content]))
         store.increment_references(["old1", "new"])
         version = store.version
-        reopened = VectorStore(path, fake_embedder.dimension)
+        reopened = RecordStore(path, fake_embedder.dimension)
         assert reopened.count() == 4
         assert reopened.get_many(["new"])["new"].line_end == 8
         assert reopened.get_many(["old1"])["old1"].reference_count == 3
         assert reopened.version == version  # nothing left to migrate: no new commit
 
     def test_memory_opens_a_v01_project(self, tmp_path: Path, fake_embedder: FakeEmbedder) -> None:
-        from engine.memory import Memory
+        from engine.services.memory import Memory
 
         texts = self.create_v01_table(
             tmp_path / ".claude" / "memory" / "vectors", fake_embedder.dimension, "int32"

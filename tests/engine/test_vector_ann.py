@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine import memory as memory_module
-from engine import store as store_module
-from engine.indexer import Indexer
-from engine.memory import Memory, NewEntry
+from engine.search import vector as memory_module
+from engine.storage import record_store as store_module
+from engine.services.entries import NewEntry
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 WORDS = [
     "gearbox",

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine import memory as memory_module
-from engine.memory import Memory, NewEntry
+from engine.search import vector as memory_module
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 TOPICS = [
     "gearbox oil change in spring",

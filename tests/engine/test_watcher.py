@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder
 
-from engine.errors import EngineError
-from engine.memory import Memory
-from engine.watcher import FileChange, KnowledgeWatcher, WatchBatch
+from engine.core.errors import EngineError
+from engine.services.memory import Memory
+from engine.services.watch import FileChange, KnowledgeWatcher, WatchBatch
 
 REQUIRED = 2.0
 """The latency the watcher is built for (seconds)."""
@@ -120,7 +120,7 @@ def test_a_failed_batch_is_reported_and_the_watch_goes_on(
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("engine.indexer.Indexer.run", broken)
+    monkeypatch.setattr("engine.services.indexing.Indexer.run", broken)
     batch = watcher.apply([FileChange("added", ".claude/knowledge/x.md")])
 
     assert batch.error == "OSError: disk full"

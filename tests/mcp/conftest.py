@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.mcp.server import MemoryServer, create_server
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 @pytest.fixture

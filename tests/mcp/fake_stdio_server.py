@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fakes import FakeEmbedder
 
 from app.mcp.server import create_server
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 def main() -> None:

@@ -11,9 +11,9 @@ from mcp_helpers import call, call_error, connect
 
 from app.mcp import errors
 from app.mcp.server import MemoryServer, create_server
-from engine.errors import ContentTooLongError, StorageError
-from engine.locking import WriteLock
-from engine.memory import Memory
+from engine.core.errors import ContentTooLongError, StorageError
+from engine.services.memory import Memory
+from engine.storage.locking import WriteLock
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_helpers import call
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 BIN = Path(sys.executable).parent
 MEMORY_TUI = str(BIN / "memory-tui")

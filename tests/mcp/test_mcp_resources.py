@@ -11,7 +11,7 @@ from mcp.types import INVALID_PARAMS
 from mcp_helpers import connect
 
 from app.mcp.server import MemoryServer
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 SECRET = "TOP-SECRET-OUTSIDE-THE-KNOWLEDGE-DIR"
 

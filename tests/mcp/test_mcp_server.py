@@ -12,8 +12,8 @@ from fakes import FakeEmbedder
 from mcp_helpers import call, connect
 
 from app.mcp.server import MemoryServer, create_server
-from engine.indexer import Indexer
-from engine.memory import Memory
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 TOOLS = {"memory_search", "memory_add", "memory_list", "memory_delete", "memory_analyze"}
 CATEGORIES = ["architecture", "component", "domain", "pattern", "gotcha", "discovery", "general"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcp_helpers import call, connect
 
 from app.mcp.server import MemoryServer
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 async def test_search_and_list_carry_the_stale_flag(memory: Memory, server: MemoryServer) -> None:

@@ -17,7 +17,7 @@ from fakes import FakeEmbedder
 from mcp_helpers import call, connect
 
 from app.mcp.server import create_server
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 class SlowEmbedder(FakeEmbedder):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from fakes import FakeEmbedder
 
-from engine.indexer import Indexer
-from engine.memory import Memory
-from engine.models import Source
+from engine.core.models import Source
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("worker.py")
@@ -143,8 +143,8 @@ def snapshot(root: Path) -> Snapshot:
     """Open the memory (repairing what it repairs on open) and compare mirror and store."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         stored = {e.id: e for e in memory.store().all_entries()}
-        mirror = memory.fts.get_many(list(stored))
-        mirror_ids = frozenset(memory.fts.ids_and_stamps())
+        mirror = memory.mirror.get_many(list(stored))
+        mirror_ids = frozenset(memory.mirror.ids_and_stamps())
         return Snapshot(
             store_ids=frozenset(stored),
             mirror_ids=mirror_ids,
@@ -154,7 +154,7 @@ def snapshot(root: Path) -> Snapshot:
                 if e.source is Source.MARKDOWN
             ),
             mirror_matches_store=mirror == stored and mirror_ids == frozenset(stored),
-            integrity_ok=memory.fts.integrity_ok(),
+            integrity_ok=memory.mirror.integrity_ok(),
         )
 
 

@@ -26,8 +26,8 @@ from reliability_support import (
     write_tree,
 )
 
-from engine.memory import Memory
-from engine.models import Source
+from engine.core.models import Source
+from engine.services.memory import Memory
 
 
 @dataclass

@@ -22,8 +22,9 @@ from cli_support import CLI, clean_env, git_repo, run_cli, tree
 from fakes import FakeEmbedder
 from reliability_support import mutate_tree, reference_markdown, snapshot, spawn, write_tree
 
-from engine.indexer import Indexer
-from engine.memory import Memory, NewEntry
+from engine.services.entries import NewEntry
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
 
 SEED = 20261122
 

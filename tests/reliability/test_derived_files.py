@@ -12,12 +12,13 @@ import pytest
 from cli_support import run_cli
 from fakes import FakeEmbedder
 
-from engine import fts as fts_module
-from engine.errors import LockTimeoutError, StorageError
-from engine.fts import FtsIndex
-from engine.indexer import Indexer
-from engine.memory import Memory, NewEntry
-from engine.paths import MemoryPaths
+from engine.storage import mirror as fts_module
+from engine.core.errors import LockTimeoutError, StorageError
+from engine.services.entries import NewEntry
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
 
 
 def test_a_keyword_index_locked_by_another_process_is_not_moved_aside(
@@ -31,7 +32,7 @@ def test_a_keyword_index_locked_by_another_process_is_not_moved_aside(
     monkeypatch.setattr(fts_module, "BUSY_TIMEOUT_S", 0.2, raising=False)
     try:
         with pytest.raises(LockTimeoutError, match="busy"):
-            FtsIndex(path)
+            EntryMirror(path)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -184,15 +185,15 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
 _OPEN_AT_ONCE = """
 import sys, time
 from pathlib import Path
-from engine.citations import Citation, CitationIndex
-from engine.embeddings import EmbeddingCache
-from engine.fts import FtsIndex
+from engine.freshness.citations import Citation, CitationIndex
+from engine.embedding.cache import EmbeddingCache
+from engine.storage.mirror import EntryMirror
 
 folder, start = Path(sys.argv[1]), float(sys.argv[2])
 while time.time() < start:
     pass
 try:
-    FtsIndex(folder / "fts.sqlite").close()
+    EntryMirror(folder / "fts.sqlite").close()
     EmbeddingCache(folder / "embeddings.sqlite").close()
     CitationIndex(folder / "citations.sqlite").record({"e1": [Citation("a.py")]})
     print("ok")

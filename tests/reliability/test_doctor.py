@@ -11,10 +11,11 @@ import pytest
 from cli_support import run_cli
 from fakes import FakeEmbedder
 
-from engine.health import REBUILD_STORE, HealthReport, Status, diagnose
-from engine.indexer import MAX_FILE_BYTES, Indexer
-from engine.memory import Memory, NewEntry
-from engine.paths import MemoryPaths
+from engine.services.entries import NewEntry
+from engine.services.health import REBUILD_STORE, HealthReport, Status, diagnose
+from engine.services.indexing import MAX_FILE_BYTES, Indexer
+from engine.services.memory import Memory
+from engine.storage.paths import MemoryPaths
 
 PARTS = [
     "config",
@@ -85,8 +86,8 @@ def test_keyword_index_deleted_or_corrupted_is_rebuilt(project: Path, damage: st
 def test_keyword_index_out_of_step_is_resynchronised(project: Path) -> None:
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
         victim = memory.list()[0].id
-        with memory.fts.transaction() as db:
-            memory.fts.delete(db, [victim])
+        with memory.mirror.transaction() as db:
+            memory.mirror.delete(db, [victim])
     report = diagnose(project, FakeEmbedder())
     check = next(c for c in report.checks if c.part == "keyword index")
     assert check.status is Status.REPAIRED and "1 added" in check.detail

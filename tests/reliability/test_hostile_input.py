@@ -22,11 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.mcp.knowledge import KnowledgePathError, resolve
-from engine.errors import InvalidInputError, SecretDetectedError
-from engine.export import MD_CONTENT_CHARS, TEXT_SNIPPET_CHARS, render
-from engine.memory import Memory, NewEntry
-from engine.models import MAX_CONTENT_LENGTH, Entry, SearchResult
-from engine.privacy import REDACTED
+from engine.core.errors import InvalidInputError, SecretDetectedError
+from engine.core.models import MAX_CONTENT_LENGTH, Entry, SearchResult
+from engine.guards.privacy import REDACTED
+from engine.output.export import MD_CONTENT_CHARS, TEXT_SNIPPET_CHARS, render
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 _FTS_TRICKS = ['"', "'", "NOT", "AND", "OR", "NEAR(", "*", ":", "-", "(", ")", "^", "{", "\x00"]
 _QUERY = st.lists(st.one_of(st.text(), st.sampled_from(_FTS_TRICKS)), max_size=12).map(" ".join)

@@ -23,8 +23,8 @@ from mcp_helpers import call, call_error, connect
 from reliability_support import LOCKED, REPO, snapshot, spawn, worker_env
 
 from app.mcp.server import MemoryServer, create_server
-from engine.memory import Memory
-from engine.privacy import REDACTED
+from engine.guards.privacy import REDACTED
+from engine.services.memory import Memory
 
 FAKE_SERVER = str(REPO / "tests" / "mcp" / "fake_stdio_server.py")
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

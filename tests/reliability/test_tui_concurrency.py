@@ -17,7 +17,7 @@ from tui_helpers import Recorder, make_app, search_for, settle
 
 from app.tui import messages as msg
 from app.tui.widgets.results_table import ResultsTable
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 async def test_the_app_searches_while_two_processes_add(tmp_path: Path) -> None:

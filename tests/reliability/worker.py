@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for fake
 
 from fakes import FakeEmbedder
 
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 
 def entry_text(tag: str, n: int) -> str:
@@ -65,7 +65,7 @@ def search(root: Path, stop_file: Path) -> None:
 
 def index(root: Path, force: bool, loops: int) -> None:
     """Run the indexer ``loops`` times and print each report."""
-    from engine.indexer import Indexer
+    from engine.services.indexing import Indexer
 
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         print("READY", flush=True)  # imports done: what follows is the indexing itself

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from fakes import FakeEmbedder
 
-from engine.hashing import content_hash
-from engine.memory import Memory
-from engine.models import Category, Entry, Source
+from engine.core.hashing import content_hash
+from engine.services.memory import Memory
+from engine.core.models import Category, Entry, Source
 
 ENTRIES = (
     (

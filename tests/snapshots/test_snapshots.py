@@ -14,7 +14,7 @@ from demo_memory import demo_memory
 from textual.pilot import Pilot
 
 from app.tui.factory import build_app
-from engine.memory import Memory
+from engine.services.memory import Memory
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
 

@@ -1,7 +1,7 @@
 """Freshness on the main screen: the watcher worker, the stale filter, refreshing entries.
 
 A mixin of :class:`~app.tui.screens.main.MainScreen`. F5 runs the knowledge watcher
-(:class:`engine.watcher.KnowledgeWatcher`) in a thread worker, so files edited in another
+(:class:`engine.services.watch.KnowledgeWatcher`) in a thread worker, so files edited in another
 editor show up in the open app; each batch posts :class:`~app.tui.messages.KnowledgeChanged`.
 F6 shows only stale entries (those whose cited code changed); ``f`` on a result refreshes it:
 a note's citations are re-recorded as reviewed, a discovery entry is re-discovered.
@@ -17,14 +17,14 @@ from textual import work
 from app.tui import messages as msg
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
-from engine.models import Source
+from engine.core.models import Source
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.messages import SearchState
-    from engine.memory import Memory
-    from engine.watcher import WatchBatch
+    from engine.services.memory import Memory
+    from engine.services.watch import WatchBatch
 
     _Base = Screen[None]
 else:
@@ -91,7 +91,7 @@ class FreshnessActions(_Base):
     @work(thread=True, group="watch", exit_on_error=False, description="watch knowledge files")
     def watch_knowledge(self, stop: threading.Event) -> None:
         """Run the watcher until ``stop`` is set; posts a message per batch."""
-        from engine.watcher import KnowledgeWatcher
+        from engine.services.watch import KnowledgeWatcher
 
         watcher = KnowledgeWatcher(self.memory)
         watcher.run(
@@ -132,7 +132,7 @@ class FreshnessActions(_Base):
     def refresh_entry(self, entry_id: str, source: Source) -> None:
         """Re-cite a note as reviewed, or re-run discovery for a discovery entry."""
         if source is Source.DISCOVERY:
-            from engine.discovery import run_discovery
+            from engine.services.discovery import run_discovery
 
             report = run_discovery(self.memory, incremental=True)
             text = (

@@ -1,7 +1,7 @@
 """Re-indexing and export on the main screen.
 
 A mixin of :class:`~app.tui.screens.main.MainScreen`. Export uses the same formatters as
-the CLI (:func:`engine.export.render`); the export dialog only collects the options.
+the CLI (:func:`engine.output.export.render`); the export dialog only collects the options.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
-from engine.models import SearchResult
+from engine.core.models import SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.messages import SearchState
     from app.tui.screens.export import ExportRequest
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     _Base = Screen[None]
 else:
@@ -57,7 +57,7 @@ class MaintenanceActions(_Base):
     @work(thread=True, group="index", exit_on_error=False, description="re-index")
     def reindex(self, only: Collection[str] | None = None) -> None:
         """Run the indexer, posting progress; ends with :class:`~app.tui.messages.IndexFinished`."""
-        from engine.indexer import Indexer
+        from engine.services.indexing import Indexer
 
         last = 0.0
 
@@ -122,7 +122,7 @@ class MaintenanceActions(_Base):
         self, request: ExportRequest, results: tuple[SearchResult, ...], query: str
     ) -> None:
         """Render and write the file; posts :class:`~app.tui.messages.ExportWritten`."""
-        from engine.export import render
+        from engine.output.export import render
 
         request.path.write_text(render(results, request.fmt, query.strip()), encoding="utf-8")
         self.post_message(msg.ExportWritten(request.path, request.fmt.value, len(results)))

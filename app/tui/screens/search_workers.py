@@ -14,12 +14,12 @@ from textual import work
 from textual.worker import get_current_worker
 
 from app.tui import messages as msg
-from engine.models import Category, SearchMode, SearchResult
+from engine.core.models import Category, SearchMode, SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from engine.memory import Memory
+    from engine.services.memory import Memory
 
     _Base = Screen[None]
 else:
@@ -104,7 +104,7 @@ class SearchWorkers(_Base):
     @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
     def refresh_counts(self) -> None:
         """Count entries per category and source; posts :class:`~app.tui.messages.CountsReady`."""
-        fts = self.memory.fts
+        fts = self.memory.mirror
         by_source = fts.counts_by("source")
         source = self.state.source
         if source is None:

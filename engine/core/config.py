@@ -1,0 +1,336 @@
+"""Layered configuration: defaults < config file < ``CLAUDE_MEMORY_*`` environment.
+
+The file is ``.claude/memory.config.toml`` (snake_case keys) or, for projects set up
+by the original tool, ``.claude/memory.config.json`` (camelCase keys). Validation is
+strict: an unknown key, a wrong type or an out-of-range value raises
+:class:`~engine.core.errors.ConfigError` naming the file (or variable), the key and what
+is allowed. Nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import ConfigError
+from engine.core.models import SearchMode
+
+log = logging.getLogger(__name__)
+
+CONFIG_TOML = Path(".claude") / "memory.config.toml"
+CONFIG_JSON = Path(".claude") / "memory.config.json"
+ENV_PREFIX = "CLAUDE_MEMORY_"
+# Environment variables with the prefix that are not configuration keys.
+_NON_CONFIG_ENV = {"CLAUDE_MEMORY_PROJECT", "CLAUDE_MEMORY_LOG_LEVEL", "CLAUDE_MEMORY_CACHE_DIR"}
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """Declaration of one configuration key: type, bounds, names and documentation."""
+
+    name: str
+    kind: type
+    doc: str
+    json_name: str
+    env: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self) -> str:
+        """Describe the allowed values for error messages."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.kind is bool:
+            return "true or false"
+        noun = "an integer" if self.kind is int else "a number"
+        if self.minimum is not None and self.maximum is not None:
+            return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
+        return noun if self.kind is not str else "a string"
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "search_mode",
+        str,
+        "Default search mode.",
+        "defaultSearchMode",
+        "CLAUDE_MEMORY_SEARCH_MODE",
+        choices=tuple(m.value for m in SearchMode),
+    ),
+    Setting(
+        "min_score",
+        float,
+        "Relevance gate: results whose cosine similarity to the query is below this are "
+        "dropped (vector and hybrid modes). Calibrated on SciFact's train split.",
+        "minScore",
+        "CLAUDE_MEMORY_MIN_SCORE",
+        -1.0,
+        1.0,
+    ),
+    Setting(
+        "chunk_size",
+        int,
+        "Largest markdown chunk, in characters.",
+        "chunkSize",
+        "CLAUDE_MEMORY_CHUNK_SIZE",
+        100,
+        10_000,
+    ),
+    Setting(
+        "chunk_overlap",
+        int,
+        "Percent of the previous chunk repeated at the start of the next.",
+        "chunkOverlapPercent",
+        "CLAUDE_MEMORY_CHUNK_OVERLAP",
+        0,
+        50,
+    ),
+    Setting(
+        "default_limit",
+        int,
+        "Results returned when a search names no limit.",
+        "defaultLimit",
+        "CLAUDE_MEMORY_DEFAULT_LIMIT",
+        1,
+        100,
+    ),
+    Setting(
+        "rrf_k",
+        int,
+        "Reciprocal Rank Fusion constant k.",
+        "rrfK",
+        "CLAUDE_MEMORY_RRF_K",
+        1,
+        1000,
+    ),
+    Setting(
+        "keyword_weight",
+        float,
+        "Weight of the keyword list in hybrid fusion (1 = plain RRF); tuned on SciFact train.",
+        "keywordWeight",
+        "CLAUDE_MEMORY_KEYWORD_WEIGHT",
+        0.0,
+        5.0,
+    ),
+    Setting(
+        "promote_threshold",
+        int,
+        "Reference count at which an agent's entry qualifies for promotion to markdown.",
+        "promoteThreshold",
+        "CLAUDE_MEMORY_PROMOTE_THRESHOLD",
+        1,
+        100_000,
+    ),
+    Setting(
+        "auto_promote",
+        bool,
+        "Promote qualifying session/discovery entries automatically when they are found.",
+        "autoPromote",
+        "CLAUDE_MEMORY_AUTO_PROMOTE",
+    ),
+    Setting(
+        "secret_policy",
+        str,
+        "What to do with content that looks like a secret: reject it, or redact the match.",
+        "secretPolicy",
+        "CLAUDE_MEMORY_SECRET_POLICY",
+        choices=("reject", "redact"),
+    ),
+    Setting(
+        "knowledge_dir",
+        str,
+        "Folder of curated markdown, relative to the project root.",
+        "knowledgeDir",
+        "CLAUDE_MEMORY_KNOWLEDGE_DIR",
+    ),
+)
+_BY_NAME = {s.name: s for s in SETTINGS}
+_BY_JSON = {s.json_name: s for s in SETTINGS}
+_BY_ENV = {s.env: s for s in SETTINGS}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Resolved configuration. Construct with :func:`load_config`."""
+
+    search_mode: SearchMode = SearchMode.HYBRID
+    min_score: float = 0.20
+    chunk_size: int = 2000
+    chunk_overlap: int = 15
+    default_limit: int = 5
+    rrf_k: int = 60
+    keyword_weight: float = 1.5
+    promote_threshold: int = 5
+    auto_promote: bool = False
+    secret_policy: str = "reject"
+    knowledge_dir: str = ".claude/knowledge"
+    source: str = "defaults"
+    """Where non-default values came from (for `doctor` and the settings screen)."""
+
+
+DEFAULTS = Config()
+
+
+def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Config:
+    """Resolve the configuration of the project at ``project_root``.
+
+    Raises:
+        ConfigError: the file cannot be parsed, or any key or value is invalid.
+    """
+    environ = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    origins: list[str] = []
+    toml_path, json_path = project_root / CONFIG_TOML, project_root / CONFIG_JSON
+    if toml_path.is_file():
+        values.update(_read_toml(toml_path))
+        origins.append(str(CONFIG_TOML))
+        if json_path.is_file():
+            log.warning("both %s and %s exist; using the TOML file", CONFIG_TOML, CONFIG_JSON)
+    elif json_path.is_file():
+        values.update(_read_json(json_path))
+        origins.append(str(CONFIG_JSON))
+    env_values = _read_env(environ)
+    if env_values:
+        origins.append("environment")
+    values.update(env_values)
+    return replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read TOML: {exc}") from exc
+    return {
+        setting.name: _check(setting, raw, f"{path}: key '{key}'")
+        for key, raw in data.items()
+        for setting in [_lookup(_BY_NAME, key, path)]
+    }
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a JSON object at the top level")
+    return {
+        setting.name: _check(setting, raw, f"{path}: key '{key}'")
+        for key, raw in data.items()
+        for setting in [_lookup(_BY_JSON, key, path)]
+    }
+
+
+def _lookup(table: Mapping[str, Setting], key: str, path: Path) -> Setting:
+    setting = table.get(key)
+    if setting is None:
+        known = ", ".join(sorted(table))
+        raise ConfigError(f"{path}: unknown key '{key}' (known keys: {known})")
+    return setting
+
+
+def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for var, text in environ.items():
+        if not var.startswith(ENV_PREFIX) or var in _NON_CONFIG_ENV:
+            continue
+        setting = _BY_ENV.get(var)
+        if setting is None:
+            log.warning("ignoring unknown environment variable %s", var)
+            continue
+        values[setting.name] = _check(setting, _parse_env(setting, text, var), var)
+    return values
+
+
+def _parse_env(setting: Setting, text: str, var: str) -> object:
+    text = text.strip()
+    try:
+        if setting.kind is bool:
+            lowered = text.lower()
+            if lowered in {"1", "true", "yes", "on"}:
+                return True
+            if lowered in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(text)
+        if setting.kind is int:
+            return int(text)
+        if setting.kind is float:
+            return float(text)
+    except ValueError:
+        raise ConfigError(f"{var}={text!r}: expected {setting.allowed()}") from None
+    return text
+
+
+def _check(setting: Setting, value: object, where: str) -> object:
+    """Validate one value against its setting; returns the value converted to its type."""
+    problem = f"{where}: expected {setting.allowed()}, got {value!r}"
+    if setting.kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(problem)
+        return value
+    if setting.kind in (int, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(problem)
+        if setting.kind is int and not float(value).is_integer():
+            raise ConfigError(problem)
+        number = setting.kind(value)
+        low, high = setting.minimum, setting.maximum
+        # NaN compares false with everything, so it would slip through a range check.
+        if not math.isfinite(number):
+            raise ConfigError(problem)
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise ConfigError(problem)
+        return number
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(problem)
+    if setting.choices:
+        if value not in setting.choices:
+            raise ConfigError(problem)
+        return SearchMode(value) if setting.name == "search_mode" else value
+    return value
+
+
+def default_config_toml() -> str:
+    """A commented config file listing every key with its default (for `init`)."""
+    lines = [
+        "# memory-tui configuration. Every key is optional; uncomment to change a default.",
+        "# Environment variables override this file (name shown per key).",
+        "",
+    ]
+    for setting in SETTINGS:
+        default = getattr(DEFAULTS, setting.name)
+        lines.append(f"# {setting.doc}")
+        lines.append(f"# Allowed: {setting.allowed()}. Env: {setting.env}")
+        lines.append(f"# {setting.name} = {_toml_value(default)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(str(value))
+    return str(value)
+
+
+def config_as_dict(config: Config) -> dict[str, object]:
+    """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
+    return {
+        f.name: (str(v) if isinstance(v := getattr(config, f.name), SearchMode) else v)
+        for f in fields(config)
+        if f.name in _BY_NAME
+    }

@@ -1,0 +1,143 @@
+"""Domain types shared by every part of the engine.
+
+Everything here is a frozen dataclass or an enum: cheap to import (no third-party
+modules), safe to pass between threads, and trivially comparable in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+MAX_CONTENT_LENGTH = 10_000
+"""Largest entry content, in characters, that any face accepts."""
+
+MAX_KEYWORDS = 10
+"""Most keywords one entry may carry."""
+
+ENTRY_COLUMNS = (
+    "id",
+    "content",
+    "category",
+    "source",
+    "filePath",
+    "sectionTitle",
+    "keywords",
+    "referenceCount",
+    "promoted",
+    "promotedAt",
+    "createdAt",
+    "updatedAt",
+    "contentHash",
+    "lineStart",
+    "lineEnd",
+)
+"""Stored fields of an entry (all but the vector), as named in the store and the mirror."""
+
+
+class Category(StrEnum):
+    """What kind of knowledge an entry holds; used for filtering."""
+
+    ARCHITECTURE = "architecture"
+    COMPONENT = "component"
+    DOMAIN = "domain"
+    PATTERN = "pattern"
+    GOTCHA = "gotcha"
+    DISCOVERY = "discovery"
+    GENERAL = "general"
+
+
+class Source(StrEnum):
+    """How an entry came to exist."""
+
+    MARKDOWN = "markdown"
+    """Indexed from a file under `.claude/knowledge/`."""
+    SESSION = "session"
+    """Added by an agent during a session (MCP)."""
+    DISCOVERY = "discovery"
+    """Produced by codebase analysis."""
+    MANUAL = "manual"
+    """Added by a person (CLI or TUI)."""
+
+
+class SearchMode(StrEnum):
+    """Which retriever(s) a search uses."""
+
+    VECTOR = "vector"
+    KEYWORD = "keyword"
+    HYBRID = "hybrid"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One unit of memory: a chunk of a knowledge file or a free-standing note."""
+
+    id: str
+    content: str
+    category: Category = Category.GENERAL
+    source: Source = Source.MANUAL
+    file_path: str = ""
+    """Path relative to the project root (markdown and discovery entries)."""
+    section_title: str = ""
+    """Heading path of the chunk, e.g. ``Install > Linux``."""
+    keywords: tuple[str, ...] = ()
+    reference_count: int = 0
+    promoted: bool = False
+    promoted_at: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+    content_hash: str = ""
+    line_start: int = 0
+    """First source line (1-based) of a markdown chunk; 0 when not from a file."""
+    line_end: int = 0
+
+    @property
+    def title(self) -> str:
+        """A one-line label: the section title, else the first non-blank line."""
+        if self.section_title:
+            return self.section_title
+        for line in self.content.splitlines():
+            stripped = line.strip().lstrip("#").strip()
+            if stripped:
+                return stripped
+        return ""
+
+    @property
+    def location(self) -> str:
+        """``path:line`` for file-backed entries, the bare path, or ``""``."""
+        if not self.file_path:
+            return ""
+        if self.line_start:
+            return f"{self.file_path}:{self.line_start}"
+        return self.file_path
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreExplanation:
+    """Why a result ranked where it did.
+
+    Ranks are 1-based positions in each retriever's list; ``None`` when the entry
+    was not in that list.
+    """
+
+    vector_rank: int | None = None
+    vector_similarity: float | None = None
+    """Cosine similarity between query and entry embeddings (-1..1)."""
+    keyword_rank: int | None = None
+    keyword_score: float | None = None
+    """BM25 normalised to 0..1 relative to the best keyword hit of this query."""
+    fused_score: float | None = None
+    """Reciprocal Rank Fusion score, sum of 1/(k + rank) (hybrid mode only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """An entry found by a search, with its score (0..1, higher is better)."""
+
+    entry: Entry
+    score: float
+    explanation: ScoreExplanation = field(default_factory=ScoreExplanation)
+    stale: bool = False
+    """The entry cites code that has changed since it was written (see engine.freshness.stale)."""
+    stale_reason: str = ""
+    """Why it is stale, e.g. ``compute_total is no longer defined in billing.py``."""

@@ -1,0 +1,54 @@
+"""Reading what callers give the engine: category, source and mode names, keywords, the
+time stamp entries carry. Each failure is an :class:`InvalidInputError` whose message
+lists the valid choices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from engine.core.errors import InvalidInputError
+from engine.core.models import MAX_KEYWORDS, Category, SearchMode, Source
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 with microseconds (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def parse_category(value: Category | str) -> Category:
+    """A :class:`Category` from its name, with a message listing the valid ones."""
+    try:
+        return Category(str(value).strip().lower())
+    except ValueError:
+        names = ", ".join(c.value for c in Category)
+        raise InvalidInputError(f"unknown category '{value}': choose one of {names}") from None
+
+
+def parse_source(value: Source | str) -> Source:
+    """A :class:`Source` from its name."""
+    try:
+        return Source(str(value).strip().lower())
+    except ValueError:
+        names = ", ".join(s.value for s in Source)
+        raise InvalidInputError(f"unknown source '{value}': choose one of {names}") from None
+
+
+def parse_mode(value: SearchMode | str) -> SearchMode:
+    """A :class:`SearchMode` from its name."""
+    try:
+        return SearchMode(str(value).strip().lower())
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown search mode '{value}': choose one of vector, keyword, hybrid"
+        ) from None
+
+
+def clean_keywords(keywords: Sequence[str]) -> tuple[str, ...]:
+    """Trimmed, de-duplicated keywords; at most :data:`MAX_KEYWORDS`."""
+    if isinstance(keywords, str):
+        keywords = keywords.split(",")
+    cleaned = tuple(dict.fromkeys(k.strip() for k in keywords if k and k.strip()))
+    if len(cleaned) > MAX_KEYWORDS:
+        raise InvalidInputError(f"too many keywords: {len(cleaned)} (at most {MAX_KEYWORDS})")
+    return cleaned

@@ -1,0 +1,159 @@
+"""Vectors kept on disk: :class:`EmbeddingCache` (SQLite, keyed by content hash and
+model id) and :class:`CachedEmbedder`, which sends only unseen texts to the model."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.core.errors import LockTimeoutError
+from engine.core.hashing import content_hash
+from engine.embedding.base import Embedder
+from engine.storage.sqlite import enable_wal, is_busy_error
+
+if TYPE_CHECKING:
+    from engine.embedding.base import Vectors
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddingCache:
+    """Persistent vectors keyed by (content hash, model id), in a small SQLite file.
+
+    Safe to share between threads and processes (WAL, short transactions).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.recreated = False
+        """True when an unreadable file was moved aside (``.corrupt``) and started anew."""
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if is_busy_error(exc):
+                raise LockTimeoutError(f"memory is busy: {path} stayed locked") from exc
+            # Derived data: vectors are recomputed on demand, so start over.
+            log.warning("embedding cache %s is unreadable (%s); starting a new one", path, exc)
+            for suffix in ("", "-wal", "-shm"):
+                part = path.with_name(path.name + suffix)
+                if part.exists():
+                    part.replace(part.with_name(part.name + ".corrupt"))
+            self._db = self._open()
+            self.recreated = True
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self._path, timeout=30, check_same_thread=False)
+        try:
+            enable_wal(db)
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS embedding_cache ("
+                " content_hash TEXT NOT NULL, model_id TEXT NOT NULL, vector BLOB NOT NULL,"
+                " PRIMARY KEY (content_hash, model_id)) WITHOUT ROWID"
+            )
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def get_many(self, hashes: Sequence[str], model_id: str) -> dict[str, bytes]:
+        """Cached vectors (raw float32 bytes) for those of ``hashes`` that are present."""
+        found: dict[str, bytes] = {}
+        with self._lock:
+            for start in range(0, len(hashes), 500):
+                part = list(hashes[start : start + 500])
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(
+                    "SELECT content_hash, vector FROM embedding_cache"
+                    f" WHERE model_id = ? AND content_hash IN ({marks})",
+                    [model_id, *part],
+                )
+                found.update(rows.fetchall())
+        return found
+
+    def all_of(self, model_id: str) -> dict[str, bytes]:
+        """Every cached vector of one model, by content hash."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT content_hash, vector FROM embedding_cache WHERE model_id = ?", (model_id,)
+            )
+            return dict(rows.fetchall())
+
+    def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
+        """Store vectors; existing keys are left as they are."""
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO embedding_cache (content_hash, model_id, vector)"
+                " VALUES (?, ?, ?)",
+                [(h, model_id, v) for h, v in items],
+            )
+            self._db.commit()
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+
+class CachedEmbedder:
+    """Wraps an :class:`Embedder`; documents already embedded are read from the cache.
+
+    ``misses`` counts texts actually sent to the model, which tests and the indexer
+    report ("re-embedded chunks").
+    """
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.misses = 0
+
+    @property
+    def model_id(self) -> str:
+        """See :class:`Embedder`."""
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        """See :class:`Embedder`."""
+        return self.inner.dimension
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the wrapped model is in memory (searches that must not wait check it)."""
+        return bool(getattr(self.inner, "loaded", True))
+
+    def load(self) -> None:
+        """Load the wrapped model now, if it loads lazily."""
+        load = getattr(self.inner, "load", None)
+        if callable(load):
+            load()
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        """See :class:`Embedder`; only cache misses reach the model."""
+        import numpy as np
+
+        keys = [content_hash(t) for t in texts]
+        cached = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)
+        missing = list(dict.fromkeys(k for k in keys if k not in cached))
+        if missing:
+            text_of = dict(zip(keys, texts, strict=True))
+            fresh = self.inner.embed_documents([text_of[k] for k in missing])
+            self.misses += len(missing)
+            items = [(k, fresh[i].astype(np.float32).tobytes()) for i, k in enumerate(missing)]
+            self.cache.put_many(items, self.model_id)
+            cached.update(items)
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for row, key in enumerate(keys):
+            out[row] = np.frombuffer(cached[key], dtype=np.float32)
+        return out
+
+    def embed_query(self, text: str) -> Vectors:
+        """See :class:`Embedder` (queries are not cached)."""
+        return self.inner.embed_query(text)

@@ -1,0 +1,294 @@
+"""Parsing of knowledge files: YAML front matter, indexing directives and code fences.
+
+A knowledge file is plain markdown with two optional kinds of metadata:
+
+* YAML front matter between a leading ``---`` line and a closing ``---`` (or ``...``) line,
+  with ``category``, ``keywords`` and ``vector-index`` keys;
+* HTML-comment directives anywhere outside code fences: ``<!-- vector-index: false -->``
+  and ``<!-- keywords: a, b -->``.
+
+Parsing never raises on malformed input: every problem becomes a warning that names the line,
+so one bad file cannot stop indexing of the others.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import yaml
+
+from engine.core.models import MAX_KEYWORDS
+
+MAX_KEYWORD_LENGTH = 50
+"""Longest keyword, in characters, that a file may declare; longer ones are dropped."""
+
+_FENCE_OPEN = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_FENCE_CLOSE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})\s*$")
+# A name and an optional value; a comment whose text does not fit this shape is prose.
+_DIRECTIVE = re.compile(r"<!--\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<value>.*?))?\s*-->")
+# Inline code spans can quote a directive in prose; they must not trigger it.
+_CODE_SPAN = re.compile(r"(`+).*?\1")
+_KNOWN_DIRECTIVES = frozenset({"vector-index", "keywords"})
+_FRONT_MATTER_END = frozenset({"---", "..."})
+
+
+class FenceRole(Enum):
+    """What a line is with respect to fenced code blocks."""
+
+    NONE = "none"
+    """Ordinary markdown, outside any fence."""
+    OPEN = "open"
+    """The opening fence line (```` ```lang ```` or ``~~~``)."""
+    BODY = "body"
+    """A line inside a fenced block."""
+    CLOSE = "close"
+    """The closing fence line."""
+
+
+def fence_roles(lines: Sequence[str]) -> list[FenceRole]:
+    """Classify each line as outside, opening, inside or closing a fenced code block.
+
+    Follows CommonMark: a fence is three or more backticks or tildes, closed by a line of the
+    same character at least as long; an unclosed fence runs to the end. Unlike CommonMark any
+    indentation and blockquote prefix (``>``) is accepted, because fences nested in list items,
+    admonitions (mkdocs) and callouts are commonly indented or quoted and are still code.
+    """
+    roles: list[FenceRole] = []
+    open_fence: str | None = None
+    for line in lines:
+        if open_fence is None:
+            match = _FENCE_OPEN.match(line)
+            # A backtick fence's info string may not contain backticks (it would be a code span).
+            if match and not (match["fence"][0] == "`" and "`" in match["info"]):
+                open_fence = match["fence"]
+                roles.append(FenceRole.OPEN)
+            else:
+                roles.append(FenceRole.NONE)
+            continue
+        match = _FENCE_CLOSE.match(line)
+        fence = match["fence"] if match else ""
+        if fence and fence[0] == open_fence[0] and len(fence) >= len(open_fence):
+            open_fence = None
+            roles.append(FenceRole.CLOSE)
+        else:
+            roles.append(FenceRole.BODY)
+    return roles
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMarkdown:
+    """A knowledge file split into its body and the metadata that steers indexing."""
+
+    body: str
+    """Text after the front matter, with recognised directive comments blanked out in place."""
+    body_line_offset: int
+    """Original-file lines before ``body``: ``original_line = body_line + body_line_offset``."""
+    front_matter: dict[str, object]
+    """The YAML mapping, or empty when absent or malformed."""
+    index: bool
+    """False when the file opts out of vector indexing."""
+    keywords: tuple[str, ...]
+    """Keywords from front matter and directives, deduplicated, in order of appearance."""
+    category: str | None
+    """The front matter ``category`` as written; the caller validates it."""
+    warnings: tuple[str, ...]
+    """Human-readable problems, each naming the original line."""
+
+
+def normalise_newlines(text: str) -> str:
+    """Return ``text`` with CRLF and lone CR line endings turned into LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_markdown(text: str) -> ParsedMarkdown:
+    """Parse a knowledge file; never raises, reports problems as warnings instead."""
+    lines = normalise_newlines(text).removeprefix("\ufeff").split("\n")
+    warnings: list[str] = []
+    front_matter: dict[str, object] = {}
+    offset = 0
+    if lines[0].rstrip() == "---":
+        close = next(
+            (i for i in range(1, len(lines)) if lines[i].rstrip() in _FRONT_MATTER_END), None
+        )
+        if close is None:
+            warnings.append("line 1: '---' opens front matter that is never closed; read as text")
+        else:
+            front_matter = _load_front_matter(lines[1:close], warnings)
+            offset = close + 1
+    body_lines = lines[offset:]
+
+    collector = _MetadataCollector(warnings)
+    collector.read_front_matter(front_matter, lines[:offset])
+    body_lines = collector.read_directives(body_lines, offset)
+    category = front_matter.get("category")
+    if category is not None and not isinstance(category, str):
+        warnings.append(f"line {_key_line(lines[:offset], 'category')}: category must be text")
+        category = None
+    return ParsedMarkdown(
+        body="\n".join(body_lines),
+        body_line_offset=offset,
+        front_matter=front_matter,
+        index=collector.index,
+        keywords=collector.keywords(),
+        category=category,
+        warnings=tuple(warnings),
+    )
+
+
+def _load_front_matter(block: list[str], warnings: list[str]) -> dict[str, object]:
+    """Load the YAML between the fences; a broken block yields ``{}`` and a warning."""
+    try:
+        data = yaml.safe_load("\n".join(block))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        # The mark counts from the first line after the opening fence, 0-based.
+        line = mark.line + 2 if mark is not None else 1
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        warnings.append(f"line {line}: front matter ignored, it is not valid YAML ({problem})")
+        return {}
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        warnings.append("line 1: front matter ignored, it is not a mapping of keys to values")
+        return {}
+    return {str(key): value for key, value in data.items()}
+
+
+def _key_line(front_matter_lines: Sequence[str], key: str) -> int:
+    """Best-effort original line of a top-level front matter key, for warnings; 1 if not found."""
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    return next((i + 1 for i, line in enumerate(front_matter_lines) if pattern.match(line)), 1)
+
+
+class _MetadataCollector:
+    """Accumulates index flag and keywords from front matter and directives, with warnings."""
+
+    def __init__(self, warnings: list[str]) -> None:
+        self.index = True
+        self._warnings = warnings
+        self._keywords: list[tuple[str, int]] = []
+
+    def read_front_matter(self, front_matter: dict[str, object], lines: Sequence[str]) -> None:
+        """Take ``vector-index`` / ``vector_index`` and ``keywords`` from front matter.
+
+        ``lines`` are the original front matter lines, fences included, for warning positions.
+        """
+        for key in ("vector-index", "vector_index"):
+            if key in front_matter:
+                self._set_index(front_matter[key], _key_line(lines, key))
+        if "keywords" not in front_matter:
+            return
+        line = _key_line(lines, "keywords")
+        value = front_matter["keywords"]
+        if isinstance(value, str):
+            self._add_keywords(value.split(","), line)
+        elif isinstance(value, list):
+            scalars = [item for item in value if isinstance(item, str | int | float)]
+            if len(scalars) != len(value):
+                self._warnings.append(f"line {line}: nested keyword values ignored")
+            self._add_keywords((str(item) for item in scalars), line)
+        elif value is not None:
+            self._warnings.append(f"line {line}: keywords must be a list or comma-separated text")
+
+    def read_directives(self, body_lines: list[str], offset: int) -> list[str]:
+        """Apply directives found outside code fences; return lines with them blanked out."""
+        result = list(body_lines)
+        for i, role in enumerate(fence_roles(body_lines)):
+            if role is not FenceRole.NONE or "<!--" not in body_lines[i]:
+                continue
+            line_no = i + 1 + offset
+            searchable = _CODE_SPAN.sub(lambda m: " " * len(m[0]), body_lines[i])
+            found = False
+            for match in _DIRECTIVE.finditer(searchable):
+                name = match["name"].lower().replace("_", "-")
+                if name not in _KNOWN_DIRECTIVES:
+                    continue
+                found = True
+                self._apply(name, match["value"], line_no)
+            if found:
+                result[i] = _blank_directives(searchable, body_lines[i])
+        return result
+
+    def keywords(self) -> tuple[str, ...]:
+        """The merged keywords, deduplicated case-insensitively and capped at the maximum."""
+        seen: set[str] = set()
+        merged: list[tuple[str, int]] = []
+        for keyword, line in self._keywords:
+            if keyword.casefold() not in seen:
+                seen.add(keyword.casefold())
+                merged.append((keyword, line))
+        if len(merged) > MAX_KEYWORDS:
+            dropped = ", ".join(k for k, _ in merged[MAX_KEYWORDS:])
+            first_line = merged[MAX_KEYWORDS][1]
+            self._warnings.append(
+                f"line {first_line}: more than {MAX_KEYWORDS} keywords, dropped: {dropped}"
+            )
+        return tuple(k for k, _ in merged[:MAX_KEYWORDS])
+
+    def _apply(self, name: str, value: str | None, line: int) -> None:
+        if name == "vector-index":
+            self._set_index(value, line)
+        elif not value or not value.strip(" ,"):
+            self._warnings.append(f"line {line}: keywords directive has no keywords")
+        else:
+            self._add_keywords(value.split(","), line)
+
+    def _set_index(self, value: object, line: int) -> None:
+        flag = value.strip().lower() if isinstance(value, str) else value
+        if flag in (False, "false"):
+            self.index = False
+        elif flag not in (True, "true"):
+            self._warnings.append(f"line {line}: vector-index must be true or false, not {value!r}")
+
+    def _add_keywords(self, raw: Iterable[str], line: int) -> None:
+        for keyword in (item.strip() for item in raw):
+            if len(keyword) > MAX_KEYWORD_LENGTH:
+                self._warnings.append(
+                    f"line {line}: keyword longer than {MAX_KEYWORD_LENGTH} characters dropped:"
+                    f" {keyword[:20]}…"
+                )
+            elif keyword:
+                self._keywords.append((keyword, line))
+
+
+def _blank_directives(searchable: str, original: str) -> str:
+    """Remove known directive comments from a line, leaving everything else as written."""
+    pieces: list[str] = []
+    end = 0
+    for match in _DIRECTIVE.finditer(searchable):
+        if match["name"].lower().replace("_", "-") in _KNOWN_DIRECTIVES:
+            pieces.append(original[end : match.start()])
+            end = match.end()
+    pieces.append(original[end:])
+    joined = "".join(pieces)
+    # A line that held only directives becomes blank rather than disappearing, so line
+    # numbers in the body still map onto the original file.
+    return joined if joined.strip() else ""
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def blank_html_comments(text: str) -> str:
+    """Remove HTML comments outside code fences, keeping their line breaks.
+
+    Comments are invisible when markdown is rendered (templates keep their guidance
+    there), so they are not knowledge to index; line numbers still match the file.
+    """
+    lines = text.split("\n")
+    roles = fence_roles(lines)
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def replace(match: re.Match[str]) -> str:
+        line = max(0, bisect_right(starts, match.start()) - 1)
+        if roles[line] is not FenceRole.NONE:
+            return match.group(0)
+        return "\n" * match.group(0).count("\n")
+
+    return _HTML_COMMENT.sub(replace, text)

@@ -1,0 +1,285 @@
+"""Search results rendered in the five output formats: text, json, csv, md and xml.
+
+Shared by the CLI (``--format``), the TUI's export screen and the MCP server; it only builds
+strings, the caller decides where they go. Every output ends with exactly one newline.
+
+The machine formats (json, csv, xml) carry every field of :data:`FIELDS` losslessly, full content
+included: newlines, quotes and surrounding whitespace survive a parse with :mod:`json`,
+:class:`csv.DictReader` or :mod:`xml.etree.ElementTree`. The reading formats (text, md) shorten
+content and replace control characters, so that a result never spills over into the next one
+and terminal escape sequences stay inert.
+
+XML 1.0 cannot hold most control characters (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F),
+U+FFFE, U+FFFF or lone surrogates, not even as character references. An element whose text
+contains one is written as ``<content encoding="base64">…</content>``: base64 of the text's
+UTF-8 bytes (lone surrogates encoded with the ``surrogatepass`` error handler). The ``query``
+attribute falls back the same way, flagged by ``queryEncoding="base64"``. Carriage returns are
+written as ``&#13;`` so that parsers do not normalise them away.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+from collections.abc import Sequence
+from enum import StrEnum
+from xml.sax.saxutils import escape, quoteattr
+
+from engine.core.models import SearchResult
+from engine.output.serialize import entry_record
+
+
+class ExportFormat(StrEnum):
+    """An output format; the value is the name users type (``--format csv``)."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+    MD = "md"
+    XML = "xml"
+
+
+FIELDS: tuple[str, ...] = (
+    "rank",
+    "id",
+    "score",
+    "category",
+    "source",
+    "filePath",
+    "line",
+    "sectionTitle",
+    "keywords",
+    "stale",
+    "content",
+)
+"""The fields of one exported record, in column order (names as in the original JSON output)."""
+_ENTRY_FIELDS = tuple(f for f in FIELDS if f not in ("rank", "score", "stale"))
+
+TEXT_SNIPPET_CHARS = 240
+"""Most content characters shown per result in the text format."""
+
+MD_CONTENT_CHARS = 300
+"""Most content characters shown per result in the Markdown table."""
+
+ELLIPSIS = "…"
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_WHITESPACE = re.compile(r"\s+")
+_XML_CR = {"\r": "&#13;"}
+"""Parsers turn a literal CR into LF; a character reference survives."""
+
+
+def parse_format(name: str) -> ExportFormat:
+    """The format called ``name`` (case-insensitive, surrounding blanks ignored).
+
+    Raises:
+        ValueError: ``name`` is not one of the five formats.
+    """
+    try:
+        return ExportFormat(name.strip().lower())
+    except ValueError:
+        choices = ", ".join(fmt.value for fmt in ExportFormat)
+        raise ValueError(f"unknown format '{name}': choose one of {choices}") from None
+
+
+def result_rows(results: Sequence[SearchResult]) -> list[dict[str, object]]:
+    """One flat record per result, keyed by :data:`FIELDS`.
+
+    ``rank`` is 1-based, ``score`` rounded to 4 decimals, ``line`` the first source line or
+    ``None``, ``keywords`` a list and ``content`` the full, untruncated text.
+    """
+    rows: list[dict[str, object]] = []
+    for rank, result in enumerate(results, start=1):
+        row: dict[str, object] = {
+            "rank": rank,
+            "score": round(float(result.score), 4),
+            "stale": result.stale,
+        }
+        row.update(entry_record(result.entry, _ENTRY_FIELDS))
+        rows.append({key: row[key] for key in FIELDS})
+    return rows
+
+
+def render(results: Sequence[SearchResult], fmt: ExportFormat | str, query: str = "") -> str:
+    """``results`` (best first) for ``query`` in format ``fmt``, ending with one newline.
+
+    Raises:
+        ValueError: ``fmt`` names no format.
+    """
+    renderer = _RENDERERS[parse_format(fmt)]
+    return renderer(results, query)
+
+
+# -- text
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters made visible and all whitespace runs as one space."""
+    return _CONTROL.sub("\ufffd", _WHITESPACE.sub(" ", text)).strip()
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a word boundary when one is near."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit * 3 // 4:
+        cut = cut[:space]
+    return cut.rstrip() + ELLIPSIS
+
+
+def _where(result: SearchResult) -> str:
+    """``path:line``, else ``(source)`` for entries that are not backed by a file."""
+    return result.entry.location or f"({result.entry.source})"
+
+
+def _render_text(results: Sequence[SearchResult], query: str) -> str:
+    shown_query = _one_line(query)
+    if not results:
+        return f'No results for "{shown_query}".\n' if shown_query else "No results.\n"
+    blocks = [f'Results for "{shown_query}"'] if shown_query else []
+    for rank, result in enumerate(results, start=1):
+        head = f"{rank}. [{result.score:.4f}] {result.entry.category}  {_one_line(_where(result))}"
+        lines = [head + (" [stale]" if result.stale else "")]
+        if result.entry.section_title:
+            lines.append("   " + _one_line(result.entry.section_title))
+        snippet = _shorten(_one_line(result.entry.content), TEXT_SNIPPET_CHARS)
+        if snippet:
+            lines.append("   " + snippet)
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+# -- json
+
+
+def _render_json(results: Sequence[SearchResult], query: str) -> str:
+    # The seed's contract is a bare array of records, so the query is not part of the output.
+    return json.dumps(result_rows(results), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- csv
+
+
+def _flat_value(value: object) -> str | int | float:
+    """A record value as flat text (CSV, XML): lists joined by ``", "``, booleans lower-case."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    if isinstance(value, int | float):
+        return value
+    return str(value)
+
+
+def _render_csv(results: Sequence[SearchResult], query: str) -> str:
+    buffer = io.StringIO(newline="")
+    minimal = csv.writer(buffer, lineterminator="\n")
+    # csv (3.11) leaves a lone "\r" unquoted when the terminator is "\n", and readers then split
+    # the record there; such rows get every text field quoted instead.
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    minimal.writerow(FIELDS)
+    for row in result_rows(results):
+        cells = [_flat_value(row[name]) for name in FIELDS]
+        has_cr = any(isinstance(cell, str) and "\r" in cell for cell in cells)
+        (quoted if has_cr else minimal).writerow(cells)
+    return buffer.getvalue()
+
+
+# -- md
+
+
+def _md_cell(text: str) -> str:
+    """``text`` safe inside one table cell: escaped, line breaks as ``<br>``."""
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\t", " ")
+    # "&" and "<" are all that could turn content into markup (the cell already uses <br>).
+    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    text = _LINE_BREAK.sub("<br>", text)
+    return _CONTROL.sub("\ufffd", text).strip()
+
+
+def _render_md(results: Sequence[SearchResult], query: str) -> str:
+    shown_query = _one_line(query)
+    lines = [f'## Results for "{_md_cell(shown_query)}"', ""] if shown_query else []
+    if not results:
+        return "\n".join([*lines, "_No results._"]) + "\n"
+    lines.append("| Rank | Score | Category | Location | Section | Content |")
+    lines.append("|---:|---:|---|---|---|---|")
+    for rank, result in enumerate(results, start=1):
+        content = _shorten(result.entry.content.strip(), MD_CONTENT_CHARS)
+        cells = [
+            str(rank),
+            f"{result.score:.4f}",
+            str(result.entry.category) + (" (stale)" if result.stale else ""),
+            _md_cell(_where(result)),
+            _md_cell(result.entry.section_title),
+            _md_cell(content),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# -- xml
+
+
+def _base64(text: str) -> str:
+    return base64.b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+
+
+def _xml_element(name: str, text: str, indent: str) -> str:
+    """``<name>text</name>``, or its base64 form when XML cannot hold ``text``."""
+    if _XML_INVALID.search(text):
+        return f'{indent}<{name} encoding="base64">{_base64(text)}</{name}>'
+    if not text:
+        return f"{indent}<{name}/>"
+    return f"{indent}<{name}>{escape(text, _XML_CR)}</{name}>"
+
+
+def _xml_result(row: dict[str, object]) -> list[str]:
+    """The ``<result>`` element of one record, one child element per field but the rank."""
+    lines = [f'  <result rank="{row["rank"]}">']
+    for name in FIELDS[1:]:
+        value = row[name]
+        if not isinstance(value, list):
+            lines.append(_xml_element(name, str(_flat_value(value)), "    "))
+        elif value:
+            keywords = [_xml_element("keyword", str(item), "      ") for item in value]
+            lines += [f"    <{name}>", *keywords, f"    </{name}>"]
+        else:
+            lines.append(f"    <{name}/>")
+    lines.append("  </result>")
+    return lines
+
+
+def _render_xml(results: Sequence[SearchResult], query: str) -> str:
+    if _XML_INVALID.search(query):
+        attrs = f'query="{_base64(query)}" queryEncoding="base64"'
+    else:
+        attrs = f"query={quoteattr(query)}"
+    attrs += f' count="{len(results)}"'
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
+    if not results:
+        lines.append(f"<searchResults {attrs}/>")
+    else:
+        lines.append(f"<searchResults {attrs}>")
+        for row in result_rows(results):
+            lines += _xml_result(row)
+        lines.append("</searchResults>")
+    return "\n".join(lines) + "\n"
+
+
+_RENDERERS = {
+    ExportFormat.TEXT: _render_text,
+    ExportFormat.JSON: _render_json,
+    ExportFormat.CSV: _render_csv,
+    ExportFormat.MD: _render_md,
+    ExportFormat.XML: _render_xml,
+}

@@ -1,0 +1,122 @@
+"""BM25 keyword retrieval over the entry mirror's FTS5 index.
+
+Every query term is quoted (:func:`engine.search.query.build_match_query`), so FTS5
+syntax in user text is searched for, never parsed. Hits are ranked by ``bm25()`` with
+titles and keywords weighted above content, and normalised to 0..1 against the best hit.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from engine.core.models import ENTRY_COLUMNS, Category, Entry
+from engine.search.query import build_match_query, content_terms
+from engine.storage.mirror import EntryMirror, row_to_entry
+
+COMMON_TERM_SHARE = 0.1
+"""In a memory of :data:`COMMON_TERM_MIN_ENTRIES` entries or more, a query term found in
+more than this share of entries is left out of keyword search. BM25 gives such a term
+little weight, but ranking the tens of thousands of entries it matches dominated search
+at 100,000 entries: warm keyword p50 59 → 21 ms, hybrid 84 → 41 ms. It costs quality
+(forced onto SciFact: train −0.014 keyword / −0.0025 hybrid nDCG@10, test −0.015 /
+−0.016; a 0.2 share costs half as much but leaves hybrid at 59 ms), so only memories of
+50,000 entries or more, where keyword search without it passes 30 ms, leave terms out."""
+COMMON_TERM_MIN_ENTRIES = 50_000
+# Column weights for bm25(): id (unindexed), content, category, source, filePath,
+# sectionTitle, keywords. Titles and explicit keywords say more than a passing mention.
+BM25_WEIGHTS = "0.0, 1.0, 0.5, 0.2, 0.5, 2.0, 2.0"
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordHit:
+    """One keyword match: the entry, its 1-based rank and BM25 normalised to 0..1."""
+
+    entry: Entry
+    rank: int
+    score: float
+    bm25: float
+    """Raw FTS5 bm25() value (negative; lower is better)."""
+
+
+class KeywordSearcher:
+    """Ranks the mirrored entries against a query with FTS5's BM25 (thread-safe).
+
+    Reads through :meth:`EntryMirror.read`; caches document frequencies of query terms
+    (used only in very large memories) until the entry count changes.
+    """
+
+    def __init__(self, mirror: EntryMirror) -> None:
+        self.mirror = mirror
+        self._lock = threading.Lock()
+        self._df: dict[str, int] = {}
+        self._df_total = -1
+
+    def search(
+        self,
+        query: str,
+        limit: int,
+        *,
+        category: Category | None = None,
+        prefix_last: bool = False,
+    ) -> list[KeywordHit]:
+        """BM25-ranked entries matching any term of ``query``; never raises on user text."""
+        leave_out = self._common_terms(query, prefix_last)
+        match = build_match_query(query, prefix_last=prefix_last, leave_out=leave_out)
+        if match is None or limit <= 0:
+            return []
+        columns = ", ".join("e." + c for c in ENTRY_COLUMNS)
+        params: list[object] = [match]
+        if category is None:
+            # Rank inside FTS5 first, then read the few winning rows: joining before the
+            # LIMIT reads every matching row's content (2-3x slower, bench/RESULTS.md).
+            sql = (
+                f"SELECT {columns}, hits.rank FROM (SELECT rowid, bm25(memory_fts,"
+                f" {BM25_WEIGHTS}) AS rank FROM memory_fts WHERE memory_fts MATCH ?"
+                " ORDER BY rank LIMIT ?) AS hits JOIN entries e ON e.rowid = hits.rowid"
+                " ORDER BY hits.rank"
+            )
+        else:
+            sql = (
+                f"SELECT {columns}, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts"
+                " JOIN entries e ON e.rowid = memory_fts.rowid"
+                " WHERE memory_fts MATCH ? AND e.category = ? ORDER BY rank LIMIT ?"
+            )
+            params.append(category.value)
+        params.append(limit)
+        rows = self.mirror.read(sql, params)
+        if not rows:
+            return []
+        best = float(rows[0][-1]) or -1e-9
+        return [
+            KeywordHit(
+                row_to_entry(r[:-1]), i + 1, max(0.0, min(1.0, float(r[-1]) / best)), float(r[-1])
+            )
+            for i, r in enumerate(rows)
+        ]
+
+    def _common_terms(self, query: str, prefix_last: bool) -> frozenset[str]:
+        """Terms of ``query`` in more than :data:`COMMON_TERM_SHARE` of the entries (the
+        rarest term always stays); none in memories under :data:`COMMON_TERM_MIN_ENTRIES`."""
+        total = self.mirror.count()
+        if total < COMMON_TERM_MIN_ENTRIES:
+            return frozenset()
+        terms = content_terms(query)
+        if prefix_last and query and not query[-1].isspace() and terms:
+            terms = terms[:-1]  # the word being typed is a prefix: always searched
+        if not terms:
+            return frozenset()
+        with self._lock:
+            if self._df_total != total:  # document frequencies moved: count again
+                self._df, self._df_total = {}, total
+            for term in terms:
+                if term not in self._df:
+                    rows = self.mirror.read(
+                        "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (f'"{term}"',)
+                    )
+                    self._df[term] = int(rows[0][0])
+            df = {t: self._df[t] for t in terms}
+        common = {t for t in terms if df[t] > COMMON_TERM_SHARE * total}
+        if len(common) == len(terms):
+            common.discard(min(terms, key=df.__getitem__))
+        return frozenset(common)

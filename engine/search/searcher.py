@@ -1,0 +1,173 @@
+"""One search: the retrievers run, their rankings fused, the gate applied.
+
+Hybrid search over-fetches from both retrievers (:mod:`engine.search.keyword`,
+:mod:`engine.search.vector`), fuses the two ranked lists by ``1 / (k + rank)``
+(:mod:`engine.search.fusion`), and then applies the relevance gate
+(:mod:`engine.search.gate`). Keyword and vector modes run one retriever.
+
+If one retriever fails (no model, unreadable vector store, keyword index trouble)
+the search degrades to the other and says so in :attr:`SearchResponse.warnings`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
+from engine.embedding.base import Embedder
+from engine.search.fusion import fuse
+from engine.search.gate import gate
+from engine.search.keyword import KeywordHit, KeywordSearcher
+from engine.search.vector import VectorSearcher
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+log = logging.getLogger(__name__)
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """Threads for the keyword half of hybrid searches (created on first use)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-keyword")
+        return _POOL
+
+
+OVERFETCH = 4
+MIN_CANDIDATES = 40
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResponse:
+    """Results of one search, and how it was carried out."""
+
+    results: tuple[SearchResult, ...]
+    mode: SearchMode
+    """The mode asked for."""
+    used: SearchMode
+    """The mode actually run (differs when one retriever was unavailable)."""
+    warnings: tuple[str, ...] = field(default=())
+
+
+class Searcher:
+    """Runs searches through the keyword and vector retrievers."""
+
+    def __init__(
+        self,
+        keyword: KeywordSearcher,
+        vectors: VectorSearcher,
+        embedder: Embedder,
+        *,
+        rrf_k: int,
+        min_score: float,
+        keyword_weight: float = 1.0,
+    ) -> None:
+        self.keyword = keyword
+        self.vectors = vectors
+        self._embedder = embedder
+        self.rrf_k = rrf_k
+        self.min_score = min_score
+        self.keyword_weight = keyword_weight
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: SearchMode,
+        limit: int,
+        category: Category | None = None,
+        prefix_last: bool = False,
+        wait_for_model: bool = True,
+    ) -> SearchResponse:
+        """Search; see the module docstring for the semantics of each mode."""
+        warnings: list[str] = []
+        if mode is SearchMode.KEYWORD:
+            hits = self._keyword(query, limit, category, prefix_last, warnings)
+            results = tuple(_keyword_result(h) for h in hits)
+            return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+        depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
+        keyword: Future[list[KeywordHit]] | None = None
+        if mode is SearchMode.HYBRID:
+            # BM25 runs while the query is embedded: SQLite and onnxruntime both release
+            # the GIL, so the two halves overlap (bench/RESULTS.md).
+            keyword = _pool().submit(self._keyword, query, depth, category, prefix_last, warnings)
+        vector = self._vector(query, depth, category, wait_for_model, warnings)
+        if keyword is None or vector is None:
+            if vector is None:  # degrade to keyword search
+                if keyword is not None:  # the first `limit` of the deeper list
+                    hits = keyword.result()[:limit]
+                else:
+                    hits = self._keyword(query, limit, category, prefix_last, warnings)
+                results = tuple(_keyword_result(h) for h in hits)
+                return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+            qvec, vhits = vector
+            kept = [
+                SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
+                for i, (e, s) in enumerate(vhits, start=1)
+                if s >= self.min_score
+            ]
+            return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
+        qvec, vhits = vector
+        khits = keyword.result()
+        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight)
+        gated = gate(
+            query,
+            qvec,
+            fused,
+            limit,
+            min_score=self.min_score,
+            similarities=self.vectors.similarities,
+            prefix_last=prefix_last,
+        )
+        used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
+        return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def _keyword(
+        self,
+        query: str,
+        limit: int,
+        category: Category | None,
+        prefix_last: bool,
+        warnings: list[str],
+    ) -> list[KeywordHit]:
+        try:
+            return self.keyword.search(query, limit, category=category, prefix_last=prefix_last)
+        except Exception as exc:  # a broken keyword index must not fail the search
+            log.warning("keyword search failed: %s", exc)
+            warnings.append(f"keyword search unavailable: {exc}")
+            return []
+
+    def _vector(
+        self,
+        query: str,
+        depth: int,
+        category: Category | None,
+        wait_for_model: bool,
+        warnings: list[str],
+    ) -> tuple[npt.NDArray[np.float32], list[tuple[Entry, float]]] | None:
+        if not wait_for_model and not getattr(self._embedder, "loaded", True):
+            warnings.append("embedding model is still loading: keyword results only")
+            return None
+        try:
+            qvec = self._embedder.embed_query(query)
+            return qvec, self.vectors.search(qvec, depth, category=category)
+        except Exception as exc:  # degrade to keyword search rather than fail
+            log.warning("vector search failed: %s", exc)
+            warnings.append(f"vector search unavailable: {exc}")
+            return None
+
+
+def _keyword_result(hit: KeywordHit) -> SearchResult:
+    return SearchResult(
+        hit.entry, hit.score, ScoreExplanation(keyword_rank=hit.rank, keyword_score=hit.score)
+    )

@@ -1,0 +1,202 @@
+"""Turning codebase analysis into ``discovery`` entries, replacing the previous ones.
+
+All entries with source ``discovery`` belong to the analyzer: a new analysis keeps
+those whose text is unchanged, adds the new ones and deletes the rest, so re-running
+it never piles up duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer.parse_cache import ParseCache
+from engine.core.hashing import content_hash
+from engine.core.models import Category, Source
+from engine.core.validation import now_iso
+from engine.freshness.citations import Citation
+from engine.markdown.chunking import chunk_markdown
+from engine.markdown.parse import parse_markdown
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.storage.meta import IndexMeta
+
+log = logging.getLogger(__name__)
+
+MAX_DOC_FILES = 50
+ANALYSIS_CACHE = "analysis-cache.json"
+"""Per-file parse results of the last discovery, in ``.claude/memory/``."""
+"""Project docs whose text is indexed: the README at the root and docs/*.md, this many."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryReport:
+    """What an analysis found and changed."""
+
+    analysis: Analysis
+    created: int
+    kept: int
+    deleted: int
+    changed_files: tuple[str, ...] = ()
+    """Files added, edited or removed since the previous discovery (all, the first time)."""
+    previous_run: str = ""
+    """When the previous discovery ran (``""`` if never)."""
+    skipped: bool = False
+    """Incremental run that found nothing changed and left the entries alone."""
+    parsed: int = 0
+    """Files parsed in this run (the others were unchanged: their last parse was reused)."""
+
+    def summary(self) -> dict[str, object]:
+        """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
+        analysis = self.analysis
+        return {
+            "name": analysis.name,
+            "files": int(analysis.stats.get("files", 0)),
+            "languages": [
+                {"language": s.language, "files": s.files, "lines": s.lines}
+                for s in analysis.languages
+            ],
+            "sourceDirs": list(analysis.source_dirs),
+            "entryPoints": list(analysis.entry_points),
+            "frameworks": list(analysis.frameworks),
+            "testTools": list(analysis.test_tools),
+            "symbols": len(analysis.symbols),
+            "entries": {"created": self.created, "kept": self.kept, "deleted": self.deleted},
+            "changedFiles": list(self.changed_files),
+            "previousRun": self.previous_run,
+            "parsedFiles": self.parsed,
+        }
+
+
+def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryReport:
+    """Analyse the project and bring its discovery entries up to date.
+
+    The files read and their hashes are kept in ``meta.json`` (``discovery.files``). With
+    ``incremental``, a run that finds no file added, edited or removed since then changes
+    nothing; otherwise only the entries whose text changed are replaced (an edited module's
+    entry, the overview), the others are kept as they are.
+    """
+    previous, _ = IndexMeta.load(memory.paths.meta_path)
+    before = previous.discovery.get("files")
+    before = before if isinstance(before, dict) else {}
+    last_run = str(previous.discovery.get("lastRunAt", ""))
+    cache_path = memory.paths.memory_dir / ANALYSIS_CACHE
+    cache = ParseCache(cache_path if incremental else None)
+    analysis = analyze(memory.paths.root, cache=cache)
+    cache.path = cache_path
+    cache.save()
+    changed = changed_files(before, analysis.files)
+    if incremental and last_run and previous.discovery.get("complete") and not changed:
+        kept = memory.count(category=Category.DISCOVERY)
+        return DiscoveryReport(
+            analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
+        )
+    items = [
+        NewEntry(
+            content=draft.content,
+            category=Category.DISCOVERY,
+            source=Source.DISCOVERY,
+            keywords=draft.keywords[:10],
+            file_path=draft.file_path,
+            section_title=draft.section_title,
+        )
+        for draft in discovery_drafts(analysis)
+    ]
+    items += doc_sections(memory, analysis)
+    existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
+    wanted: dict[str, NewEntry] = {}
+    for item in items:
+        text, _ = memory.prepare_content(item.content, secret_policy="redact")
+        wanted.setdefault(content_hash(text), item)
+    creates = [item for digest, item in wanted.items() if digest not in existing]
+    stale = [e.id for digest, e in existing.items() if digest not in wanted]
+    added = memory.add_many(creates, secret_policy="redact") if creates else []
+    if stale:
+        memory.delete_many(stale)
+    ids = {digest: e.id for digest, e in existing.items() if digest in wanted}
+    ids.update(
+        (r.entry.content_hash, r.entry.id) for r in added if r.entry.source is Source.DISCOVERY
+    )
+    _record_citations(memory, analysis, wanted, ids, stale)
+    with memory.lock.hold():
+        meta, _ = IndexMeta.load(memory.paths.meta_path)
+        meta.discovery = {
+            "lastRunAt": now_iso(),
+            "complete": True,
+            "files": analysis.files,
+        }
+        meta.save(memory.paths.meta_path)
+    return DiscoveryReport(
+        analysis,
+        len(creates),
+        len(wanted) - len(creates),
+        len(stale),
+        changed,
+        last_run,
+        parsed=cache.misses,
+    )
+
+
+def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:
+    """Paths added, edited or removed between two ``path → hash`` maps, sorted."""
+    return tuple(sorted(p for p in set(before) | set(now) if before.get(p) != now.get(p)))
+
+
+def _record_citations(
+    memory: Memory,
+    analysis: Analysis,
+    wanted: dict[str, NewEntry],
+    ids: dict[str, str],
+    removed: list[str],
+) -> None:
+    """Each discovery entry cites the file it describes (flagged stale when that changes);
+    the symbol table lets notes that name a symbol cite its file."""
+    cited: dict[str, list[Citation]] = {}
+    for digest, item in wanted.items():
+        entry_id = ids.get(digest)
+        if entry_id is None:
+            continue
+        file_hash = analysis.files.get(item.file_path)
+        cited[entry_id] = [Citation(item.file_path, "", file_hash)] if file_hash else []
+    try:
+        memory.freshness.record(cited)
+        memory.freshness.index.forget(removed)
+        memory.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
+    except Exception:  # stale flags are derived; the discovery itself succeeded
+        log.warning("could not record what discovery entries cite", exc_info=True)
+
+
+def doc_sections(memory: Memory, analysis: Analysis) -> list[NewEntry]:
+    """The text of the project's README and top-level docs, chunked like knowledge files,
+    so that "how is X configured" finds the README section that says it."""
+    docs = [
+        d.file
+        for d in analysis.docs
+        if ("/" not in d.file and d.file.lower().startswith("readme"))
+        or (d.file.startswith("docs/") and d.file.count("/") == 1)
+    ][:MAX_DOC_FILES]
+    cfg = memory.config
+    items = []
+    for rel in docs:
+        try:
+            text = (memory.paths.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("cannot read %s: %s", rel, exc)
+            continue
+        parsed = parse_markdown(text)
+        if not parsed.index:
+            continue
+        for chunk in chunk_markdown(parsed.body, cfg.chunk_size, cfg.chunk_overlap):
+            items.append(
+                NewEntry(
+                    content=chunk.content[:10_000],
+                    category=Category.DISCOVERY,
+                    source=Source.DISCOVERY,
+                    file_path=rel,
+                    section_title=chunk.title,
+                    line_start=chunk.line_start + parsed.body_line_offset,
+                    line_end=chunk.line_end + parsed.body_line_offset,
+                )
+            )
+    return items

@@ -1,0 +1,296 @@
+"""Writing entries: validation, secret handling, dedup by content hash, embedding.
+
+:class:`EntryService` turns what a caller provides (:class:`NewEntry`) into stored
+entries. Content is checked whole before anything is stored: ``<private>`` blocks are
+redacted, likely secrets rejected or redacted (:mod:`engine.guards.privacy`), length
+and keywords validated. Identical content returns the existing entry. Vectors are
+computed outside the write lock; the store and mirror change through
+:class:`engine.storage.records.Records`.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core.config import Config
+from engine.core.errors import (
+    ContentTooLongError,
+    InvalidInputError,
+    NotFoundError,
+    SecretDetectedError,
+)
+from engine.core.hashing import content_hash, normalize_content
+from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
+from engine.core.validation import clean_keywords, now_iso, parse_category, parse_source
+from engine.embedding.base import Embedder
+from engine.guards.privacy import find_secrets, redact_private, redact_secrets
+from engine.storage.records import Records
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What a caller provides to create an entry; the engine fills in the rest."""
+
+    content: str
+    category: Category | str = Category.GENERAL
+    source: Source | str = Source.MANUAL
+    keywords: Sequence[str] = ()
+    file_path: str = ""
+    section_title: str = ""
+    line_start: int = 0
+    line_end: int = 0
+    promoted_at: str = ""
+    """Set for chunks of a file written by promotion (marks the entries promoted)."""
+    reference_count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    """Outcome of an add: the stored entry and whether it is new (False: a duplicate)."""
+
+    entry: Entry
+    created: bool
+    redactions: tuple[str, ...] = ()
+    """Kinds of secret that were redacted from the content before storage."""
+
+
+class EntryService:
+    """Adds, changes and removes entries of one memory."""
+
+    def __init__(
+        self,
+        records: Records,
+        embedder: Embedder,
+        config: Config,
+        *,
+        on_written: Callable[[Sequence[Entry]], None] = lambda entries: None,
+    ) -> None:
+        self.records = records
+        self.mirror = records.mirror
+        self.embedder = embedder
+        self.config = config
+        self._on_written = on_written
+        """Told of entries whose text was written (to record what they cite)."""
+
+    def require(self, entry_id: str) -> Entry:
+        """The entry with this id. Raises :class:`NotFoundError` when there is none."""
+        entry = self.mirror.get(entry_id)
+        if entry is None:
+            raise NotFoundError(f"no entry with id '{entry_id}'")
+        return entry
+
+    def prepare_content(
+        self, content: str, *, secret_policy: str | None = None
+    ) -> tuple[str, tuple[str, ...]]:
+        """Validate and clean content for storage: returns (content, redacted kinds).
+
+        ``<private>`` blocks are always redacted; other likely secrets are rejected
+        or redacted according to ``secret_policy``.
+        """
+        if not isinstance(content, str):
+            raise InvalidInputError("content must be text")
+        text = normalize_content(redact_private(content))
+        if not text or text == "[REDACTED]":
+            raise InvalidInputError("content is empty (after removing <private> blocks)")
+        hits = find_secrets(text)
+        kinds = tuple(dict.fromkeys(h.kind for h in hits))
+        if hits:
+            if (secret_policy or self.config.secret_policy) == "reject":
+                raise SecretDetectedError(
+                    "content looks like it contains a secret (" + ", ".join(kinds) + "); "
+                    "remove it, wrap it in <private>…</private>, or set secret_policy = "
+                    '"redact"'
+                )
+            text = redact_secrets(text, hits)
+        if len(text) > MAX_CONTENT_LENGTH:
+            raise ContentTooLongError(
+                f"content is {len(text):,} characters; the limit is {MAX_CONTENT_LENGTH:,}"
+            )
+        return text, kinds
+
+    def _build(
+        self, item: NewEntry, stamp: str, secret_policy: str | None
+    ) -> tuple[Entry, tuple[str, ...]]:
+        text, kinds = self.prepare_content(item.content, secret_policy=secret_policy)
+        entry = Entry(
+            id=uuid.uuid4().hex,
+            content=text,
+            category=parse_category(item.category),
+            source=parse_source(item.source),
+            file_path=item.file_path,
+            section_title=item.section_title.strip(),
+            keywords=self._safe_keywords(item.keywords, secret_policy),
+            created_at=stamp,
+            updated_at=stamp,
+            content_hash=content_hash(text),
+            line_start=item.line_start,
+            line_end=item.line_end,
+            promoted=bool(item.promoted_at),
+            promoted_at=item.promoted_at,
+            reference_count=item.reference_count,
+        )
+        return entry, kinds
+
+    def _safe_keywords(self, keywords: Sequence[str], secret_policy: str | None) -> tuple[str, ...]:
+        """Clean keywords; one that looks like a secret is rejected or dropped."""
+        kept = []
+        for keyword in clean_keywords(keywords):
+            hits = find_secrets(keyword)
+            if not hits:
+                kept.append(keyword)
+            elif (secret_policy or self.config.secret_policy) == "reject":
+                raise SecretDetectedError(
+                    f"a keyword looks like a secret ({hits[0].kind}); remove it"
+                )
+        return tuple(kept)
+
+    def _existing(self, entry: Entry) -> Entry | None:
+        # Markdown chunks are owned by their file: the same paragraph in two files is two
+        # entries, so editing one file never removes what the other still says.
+        # A note that repeats a knowledge file's paragraph is its own entry too: it must
+        # survive when that file is edited.
+        scope = entry.file_path if entry.source is Source.MARKDOWN else None
+        found = self.mirror.find_by_hash(entry.content_hash, file_path=scope)
+        if entry.source is not Source.MARKDOWN:
+            found = [e for e in found if e.source is not Source.MARKDOWN]
+        return found[0] if found else None
+
+    def add_many(
+        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+    ) -> list[AddResult]:
+        """Store several entries in one write (embedded in one batch); see :meth:`add`.
+
+        ``secret_policy`` overrides the configured one (the indexer always redacts).
+        """
+        stamp = now_iso()
+        built = [self._build(item, stamp, secret_policy) for item in items]
+        # Known duplicates are not embedded; the check is repeated under the lock,
+        # where it is authoritative (another process may have added the same text).
+        candidates = [e for e in _unique([e for e, _ in built]) if self._existing(e) is None]
+        if candidates:
+            self.records.store()  # a missing store refuses here, before the model loads
+        vectors = self.embedder.embed_documents([e.content for e in candidates])
+        results: dict[str, AddResult] = {}
+        with self.records.lock.hold():
+            for entry, _ in built:
+                existing = self._existing(entry)
+                if existing is not None:
+                    results[_dedup_key(entry)] = AddResult(existing, False)
+            fresh, fresh_rows = [], []
+            for row, entry in enumerate(candidates):
+                if _dedup_key(entry) not in results:
+                    fresh.append(entry)
+                    fresh_rows.append(row)
+                    results[_dedup_key(entry)] = AddResult(entry, True)
+            if fresh:
+                self.records.write(
+                    lambda s: s.add(fresh, vectors[fresh_rows]),
+                    lambda db: self.mirror.upsert(db, fresh),
+                )
+        self._on_written([r.entry for r in results.values() if r.created])
+        out, reported = [], set()
+        for entry, kinds in built:
+            key = _dedup_key(entry)
+            result = results[key]
+            if result.created and key in reported:
+                result = AddResult(result.entry, False)  # a repeat within this batch
+            elif result.created:
+                result = replace(result, redactions=kinds)
+            reported.add(key)
+            out.append(result)
+        return out
+
+    def update(
+        self,
+        entry_id: str,
+        *,
+        content: str | None = None,
+        category: Category | str | None = None,
+        keywords: Sequence[str] | None = None,
+        section_title: str | None = None,
+    ) -> Entry:
+        """Change an entry; new content is re-embedded.
+
+        Raises:
+            NotFoundError: no entry has this id.
+        """
+        current = self.require(entry_id)
+        changes: dict[str, Any] = {}
+        if content is not None:
+            text, _ = self.prepare_content(content)
+            changes.update(content=text, content_hash=content_hash(text))
+        if category is not None:
+            changes["category"] = parse_category(category)
+        if keywords is not None:
+            changes["keywords"] = self._safe_keywords(keywords, None)
+        if section_title is not None:
+            changes["section_title"] = section_title.strip()
+        vector = self.embedder.embed_documents([changes.get("content", current.content)])
+        with self.records.lock.hold():
+            # Re-read under the lock: a reference counted meanwhile must not be lost.
+            latest = self.require(entry_id)
+            entry = replace(latest, **changes, updated_at=now_iso())
+            self.records.write(
+                lambda s: s.upsert([entry], vector), lambda db: self.mirror.upsert(db, [entry])
+            )
+        if content is not None:
+            self._on_written([entry])
+        return entry
+
+    def update_metadata(self, entries: Sequence[Entry]) -> None:
+        """Rewrite entries whose text is unchanged (line numbers, titles): no re-embedding."""
+        if not entries:
+            return
+        by_id = {e.id: e for e in entries}
+        vectors = self.records.store().vectors_for(list(by_id))
+        present = [by_id[i] for i in by_id if i in vectors]
+        if not present:
+            return
+        import numpy as np
+
+        matrix = np.stack([vectors[e.id] for e in present])
+        self.records.write(
+            lambda s: s.upsert(present, matrix), lambda db: self.mirror.upsert(db, present)
+        )
+
+    def delete(self, entry_id: str) -> bool:
+        """Delete one entry; False when there was none with this id."""
+        return self.delete_many([entry_id]) == 1
+
+    def delete_many(self, ids: Sequence[str]) -> int:
+        """Delete entries by id; returns how many existed."""
+        with self.records.lock.hold():
+            present = list(self.mirror.get_many(list(ids)))
+            if present:
+                self.records.write(
+                    lambda s: s.delete(present), lambda db: self.mirror.delete(db, present)
+                )
+        return len(present)
+
+    def restore(self, entries: Sequence[Entry]) -> None:
+        """Put back entries exactly as they were (undo of a delete), re-embedding from cache."""
+        if not entries:
+            return
+        vectors = self.embedder.embed_documents([e.content for e in entries])
+        self.records.write(
+            lambda s: s.upsert(list(entries), vectors),
+            lambda db: self.mirror.upsert(db, entries),
+        )
+
+
+def _dedup_key(entry: Entry) -> str:
+    scope = entry.file_path if entry.source is Source.MARKDOWN else ""
+    return f"{scope}\x00{entry.content_hash}"
+
+
+def _unique(entries: Sequence[Entry]) -> list[Entry]:
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        seen.setdefault(_dedup_key(entry), entry)
+    return list(seen.values())

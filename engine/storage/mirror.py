@@ -1,0 +1,374 @@
+"""The entry mirror: every entry's fields in SQLite, derived from the store of record.
+
+``fts.sqlite`` holds a mirror of every entry's fields (all but the vector) in the
+``entries`` table and an external-content FTS5 index over it, kept in step by triggers.
+Listing and lookups by id or content hash are served from here, and keyword search
+(:mod:`engine.search.keyword`) reads its FTS5 index, so those paths never import
+LanceDB or the embedding stack. The mirror is rebuildable from the store.
+
+Consistency with the store is tracked in ``fts_state``: writers set ``pending`` before
+touching the store and clear it in the same transaction that updates the mirror, so a
+crash in between leaves ``pending`` set and the next open repairs the mirror.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import LockTimeoutError
+from engine.core.models import ENTRY_COLUMNS, Category, Entry, Source
+from engine.storage.sqlite import enable_wal, is_busy_error
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = "1"
+BUSY_TIMEOUT_S = 30.0
+"""How long a statement waits for another process's write lock on ``fts.sqlite``."""
+_COLUMNS = ENTRY_COLUMNS
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS entries (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    content TEXT NOT NULL, category TEXT NOT NULL, source TEXT NOT NULL,
+    filePath TEXT NOT NULL DEFAULT '', sectionTitle TEXT NOT NULL DEFAULT '',
+    keywords TEXT NOT NULL DEFAULT '[]', referenceCount INTEGER NOT NULL DEFAULT 0,
+    promoted INTEGER NOT NULL DEFAULT 0, promotedAt TEXT NOT NULL DEFAULT '',
+    createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, contentHash TEXT NOT NULL,
+    lineStart INTEGER NOT NULL DEFAULT 0, lineEnd INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS entries_hash ON entries(contentHash);
+CREATE INDEX IF NOT EXISTS entries_file ON entries(filePath);
+CREATE INDEX IF NOT EXISTS entries_created ON entries(createdAt);
+CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
+    id UNINDEXED, content, category, source, filePath, sectionTitle, keywords,
+    content='entries', content_rowid='rowid', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS entries_ai AFTER INSERT ON entries BEGIN
+    INSERT INTO memory_fts(rowid, id, content, category, source, filePath, sectionTitle, keywords)
+    VALUES (new.rowid, new.id, new.content, new.category, new.source, new.filePath,
+            new.sectionTitle, new.keywords);
+END;
+CREATE TRIGGER IF NOT EXISTS entries_ad AFTER DELETE ON entries BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, id, content, category, source, filePath,
+                           sectionTitle, keywords)
+    VALUES ('delete', old.rowid, old.id, old.content, old.category, old.source, old.filePath,
+            old.sectionTitle, old.keywords);
+END;
+CREATE TRIGGER IF NOT EXISTS entries_au AFTER UPDATE ON entries BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, id, content, category, source, filePath,
+                           sectionTitle, keywords)
+    VALUES ('delete', old.rowid, old.id, old.content, old.category, old.source, old.filePath,
+            old.sectionTitle, old.keywords);
+    INSERT INTO memory_fts(rowid, id, content, category, source, filePath, sectionTitle, keywords)
+    VALUES (new.rowid, new.id, new.content, new.category, new.source, new.filePath,
+            new.sectionTitle, new.keywords);
+END;
+CREATE TABLE IF NOT EXISTS fts_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reference_backlog (id TEXT PRIMARY KEY) WITHOUT ROWID;
+INSERT OR IGNORE INTO fts_state VALUES ('schema', '{SCHEMA_VERSION}');
+INSERT OR IGNORE INTO fts_state VALUES ('pending', '1');
+"""
+
+
+def entry_to_row(entry: Entry) -> tuple[object, ...]:
+    """The mirror row of an entry, in :data:`_COLUMNS` order."""
+    return (
+        entry.id,
+        entry.content,
+        entry.category.value,
+        entry.source.value,
+        entry.file_path,
+        entry.section_title,
+        json.dumps(list(entry.keywords), ensure_ascii=False),
+        entry.reference_count,
+        int(entry.promoted),
+        entry.promoted_at,
+        entry.created_at,
+        entry.updated_at,
+        entry.content_hash,
+        entry.line_start,
+        entry.line_end,
+    )
+
+
+def row_to_entry(row: Sequence[Any]) -> Entry:
+    """Inverse of :func:`entry_to_row`."""
+    keywords = json.loads(str(row[6])) if row[6] else []
+    return Entry(
+        id=str(row[0]),
+        content=str(row[1]),
+        category=Category(str(row[2])),
+        source=Source(str(row[3])),
+        file_path=str(row[4]),
+        section_title=str(row[5]),
+        keywords=tuple(str(k) for k in keywords),
+        reference_count=int(row[7]),
+        promoted=bool(row[8]),
+        promoted_at=str(row[9]),
+        created_at=str(row[10]),
+        updated_at=str(row[11]),
+        content_hash=str(row[12]),
+        line_start=int(row[13]),
+        line_end=int(row[14]),
+    )
+
+
+class EntryMirror:
+    """The keyword index and entry mirror in ``fts.sqlite``.
+
+    A connection is shared by the threads of one process (guarded by a lock);
+    other processes use their own connections, and WAL lets readers proceed while
+    one of them writes.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        self.recreated = False
+        """True when the file was missing or unreadable and had to be made anew."""
+        self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            db = self._open_schema()
+        except sqlite3.DatabaseError as exc:
+            if is_busy_error(exc):
+                # Another process holds the database: it is busy, not broken. Moving it
+                # aside would split the writers between two files.
+                raise LockTimeoutError(
+                    f"memory is busy: the keyword index {self.path} stayed locked "
+                    f"for {BUSY_TIMEOUT_S:g} s"
+                ) from exc
+            log.warning("keyword index %s is unreadable (%s); recreating it", self.path, exc)
+            self._move_aside()
+            db = self._open_schema()
+            existed = False
+        self.recreated = not existed
+        return db
+
+    def _open_schema(self) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+        )
+        try:
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            enable_wal(db, BUSY_TIMEOUT_S)
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA)
+            version = db.execute("SELECT value FROM fts_state WHERE key='schema'").fetchone()
+            if version is None or version[0] != SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"schema version {version} != {SCHEMA_VERSION}")
+            db.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'x'").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            part = self.path.with_name(self.path.name + suffix)
+            if part.exists():
+                part.replace(part.with_name(part.name + ".corrupt"))
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, rolled back on error)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # --- consistency state -------------------------------------------------------------
+
+    def state(self, key: str) -> str | None:
+        """A value of ``fts_state`` (``pending``, ``store_version``, …)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM fts_state WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_state(self, db: sqlite3.Connection, key: str, value: str) -> None:
+        """Set a state value inside a transaction opened with :meth:`transaction`."""
+        db.execute("INSERT OR REPLACE INTO fts_state VALUES (?, ?)", (key, value))
+
+    @property
+    def pending(self) -> bool:
+        """True when a write to the store may not be reflected here."""
+        return self.state("pending") != "0"
+
+    def mark_pending(self) -> None:
+        """Record that the store is about to change."""
+        with self.transaction() as db:
+            self.set_state(db, "pending", "1")
+
+    # --- writes (call inside transaction()) ---------------------------------------------
+
+    def upsert(self, db: sqlite3.Connection, entries: Iterable[Entry]) -> None:
+        """Insert or replace entries (by id)."""
+        rows = [entry_to_row(e) for e in entries]
+        db.executemany("DELETE FROM entries WHERE id = ?", [(r[0],) for r in rows])
+        marks = ",".join("?" * len(_COLUMNS))
+        db.executemany(f"INSERT INTO entries ({','.join(_COLUMNS)}) VALUES ({marks})", rows)
+
+    def delete(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
+        """Remove entries by id; unknown ids are ignored."""
+        db.executemany("DELETE FROM entries WHERE id = ?", [(i,) for i in ids])
+
+    def clear(self, db: sqlite3.Connection) -> None:
+        """Remove every entry."""
+        db.execute("DELETE FROM entries")
+        db.execute("DELETE FROM reference_backlog")
+        db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
+
+    # --- reference counts not yet in the store ------------------------------------------
+
+    def note_references(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
+        """Record that these entries' ``referenceCount`` changed here but not in the store."""
+        db.executemany("INSERT OR IGNORE INTO reference_backlog VALUES (?)", [(i,) for i in ids])
+
+    def reference_backlog(self) -> dict[str, int]:
+        """id → the mirror's ``referenceCount``, for counts the store has yet to receive."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT e.id, e.referenceCount FROM reference_backlog b"
+                " JOIN entries e ON e.id = b.id"
+            )
+            return {str(i): int(n) for i, n in rows.fetchall()}
+
+    def clear_reference_backlog(self, db: sqlite3.Connection) -> None:
+        """Forget the backlog (its counts have reached the store)."""
+        db.execute("DELETE FROM reference_backlog")
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
+        """Rows of one read-only statement on the shared connection (the keyword
+        retriever's way in: :class:`engine.search.keyword.KeywordSearcher`)."""
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def get(self, entry_id: str) -> Entry | None:
+        """The mirrored entry with this id."""
+        found = self._select("WHERE id = ?", (entry_id,))
+        return found[0] if found else None
+
+    def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
+        """Mirrored entries by id (missing ids are absent from the result)."""
+        out: dict[str, Entry] = {}
+        for start in range(0, len(ids), 500):
+            part = list(ids[start : start + 500])
+            marks = ",".join("?" * len(part))
+            out.update((e.id, e) for e in self._select(f"WHERE id IN ({marks})", part))
+        return out
+
+    def find_by_hash(self, digest: str, *, file_path: str | None = None) -> list[Entry]:
+        """Entries whose content hash is ``digest`` (optionally only those of one file)."""
+        if file_path is None:
+            return self._select("WHERE contentHash = ?", (digest,))
+        return self._select("WHERE contentHash = ? AND filePath = ?", (digest, file_path))
+
+    def by_file(self, file_path: str) -> list[Entry]:
+        """Entries indexed from one knowledge file, in line order."""
+        return self._select("WHERE filePath = ? ORDER BY lineStart", (file_path,))
+
+    def recent(
+        self,
+        *,
+        category: Category | None = None,
+        source: Source | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Entry]:
+        """Entries newest first, optionally filtered."""
+        clauses, params = self._filters(category, source)
+        sql = f"{clauses} ORDER BY createdAt DESC, rowid DESC LIMIT ? OFFSET ?"
+        return self._select(sql, [*params, -1 if limit is None else limit, offset])
+
+    def count(self, *, category: Category | None = None, source: Source | None = None) -> int:
+        """Number of entries, optionally filtered."""
+        clauses, params = self._filters(category, source)
+        with self._lock:
+            return int(
+                self._db.execute(f"SELECT count(*) FROM entries {clauses}", params).fetchone()[0]
+            )
+
+    def counts_by(self, column: str) -> dict[str, int]:
+        """Entry counts grouped by ``category`` or ``source``."""
+        if column not in {"category", "source"}:
+            raise ValueError(column)
+        with self._lock:
+            rows = self._db.execute(f"SELECT {column}, count(*) FROM entries GROUP BY {column}")
+            return {str(k): int(v) for k, v in rows.fetchall()}
+
+    def ids_and_stamps(self) -> dict[str, str]:
+        """id → "updatedAt|referenceCount|promoted" (drift detection against the store)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, updatedAt || '|' || referenceCount || '|' || promoted FROM entries"
+            )
+            return dict(rows.fetchall())
+
+    def vector_keys(self) -> tuple[list[str], list[str], list[str]]:
+        """Ids, content hashes and categories of every entry, in one consistent read
+        (the keys under which the embedding cache holds their vectors)."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, contentHash, category FROM entries").fetchall()
+        return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+
+    def file_paths(self) -> set[str]:
+        """Every distinct non-empty filePath."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT filePath FROM entries WHERE filePath != ''")
+            return {str(r[0]) for r in rows.fetchall()}
+
+    def file_paths_of_source(self, source: str) -> set[str]:
+        """Distinct non-empty filePath values of entries from one source."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT filePath FROM entries WHERE filePath != '' AND source = ?",
+                (source,),
+            )
+            return {str(r[0]) for r in rows.fetchall()}
+
+    def integrity_ok(self) -> bool:
+        """Run FTS5's own integrity check and SQLite's quick_check."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
+                return bool(self._db.execute("PRAGMA quick_check").fetchone()[0] == "ok")
+            except sqlite3.DatabaseError:
+                return False
+
+    @staticmethod
+    def _filters(category: Category | None, source: Source | None) -> tuple[str, list[object]]:
+        clauses: list[str] = []
+        params: list[object] = []
+        if category is not None:
+            clauses.append("category = ?")
+            params.append(category.value)
+        if source is not None:
+            clauses.append("source = ?")
+            params.append(source.value)
+        return ("WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+    def _select(self, tail: str, params: Sequence[object]) -> list[Entry]:
+        with self._lock:
+            rows = self._db.execute(f"SELECT {','.join(_COLUMNS)} FROM entries {tail}", params)
+            return [row_to_entry(r) for r in rows.fetchall()]

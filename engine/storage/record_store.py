@@ -1,0 +1,497 @@
+"""The LanceDB table of entries: the store of record, vectors included.
+
+Everything else on disk (the keyword index, the embedding cache, ``meta.json``) can
+be rebuilt from this table and the knowledge files; this table cannot. ``lancedb``
+and ``pyarrow`` are imported when a store is first opened, not when this module is.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+from engine.core.errors import StorageError
+from engine.core.hashing import content_hash
+from engine.core.models import ENTRY_COLUMNS, Category, Entry, Source
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import pyarrow as pa
+
+log = logging.getLogger(__name__)
+
+TABLE = "memories"
+ANN_MIN_ROWS = 50_000
+"""From this many rows the store keeps an IVF_HNSW_SQ index for one-shot processes
+(long-lived ones search an exact in-memory copy); the measurements behind the number
+are in bench/RESULTS.md ("Vector index")."""
+ANN_NPROBES = 50
+ANN_REFINE = 5
+"""IVF partitions probed, and candidates re-ranked with exact vectors per result: recall@10
+against exact search 0.97 at 100,000 entries (0.89 with 20 probes and no re-ranking)."""
+ANN_REINDEX_SHARE = 0.1
+"""Re-fold the index when this share of rows has been added since it was built."""
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_ENTRY_COLUMNS = list(ENTRY_COLUMNS)
+
+
+def _schema(dimension: int) -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("content", pa.string()),
+            pa.field("category", pa.string()),
+            pa.field("source", pa.string()),
+            pa.field("filePath", pa.string()),
+            pa.field("sectionTitle", pa.string()),
+            pa.field("keywords", pa.string()),
+            pa.field("referenceCount", pa.int32()),
+            pa.field("promoted", pa.bool_()),
+            pa.field("promotedAt", pa.string()),
+            pa.field("createdAt", pa.string()),
+            pa.field("updatedAt", pa.string()),
+            pa.field("contentHash", pa.string()),
+            pa.field("lineStart", pa.int32()),
+            pa.field("lineEnd", pa.int32()),
+            pa.field("vector", pa.list_(pa.float32(), dimension)),
+        ]
+    )
+
+
+# Columns added after the original (v0.1) schema, with the SQL that fills old rows.
+_MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's text (LanceDB's run to dozens), at most 300 characters."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+
+
+def unreadable(path: Path, exc: BaseException) -> str:
+    """The message of a store that cannot be read, naming what to run."""
+    return (
+        f"the vector store at {path} cannot be read ({_first_line(exc)}); run `memory-tui doctor` "
+        "to see what can be recovered"
+    )
+
+
+def _reads(
+    method: Callable[Concatenate[RecordStore, _P], _R],
+) -> Callable[Concatenate[RecordStore, _P], _R]:
+    """Turn LanceDB's errors on a read (missing data files, a damaged manifest) into a
+    :class:`StorageError` that says what to run, instead of a traceback."""
+
+    def wrapper(self: RecordStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except StorageError:
+            raise
+        except (RuntimeError, OSError, ValueError) as exc:
+            raise StorageError(unreadable(self.path, exc)) from exc
+
+    functools.update_wrapper(wrapper, method)
+    return wrapper
+
+
+def latest_version_on_disk(path: Path) -> int | None:
+    """The table's latest committed version from its manifest file names, without
+    importing LanceDB; ``None`` when there is no table. Manifests are named ``N.manifest``
+    or, in the newer layout, ``(2**64 - 1 - N).manifest`` (so the newest sorts first)."""
+    versions = path / f"{TABLE}.lance" / "_versions"
+    try:
+        names = [n[: -len(".manifest")] for n in os.listdir(versions) if n.endswith(".manifest")]
+    except OSError:
+        return None
+    numbers = [int(n) for n in names if n.isdigit()]
+    if not numbers:
+        return None
+    newest = max(numbers)
+    return newest if newest < 2**63 else 2**64 - 1 - min(numbers)
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for LanceDB filters."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def row_to_entry(row: dict[str, Any]) -> Entry:
+    """Build an :class:`Entry` from a LanceDB row (vector ignored)."""
+    keywords_raw = row.get("keywords") or "[]"
+    try:
+        keywords = json.loads(keywords_raw)
+    except json.JSONDecodeError:
+        keywords = [k for k in str(keywords_raw).split() if k]
+    return Entry(
+        id=row["id"],
+        content=row["content"] or "",
+        category=Category(row.get("category") or "general"),
+        source=Source(row.get("source") or "manual"),
+        file_path=row.get("filePath") or "",
+        section_title=row.get("sectionTitle") or "",
+        keywords=tuple(str(k) for k in keywords),
+        reference_count=int(row.get("referenceCount") or 0),
+        promoted=bool(row.get("promoted")),
+        promoted_at=row.get("promotedAt") or "",
+        created_at=row.get("createdAt") or "",
+        updated_at=row.get("updatedAt") or "",
+        content_hash=row.get("contentHash") or content_hash(row["content"] or ""),
+        line_start=int(row.get("lineStart") or 0),
+        line_end=int(row.get("lineEnd") or 0),
+    )
+
+
+def entry_to_row(entry: Entry, vector: Sequence[float]) -> dict[str, Any]:
+    """The LanceDB row of an entry and its vector."""
+    return {
+        "id": entry.id,
+        "content": entry.content,
+        "category": entry.category.value,
+        "source": entry.source.value,
+        "filePath": entry.file_path,
+        "sectionTitle": entry.section_title,
+        "keywords": json.dumps(list(entry.keywords), ensure_ascii=False),
+        "referenceCount": entry.reference_count,
+        "promoted": entry.promoted,
+        "promotedAt": entry.promoted_at,
+        "createdAt": entry.created_at,
+        "updatedAt": entry.updated_at,
+        "contentHash": entry.content_hash,
+        "lineStart": entry.line_start,
+        "lineEnd": entry.line_end,
+        "vector": vector,
+    }
+
+
+class RecordStore:
+    """Entries and their embeddings in one LanceDB table at ``path``."""
+
+    def __init__(self, path: Path, dimension: int) -> None:
+        self.path = path
+        self.dimension = dimension
+        self._table: Any = None
+        self._has_index = False
+        self._index_checked_at: int | None = None
+        self._db: Any = None
+
+    # --- opening -------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        """Whether the table has been created on disk."""
+        return (self.path / f"{TABLE}.lance").is_dir()
+
+    def _connect(self) -> Any:
+        if self._db is None:
+            # Lance logs from Rust straight to stderr; keep it to real errors.
+            os.environ.setdefault("LANCE_LOG", "error")
+            import lancedb
+
+            try:
+                # interval 0: every read sees other processes' latest commits.
+                self._db = lancedb.connect(self.path, read_consistency_interval=timedelta(0))
+            except Exception as exc:
+                raise StorageError(f"cannot open the vector store at {self.path}: {exc}") from exc
+        return self._db
+
+    def table(self, *, create: bool = False) -> Any:
+        """The LanceDB table, opened (and migrated) on first use; ``None`` if absent."""
+        if self._table is not None:
+            return self._table
+        db = self._connect()
+        if not self.exists():
+            if not create:
+                return None
+            self._table = db.create_table(TABLE, schema=_schema(self.dimension), exist_ok=True)
+            return self._table
+        try:
+            table = db.open_table(TABLE)
+        except Exception as exc:
+            raise StorageError(unreadable(self.path, exc)) from exc
+        stored = table.schema.field("vector").type.list_size
+        if stored != self.dimension:
+            raise StorageError(
+                f"the vector store at {self.path} holds {stored}-dimension vectors but the "
+                f"embedding model makes {self.dimension}; it was built with another model. "
+                "Run `memory-tui doctor --rebuild-store` to re-embed every entry with this one"
+            )
+        self._table = table
+        self._migrate()
+        return self._table
+
+    def _migrate(self) -> None:
+        names = set(self._table.schema.names)
+        missing = {col: sql for col, sql in _MIGRATIONS.items() if col not in names}
+        if missing:
+            log.info("migrating the vector store: adding %s", ", ".join(missing))
+            self._table.add_columns(missing)
+        if "contentHash" in missing:
+            self._backfill_hashes()
+
+    def _backfill_hashes(self) -> None:
+        import pyarrow as pa
+
+        rows = self._table.search().select(["id", "content"]).limit(None).to_list()
+        if not rows:
+            return
+        # One merge (one commit) rather than an update per row: a per-row update costs
+        # ~20 ms and a table version each, minutes for a large v0.1 memory.
+        hashes = pa.table(
+            {
+                "id": pa.array([r["id"] for r in rows], pa.string()),
+                "contentHash": pa.array(
+                    [content_hash(r["content"] or "") for r in rows], pa.string()
+                ),
+            }
+        )
+        self._table.merge_insert("id").when_matched_update_all().execute(hashes)
+
+    @property
+    def version(self) -> int:
+        """LanceDB's version number of the table (0 when absent)."""
+        table = self.table()
+        return 0 if table is None else int(table.version)
+
+    # --- writes --------------------------------------------------------------------------
+
+    def add(self, entries: Sequence[Entry], vectors: npt.NDArray[np.float32]) -> None:
+        """Append entries with their vectors."""
+        if not entries:
+            return
+        rows = [entry_to_row(e, v) for e, v in zip(entries, vectors.tolist(), strict=True)]
+        self._write(lambda t: t.add(rows))
+
+    def upsert(self, entries: Sequence[Entry], vectors: npt.NDArray[np.float32]) -> None:
+        """Insert entries or replace those whose id exists."""
+        if not entries:
+            return
+        rows = [entry_to_row(e, v) for e, v in zip(entries, vectors.tolist(), strict=True)]
+        self._write(
+            lambda t: (
+                t.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(rows)
+            )
+        )
+
+    def update_fields(self, entry_id: str, values: dict[str, Any]) -> None:
+        """Change scalar columns of one entry (no re-embedding)."""
+        self._write(lambda t: t.update(where=f"id = {quote(entry_id)}", values=values))
+
+    def increment_references(self, ids: Sequence[str], amount: int = 1) -> None:
+        """``referenceCount += amount`` for each id, in one commit."""
+        part = ", ".join(quote(i) for i in ids)
+        step = int(amount)
+        self._write(
+            lambda t: t.update(
+                where=f"id IN ({part})",
+                values_sql={"referenceCount": f"`referenceCount` + {step}"},
+            )
+        )
+
+    def set_reference_counts(self, counts: dict[str, int]) -> None:
+        """``referenceCount = n`` for each id (idempotent: a repeat after a crash is safe)."""
+        by_value: dict[int, list[str]] = {}
+        for entry_id, value in counts.items():
+            by_value.setdefault(int(value), []).append(entry_id)
+        for value, ids in by_value.items():
+            for start in range(0, len(ids), 500):
+                part = ", ".join(quote(i) for i in ids[start : start + 500])
+                self._write(
+                    lambda t, p=part, v=value: t.update(
+                        where=f"id IN ({p})", values={"referenceCount": v}
+                    )
+                )
+
+    def delete(self, ids: Iterable[str]) -> None:
+        """Delete entries by id."""
+        id_list = list(ids)
+        for start in range(0, len(id_list), 500):
+            part = ", ".join(quote(i) for i in id_list[start : start + 500])
+            self._write(lambda t, part=part: t.delete(f"id IN ({part})"))
+
+    def clear(self) -> None:
+        """Delete every entry (the table and its schema stay)."""
+        if self.table() is not None:
+            self._write(lambda t: t.delete("true"))
+
+    def _write(self, op: Any) -> None:
+        table = self.table(create=True)
+        try:
+            op(table)
+        except Exception as exc:
+            raise StorageError(
+                f"writing to the vector store at {self.path} failed ({_first_line(exc)}); "
+                "run `memory-tui doctor` to see what can be recovered"
+            ) from exc
+
+    # --- reads ---------------------------------------------------------------------------
+
+    @_reads
+    def count(self) -> int:
+        """Number of entries."""
+        table = self.table()
+        return 0 if table is None else int(table.count_rows())
+
+    @_reads
+    def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
+        """Entries by id."""
+        table = self.table()
+        out: dict[str, Entry] = {}
+        if table is None:
+            return out
+        for start in range(0, len(ids), 500):
+            part = ", ".join(quote(i) for i in ids[start : start + 500])
+            rows = (
+                table.search().where(f"id IN ({part})").select(_ENTRY_COLUMNS).limit(None).to_list()
+            )
+            out.update((r["id"], row_to_entry(r)) for r in rows)
+        return out
+
+    @_reads
+    def vectors_for(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """Stored vectors by entry id."""
+        import numpy as np
+
+        table = self.table()
+        out: dict[str, npt.NDArray[np.float32]] = {}
+        if table is None:
+            return out
+        for start in range(0, len(ids), 500):
+            part = ", ".join(quote(i) for i in ids[start : start + 500])
+            arrow = (
+                table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None)
+            ).to_arrow()
+            for entry_id, vector in zip(
+                arrow["id"].to_pylist(), arrow["vector"].to_pylist(), strict=True
+            ):
+                out[entry_id] = np.asarray(vector, dtype=np.float32)
+        return out
+
+    @_reads
+    def find_by_content_hash(self, digest: str) -> Entry | None:
+        """Some entry whose content hash is ``digest``."""
+        table = self.table()
+        if table is None:
+            return None
+        rows = (
+            table.search()
+            .where(f'"contentHash" = {quote(digest)}')
+            .select(_ENTRY_COLUMNS)
+            .limit(1)
+            .to_list()
+        )
+        return row_to_entry(rows[0]) if rows else None
+
+    @_reads
+    def all_entries(self) -> list[Entry]:
+        """Every entry (without vectors): the source for rebuilding the keyword index."""
+        table = self.table()
+        if table is None:
+            return []
+        rows = table.search().select(_ENTRY_COLUMNS).limit(None).to_list()
+        return [row_to_entry(r) for r in rows]
+
+    @_reads
+    def ids_and_stamps(self) -> dict[str, str]:
+        """id → updatedAt of every entry."""
+        table = self.table()
+        if table is None:
+            return {}
+        cols = ["id", "updatedAt", "referenceCount", "promoted"]
+        arrow = table.search().select(cols).limit(None).to_arrow()
+        columns = [arrow[c].to_pylist() for c in cols]
+        # Same text as the mirror's stamps: a v0.1 table may hold referenceCount as a
+        # double (2.0) and null strings, which must not read as drift on every repair.
+        return {
+            i: f"{u or ''}|{int(r or 0)}|{int(bool(p))}"
+            for i, u, r, p in zip(*columns, strict=True)
+        }
+
+    @_reads
+    def all_vectors(self) -> tuple[list[str], list[str], npt.NDArray[np.float32]]:
+        """Ids, categories and the (n, dimension) matrix of every stored vector."""
+        import numpy as np
+
+        table = self.table()
+        if table is None:
+            return [], [], np.zeros((0, self.dimension), dtype=np.float32)
+        arrow = table.search().select(["id", "category", "vector"]).limit(None).to_arrow()
+        vectors = arrow["vector"].combine_chunks()
+        flat = np.asarray(vectors.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
+        matrix = flat.reshape(len(arrow), self.dimension)
+        return arrow["id"].to_pylist(), arrow["category"].to_pylist(), matrix
+
+    @_reads
+    def vector_search(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        *,
+        where: str | None = None,
+        exact: bool = False,
+    ) -> list[tuple[Entry, float]]:
+        """Nearest entries by cosine similarity, best first: through the ANN index when the
+        table has one (see :data:`ANN_MIN_ROWS`) unless ``exact``."""
+        table = self.table()
+        if table is None or limit <= 0:
+            return []
+        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        if where:
+            query = query.where(where, prefilter=True)
+        if exact:
+            query = query.bypass_vector_index()
+        elif self.has_vector_index():
+            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
+        rows = query.select([*_ENTRY_COLUMNS, "_distance"]).limit(limit).to_list()
+        return [(row_to_entry(r), 1.0 - float(r["_distance"])) for r in rows]
+
+    def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """Cosine similarity of the query vector to each of the given entries (exact)."""
+        if not ids:
+            return {}
+        part = ", ".join(quote(i) for i in ids)
+        hits = self.vector_search(vector, len(ids), where=f"id IN ({part})", exact=True)
+        return {entry.id: sim for entry, sim in hits}
+
+    def has_vector_index(self) -> bool:
+        """Whether the table has an ANN index on its vectors."""
+        table = self.table()
+        if table is None:
+            return False
+        if self._index_checked_at != table.version:
+            self._has_index = any("vector" in i.columns for i in table.list_indices())
+            self._index_checked_at = table.version
+        return self._has_index
+
+    def maintain_vector_index(self) -> str:
+        """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows, and fold new
+        rows into it when many were added since; returns what was done ("" if nothing)."""
+        table = self.table()
+        if table is None:
+            return ""
+        rows = table.count_rows()
+        if not self.has_vector_index():
+            if rows < ANN_MIN_ROWS:
+                return ""
+            from lancedb.index import IvfHnswSq
+
+            partitions = max(1, int(rows**0.5))
+            config = IvfHnswSq(distance_type="cosine", num_partitions=partitions)
+            table.create_index("vector", config=config, replace=True)
+            return f"built a vector index over {rows} entries"
+        index = next(i for i in table.list_indices() if "vector" in i.columns)
+        unindexed = int(getattr(index, "num_unindexed_rows", 0) or 0)
+        if unindexed < ANN_REINDEX_SHARE * rows:
+            return ""
+        table.optimize()
+        return f"folded {unindexed} new entries into the vector index"

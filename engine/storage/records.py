@@ -1,0 +1,246 @@
+"""The store of record and its mirror, kept in step: every write goes through here.
+
+A write changes LanceDB (:class:`engine.storage.record_store.RecordStore`) and the SQLite
+mirror (:class:`engine.storage.mirror.EntryMirror`) under the project's write lock,
+crash-safely: ``pending`` is set in the mirror before the store changes and cleared in the
+same mirror transaction that applies the change, so a writer killed in between leaves
+``pending`` set and the next open repairs the mirror from the store. Reference counts
+recorded by searches live in the mirror (and its backlog) until the store's next write.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core.errors import LockTimeoutError, StorageError
+from engine.storage import record_store
+from engine.storage.locking import WriteLock
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
+from engine.storage.record_store import RecordStore, latest_version_on_disk
+
+log = logging.getLogger(__name__)
+
+StoreOp = Callable[[RecordStore], object]
+MirrorOp = Callable[[Any], object]
+
+
+@dataclass(frozen=True, slots=True)
+class RepairReport:
+    """What re-synchronising the keyword index with the store changed."""
+
+    added: int
+    removed: int
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was out of step."""
+        return bool(self.added or self.removed)
+
+
+class Records:
+    """One project's store of record, its mirror and the write lock that orders them."""
+
+    def __init__(self, paths: MemoryPaths, dimension: int) -> None:
+        self.paths = paths
+        self.dimension = dimension
+        paths.memory_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = WriteLock(paths.lock_path)
+        self.mirror = EntryMirror(paths.fts_path)
+        self._store: RecordStore | None = None
+
+    def store(self) -> RecordStore:
+        """The store of record (LanceDB is imported on first call).
+
+        Raises:
+            StorageError: the store is gone although entries were written to it; a
+                write now would start an empty store and repairs would then empty the
+                keyword index, the last copy of those entries.
+        """
+        if self._store is None:
+            store = RecordStore(self.paths.vectors_dir, self.dimension)
+            if not store.exists() and self._recorded_store_version() > 0:
+                raise StorageError(
+                    f"the vector store at {self.paths.vectors_dir} is missing, but the "
+                    f"keyword index lists {self.mirror.count()} entries written to it; run "
+                    "`memory-tui doctor --rebuild-store` to rebuild it from the keyword index"
+                )
+            self._store = store
+        return self._store
+
+    def _recorded_store_version(self) -> int:
+        try:
+            return int(self.mirror.state("store_version") or 0)
+        except ValueError:
+            return 0
+
+    # --- consistency ---------------------------------------------------------------------
+
+    def _needs_repair(self) -> bool:
+        """Whether the keyword index may be out of step with the store: it was recreated,
+        a write was interrupted (``pending``), or the store's version on disk is not the
+        one the index was last synchronised with (a store restored from a copy, a writer
+        that bypassed the mirror). Reads one directory listing, never opens LanceDB."""
+        if self.mirror.recreated or self.mirror.pending:
+            return True
+        on_disk = latest_version_on_disk(self.paths.vectors_dir)
+        return on_disk is not None and on_disk != self._recorded_store_version()
+
+    def ensure_consistent(self) -> RepairReport | None:
+        """Repair the mirror when it may be out of step (see :meth:`_needs_repair`)."""
+        if not self._needs_repair():
+            return None
+        with self.lock.hold():
+            if not self._needs_repair():
+                return None  # a concurrent writer finished while we waited
+            try:
+                report = self.repair_index()
+            except LockTimeoutError:
+                raise
+            except StorageError as exc:
+                # The store cannot be read: keep serving reads from the mirror, which is
+                # then the only copy; writes refuse with the same message.
+                log.warning("%s", exc.message)
+                return None
+        if report.changed:
+            log.warning(
+                "keyword index was out of step with the store and has been repaired "
+                "(%d rows added or refreshed, %d removed)",
+                report.added,
+                report.removed,
+            )
+        return report
+
+    def repair_index(self) -> RepairReport:
+        """Bring the keyword index in line with the store (only what differs is rewritten)."""
+        with self.lock.hold():
+            if not self.store().exists():
+                with self.mirror.transaction() as db:
+                    removed = self.mirror.count()
+                    self.mirror.clear(db)
+                    self._mark_synced(db, 0)
+                return RepairReport(0, removed)
+            # Counts only the mirror has would otherwise be overwritten by the store's.
+            folded = self._fold_references(self.store())
+            store_stamps = self.store().ids_and_stamps()
+            mirror_stamps = self.mirror.ids_and_stamps()
+            stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
+            gone = [i for i in mirror_stamps if i not in store_stamps]
+            fresh = self.store().get_many(stale)
+            with self.mirror.transaction() as db:
+                if folded:
+                    self.mirror.clear_reference_backlog(db)
+                self.mirror.delete(db, gone)
+                self.mirror.upsert(db, fresh.values())
+                self._mark_synced(db, self.store().version)
+        self.mirror.recreated = False
+        return RepairReport(len(stale), len(gone))
+
+    def rebuild_index(self) -> int:
+        """Rebuild the keyword index from the store from scratch; returns the entry count."""
+        with self.lock.hold():
+            if self.store().exists():
+                self._fold_references(self.store())
+            entries = self.store().all_entries()
+            with self.mirror.transaction() as db:
+                self.mirror.clear(db)
+                self.mirror.upsert(db, entries)
+                self._mark_synced(db, self.store().version if self.store().exists() else 0)
+        return len(entries)
+
+    def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> None:
+        self.mirror.set_state(db, "pending", "0")
+        self.mirror.set_state(db, "store_version", str(version))
+        if vectors_changed:  # tells in-memory vector copies (any process) to reload
+            self.mirror.set_state(db, "vectors_version", uuid.uuid4().hex)
+
+    # --- writes --------------------------------------------------------------------------
+
+    def write(
+        self, store_op: StoreOp, mirror_op: MirrorOp, *, vectors_changed: bool = True
+    ) -> None:
+        """Apply one change to the store and the mirror, crash-safely, under the lock."""
+        with self.lock.hold():
+            if self.mirror.pending:  # an earlier write reached the store but not the index
+                self.repair_index()
+            store = self.store()  # a missing store refuses here, before pending is set
+            self.mirror.mark_pending()
+            folded = self._fold_references(store)
+            store_op(store)
+            with self.mirror.transaction() as db:
+                if folded:
+                    self.mirror.clear_reference_backlog(db)
+                mirror_op(db)
+                self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
+
+    def record_references(self, ids: Sequence[str]) -> None:
+        """Count that these entries were returned to a caller: ``referenceCount`` grows by
+        the number of times each id appears in ``ids``."""
+        if not ids:
+            return
+        counts = Counter(ids)
+        with self.lock.hold():
+            current = self.mirror.get_many(list(counts))
+            bumped = [
+                replace(e, reference_count=e.reference_count + counts[e.id])
+                for e in current.values()
+            ]
+            if not bumped:
+                return
+            # Counted in the mirror only; the store receives the counts with its next write
+            # (:meth:`_fold_references`). A search thus never opens LanceDB (a second to
+            # import, 100 MB resident in the MCP server) nor adds a store version.
+            with self.mirror.transaction() as db:
+                self.mirror.upsert(db, bumped)
+                self.mirror.note_references(db, [e.id for e in bumped])
+
+    def flush_references(self) -> None:
+        """Write reference counts recorded since the store's last write into the store now
+        (a long-lived process does it when it closes). Never raises: on failure the counts
+        stay in the backlog for the next writer."""
+        try:
+            pending = self.mirror.reference_backlog()
+        except Exception:  # a closed or unreadable index has nothing to hand over
+            return
+        if not pending or not self.paths.vectors_dir.exists():
+            return
+        try:
+            self.write(lambda store: None, lambda db: None, vectors_changed=False)
+        except Exception as exc:
+            log.warning("reference counts stay pending until the next write: %s", exc)
+
+    def _fold_references(self, store: RecordStore) -> bool:
+        """Give the store the reference counts recorded in the mirror since its last write
+        (under the write lock; the caller clears the backlog in its mirror transaction)."""
+        backlog = self.mirror.reference_backlog()
+        if backlog:
+            store.set_reference_counts(backlog)
+        return bool(backlog)
+
+    def maintain_vector_index(self) -> str:
+        """Create or refresh the store's ANN index when the memory is large enough for one
+        (:data:`engine.storage.record_store.ANN_MIN_ROWS`); says what it did, "" when
+        nothing was due. Smaller memories return at once, without opening LanceDB."""
+        if self.mirror.count() < record_store.ANN_MIN_ROWS or not self.paths.vectors_dir.exists():
+            return ""
+        done = ""
+
+        def build(store: RecordStore) -> None:
+            nonlocal done
+            done = store.maintain_vector_index()
+
+        # Under the write lock like any write: an index build is a new store version.
+        self.write(build, lambda db: None, vectors_changed=False)
+        if done:
+            log.info("%s", done)
+        return done
+
+    def close(self) -> None:
+        """Hand pending reference counts to the store; close the mirror."""
+        self.flush_references()
+        self.mirror.close()
