@@ -38,6 +38,8 @@ def analyze(
     and files larger than ``max_file_bytes`` are skipped and only counted. Raises
     :class:`NotADirectoryError` when ``root`` is not a directory. With a ``cache``, files
     whose bytes are unchanged since it was filled are not parsed again.
+
+    Long because it is the flat list of analysis steps that fill one :class:`Analysis`.
     """
     root = Path(root).resolve()
     if not root.is_dir():

@@ -80,6 +80,9 @@ def scan(
 
     ``wanted`` receives the file name. Symlinked directories are never entered (no loops, no
     escaping the root); symlinked files are read only when their target is inside the root.
+
+    Long because the walk prunes directories, applies .gitignore rules and filters files in
+    one pass over each listing; split, the rules and stats would be passed around.
     """
     root = root.resolve()
     dirs = DirectoryFilter(ignored_dirs)

@@ -89,7 +89,10 @@ class Searcher:
         prefix_last: bool = False,
         wait_for_model: bool = True,
     ) -> SearchResponse:
-        """Search; see the module docstring for the semantics of each mode."""
+        """Search; see the module docstring for the semantics of each mode.
+
+        Long because each mode's way of degrading is spelled out next to the others.
+        """
         warnings: list[str] = []
         if mode is SearchMode.KEYWORD:
             hits = self._keyword(query, limit, category, prefix_last, warnings)

@@ -76,6 +76,10 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
     ``incremental``, a run that finds no file added, edited or removed since then changes
     nothing; otherwise only the entries whose text changed are replaced (an edited module's
     entry, the overview), the others are kept as they are.
+
+    Long because it is one sequence (load the last hashes, analyse, diff, write under the
+    lock, save the hashes) whose steps share the old and new file hashes; split apart,
+    what runs under the write lock would be harder to see.
     """
     previous, _ = IndexMeta.load(memory.paths.meta_path)
     before = previous.discovery.get("files")

@@ -149,6 +149,9 @@ class Indexer:
 
         ``only`` limits the run to these project-relative paths (the git hooks, the
         watcher and promotion pass the files they know changed).
+
+        Long because plan, embed and commit share the report and the scope of the write
+        lock; read in one place, it shows what happens under the lock and what before it.
         """
         started = time.perf_counter()
         report = IndexReport(dry_run=dry_run)

@@ -19,10 +19,11 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.storage import record_store
+from engine.storage.lance_rows import latest_version_on_disk
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
-from engine.storage.record_store import RecordStore, latest_version_on_disk
+from engine.storage.record_store import RecordStore
 
 log = logging.getLogger(__name__)
 

@@ -726,7 +726,7 @@ def test_analysing_this_repository() -> None:
     analysis = analyze(PROJECT_ROOT)
     elapsed = time.perf_counter() - started
     assert symbol(analysis, "engine/services/memory.py", "Memory").kind == "class"
-    assert symbol(analysis, "app/cli.py", "main").kind == "function"
+    assert symbol(analysis, "app/cli/main.py", "main").kind == "function"
     assert analysis.name == "memory-tui"
     assert analysis.languages[0].language == "Python"
     assert "textual" in analysis.frameworks and "pytest" in analysis.test_tools

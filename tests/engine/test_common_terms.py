@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.search import keyword as fts_module
 from engine.core.models import Entry
-from engine.search.query import build_match_query
+from engine.search import keyword as fts_module
 from engine.search.keyword import KeywordSearcher
+from engine.search.query import build_match_query
 from engine.storage.mirror import EntryMirror
 
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
-from engine.search.query import MAX_QUERY_TERMS, build_match_query
 from engine.search.keyword import KeywordSearcher
+from engine.search.query import MAX_QUERY_TERMS, build_match_query
 from engine.storage.mirror import EntryMirror
 
 CORPUS = {
@@ -122,7 +122,9 @@ class TestSearch:
 
     def test_prefix_last(self, filled: EntryMirror) -> None:
         assert KeywordSearcher(filled).search("lanc", 5) == []
-        assert {h.entry.id for h in KeywordSearcher(filled).search("lanc", 5, prefix_last=True)} == {"a", "e"}
+        assert {
+            h.entry.id for h in KeywordSearcher(filled).search("lanc", 5, prefix_last=True)
+        } == {"a", "e"}
 
     def test_category_filter(self, fts: EntryMirror) -> None:
         entries = [make_entry(f"g{i}", f"cache cache cache entry {i}") for i in range(8)]

@@ -10,10 +10,10 @@ import pytest
 from fakes import FakeEmbedder
 
 from engine.search import vector as memory_module
-from engine.storage import record_store as store_module
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.storage import record_store as store_module
 
 WORDS = [
     "gearbox",

@@ -12,11 +12,11 @@ import pytest
 from cli_support import run_cli
 from fakes import FakeEmbedder
 
-from engine.storage import mirror as fts_module
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.storage import mirror as fts_module
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 

@@ -219,7 +219,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
     for path in report.updated:
         print(f"  merged    {path}", file=sys.stderr)
     if not getattr(args, "no_hooks", False):
-        from app.freshness_commands import install_hooks_for_init
+        from app.cli.freshness import install_hooks_for_init
 
         report.notes.append(install_hooks_for_init(root))
     with _open(root, must_exist=False) as memory:

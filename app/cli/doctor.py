@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    """Add ``doctor`` to the CLI (see app.cli)."""
+    """Add ``doctor`` to the CLI (see app.cli.parser)."""
     p = command(
         "doctor",
         "Check each part of the memory (one line each) and repair derived files "

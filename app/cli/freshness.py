@@ -1,6 +1,6 @@
 """Handlers of the freshness subcommands: ``hooks``, ``watch`` and ``discover``.
 
-Each takes the parsed args and the project root, like the handlers in :mod:`app.commands`.
+Each takes the parsed args and the project root, like the handlers in :mod:`app.cli.commands`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.options import common_options
 from engine.core.errors import EngineError
 
 if TYPE_CHECKING:
@@ -224,11 +225,10 @@ def stale(args: argparse.Namespace, root: Path) -> int:
 
 def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add ``hooks``, ``watch``, ``discover`` and ``stale`` to the CLI (see app.cli)."""
-    from app.cli import _common_options
     from app.githooks import HOOK_NAMES
 
     p = command("hooks", "Git hooks that re-index knowledge files on commit, merge, checkout.")
-    common = [_common_options(in_subcommand=True)]
+    common = [common_options(in_subcommand=True)]
     actions = p.add_subparsers(dest="hooks_action", metavar="ACTION", required=True)
 
     def action(name: str, help_text: str) -> argparse.ArgumentParser:

@@ -1,0 +1,57 @@
+"""Running ``memory-tui``: parse, configure logging, dispatch, turn errors into exit codes.
+
+Output contract: stdout carries only results (so pipes work), messages and errors go
+to stderr, failures exit non-zero, and a closed pipe (``| head -1``) ends quietly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from app.cli.options import EXIT_ERROR, EXIT_OK, PROG
+from app.cli.parser import build_parser
+from app.project import find_project_root
+
+
+def _configure_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    level = os.environ.get("CLAUDE_MEMORY_LOG_LEVEL", "INFO" if verbose else "WARNING")
+    root.setLevel(level.upper())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    from engine.core.errors import EngineError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _configure_logging(args.verbose)
+    if args.command is None:
+        from app.cli import commands
+
+        args.handler = commands.open_app
+    root = (args.project or find_project_root()).resolve()
+    try:
+        return int(args.handler(args, root) or EXIT_OK)
+    except EngineError as exc:
+        print(f"{PROG}: error: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def run() -> None:
+    """Console-script wrapper: exit with :func:`main`'s code."""
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The CLI's shared vocabulary: its name, exit codes, choices, and the options every
+subcommand accepts. A leaf: every other module of :mod:`app.cli` may import it."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+PROG = "memory-tui"
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "discovery", "general")
+SOURCES = ("markdown", "session", "discovery", "manual")
+FORMATS = ("text", "json", "csv", "md", "xml")
+MODES = ("vector", "keyword", "hybrid")
+
+
+def _version() -> str:
+    # importlib.metadata costs ~30 ms to import: only ``--version`` pays for it.
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memory-tui")
+    except PackageNotFoundError:  # running from a source tree without install
+        return "0+unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version``, with the version looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"{PROG} {_version()}")  # stdout, as argparse's own version action does
+        parser.exit()
+
+
+def limit_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 1000, got {value}")
+    return value
+
+
+def common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
+    """Options accepted both before and after the subcommand name.
+
+    A subparser writes its defaults over what the main parser already parsed, so in a
+    subcommand the defaults are suppressed: ``memory-tui --project DIR stats`` keeps DIR.
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--project",
+        metavar="DIR",
+        type=Path,
+        default=argparse.SUPPRESS if in_subcommand else None,
+        help="project root (default: top of the git tree containing the current directory)",
+    )
+    common.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS if in_subcommand else False,
+        help="log progress to stderr",
+    )
+    return common

@@ -1,0 +1,123 @@
+"""The argument parser of ``memory-tui``: every subcommand and its options.
+
+Command modules are imported inside :func:`build_parser`, so ``memory-tui --help`` and
+the parser's tests import no engine code.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from app.cli.options import (
+    CATEGORIES,
+    FORMATS,
+    MODES,
+    PROG,
+    SOURCES,
+    VersionAction,
+    common_options,
+    limit_value,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (subcommands register themselves here)."""
+    from app.cli import commands
+
+    common = common_options(in_subcommand=True)
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        parents=[common_options(in_subcommand=False)],
+        description="Local, searchable project memory for coding agents and people. "
+        "Run without a command to open the terminal app.",
+    )
+    parser.add_argument("--version", action=VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.add_argument("--version", action=VersionAction)
+        return p
+
+    p = command("search", "Search the memory; prints results to stdout.")
+    p.add_argument("query", help="what to look for (any text)")
+    p.add_argument("--mode", choices=MODES, help="retrieval mode (default: from config, hybrid)")
+    p.add_argument("--format", choices=FORMATS, help="output format (default: text)")
+    p.add_argument("--json", action="store_true", help="same as --format json")
+    p.add_argument("--limit", "-n", type=limit_value, help="most results (default: from config, 5)")
+    p.add_argument("--category", choices=CATEGORIES, help="only entries of this category")
+    p.set_defaults(handler=commands.search)
+
+    p = command("add", "Add an entry (content as argument, or from stdin with '-').")
+    p.add_argument("content", help="the text to remember, or '-' to read stdin")
+    p.add_argument("--category", "-c", default="general", choices=CATEGORIES)
+    p.add_argument("--keywords", "-k", default="", help="comma-separated keywords (at most 10)")
+    p.add_argument("--json", action="store_true", help="print the stored entry as JSON")
+    p.set_defaults(handler=commands.add)
+
+    p = command("list", "List entries, newest first.")
+    p.add_argument("--category", choices=CATEGORIES)
+    p.add_argument("--source", choices=SOURCES)
+    p.add_argument("--limit", "-n", type=limit_value, default=20)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(handler=commands.list_entries)
+
+    p = command("get", "Show one entry in full.")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=commands.get)
+
+    p = command("delete", "Delete entries by id.")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.set_defaults(handler=commands.delete)
+
+    p = command("index", "Index the markdown under .claude/knowledge/ (only what changed).")
+    p.add_argument("--force", action="store_true", help="re-chunk every file, rebuild the index")
+    p.add_argument(
+        "--dry-run", action="store_true", help="report what would change, change nothing"
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=commands.index)
+
+    p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
+    p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
+    p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
+    p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
+    p.set_defaults(handler=commands.init)
+
+    p = command("analyze", "Analyse the codebase into discovery entries (replaces the last run).")
+    p.add_argument("--json", action="store_true", help="print the analysis summary as JSON")
+    p.set_defaults(handler=commands.analyze)
+
+    p = command("promote", "Move entries into curated markdown under .claude/knowledge/.")
+    p.add_argument("ids", nargs="*", metavar="ID", help="entries to promote")
+    p.add_argument(
+        "--due",
+        action="store_true",
+        help="promote every entry whose reference count passed the configured promote_threshold",
+    )
+    p.set_defaults(handler=commands.promote)
+
+    p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
+    p.set_defaults(handler=commands.hook)
+
+    p = command("stats", "Counts by category and source.")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=commands.stats)
+
+    from app.cli.freshness import register_commands
+
+    register_commands(command)
+
+    from app.cli.doctor import register as register_doctor
+
+    register_doctor(command)
+
+    p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
+    p.add_argument(
+        "--http", action="store_true", help="serve streamable HTTP (at /mcp) instead of stdio"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
+    p.set_defaults(handler=commands.serve_mcp)
+    return parser

@@ -1,0 +1,125 @@
+"""The architecture holds: no import cycle between modules of engine/ or app/, and no
+module or function in engine/ grows past the size the house style allows.
+
+The layer contracts themselves are import-linter's (pyproject.toml, run by `make lint`).
+Cycles are counted over every import grimp finds, function-level ones included.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 50
+
+
+def strongly_connected(nodes: Iterable[str], edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative: the groups of modules that import each other."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    counter = 0
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+    return groups
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert strongly_connected("abcd", edges) == [["a", "b", "c"]]
+    assert strongly_connected("ab", {"a": {"b"}}) == []
+
+
+# In a fresh interpreter at the project root: under pytest, tests/app and tests/engine
+# are on sys.path and would be found as namespace packages of the same names.
+_GRAPH = """
+import json, grimp
+graph = grimp.build_graph("engine", "app", cache_dir=None)
+print(json.dumps({m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}))
+"""
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the project modules it imports (grimp: function-level imports included)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _GRAPH], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    ours = {"engine", "app"}
+    return {
+        m: {i for i in imported if i.split(".")[0] in ours}
+        for m, imported in json.loads(out).items()
+        if m.split(".")[0] in ours
+    }
+
+
+def test_no_import_cycles_in_engine_or_app() -> None:
+    edges = import_graph()
+    assert len(edges) > 100, "the graph covers the whole project"
+    assert strongly_connected(sorted(edges), edges) == []
+
+
+def _engine_files() -> list[Path]:
+    return sorted((ROOT / "engine").rglob("*.py"))
+
+
+def test_engine_modules_stay_small() -> None:
+    too_long = {
+        str(f.relative_to(ROOT)): n
+        for f in _engine_files()
+        if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert too_long == {}
+
+
+def test_engine_functions_stay_short_or_say_why() -> None:
+    """A function over the limit needs a docstring line starting "Long because"."""
+    too_long = []
+    for path in _engine_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                doc = ast.get_docstring(node) or ""
+                if length > MAX_FUNCTION_LINES and "Long because" not in doc:
+                    too_long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} {length}")
+    assert too_long == []
