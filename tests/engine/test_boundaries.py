@@ -34,6 +34,15 @@ ENGINE_MODULES = (
     "engine.core.config",
     "engine.markdown.chunking",
     "engine.markdown.parse",
+    "engine.services.entries",
+    "engine.storage.records",
+    "engine.search.keyword",
+    "engine.search.vector",
+    "engine.search.gate",
+    "engine.output.serialize",
+    "engine.embedding.default",
+    "engine.embedding.cache",
+    "engine.freshness.stale",
 )
 FACES = ("textual", "rich", "app")
 HEAVY = ("lancedb", "torch", "sentence_transformers", "numpy", "pyarrow")

@@ -195,7 +195,7 @@ class TestSentenceTransformerEmbedder:
             "HF_HOME": str(tmp_path / "hf-home"),
         }
         code = (
-            "from engine.embedding.base import SentenceTransformerEmbedder;"
+            "from engine.embedding.reference import SentenceTransformerEmbedder;"
             "v = SentenceTransformerEmbedder().embed_query('offline works');"
             "print(v.shape[0])"
         )
