@@ -542,6 +542,8 @@ class Memory:
         # Known duplicates are not embedded; the check is repeated under the lock,
         # where it is authoritative (another process may have added the same text).
         candidates = [e for e in _unique([e for e, _ in built]) if self._existing(e) is None]
+        if candidates:
+            self.store()  # a missing store is refused before the model is loaded
         vectors = self.embedder.embed_documents([e.content for e in candidates])
         results: dict[str, AddResult] = {}
         with self.lock.hold():
