@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Label, Select, TextArea
-from tui_helpers import Recorder, make_app, search_for, settle
+from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
 from app.tui import messages as msg
 from app.tui.screens import curation
@@ -115,15 +115,25 @@ async def test_delete_then_undo(seeded: Memory, recorder: Recorder) -> None:
         assert seeded.get(target.id) == target  # exactly as it was
 
 
-async def test_delete_can_be_cancelled(seeded: Memory) -> None:
+async def test_delete_can_be_cancelled(seeded: Memory, recorder: Recorder) -> None:
     app = make_app(seeded)
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
         await settle(pilot)
-        await pilot.press("down", "d")
-        await pilot.pause()
+        await pilot.press("down")  # to the results
+        selected = app.screen.query_one(ResultsTable).selected
+        assert selected is not None
+        target = selected.entry
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the dialog")
+        question = str(app.screen.query_one("#question", Label).render())
+        assert question.startswith(f"Delete “{target.title[:70]}”?")
         await pilot.press("escape")
         await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert not recorder.of(msg.EntryDeleted)
+        assert seeded.get(target.id) == target
         assert seeded.count() == 5
+        assert target.content in results(app)
 
 
 async def test_promote_writes_a_knowledge_file(seeded: Memory, project: Path) -> None:

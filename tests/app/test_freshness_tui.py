@@ -83,12 +83,16 @@ async def test_the_watcher_worker_shows_files_edited_elsewhere(
 
 
 async def test_watching_without_a_knowledge_folder_warns(memory: Memory) -> None:
+    assert not memory.paths.knowledge_dir.exists()
     app = make_app(memory)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await pilot.press("f5")
         await settle(pilot)
+        warnings = [str(n.message) for n in app._notifications if n.severity == "warning"]
+        assert warnings == ["There is no knowledge folder to watch."]
         assert not app.screen.watching  # type: ignore[attr-defined]
+        assert not [w for w in app.workers if w.group == "watch"]
 
 
 async def test_refresh_on_an_entry_that_is_not_stale_says_so(memory: Memory) -> None:

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
+from textual.app import App
 from textual.message import Message
 from textual.pilot import Pilot
 
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
-from app.tui.screens.main import DEBOUNCE_SECONDS, PREVIEW_DELAY
+from app.tui.screens.main import MainScreen
 from engine.services.memory import Memory
+
+WAIT_LIMIT = 30.0
+"""Seconds a wait may take before the test fails (generous: a loaded machine is slow)."""
+POLL = 0.01
+"""Seconds the app runs between two looks at the condition waited for."""
+QUIET_ROUNDS = 5
+"""Rounds of message handling in a row that must find the app idle for it to be settled:
+each round handles the messages queued when it began, and one of them may post the next
+(a bubbling message moves one widget up per round)."""
 
 SEEDS = (
     ("LanceDB filters need double quotes around camelCase columns", "gotcha", ["lancedb"]),
@@ -38,22 +51,57 @@ class Recorder:
         return [m for m in self.messages if isinstance(m, kind)]
 
 
-async def settle(pilot: Pilot[object], *, rounds: int = 20) -> None:
-    """Wait past the debounce and until no worker runs and the handlers have caught up."""
-    await pilot.pause(DEBOUNCE_SECONDS * 2)
-    for _ in range(rounds):
+async def wait_until(
+    pilot: Pilot[object], condition: Callable[[], object], what: str, *, timeout: float = WAIT_LIMIT
+) -> None:
+    """Let the app run until ``condition()`` is true; fail, naming ``what``, after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}")
+        await pilot.pause(POLL)
+
+
+def busy(app: App[object]) -> bool:
+    """Whether work is under way: a worker not finished, or on a main screen a search
+    waiting out its debounce or a preview waiting to follow the selection."""
+    if any(not w.is_finished for w in app.workers):
+        return True
+    return any(
+        screen._timer is not None or screen._preview_timer is not None
+        for screen in app.screen_stack
+        if isinstance(screen, MainScreen)
+    )
+
+
+async def settle(pilot: Pilot[object], *, timeout: float = WAIT_LIMIT) -> None:
+    """Wait until the app is idle (:func:`busy` is false) and stays so while the messages
+    already posted are handled: results shown, the preview following the selection."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < QUIET_ROUNDS:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app was still busy after {timeout:g} s")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        if not any(w.is_running for w in pilot.app.workers):
-            await pilot.pause(PREVIEW_DELAY * 2)  # the preview follows the selection
-            return
+        if busy(pilot.app):
+            quiet = 0
+            await pilot.pause(POLL)  # timers fire while the app runs
+        else:
+            quiet += 1
 
 
 async def search_for(pilot: Pilot[object], text: str) -> None:
     """Put ``text`` in the query input in one edit (one search), then settle."""
     from app.tui.widgets.search_bar import SearchBar
 
-    pilot.app.screen.query_one(SearchBar).value = text
+    screen = pilot.app.screen
+    screen.query_one(SearchBar).value = text
+    await wait_until(
+        pilot,
+        lambda: screen.state.query == text,  # type: ignore[attr-defined]
+        f"the search for {text!r} to be asked",
+    )
     await settle(pilot)
 
 

@@ -147,8 +147,16 @@ class TestModes:
     def test_fts_syntax_in_queries(
         self, memory: Memory, notes: dict[str, Entry], mode: SearchMode
     ) -> None:
+        # FTS5 operators in user text are searched as words: the keyword index answers
+        # (a failure there would only be a warning and a fallback, so both are checked)
+        # and the words next to the operators still find their entry.
         for query in ['"', "NOT", "lancedb*", "(camelcase", "NEAR(a b)", "x:y", "\x00lancedb"]:
-            memory.search(query, mode=mode)
+            response = memory.search(query, mode=mode)
+            assert response.warnings == (), (query, response.warnings)
+            assert response.used is mode, (query, response.used)
+        for query in ["lancedb*", "(camelcase", "\x00lancedb"]:
+            results = memory.search(query, mode=mode).results
+            assert results and results[0].entry == notes["lancedb"], (query, results)
 
     def test_invalid_requests(self, memory: Memory) -> None:
         for bad in ("", "   \n"):

@@ -1,10 +1,12 @@
 """kill -9 at random points: the indexer, a writer, ``memory-tui init``.
 
-Each trial kills a real process with SIGKILL after a delay drawn from a seeded random
-generator, then checks that the memory opens, that the keyword mirror was repaired to
-agree with the store (ids and every field), that nothing acknowledged was lost, and that
-the next run completes with the counts a clean run gives. Trial outcomes are printed
-(``pytest -s``) as the rows of the reliability table.
+Each trial kills a real process with SIGKILL at a point drawn from a seeded random
+generator (a delay; for init, a file it has written or a stage it has begun), then checks
+that the memory opens, that the keyword mirror was repaired to agree with the store (ids
+and every field), that nothing acknowledged was lost, and that the next run completes with
+the counts a clean run gives. The writer and init trials also check that the kill landed
+mid-run: the process was still working and the SIGKILL is what ended it. Trial outcomes
+are printed (``pytest -s``) as the rows of the reliability table.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import time
@@ -22,11 +25,14 @@ from cli_support import CLI, clean_env, git_repo, run_cli, tree
 from fakes import FakeEmbedder
 from reliability_support import mutate_tree, reference_markdown, snapshot, spawn, write_tree
 
+from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 
 SEED = 20261122
+WRITER_ADDS = 5000
+"""Adds the killed writer is asked for: more than it can make before the kill."""
 
 
 def _wait_for_line(proc: subprocess.Popen[str], prefix: str) -> list[str]:
@@ -113,13 +119,19 @@ def test_writer_killed_mid_add_loses_nothing_it_acknowledged(tmp_path: Path) -> 
     told: set[str] = set()
     trials, lost_total = 6, 0
     for trial in range(trials):
-        proc = spawn("add", root, f"t{trial}", "400")
+        # More adds than fit in the kill window: the writer is always busy when it is killed.
+        proc = spawn("add", root, f"t{trial}", str(WRITER_ADDS))
         first = _wait_for_line(proc, "ACK ")
         time.sleep(rng.uniform(0.0, 1.5))
+        assert proc.poll() is None, f"the writer stopped before the kill: {first}"
         proc.send_signal(signal.SIGKILL)
-        stdout, _ = proc.communicate(timeout=30)
+        stdout, stderr = proc.communicate(timeout=30)
         lines = first + stdout.splitlines()
         acked = {line.split()[1] for line in lines if line.startswith("ACK ")}
+        # The kill ended a writer in the middle of its adds (not one that had failed).
+        assert proc.returncode == -signal.SIGKILL, (proc.returncode, stdout, stderr[-2000:])
+        assert 1 <= len(acked) < WRITER_ADDS
+        assert not any(line.startswith("ERROR") for line in lines), stdout
         told |= acked
         state = snapshot(root)
         lost = told - state.store_ids
@@ -171,6 +183,53 @@ def test_a_write_interrupted_by_a_kill_leaves_no_half_file(
     assert tree(root) == tree(clean)
 
 
+INIT_MEMORY_STAGES = (
+    ".claude/memory/fts.sqlite",  # the memory is open: the model loads, then indexing
+    ".claude/memory/vectors",  # the indexed entries are being written to the store
+    ".claude/memory/meta.json",  # the index is recorded; init is closing the memory
+)
+"""Paths init creates after its files, in order: reaching one marks a point of the run."""
+
+
+def _kill_at(proc: subprocess.Popen[str], marker: Path, extra: float) -> bool:
+    """SIGKILL ``proc`` once ``marker`` exists and ``extra`` more seconds have passed.
+
+    Returns False if ``proc`` ended first or the marker never appeared.
+    """
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    time.sleep(extra)
+    if proc.poll() is not None:
+        return False
+    proc.send_signal(signal.SIGKILL)
+    return True
+
+
+def _harmless_leftovers(root: Path, clean: dict[str, str]) -> list[str]:
+    """The ``*.tmp`` files an interrupted init left under ``root``, checked to be harmless.
+
+    init writes every file through ``.<name>.<pid>.tmp`` and renames it; a kill between
+    the two leaves that file behind (the ``finally`` that removes it never runs, and the
+    next run has another pid). Such a file must be an unfinished copy of a file init
+    writes, next to it, and no knowledge file: nothing ever reads it.
+    """
+    leftovers = []
+    for rel, text in tree(root).items():
+        if not rel.endswith(".tmp"):
+            continue
+        folder, _, name = rel.rpartition("/")
+        written = re.fullmatch(r"\.(.+)\.\d+\.tmp", name)
+        assert written, f"{rel} is not a temporary file of init"
+        target = f"{folder}/{written[1]}" if folder else written[1]
+        assert target in clean, f"{rel} belongs to no file init writes"
+        assert clean[target].startswith(text), f"{rel} is not a partial copy of {target}"
+        leftovers.append(rel)
+    return leftovers
+
+
 @pytest.mark.slow
 def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     rng = random.Random(SEED + 2)
@@ -181,10 +240,21 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     expected = run_cli("init", "--skip-analyze", cwd=clean, home=home)
     assert expected.returncode == 0, expected.stderr
     assert CLI is not None
-    trials, failures = 6, []
+    clean_tree = tree(clean)
+    with Memory.open(clean, embedder=FakeEmbedder(DIMENSION)) as memory:
+        clean_indexed = memory.mirror.file_paths()
+    # Kill points: once one of the files init writes exists, or one of its later stages
+    # has begun; every kill must land while init is still running.
+    written_files = sorted(set(clean_tree) - {"app.py"})
+    trials, failures, leftovers_seen = 6, [], 0
     for trial in range(trials):
         root = git_repo(tmp_path / f"repo{trial}")
         (root / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
+        if trial % 2 == 0:
+            marker, extra = rng.choice(written_files), 0.0
+        else:
+            marker = INIT_MEMORY_STAGES[(trial // 2) % len(INIT_MEMORY_STAGES)]
+            extra = rng.uniform(0.0, 0.3) if marker.endswith("fts.sqlite") else 0.0
         proc = subprocess.Popen(
             [CLI, "init", "--skip-analyze"],
             cwd=root,
@@ -193,19 +263,29 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        delay = rng.uniform(0.05, 4.0)
-        killed = _kill_after(proc, delay)
+        killed = _kill_at(proc, root / marker, extra)
+        _, stderr = proc.communicate(timeout=60)
+        assert killed, f"trial {trial}: init ended before reaching {marker}: {stderr[-1000:]}"
+        assert proc.returncode == -signal.SIGKILL, (trial, proc.returncode, stderr[-1000:])
         again = run_cli("init", "--skip-analyze", cwd=root, home=home)
-        same = {k: v for k, v in tree(root).items() if not k.endswith(".tmp")} == tree(clean)
+        leftovers = _harmless_leftovers(root, clean_tree)
+        leftovers_seen += len(leftovers)
+        same = {k: v for k, v in tree(root).items() if k not in leftovers} == clean_tree
         json_ok = all(
             isinstance(json.loads((root / rel).read_text(encoding="utf-8")), dict)
             for rel in (".mcp.json", ".claude/settings.json")
         )
-        ok = again.returncode == 0 and same and json_ok
+        with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
+            indexed_ok = memory.mirror.file_paths() == clean_indexed
+        ok = again.returncode == 0 and same and json_ok and indexed_ok
         print(
-            f"trial {trial}: kill after {delay:.2f} s (killed={killed}): {'ok' if ok else 'FAIL'}"
+            f"trial {trial}: killed once {marker} existed (+{extra:.2f} s), "
+            f"{len(leftovers)} .tmp left: {'ok' if ok else 'FAIL'}"
         )
         if not ok:
-            failures.append((trial, again.returncode, again.stderr[-500:], same, json_ok))
+            failures.append(
+                (trial, again.returncode, again.stderr[-500:], same, json_ok, indexed_ok)
+            )
+    print(f"init SIGKILL: {trials} trials, all mid-run, {leftovers_seen} harmless .tmp files")
     assert failures == []
     assert os.path.exists(clean / ".mcp.json")

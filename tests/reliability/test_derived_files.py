@@ -13,6 +13,7 @@ from cli_support import run_cli
 from fakes import FakeEmbedder
 
 from engine.core.errors import LockTimeoutError, StorageError
+from engine.embedding.onnx_export import CACHE_ENV
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
@@ -66,11 +67,13 @@ def test_an_older_copy_of_the_keyword_index_is_detected_and_repaired(tmp_path: P
 def test_a_missing_store_refuses_writes_and_keeps_the_keyword_copy(tmp_path: Path) -> None:
     _add(tmp_path, *(f"precious note {n}" for n in range(6)))
     shutil.rmtree(MemoryPaths.for_root(tmp_path).vectors_dir)
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+    model = FakeEmbedder()
+    with Memory.open(tmp_path, embedder=model) as memory:
         assert memory.count() == 6  # reads are served by the mirror
         assert memory.search("precious", mode="keyword").results
         with pytest.raises(StorageError, match=r"missing.*memory-tui doctor --rebuild-store"):
             memory.add("a new note that would start an empty store")
+        assert model.texts_embedded == 0  # refused before the model was asked for anything
         with pytest.raises(StorageError, match="rebuild-store"):
             memory.repair_index()
         assert memory.count() == 6
@@ -160,11 +163,19 @@ def test_cli_index_rebuilds_meta_json_with_a_warning(cli_project: Path, damage: 
     assert json.loads(meta.read_text("utf-8"))["fileHashes"]
 
 
-def test_cli_refuses_to_write_without_the_store_and_names_the_fix(cli_project: Path) -> None:
+def test_cli_refuses_to_write_without_the_store_and_names_the_fix(
+    cli_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.rmtree(MemoryPaths.for_root(cli_project).vectors_dir)
+    # The store is checked before the model is loaded: with a model cache that cannot be
+    # used (a file where the folder should be), loading the model would fail instead.
+    no_model = cli_project.parent / "no-model-cache"
+    no_model.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(CACHE_ENV, str(no_model))
     out = _cli(cli_project, "add", "a note that must not start an empty store")
     assert out.returncode == 1
     assert "vector store" in out.stderr and "memory-tui doctor --rebuild-store" in out.stderr
+    assert str(no_model) not in out.stderr
     listed = _cli(cli_project, "list", "--json", "-n", "100")
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
 
