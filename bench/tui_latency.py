@@ -8,7 +8,7 @@ embedding 5,000 more abstracts takes on two cores). The app then runs
 headless with the real model (query embeddings are computed for real) and the script
 types a query one key at a time, timing each key until the results for the new query
 reach the main screen (drawing them adds a few milliseconds), per mode, once warm. The
-figures from a real terminal (tmux) are in the README.
+figures from a real terminal (tmux) are recorded in bench/RESULTS.md.
 """
 
 from __future__ import annotations
