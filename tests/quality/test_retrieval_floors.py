@@ -29,8 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import Config
-from engine.memory import Memory, NewEntry
+from engine.core.config import Config
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = REPO.parent / "shared" / "eval"
