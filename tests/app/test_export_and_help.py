@@ -8,11 +8,13 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Label, RadioSet
-from tui_helpers import Recorder, make_app, search_for, settle
+from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
 from app.tui import messages as msg
 from app.tui.app import PALETTE_ACTIONS
+from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.export import ExportScreen
 from app.tui.screens.help import HelpScreen
 from app.tui.screens.main import MainScreen
@@ -103,9 +105,16 @@ async def test_help_screen_and_command_palette(seeded: Memory) -> None:
         footer_keys = {b.key for _, b, enabled, _ in screen.active_bindings.values() if b.show}
         assert {"ctrl+n", "ctrl+s", "ctrl+r", "f1"} <= footer_keys
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         await pilot.press(*"add entry")
-        await pilot.pause(0.5)
+        commands = app.screen.query_one(CommandList)
+
+        def first_hit() -> str:
+            if commands.highlighted is None:
+                return ""
+            return str(commands.get_option_at_index(commands.highlighted).prompt)
+
+        # The palette searches in a worker: Enter runs the command highlighted by then.
+        await wait_until(pilot, lambda: first_hit().startswith("Add entry"), "the command")
         await pilot.press("enter")
-        await pilot.pause(0.5)
-        assert type(app.screen).__name__ == "EntryFormScreen"
+        await wait_until(pilot, lambda: isinstance(app.screen, EntryFormScreen), "the form")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import pytest
 from textual.widgets import Static
-from tui_helpers import Recorder, make_app, search_for, settle
+from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
 from app.tui import messages as msg
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
 from engine.services.memory import Memory
+from engine.services.watch import KnowledgeWatcher
 
 
 def shown(app: object) -> list[tuple[str, bool]]:
@@ -60,22 +65,28 @@ async def test_the_stale_filter_shows_flags_and_refresh_clears_them(
 
 
 async def test_the_watcher_worker_shows_files_edited_elsewhere(
-    memory: Memory, recorder: Recorder
+    memory: Memory, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     knowledge = memory.paths.knowledge_dir
     knowledge.mkdir(parents=True)
     memory.add("warm-up: the first write imports LanceDB")
+    # The app does not ask to be told when the watch is in place; the test does.
+    in_place = threading.Event()
+    real_run = KnowledgeWatcher.run
+
+    def run(self: KnowledgeWatcher, on_batch: Any, **kwargs: Any) -> None:
+        real_run(self, on_batch, **kwargs, ready=in_place.set)
+
+    monkeypatch.setattr(KnowledgeWatcher, "run", run)
     app = make_app(memory)
     async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
         await settle(pilot)
         await pilot.press("f5")
-        await pilot.pause(1.0)  # the watch is in place well within this
+        await wait_until(pilot, in_place.is_set, "the watch to be in place")
         (knowledge / "ops.md").write_text("# Ops\n\nThe jackfruit runbook.\n", encoding="utf-8")
-        for _ in range(200):
-            if recorder.of(msg.KnowledgeChanged):
-                break
-            await pilot.pause(0.05)
-        assert recorder.of(msg.KnowledgeChanged), "the watcher reported nothing"
+        await wait_until(
+            pilot, lambda: recorder.of(msg.KnowledgeChanged), "the watcher to report the file"
+        )
         await pilot.press("f5")  # stop, so that settle can wait for every worker
         await settle(pilot)
         await search_for(pilot, "jackfruit")

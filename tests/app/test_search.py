@@ -6,7 +6,7 @@ import threading
 
 from fakes import FakeEmbedder
 from textual.widgets import Markdown, Static
-from tui_helpers import Recorder, make_app, search_for, settle
+from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
 from app.tui import messages as msg
 from app.tui.screens.main import MainScreen
@@ -60,12 +60,17 @@ async def test_typing_shows_results(seeded: Memory, recorder: Recorder) -> None:
 
 async def test_results_for_a_changed_query_are_dropped(seeded: Memory) -> None:
     release = threading.Event()
+    held = threading.Event()
+    answered: list[str] = []
     real_search = seeded.search
 
     def slow_search(query: str, **kwargs: object) -> object:
         if query == "lancedb":
+            held.set()
             release.wait(5)  # the user types on while this one is still running
-        return real_search(query, **kwargs)  # type: ignore[arg-type]
+        response = real_search(query, **kwargs)  # type: ignore[arg-type]
+        answered.append(query)
+        return response
 
     seeded.search = slow_search  # type: ignore[method-assign]
     app = make_app(seeded)
@@ -73,9 +78,11 @@ async def test_results_for_a_changed_query_are_dropped(seeded: Memory) -> None:
         await settle(pilot)
         screen = app.screen
         await pilot.press(*"lancedb")
-        await pilot.pause(0.3)
+        await wait_until(pilot, held.is_set, "the search for 'lancedb' to be running")
         await pilot.press("ctrl+u", *"fts5")
-        await pilot.pause(0.3)
+        # The newer search is answered while the older one is still held.
+        await wait_until(pilot, lambda: "fts5" in answered, "the search for 'fts5'")
+        assert "lancedb" not in answered
         release.set()
         await settle(pilot)
         assert titles(screen) == ["Keyword search quotes every term so FTS5 syntax never raises"]
@@ -167,8 +174,7 @@ async def test_preview_follows_the_selection(seeded: Memory) -> None:
         await pilot.press("down", "down")  # to the results, then the next row
         await pilot.pause()
         assert table.cursor_row == 1
-        await pilot.pause(0.2)
-        assert preview.result == table.results[1]
+        await wait_until(pilot, lambda: preview.result == table.results[1], "the preview")
         assert screen.query_one("#preview-body", Markdown).source == table.results[1].entry.content
 
 
@@ -226,7 +232,11 @@ async def test_keyword_results_while_the_model_loads(tmp_path: object) -> None:
             assert status.model_state == "loading"
             assert "model loading" in str(status.render())
             await pilot.press(*"lancedb")
-            await pilot.pause(0.3)
+            await wait_until(
+                pilot,
+                lambda: "“lancedb”" in text_of(screen, "#results-header"),
+                "the results for 'lancedb'",
+            )
             assert titles(screen)[0].startswith("LanceDB")
             header = text_of(screen, "#results-header")
             assert "keyword" in header and "hybrid once the model is ready" in header

@@ -4,7 +4,6 @@ the knowledge files they change; a failure never blocks git."""
 from __future__ import annotations
 
 import json
-import os
 import stat
 import subprocess
 import sys
@@ -246,14 +245,17 @@ def test_a_failed_background_run_is_reported_once_by_the_next_hook(
 
 
 def test_the_hook_does_nothing_without_a_memory_or_without_knowledge_changes(
-    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root = make_repo(tmp_path, home)
     assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
     MemoryPaths.for_root(root).memory_dir.mkdir(parents=True)
     (root / "c.txt").write_text("z\n", encoding="utf-8")
     git(root, "add", "c.txt", home=home)
-    os.chdir(root)
+    monkeypatch.chdir(root)
 
     assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
     assert capsys.readouterr().err == ""

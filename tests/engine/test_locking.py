@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import LockTimeoutError
+from engine.storage import locking
 from engine.storage.locking import WriteLock
 
 HOLDER = """
@@ -143,11 +145,67 @@ def test_released_when_the_holder_is_killed(lock_path: Path, holder: subprocess.
         pass
 
 
-def test_waits_for_a_holder_that_finishes(lock_path: Path) -> None:
-    proc = spawn_holder(lock_path, 0.5)
-    try:
-        started = time.monotonic()
+HOLD_UNTIL_TOLD = """
+import sys
+from pathlib import Path
+from engine.storage.locking import WriteLock
+lock = WriteLock(Path(sys.argv[1]))
+with lock.hold():
+    print("held", flush=True)
+    sys.stdin.readline()
+    Path(sys.argv[2]).write_text("releasing")
+"""
+
+
+def test_waits_for_a_holder_that_finishes(
+    lock_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    releasing = tmp_path / "releasing"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_UNTIL_TOLD, str(lock_path), str(releasing)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    assert holder.stdout.readline().strip() == "held"
+    # Seen from here: the waiter found the lock taken and tried again (it is waiting), or
+    # it took the lock; whichever comes first moves the test on.
+    refusals: list[int] = []
+    acquired, moved = threading.Event(), threading.Event()
+    real_flock = fcntl.flock
+
+    def flock(fd: int, operation: int) -> None:
+        try:
+            real_flock(fd, operation)
+        except BlockingIOError:
+            refusals.append(fd)
+            if len(refusals) >= 2:
+                moved.set()
+            raise
+
+    monkeypatch.setattr(locking.fcntl, "flock", flock)
+    saw_release: list[bool] = []
+
+    def waiter() -> None:
         with WriteLock(lock_path).hold(timeout=20):
-            assert time.monotonic() - started >= 0.2
+            saw_release.append(releasing.exists())
+            acquired.set()
+            moved.set()
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    try:
+        assert moved.wait(10), "the waiter neither waited nor took the lock"
+        assert not acquired.is_set(), "the waiter took a lock another process held"
+        holder.stdin.write("release\n")
+        holder.stdin.flush()
+        thread.join(timeout=20)
     finally:
-        proc.wait(timeout=10)
+        holder.stdin.close()
+        holder.wait(timeout=10)
+    # The waiter got the lock, and only once the holder had begun to let it go.
+    assert saw_release == [True]
