@@ -65,7 +65,7 @@ def scaffold(root: Path, report: InitReport) -> None:
     else:
         _ensure_file(root, root / CONFIG_TOML, default_config_toml(), report)
     _merge_json(root, root / ".mcp.json", _add_server, report)
-    _merge_json(root, root / ".claude" / "settings.json", _add_hook, report)
+    _merge_json(root, root / ".claude" / "settings.json", _add_prompt_hook, report)
     _ensure_gitignore(root, report)
 
 
@@ -144,7 +144,7 @@ def _add_server(data: dict[str, Any]) -> bool:
     return True
 
 
-def _add_hook(data: dict[str, Any]) -> bool:
+def _add_prompt_hook(data: dict[str, Any]) -> bool:
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise TypeError("hooks is not an object")

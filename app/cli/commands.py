@@ -219,9 +219,9 @@ def init(args: argparse.Namespace, root: Path) -> int:
     for path in report.updated:
         print(f"  merged    {path}", file=sys.stderr)
     if not getattr(args, "no_hooks", False):
-        from app.cli.freshness import install_hooks_for_init
+        from app.cli.freshness import install_git_hooks_for_init
 
-        report.notes.append(install_hooks_for_init(root))
+        report.notes.append(install_git_hooks_for_init(root))
     with _open(root, must_exist=False) as memory:
         if not args.skip_analyze:
             from engine.services.discovery import run_discovery
@@ -309,9 +309,9 @@ def promote(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
-def hook(args: argparse.Namespace, root: Path) -> int:
+def prompt_hook(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui hook``: always exits 0, prints context or nothing."""
-    from app.hook import main as hook_main
+    from app.prompt_hook import main as hook_main
 
     return hook_main(args.project.resolve() if args.project else None)
 

@@ -30,15 +30,15 @@ def _emit(text: str) -> None:
 # --- hooks ---------------------------------------------------------------------------------
 
 
-def hooks(args: argparse.Namespace, root: Path) -> int:
+def git_hooks(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui hooks install|uninstall|status|run|reindex``."""
     from app.githooks import install as hook_files
 
     action = args.hooks_action
     if action == "run":
-        from app.githooks.run import run_hook
+        from app.githooks.run import run_git_hook
 
-        return run_hook(root, args.hook, args.git_args, background=args.background)
+        return run_git_hook(root, args.hook, args.git_args, background=args.background)
     if action == "reindex":
         from app.githooks.run import reindex
 
@@ -94,12 +94,7 @@ def watch(args: argparse.Namespace, root: Path) -> int:
         with Memory.open(root) as memory:
             watcher = KnowledgeWatcher(memory, debounce_ms=args.debounce)
             watcher.check_folder()
-            load = getattr(memory.base_embedder, "load", None)
-            if callable(load):
-                load()  # the first change should not wait for the model
-            memory.base_embedder.embed_documents(["warm up"])  # first inference is slow
-            if memory.store().exists():
-                memory.store().count()  # nor for importing LanceDB and opening the table
+            memory.warm_up_writes()  # the first change should not wait for the model
             caught_up = watcher.catch_up()
             if caught_up.files_processed or caught_up.files_removed:
                 print(
@@ -249,7 +244,7 @@ def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) ->
     q = action("reindex", "re-index knowledge files now (the background job)")
     q.add_argument("--hook", default="manual", help="which hook asked (for the record)")
     q.add_argument("files", nargs="*", help="project-relative paths (default: all changed)")
-    p.set_defaults(handler=hooks)
+    p.set_defaults(handler=git_hooks)
 
     p = command("watch", "Re-index knowledge files as they change, until Ctrl-C.")
     p.add_argument(
@@ -270,7 +265,7 @@ def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) ->
     p.set_defaults(handler=stale)
 
 
-def install_hooks_for_init(root: Path) -> str:
+def install_git_hooks_for_init(root: Path) -> str:
     """Install the git hooks as part of ``init``; returns the line init reports."""
     from app.githooks import install as hook_files
 

@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=commands.promote)
 
     p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
-    p.set_defaults(handler=commands.hook)
+    p.set_defaults(handler=commands.prompt_hook)
 
     p = command("stats", "Counts by category and source.")
     p.add_argument("--json", action="store_true")

@@ -59,7 +59,7 @@ def knowledge_files(paths: Sequence[str], knowledge_prefix: str) -> list[str]:
     return sorted({p for p in paths if p.startswith(knowledge_prefix) and p.endswith(".md")})
 
 
-def run_hook(root: Path, hook: str, args: Sequence[str], *, background: bool) -> int:
+def run_git_hook(root: Path, hook: str, args: Sequence[str], *, background: bool) -> int:
     """Entry point of ``memory-tui hooks run``; returns 1 (and warns) only on failure."""
     paths = MemoryPaths.for_root(root)
     if not paths.memory_dir.is_dir():

@@ -111,12 +111,7 @@ class ServerState:
             # Importing torch holds the GIL for long stretches: let the handshake go first.
             self.client_ready.wait(CLIENT_READY_TIMEOUT)
         try:
-            memory = self.memory()
-            load = getattr(memory.embedder, "load", None)
-            if callable(load):
-                load()
-            # A first real query warms LanceDB and the model's first inference.
-            memory.search("warm up", mode="vector", limit=1)
+            self.memory().warm_up(mode="vector")
             log.info("embedding model and vector store are ready")
         except EngineError as exc:  # e.g. a bad config: every tool call reports it too
             log.warning("background warm-up failed: %s", exc.message)

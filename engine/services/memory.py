@@ -152,6 +152,26 @@ class Memory:
         """The model behind the cache."""
         return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
 
+    def _load_model(self) -> None:
+        load = getattr(self.base_embedder, "load", None)
+        if callable(load):
+            load()
+
+    def warm_up(self, *, mode: SearchMode | str = SearchMode.HYBRID) -> None:
+        """Load the model and run one throw-away search in ``mode``, so the first real
+        search does not pay for loading, the first inference or the vectors' first read.
+        Blocking: long-lived faces call it from a background thread."""
+        self._load_model()
+        self.search("warm up", mode=mode, limit=1)
+
+    def warm_up_writes(self) -> None:
+        """Load the model, embed once and open the store's table, so the first write
+        (watch mode's first change) does not pay for them. Blocking."""
+        self._load_model()
+        self.base_embedder.embed_documents(["warm up"])  # the first inference is slow
+        if self.store().exists():
+            self.store().count()  # imports LanceDB and opens the table
+
     # --- writes (see EntryService and Records) --------------------------------------------
 
     def add(

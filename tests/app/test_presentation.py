@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from app.tui.actions.curation import editor_command
+from app.tui.actions.search import prefix_worthy
 from app.tui.messages import SearchRequest, SearchState
-from app.tui.screens.curation import editor_command
 from app.tui.screens.entry_form import content_problem, split_keywords
-from app.tui.screens.results_text import error_text, header_text, placeholder_text
-from app.tui.screens.search_workers import prefix_worthy
 from app.tui.widgets.results_table import column_widths, fit_title, score_bar, tail
+from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from engine.core.errors import SecretDetectedError
 from engine.core.models import Category, SearchMode
 

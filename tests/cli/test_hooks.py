@@ -232,9 +232,9 @@ def test_a_failed_background_run_is_reported_once_by_the_next_hook(
     assert last_run(root)["ok"] is False
     capsys.readouterr()
 
-    assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
+    assert hook_run.run_git_hook(root, "pre-commit", [], background=True) == 0
     first = capsys.readouterr().err
-    assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
+    assert hook_run.run_git_hook(root, "pre-commit", [], background=True) == 0
     second = capsys.readouterr().err
 
     assert "the background re-index after the pre-commit" in first
@@ -251,13 +251,13 @@ def test_the_hook_does_nothing_without_a_memory_or_without_knowledge_changes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root = make_repo(tmp_path, home)
-    assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
+    assert hook_run.run_git_hook(root, "pre-commit", [], background=True) == 0
     MemoryPaths.for_root(root).memory_dir.mkdir(parents=True)
     (root / "c.txt").write_text("z\n", encoding="utf-8")
     git(root, "add", "c.txt", home=home)
     monkeypatch.chdir(root)
 
-    assert hook_run.run_hook(root, "pre-commit", [], background=True) == 0
+    assert hook_run.run_git_hook(root, "pre-commit", [], background=True) == 0
     assert capsys.readouterr().err == ""
     assert hook_run.changed_files(root, "post-checkout", ["0" * 40, "abc", "1"]) is None
     assert hook_run.changed_files(root, "post-checkout", ["abc", "abc", "0"]) is None

@@ -23,16 +23,16 @@ from textual.widgets import Footer, Label, Static
 from textual.worker import Worker, WorkerState
 
 from app.tui import messages as msg
-from app.tui.screens.curation import CurationActions
-from app.tui.screens.freshness import FreshnessActions
-from app.tui.screens.maintenance import MaintenanceActions
-from app.tui.screens.results_text import error_text, header_text, placeholder_text
-from app.tui.screens.search_workers import SearchWorkers
+from app.tui.actions.curation import CurationActions
+from app.tui.actions.freshness import FreshnessActions
+from app.tui.actions.maintenance import MaintenanceActions
+from app.tui.actions.search import SearchWorkers
 from app.tui.widgets.filter_list import FilterList
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.mode_toggle import ModeToggle
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
+from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
 from engine.core.errors import EngineError

@@ -117,10 +117,6 @@ class SearchWorkers(_Base):
     def load_model(self) -> None:
         """Load the embedding model and open the vector store, off the UI thread."""
         started = time.perf_counter()
-        load = getattr(self.memory.base_embedder, "load", None)
-        if callable(load):
-            load()
-        self.memory.store()  # imports LanceDB now rather than on the first vector search
-        # The first query pays for warming the model and opening the table: pay it here.
-        self.memory.search("warm up", mode=SearchMode.HYBRID, limit=1)
+        self.memory.store()  # a store that cannot be opened says so now
+        self.memory.warm_up(mode=SearchMode.HYBRID)
         self.post_message(msg.ModelReady(time.perf_counter() - started))

@@ -10,24 +10,22 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from engine.core.models import SearchResult
-from engine.search.query import STOPWORDS
+from engine.search.query import STOPWORDS, words
 from engine.storage.paths import MemoryPaths
 
 MAX_RESULTS = 3
 MIN_COVERAGE = 0.5
 """Share of the prompt's content words an entry must contain to be shown."""
 SNIPPET = 300
-_WORD = re.compile(r"\w+", re.UNICODE)
 log = logging.getLogger("memory_tui.hook")
 
 
-def run_hook(stdin_text: str, project: Path | None) -> str:
+def prompt_context(stdin_text: str, project: Path | None) -> str:
     """The context block for one hook invocation ('' when nothing is relevant).
 
     The project is ``project`` if given, else found from the hook's ``cwd``.
@@ -41,7 +39,7 @@ def run_hook(stdin_text: str, project: Path | None) -> str:
     prompt = str(payload.get("prompt", "")) if isinstance(payload, dict) else ""
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
     root = project or find_project_root(Path(str(cwd)) if cwd else None)
-    terms = {t.lower() for t in _WORD.findall(prompt)} - STOPWORDS
+    terms = set(words(prompt)) - STOPWORDS
     if not terms or not MemoryPaths.for_root(root).fts_path.exists():
         return ""
     from engine.services.memory import Memory
@@ -54,9 +52,9 @@ def run_hook(stdin_text: str, project: Path | None) -> str:
 
 def _coverage(terms: set[str], result: SearchResult) -> float:
     entry = result.entry
-    words = {w.lower() for w in _WORD.findall(f"{entry.content} {entry.section_title}")}
-    words |= {k.lower() for k in entry.keywords}
-    return len(terms & words) / len(terms)
+    found = set(words(f"{entry.content} {entry.section_title}"))
+    found |= {k.lower() for k in entry.keywords}
+    return len(terms & found) / len(terms)
 
 
 def format_context(results: list[SearchResult]) -> str:
@@ -80,7 +78,7 @@ def format_context(results: list[SearchResult]) -> str:
 def main(project: Path | None) -> int:
     """Entry point used by the CLI; always exits 0."""
     try:
-        output = run_hook(sys.stdin.read(), project)
+        output = prompt_context(sys.stdin.read(), project)
     except Exception:  # the hook must never block a prompt
         from app.project import find_project_root
 
