@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.config import CONFIG_JSON, CONFIG_TOML, default_config_toml
+from engine import CONFIG_JSON, CONFIG_TOML, default_config_toml
 
 SERVER_NAME = "memory-tui"
 GITIGNORE_LINES = (".claude/memory/",)

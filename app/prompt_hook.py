@@ -14,9 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.core.models import SearchResult
-from engine.search.query import STOPWORDS, words
-from engine.storage.paths import MemoryPaths
+from engine import STOPWORDS, MemoryPaths, SearchResult, words
 
 MAX_RESULTS = 3
 MIN_COVERAGE = 0.5
@@ -42,7 +40,7 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
     terms = set(words(prompt)) - STOPWORDS
     if not terms or not MemoryPaths.for_root(root).fts_path.exists():
         return ""
-    from engine.services.memory import Memory
+    from engine import Memory
 
     with Memory.open(root) as memory:
         results = memory.search(prompt[:2000], mode="keyword", limit=MAX_RESULTS * 3).results

@@ -54,11 +54,22 @@ _EXPORTS: dict[str, str] = {
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
     "entry_record": "engine.output.serialize",
+    "STOPWORDS": "engine.search.query",
+    "words": "engine.search.query",
+    "WriteLock": "engine.storage.locking",
+    "default_embedder": "engine.embedding.default",
+    "parse_mode": "engine.core.validation",
+    "CONFIG_JSON": "engine.core.config",
+    "CONFIG_TOML": "engine.core.config",
+    "default_config_toml": "engine.core.config",
 }
 
 __all__ = [
+    "CONFIG_JSON",
+    "CONFIG_TOML",
     "MAX_CONTENT_LENGTH",
     "MAX_KEYWORDS",
+    "STOPWORDS",
     "AddResult",
     "Category",
     "Config",
@@ -84,14 +95,19 @@ __all__ = [
     "Source",
     "StorageError",
     "WatchBatch",
+    "WriteLock",
+    "default_config_toml",
+    "default_embedder",
     "diagnose",
     "due_for_promotion",
     "entry_record",
     "load_config",
+    "parse_mode",
     "promote",
     "render",
     "result_rows",
     "run_discovery",
+    "words",
 ]
 
 
@@ -110,7 +126,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from engine.core.config import Config, load_config
+    from engine.core.config import (
+        CONFIG_JSON,
+        CONFIG_TOML,
+        Config,
+        default_config_toml,
+        load_config,
+    )
     from engine.core.errors import (
         ConfigError,
         ContentTooLongError,
@@ -131,8 +153,11 @@ if TYPE_CHECKING:
         SearchResult,
         Source,
     )
+    from engine.core.validation import parse_mode
+    from engine.embedding.default import default_embedder
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
+    from engine.search.query import STOPWORDS, words
     from engine.search.searcher import SearchResponse
     from engine.services.discovery import run_discovery
     from engine.services.entries import AddResult, NewEntry
@@ -141,4 +166,5 @@ if TYPE_CHECKING:
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
     from engine.services.watch import KnowledgeWatcher, WatchBatch
+    from engine.storage.locking import WriteLock
     from engine.storage.paths import MemoryPaths

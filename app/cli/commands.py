@@ -10,17 +10,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.core.errors import EngineError, NotFoundError
-from engine.output.serialize import entry_record
-from engine.storage.paths import MemoryPaths
+from engine import EngineError, MemoryPaths, NotFoundError, entry_record
 
 if TYPE_CHECKING:
-    from engine.core.models import Entry
-    from engine.services.memory import Memory
+    from engine import Entry, Memory
 
 
 def _open(root: Path, *, must_exist: bool = True) -> Memory:
-    from engine.services.memory import Memory
+    from engine import Memory
 
     if must_exist and not MemoryPaths.for_root(root).memory_dir.is_dir():
         raise EngineError(
@@ -41,7 +38,7 @@ def _emit(text: str) -> None:
 
 def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``."""
-    from engine.output.export import render
+    from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
@@ -172,7 +169,7 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
-    from engine.services.indexing import Indexer
+    from engine import Indexer
 
     with _open(root, must_exist=False) as memory:
         indexer = Indexer(memory)
@@ -224,7 +221,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
         report.notes.append(install_git_hooks_for_init(root))
     with _open(root, must_exist=False) as memory:
         if not args.skip_analyze:
-            from engine.services.discovery import run_discovery
+            from engine import run_discovery
 
             print("analysing the codebase…", file=sys.stderr)
             found = run_discovery(memory)
@@ -235,7 +232,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             )
         if not args.skip_index:
             print("indexing knowledge files…", file=sys.stderr)
-            from engine.services.indexing import Indexer
+            from engine import Indexer
 
             if sys.stderr.isatty():
                 from app.progress import progress_bar
@@ -265,7 +262,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
 
 def analyze(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui analyze``."""
-    from engine.services.discovery import run_discovery
+    from engine import run_discovery
 
     with _open(root, must_exist=False) as memory:
         found = run_discovery(memory)
@@ -293,8 +290,8 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
 
 def promote(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui promote``."""
-    from engine.services.promote import due_for_promotion
-    from engine.services.promote import promote as promote_entry
+    from engine import due_for_promotion
+    from engine import promote as promote_entry
 
     if not args.ids and not args.due:
         raise EngineError("name entry ids to promote, or use --due", code="INVALID_INPUT")

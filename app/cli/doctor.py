@@ -28,8 +28,7 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
 
 def doctor(args: argparse.Namespace, root: Path) -> int:
     """Run the checks; stdout carries one line per part, the exit code says if it is sound."""
-    from engine.embedding.default import default_embedder
-    from engine.services.health import diagnose
+    from engine import default_embedder, diagnose
 
     report = diagnose(root, default_embedder(), rebuild_store_if_needed=args.rebuild_store)
     if args.json:

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
-from engine.core.errors import EngineError
+from engine import EngineError
 
 if TYPE_CHECKING:
-    from engine.services.watch import WatchBatch
+    from engine import WatchBatch
 
 
 def _emit(text: str) -> None:
@@ -61,7 +61,7 @@ def git_hooks(args: argparse.Namespace, root: Path) -> int:
 
 def _print_last_run(root: Path) -> None:
     from app.githooks.run import read_state
-    from engine.storage.paths import MemoryPaths
+    from engine import MemoryPaths
 
     state = read_state(MemoryPaths.for_root(root))
     if not state:
@@ -80,10 +80,7 @@ def _print_last_run(root: Path) -> None:
 def watch(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C (or
     SIGTERM); either ends it with exit code 0."""
-    from engine.core.config import load_config
-    from engine.services.memory import Memory
-    from engine.services.watch import KnowledgeWatcher
-    from engine.storage.paths import MemoryPaths
+    from engine import KnowledgeWatcher, Memory, MemoryPaths, load_config
 
     folder = MemoryPaths.for_root(root, load_config(root).knowledge_dir).knowledge_dir
     if not folder.is_dir():
@@ -151,8 +148,7 @@ def _log_batch(batch: WatchBatch) -> None:
 
 def discover(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui discover``: re-analyse what changed since the last discovery."""
-    from engine.services.discovery import run_discovery
-    from engine.services.memory import Memory
+    from engine import Memory, run_discovery
 
     if not root.is_dir():
         raise EngineError(f"no such directory: {root}", code="INVALID_INPUT")
@@ -184,7 +180,7 @@ def discover(args: argparse.Namespace, root: Path) -> int:
 
 def stale(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui stale``: entries whose cited code changed, with the reason."""
-    from engine.services.memory import Memory
+    from engine import Memory
 
     with Memory.open(root) as memory:
         entries = {e.id: e for e in memory.list()}

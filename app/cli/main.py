@@ -27,7 +27,7 @@ def _configure_logging(verbose: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine.core.errors import EngineError
+    from engine import EngineError
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.githooks import HOOK_NAMES
-from engine.core.errors import EngineError
+from engine import EngineError
 
 MARKER = "# memory-tui-hook"
 """A line in every script memory-tui writes: how it recognises its own hooks."""

@@ -20,9 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.core.config import load_config
-from engine.storage.locking import WriteLock
-from engine.storage.paths import MemoryPaths
+from engine import MemoryPaths, WriteLock, load_config
 
 log = logging.getLogger("memory_tui.githooks")
 
@@ -105,8 +103,7 @@ def spawn_reindex(root: Path, hook: str, files: Sequence[str] | None) -> None:
 def reindex(root: Path, hook: str, files: Sequence[str] | None, *, quiet: bool) -> int:
     """Index ``files`` (every changed knowledge file when None), one run at a time per
     project; record the outcome. Returns 1 on failure."""
-    from engine.services.indexing import Indexer
-    from engine.services.memory import Memory
+    from engine import Indexer, Memory
 
     paths = MemoryPaths.for_root(root)
     started = time.perf_counter()

@@ -16,8 +16,7 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from engine.core.errors import ContentTooLongError, EngineError
-from engine.core.models import MAX_CONTENT_LENGTH
+from engine import MAX_CONTENT_LENGTH, ContentTooLongError, EngineError
 
 log = logging.getLogger("memory_tui.mcp")
 

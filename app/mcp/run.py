@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 
-from engine.storage.paths import MemoryPaths
+from engine import MemoryPaths
 
 log = logging.getLogger("memory_tui.mcp")
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from engine.core.models import MAX_CONTENT_LENGTH, MAX_KEYWORDS
+from engine import MAX_CONTENT_LENGTH, MAX_KEYWORDS
 
 MAX_QUERY_LENGTH = 500
 MAX_SEARCH_LIMIT = 20

@@ -28,7 +28,7 @@ from app.mcp import errors, knowledge
 from app.mcp.prompts import query_prompt
 from app.mcp.state import MemorySource, ServerState
 from app.mcp.tools import TOOL_NAMES, register_tools
-from engine.core.errors import EngineError
+from engine import EngineError
 
 log = logging.getLogger("memory_tui.mcp")
 

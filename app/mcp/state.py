@@ -18,11 +18,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from engine.core.errors import EngineError
-from engine.core.models import Source
+from engine import EngineError, Source
 
 if TYPE_CHECKING:
-    from engine.services.memory import Memory
+    from engine import Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -37,7 +36,7 @@ MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
 
 
 def _open_memory(root: Path) -> Memory:
-    from engine.services.memory import Memory
+    from engine import Memory
 
     return Memory.open(root, vectors_in_memory=True)  # a long-lived process
 
@@ -164,7 +163,7 @@ class ServerState:
 
     @staticmethod
     def _auto_promote(memory: Memory, ids: list[str]) -> None:
-        from engine.services.promote import promote
+        from engine import promote
 
         threshold = memory.config.promote_threshold
         for entry_id in ids:

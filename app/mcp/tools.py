@@ -34,16 +34,13 @@ from app.mcp.schemas import (
     SearchLimit,
     SearchOutput,
 )
-from engine.core.errors import EngineError
-from engine.core.models import Entry, SearchMode, Source
-from engine.output.export import result_rows
-from engine.output.serialize import entry_record
+from engine import EngineError, Entry, SearchMode, Source, entry_record, result_rows
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from app.mcp.state import ServerState
-    from engine.services.memory import Memory
+    from engine import Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -199,7 +196,7 @@ def delete_payload(memory: Memory, entry_id: str) -> dict[str, Any]:
 
 def analyze_payload(memory: Memory) -> dict[str, Any]:
     """Analyse the codebase and refresh the discovery entries."""
-    from engine.services.discovery import run_discovery
+    from engine import run_discovery
 
     report = run_discovery(memory)
     return {**report.summary(), "errors": len(report.analysis.errors)}

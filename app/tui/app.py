@@ -13,10 +13,10 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine.core.models import SearchMode
+from engine import SearchMode
 
 if TYPE_CHECKING:
-    from engine.services.memory import Memory
+    from engine import Memory
 
 STYLES = Path(tui_styles.__file__).parent
 """Where the installed ``.tcss`` files are."""

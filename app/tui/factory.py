@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.tui.app import MemoryApp
-    from engine.core.models import SearchMode
-    from engine.services.memory import Memory
+    from engine import Memory, SearchMode
 
 
 def build_app(
@@ -28,8 +27,7 @@ def build_app(
         ValueError: neither ``root`` nor ``memory`` was given.
     """
     from app.tui.app import MemoryApp
-    from engine.core.validation import parse_mode
-    from engine.services.memory import Memory
+    from engine import Memory, parse_mode
 
     owns_memory = memory is None
     if memory is None:

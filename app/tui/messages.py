@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
+from engine import Category, Entry, SearchMode, SearchResult, Source
 
 
 @dataclass(frozen=True, slots=True)

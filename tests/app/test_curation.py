@@ -10,7 +10,7 @@ from textual.widgets import Input, Label, Select, TextArea
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
 from app.tui import messages as msg
-from app.tui.screens import curation
+from app.tui.actions import curation
 from app.tui.screens.confirm import ConfirmScreen
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.main import MainScreen

@@ -17,13 +17,13 @@ from textual.app import SuspendNotSupported
 
 from app.tui import messages as msg
 from app.tui.widgets.results_table import ResultsTable
-from engine.core.models import Entry, Source
+from engine import Entry, Source
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.screens.entry_form import EntryDraft
-    from engine.services.memory import Memory
+    from engine import Memory
 
     _Base = Screen[None]
 else:
@@ -169,7 +169,7 @@ class CurationActions(_Base):
     @work(thread=True, group="write", exit_on_error=False, description="promote the entry")
     def promote_entry(self, entry: Entry) -> None:
         """Promote; posts :class:`~app.tui.messages.EntryPromoted`."""
-        from engine.services.promote import promote
+        from engine import promote
 
         result = promote(self.memory, entry.id)
         rel = result.path.relative_to(self.memory.paths.root).as_posix()

@@ -17,14 +17,13 @@ from textual import work
 from app.tui import messages as msg
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
-from engine.core.models import Source
+from engine import Source
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.messages import SearchState
-    from engine.services.memory import Memory
-    from engine.services.watch import WatchBatch
+    from engine import Memory, WatchBatch
 
     _Base = Screen[None]
 else:
@@ -91,7 +90,7 @@ class FreshnessActions(_Base):
     @work(thread=True, group="watch", exit_on_error=False, description="watch knowledge files")
     def watch_knowledge(self, stop: threading.Event) -> None:
         """Run the watcher until ``stop`` is set; posts a message per batch."""
-        from engine.services.watch import KnowledgeWatcher
+        from engine import KnowledgeWatcher
 
         watcher = KnowledgeWatcher(self.memory)
         watcher.run(
@@ -132,7 +131,7 @@ class FreshnessActions(_Base):
     def refresh_entry(self, entry_id: str, source: Source) -> None:
         """Re-cite a note as reviewed, or re-run discovery for a discovery entry."""
         if source is Source.DISCOVERY:
-            from engine.services.discovery import run_discovery
+            from engine import run_discovery
 
             report = run_discovery(self.memory, incremental=True)
             text = (

@@ -16,14 +16,14 @@ from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
-from engine.core.models import SearchResult
+from engine import SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from app.tui.messages import SearchState
     from app.tui.screens.export import ExportRequest
-    from engine.services.memory import Memory
+    from engine import Memory
 
     _Base = Screen[None]
 else:
@@ -57,7 +57,7 @@ class MaintenanceActions(_Base):
     @work(thread=True, group="index", exit_on_error=False, description="re-index")
     def reindex(self, only: Collection[str] | None = None) -> None:
         """Run the indexer, posting progress; ends with :class:`~app.tui.messages.IndexFinished`."""
-        from engine.services.indexing import Indexer
+        from engine import Indexer
 
         last = 0.0
 
@@ -122,7 +122,7 @@ class MaintenanceActions(_Base):
         self, request: ExportRequest, results: tuple[SearchResult, ...], query: str
     ) -> None:
         """Render and write the file; posts :class:`~app.tui.messages.ExportWritten`."""
-        from engine.output.export import render
+        from engine import render
 
         request.path.write_text(render(results, request.fmt, query.strip()), encoding="utf-8")
         self.post_message(msg.ExportWritten(request.path, request.fmt.value, len(results)))

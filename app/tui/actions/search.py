@@ -14,12 +14,12 @@ from textual import work
 from textual.worker import get_current_worker
 
 from app.tui import messages as msg
-from engine.core.models import Category, SearchMode, SearchResult
+from engine import Category, SearchMode, SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from engine.services.memory import Memory
+    from engine import Memory
 
     _Base = Screen[None]
 else:

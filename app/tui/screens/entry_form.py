@@ -13,8 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, TextArea
 
-from engine.core.errors import EngineError
-from engine.core.models import MAX_CONTENT_LENGTH, MAX_KEYWORDS, Category, Entry, Source
+from engine import MAX_CONTENT_LENGTH, MAX_KEYWORDS, Category, EngineError, Entry, Source
 
 Validator = Callable[[str], object]
 """Checks content as the engine will (raises :class:`EngineError` when it is refused)."""

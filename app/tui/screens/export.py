@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
-from engine.output.export import ExportFormat
+from engine import ExportFormat
 
 EXTENSIONS = {
     ExportFormat.TEXT: "txt",

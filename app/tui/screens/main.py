@@ -35,11 +35,10 @@ from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
-from engine.core.errors import EngineError
-from engine.core.models import Category, SearchMode, SearchResult, Source
+from engine import Category, EngineError, SearchMode, SearchResult, Source
 
 if TYPE_CHECKING:
-    from engine.services.memory import Memory
+    from engine import Memory
 
 DEBOUNCE_SECONDS = 0.05
 """Pause after a keystroke before searching (typing fast runs one search, not five)."""

@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Label
 
-from engine.core.models import SearchMode
+from engine import SearchMode
 
 MODE_KEYS: dict[SearchMode, str] = {
     SearchMode.HYBRID: "F2",

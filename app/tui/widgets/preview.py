@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Markdown, Static
 
-from engine.core.models import ScoreExplanation, SearchResult
+from engine import ScoreExplanation, SearchResult
 
 EMPTY_HINT = "Select a result to preview it here."
 

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine.core.models import SearchResult
+from engine import SearchResult
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 SCROLLBAR = 2

@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine.core.models import SearchMode
+from engine import SearchMode
 
 MODEL_LABELS = {
     "loading": "[$warning]model loading…[/] keyword results until ready",
