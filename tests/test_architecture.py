@@ -123,3 +123,14 @@ def test_engine_functions_stay_short_or_say_why() -> None:
                 if length > MAX_FUNCTION_LINES and "Long because" not in doc:
                     too_long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} {length}")
     assert too_long == []
+
+
+def test_the_tests_import_the_real_packages() -> None:
+    """tests/engine and tests/app must not shadow the packages under test (pyproject's
+    pytest ``pythonpath`` puts the project root first)."""
+    import app
+    import engine
+
+    assert engine.__file__ == str(ROOT / "engine" / "__init__.py")
+    assert app.__file__ == str(ROOT / "app" / "__init__.py")
+    assert engine.Memory.__module__ == "engine.services.memory"
