@@ -13,7 +13,10 @@ from pathlib import Path
 
 import anyio
 
+# tests/ for fakes; the project root too, or tests/engine and tests/app would be found
+# as namespace packages named engine and app.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from fakes import FakeEmbedder
 
