@@ -270,7 +270,11 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
         again = run_cli("init", "--skip-analyze", cwd=root, home=home)
         leftovers = _harmless_leftovers(root, clean_tree)
         leftovers_seen += len(leftovers)
-        same = {k: v for k, v in tree(root).items() if k not in leftovers} == clean_tree
+        now = {k: v for k, v in tree(root).items() if k not in leftovers}
+        differs = sorted(
+            k for k in now.keys() | clean_tree.keys() if now.get(k) != clean_tree.get(k)
+        )
+        same = not differs
         json_ok = all(
             isinstance(json.loads((root / rel).read_text(encoding="utf-8")), dict)
             for rel in (".mcp.json", ".claude/settings.json")
@@ -284,7 +288,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
         )
         if not ok:
             failures.append(
-                (trial, again.returncode, again.stderr[-500:], same, json_ok, indexed_ok)
+                (trial, marker, again.returncode, again.stderr[-500:], differs, json_ok, indexed_ok)
             )
     print(f"init SIGKILL: {trials} trials, all mid-run, {leftovers_seen} harmless .tmp files")
     assert failures == []
