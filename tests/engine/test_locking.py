@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,23 +80,44 @@ def test_released_after_the_block_and_after_an_error(lock_path: Path) -> None:
     assert other.try_hold()
 
 
-def test_other_thread_waits_for_the_lock(lock_path: Path) -> None:
+def test_other_thread_waits_for_the_lock(lock_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lock = WriteLock(lock_path)
     order: list[str] = []
-    inside = threading.Event()
+    refused, entered, moved = threading.Event(), threading.Event(), threading.Event()
+    real = lock._thread_lock
+
+    class Watched:
+        """The lock's thread lock, noting an attempt that finds it taken (and then waits)."""
+
+        def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+            if real.acquire(blocking=False):
+                return True
+            refused.set()
+            moved.set()
+            return real.acquire(blocking, timeout)
+
+        def release(self) -> None:
+            real.release()
+
+    monkeypatch.setattr(lock, "_thread_lock", Watched())
 
     def second() -> None:
-        inside.wait()
-        with lock.hold(timeout=5):
+        with lock.hold(timeout=20):
             order.append("second")
+            entered.set()
+            moved.set()
 
-    thread = threading.Thread(target=second)
-    thread.start()
+    thread = threading.Thread(target=second, daemon=True)
     with lock.hold():
-        inside.set()
-        time.sleep(0.2)
+        thread.start()
+        # Whichever comes first moves the test on: the second thread found the lock taken
+        # (it is waiting), or it went in.
+        assert moved.wait(10), "the second thread neither waited nor took the lock"
+        assert not entered.is_set(), "the second thread went in while the first held the lock"
+        assert refused.is_set()
         order.append("first")
-    thread.join(timeout=10)
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the second thread never got the lock once it was free"
     assert order == ["first", "second"]
 
 
@@ -120,14 +141,41 @@ def test_other_thread_times_out(lock_path: Path) -> None:
 
 
 def test_another_process_holding_it_times_out(
-    lock_path: Path, holder: subprocess.Popen[str]
+    lock_path: Path, holder: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lock = WriteLock(lock_path)
-    started = time.monotonic()
-    with pytest.raises(LockTimeoutError, match=r"busy.*0\.2 s"), lock.hold(timeout=0.2):
-        pass
-    elapsed = time.monotonic() - started
-    assert 0.15 <= elapsed < 5.0
+    refusals: list[int] = []
+    real_flock = fcntl.flock
+
+    def flock(fd: int, operation: int) -> None:
+        try:
+            real_flock(fd, operation)
+        except BlockingIOError:
+            refusals.append(fd)
+            raise
+
+    monkeypatch.setattr(locking.fcntl, "flock", flock)
+    errors: list[LockTimeoutError] = []
+    went_in: list[bool] = []
+
+    def attempt() -> None:
+        try:
+            with lock.hold(timeout=0.5):
+                went_in.append(True)
+        except LockTimeoutError as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the attempt never timed out while another process held it"
+    # It gave up while the holder still held the lock, having been refused and tried again
+    # (it waited) rather than failing at the first refusal.
+    assert not went_in, "took a lock another process held"
+    assert holder.poll() is None, "the holder had gone before the attempt gave up"
+    assert len(errors) == 1
+    assert re.search(r"busy.*0\.5 s", str(errors[0]))
+    assert len(refusals) >= 2, f"refused {len(refusals)} time(s): it did not wait"
     assert not lock.try_hold()
     # A timed-out attempt leaves the lock object usable (no leaked depth or descriptor).
     holder.kill()

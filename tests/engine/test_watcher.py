@@ -14,10 +14,10 @@ from engine.core.errors import EngineError
 from engine.services.memory import Memory
 from engine.services.watch import FileChange, KnowledgeWatcher, WatchBatch
 
-REQUIRED = 2.0
-"""The latency the watcher is built for (seconds)."""
 ALLOWED = 10.0
-"""What a test tolerates on a loaded machine; the figure that matters comes from the bench."""
+"""Seconds a test waits for the watcher to catch up before failing (generous: a loaded machine
+is slow). The latency the watcher is built for (2 s; ~0.3-0.5 s measured) is the bench's
+figure (``python -m bench.watch_latency``), not a test's."""
 
 
 class Running:
@@ -37,7 +37,7 @@ class Running:
         )
 
     def until(self, condition: Callable[[], bool]) -> float:
-        """Seconds until ``condition`` holds (fails the test past :data:`ALLOWED`)."""
+        """Seconds until ``condition`` holds; polls, and fails the test past :data:`ALLOWED`."""
         start = time.monotonic()
         while not condition():
             assert time.monotonic() - start < ALLOWED, "the watcher did not catch up in time"
@@ -61,7 +61,7 @@ def running(memory: Memory) -> Iterator[Running]:
     assert not run.thread.is_alive()
 
 
-def test_create_edit_and_delete_are_searchable_within_two_seconds(
+def test_create_edit_and_delete_become_searchable(
     running: Running, record_property: Callable[[str, object], None]
 ) -> None:
     note = running.memory.paths.knowledge_dir / "cache.md"
@@ -73,10 +73,9 @@ def test_create_edit_and_delete_are_searchable_within_two_seconds(
     note.unlink()
     deleted = running.until(lambda: not running.finds("lychee"))
 
+    # The latencies are information for the reader; the bench holds the 2 s figure.
     print(f"watch latency: create {created:.2f} s, edit {edited:.2f} s, delete {deleted:.2f} s")
     record_property("watch_latency_seconds", {"create": created, "edit": edited, "delete": deleted})
-    # Built for REQUIRED (2 s; the bench measures ~0.3-0.5 s); a loaded machine gets ALLOWED.
-    assert max(created, edited, deleted) < ALLOWED
     # The batch is recorded just after its entries become searchable.
     running.until(lambda: any(c.kind == "deleted" for b in running.batches for c in b.changes))
     kinds = [c.kind for b in running.batches for c in b.changes if c.path.endswith("cache.md")]

@@ -7,6 +7,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -84,15 +85,29 @@ async def test_explicit_vector_search_waits_for_the_model(tmp_path: Path) -> Non
     model = SlowEmbedder()
     memory = Memory.open(tmp_path, embedder=model)
     server = create_server(memory, warm_up=False)
+    answers: list[tuple[bool, dict[str, Any]]] = []
     try:
-        async with connect(server) as client:
-            gate_timer = threading.Timer(0.3, model.gate.set)
-            gate_timer.start()
-            found = await call(client, "memory_search", query="webhook signature", mode="vector")
+        async with connect(server) as client, anyio.create_task_group() as tasks:
+
+            async def search() -> None:
+                found = await call(
+                    client, "memory_search", query="webhook signature", mode="vector"
+                )
+                answers.append((model.gate.is_set(), found))
+
+            tasks.start_soon(search)
+            # The model has begun to load, and cannot finish until the gate opens: a search
+            # that waits for it has not answered yet.
+            assert await anyio.to_thread.run_sync(model.load_started.wait, 10)
+            answered_while_closed = bool(answers)
+            model.gate.set()
     finally:
         model.gate.set()
         server.state.close()
         memory.close()
+    assert not answered_while_closed, "the search answered while the model could not load"
+    [(after_the_gate, found)] = answers
+    assert after_the_gate, "the search answered before the model was let load"
     assert found["used"] == "vector" and found["count"] == 1
 
 

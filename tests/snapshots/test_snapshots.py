@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from demo_memory import demo_memory
 from textual.pilot import Pilot
+from tui_helpers import settle as settle_app
 
 from app.tui.factory import build_app
 from engine.services.memory import Memory
@@ -26,15 +27,10 @@ def steady_cursors(pilot: Pilot[object]) -> None:
 
 
 async def settle(pilot: Pilot[object]) -> None:
-    """Let searches and counts finish."""
+    """Wait until searches and counts have finished and the preview follows the selection:
+    no worker running, no search debounce or preview timer pending (``tui_helpers.settle``)."""
     steady_cursors(pilot)
-    await pilot.pause(0.15)
-    for _ in range(10):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(w.is_running for w in pilot.app.workers):
-            break
-    await pilot.pause(0.2)  # the preview follows the selection after a moment
+    await settle_app(pilot)
     steady_cursors(pilot)
 
 
