@@ -164,7 +164,8 @@ class EntryService:
     def add_many(
         self, items: Sequence[NewEntry], *, secret_policy: str | None = None
     ) -> list[AddResult]:
-        """Store several entries in one write (embedded in one batch); see :meth:`add`.
+        """Store several entries in one write (embedded in one batch); see
+        :meth:`engine.services.memory.Memory.add`.
 
         ``secret_policy`` overrides the configured one (the indexer always redacts).
         """
