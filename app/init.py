@@ -75,6 +75,8 @@ def _rel(root: Path, path: Path) -> str:
 
 def _ensure_dir(root: Path, path: Path, report: InitReport) -> None:
     if path.is_dir():
+        if not any(path.iterdir()):  # an init killed between mkdir and .gitkeep
+            (path / ".gitkeep").touch()
         report.unchanged.append(_rel(root, path) + "/")
         return
     path.mkdir(parents=True, exist_ok=True)

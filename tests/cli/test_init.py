@@ -105,6 +105,21 @@ def test_init_reports_invalid_json_and_leaves_it(tmp_path: Path, home: Path) -> 
     assert (root / ".claude" / "settings.json").exists()  # the other steps still ran
 
 
+def test_init_completes_a_folder_an_interrupted_init_left_empty(tmp_path: Path, home: Path) -> None:
+    """A kill between creating a knowledge folder and its .gitkeep (seen in the SIGKILL
+    trials) must not leave an empty folder that git would drop."""
+    clean = git_repo(tmp_path / "clean")
+    assert run_cli("init", "--skip-analyze", "--skip-index", cwd=clean, home=home).returncode == 0
+    root = git_repo(tmp_path / "repo")
+    (root / ".claude" / "knowledge" / "patterns").mkdir(parents=True)  # no .gitkeep yet
+
+    result = run_cli("init", "--skip-analyze", "--skip-index", cwd=root, home=home)
+
+    assert result.returncode == 0, result.stderr
+    assert (root / ".claude" / "knowledge" / "patterns" / ".gitkeep").is_file()
+    assert tree(root) == tree(clean)
+
+
 @pytest.mark.slow
 def test_init_end_to_end_is_idempotent_and_searchable(tmp_path: Path, home: Path) -> None:
     root = make_package(tmp_path / "repo")
