@@ -50,6 +50,9 @@ _EXPORTS: dict[str, str] = {
     "SecretDetectedError": "engine.core.errors",
     "StorageError": "engine.core.errors",
     "MemoryPaths": "engine.storage.paths",
+    "FileRefusedError": "engine.guards.files",
+    "project_files": "engine.guards.files",
+    "read_project_text": "engine.guards.files",
     "ExportFormat": "engine.output.export",
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
@@ -78,6 +81,7 @@ __all__ = [
     "EngineError",
     "Entry",
     "ExportFormat",
+    "FileRefusedError",
     "IndexReport",
     "Indexer",
     "InvalidInputError",
@@ -103,7 +107,9 @@ __all__ = [
     "entry_record",
     "load_config",
     "parse_mode",
+    "project_files",
     "promote",
+    "read_project_text",
     "render",
     "result_rows",
     "run_discovery",
@@ -155,6 +161,7 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
+    from engine.guards.files import FileRefusedError, project_files, read_project_text
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
     from engine.search.query import STOPWORDS, words

@@ -151,11 +151,23 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "knowledge_dir",
         str,
-        "Folder of curated markdown, relative to the project root.",
+        "Folder of curated markdown, relative to the project root; it must lie inside the "
+        "project once symlinks are resolved.",
         "knowledgeDir",
         "CLAUDE_MEMORY_KNOWLEDGE_DIR",
     ),
+    Setting(
+        "max_file_bytes",
+        int,
+        "Largest file read (indexed, checked or served); larger files are reported and skipped.",
+        "maxFileBytes",
+        "CLAUDE_MEMORY_MAX_FILE_BYTES",
+        1_000,
+        100_000_000,
+    ),
 )
+FOLDER_KEYS = ("knowledge_dir",)
+"""Settings naming a folder, which must lie inside the project (symlinks resolved)."""
 _BY_NAME = {s.name: s for s in SETTINGS}
 _BY_JSON = {s.json_name: s for s in SETTINGS}
 _BY_ENV = {s.env: s for s in SETTINGS}
@@ -176,6 +188,7 @@ class Config:
     auto_promote: bool = False
     secret_policy: str = "reject"
     knowledge_dir: str = ".claude/knowledge"
+    max_file_bytes: int = 2_000_000
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
@@ -192,20 +205,52 @@ def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Con
     environ = os.environ if env is None else env
     values: dict[str, Any] = {}
     origins: list[str] = []
+    where = {name: f"{name} (default {getattr(DEFAULTS, name)!r})" for name in FOLDER_KEYS}
     toml_path, json_path = project_root / CONFIG_TOML, project_root / CONFIG_JSON
     if toml_path.is_file():
         values.update(_read_toml(toml_path))
+        where.update({k: f"{toml_path}: key '{k}'" for k in values})
         origins.append(str(CONFIG_TOML))
         if json_path.is_file():
             log.warning("both %s and %s exist; using the TOML file", CONFIG_TOML, CONFIG_JSON)
     elif json_path.is_file():
         values.update(_read_json(json_path))
+        where.update({k: f"{json_path}: key '{_BY_NAME[k].json_name}'" for k in values})
         origins.append(str(CONFIG_JSON))
     env_values = _read_env(environ)
     if env_values:
         origins.append("environment")
     values.update(env_values)
-    return replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
+    where.update({k: _BY_NAME[k].env for k in env_values})
+    config = replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
+    for name in FOLDER_KEYS:
+        folder_inside(project_root, getattr(config, name), where[name])
+    return config
+
+
+def folder_inside(project_root: Path, folder: str, where: str) -> Path:
+    """The real location of ``folder`` (relative to the project, or absolute), which must
+    lie inside the project once symlinks are resolved.
+
+    Raises:
+        ConfigError: naming ``where`` (the file and key, or the variable) and the place
+            the folder leads to.
+    """
+    root = project_root.resolve()
+    if "\x00" in folder:
+        raise ConfigError(f"{where}: the folder name contains a NUL character")
+    try:
+        target = (root / folder).resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise ConfigError(f"{where}: {folder!r} cannot be resolved ({exc})") from None
+    if not target.is_relative_to(root):
+        how = "" if Path(os.path.normpath(root / folder)) == target else " through a symlink"
+        raise ConfigError(
+            f"{where}: {folder!r} leads{how} to {target}, outside the project {root}; "
+            "memory-tui reads and writes only inside the project: use a folder inside it "
+            'such as ".claude/knowledge"'
+        )
+    return target
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
