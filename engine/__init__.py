@@ -23,6 +23,9 @@ _EXPORTS: dict[str, str] = {
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
+    "SourceSet": "engine.services.sources",
+    "pattern_for": "engine.services.sources",
+    "set_config_value": "engine.core.config",
     "IndexReport": "engine.services.indexing",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
@@ -93,6 +96,7 @@ __all__ = [
     "SearchResult",
     "SecretDetectedError",
     "Source",
+    "SourceSet",
     "StorageError",
     "WatchBatch",
     "WriteLock",
@@ -103,10 +107,12 @@ __all__ = [
     "entry_record",
     "load_config",
     "parse_mode",
+    "pattern_for",
     "promote",
     "render",
     "result_rows",
     "run_discovery",
+    "set_config_value",
     "words",
 ]
 
@@ -132,6 +138,7 @@ if TYPE_CHECKING:
         Config,
         default_config_toml,
         load_config,
+        set_config_value,
     )
     from engine.core.errors import (
         ConfigError,
@@ -165,6 +172,7 @@ if TYPE_CHECKING:
     from engine.services.indexing import Indexer, IndexReport
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
+    from engine.services.sources import SourceSet, pattern_for
     from engine.services.watch import KnowledgeWatcher, WatchBatch
     from engine.storage.locking import WriteLock
     from engine.storage.paths import MemoryPaths

@@ -50,6 +50,8 @@ class Setting:
             return "one of " + ", ".join(self.choices)
         if self.kind is bool:
             return "true or false"
+        if self.kind is tuple:
+            return "a list of strings (glob patterns relative to the project root)"
         noun = "an integer" if self.kind is int else "a number"
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
@@ -59,6 +61,19 @@ class Setting:
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
+
+DEFAULT_SOURCES: tuple[str, ...] = (
+    "/*.md",
+    "/*.markdown",
+    "/*.mdx",
+    "README.md",
+    "/docs/**/*.md",
+    "/docs/**/*.markdown",
+    "/docs/**/*.mdx",
+    "/doc/**/*.md",
+)
+"""The project's own documentation: top-level markdown, every README, docs/ and doc/.
+``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -149,6 +164,22 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("reject", "redact"),
     ),
     Setting(
+        "sources",
+        tuple,
+        "Project files indexed as searchable text besides the knowledge folder: patterns in "
+        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). Release notes, examples, tests, "
+        "vendored and generated files are left out unless a pattern names them exactly.",
+        "sources",
+        "CLAUDE_MEMORY_SOURCES",
+    ),
+    Setting(
+        "sources_exclude",
+        tuple,
+        "Glob patterns of files never indexed as sources, even when `sources` matches them.",
+        "sourcesExclude",
+        "CLAUDE_MEMORY_SOURCES_EXCLUDE",
+    ),
+    Setting(
         "knowledge_dir",
         str,
         "Folder of curated markdown, relative to the project root.",
@@ -176,6 +207,8 @@ class Config:
     auto_promote: bool = False
     secret_policy: str = "reject"
     knowledge_dir: str = ".claude/knowledge"
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    sources_exclude: tuple[str, ...] = ()
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
@@ -269,6 +302,8 @@ def _parse_env(setting: Setting, text: str, var: str) -> object:
             return int(text)
         if setting.kind is float:
             return float(text)
+        if setting.kind is tuple:
+            return [part.strip() for part in text.split(",") if part.strip()]
     except ValueError:
         raise ConfigError(f"{var}={text!r}: expected {setting.allowed()}") from None
     return text
@@ -281,6 +316,12 @@ def _check(setting: Setting, value: object, where: str) -> object:
         if not isinstance(value, bool):
             raise ConfigError(problem)
         return value
+    if setting.kind is tuple:
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, str) and v.strip() and "\x00" not in v for v in value
+        ):
+            raise ConfigError(problem)
+        return tuple(v.strip() for v in value)
     if setting.kind in (int, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(problem)
@@ -324,13 +365,56 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(str(value))
+    if isinstance(value, tuple):
+        return json.dumps(list(value))
     return str(value)
 
 
 def config_as_dict(config: Config) -> dict[str, object]:
     """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
-    return {
-        f.name: (str(v) if isinstance(v := getattr(config, f.name), SearchMode) else v)
-        for f in fields(config)
-        if f.name in _BY_NAME
-    }
+    return {f.name: _plain(getattr(config, f.name)) for f in fields(config) if f.name in _BY_NAME}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, SearchMode):
+        return str(value)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def set_config_value(project_root: Path, name: str, value: object) -> Path:
+    """Set one key in the project's config file (TOML unless only the JSON one exists).
+
+    The value is validated like a loaded one. A TOML file whose key is not set yet gets
+    the assignment appended (its comments kept); otherwise the file is rewritten from its
+    parsed values. Returns the file written.
+
+    Raises:
+        ConfigError: unknown key, invalid value, or an unreadable config file.
+    """
+    setting = _BY_NAME.get(name)
+    if setting is None:
+        raise ConfigError(f"unknown key '{name}'")
+    assigned = _check(setting, value, f"key '{name}'")
+    checked = _plain(assigned)
+    toml_path, json_path = project_root / CONFIG_TOML, project_root / CONFIG_JSON
+    if json_path.is_file() and not toml_path.is_file():
+        _read_json(json_path)  # a broken file is reported, not overwritten
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+        data[setting.json_name] = checked
+        json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        return json_path
+    text = toml_path.read_text(encoding="utf-8") if toml_path.is_file() else ""
+    current = _read_toml(toml_path) if text else {}
+    if name in current:
+        import tomli_w
+
+        raw = tomllib.loads(text)
+        raw[name] = checked
+        text = tomli_w.dumps(raw)
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + f"{name} = {_toml_value(assigned)}\n"
+    toml_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = toml_path.with_suffix(".toml.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, toml_path)
+    return toml_path
