@@ -167,8 +167,9 @@ SETTINGS: tuple[Setting, ...] = (
         "sources",
         tuple,
         "Project files indexed as searchable text besides the knowledge folder: patterns in "
-        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). Release notes, examples, tests, "
-        "vendored and generated files are left out unless a pattern names them exactly.",
+        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). "
+        "Release notes, examples, tests, vendored and generated files are left out unless a "
+        "pattern names them outright.",
         "sources",
         "CLAUDE_MEMORY_SOURCES",
     ),
