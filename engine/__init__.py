@@ -25,7 +25,7 @@ _EXPORTS: dict[str, str] = {
     "Indexer": "engine.services.indexing",
     "SourceSet": "engine.services.sources",
     "pattern_for": "engine.services.sources",
-    "set_config_value": "engine.core.config",
+    "set_config_value": "engine.core.config_file",
     "IndexReport": "engine.services.indexing",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
@@ -138,8 +138,8 @@ if TYPE_CHECKING:
         Config,
         default_config_toml,
         load_config,
-        set_config_value,
     )
+    from engine.core.config_file import set_config_value
     from engine.core.errors import (
         ConfigError,
         ContentTooLongError,

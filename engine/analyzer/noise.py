@@ -9,7 +9,9 @@ summary and the indexer can leave them out; ``None`` means the project's own mat
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Literal
 
 NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated"]
@@ -95,3 +97,41 @@ def _folder_kind(folder: str) -> NoiseKind | None:
     if folder in _TEST_DIRS:
         return "tests"
     return None
+
+
+_LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
+
+
+class NoiseClassifier:
+    """:func:`classify_path`, plus vendored copies found by looking at the tree.
+
+    A folder below the top level that carries its own licence file (``pkg/_click/LICENSE``)
+    is a copy of another project, whatever its name.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._licensed: dict[str, bool] = {}
+
+    def kind(self, rel: str) -> NoiseKind | None:
+        """The kind of accompanying file at ``rel``, or ``None`` for the project's own."""
+        found = classify_path(rel)
+        if found is not None:
+            return found
+        parts = rel.split("/")[:-1]
+        for depth in range(2, len(parts) + 1):
+            if self.licensed("/".join(parts[:depth])):
+                return "vendored"
+        return None
+
+    def licensed(self, folder: str) -> bool:
+        """Whether the project-relative ``folder`` holds a licence file of its own."""
+        known = self._licensed.get(folder)
+        if known is None:
+            try:
+                names = os.listdir(self.root / folder)
+            except OSError:
+                names = []
+            known = any(_LICENSE.match(name) for name in names)
+            self._licensed[folder] = known
+        return known

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.parse_cache import ParseCache
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
@@ -100,8 +101,13 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             keywords=draft.keywords[:10],
             file_path=draft.file_path,
             section_title=draft.section_title,
+            line_start=draft.line_start,
+            line_end=draft.line_end,
         )
-        for draft in discovery_drafts(analysis)
+        for draft in [
+            *discovery_drafts(analysis),
+            *definition_drafts(analysis.root, _own_code(analysis)),
+        ]
     ]
     existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
     wanted: dict[str, NewEntry] = {}
@@ -135,6 +141,12 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         last_run,
         parsed=cache.misses,
     )
+
+
+def _own_code(analysis: Analysis) -> list[str]:
+    """The analysed files, the project's source folders first (they get the chunk budget)."""
+    dirs = tuple(d.rstrip("/") + "/" for d in analysis.source_dirs)
+    return sorted(analysis.files, key=lambda rel: (not rel.startswith(dirs), rel.count("/"), rel))
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
-from engine.services.sources import SourceSet
+from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
@@ -42,18 +42,6 @@ CHUNKER_VERSION = 2
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
-
-_FOLDER_CATEGORY = {
-    "architecture": Category.ARCHITECTURE,
-    "components": Category.COMPONENT,
-    "component": Category.COMPONENT,
-    "domain": Category.DOMAIN,
-    "patterns": Category.PATTERN,
-    "pattern": Category.PATTERN,
-    "gotchas": Category.GOTCHA,
-    "gotcha": Category.GOTCHA,
-    "discoveries": Category.DISCOVERY,
-}
 
 _PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
 """Same pattern as :mod:`engine.guards.privacy`, applied to a whole file before chunking."""
@@ -91,18 +79,6 @@ class _FilePlan:
     creates: list[NewEntry] = field(default_factory=list)
     updates: list[Entry] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
-
-
-def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
-    """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
-    file name (``gotchas.md`` → gotcha), else general."""
-    if declared:
-        return parse_category(declared)
-    for part in (*rel_in_knowledge.parent.parts, rel_in_knowledge.stem):
-        category = _FOLDER_CATEGORY.get(part.lower())
-        if category is not None:
-            return category
-    return Category.GENERAL
 
 
 class Indexer:

@@ -25,10 +25,12 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
-from engine.analyzer.noise import classify_path
+from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
+from engine.core.models import Category
+from engine.core.validation import parse_category
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,7 @@ class SourceSet:
 
     def __init__(self, root: Path, config: Config, knowledge_dir: Path) -> None:
         self.root = root
+        self.noise = NoiseClassifier(root)
         self.include = GitIgnoreSpec.from_lines(config.sources)
         self.exclude = GitIgnoreSpec.from_lines(config.sources_exclude)
         self.explicit = tuple(_named_path(p) for p in config.sources if _named_path(p))
@@ -65,7 +68,7 @@ class SourceSet:
             return False
         if not self.include.match_file(rel) or self.exclude.match_file(rel):
             return False
-        return classify_path(rel) is None and not self._translation(parts)
+        return self.noise.kind(rel) is None and not self._translation(parts)
 
     def _enters(
         self, dirs: DirectoryFilter, rules: tuple[IgnoreRule, ...], name: str, rel: str
@@ -131,6 +134,30 @@ class SourceSet:
 
 
 _DIRECTORIES = DirectoryFilter(DEFAULT_IGNORED)
+
+_FOLDER_CATEGORY = {
+    "architecture": Category.ARCHITECTURE,
+    "components": Category.COMPONENT,
+    "component": Category.COMPONENT,
+    "domain": Category.DOMAIN,
+    "patterns": Category.PATTERN,
+    "pattern": Category.PATTERN,
+    "gotchas": Category.GOTCHA,
+    "gotcha": Category.GOTCHA,
+    "discoveries": Category.DISCOVERY,
+}
+
+
+def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
+    """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
+    file name (``gotchas.md`` → gotcha), else general."""
+    if declared:
+        return parse_category(declared)
+    for part in (*rel_in_knowledge.parent.parts, rel_in_knowledge.stem):
+        category = _FOLDER_CATEGORY.get(part.lower())
+        if category is not None:
+            return category
+    return Category.GENERAL
 
 
 def _named_path(pattern: str) -> str:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from cli_support import git_repo, run_cli
 
-from engine.core.config import Config, load_config, set_config_value
+from engine.core.config import Config, load_config
+from engine.core.config_file import set_config_value
 from engine.core.errors import ConfigError, InvalidInputError
 from engine.core.models import Source
 from engine.services.indexing import Indexer
