@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
     "SourceSet": "engine.services.sources",
+    "classify_path": "engine.analyzer.noise",
     "pattern_for": "engine.services.sources",
     "set_config_value": "engine.core.config_file",
     "IndexReport": "engine.services.indexing",
@@ -100,6 +101,7 @@ __all__ = [
     "StorageError",
     "WatchBatch",
     "WriteLock",
+    "classify_path",
     "default_config_toml",
     "default_embedder",
     "diagnose",
@@ -132,6 +134,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from engine.analyzer.noise import classify_path
     from engine.core.config import (
         CONFIG_JSON,
         CONFIG_TOML,
