@@ -109,6 +109,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             *definition_drafts(analysis.root, _own_code(analysis)),
         ]
     ]
+    edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
+    items = [i for i in items if (i.file_path, i.section_title) not in edited]
     existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
     wanted: dict[str, NewEntry] = {}
     for item in items:
