@@ -23,6 +23,10 @@ _EXPORTS: dict[str, str] = {
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
+    "SourceSet": "engine.services.sources",
+    "classify_path": "engine.analyzer.noise",
+    "pattern_for": "engine.services.sources",
+    "set_config_value": "engine.core.config_file",
     "IndexReport": "engine.services.indexing",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
@@ -97,9 +101,11 @@ __all__ = [
     "SearchResult",
     "SecretDetectedError",
     "Source",
+    "SourceSet",
     "StorageError",
     "WatchBatch",
     "WriteLock",
+    "classify_path",
     "default_config_toml",
     "default_embedder",
     "diagnose",
@@ -107,12 +113,14 @@ __all__ = [
     "entry_record",
     "load_config",
     "parse_mode",
+    "pattern_for",
     "project_files",
     "promote",
     "read_project_text",
     "render",
     "result_rows",
     "run_discovery",
+    "set_config_value",
     "words",
 ]
 
@@ -132,6 +140,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from engine.analyzer.noise import classify_path
     from engine.core.config import (
         CONFIG_JSON,
         CONFIG_TOML,
@@ -139,6 +148,7 @@ if TYPE_CHECKING:
         default_config_toml,
         load_config,
     )
+    from engine.core.config_file import set_config_value
     from engine.core.errors import (
         ConfigError,
         ContentTooLongError,
@@ -172,6 +182,7 @@ if TYPE_CHECKING:
     from engine.services.indexing import Indexer, IndexReport
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
+    from engine.services.sources import SourceSet, pattern_for
     from engine.services.watch import KnowledgeWatcher, WatchBatch
     from engine.storage.locking import WriteLock
     from engine.storage.paths import MemoryPaths

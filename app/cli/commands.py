@@ -247,6 +247,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             )
             report.errors += [f"{f}: {m}" for f, m in indexed.errors]
         total = memory.count()
+        suggestion = try_query(memory)
     for error in report.errors:
         print(f"memory-tui: error: {error}", file=sys.stderr)
     _emit(
@@ -255,9 +256,31 @@ def init(args: argparse.Namespace, root: Path) -> int:
         f"already there: {len(report.unchanged)}\n"
         + "".join(f"  {note}\n" for note in report.notes)
         + f"  memory: {total} entries, keyword index ready\n"
-        'Try: memory-tui search "how is this project structured"\n'
+        f'Try: memory-tui search "{suggestion}"\n'
     )
     return 1 if report.errors else 0
+
+
+_STARTERS = ("getting started", "quick start", "quickstart", "first steps", "installation",
+             "install", "usage", "configuration", "features", "tutorial")  # fmt: skip
+"""Topics a newcomer looks for first, in order of preference."""
+
+
+def try_query(memory: Memory) -> str:
+    """A search worth trying in this repository: a first-steps topic its own docs cover
+    (a section title), checked to return results; the project overview otherwise."""
+    titles = set()
+    for entry in memory.list(source="markdown", limit=1000):
+        title = entry.section_title.rpartition(" > ")[2].strip().lower()
+        if 1 <= len(title.split()) <= 4 and all(c.isalnum() or c in " -" for c in title):
+            titles.add(title)
+    ranked = sorted(
+        titles, key=lambda t: (next((i for i, s in enumerate(_STARTERS) if s in t), 99), len(t))
+    )
+    for title in [t for t in ranked if any(s in t for s in _STARTERS)][:10]:
+        if memory.search(title, mode="keyword", limit=1).results:
+            return title
+    return "project overview"
 
 
 def analyze(args: argparse.Namespace, root: Path) -> int:

@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from engine.analyzer.languages import language_of
-from engine.analyzer.model import Analysis, DiscoveryDraft, DocOutline, Symbol
+from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
+from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.summaries import noise_drafts
 
 log = logging.getLogger(__name__)
 
@@ -25,18 +27,24 @@ MAX_DRAFT_CHARS = 9_000
 """Below the 10,000-character entry limit, leaving room for redaction markers."""
 MAX_LINE_CHARS = 600
 MAX_MODULE_ENTRIES = 300
-MAX_DOC_ENTRIES = 200
 GROUP_SHARE = 6
 """When a cap is hit, 1/GROUP_SHARE of it goes to per-directory summaries of the rest."""
 MAX_KEYWORDS = 10
 
 
 def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
-    """The discovery entries for ``analysis``: overview, modules, documentation outlines."""
+    """The discovery entries for ``analysis``: overview, the project's own modules, and
+    one summary per kind of accompanying material (release notes, examples, tests…).
+
+    Documentation is not outlined here: its text is indexed as a source
+    (:mod:`engine.services.sources`).
+    """
     drafts = [_overview(analysis)]
+    noise = NoiseClassifier(analysis.root)
     by_file: dict[str, list[Symbol]] = defaultdict(list)
     for sym in analysis.symbols:
-        by_file[sym.file].append(sym)
+        if noise.kind(sym.file) is None:
+            by_file[sym.file].append(sym)
     modules = sorted(by_file.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     drafts += _capped(
         modules,
@@ -45,9 +53,7 @@ def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
         lambda item: item[0],
         _module_group,
     )
-    docs = sorted(analysis.docs, key=_doc_rank)
-    drafts += _capped(docs, MAX_DOC_ENTRIES, _doc, lambda d: d.file, _doc_group)
-    return drafts
+    return drafts + noise_drafts(analysis, noise)
 
 
 def _capped(
@@ -157,35 +163,6 @@ def _module_group(directory: str, members: list[tuple[str, list[Symbol]]]) -> li
     ]
     names = [s.name for _, syms in members for s in syms if s.kind != "method"]
     return _split(header, body, f"Modules in {where}", directory, _keywords(names))
-
-
-def _doc(doc: DocOutline) -> list[DiscoveryDraft]:
-    header = f"Documentation outline: {doc.file}\nTitle: {doc.title}"
-    levels = doc.levels or tuple(2 for _ in doc.headings)
-    base = min(levels, default=2)
-    body = ["Headings:"] if doc.headings else []
-    body += [f"{'  ' * (lv - base)}- {h}" for lv, h in zip(levels, doc.headings, strict=False)]
-    keywords = [doc.title, *(h for lv, h in zip(levels, doc.headings, strict=False) if lv == base)]
-    return _split(header, body, f"Documentation outline: {doc.file}", doc.file, _keywords(keywords))
-
-
-def _doc_group(directory: str, members: list[DocOutline]) -> list[DiscoveryDraft]:
-    where = directory or "the project root"
-    header = f"More documentation in {where}"
-    body = []
-    for doc in members:
-        top = [h for h, lv in zip(doc.headings, doc.levels, strict=False) if lv <= 2][:12]
-        body.append(f"- {doc.file}: {doc.title}" + (f" ({'; '.join(top)})" if top else ""))
-    keywords = [d.title for d in members]
-    return _split(header, body, f"Documentation in {where}", directory, _keywords(keywords))
-
-
-def _doc_rank(doc: DocOutline) -> tuple[int, int, str]:
-    """READMEs first (shallowest first), then documents with the most headings."""
-    is_readme = doc.file.rpartition("/")[2].lower().startswith("readme")
-    if is_readme:
-        return (0, doc.file.count("/"), doc.file)
-    return (1, -len(doc.headings), doc.file)
 
 
 def _split(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import ConfigError
+from engine.core.folders import folder_inside
 from engine.core.models import SearchMode
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ class Setting:
             return "one of " + ", ".join(self.choices)
         if self.kind is bool:
             return "true or false"
+        if self.kind is tuple:
+            return "a list of strings (glob patterns relative to the project root)"
         noun = "an integer" if self.kind is int else "a number"
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
@@ -59,6 +62,20 @@ class Setting:
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
+
+DEFAULT_SOURCES: tuple[str, ...] = (
+    "/*.md",
+    "/*.markdown",
+    "/*.mdx",
+    "README.md",
+    "[Rr]eadme.md",
+    "/docs/**/*.md",
+    "/docs/**/*.markdown",
+    "/docs/**/*.mdx",
+    "/doc/**/*.md",
+)
+"""The project's own documentation: top-level markdown, every README, docs/ and doc/.
+``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -149,6 +166,23 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("reject", "redact"),
     ),
     Setting(
+        "sources",
+        tuple,
+        "Project files indexed as searchable text besides the knowledge folder: patterns in "
+        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). "
+        "Release notes, examples, tests, vendored and generated files are left out unless a "
+        "pattern names them outright.",
+        "sources",
+        "CLAUDE_MEMORY_SOURCES",
+    ),
+    Setting(
+        "sources_exclude",
+        tuple,
+        "Glob patterns of files never indexed as sources, even when `sources` matches them.",
+        "sourcesExclude",
+        "CLAUDE_MEMORY_SOURCES_EXCLUDE",
+    ),
+    Setting(
         "knowledge_dir",
         str,
         "Folder of curated markdown, relative to the project root; it must lie inside the "
@@ -189,6 +223,8 @@ class Config:
     secret_policy: str = "reject"
     knowledge_dir: str = ".claude/knowledge"
     max_file_bytes: int = 2_000_000
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    sources_exclude: tuple[str, ...] = ()
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
@@ -226,31 +262,6 @@ def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Con
     for name in FOLDER_KEYS:
         folder_inside(project_root, getattr(config, name), where[name])
     return config
-
-
-def folder_inside(project_root: Path, folder: str, where: str) -> Path:
-    """The real location of ``folder`` (relative to the project, or absolute), which must
-    lie inside the project once symlinks are resolved.
-
-    Raises:
-        ConfigError: naming ``where`` (the file and key, or the variable) and the place
-            the folder leads to.
-    """
-    root = project_root.resolve()
-    if "\x00" in folder:
-        raise ConfigError(f"{where}: the folder name contains a NUL character")
-    try:
-        target = (root / folder).resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise ConfigError(f"{where}: {folder!r} cannot be resolved ({exc})") from None
-    if not target.is_relative_to(root):
-        how = "" if Path(os.path.normpath(root / folder)) == target else " through a symlink"
-        raise ConfigError(
-            f"{where}: {folder!r} leads{how} to {target}, outside the project {root}; "
-            "memory-tui reads and writes only inside the project: use a folder inside it "
-            'such as ".claude/knowledge"'
-        )
-    return target
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -314,6 +325,8 @@ def _parse_env(setting: Setting, text: str, var: str) -> object:
             return int(text)
         if setting.kind is float:
             return float(text)
+        if setting.kind is tuple:
+            return [part.strip() for part in text.split(",") if part.strip()]
     except ValueError:
         raise ConfigError(f"{var}={text!r}: expected {setting.allowed()}") from None
     return text
@@ -326,6 +339,12 @@ def _check(setting: Setting, value: object, where: str) -> object:
         if not isinstance(value, bool):
             raise ConfigError(problem)
         return value
+    if setting.kind is tuple:
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, str) and v.strip() and "\x00" not in v for v in value
+        ):
+            raise ConfigError(problem)
+        return tuple(v.strip() for v in value)
     if setting.kind in (int, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(problem)
@@ -369,13 +388,17 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(str(value))
+    if isinstance(value, tuple):
+        return json.dumps(list(value))
     return str(value)
 
 
 def config_as_dict(config: Config) -> dict[str, object]:
     """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
-    return {
-        f.name: (str(v) if isinstance(v := getattr(config, f.name), SearchMode) else v)
-        for f in fields(config)
-        if f.name in _BY_NAME
-    }
+    return {f.name: _plain(getattr(config, f.name)) for f in fields(config) if f.name in _BY_NAME}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, SearchMode):
+        return str(value)
+    return list(value) if isinstance(value, tuple) else value

@@ -107,9 +107,18 @@ class Freshness:
         return out[:MAX_CITATIONS]
 
     def record_notes(self, entries: Iterable[Entry]) -> None:
-        """(Re-)record what session and manual notes cite, as of now."""
-        cited = {e.id: self.cite(e.content) for e in entries if e.source in CITING_SOURCES}
+        """(Re-)record what session and manual notes cite, as of now: the files and symbols
+        their text names, and the file they are about (an edited discovery entry)."""
+        cited = {
+            e.id: self._own_file(e) + self.cite(e.content)
+            for e in entries
+            if e.source in CITING_SOURCES
+        }
         self.index.record(cited)
+
+    def _own_file(self, entry: Entry) -> list[Citation]:
+        digest = self.current_hash(entry.file_path) if entry.file_path else None
+        return [Citation(entry.file_path, "", digest)] if digest is not None else []
 
     def record(self, cited: Mapping[str, Sequence[Citation]]) -> None:
         """Record given citations (discovery entries cite the module they describe)."""

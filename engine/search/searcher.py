@@ -22,6 +22,7 @@ from engine.embedding.base import Embedder
 from engine.search.fusion import fuse
 from engine.search.gate import gate
 from engine.search.keyword import KeywordHit, KeywordSearcher
+from engine.search.relevance import relevant_hits
 from engine.search.vector import VectorSearcher
 
 if TYPE_CHECKING:
@@ -134,6 +135,11 @@ class Searcher:
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def relevant(self, prompt: str) -> list[tuple[SearchResult, float]]:
+        """Keyword hits that cover enough of ``prompt`` to be shown unasked (the hook),
+        with their coverage, in BM25 order (:mod:`engine.search.relevance`)."""
+        return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
     def _keyword(
         self,

@@ -11,23 +11,20 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.parse_cache import ParseCache
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
-from engine.markdown.chunking import chunk_markdown
-from engine.markdown.parse import parse_markdown
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
 
-MAX_DOC_FILES = 50
 ANALYSIS_CACHE = "analysis-cache.json"
 """Per-file parse results of the last discovery, in ``.claude/memory/``."""
-"""Project docs whose text is indexed: the README at the root and docs/*.md, this many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +101,16 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             keywords=draft.keywords[:10],
             file_path=draft.file_path,
             section_title=draft.section_title,
+            line_start=draft.line_start,
+            line_end=draft.line_end,
         )
-        for draft in discovery_drafts(analysis)
+        for draft in [
+            *discovery_drafts(analysis),
+            *definition_drafts(analysis.root, _own_code(analysis)),
+        ]
     ]
-    items += doc_sections(memory, analysis)
+    edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
+    items = [i for i in items if (i.file_path, i.section_title) not in edited]
     existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
     wanted: dict[str, NewEntry] = {}
     for item in items:
@@ -142,6 +145,12 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
     )
 
 
+def _own_code(analysis: Analysis) -> list[str]:
+    """The analysed files, the project's source folders first (they get the chunk budget)."""
+    dirs = tuple(d.rstrip("/") + "/" for d in analysis.source_dirs)
+    return sorted(analysis.files, key=lambda rel: (not rel.startswith(dirs), rel.count("/"), rel))
+
+
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:
     """Paths added, edited or removed between two ``path → hash`` maps, sorted."""
     return tuple(sorted(p for p in set(before) | set(now) if before.get(p) != now.get(p)))
@@ -169,38 +178,3 @@ def _record_citations(
         memory.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
     except Exception:  # stale flags are derived; the discovery itself succeeded
         log.warning("could not record what discovery entries cite", exc_info=True)
-
-
-def doc_sections(memory: Memory, analysis: Analysis) -> list[NewEntry]:
-    """The text of the project's README and top-level docs, chunked like knowledge files,
-    so that "how is X configured" finds the README section that says it."""
-    docs = [
-        d.file
-        for d in analysis.docs
-        if ("/" not in d.file and d.file.lower().startswith("readme"))
-        or (d.file.startswith("docs/") and d.file.count("/") == 1)
-    ][:MAX_DOC_FILES]
-    cfg = memory.config
-    items = []
-    for rel in docs:
-        try:
-            text = (memory.paths.root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("cannot read %s: %s", rel, exc)
-            continue
-        parsed = parse_markdown(text)
-        if not parsed.index:
-            continue
-        for chunk in chunk_markdown(parsed.body, cfg.chunk_size, cfg.chunk_overlap):
-            items.append(
-                NewEntry(
-                    content=chunk.content[:10_000],
-                    category=Category.DISCOVERY,
-                    source=Source.DISCOVERY,
-                    file_path=rel,
-                    section_title=chunk.title,
-                    line_start=chunk.line_start + parsed.body_line_offset,
-                    line_end=chunk.line_end + parsed.body_line_offset,
-                )
-            )
-    return items

@@ -1,4 +1,5 @@
-"""Incremental indexing of the curated markdown under ``.claude/knowledge/``.
+"""Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
+project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
 
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
@@ -30,6 +31,7 @@ from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
@@ -40,18 +42,6 @@ CHUNKER_VERSION = 2
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
-
-_FOLDER_CATEGORY = {
-    "architecture": Category.ARCHITECTURE,
-    "components": Category.COMPONENT,
-    "component": Category.COMPONENT,
-    "domain": Category.DOMAIN,
-    "patterns": Category.PATTERN,
-    "pattern": Category.PATTERN,
-    "gotchas": Category.GOTCHA,
-    "gotcha": Category.GOTCHA,
-    "discoveries": Category.DISCOVERY,
-}
 
 _PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
 """Same pattern as :mod:`engine.guards.privacy`, applied to a whole file before chunking."""
@@ -91,18 +81,6 @@ class _FilePlan:
     deletes: list[str] = field(default_factory=list)
 
 
-def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
-    """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
-    file name (``gotchas.md`` → gotcha), else general."""
-    if declared:
-        return parse_category(declared)
-    for part in (*rel_in_knowledge.parent.parts, rel_in_knowledge.stem):
-        category = _FOLDER_CATEGORY.get(part.lower())
-        if category is not None:
-            return category
-    return Category.GENERAL
-
-
 class Indexer:
     """Keeps the entries of a memory in step with its knowledge files."""
 
@@ -110,6 +88,7 @@ class Indexer:
         self.memory = memory
         self.root = memory.paths.root
         self.knowledge_dir = memory.paths.knowledge_dir
+        self.sources = SourceSet(self.root, memory.config, self.knowledge_dir)
 
     def settings(self) -> dict[str, object]:
         """What, when changed, invalidates every file's chunks."""
@@ -122,7 +101,18 @@ class Indexer:
         }
 
     def scan(self) -> list[tuple[str, Path]]:
-        """(project-relative path, absolute path) of every markdown file, sorted."""
+        """(project-relative path, absolute path) of every file to index: the knowledge
+        folder's markdown, then the project's documentation sources."""
+        return self.knowledge_files() + self.sources.files()
+
+    def wants(self, rel: str) -> bool:
+        """Whether the project-relative path ``rel`` is indexed (by name alone)."""
+        prefix = self.sources.knowledge_prefix
+        in_knowledge = bool(prefix) and rel.startswith(prefix) and rel.endswith(".md")
+        return in_knowledge or self.sources.wants(rel)
+
+    def knowledge_files(self) -> list[tuple[str, Path]]:
+        """(project-relative path, absolute path) of every knowledge markdown file, sorted."""
         if not self.knowledge_dir.is_dir():
             return []
         base = self.knowledge_dir.resolve()
@@ -239,7 +229,7 @@ class Indexer:
             report.warnings.append((rel, warning))
         if not parsed.index:
             return []
-        category = category_for(path.relative_to(self.knowledge_dir), parsed.category)
+        category = self._category(path, parsed.category)
         promoted_at = str(parsed.front_matter.get("promoted_at") or "")
         cfg = self.memory.config
         entries = []
@@ -277,6 +267,16 @@ class Indexer:
                     )
                 )
         return entries
+
+    def _category(self, path: Path, declared: str | None) -> Category:
+        """By front matter or folder in the knowledge folder; a documentation source is
+        general (its own front matter may use ``category`` for something else)."""
+        if path.is_relative_to(self.knowledge_dir):
+            return category_for(path.relative_to(self.knowledge_dir), declared)
+        try:
+            return parse_category(declared) if declared else Category.GENERAL
+        except (ValueError, EngineError):
+            return Category.GENERAL
 
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> _FilePlan:
         plan = _FilePlan(rel, digest)

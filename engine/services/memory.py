@@ -16,6 +16,7 @@ embedding model; the store and the model are opened on first need.
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
 from engine.core.errors import InvalidInputError
-from engine.core.models import Category, Entry, SearchMode, Source
+from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import parse_category, parse_mode, parse_source
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
@@ -323,6 +324,16 @@ class Memory:
         except Exception:  # a broken citation file must not fail a search
             log.warning("could not check results for stale citations", exc_info=True)
             return response
+
+    def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:
+        """Entries worth showing unasked for ``prompt`` (keyword only, no model), each with
+        the share of the prompt it covers; stale flags set."""
+        found = self.searcher.relevant(prompt.replace("\x00", " "))
+        try:
+            marked = self.freshness.mark(tuple(r for r, _ in found))
+        except Exception:  # a broken citation file must not fail the hook
+            return found
+        return [(m, c) for m, (_, c) in zip(marked, found, strict=True)]
 
     def stats(self) -> dict[str, Any]:
         """Counts by category and source, and where things are."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.config import folder_inside
+from engine.core.folders import folder_inside
 
 
 @dataclass(frozen=True, slots=True)
