@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import ConfigError
-from engine.core.folders import folder_inside
+from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
 
 log = logging.getLogger(__name__)
@@ -185,23 +185,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "knowledge_dir",
         str,
-        "Folder of curated markdown, relative to the project root; it must lie inside the "
-        "project once symlinks are resolved.",
+        "Folder of curated markdown, relative to the project root (inside the project).",
         "knowledgeDir",
         "CLAUDE_MEMORY_KNOWLEDGE_DIR",
     ),
     Setting(
         "max_file_bytes",
         int,
-        "Largest file read (indexed, checked or served); larger files are reported and skipped.",
+        "Largest file indexed, checked or served, in bytes; larger ones are skipped.",
         "maxFileBytes",
         "CLAUDE_MEMORY_MAX_FILE_BYTES",
         1_000,
         100_000_000,
     ),
 )
-FOLDER_KEYS = ("knowledge_dir",)
-"""Settings naming a folder, which must lie inside the project (symlinks resolved)."""
 _BY_NAME = {s.name: s for s in SETTINGS}
 _BY_JSON = {s.json_name: s for s in SETTINGS}
 _BY_ENV = {s.env: s for s in SETTINGS}
@@ -258,10 +255,9 @@ def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Con
         origins.append("environment")
     values.update(env_values)
     where.update({k: _BY_NAME[k].env for k in env_values})
-    config = replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
-    for name in FOLDER_KEYS:
-        folder_inside(project_root, getattr(config, name), where[name])
-    return config
+    for name in FOLDER_KEYS:  # e.g. knowledge_dir = "../x", or a symlink out of the project
+        folder_inside(project_root, values.get(name, getattr(DEFAULTS, name)), where[name])
+    return replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

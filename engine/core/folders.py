@@ -13,6 +13,9 @@ from pathlib import Path
 
 from engine.core.errors import ConfigError
 
+FOLDER_KEYS = ("knowledge_dir",)
+"""Settings naming a folder, which must lie inside the project (symlinks resolved)."""
+
 
 def folder_inside(project_root: Path, folder: str, where: str) -> Path:
     """The real location of ``folder`` (relative to the project, or absolute), which must
