@@ -45,7 +45,8 @@ class FileRefusedError(InvalidInputError):
     """A project file that is not read (or written): ``reason`` says why in a few words."""
 
     def __init__(self, name: str, reason: str, advice: str = "") -> None:
-        super().__init__(f"{name}: {reason}" + (f"; {advice}" if advice else ""))
+        self.detail = reason + (f"; {advice}" if advice else "")
+        super().__init__(f"{name}: {self.detail}")
         self.name = name
         self.reason = reason
 
