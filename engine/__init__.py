@@ -57,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "FileRefusedError": "engine.guards.files",
     "project_files": "engine.guards.files",
     "read_project_text": "engine.guards.files",
+    "resolve_inside": "engine.guards.files",
     "ExportFormat": "engine.output.export",
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
@@ -118,6 +119,7 @@ __all__ = [
     "promote",
     "read_project_text",
     "render",
+    "resolve_inside",
     "result_rows",
     "run_discovery",
     "set_config_value",
@@ -171,7 +173,12 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
-    from engine.guards.files import FileRefusedError, project_files, read_project_text
+    from engine.guards.files import (
+        FileRefusedError,
+        project_files,
+        read_project_text,
+        resolve_inside,
+    )
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
     from engine.search.query import STOPWORDS, words
