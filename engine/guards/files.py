@@ -88,7 +88,7 @@ def resolve_inside(base: Path, path: Path, *, allow_hidden: bool = False) -> Pat
     except (OSError, RuntimeError) as exc:  # ELOOP: a symlink loop (RuntimeError before 3.13)
         raise FileRefusedError(name, f"cannot be resolved ({_why(exc)})") from None
     if not real.is_relative_to(real_base):
-        raise FileRefusedError(name, f"links outside {base.name}/ (to {real})")
+        raise FileRefusedError(name, f"leads outside {base.name}/ (to {real})")
     return real
 
 

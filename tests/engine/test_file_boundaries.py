@@ -175,7 +175,7 @@ def test_the_guard_refuses_each_hostile_kind_with_its_reason(knowledge: Path) ->
     assert refusal("huge.md") == "over 2,000,000 bytes"
     assert refusal("sub") == "a folder, not a regular file"
     (knowledge.parent / "secret.md").write_text("beside the folder", encoding="utf-8")
-    assert refusal("../secret.md").startswith("links outside knowledge/")
+    assert refusal("../secret.md").startswith("leads outside knowledge/")
     with pytest.raises(NotFoundError):
         read_project_bytes(knowledge, knowledge / "nope.md")
     assert read_project_text(knowledge, knowledge / "good.md").startswith("# Good")
