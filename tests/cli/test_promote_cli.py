@@ -77,19 +77,3 @@ def test_get_of_a_promoted_id_answers_with_the_entry_that_holds_its_text(
     assert "location:   .claude/knowledge/gotchas/seed-scripts-fail-when-" in result.stdout
     assert NOTE in result.stdout
     assert result.stderr.startswith(f"{note_id} was promoted: it is now {new.id} (")
-
-
-def test_a_knowledge_dir_outside_the_project_stops_every_command_with_the_key(
-    project: tuple[Path, str], home: Path
-) -> None:
-    root, _ = project
-    config = root / ".claude" / "memory.config.toml"
-    config.write_text('knowledge_dir = "../x"\n', encoding="utf-8")
-
-    for command in (("list",), ("index",), ("search", "seed", "--mode", "keyword")):
-        stderr = _clean_failure(run_cli(*command, cwd=root, home=home))
-        assert stderr.startswith(f"memory-tui: error: {config}: key 'knowledge_dir': '../x' "), (
-            command,
-            stderr,
-        )
-        assert "outside the project" in stderr
