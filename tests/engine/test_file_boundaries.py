@@ -18,6 +18,8 @@ from typing import TypeVar
 
 import pytest
 from fakes import FakeEmbedder
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core.config import load_config
 from engine.core.errors import ConfigError, NotFoundError
@@ -157,6 +159,36 @@ def test_doctor_reports_a_folder_outside_as_a_problem(tmp_path: Path) -> None:
     config = next(c for c in report.checks if c.part == "config")
     assert config.status is Status.PROBLEM and "knowledge_dir" in config.detail
     assert not report.healthy
+
+
+@pytest.fixture(scope="module")
+def fuzz_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project with a folder inside, a symlink out of it and a symlink back into it."""
+    base = tmp_path_factory.mktemp("fuzz")
+    root, outside = base / "project", base / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (root / "out").symlink_to(outside, target_is_directory=True)
+    (root / "back").symlink_to(root / "docs", target_is_directory=True)
+    return root
+
+
+PARTS = st.sampled_from(["..", ".", "docs", "out", "back", "", "~", "é", " ", "\\", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(PARTS, max_size=6), absolute=st.booleans())
+def test_fuzzed_knowledge_dirs_are_inside_the_project_or_a_config_error(
+    fuzz_project: Path, parts: list[str], absolute: bool
+) -> None:
+    value = ("/" if absolute else "") + "/".join(parts)
+    try:
+        config = load_config(fuzz_project, env={"CLAUDE_MEMORY_KNOWLEDGE_DIR": value})
+    except ConfigError as exc:
+        assert exc.message.startswith("CLAUDE_MEMORY_KNOWLEDGE_DIR")
+        return
+    folder = (fuzz_project / config.knowledge_dir).resolve()
+    assert folder.is_relative_to(fuzz_project.resolve()), value
 
 
 # --- the guard ----------------------------------------------------------------------------------
