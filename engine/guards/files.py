@@ -32,6 +32,9 @@ from engine.core.errors import InvalidInputError, NotFoundError
 DEFAULT_MAX_BYTES = 2_000_000
 """Largest file read by default (markdown far beyond this is not knowledge)."""
 
+NEW_FILE_MODE = 0o644
+"""Permissions of a file :func:`write_project_file` creates (an existing one keeps its own)."""
+
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
@@ -183,14 +186,17 @@ def write_project_file(base: Path, path: Path, text: str) -> None:
     parent = path.parent.resolve(strict=True)
     if path.parent.is_symlink() or not parent.is_relative_to(real_base):
         raise FileRefusedError(name, "its folder is a symlink or lies outside; nothing written")
+    permissions = NEW_FILE_MODE
     if os.path.lexists(path):
         mode = os.lstat(path).st_mode
         if stat.S_ISLNK(mode):
             raise FileRefusedError(name, "is a symlink; nothing is written through a link")
         if kind := kind_of(mode):
             raise FileRefusedError(name, f"{kind}, not a regular file; nothing written")
+        permissions = stat.S_IMODE(mode)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".md", dir=parent)
     try:
+        os.chmod(tmp, permissions)  # mkstemp's 0600 would hide the file from other users
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()

@@ -250,6 +250,10 @@ def test_writing_refuses_links_and_fifos_and_replaces_whole(tmp_path: Path) -> N
 
     assert not outside.exists()
     assert (tmp_path / "new.md").read_text(encoding="utf-8") == "# New\n"
+    assert (tmp_path / "new.md").stat().st_mode & 0o777 == 0o644
+    (tmp_path / "new.md").chmod(0o664)
+    write_project_file(tmp_path, tmp_path / "new.md", "# Newer\n")
+    assert (tmp_path / "new.md").stat().st_mode & 0o777 == 0o664
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "new.md", "pipe.md"]
 
 
