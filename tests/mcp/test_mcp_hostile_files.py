@@ -8,11 +8,12 @@ from pathlib import Path
 
 import anyio
 import pytest
+from fakes import FakeEmbedder
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
-from mcp_helpers import connect
+from mcp_helpers import call, connect
 
-from app.mcp.server import MemoryServer
+from app.mcp.server import MemoryServer, create_server
 from engine.services.memory import Memory
 
 
@@ -70,3 +71,35 @@ async def test_listing_survives_fifos_and_loops_and_leaves_them_out(
     text = root.contents[0].text  # type: ignore[union-attr]
     assert "memory://good.md" in text
     assert not any(name in text for name in ("pipe", "loop", ".env", "drafts", "up/"))
+
+
+async def test_a_refused_auto_promotion_keeps_the_entry_and_promotes_the_others(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".claude" / "knowledge").mkdir(parents=True)
+    (tmp_path / ".claude" / "memory.config.toml").write_text(
+        "auto_promote = true\npromote_threshold = 1\n", encoding="utf-8"
+    )
+    outside = tmp_path.parent / f"{tmp_path.name}-planted.md"
+    (tmp_path / ".claude" / "knowledge" / "gotchas.md").symlink_to(outside)  # dangling
+    memory = Memory.open(tmp_path, embedder=FakeEmbedder())
+    server = create_server(memory, warm_up=False)
+    async with connect(server) as client:
+        # The gotcha ranks first for "celery", so its refusal comes before the pattern.
+        gotcha = await call(
+            client, "memory_add", content="Celery gotcha: celery needs redis", category="gotcha"
+        )
+        pattern = await call(
+            client, "memory_add", content="Celery pattern: retries", category="pattern"
+        )
+        await call(client, "memory_search", query="celery", mode="keyword")
+        server.state.flush()
+        after = await call(client, "memory_search", query="celery", mode="keyword")
+    server.state.close()
+
+    kept = memory.mirror.get(gotcha["id"])
+    assert kept is not None and kept.content == "Celery gotcha: celery needs redis"
+    assert memory.mirror.get(pattern["id"]) is None  # promoted despite the refusal before it
+    assert not outside.exists()
+    assert {r["source"] for r in after["results"]} == {kept.source.value, "markdown"}
+    memory.close()
