@@ -21,7 +21,7 @@ MIN_CONFIDENCE = 0.5
 MAX_FILE_BYTES = 400_000
 
 _PY_ROUTE = re.compile(
-    r"^\s*@\s*([\w.]+)\.(get|post|put|delete|patch|options|head|route|api_route|websocket)"
+    r"^[ \t]*@[ \t]*([\w.]+)\.(get|post|put|delete|patch|options|head|route|api_route|websocket)"
     r"\(\s*[rbuf]?[\"']([^\"']*)[\"']",
     re.MULTILINE,
 )

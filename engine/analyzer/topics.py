@@ -106,7 +106,8 @@ def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
     own = {d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None}
     for folder, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FOLDERS]:
         role = _role(folder, kinds[folder], own, analysis)
-        lines.append(f"- {folder}/ ({n} files): {role}" if folder != "." else f"- root: {role}")
+        files = f"{n} file" + ("" if n == 1 else "s")
+        lines.append(f"- {folder}/ ({files}): {role}" if folder != "." else f"- root: {role}")
     shown = [d for d in analysis.source_dirs if d in own][:8]
     lines.append(f"The project's own source folders, most code first: {_join(shown)}.")
     return DiscoveryDraft("\n".join(lines), title, "", ("architecture", "folders", "layout"))

@@ -1,0 +1,176 @@
+"""Issue 17: project-wide topics, one per entry (build/test/run, CI, dependencies, entry
+points, architecture, routes, patterns, naming) and short module and package summaries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.analyzer import DiscoveryDraft, analyze, discovery_drafts
+from engine.analyzer.topics import MAX_ENTRY_POINTS
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+PYPROJECT = """\
+[project]
+name = "shop"
+requires-python = ">=3.11"
+dependencies = ["fastapi>=0.110", "httpx"]
+
+[project.optional-dependencies]
+cli = ["rich>=13"]
+
+[project.scripts]
+shop = "shop.cli:main"
+shop-admin = "shop.admin:run"
+
+[build-system]
+build-backend = "hatchling.build"
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+"""
+WORKFLOW = """\
+name: Test
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "$GITHUB_CONTEXT"
+      - run: pip install -e .[cli]
+      - name: Test
+        run: pytest -q
+"""
+
+
+def shop(root: Path) -> Path:
+    files = {
+        "pyproject.toml": PYPROJECT,
+        "Makefile": ".PHONY: test\ntest:\n\tpytest\nlint: test\n\truff check .\n%.o: %.c\n",
+        ".github/workflows/test.yml": WORKFLOW,
+        "scripts/test.sh": "#!/bin/sh\nset -e\npytest --cov shop\n",
+        "shop/__init__.py": '"""An online shop: carts, orders and payments."""\n',
+        "shop/__main__.py": "from shop.cli import main\nmain()\n",
+        "shop/cli.py": '"""The shop command."""\n\ndef main() -> None:\n    pass\n',
+        "shop/api.py": (
+            '"""HTTP API."""\nfrom fastapi import FastAPI\napp = FastAPI()\n\n'
+            '@app.get("/carts/{cart_id}")\ndef get_cart(cart_id: int):\n    return {}\n\n'
+            '@app.post("/orders")\nasync def create_order():\n    return {}\n'
+        ),
+        "shop/services/__init__.py": '"""Business rules."""\n',
+        "shop/services/payments.py": (
+            '"""Payments through the bank."""\n\nMAX_RETRIES = 3\n\n'
+            "class PaymentGateway:\n"
+            '    """Talks to the bank."""\n\n'
+            "    def charge(self, amount: int) -> bool:\n        return True\n\n"
+            "def refund_payment(payment_id: str) -> None:\n"
+            '    """Give the money back."""\n'
+        ),
+        "web/server.js": (
+            "const express = require('express');\nconst app = express();\n"
+            "app.get('/health', (req, res) => res.send('ok'));\n"
+            "router.post(\"/users/:id\", update);\n"
+        ),
+        "tests/test_api.py": "def test_api():\n    assert True\n",
+        "tests/test_cart.py": "def test_cart():\n    assert True\n",
+    }
+    files |= {f"docs_src/page{i}/tutorial{i}.py": "main()\n" for i in range(30)}
+    files |= {
+        f"docs_src/page{i}/main.py": 'if __name__ == "__main__":\n    pass\n' for i in range(20)
+    }
+    return write(root, files)
+
+
+def by_title(drafts: list[DiscoveryDraft], start: str) -> DiscoveryDraft:
+    found = [d for d in drafts if d.section_title.startswith(start)]
+    assert len(found) == 1, [d.section_title for d in drafts]
+    return found[0]
+
+
+def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    build = by_title(drafts, "How to build, test and run shop").content
+    assert "shop = shop.cli:main" in build
+    assert "hatchling.build" in build
+    assert "testpaths" in build
+    assert "- make test" in build and "- make lint" in build
+    assert ".PHONY" not in build and "%.o" not in build
+    assert "scripts/test.sh: pytest --cov shop" in build
+    ci = by_title(drafts, "Continuous integration of shop")
+    assert ci.file_path == ".github/workflows"
+    assert "test.yml (Test): pip install -e .[cli]; pytest -q" in ci.content
+    assert "GITHUB_CONTEXT" not in ci.content
+    deps = by_title(drafts, "Dependencies of shop").content
+    assert "- fastapi>=0.110" in deps and "- httpx" in deps
+    assert "Optional dependencies [cli]" in deps and "- rich>=13" in deps
+    assert ">=3.11" in deps
+
+
+def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    entries = by_title(drafts, "Entry points of shop").content.splitlines()[2:]
+    assert entries[:2] == [
+        "- command `shop` runs shop.cli:main",
+        "- command `shop-admin` runs shop.admin:run",
+    ]
+    assert entries[2] == "- shop/__main__.py"
+    assert "- shop/cli.py: The shop command." in entries
+    assert not any("docs_src" in line for line in entries)
+    assert len(entries) <= MAX_ENTRY_POINTS
+    overview = drafts[0].content
+    assert "docs_src" not in overview  # neither a source folder nor an entry point
+
+
+def test_many_main_modules_are_capped(tmp_path: Path) -> None:
+    write(tmp_path, {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)})
+    drafts = discovery_drafts(analyze(tmp_path))
+    entries = by_title(drafts, "Entry points of").content.splitlines()[2:]
+    assert len(entries) == MAX_ENTRY_POINTS
+    assert entries[0] == "- tool00/__main__.py"
+
+
+def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    routes = by_title(drafts, "API routes of shop").content
+    assert "GET /carts/{cart_id} (shop/api.py, line 5)" in routes
+    assert "POST /orders (shop/api.py, line 9)" in routes
+    assert "GET /health (web/server.js, line 3)" in routes
+    assert "POST /users/:id (web/server.js, line 4)" in routes
+    assert "docs_src" not in routes
+    patterns = by_title(drafts, "Architecture patterns of shop").content.splitlines()
+    assert patterns[1].startswith("- Command-line application: confidence 1.00")
+    web = next(line for line in patterns if "Web API" in line)
+    assert "confidence 0.67" in web and "HTTP routes declared" in web
+    naming = by_title(drafts, "Naming conventions of shop").content
+    assert "Functions and methods: snake_case 100%" in naming
+    assert "Classes and types: PascalCase 100%" in naming
+    assert "Constants: UPPER_CASE 100%" in naming
+    assert "test_*.py (2)" in naming
+    layout = by_title(drafts, "Architecture of shop").content
+    assert "- docs_src/ (50 files): example programs" in layout
+    assert "- shop/ (6 files): the package shop: An online shop" in layout
+    assert "- tests/ (2 files): the test suite" in layout
+
+
+def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    payments = by_title(drafts, "Module shop/services/payments.py").content
+    assert payments.splitlines() == [
+        "Module shop/services/payments.py (Python): Payments through the bank.",
+        "Public API: 1 class, 1 function, 1 constant.",
+        "- class PaymentGateway (line 5): Talks to the bank. (methods: charge)",
+        "- function refund_payment(payment_id: str) -> None (line 11): Give the money back.",
+        "Also: MAX_RETRIES.",
+    ]
+    package = next(d.content for d in drafts if d.section_title == "Package shop/")
+    assert package.startswith("Package shop/: An online shop: carts, orders and payments.")
+    assert "- cli.py: The shop command." in package
+    assert "services/" not in package.splitlines()[0]
+    assert not any(d.section_title.startswith("Package docs_src") for d in drafts)
