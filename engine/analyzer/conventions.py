@@ -54,21 +54,30 @@ def routes_draft(root: Path, name: str, files: Iterable[str]) -> DiscoveryDraft 
 
 
 def _routes_in(rel: str, text: str) -> list[str]:
+    """Routes declared in one file; those in comments or docstring examples are skipped."""
+    return [route for offset, route in _route_matches(rel, text) if not _in_comment(text, offset)]
+
+
+def _in_comment(text: str, offset: int) -> bool:
+    line = text[text.rfind("\n", 0, offset) + 1 : offset].lstrip()
+    return line.startswith(("*", "//", "#", "/*", ">>>", "..."))
+
+
+def _route_matches(rel: str, text: str) -> list[tuple[int, str]]:
     found = []
     if rel.endswith(".py"):
         for match in _PY_ROUTE.finditer(text):
             method = match.group(2).upper().replace("API_ROUTE", "ROUTE")
-            found.append(f"{method} {match.group(3)} ({rel}, line {_line(text, match.start())})")
+            where = f"({rel}, line {_line(text, match.start())})"
+            found.append((match.start(), f"{method} {match.group(3)} {where}"))
         if rel.rpartition("/")[2] == "urls.py":
             for match in _DJANGO_ROUTE.finditer(text):
-                found.append(
-                    f"/{match.group(1)} -> {match.group(2)} ({rel}, line "
-                    f"{_line(text, match.start())})"
-                )
+                where = f"({rel}, line {_line(text, match.start())})"
+                found.append((match.start(), f"/{match.group(1)} -> {match.group(2)} {where}"))
     else:
         for match in _JS_ROUTE.finditer(text):
-            method = match.group(2).upper()
-            found.append(f"{method} {match.group(3)} ({rel}, line {_line(text, match.start())})")
+            where = f"({rel}, line {_line(text, match.start())})"
+            found.append((match.start(), f"{match.group(2).upper()} {match.group(3)} {where}"))
     return found
 
 
@@ -119,8 +128,8 @@ def _pattern_signals(
             ("a domain or core layer", bool(folders & {"domain", "core", "entities"})),
         ],
         "Library (a package meant to be imported)": [
-            ("a package with a public __init__", any(r.endswith("/__init__.py") for r in own)),
-            ("a docs site", any(r.startswith("docs/") for r in analysis.files)),
+            ("an importable package (__init__.py, index.js or lib/)", _importable(own)),
+            ("no installed commands", not commands),
             ("no web routes", not has_routes),
         ],
         "Monorepo (several packages)": [
@@ -144,6 +153,13 @@ _MANIFESTS = ("package.json", "pyproject.toml", "Cargo.toml", "go.mod", "setup.p
 
 def _confidence(checks: list[tuple[str, bool]]) -> float:
     return round(sum(seen for _, seen in checks) / len(checks), 2) if checks else 0.0
+
+
+def _importable(own: set[str]) -> bool:
+    roots = ("index.js", "index.ts")
+    return any(
+        r.endswith("/__init__.py") or r.startswith(("lib/", "src/")) or r in roots for r in own
+    )
 
 
 def _has(folders: set[str], own: set[str], *names: str) -> bool:

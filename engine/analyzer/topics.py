@@ -130,4 +130,4 @@ def _role(folder: str, kinds: Counter[str], own: set[str], analysis: Analysis) -
 
 
 def _join(items: list[str]) -> str:
-    return ", ".join(items) or "none"
+    return ", ".join("(root)" if item == "." else item for item in items) or "none"

@@ -75,8 +75,9 @@ def shop(root: Path) -> Path:
         ),
         "web/server.js": (
             "const express = require('express');\nconst app = express();\n"
+            "/**\n * app.get('/in/a/comment', h);\n */\n"
             "app.get('/health', (req, res) => res.send('ok'));\n"
-            "router.post(\"/users/:id\", update);\n"
+            'router.post("/users/:id", update);\n'
         ),
         "tests/test_api.py": "def test_api():\n    assert True\n",
         "tests/test_cart.py": "def test_cart():\n    assert True\n",
@@ -141,8 +142,9 @@ def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
     routes = by_title(drafts, "API routes of shop").content
     assert "GET /carts/{cart_id} (shop/api.py, line 5)" in routes
     assert "POST /orders (shop/api.py, line 9)" in routes
-    assert "GET /health (web/server.js, line 3)" in routes
-    assert "POST /users/:id (web/server.js, line 4)" in routes
+    assert "GET /health (web/server.js, line 6)" in routes
+    assert "POST /users/:id (web/server.js, line 7)" in routes
+    assert "/in/a/comment" not in routes
     assert "docs_src" not in routes
     patterns = by_title(drafts, "Architecture patterns of shop").content.splitlines()
     assert patterns[1].startswith("- Command-line application: confidence 1.00")
