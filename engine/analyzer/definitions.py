@@ -55,11 +55,13 @@ class _Piece:
     """1-based last line, inclusive."""
 
 
-def definition_drafts(root: Path, files: Iterable[str]) -> list[DiscoveryDraft]:
+def definition_drafts(
+    root: Path, files: Iterable[str], noise: NoiseClassifier | None = None
+) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
     at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given."""
     drafts: list[DiscoveryDraft] = []
-    noise = NoiseClassifier(root)
+    noise = noise or NoiseClassifier(root)
     for rel in files:
         language = language_of(rel.rpartition("/")[2])
         if language not in CODE_LANGUAGES or noise.kind(rel) is not None:

@@ -39,7 +39,9 @@ GROUP_SHARE = 6
 MAX_KEYWORDS = 10
 
 
-def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
+def discovery_drafts(
+    analysis: Analysis, noise: NoiseClassifier | None = None
+) -> list[DiscoveryDraft]:
     """The discovery entries for ``analysis``, one topic each: the overview, entry points,
     architecture, how to build/test/run, CI, dependencies, API routes, patterns, naming;
     a summary per package and per module of the project's own code; and one summary per
@@ -47,9 +49,10 @@ def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
 
     Documentation is not outlined here: its text is indexed as a source
     (:mod:`engine.services.sources`); code bodies are indexed by definition
-    (:mod:`engine.analyzer.definitions`).
+    (:mod:`engine.analyzer.definitions`). ``noise`` tells the project's own files from the
+    rest (by default by their paths alone; the configuration may override it).
     """
-    noise = NoiseClassifier(analysis.root)
+    noise = noise or NoiseClassifier(analysis.root)
     own = {
         rel
         for rel in analysis.files

@@ -22,6 +22,7 @@ _WHAT: dict[str, str] = {
     "tests": "the test suite",
     "vendored": "a vendored copy of another project (third-party code kept in the tree)",
     "generated": "generated files (lock files, compiled or minified output)",
+    "excluded": "files the configuration leaves out of the analysis (analyzer_exclude)",
 }
 
 
@@ -47,8 +48,10 @@ def _place(rel: str, kind: NoiseKind, noise: NoiseClassifier) -> str:
     parts = rel.split("/")
     for depth in range(1, len(parts)):
         prefix = "/".join(parts[:depth])
-        if _folder_is(prefix, kind) or (
-            kind == "vendored" and depth > 1 and noise.licensed(prefix)
+        if (
+            _folder_is(prefix, kind)
+            or (kind == "vendored" and depth > 1 and noise.licensed(prefix))
+            or (kind == "excluded" and noise.kind(prefix + "/x") == "excluded")
         ):
             return prefix + "/"
     return rel if kind in ("release-notes", "generated") else (rel.rpartition("/")[0] + "/")

@@ -47,6 +47,7 @@ _KIND_ROLE = {
     "tests": "the test suite",
     "vendored": "vendored third-party code",
     "generated": "generated files",
+    "excluded": "left out of the analysis by the configuration",
 }
 
 

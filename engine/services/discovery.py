@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.analyzer.definitions import definition_drafts
+from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
@@ -93,6 +94,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         return DiscoveryReport(
             analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
         )
+    cfg = memory.config
+    noise = NoiseClassifier(analysis.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude)
     items = [
         NewEntry(
             content=draft.content,
@@ -105,8 +108,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             line_end=draft.line_end,
         )
         for draft in [
-            *discovery_drafts(analysis),
-            *definition_drafts(analysis.root, _own_code(analysis)),
+            *discovery_drafts(analysis, noise),
+            *definition_drafts(analysis.root, _own_code(analysis), noise),
         ]
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fakes import FakeEmbedder
+
 from engine.analyzer import DiscoveryDraft, analyze, discovery_drafts
+from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.topics import MAX_ENTRY_POINTS
+from engine.core.models import Source
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -177,3 +183,36 @@ def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
     assert "services/" not in package.splitlines()[0]
     packages = [d.section_title for d in drafts if d.section_title.startswith("Package ")]
     assert packages == ["Package shop/", "Package shop/services/"]  # web/ has one module
+
+
+def test_the_configuration_overrides_what_counts_as_the_projects_own(tmp_path: Path) -> None:
+    write(tmp_path, {"examples/app/server.py": "", "shop/legacy/old.py": "", "shop/a.py": ""})
+    noise = NoiseClassifier(tmp_path, own=["/examples/app/"], excluded=["legacy/"])
+    assert noise.kind("examples/app/server.py") is None
+    assert noise.kind("examples/other.py") == "examples"
+    assert noise.kind("shop/legacy/old.py") == "excluded"
+    assert noise.kind("shop/a.py") is None
+    both = NoiseClassifier(tmp_path, own=["*.py"], excluded=["*.py"])
+    assert both.kind("shop/a.py") is None  # own wins
+
+
+def test_discovery_follows_the_analyzer_settings(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "shop",
+        {
+            ".claude/memory.config.toml": 'analyzer_include = ["/examples/"]\n'
+            'analyzer_exclude = ["shop/legacy/"]\n',
+            "shop/__init__.py": "",
+            "shop/legacy/old.py": "def old_checkout():\n    return 1\n",
+            "examples/shop_server.py": "def serve_the_shop():\n    return 2\n",
+        },
+    )
+    (root / ".git").mkdir()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        entries = memory.list(source=Source.DISCOVERY)
+    files = {e.file_path for e in entries}
+    assert "examples/shop_server.py" in files  # its definitions are indexed
+    assert not any(f.startswith("shop/legacy/old") for f in files)
+    excluded = next(e for e in entries if e.section_title.startswith("Excluded: "))
+    assert excluded.section_title == "Excluded: shop/legacy/"
