@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
-from engine.analyzer.definitions import definition_drafts
+from engine.analyzer.definitions import budget_order, definition_drafts
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
 from engine.core.hashing import content_hash
@@ -109,7 +109,7 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         )
         for draft in [
             *discovery_drafts(analysis, noise),
-            *definition_drafts(analysis.root, _own_code(analysis), noise),
+            *definition_drafts(analysis.root, budget_order(analysis), noise),
         ]
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
@@ -146,12 +146,6 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         last_run,
         parsed=cache.misses,
     )
-
-
-def _own_code(analysis: Analysis) -> list[str]:
-    """The analysed files, the project's source folders first (they get the chunk budget)."""
-    dirs = tuple(d.rstrip("/") + "/" for d in analysis.source_dirs)
-    return sorted(analysis.files, key=lambda rel: (not rel.startswith(dirs), rel.count("/"), rel))
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:

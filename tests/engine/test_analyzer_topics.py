@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fakes import FakeEmbedder
 
-from engine.analyzer import DiscoveryDraft, analyze, discovery_drafts
+from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
+from engine.analyzer.definitions import budget_order
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
@@ -216,3 +218,21 @@ def test_discovery_follows_the_analyzer_settings(tmp_path: Path) -> None:
     assert not any(f.startswith("shop/legacy/old") for f in files)
     excluded = next(e for e in entries if e.section_title.startswith("Excluded: "))
     assert excluded.section_title == "Excluded: shop/legacy/"
+
+
+def test_the_chunk_budget_goes_to_the_main_package_and_its_public_modules_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    func = "def {0}():\n    return '{0}' * 400\n\n\n"
+    files = {f"pkg/mod{i}.py": func.format(f"public_{i}") for i in range(4)}
+    files |= {"pkg/_impl.py": func.format("private"), "pkg/sub/deep.py": func.format("deep")}
+    files |= {"aaa_scripts/tool.py": func.format("tool"), "setup_helper.py": func.format("root")}
+    analysis = analyze(write(tmp_path, files))
+    order = [rel for rel in budget_order(analysis) if rel.endswith(".py")]
+    assert order == [
+        "pkg/mod0.py", "pkg/mod1.py", "pkg/mod2.py", "pkg/mod3.py", "pkg/sub/deep.py",
+        "pkg/_impl.py", "aaa_scripts/tool.py", "setup_helper.py",
+    ]  # fmt: skip
+    monkeypatch.setattr(definitions, "MAX_DEFINITION_CHUNKS", 5)
+    drafts = definitions.definition_drafts(tmp_path, budget_order(analysis))
+    assert [d.file_path for d in drafts] == order[:5]
