@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.analyzer.model import Analysis, DiscoveryDraft
+from engine.analyzer.noise import classify_path
 
 MAX_ROUTES = 60
 MIN_CONFIDENCE = 0.5
@@ -30,6 +31,7 @@ _JS_ROUTE = re.compile(
     r"\b(app|router|api|server|\w+Router)\.(get|post|put|delete|patch|all|options|head)"
     r"\(\s*[\"'`](/[^\"'`]*)[\"'`]"
 )
+_SINGLE = re.compile(r"[a-z][a-z0-9]*")
 _SNAKE = re.compile(r"_?[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _CAMEL = re.compile(r"_?[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
 _PASCAL = re.compile(r"_?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*")
@@ -105,7 +107,9 @@ def _pattern_signals(
     """Pattern → its signals, each ``(what, found)``."""
     folders = {part for rel in own for part in rel.split("/")[:-1]}
     deps = {d.lower() for d in (*analysis.frameworks, *analysis.test_tools)}
-    commands = [e for e in analysis.entry_points if " -> " in e]
+    commands = [
+        e for e in analysis.entry_points if " -> " in e and not e.startswith(("main ", "module "))
+    ]
     return {
         "Command-line application": [
             ("installed console commands", bool(commands)),
@@ -134,7 +138,7 @@ def _pattern_signals(
         ],
         "Monorepo (several packages)": [
             ("packages/ or apps/ folders", bool(folders & {"packages", "apps", "crates"})),
-            ("several manifests", sum(r.endswith(_MANIFESTS) for r in analysis.files) > 2),
+            ("several manifests", sum(_own_manifest(r) for r in analysis.files) > 2),
         ],
         "Plugin architecture": [
             ("plugins/ or extensions/ folders", bool(folders & {"plugins", "extensions"})),
@@ -153,6 +157,10 @@ _MANIFESTS = ("package.json", "pyproject.toml", "Cargo.toml", "go.mod", "setup.p
 
 def _confidence(checks: list[tuple[str, bool]]) -> float:
     return round(sum(seen for _, seen in checks) / len(checks), 2) if checks else 0.0
+
+
+def _own_manifest(rel: str) -> bool:
+    return rel.rpartition("/")[2] in _MANIFESTS and classify_path(rel) is None
 
 
 def _importable(own: set[str]) -> bool:
@@ -200,12 +208,19 @@ def naming_draft(analysis: Analysis, own: set[str]) -> DiscoveryDraft | None:
 
 
 def _style_share(names: list[str]) -> str:
-    styles: Counter[str] = Counter(_style(n) for n in names if n.strip("_"))
-    total = sum(styles.values()) or 1
-    return ", ".join(f"{style} {100 * n // total}%" for style, n in styles.most_common(3))
+    """Shares of the naming styles; one-word lowercase names fit several and are left out."""
+    styles: Counter[str] = Counter(_style(n.strip("_")) for n in names if n.strip("_"))
+    single = styles.pop("single", 0)
+    total = sum(styles.values())
+    if not total:
+        return "single lowercase words"
+    shares = ", ".join(f"{style} {100 * n // total}%" for style, n in styles.most_common(3))
+    return shares + (f"; {single} single lowercase words" if single else "")
 
 
 def _style(name: str) -> str:
+    if _SINGLE.fullmatch(name):
+        return "single"
     for style, pattern in (
         ("snake_case", _SNAKE),
         ("UPPER_CASE", _UPPER),

@@ -14,6 +14,8 @@ from engine.analyzer.noise import NoiseClassifier
 
 MAX_ENTRY_POINTS = 15
 MAX_FOLDERS = 20
+_PACKAGE_MAIN = ("main -> ", "module -> ")
+"""package.json's ``main`` and ``module``: what ``require``/``import`` load, not commands."""
 
 _ROLES: dict[str, str] = {
     "docs": "documentation (the docs site's pages)",
@@ -56,22 +58,21 @@ def ranked_entry_points(analysis: Analysis, noise: NoiseClassifier) -> list[str]
     found = []
     for entry in analysis.entry_points:
         target = entry.partition(" -> ")[2] if " -> " in entry else entry
-        if " -> " not in entry and noise.kind(target) is not None:
-            continue
-        found.append(entry)
+        if noise.kind(target) is None:
+            found.append(entry)
     return sorted(found, key=_entry_rank)[:MAX_ENTRY_POINTS]
 
 
 def _entry_rank(entry: str) -> tuple[int, int, str]:
-    if " -> " in entry:
-        return (0, 0, entry)  # declared by a manifest: an installed command
+    if " -> " in entry:  # declared by a manifest: an installed command, or a package's main
+        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, entry)
     name = entry.rpartition("/")[2]
     depth = entry.count("/")
     if name == "__main__.py":
-        return (1, depth, entry)
-    if entry.startswith("bin/") or name.split(".")[0] in ("cli", "main", "index", "server"):
         return (2, depth, entry)
-    return (3, depth, entry)
+    if entry.startswith("bin/") or name.split(".")[0] in ("cli", "main", "index", "server"):
+        return (3, depth, entry)
+    return (4, depth, entry)
 
 
 def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:
@@ -83,7 +84,9 @@ def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
     lines = [title, "Where execution starts (installed commands first):"]
     for entry in entries:
         command, _, target = entry.partition(" -> ")
-        if target:
+        if entry.startswith(_PACKAGE_MAIN):
+            lines.append(f"- the package's {command} module (package.json): {target}")
+        elif target:
             lines.append(f"- command `{command}` runs {target}")
         else:
             summary = analysis.summaries.get(entry, "")

@@ -236,3 +236,29 @@ def test_the_chunk_budget_goes_to_the_main_package_and_its_public_modules_first(
     monkeypatch.setattr(definitions, "MAX_DEFINITION_CHUNKS", 5)
     drafts = definitions.definition_drafts(tmp_path, budget_order(analysis))
     assert [d.file_path for d in drafts] == order[:5]
+
+
+def test_a_js_package_main_an_example_manifest_and_one_word_names(tmp_path: Path) -> None:
+    files = {
+        "package.json": '{"name": "store", "main": "index.js", "bin": {"store": "bin/cli.js"},'
+        ' "dependencies": {"react": "^18"}}',
+        "index.js": "export function createStore() {}\nexport function persist() {}\n"
+        "export function combine() {}\n",
+        "bin/cli.js": "run()\n",
+        "examples/demo/package.json": '{"name": "demo", "main": "demo.js",'
+        ' "dependencies": {"three": "^1", "express": "^4"}}',
+        "examples/demo/demo.js": "run()\n",
+        "examples/other/package.json": '{"name": "other"}',
+    }
+    analysis = analyze(write(tmp_path, files))
+    assert "three.js" not in analysis.frameworks and "express" not in analysis.frameworks
+    drafts = discovery_drafts(analysis)
+    entries = by_title(drafts, "Entry points of store").content.splitlines()[2:]
+    assert entries[:2] == [
+        "- command `store` runs bin/cli.js",
+        "- the package's main module (package.json): index.js",
+    ]
+    naming = by_title(drafts, "Naming conventions of store").content
+    assert "Functions and methods: camelCase 100%; 2 single lowercase words (of 3)" in naming
+    patterns = by_title(drafts, "Architecture patterns of store").content
+    assert "Monorepo" not in patterns  # the example's manifest is not a package of its own
