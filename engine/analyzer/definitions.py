@@ -44,6 +44,8 @@ _DECLARATION = re.compile(
     r"|module|namespace|public|private|protected|static)\s+([\w$.]+)"
 )
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
+_NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
+_COMMENT_STARTS = ("/*", "*", "//", "#")
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +151,9 @@ def _class_pieces(node: ast.ClassDef, start: int) -> list[_Piece]:
 
 
 def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
-    """Split at lines that start at column 0 after a blank line (declarations, blocks)."""
-    start, names = 1, list[str]()
+    """Split at lines that start at column 0 after a blank line (declarations, blocks);
+    a comment block stays with the declaration after it, even across a blank line."""
+    start, names, commented = 1, list[str](), True
     for number, line in enumerate(lines, start=1):
         opens = (
             number > 1
@@ -158,9 +161,11 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
             and not line.startswith(("}", ")", "]", "*/", "#!"))
             and not lines[number - 2].strip()
         )
-        if opens and number > start:
+        if opens and number > start and not commented:
             yield _Piece(tuple(names), start, number - 1)
-            start, names = number, []
+            start, names, commented = number, [], True
+        if line.strip():
+            commented = commented and line.lstrip().startswith(_COMMENT_STARTS)
         name = _declared_name(line)
         if name and not names:
             names.append(name)
@@ -171,7 +176,7 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
 def _declared_name(line: str) -> str:
     if line[:1].isspace():
         return ""
-    match = _DECLARATION.match(line) or _ASSIGNED.match(line)
+    match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
     return match.group(1) if match else ""
 
 

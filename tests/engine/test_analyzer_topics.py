@@ -9,7 +9,7 @@ import pytest
 from fakes import FakeEmbedder
 
 from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
-from engine.analyzer.definitions import budget_order
+from engine.analyzer.definitions import budget_order, file_drafts
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
@@ -262,3 +262,22 @@ def test_a_js_package_main_an_example_manifest_and_one_word_names(tmp_path: Path
     assert "Functions and methods: camelCase 100%; 2 single lowercase words (of 3)" in naming
     patterns = by_title(drafts, "Architecture patterns of store").content
     assert "Monorepo" not in patterns  # the example's manifest is not a package of its own
+
+
+def test_a_js_doc_comment_stays_with_its_declaration_across_a_blank_line() -> None:
+    doc = "/**\n" + "".join(f" * Explains step {i} of the getter at length.\n" for i in range(12))
+    text = (
+        "'use strict';\n\n"
+        f"{doc} */\n\nreq.get =\nreq.header = function header(name) {{\n"
+        + "  return this.headers[name];\n"
+        * 3
+        + "};\n\n"
+        f"{doc} */\n\ndefineGetter(req, 'protocol', function protocol() {{\n"
+        + "  return 'https';\n" * 3
+        + "});\n"
+    )
+    drafts = file_drafts("lib/request.js", text, "JavaScript")
+    assert [d.section_title for d in drafts] == ["req.get", "protocol"]
+    assert all(d.content.count("Explains step 0") == 1 for d in drafts)
+    assert "function header(name)" in drafts[0].content
+    assert "function protocol()" in drafts[1].content
