@@ -273,7 +273,7 @@ def test_a_js_doc_comment_stays_with_its_declaration_across_a_blank_line() -> No
         * 3
         + "};\n\n"
         f"{doc} */\n\ndefineGetter(req, 'protocol', function protocol() {{\n"
-        + "  return 'https';\n" * 3
+        + "  return 'https' + 'some more text';\n" * 12
         + "});\n"
     )
     drafts = file_drafts("lib/request.js", text, "JavaScript")
