@@ -167,6 +167,8 @@ def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
     assert "- docs_src/ (50 files): example programs" in layout
     assert "- shop/ (6 files): the package shop: An online shop" in layout
     assert "- tests/ (2 files): the test suite" in layout
+    tests = by_title(drafts, "Tests: tests/").content
+    assert "tests/ holds 2 test files: the test suite, using pytest." in tests
 
 
 def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
