@@ -14,6 +14,7 @@ from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.analyzer.definitions import budget_order, definition_drafts
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
+from engine.analyzer.topics import ranked_entry_points
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
 from engine.core.validation import now_iso
@@ -48,6 +49,7 @@ class DiscoveryReport:
     def summary(self) -> dict[str, object]:
         """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
         analysis = self.analysis
+        noise = NoiseClassifier(analysis.root)
         return {
             "name": analysis.name,
             "files": int(analysis.stats.get("files", 0)),
@@ -55,8 +57,8 @@ class DiscoveryReport:
                 {"language": s.language, "files": s.files, "lines": s.lines}
                 for s in analysis.languages
             ],
-            "sourceDirs": list(analysis.source_dirs),
-            "entryPoints": list(analysis.entry_points),
+            "sourceDirs": [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None],
+            "entryPoints": ranked_entry_points(analysis, noise),
             "frameworks": list(analysis.frameworks),
             "testTools": list(analysis.test_tools),
             "symbols": len(analysis.symbols),

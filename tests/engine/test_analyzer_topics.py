@@ -283,3 +283,21 @@ def test_a_js_doc_comment_stays_with_its_declaration_across_a_blank_line() -> No
     assert all(d.content.count("Explains step 0") == 1 for d in drafts)
     assert "function header(name)" in drafts[0].content
     assert "function protocol()" in drafts[1].content
+
+
+def test_the_analysis_summary_lists_ranked_entry_points_and_own_source_folders(
+    tmp_path: Path,
+) -> None:
+    root = shop(tmp_path / "shop")
+    (root / ".git").mkdir()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        summary = run_discovery(memory).summary()
+    entries, folders = summary["entryPoints"], summary["sourceDirs"]
+    assert isinstance(entries, list) and isinstance(folders, list)
+    assert entries[:3] == [
+        "shop -> shop.cli:main",
+        "shop-admin -> shop.admin:run",
+        "shop/__main__.py",
+    ]
+    assert not any("docs_src" in e for e in entries)
+    assert "docs_src" not in folders
