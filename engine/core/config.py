@@ -192,6 +192,20 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_SOURCES_EXCLUDE",
     ),
     Setting(
+        "analyzer_include",
+        tuple,
+        "Patterns of files the analyzer counts as own code though they look like examples etc.",
+        "analyzerInclude",
+        "CLAUDE_MEMORY_ANALYZER_INCLUDE",
+    ),
+    Setting(
+        "analyzer_exclude",
+        tuple,
+        "Patterns of files the analyzer leaves out of own code (summarised once, like tests).",
+        "analyzerExclude",
+        "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
+    ),
+    Setting(
         "knowledge_dir",
         str,
         "Folder of curated markdown, relative to the project root.",
@@ -222,6 +236,8 @@ class Config:
     knowledge_dir: str = ".claude/knowledge"
     sources: tuple[str, ...] = DEFAULT_SOURCES
     sources_exclude: tuple[str, ...] = ()
+    analyzer_include: tuple[str, ...] = ()
+    analyzer_exclude: tuple[str, ...] = ()
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
