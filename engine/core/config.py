@@ -15,7 +15,7 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -371,40 +371,3 @@ def _check(setting: Setting, value: object, where: str) -> object:
             raise ConfigError(problem)
         return SearchMode(value) if setting.name == "search_mode" else value
     return value
-
-
-def default_config_toml() -> str:
-    """A commented config file listing every key with its default (for `init`)."""
-    lines = [
-        "# memory-tui configuration. Every key is optional; uncomment to change a default.",
-        "# Environment variables override this file (name shown per key).",
-        "",
-    ]
-    for setting in SETTINGS:
-        default = getattr(DEFAULTS, setting.name)
-        lines.append(f"# {setting.doc}")
-        lines.append(f"# Allowed: {setting.allowed()}. Env: {setting.env}")
-        lines.append(f"# {setting.name} = {_toml_value(default)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(str(value))
-    if isinstance(value, tuple):
-        return json.dumps(list(value))
-    return str(value)
-
-
-def config_as_dict(config: Config) -> dict[str, object]:
-    """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
-    return {f.name: _plain(getattr(config, f.name)) for f in fields(config) if f.name in _BY_NAME}
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, SearchMode):
-        return str(value)
-    return list(value) if isinstance(value, tuple) else value
