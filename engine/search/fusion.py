@@ -72,7 +72,9 @@ def fuse_zscores(
             slot.value += keyword_weight * floor_kw
     values = [slot.value for slot in fused.values()]
     low, span = min(values, default=0.0), (max(values, default=0.0) - min(values, default=0.0))
-    return _ranked(fused, lambda value: (value - low) / (span or 1.0))
+    if not span:  # one candidate, or all alike: each is as good as the best
+        return _ranked(fused, lambda value: 1.0)
+    return _ranked(fused, lambda value: (value - low) / span)
 
 
 def _zscores(scores: Sequence[float]) -> list[float]:

@@ -108,6 +108,9 @@ class TestFuseZscores:
         flat = fuse([(entry("a"), 0.5), (entry("b"), 0.5)], [], 60, 1.2, "zscore")
         assert {r.entry.id for r in flat} == {"a", "b"}
         assert all(r.explanation.fused_score == 0.0 for r in flat)
+        assert all(r.score == 1.0 for r in flat)  # alike: each reads as the best
+        single = fuse([(entry("a"), 0.5)], [khit("a", 1)], 60, 1.2, "zscore")
+        assert [r.score for r in single] == [1.0]
 
 
 class TestCoversAllTerms:
