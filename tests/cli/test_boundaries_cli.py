@@ -71,3 +71,20 @@ def test_the_prompt_hook_stays_silent_when_the_memory_folder_leads_outside(
         _clean_failure(listing)
     )
     assert sorted(p.name for p in outside.iterdir()) == before
+
+
+def test_init_writes_nothing_when_the_knowledge_folder_links_outside(
+    tmp_path: Path, home: Path
+) -> None:
+    root = git_repo(tmp_path / "fresh")
+    outside = tmp_path / "dotfiles"
+    outside.mkdir()
+    (root / ".claude").mkdir()
+    (root / ".claude" / "knowledge").symlink_to(outside, target_is_directory=True)
+
+    stderr = _clean_failure(run_cli("init", "--skip-analyze", cwd=root, home=home))
+
+    assert stderr.startswith("memory-tui: error: knowledge_dir '.claude/knowledge': ")
+    assert f"leads through a symlink to {outside.resolve()}, outside the project" in stderr
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in (root / ".claude").iterdir()) == ["knowledge"]
