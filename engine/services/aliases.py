@@ -2,7 +2,7 @@
 
 Promotion moves an entry's text into a knowledge file and deletes the entry; its id lives
 on in the file, as a ``promoted_from: ID`` front matter key (a file made for it) or a
-``<!-- promoted_from: ID -->`` comment before its section (a section appended to an
+``<!-- promoted_from: ID at TIME -->`` comment before its section (a section appended to an
 existing file). The indexer records where each such marker is in ``meta.json``
 (``promotedFrom``: old id → file and line), re-reading it from the files whenever it
 re-indexes them, so the table is rebuilt with ``meta.json`` and follows edits and moves.
@@ -22,9 +22,44 @@ MARKER_PREFIX = "<!-- promoted_from: "
 MARKER_SUFFIX = " -->"
 
 
-def marker(entry_id: str) -> str:
+def marker(entry_id: str, when: str) -> str:
     """The comment written before a promoted section (blanked before chunking)."""
-    return f"{MARKER_PREFIX}{entry_id}{MARKER_SUFFIX}"
+    return f"{MARKER_PREFIX}{entry_id} at {when}{MARKER_SUFFIX}"
+
+
+def _parse_marker(line: str) -> tuple[str, str] | None:
+    """(old id, promotion time) of a marker line, or None."""
+    stripped = line.strip()
+    if not (stripped.startswith(MARKER_PREFIX) and stripped.endswith(MARKER_SUFFIX)):
+        return None
+    words = stripped[len(MARKER_PREFIX) : -len(MARKER_SUFFIX)].split()
+    if not words:
+        return None
+    return words[0], words[2] if len(words) == 3 and words[1] == "at" else ""
+
+
+def promoted_sections(text: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, promotion time) of each section appended by promotion: from
+    its marker to the line before the next heading of the same or a higher level."""
+    lines = text.splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        parsed = _parse_marker(line)
+        if parsed is None or index + 1 >= len(lines) or not lines[index + 1].startswith("#"):
+            continue
+        level = len(lines[index + 1]) - len(lines[index + 1].lstrip("#"))
+        end = index + 2
+        while end < len(lines) and not _ends_section(lines[end], level):
+            end += 1
+        found.append((index + 1, end, parsed[1]))
+    return found
+
+
+def _ends_section(line: str, level: int) -> bool:
+    if _parse_marker(line) is not None:
+        return True
+    hashes = len(line) - len(line.lstrip("#"))
+    return 0 < hashes <= level and line[hashes : hashes + 1] in (" ", "")
 
 
 def promoted_from(text: str) -> dict[str, int]:
@@ -43,10 +78,9 @@ def promoted_from(text: str) -> dict[str, int]:
             elif stripped.startswith("promoted_from:"):
                 found.setdefault(stripped.split(":", 1)[1].strip().strip("\"'"), 0)
             continue
-        if stripped.startswith(MARKER_PREFIX) and stripped.endswith(MARKER_SUFFIX):
-            old = stripped[len(MARKER_PREFIX) : -len(MARKER_SUFFIX)].strip()
-            if old and " " not in old:
-                found.setdefault(old, number)
+        parsed = _parse_marker(stripped)
+        if parsed is not None:
+            found.setdefault(parsed[0], number)
     found.pop("", None)
     return found
 

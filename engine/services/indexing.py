@@ -36,7 +36,7 @@ from engine.guards.files import (
 from engine.guards.privacy import REDACTED, find_secrets, redact_secrets
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
-from engine.services.aliases import promoted_from
+from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.sources import SourceSet, category_for
@@ -239,6 +239,7 @@ class Indexer:
             return []
         category = self._category(path, parsed.category)
         promoted_at = str(parsed.front_matter.get("promoted_at") or "")
+        appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
         body = blank_html_comments(_redact_private_blocks(parsed.body))
@@ -249,6 +250,8 @@ class Indexer:
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
             if _only_headings(chunk.own_text) or _boilerplate(chunk.own_text):
                 continue  # a bare heading or a template's guidance is not knowledge yet
+            line = chunk.line_start + parsed.body_line_offset
+            when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
@@ -269,9 +272,9 @@ class Indexer:
                         keywords=keywords,
                         file_path=rel,
                         section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
-                        line_start=chunk.line_start + parsed.body_line_offset,
+                        line_start=line,
                         line_end=chunk.line_end + parsed.body_line_offset,
-                        promoted_at=promoted_at,
+                        promoted_at=when,
                     )
                 )
         return entries

@@ -152,7 +152,7 @@ def _appended(before: str, entry: Entry) -> tuple[str, int]:
     section = _section(entry, "##")
     if entry.keywords:
         section += "\n\nKeywords: " + ", ".join(entry.keywords)
-    return f"{head}{marker(entry.id)}\n{section}\n", marker_line
+    return f"{head}{marker(entry.id, now_iso())}\n{section}\n", marker_line
 
 
 def _target(memory: Memory, entry: Entry) -> tuple[Path, str | None]:

@@ -73,6 +73,19 @@ def test_a_gotcha_is_appended_to_gotchas_md_not_written_beside_it(
     assert {e.id for e in memory.list()} >= before  # the other sections kept their entries
     assert [e.category.value for e in result.entries] == ["gotcha"]
     assert "migrations" in result.entries[0].content.lower()
+    assert all(e.promoted and e.promoted_at for e in result.entries)
+
+    with result.path.open("a", encoding="utf-8") as fh:  # a person adds a section after it
+        fh.write("\n## Caches go stale\n\nClear them after a schema change.\n")
+    Indexer(memory).run()
+    promoted = {e.section_title: e.promoted for e in memory.list(source="markdown")}
+    assert promoted == {
+        "Gotchas": False,
+        "Gotchas > Tests need the root": False,
+        "Gotchas > Migrations must run before the seed script, or the seed fails on a missing "
+        "table": True,
+        "Gotchas > Caches go stale": False,
+    }
 
 
 def test_a_new_file_is_named_and_headed_by_the_full_title(memory: Memory) -> None:
