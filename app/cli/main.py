@@ -25,9 +25,20 @@ def _configure_logging(verbose: bool) -> None:
     root.setLevel(level.upper())
 
 
+def _tolerant_streams() -> None:
+    """Write what cannot be encoded (a lone surrogate, a byte of a non-UTF-8 file name) as
+    a backslash escape instead of failing with a traceback half-way through the output."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine import EngineError
+    from engine import EngineError, printable
+
+    _tolerant_streams()
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -40,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args, root) or EXIT_OK)
     except EngineError as exc:
-        print(f"{PROG}: error: {exc.message}", file=sys.stderr)
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from
