@@ -342,6 +342,15 @@ def prompt_hook(args: argparse.Namespace, root: Path) -> int:
 
 def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui serve-mcp``: the MCP server (stdio, or streamable HTTP with --http)."""
+    import logging
+
     from app.mcp_server import serve
 
-    return serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)
+    code = serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)
+    # The memory is closed and the log flushed. The model may still be loading in a native
+    # thread (the client left during the warm-up); finalising the interpreter under it
+    # aborts the process (SIGABRT), so leave without finalising, as the terminal app does.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
