@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -32,6 +33,19 @@ def _tolerant_streams() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+
+
+def _disk_problem(exc: OSError | sqlite3.Error) -> str:
+    """What went wrong reading or writing a file, and what to do, in one line."""
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        what = f"{where}{exc.strerror or exc}"
+    else:
+        what = str(exc)
+    return (
+        f"{what} (nothing was lost; check the permissions and free space of the project's "
+        ".claude/memory folder, then retry)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except (OSError, sqlite3.Error) as exc:  # a full or read-only disk: one line, which file
+        print(printable(f"{PROG}: error: {_disk_problem(exc)}"), file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
 

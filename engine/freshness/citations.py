@@ -28,7 +28,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.storage.sqlite import enable_wal, is_busy_error
+from engine.storage.sqlite import (
+    enable_wal,
+    is_busy_error,
+    is_write_denied,
+    open_read_only,
+    warn_read_only,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +92,9 @@ class CitationIndex:
         except sqlite3.DatabaseError as exc:
             if is_busy_error(exc):
                 raise
+            if is_write_denied(exc):  # healthy, only not writable: nothing recorded
+                warn_read_only(self.path, exc)
+                return
             self.unreadable = str(exc)
             if self._db is not None:
                 self._db.close()
@@ -96,14 +105,24 @@ class CitationIndex:
                 self.path,
                 exc,
             )
-        except OSError as exc:  # a read-only or full disk: the same, for writes
-            log.warning("cannot write %s (%s): citations not recorded", self.path, exc.strerror)
+        except OSError as exc:  # a read-only or full disk: nothing recorded
+            warn_read_only(self.path, exc)
 
     def _connect(self, *, create: bool) -> sqlite3.Connection | None:
         if self._db is not None:
             return self._db
         if self.unreadable is not None or (not create and not self.path.exists()):
             return None
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if not (self.path.exists() and is_write_denied(exc)):
+                raise
+            warn_read_only(self.path, exc)
+            self._db = open_read_only(self.path)
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         enable_wal(db)

@@ -23,7 +23,12 @@ from engine.core.config import DEFAULTS, Config, load_config
 from engine.core.errors import EngineError, LockTimeoutError, StorageError
 from engine.embedding.base import Embedder, model_path
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
-from engine.services.health_files import check_citations, check_store_missing, move_aside
+from engine.services.health_files import (
+    check_citations,
+    check_store_missing,
+    move_aside,
+    write_denied,
+)
 from engine.services.health_report import Check, HealthReport, Status
 from engine.services.memory import Memory
 from engine.storage.locking import WriteLock
@@ -31,7 +36,7 @@ from engine.storage.meta import IndexMeta
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
-from engine.storage.sqlite import is_busy_error
+from engine.storage.sqlite import is_busy_error, is_write_denied
 
 __all__ = ["REBUILD_STORE", "Check", "HealthReport", "Status", "diagnose", "rebuild_store"]
 
@@ -52,6 +57,8 @@ def diagnose(
     paths = MemoryPaths.for_root(root, config.knowledge_dir)
     if not paths.memory_dir.is_dir():
         report.add("memory", Status.PROBLEM, f"no memory in {root} yet", "memory-tui init")
+    elif (denied := write_denied(paths.memory_dir)) is not None:
+        _report_read_only(paths, report, denied)  # nothing can be checked by repairing it
     else:
         if rebuild_store_if_needed and _store_state(paths, embedder) is not None:
             count = rebuild_store(paths, embedder)
@@ -90,6 +97,9 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
         if is_busy_error(exc):
             report.add("embedding cache", Status.WARNING, "busy (another process is writing)")
             return
+        if is_write_denied(exc):
+            _report_read_only(paths, report, exc)
+            return
         aside = move_aside(path)
         report.add(
             "embedding cache",
@@ -99,6 +109,17 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
         )
         return
     report.add("embedding cache", Status.OK, f"{rows} vectors")
+
+
+def _report_read_only(paths: MemoryPaths, report: HealthReport, exc: Exception) -> None:
+    why = getattr(exc, "strerror", None) or exc
+    report.add(
+        "memory folder",
+        Status.PROBLEM,
+        f"{paths.memory_dir} cannot be written ({why}): reads work from what is there, "
+        "nothing can be added, changed or repaired",
+        f"make it writable (e.g. chmod -R u+w {paths.memory_dir}) or free disk space",
+    )
 
 
 def _store_state(paths: MemoryPaths, embedder: Embedder) -> str | None:

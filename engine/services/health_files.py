@@ -9,6 +9,7 @@ the entries are gone (not "empty"): that is a problem, with what to run.
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from engine.freshness.citations import CITATIONS_FILE
@@ -28,6 +29,15 @@ def move_aside(path: Path) -> Path:
         if part.exists():
             part.replace(part.with_name(part.name + ".corrupt"))
     return path.with_name(path.name + ".corrupt")
+
+
+def write_denied(folder: Path) -> OSError | None:
+    """Why no file can be created in ``folder`` (read-only, full, no permission), or None."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as exc:
+        return exc
 
 
 def check_store_missing(memory: Memory, report: HealthReport) -> bool:
