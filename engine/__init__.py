@@ -63,6 +63,9 @@ _EXPORTS: dict[str, str] = {
     "WriteLock": "engine.storage.locking",
     "default_embedder": "engine.embedding.default",
     "parse_mode": "engine.core.validation",
+    "printable": "engine.guards.terminal",
+    "printable_line": "engine.guards.terminal",
+    "json_text": "engine.guards.terminal",
     "CONFIG_JSON": "engine.core.config",
     "CONFIG_TOML": "engine.core.config",
     "default_config_toml": "engine.core.config_file",
@@ -107,9 +110,12 @@ __all__ = [
     "diagnose",
     "due_for_promotion",
     "entry_record",
+    "json_text",
     "load_config",
     "parse_mode",
     "pattern_for",
+    "printable",
+    "printable_line",
     "promote",
     "render",
     "result_rows",
@@ -164,6 +170,7 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
+    from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
     from engine.search.query import STOPWORDS, words
