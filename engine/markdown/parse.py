@@ -22,6 +22,7 @@ from enum import Enum
 import yaml
 
 from engine.core.models import MAX_KEYWORDS
+from engine.markdown.boilerplate import blank_template_paragraphs
 
 MAX_KEYWORD_LENGTH = 50
 """Longest keyword, in characters, that a file may declare; longer ones are dropped."""
@@ -84,7 +85,8 @@ class ParsedMarkdown:
     """A knowledge file split into its body and the metadata that steers indexing."""
 
     body: str
-    """Text after the front matter, with recognised directive comments blanked out in place."""
+    """Text after the front matter, with recognised directive comments and the paragraphs of
+    memory-tui's own templates (:mod:`.boilerplate`) blanked out in place."""
     body_line_offset: int
     """Original-file lines before ``body``: ``original_line = body_line + body_line_offset``."""
     front_matter: dict[str, object]
@@ -124,6 +126,8 @@ def parse_markdown(text: str) -> ParsedMarkdown:
     collector = _MetadataCollector(warnings)
     collector.read_front_matter(front_matter, lines[:offset])
     body_lines = collector.read_directives(body_lines, offset)
+    code = [role is not FenceRole.NONE for role in fence_roles(body_lines)]
+    body_lines = blank_template_paragraphs(body_lines, code)
     category = front_matter.get("category")
     if category is not None and not isinstance(category, str):
         warnings.append(f"line {_key_line(lines[:offset], 'category')}: category must be text")
