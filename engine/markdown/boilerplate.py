@@ -16,6 +16,14 @@ _TEMPLATE_PARAGRAPHS = frozenset(
 )
 
 
+_FIRST_WORDS = tuple(paragraph.split(" ", 1)[0] for paragraph in _TEMPLATE_PARAGRAPHS)
+
+
+def may_hold_template_text(text: str) -> bool:
+    """A quick test: False when ``text`` certainly holds no template paragraph."""
+    return any(word in text for word in _FIRST_WORDS)
+
+
 def blank_template_paragraphs(lines: list[str], code: list[bool]) -> list[str]:
     """``lines`` with every paragraph of template text blanked, line count unchanged.
 

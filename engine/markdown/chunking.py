@@ -1,10 +1,18 @@
 """Splitting a markdown body into chunks for embedding and keyword search.
 
-Every ATX heading (outside code fences) starts a new section, titled by its heading path
-(``Install > Linux``). A section longer than ``chunk_size`` is cut into pieces, preferring
-paragraph boundaries, then line ends, then sentence ends, then whitespace, and only as a last
-resort a hard cut inside a word. Small sections are never merged, so a chunk always belongs to
-exactly one heading.
+Every heading of the document (ATX ``## Title`` or setext ``Title`` over ``===``/``---``, as
+CommonMark finds them, :mod:`.blocks`) starts a new section, titled by its heading path
+(``Install > Linux``). A heading with no text under it is not a section of its own: it joins
+the next section (and a bare heading at the very end is dropped), so no chunk is headings
+only. A section longer than ``chunk_size`` is cut into pieces, preferring paragraph
+boundaries, then line ends, then sentence ends, then whitespace, and only as a last resort a
+hard cut inside a word. Small sections are never merged, so a chunk always belongs to
+exactly one section.
+
+Each chunk's ``content`` opens with its heading path on a line of its own wherever its own
+text does not show every heading of that path (a subsection, or the second piece of a long
+section), so keyword search and the embedder both see where the text sits; the path counts
+against ``chunk_size``. The ``title`` (stored as the section title) is that same path.
 
 Fenced code blocks and tables are atomic: they are never cut, so a piece is at most
 ``chunk_size`` characters *except* a single atomic block larger than that, which becomes a chunk
@@ -14,19 +22,20 @@ fence (or, for a table, its header rows) so every piece still renders as code (o
 A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
 text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
-Each chunk after the first may start with a copy of the tail of the previous chunk (overlap),
-snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long that prefix is.
+Each chunk after the first of a section may start with a copy of the tail of the previous
+chunk (overlap), snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long
+that prefix is. Overlap never crosses a section boundary.
 Oversized atomic chunks get no overlap, so overlap never pushes content past that bound.
 """
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.markdown.parse import FenceRole, fence_roles, normalise_newlines
+from engine.markdown.blocks import FenceRole, block_map
+from engine.markdown.parse import normalise_newlines
 from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
 
 MIN_CHUNK_SIZE = 100
@@ -40,9 +49,6 @@ ATOMIC_LIMIT_FACTOR = 4
 
 OVERLAP_SEPARATOR = "\n\n"
 """Joins the overlap prefix to a chunk's own text."""
-
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
-_TABLE_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,25 +73,6 @@ class Chunk:
     def own_text(self) -> str:
         """The chunk's text without its heading path and the overlap from the previous chunk."""
         return self.content[self.path_chars + self.overlap_chars :]
-
-
-@dataclass(frozen=True, slots=True)
-class _Heading:
-    """A heading found outside code: its level, its text and its last line (0-based)."""
-
-    level: int
-    text: str
-    last: int
-
-
-def _headings(lines: list[str], roles: list[FenceRole]) -> dict[int, _Heading]:
-    """The ATX headings outside code fences, by 0-based line."""
-    found: dict[int, _Heading] = {}
-    for index, line in enumerate(lines):
-        match = _HEADING.match(line) if roles[index] is FenceRole.NONE else None
-        if match is not None:
-            found[index] = _Heading(len(match[1]), match[2].strip(), index)
-    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +128,12 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
     return chunks
 
 
+def _is_delimiter_cell(cell: str) -> bool:
+    """Whether a table cell is a delimiter such as ``---``, ``:--`` or ``:-:``."""
+    dashes = cell.strip().removeprefix(":").removesuffix(":")
+    return bool(dashes) and dashes == "-" * len(dashes)
+
+
 def _path_line(title: str, chunk_size: int) -> str:
     """The heading path as the chunk's first line, cut from the left if it is very long."""
     limit = chunk_size // 4
@@ -154,8 +147,9 @@ class _Document:
         self.text = text
         self.size = chunk_size
         self.lines = text.split("\n")
-        self.roles = fence_roles(self.lines)
-        self.headings = _headings(self.lines, self.roles)
+        blocks = block_map(self.lines)
+        self.roles = blocks.roles
+        self.headings = blocks.headings
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
         }
@@ -297,7 +291,7 @@ class _Document:
         if index > last or "|" not in self.lines[index]:
             return False
         cells = self.lines[index].strip().strip("|").split("|")
-        return all(_TABLE_DELIMITER_CELL.match(cell) for cell in cells)
+        return all(_is_delimiter_cell(cell) for cell in cells)
 
     def _span(self, first: int, last: int) -> tuple[int, int]:
         """Character range of lines ``first..last``, without trailing whitespace."""

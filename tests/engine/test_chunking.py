@@ -504,3 +504,50 @@ def test_fences_balanced_and_line_ranges_monotonic(text: str, size: int, overlap
         assert fences_balanced(chunk.content)
         assert previous_start <= chunk.line_start <= chunk.line_end <= line_count
         previous_start = chunk.line_start
+
+
+# Real-world block structure (CommonMark, through markdown-it).
+
+SETEXT = """Project
+=======
+
+Intro text.
+
+Install
+-------
+
+Run pip.
+
+Usage
+=====
+
+Call it.
+"""
+
+
+def test_setext_headings_start_sections() -> None:
+    chunks = chunk_markdown(SETEXT, overlap_percent=0)
+
+    assert [(c.title, c.line_start) for c in chunks] == [
+        ("Project", 1),
+        ("Project > Install", 6),
+        ("Usage", 11),
+    ]
+    assert chunks[1].own_text == "Install\n-------\n\nRun pip."
+
+
+def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
+    text = "# Setup\n\n1. Install:\n   ```bash\n   pip install x\n\n## Usage\n\nRun it.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [c.title for c in chunks] == ["Setup", "Setup > Usage"]
+    assert chunks[1].own_text == "## Usage\n\nRun it."
+
+
+def test_a_fence_in_an_indented_code_block_hides_no_heading() -> None:
+    text = "# Shell\n\nExample:\n\n    ```\n    echo hi\n\n# Later\n\nMore text.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [c.title for c in chunks] == ["Shell", "Later"]
