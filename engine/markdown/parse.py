@@ -251,6 +251,9 @@ def blank_html_comments(text: str) -> str:
     there), so they are not knowledge to index; line numbers still match the file. A
     ``<!--`` that is never closed is left as written.
     """
+    spans = comment_spans(text)
+    if not spans:
+        return text
     lines = text.split("\n")
     code = block_map(lines).code
     starts = [0]
@@ -258,7 +261,7 @@ def blank_html_comments(text: str) -> str:
         starts.append(starts[-1] + len(line) + 1)
     pieces: list[str] = []
     done = 0
-    for start, end in comment_spans(text):
+    for start, end in spans:
         if code[bisect_right(starts, start) - 1]:
             continue
         pieces += [text[done:start], "\n" * text.count("\n", start, end)]
