@@ -4,7 +4,9 @@ Each input is built to hit what made regex-based parsing quadratic or worse (tho
 unclosed ``<!--``, unclosed fences, deep nesting, long lines and whitespace runs, directive-like
 lines, unmatched brackets and backticks). Each parser runs on it at half size and full size:
 the budget is ``BUDGET_SECONDS`` at full size, and full size may take at most
-``MAX_GROWTH`` times half size (linear time doubles; quadratic quadruples). The exit status
+``MAX_GROWTH`` times half size (linear time doubles; quadratic quadruples; runs under a
+second are too noisy on shared cores to judge growth, and a quadratic parser takes minutes
+on 1 MB anyway). The exit status
 is 1 when any run is over budget, so ``make bench`` style runs catch a regression; no test
 times anything.
 
@@ -22,7 +24,7 @@ from engine.analyzer.docs import outline
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
 
-BUDGET_SECONDS = 15.0
+BUDGET_SECONDS = 30.0
 """Most seconds any parser may take on one 1 MB input (on this shared 2-core machine)."""
 MAX_GROWTH = 3.0
 """Most that doubling the input may multiply the time by."""
@@ -63,9 +65,16 @@ PARSERS: dict[str, Callable[[str], object]] = {
 
 
 def _seconds(parser: Callable[[str], object], text: str) -> float:
-    started = time.perf_counter()
-    parser(text)
-    return time.perf_counter() - started
+    """Seconds of one run; the best of two when it is short, where other jobs on the shared
+    cores add the most noise."""
+    best = float("inf")
+    for _ in range(2):
+        started = time.perf_counter()
+        parser(text)
+        best = min(best, time.perf_counter() - started)
+        if best > 2:
+            break
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             growth = large / max(small, 0.01)
             worst = max(worst, large)
             flag = ""
-            if large > BUDGET_SECONDS or (large > 0.5 and growth > MAX_GROWTH):
+            if large > BUDGET_SECONDS or (large > 1 and growth > MAX_GROWTH):
                 over.append(f"{name} / {parser_name}: {large:.2f} s, x{growth:.1f} for 2x input")
                 flag = " ✗"
             cells.append(f"{large:.2f}{flag}")

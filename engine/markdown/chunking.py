@@ -153,6 +153,8 @@ class _Document:
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
         }
+        # Computed once: a piece of a 1 MB line must not strip that line again.
+        self.blank = [not line.strip() for line in self.lines]
         self.starts: list[int] = []
         offset = 0
         for line in self.lines:
@@ -189,7 +191,7 @@ class _Document:
         yield title, first, len(self.lines) - 1
 
     def _blank(self, first: int, last: int) -> bool:
-        return all(not self.lines[i].strip() for i in range(first, last + 1))
+        return all(self.blank[first : last + 1])
 
     def shows_path(self, title: str, line_start: int, line_end: int) -> bool:
         """Whether lines ``line_start..line_end`` (1-based) hold every heading of ``title``."""
@@ -207,8 +209,7 @@ class _Document:
             if held is not None:
                 text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
             if all(
-                i in self.heading_lines or not self.lines[i].strip()
-                for i in range(line_start - 1, line_end)
+                i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
             ):
                 held = (text, line_start, line_end)
                 continue
