@@ -37,6 +37,7 @@ def _repeat(unit: str) -> Callable[[int], str]:
 INPUTS: dict[str, Callable[[int], str]] = {
     "comment opens, one line": _repeat("x <!-- "),
     "comment opens, many lines": _repeat("<!-- a\n"),
+    "closed comments": _repeat("<!-- a -->\n"),
     "directives unclosed, one line": _repeat("<!-- keywords: a "),
     "directive then spaces": lambda n: "<!-- keywords" + " " * n,
     "unclosed fences": lambda n: "".join("`" * (3 + i % 9) + "x\n" for i in range(n // 8)),
