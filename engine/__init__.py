@@ -67,6 +67,9 @@ _EXPORTS: dict[str, str] = {
     "WriteLock": "engine.storage.locking",
     "default_embedder": "engine.embedding.default",
     "parse_mode": "engine.core.validation",
+    "printable": "engine.guards.terminal",
+    "printable_line": "engine.guards.terminal",
+    "json_text": "engine.guards.terminal",
     "CONFIG_JSON": "engine.core.config",
     "CONFIG_TOML": "engine.core.config",
     "default_config_toml": "engine.core.config_file",
@@ -112,9 +115,12 @@ __all__ = [
     "diagnose",
     "due_for_promotion",
     "entry_record",
+    "json_text",
     "load_config",
     "parse_mode",
     "pattern_for",
+    "printable",
+    "printable_line",
     "project_files",
     "promote",
     "read_project_text",
@@ -178,6 +184,7 @@ if TYPE_CHECKING:
         read_project_text,
         resolve_inside,
     )
+    from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
     from engine.search.query import STOPWORDS, words

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import EngineError, MemoryPaths, NotFoundError, entry_record
+from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
 
 if TYPE_CHECKING:
     from engine import Entry, Memory
@@ -36,6 +36,20 @@ def _emit(text: str) -> None:
     sys.stdout.flush()
 
 
+def _show(text: str) -> None:
+    """Write text built from the memory: escape sequences in it are made inert."""
+    _emit(printable(text))
+
+
+def _emit_json(data: object) -> None:
+    """Write ``data`` as JSON, exact but with nothing a terminal would obey."""
+    _emit(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+
+
+def _warn(message: str) -> None:
+    print(printable(f"memory-tui: warning: {message}"), file=sys.stderr)
+
+
 def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``."""
     from engine import render
@@ -46,20 +60,33 @@ def search(args: argparse.Namespace, root: Path) -> int:
             args.query, mode=args.mode, limit=args.limit, category=args.category
         )
         for warning in response.warnings:
-            print(f"memory-tui: warning: {warning}", file=sys.stderr)
+            _warn(warning)
         _emit(render(response.results, fmt, query=args.query))
     return 0
 
 
+def _read_stdin() -> str:
+    """All of stdin as UTF-8 text; a clear error (not a traceback) when it is not UTF-8."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EngineError(
+            f"stdin is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "convert it first, e.g. with iconv",
+            code="INVALID_INPUT",
+        ) from None
+
+
 def add(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui add``."""
-    content = sys.stdin.read() if args.content == "-" else args.content
+    content = _read_stdin() if args.content == "-" else args.content
     with _open(root, must_exist=False) as memory:
         result = memory.add(
             content, category=args.category, keywords=args.keywords.split(","), source="manual"
         )
     if args.json:
-        _emit(json.dumps({"created": result.created, **_entry_dict(result.entry)}, indent=2) + "\n")
+        _emit_json({"created": result.created, **_entry_dict(result.entry)})
     elif result.created:
         _emit(f"{result.entry.id}\n")
         print(f"added {result.entry.category.value} entry {result.entry.id}", file=sys.stderr)
@@ -67,7 +94,7 @@ def add(args: argparse.Namespace, root: Path) -> int:
         _emit(f"{result.entry.id}\n")
         print(f"already stored as {result.entry.id} (nothing added)", file=sys.stderr)
     for kind in result.redactions:
-        print(f"memory-tui: warning: redacted a likely secret ({kind})", file=sys.stderr)
+        _warn(f"redacted a likely secret ({kind})")
     return 0
 
 
@@ -76,12 +103,12 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
     with _open(root) as memory:
         entries = memory.list(category=args.category, source=args.source, limit=args.limit)
     if args.json:
-        _emit(json.dumps([_entry_dict(e) for e in entries], indent=2, ensure_ascii=False) + "\n")
+        _emit_json([_entry_dict(e) for e in entries])
         return 0
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
-        _emit(f"{entry.id}  {entry.created_at[:10]}  {entry.category.value:<12} {title}  {where}\n")
+        _show(f"{entry.id}  {entry.created_at[:10]}  {entry.category.value:<12} {title}  {where}\n")
     if not entries:
         print("no entries", file=sys.stderr)
     return 0
@@ -96,7 +123,7 @@ def get(args: argparse.Namespace, root: Path) -> int:
     if entry.id != args.id:  # a promoted entry's old id
         print(f"{args.id} was promoted: it is now {entry.id} ({entry.location})", file=sys.stderr)
     if args.json:
-        _emit(json.dumps(_entry_dict(entry), indent=2, ensure_ascii=False) + "\n")
+        _emit_json(_entry_dict(entry))
         return 0
     lines = [
         f"id:         {entry.id}",
@@ -117,7 +144,7 @@ def get(args: argparse.Namespace, root: Path) -> int:
         "",
         entry.content,
     ]
-    _emit("\n".join(lines) + "\n")
+    _show("\n".join(lines) + "\n")
     return 0
 
 
@@ -140,7 +167,7 @@ def stats(args: argparse.Namespace, root: Path) -> int:
     with _open(root) as memory:
         data = memory.stats()
     if args.json:
-        _emit(json.dumps(data, indent=2) + "\n")
+        _emit_json(data)
         return 0
     lines = [f"project:  {data['project']}", f"entries:  {data['entries']}"]
     for key in ("by_category", "by_source"):
@@ -149,7 +176,7 @@ def stats(args: argparse.Namespace, root: Path) -> int:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             lines.append(f"{key.replace('by_', ''):<9} {detail}")
     lines.append(f"config:   {data['config']}")
-    _emit("\n".join(lines) + "\n")
+    _show("\n".join(lines) + "\n")
     return 0
 
 
@@ -183,14 +210,14 @@ def index(args: argparse.Namespace, root: Path) -> int:
         else:
             report = indexer.run(force=args.force, dry_run=args.dry_run)
     for where, message in report.warnings:
-        print(f"memory-tui: warning: {where}: {message}", file=sys.stderr)
+        _warn(f"{where}: {message}")
     for where, message in report.errors:
-        print(f"memory-tui: error: {where}: {message}", file=sys.stderr)
+        print(printable(f"memory-tui: error: {where}: {message}"), file=sys.stderr)
     if args.json:
         data = asdict(report)
         data["errors"] = [{"file": f, "message": m} for f, m in report.errors]
         data["warnings"] = [{"file": f, "message": m} for f, m in report.warnings]
-        _emit(json.dumps(data, indent=2) + "\n")
+        _emit_json(data)
     else:
         verb = "would change" if report.dry_run else "changed"
         _emit(
@@ -203,7 +230,7 @@ def index(args: argparse.Namespace, root: Path) -> int:
         )
         if report.dry_run:
             for rel in report.changed_files:
-                _emit(f"  would index {rel}\n")
+                _show(f"  would index {rel}\n")
     return 1 if report.errors else 0
 
 
@@ -251,7 +278,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
         total = memory.count()
         suggestion = try_query(memory)
     for error in report.errors:
-        print(f"memory-tui: error: {error}", file=sys.stderr)
+        print(printable(f"memory-tui: error: {error}"), file=sys.stderr)
     _emit(
         f"Initialised {root}\n"
         f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
@@ -297,7 +324,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
         "errors": [{"file": f, "message": m} for f, m in analysis.errors],
     }
     if args.json:
-        _emit(json.dumps(summary, indent=2) + "\n")
+        _emit_json(summary)
         return 0
     langs = ", ".join(f"{s.language} {s.files}" for s in analysis.languages[:6]) or "none"
     _emit(
@@ -309,7 +336,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
         f"{found.kept} unchanged, {found.deleted} removed\n"
     )
     for file, message in analysis.errors:
-        print(f"memory-tui: warning: {file}: {message}", file=sys.stderr)
+        _warn(f"{file}: {message}")
     return 0
 
 
@@ -324,8 +351,8 @@ def promote(args: argparse.Namespace, root: Path) -> int:
         ids = list(args.ids) + [e.id for e in due_for_promotion(memory)] if args.due else args.ids
         for entry_id in dict.fromkeys(ids):
             result = promote_entry(memory, entry_id)
-            _emit(f"{result.path.relative_to(root).as_posix()}\n")
-            print(f"promoted {entry_id} → {result.path.name}", file=sys.stderr)
+            _show(f"{result.path.relative_to(root).as_posix()}\n")
+            print(printable(f"promoted {entry_id} → {result.path.name}"), file=sys.stderr)
         if args.due and not ids:
             print("nothing is due for promotion", file=sys.stderr)
     return 0
@@ -340,6 +367,15 @@ def prompt_hook(args: argparse.Namespace, root: Path) -> int:
 
 def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui serve-mcp``: the MCP server (stdio, or streamable HTTP with --http)."""
+    import logging
+
     from app.mcp_server import serve
 
-    return serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)
+    code = serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)
+    # The memory is closed and the log flushed. The model may still be loading in a native
+    # thread (the client left during the warm-up); finalising the interpreter under it
+    # aborts the process (SIGABRT), so leave without finalising, as the terminal app does.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -28,7 +28,7 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
 
 def doctor(args: argparse.Namespace, root: Path) -> int:
     """Run the checks; stdout carries one line per part, the exit code says if it is sound."""
-    from engine import default_embedder, diagnose
+    from engine import default_embedder, diagnose, json_text, printable
 
     report = diagnose(root, default_embedder(), rebuild_store_if_needed=args.rebuild_store)
     if args.json:
@@ -39,12 +39,14 @@ def doctor(args: argparse.Namespace, root: Path) -> int:
                 for c in report.checks
             ],
         }
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     else:
         for check in report.checks:
-            sys.stdout.write(f"{check.status.value:<9} {check.part:<16} {check.detail}\n")
+            sys.stdout.write(
+                printable(f"{check.status.value:<9} {check.part:<16} {check.detail}\n")
+            )
             if check.fix and check.status.value in ("problem", "warning"):
-                sys.stdout.write(f"{'':<26} → run: {check.fix}\n")
+                sys.stdout.write(printable(f"{'':<26} → run: {check.fix}\n"))
         problems = sum(c.status.value == "problem" for c in report.checks)
         verdict = "healthy" if report.healthy else f"{problems} problem(s) left"
         print(f"memory-tui doctor: {verdict}", file=sys.stderr)

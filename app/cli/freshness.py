@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
-from engine import EngineError
+from engine import EngineError, json_text, printable
 
 if TYPE_CHECKING:
     from engine import WatchBatch
@@ -134,13 +134,13 @@ def _log_batch(batch: WatchBatch) -> None:
         else:
             tail = ""
         print(
-            f"{stamp} {change.kind:<8} {change.path}: {tail} ({batch.seconds:.2f} s)",
+            printable(f"{stamp} {change.kind:<8} {change.path}: {tail} ({batch.seconds:.2f} s)"),
             file=sys.stderr,
             flush=True,
         )
     if report is not None:
         for where, problem in report.errors:
-            print(f"{stamp} error    {where}: {problem}", file=sys.stderr, flush=True)
+            print(printable(f"{stamp} error    {where}: {problem}"), file=sys.stderr, flush=True)
 
 
 # --- discover ------------------------------------------------------------------------------
@@ -203,12 +203,11 @@ def stale(args: argparse.Namespace, root: Path) -> int:
              "title": e.title, "reason": why}
             for e, why in rows
         ]  # fmt: skip
-        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        _emit(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
         return 0
     for entry, why in rows:
-        _emit(
-            f"{entry.id}  {entry.source.value:<9} {' '.join(entry.title.split())[:50]}  — {why}\n"
-        )
+        title = " ".join(entry.title.split())[:50]
+        _emit(printable(f"{entry.id}  {entry.source.value:<9} {title}  — {why}\n"))
     if not rows:
         print("no stale entries", file=sys.stderr)
     return 0

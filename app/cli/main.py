@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -25,9 +26,33 @@ def _configure_logging(verbose: bool) -> None:
     root.setLevel(level.upper())
 
 
+def _tolerant_streams() -> None:
+    """Write what cannot be encoded (a lone surrogate, a byte of a non-UTF-8 file name) as
+    a backslash escape instead of failing with a traceback half-way through the output."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _disk_problem(exc: OSError | sqlite3.Error) -> str:
+    """What went wrong reading or writing a file, and what to do, in one line."""
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        what = f"{where}{exc.strerror or exc}"
+    else:
+        what = str(exc)
+    return (
+        f"{what} (nothing was lost; check the permissions and free space of the project's "
+        ".claude/memory folder, then retry)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine import EngineError
+    from engine import EngineError, printable
+
+    _tolerant_streams()
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -40,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args, root) or EXIT_OK)
     except EngineError as exc:
-        print(f"{PROG}: error: {exc.message}", file=sys.stderr)
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from
@@ -48,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except (OSError, sqlite3.Error) as exc:  # a full or read-only disk: one line, which file
+        print(printable(f"{PROG}: error: {_disk_problem(exc)}"), file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
 

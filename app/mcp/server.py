@@ -107,6 +107,18 @@ class MemoryServer(MCPServer[None]):
             for f in found
         ]
 
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio, answering requests the SDK's parser refuses
+        (:mod:`app.mcp.wire`)."""
+        from mcp.server.stdio import stdio_server
+
+        from app.mcp.wire import AnsweringReadStream
+
+        low = self._lowlevel_server
+        async with stdio_server() as (read_stream, write_stream):
+            reader = AnsweringReadStream(read_stream, write_stream)
+            await low.run(reader, write_stream, low.create_initialization_options())
+
     def _knowledge_files(self) -> list[knowledge.KnowledgeFile]:
         return knowledge.files(self.state.memory().paths.knowledge_dir)
 

@@ -31,6 +31,8 @@ REFERENCE_DELAY = 0.5
 """Seconds reference counts wait for others to join them in one write."""
 CLIENT_READY_TIMEOUT = 3.0
 """Seconds the warm-up waits for the client's ``tools/list`` before starting anyway."""
+WARM_UP_EXIT_WAIT = 1.0
+"""Seconds :meth:`ServerState.close` lets an unfinished warm-up run before leaving it be."""
 
 MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
 
@@ -86,8 +88,19 @@ class ServerState:
             return self._memory
 
     def close(self) -> None:
-        """Finish the bookkeeping and close the memory if this object opened it."""
+        """Finish the bookkeeping and close the memory if this object opened it.
+
+        A warm-up still loading the model after :data:`WARM_UP_EXIT_WAIT` keeps the memory
+        open (closing it under the loader's feet is not safe): the process is about to end
+        with ``os._exit`` (see ``serve_mcp``), and the warm-up writes nothing that matters.
+        """
         self._bookkeeper.shutdown(wait=True)
+        thread = self._warm_thread
+        if thread is not None:
+            thread.join(WARM_UP_EXIT_WAIT)
+            if thread.is_alive():
+                log.info("the model is still loading: leaving without closing the memory")
+                return
         with self._open_lock:
             if self._memory is not None and self._memory is not self._given:
                 self._memory.close()

@@ -4,6 +4,7 @@ lists the valid choices."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -49,6 +50,36 @@ def clean_keywords(keywords: Sequence[str]) -> tuple[str, ...]:
     if isinstance(keywords, str):
         keywords = keywords.split(",")
     cleaned = tuple(dict.fromkeys(k.strip() for k in keywords if k and k.strip()))
+    for keyword in cleaned:
+        require_unicode(keyword, "a keyword")
     if len(cleaned) > MAX_KEYWORDS:
         raise InvalidInputError(f"too many keywords: {len(cleaned)} (at most {MAX_KEYWORDS})")
     return cleaned
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: no lone surrogate, so it can be stored as UTF-8.
+
+    Python gives lone surrogates for bytes that are not UTF-8 (command-line arguments and
+    file names decode them as U+DC80-U+DCFF) and for JSON's unpaired ``\\ud800`` escapes.
+    """
+    return _SURROGATE.search(text) is None
+
+
+def require_unicode(text: str, what: str) -> str:
+    """``text`` itself when it is valid Unicode, else an :class:`InvalidInputError` that
+    says where the invalid character is (never echoing the character itself)."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return text
+    code = ord(found.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        problem = f"byte 0x{code - 0xDC00:02x}, which is not UTF-8,"
+    else:
+        problem = f"an unpaired surrogate (U+{code:04X})"
+    raise InvalidInputError(
+        f"{what} holds {problem} at character {found.start() + 1}: send UTF-8 text"
+    )

@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING
 from engine.core.errors import LockTimeoutError
 from engine.core.hashing import content_hash
 from engine.embedding.base import Embedder
-from engine.storage.sqlite import enable_wal, is_busy_error
+from engine.storage.sqlite import (
+    enable_wal,
+    is_busy_error,
+    is_write_denied,
+    open_read_only,
+    warn_read_only,
+)
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
@@ -33,11 +39,16 @@ class EmbeddingCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.recreated = False
         """True when an unreadable file was moved aside (``.corrupt``) and started anew."""
+        self.read_only = False
+        """True when the file could only be opened for reading (new vectors are dropped)."""
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
             if is_busy_error(exc):
                 raise LockTimeoutError(f"memory is busy: {path} stayed locked") from exc
+            if path.exists() and is_write_denied(exc):
+                self._db = self._read_only(exc)
+                return
             # Derived data: vectors are recomputed on demand, so start over.
             log.warning("embedding cache %s is unreadable (%s); starting a new one", path, exc)
             for suffix in ("", "-wal", "-shm"):
@@ -46,6 +57,21 @@ class EmbeddingCache:
                     part.replace(part.with_name(part.name + ".corrupt"))
             self._db = self._open()
             self.recreated = True
+
+    def _read_only(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """The cache opened for reading, when its folder cannot be written (see
+        :func:`~engine.storage.sqlite.is_write_denied`); new vectors are then not kept."""
+        warn_read_only(self._path, exc)
+        self.read_only = True
+        try:
+            return open_read_only(self._path)
+        except sqlite3.DatabaseError:
+            db = sqlite3.connect(":memory:", check_same_thread=False)
+            db.execute(
+                "CREATE TABLE embedding_cache (content_hash TEXT NOT NULL, model_id TEXT NOT "
+                "NULL, vector BLOB NOT NULL, PRIMARY KEY (content_hash, model_id))"
+            )
+            return db
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self._path, timeout=30, check_same_thread=False)
@@ -87,7 +113,9 @@ class EmbeddingCache:
             return dict(rows.fetchall())
 
     def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
-        """Store vectors; existing keys are left as they are."""
+        """Store vectors; existing keys are left as they are (nothing when read-only)."""
+        if self.read_only:
+            return
         with self._lock:
             self._db.executemany(
                 "INSERT OR IGNORE INTO embedding_cache (content_hash, model_id, vector)"

@@ -9,21 +9,36 @@ Citations live in ``.claude/memory/citations.sqlite``, derived data like the key
 the LanceDB schema is untouched, and losing the file only loses the stale flags. The same
 file holds the repository's symbol table from the last discovery (name → defining file),
 which lets a note that names ``compute_total`` without a path cite the right file.
+
+A damaged file (garbage bytes, a failed integrity check) fails nothing: the first error is
+logged once, with what to do (``memory-tui doctor`` rebuilds it); reads then answer
+"nothing cited" and writes are skipped until the file is repaired. The file is never
+renamed or deleted here: only ``doctor`` does that.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.storage.sqlite import enable_wal
+from engine.storage.sqlite import (
+    enable_wal,
+    is_busy_error,
+    is_write_denied,
+    open_read_only,
+    warn_read_only,
+)
+
+log = logging.getLogger(__name__)
 
 CITATIONS_FILE = "citations.sqlite"
 """Name of the citation database inside ``.claude/memory/``."""
@@ -79,12 +94,48 @@ class CitationIndex:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self.unreadable: str | None = None
+        """Why the file could not be used (then nothing is read from or written to it)."""
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn a damaged file into one warning and no citations (see the module)."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if is_busy_error(exc):
+                raise
+            if is_write_denied(exc):  # healthy, only not writable: nothing recorded
+                warn_read_only(self.path, exc)
+                return
+            self.unreadable = str(exc)
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            log.warning(
+                "%s is unreadable (%s): stale checks are off; run `memory-tui doctor` to "
+                "rebuild it",
+                self.path,
+                exc,
+            )
+        except OSError as exc:  # a read-only or full disk: nothing recorded
+            warn_read_only(self.path, exc)
 
     def _connect(self, *, create: bool) -> sqlite3.Connection | None:
         if self._db is not None:
             return self._db
-        if not create and not self.path.exists():
+        if self.unreadable is not None or (not create and not self.path.exists()):
             return None
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if not (self.path.exists() and is_write_denied(exc)):
+                raise
+            warn_read_only(self.path, exc)
+            self._db = open_read_only(self.path)
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         enable_wal(db)
@@ -112,9 +163,10 @@ class CitationIndex:
         """Replace the citations of each entry id in ``cited`` (an empty list clears them)."""
         if not cited:
             return
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=True)
-            assert db is not None
+            if db is None:
+                return
             with db:
                 for entry_id, citations in cited.items():
                     db.execute("DELETE FROM citations WHERE entry_id = ?", (entry_id,))
@@ -126,7 +178,7 @@ class CitationIndex:
     def forget(self, ids: Iterable[str]) -> None:
         """Drop the citations of these entries."""
         wanted = list(ids)
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=False)
             if db is None or not wanted:
                 return
@@ -136,7 +188,7 @@ class CitationIndex:
     def of(self, ids: Sequence[str]) -> dict[str, list[Citation]]:
         """Citations of the given entries (entries citing nothing are absent)."""
         out: dict[str, list[Citation]] = {}
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=False)
             if db is None:
                 return out
@@ -155,7 +207,7 @@ class CitationIndex:
     def all(self) -> dict[str, list[Citation]]:
         """Every entry's citations."""
         out: dict[str, list[Citation]] = {}
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=False)
             if db is None:
                 return out
@@ -168,9 +220,10 @@ class CitationIndex:
     def set_symbols(self, symbols: Iterable[tuple[str, str]]) -> None:
         """Replace the repository's symbol table with ``(name, path)`` pairs."""
         rows = sorted(set(symbols))
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=True)
-            assert db is not None
+            if db is None:
+                return
             with db:
                 db.execute("DELETE FROM symbols")
                 db.executemany("INSERT OR IGNORE INTO symbols VALUES (?, ?)", rows)
@@ -178,7 +231,7 @@ class CitationIndex:
     def files_defining(self, names: Sequence[str]) -> dict[str, list[str]]:
         """For each name found in the symbol table, the files that define it."""
         out: dict[str, list[str]] = {}
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=False)
             if db is None or not names:
                 return out
@@ -191,11 +244,12 @@ class CitationIndex:
 
     def known_files(self) -> list[str]:
         """Files that appear in the symbol table (for resolving a bare file name)."""
-        with self._lock:
+        with self._lock, self._guard():
             db = self._connect(create=False)
             if db is None:
                 return []
             return [row[0] for row in db.execute("SELECT DISTINCT path FROM symbols")]
+        return []
 
 
 def mentioned_paths(text: str, root: Path, known: Sequence[str] = ()) -> list[str]:

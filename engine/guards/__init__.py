@@ -1,5 +1,6 @@
 """Guards every face passes content through before it is stored or shown.
 
-Owns: secret detection and ``<private>`` redaction (:mod:`.privacy`).
+Owns: secret detection and ``<private>`` redaction (:mod:`.privacy`); text made safe to
+show on a terminal, escape sequences neutralised (:mod:`.terminal`).
 May import: :mod:`engine.core`.
 """

@@ -6,15 +6,17 @@ strings, the caller decides where they go. Every output ends with exactly one ne
 The machine formats (json, csv, xml) carry every field of :data:`FIELDS` losslessly, full content
 included: newlines, quotes and surrounding whitespace survive a parse with :mod:`json`,
 :class:`csv.DictReader` or :mod:`xml.etree.ElementTree`. The reading formats (text, md) shorten
-content and replace control characters, so that a result never spills over into the next one
-and terminal escape sequences stay inert.
+content and pass it through the terminal guard (:mod:`engine.guards.terminal`), so that a
+result never spills over into the next one and terminal escape sequences stay inert. JSON
+escapes what a terminal would obey (the same characters), so it can be printed safely.
 
 XML 1.0 cannot hold most control characters (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F),
 U+FFFE, U+FFFF or lone surrogates, not even as character references. An element whose text
 contains one is written as ``<content encoding="base64">…</content>``: base64 of the text's
 UTF-8 bytes (lone surrogates encoded with the ``surrogatepass`` error handler). The ``query``
 attribute falls back the same way, flagged by ``queryEncoding="base64"``. Carriage returns are
-written as ``&#13;`` so that parsers do not normalise them away.
+written as ``&#13;`` so that parsers do not normalise them away, and DEL, C1 controls and
+bidirectional overrides as character references, so that the file can be shown on a terminal.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from enum import StrEnum
 from xml.sax.saxutils import escape, quoteattr
 
 from engine.core.models import SearchResult
+from engine.guards.terminal import json_text, printable, printable_line
 from engine.output.serialize import entry_record
 
 
@@ -67,11 +70,13 @@ MD_CONTENT_CHARS = 300
 ELLIPSIS = "…"
 
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_WHITESPACE = re.compile(r"\s+")
-_XML_CR = {"\r": "&#13;"}
-"""Parsers turn a literal CR into LF; a character reference survives."""
+_XML_REFS = {
+    chr(code): f"&#{code};"
+    for code in (0x0D, *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+"""Written as character references: a literal CR, which parsers turn into LF, and what a
+terminal would obey (DEL, C1 controls, bidirectional overrides); all parse back exactly."""
 
 
 def parse_format(name: str) -> ExportFormat:
@@ -120,7 +125,7 @@ def render(results: Sequence[SearchResult], fmt: ExportFormat | str, query: str 
 
 def _one_line(text: str) -> str:
     """``text`` with control characters made visible and all whitespace runs as one space."""
-    return _CONTROL.sub("\ufffd", _WHITESPACE.sub(" ", text)).strip()
+    return printable_line(text)
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -161,7 +166,7 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
 
 def _render_json(results: Sequence[SearchResult], query: str) -> str:
     # The seed's contract is a bare array of records, so the query is not part of the output.
-    return json.dumps(result_rows(results), indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(result_rows(results), indent=2, ensure_ascii=False)) + "\n"
 
 
 # -- csv
@@ -203,7 +208,7 @@ def _md_cell(text: str) -> str:
     # "&" and "<" are all that could turn content into markup (the cell already uses <br>).
     text = text.replace("&", "&amp;").replace("<", "&lt;")
     text = _LINE_BREAK.sub("<br>", text)
-    return _CONTROL.sub("\ufffd", text).strip()
+    return printable(text).strip()
 
 
 def _render_md(results: Sequence[SearchResult], query: str) -> str:
@@ -240,7 +245,7 @@ def _xml_element(name: str, text: str, indent: str) -> str:
         return f'{indent}<{name} encoding="base64">{_base64(text)}</{name}>'
     if not text:
         return f"{indent}<{name}/>"
-    return f"{indent}<{name}>{escape(text, _XML_CR)}</{name}>"
+    return f"{indent}<{name}>{escape(text, _XML_REFS)}</{name}>"
 
 
 def _xml_result(row: dict[str, object]) -> list[str]:
@@ -263,7 +268,7 @@ def _render_xml(results: Sequence[SearchResult], query: str) -> str:
     if _XML_INVALID.search(query):
         attrs = f'query="{_base64(query)}" queryEncoding="base64"'
     else:
-        attrs = f"query={quoteattr(query)}"
+        attrs = f"query={quoteattr(query, _XML_REFS)}"
     attrs += f' count="{len(results)}"'
     lines = ['<?xml version="1.0" encoding="UTF-8"?>']
     if not results:

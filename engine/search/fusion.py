@@ -126,3 +126,22 @@ def _ranked(fused: dict[str, _Fused], scale: Callable[[float], float]) -> list[S
     ]
     results.sort(key=lambda r: r.score, reverse=True)
     return results
+
+
+MAX_PER_FILE = 2
+"""Chunks of one file among the first results before other files' get their turn."""
+
+
+def spread_by_file(results: list[SearchResult], per_file: int = MAX_PER_FILE) -> list[SearchResult]:
+    """``results`` with each file's chunks past the first ``per_file`` moved behind the
+    others (order kept otherwise): a long page cut in many chunks should not fill the
+    first page of results when other files match too. Entries without a file (notes)
+    are never moved."""
+    seen: dict[str, int] = {}
+    first: list[SearchResult] = []
+    later: list[SearchResult] = []
+    for result in results:
+        path = result.entry.file_path
+        seen[path] = seen.get(path, 0) + 1
+        (later if path and seen[path] > per_file else first).append(result)
+    return first + later

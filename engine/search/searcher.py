@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
 from engine.embedding.base import Embedder
-from engine.search.fusion import fuse
+from engine.search.fusion import fuse, spread_by_file
 from engine.search.gate import gate
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.relevance import relevant_hits
@@ -125,7 +125,7 @@ class Searcher:
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
-        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight, self.fusion)
+        fused = spread_by_file(fuse(vhits, khits, self.rrf_k, self.keyword_weight, self.fusion))
         gated = gate(
             query,
             qvec,

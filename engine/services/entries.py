@@ -25,7 +25,14 @@ from engine.core.errors import (
 )
 from engine.core.hashing import content_hash, normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
-from engine.core.validation import clean_keywords, now_iso, parse_category, parse_source
+from engine.core.validation import (
+    clean_keywords,
+    is_unicode,
+    now_iso,
+    parse_category,
+    parse_source,
+    require_unicode,
+)
 from engine.embedding.base import Embedder
 from engine.guards.privacy import find_secrets, redact_private, redact_secrets
 from engine.storage.records import Records
@@ -80,7 +87,7 @@ class EntryService:
 
     def require(self, entry_id: str) -> Entry:
         """The entry with this id. Raises :class:`NotFoundError` when there is none."""
-        entry = self.mirror.get(entry_id)
+        entry = self.mirror.get(entry_id) if is_unicode(entry_id) else None
         if entry is None:
             raise NotFoundError(f"no entry with id '{entry_id}'")
         return entry
@@ -95,6 +102,7 @@ class EntryService:
         """
         if not isinstance(content, str):
             raise InvalidInputError("content must be text")
+        require_unicode(content, "content")
         text = normalize_content(redact_private(content))
         if not text or text == "[REDACTED]":
             raise InvalidInputError("content is empty (after removing <private> blocks)")
@@ -273,7 +281,7 @@ class EntryService:
     def delete_many(self, ids: Sequence[str]) -> int:
         """Delete entries by id; returns how many existed."""
         with self.records.lock.hold():
-            present = list(self.mirror.get_many(list(ids)))
+            present = list(self.mirror.get_many([i for i in ids if is_unicode(i)]))
             if present:
                 self.records.write(
                     lambda s: s.delete(present), lambda db: self.mirror.delete(db, present)

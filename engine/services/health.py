@@ -16,62 +16,32 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 
 from engine.core.config import DEFAULTS, Config, load_config
 from engine.core.errors import EngineError, LockTimeoutError, StorageError
 from engine.embedding.base import Embedder, model_path
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
+from engine.services.health_files import (
+    check_citations,
+    check_store_missing,
+    move_aside,
+    write_denied,
+)
+from engine.services.health_report import Check, HealthReport, Status
 from engine.services.memory import Memory
 from engine.storage.locking import WriteLock
 from engine.storage.meta import IndexMeta
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
-from engine.storage.sqlite import is_busy_error
+from engine.storage.sqlite import is_busy_error, is_write_denied
+
+__all__ = ["REBUILD_STORE", "Check", "HealthReport", "Status", "diagnose", "rebuild_store"]
 
 REBUILD_STORE = "memory-tui doctor --rebuild-store"
 _BATCH = 256
-
-
-class Status(StrEnum):
-    """How one part of the memory is."""
-
-    OK = "ok"
-    REPAIRED = "repaired"
-    WARNING = "warning"
-    """Works, but something deserves attention (stale files, a file the indexer skips)."""
-    PROBLEM = "problem"
-    """Broken and not repaired; ``fix`` says what to run."""
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """The state of one part, in one line, and what to run when it is a problem."""
-
-    part: str
-    status: Status
-    detail: str
-    fix: str = ""
-
-
-@dataclass(slots=True)
-class HealthReport:
-    """Every check of one :func:`diagnose` run, in a fixed order."""
-
-    checks: list[Check] = field(default_factory=list)
-
-    @property
-    def healthy(self) -> bool:
-        """No problem is left (warnings and repairs are fine)."""
-        return all(c.status is not Status.PROBLEM for c in self.checks)
-
-    def add(self, part: str, status: Status, detail: str, fix: str = "") -> None:
-        """Record one check."""
-        self.checks.append(Check(part, status, detail, fix))
 
 
 def diagnose(
@@ -93,6 +63,8 @@ def diagnose(
         return report
     if not paths.memory_dir.is_dir():
         report.add("memory", Status.PROBLEM, f"no memory in {root} yet", "memory-tui init")
+    elif (denied := write_denied(paths.memory_dir)) is not None:
+        _report_read_only(paths, report, denied)  # nothing can be checked by repairing it
     else:
         if rebuild_store_if_needed and _store_state(paths, embedder) is not None:
             count = rebuild_store(paths, embedder)
@@ -115,14 +87,6 @@ def _check_config(root: Path, report: HealthReport) -> Config:
     return config
 
 
-def _move_aside(path: Path) -> Path:
-    for suffix in ("", "-wal", "-shm"):
-        part = path.with_name(path.name + suffix)
-        if part.exists():
-            part.replace(part.with_name(part.name + ".corrupt"))
-    return path.with_name(path.name + ".corrupt")
-
-
 def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
     path = paths.embedding_cache_path
     if not path.exists():
@@ -139,7 +103,10 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
         if is_busy_error(exc):
             report.add("embedding cache", Status.WARNING, "busy (another process is writing)")
             return
-        aside = _move_aside(path)
+        if is_write_denied(exc):
+            _report_read_only(paths, report, exc)
+            return
+        aside = move_aside(path)
         report.add(
             "embedding cache",
             Status.REPAIRED,
@@ -148,6 +115,17 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
         )
         return
     report.add("embedding cache", Status.OK, f"{rows} vectors")
+
+
+def _report_read_only(paths: MemoryPaths, report: HealthReport, exc: Exception) -> None:
+    why = getattr(exc, "strerror", None) or exc
+    report.add(
+        "memory folder",
+        Status.PROBLEM,
+        f"{paths.memory_dir} cannot be written ({why}): reads work from what is there, "
+        "nothing can be added, changed or repaired",
+        f"make it writable (e.g. chmod -R u+w {paths.memory_dir}) or free disk space",
+    )
 
 
 def _store_state(paths: MemoryPaths, embedder: Embedder) -> str | None:
@@ -185,6 +163,7 @@ def _check_memory(
         if store_ok:
             _check_keyword_index(memory, fts_existed, report)
             _check_meta(memory, report)
+            check_citations(memory, report)
         else:
             report.add(
                 "keyword index",
@@ -205,7 +184,8 @@ def _check_store(memory: Memory, report: HealthReport) -> bool:
     try:
         store = memory.store()
         if not store.exists():
-            report.add("vector store", Status.OK, "empty (created on the first write)")
+            if mirrored or not check_store_missing(memory, report):
+                report.add("vector store", Status.OK, "empty (created on the first write)")
             return True
         count, version = store.count(), store.version
     except StorageError as exc:

@@ -232,7 +232,7 @@ class Indexer:
         return plan
 
     def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
-        parsed = parse_markdown(text)
+        parsed = parse_markdown(text, rel)
         for warning in parsed.warnings:
             report.warnings.append((rel, warning))
         if not parsed.index:

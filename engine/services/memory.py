@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any
 from engine.core.config import Config, load_config
 from engine.core.errors import InvalidInputError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
-from engine.core.validation import parse_category, parse_mode, parse_source
+from engine.core.validation import (
+    is_unicode,
+    parse_category,
+    parse_mode,
+    parse_source,
+    require_unicode,
+)
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
 from engine.embedding.default import default_embedder
@@ -267,6 +273,8 @@ class Memory:
     def get(self, entry_id: str) -> Entry | None:
         """The entry with this id, or None. The id of an entry that was promoted answers
         with the entry now holding its text in the knowledge file (:mod:`.aliases`)."""
+        if not is_unicode(entry_id):
+            return None
         found = self.mirror.get(entry_id)
         if found is not None:
             return found
@@ -315,6 +323,7 @@ class Memory:
         """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query is empty")
+        require_unicode(query, "the query")
         limit = self.config.default_limit if limit is None else limit
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")

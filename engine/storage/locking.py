@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.core.errors import LockTimeoutError
+from engine.core.errors import LockTimeoutError, StorageError
 
 
 class WriteLock:
@@ -63,8 +63,15 @@ class WriteLock:
             return False
 
     def _acquire_file(self, limit: float) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot write {self.path} ({exc.strerror}): the memory cannot be changed "
+                f"until {self.path.parent} is writable (check its permissions, or free disk "
+                "space); reading still works"
+            ) from exc
         deadline = time.monotonic() + limit
         delay = 0.005
         while True:

@@ -24,7 +24,13 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import ENTRY_COLUMNS, Category, Entry, Source
-from engine.storage.sqlite import enable_wal, is_busy_error
+from engine.storage.sqlite import (
+    enable_wal,
+    is_busy_error,
+    is_write_denied,
+    open_read_only,
+    warn_read_only,
+)
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +154,11 @@ class EntryMirror:
                     f"memory is busy: the keyword index {self.path} stayed locked "
                     f"for {BUSY_TIMEOUT_S:g} s"
                 ) from exc
+            if existed and is_write_denied(exc):
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    db = open_read_only(self.path)  # healthy, only not writable: keep it
+                    warn_read_only(self.path, exc)
+                    return db
             log.warning("keyword index %s is unreadable (%s); recreating it", self.path, exc)
             self._move_aside()
             db = self._open_schema()

@@ -3,8 +3,12 @@ damaged."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
+from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 
 def enable_wal(db: sqlite3.Connection, timeout: float = 30.0) -> None:
@@ -35,3 +39,57 @@ def is_busy_error(exc: sqlite3.DatabaseError) -> bool:
     if code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return True
     return "locked" in str(exc).lower()
+
+
+_WRITE_DENIED = (
+    "readonly database",
+    "unable to open database file",
+    "disk i/o error",
+    "database or disk is full",
+    "read-only file system",
+)
+
+
+def is_write_denied(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error means "cannot write here" (permissions, a read-only or full disk)
+    rather than "damaged": such a file must never be moved aside as if it were broken."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    denied = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR)
+    if code is not None and code & 0xFF in (*denied, sqlite3.SQLITE_FULL, sqlite3.SQLITE_PERM):
+        return True
+    return any(text in str(exc).lower() for text in _WRITE_DENIED)
+
+
+_warned: set[Path] = set()
+
+
+def warn_read_only(path: Path, exc: BaseException) -> None:
+    """Log, once per folder and process, that ``path``'s folder cannot be written."""
+    if path.parent in _warned:
+        return
+    _warned.add(path.parent)
+    log.warning(
+        "cannot write %s (%s): reading what is there; changes fail until %s is writable "
+        "(check its permissions, or free disk space)",
+        path,
+        exc,
+        path.parent,
+    )
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened for reading only, for a folder this process cannot write.
+
+    ``mode=ro`` still needs the WAL index file (``-shm``), which a clean close deleted and a
+    read-only folder cannot recreate; ``immutable=1`` then reads the file as it is.
+
+    Raises:
+        sqlite3.DatabaseError: the file cannot be read either.
+    """
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError:
+        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True, check_same_thread=False)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return db

@@ -10,7 +10,7 @@ from fakes import FailingEmbedder, FakeEmbedder
 
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
-from engine.core.models import Category, Entry, SearchMode
+from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
 from engine.search.fusion import fuse
 from engine.search.gate import covers_all_terms
 from engine.search.keyword import KeywordHit
@@ -345,3 +345,25 @@ class TestVectorsInMemory:
         assert reader.mirror.state("vectors_version") == version  # counting is not a vector change
         writer.close()
         reader.close()
+
+
+def test_a_files_third_chunk_waits_behind_other_files() -> None:
+    from engine.search.fusion import spread_by_file
+
+    def at(entry_id: str, path: str) -> SearchResult:
+        return SearchResult(
+            Entry(id=entry_id, content=entry_id, file_path=path), 1.0, ScoreExplanation()
+        )
+
+    results = [at("a1", "a.md"), at("a2", "a.md"), at("a3", "a.md"), at("n1", ""),
+               at("n2", ""), at("n3", ""), at("b1", "b.md"), at("a4", "a.md")]  # fmt: skip
+    assert [r.entry.id for r in spread_by_file(results)] == [
+        "a1",
+        "a2",
+        "n1",
+        "n2",
+        "n3",
+        "b1",
+        "a3",
+        "a4",
+    ]

@@ -23,6 +23,7 @@ PARTS = [
     "vector store",
     "keyword index",
     "meta.json",
+    "citations",
     "write lock",
     "knowledge",
     "model",

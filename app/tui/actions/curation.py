@@ -17,7 +17,7 @@ from textual.app import SuspendNotSupported
 
 from app.tui import messages as msg
 from app.tui.widgets.results_table import ResultsTable
-from engine import Entry, Source
+from engine import Entry, Source, printable
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -118,7 +118,7 @@ class CurationActions(_Base):
         if entry.source is Source.MARKDOWN:
             question += f"\nIts file ({entry.location}) is not changed: re-indexing brings it back."
         self.app.push_screen(
-            ConfirmScreen("Delete entry", question, confirm_label="Delete"),
+            ConfirmScreen("Delete entry", printable(question), confirm_label="Delete"),
             lambda yes: self.delete_entry(entry) if yes else None,
         )
 

@@ -13,7 +13,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, TextArea
 
-from engine import MAX_CONTENT_LENGTH, MAX_KEYWORDS, Category, EngineError, Entry, Source
+from engine import (
+    MAX_CONTENT_LENGTH,
+    MAX_KEYWORDS,
+    Category,
+    EngineError,
+    Entry,
+    Source,
+    printable_line,
+)
 
 Validator = Callable[[str], object]
 """Checks content as the engine will (raises :class:`EngineError` when it is refused)."""
@@ -69,8 +77,8 @@ class EntryFormScreen(ModalScreen[EntryDraft | None]):
             dialog.border_subtitle = "ctrl+s save · Esc cancel"
             if entry is not None and entry.source is Source.MARKDOWN:
                 yield Label(
-                    f"This entry comes from {entry.location}: the next re-index replaces edits "
-                    "made here. Open the file (o) to change it for good.",
+                    f"This entry comes from {printable_line(entry.location)}: the next re-index "
+                    "replaces edits made here. Open the file (o) to change it for good.",
                     classes="note",
                     markup=False,
                 )

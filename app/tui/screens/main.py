@@ -35,9 +35,11 @@ from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
-from engine import Category, EngineError, SearchMode, SearchResult, Source
+from engine import Category, EngineError, SearchMode, SearchResult, Source, printable
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from engine import Memory
 
 DEBOUNCE_SECONDS = 0.05
@@ -99,6 +101,22 @@ class MainScreen(
         self._preview_pending: SearchResult | None = None
         self._select_after: str | None = None
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notify, with what the memory supplied (titles, paths) shown as it is: never read
+        as markup, escape sequences made inert."""
+        super().notify(
+            printable(message), title=printable(title), severity=severity, timeout=timeout,
+            markup=markup,
+        )  # fmt: skip
+
     # --- layout --------------------------------------------------------------------------
 
     def _knowledge_prefix(self) -> str:
@@ -119,9 +137,9 @@ class MainScreen(
                 yield FilterList([s.value for s in Source], title="Source", id="sources")
             with Horizontal(id="panes"):
                 with Vertical(id="results-pane"):
-                    yield Label("", id="results-header")
+                    yield Label("", id="results-header", markup=False)
                     yield ResultsTable(id="results", strip_prefix=self._knowledge_prefix())
-                    yield Static("", id="results-message")
+                    yield Static("", id="results-message", markup=False)
                 yield EntryPreview(id="preview")
         yield IndexingBar(id="indexing")
         yield StatusLine(id="status")
@@ -299,11 +317,11 @@ class MainScreen(
     def _show_header(
         self, request: msg.SearchRequest, count: int, warnings: tuple[str, ...]
     ) -> None:
-        text = header_text(request, count, self.total, warnings)
+        text = printable(header_text(request, count, self.total, warnings))
         self.query_one("#results-header", Label).update(text)
 
     def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
-        text = placeholder_text(request, count)
+        text = printable(placeholder_text(request, count))
         pane = self.query_one("#results-pane")
         pane.set_class(bool(text), "-placeholder")
         pane.remove_class("-error")
@@ -313,7 +331,7 @@ class MainScreen(
         self.query_one("#results-header", Label).update("Search failed")
         self.query_one(ResultsTable).show_results((), browsing=self.state.browsing)
         self.query_one("#results-pane").add_class("-placeholder", "-error")
-        self.query_one("#results-message", Static).update(error_text(text))
+        self.query_one("#results-message", Static).update(printable(error_text(text)))
 
     # --- actions -------------------------------------------------------------------------
 

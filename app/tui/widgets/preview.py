@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Markdown, Static
 
-from engine import ScoreExplanation, SearchResult
+from engine import ScoreExplanation, SearchResult, printable, printable_line
 
 EMPTY_HINT = "Select a result to preview it here."
 
@@ -23,7 +23,7 @@ def metadata(result: SearchResult) -> Content:
     promoted = f"yes ({short_time(entry.promoted_at)})" if entry.promoted else "no"
     lines = []
     if entry.section_title:  # otherwise the title is the body's first line
-        lines.append(Content.from_markup("[b]$title[/]", title=entry.section_title))
+        lines.append(Content.from_markup("[b]$title[/]", title=printable_line(entry.section_title)))
     lines += [
         Content.from_markup(
             "[dim]category[/] $category  [dim]source[/] $source  [dim]promoted[/] $promoted"
@@ -36,9 +36,15 @@ def metadata(result: SearchResult) -> Content:
     ]
     where = []
     if entry.location:
-        where.append(Content.from_markup("[dim]file[/] $where", where=entry.location))
+        where.append(
+            Content.from_markup("[dim]file[/] $where", where=printable_line(entry.location))
+        )
     if entry.keywords:
-        where.append(Content.from_markup("[dim]keywords[/] $kw", kw=", ".join(entry.keywords)))
+        where.append(
+            Content.from_markup(
+                "[dim]keywords[/] $kw", kw=printable_line(", ".join(entry.keywords))
+            )
+        )
     if where:
         lines.append(Content("  ").join(where))
     lines.append(
@@ -49,7 +55,7 @@ def metadata(result: SearchResult) -> Content:
         )
     )
     if result.stale:
-        why = result.stale_reason or "the code it cites changed"
+        why = printable_line(result.stale_reason or "the code it cites changed")
         lines.append(
             Content.from_markup(
                 "[$warning]stale: $why[/] [dim](f refreshes, d deletes)[/]", why=why
@@ -90,7 +96,7 @@ def explanation(result: SearchResult, mode: str) -> Content:
             )
         )
     if why.fused_score is not None:
-        parts.append(Content.from_markup("[dim]fused[/] $f (RRF)", f=num(why.fused_score, 4)))
+        parts.append(Content.from_markup("[dim]fused[/] $f", f=num(why.fused_score, 4)))
     return Content("  ").join(parts)
 
 
@@ -130,7 +136,7 @@ class EntryPreview(VerticalScroll):
             why.update("")
             return
         meta.update(metadata(result))
-        body.update(result.entry.content)
+        body.update(printable(result.entry.content))
         why.update("" if browsing else explanation(result, mode))
         why.display = not browsing
         self.scroll_home(animate=False)

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine import SearchResult
+from engine import SearchResult, printable_line
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 SCROLLBAR = 2
@@ -172,8 +172,10 @@ class ResultsTable(ScrollView, can_focus=True):
             str(rank).rjust(widths["rank"]),
             score,
             one_line(entry.category.value, widths["category"]),
-            fit_title(("⚠ " if result.stale else "") + entry.title, widths["title"]),
-            tail(where, widths["source"]),
+            fit_title(
+                ("⚠ " if result.stale else "") + printable_line(entry.title), widths["title"]
+            ),
+            tail(printable_line(where), widths["source"]),
         ]
 
     # --- drawing -------------------------------------------------------------------------
