@@ -122,5 +122,5 @@ def _log_to_file(root: Path) -> None:
         log.addHandler(handler)
         log.exception("hook failed")
         handler.close()
-    except OSError:
+    except Exception:  # no log place (a read-only disk, a memory folder outside): stay silent
         pass

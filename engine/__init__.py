@@ -54,6 +54,10 @@ _EXPORTS: dict[str, str] = {
     "SecretDetectedError": "engine.core.errors",
     "StorageError": "engine.core.errors",
     "MemoryPaths": "engine.storage.paths",
+    "FileRefusedError": "engine.guards.files",
+    "project_files": "engine.guards.files",
+    "read_project_text": "engine.guards.files",
+    "resolve_inside": "engine.guards.files",
     "ExportFormat": "engine.output.export",
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
@@ -85,6 +89,7 @@ __all__ = [
     "EngineError",
     "Entry",
     "ExportFormat",
+    "FileRefusedError",
     "IndexReport",
     "Indexer",
     "InvalidInputError",
@@ -116,8 +121,11 @@ __all__ = [
     "pattern_for",
     "printable",
     "printable_line",
+    "project_files",
     "promote",
+    "read_project_text",
     "render",
+    "resolve_inside",
     "result_rows",
     "run_discovery",
     "set_config_value",
@@ -170,6 +178,12 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
+    from engine.guards.files import (
+        FileRefusedError,
+        project_files,
+        read_project_text,
+        resolve_inside,
+    )
     from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record

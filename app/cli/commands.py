@@ -120,6 +120,8 @@ def get(args: argparse.Namespace, root: Path) -> int:
         entry = memory.get(args.id)
     if entry is None:
         raise NotFoundError(f"no entry with id '{args.id}'")
+    if entry.id != args.id:  # a promoted entry's old id
+        print(f"{args.id} was promoted: it is now {entry.id} ({entry.location})", file=sys.stderr)
     if args.json:
         _emit_json(_entry_dict(entry))
         return 0

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import ConfigError
+from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
 
 log = logging.getLogger(__name__)
@@ -208,9 +209,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "knowledge_dir",
         str,
-        "Folder of curated markdown, relative to the project root.",
+        "Folder of curated markdown, relative to the project root (inside the project).",
         "knowledgeDir",
         "CLAUDE_MEMORY_KNOWLEDGE_DIR",
+    ),
+    Setting(
+        "max_file_bytes",
+        int,
+        "Largest file indexed, checked or served, in bytes; larger ones are skipped.",
+        "maxFileBytes",
+        "CLAUDE_MEMORY_MAX_FILE_BYTES",
+        1_000,
+        100_000_000,
     ),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -234,6 +244,7 @@ class Config:
     auto_promote: bool = False
     secret_policy: str = "reject"
     knowledge_dir: str = ".claude/knowledge"
+    max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES
     sources_exclude: tuple[str, ...] = ()
     analyzer_include: tuple[str, ...] = ()
@@ -254,19 +265,25 @@ def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Con
     environ = os.environ if env is None else env
     values: dict[str, Any] = {}
     origins: list[str] = []
+    where = {name: f"{name} (default {getattr(DEFAULTS, name)!r})" for name in FOLDER_KEYS}
     toml_path, json_path = project_root / CONFIG_TOML, project_root / CONFIG_JSON
     if toml_path.is_file():
         values.update(_read_toml(toml_path))
+        where.update({k: f"{toml_path}: key '{k}'" for k in values})
         origins.append(str(CONFIG_TOML))
         if json_path.is_file():
             log.warning("both %s and %s exist; using the TOML file", CONFIG_TOML, CONFIG_JSON)
     elif json_path.is_file():
         values.update(_read_json(json_path))
+        where.update({k: f"{json_path}: key '{_BY_NAME[k].json_name}'" for k in values})
         origins.append(str(CONFIG_JSON))
     env_values = _read_env(environ)
     if env_values:
         origins.append("environment")
     values.update(env_values)
+    where.update({k: _BY_NAME[k].env for k in env_values})
+    for name in FOLDER_KEYS:  # e.g. knowledge_dir = "../x", or a symlink out of the project
+        folder_inside(project_root, values.get(name, getattr(DEFAULTS, name)), where[name])
     return replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
 
 

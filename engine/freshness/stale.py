@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from engine.core.errors import EngineError
 from engine.core.models import Entry, SearchResult, Source
 from engine.freshness.citations import (
     CITATIONS_FILE,
@@ -26,7 +27,10 @@ from engine.freshness.citations import (
     mentioned_paths,
 )
 from engine.freshness.code_symbols import defined_names
+from engine.guards.files import read_project_bytes
 
+MAX_CODE_BYTES = 5_000_000
+"""Largest source file parsed for the names it defines."""
 CITING_SOURCES = frozenset({Source.SESSION, Source.MANUAL})
 """Notes whose text is scanned for citations (discovery entries cite their module)."""
 
@@ -72,9 +76,12 @@ class Freshness:
         with self._lock:
             if (rel, digest) in self._names:
                 return self._names[(rel, digest)]
-        try:
-            names = defined_names(rel, (self.root / rel).read_bytes())
-        except OSError:
+        try:  # through the guard: a regular file inside the project, of a sane size
+            data = read_project_bytes(
+                self.root, self.root / rel, max_bytes=MAX_CODE_BYTES, allow_hidden=True
+            )
+            names = defined_names(rel, data)
+        except EngineError:
             names = None
         with self._lock:
             self._names[(rel, digest)] = names

@@ -22,13 +22,21 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, NotFoundError
 from engine.core.hashing import content_hash, normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
 from engine.core.validation import now_iso, parse_category
+from engine.guards.files import (
+    DEFAULT_MAX_BYTES,
+    FileRefusedError,
+    decode,
+    project_files,
+    read_project_bytes,
+)
 from engine.guards.privacy import REDACTED, find_secrets, redact_secrets
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.sources import SourceSet, category_for
@@ -36,8 +44,8 @@ from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 5_000_000
-"""Knowledge files larger than this are reported and skipped."""
+MAX_FILE_BYTES = DEFAULT_MAX_BYTES
+"""Files larger than this (the ``max_file_bytes`` default) are reported and skipped."""
 CHUNKER_VERSION = 3
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
@@ -79,6 +87,7 @@ class _FilePlan:
     creates: list[NewEntry] = field(default_factory=list)
     updates: list[Entry] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
+    aliases: dict[str, int] = field(default_factory=dict)
 
 
 class Indexer:
@@ -113,19 +122,9 @@ class Indexer:
 
     def knowledge_files(self) -> list[tuple[str, Path]]:
         """(project-relative path, absolute path) of every knowledge markdown file, sorted."""
-        if not self.knowledge_dir.is_dir():
-            return []
-        base = self.knowledge_dir.resolve()
-        found = []
-        for path in sorted(self.knowledge_dir.rglob("*.md")):
-            rel_parts = path.relative_to(self.knowledge_dir).parts
-            if any(p.startswith(".") for p in rel_parts) or not path.is_file():
-                continue
-            if not path.resolve().is_relative_to(base):  # a symlink out of the folder
-                log.warning("skipping %s: it links outside the knowledge folder", path)
-                continue
-            found.append((path.relative_to(self.root).as_posix(), path))
-        return found
+        # Hidden files, links out of the folder, FIFOs and devices are left out.
+        found = project_files(self.knowledge_dir)
+        return sorted((path.relative_to(self.root).as_posix(), path) for path in found)
 
     def run(
         self,
@@ -206,22 +205,31 @@ class Indexer:
         rechunk_all: bool,
         report: IndexReport,
     ) -> _FilePlan | None:
+        # A source was chosen by the settings (a hidden one only when named outright).
+        knowledge = path.is_relative_to(self.knowledge_dir)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            report.errors.append((rel, f"cannot read: {exc.strerror or exc}"))
+            data = read_project_bytes(
+                self.knowledge_dir if knowledge else self.root,
+                path,
+                max_bytes=self.memory.config.max_file_bytes,
+                allow_hidden=not knowledge,
+            )
+        except (FileRefusedError, NotFoundError) as exc:
+            report.errors.append((rel, getattr(exc, "detail", exc.message)))
             return None
         digest = content_hash_bytes(data)
         if not rechunk_all and meta.file_hashes.get(rel) == digest:
             report.files_skipped += 1
             return None
         try:
-            text = _decode(data)
+            text = decode(data, rel)
             desired = self._chunks(rel, path, text, report)
         except (ValueError, EngineError) as exc:
-            report.errors.append((rel, str(exc)))
+            report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
-        return self._diff(rel, digest, desired)
+        plan = self._diff(rel, digest, desired)
+        plan.aliases = promoted_from(text)
+        return plan
 
     def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
         parsed = parse_markdown(text, rel)
@@ -231,6 +239,7 @@ class Indexer:
             return []
         category = self._category(path, parsed.category)
         promoted_at = str(parsed.front_matter.get("promoted_at") or "")
+        appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
         body = blank_html_comments(_redact_private_blocks(parsed.body))
@@ -241,6 +250,8 @@ class Indexer:
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
             if _only_headings(chunk.own_text) or _boilerplate(chunk.own_text):
                 continue  # a bare heading or a template's guidance is not knowledge yet
+            line = chunk.line_start + parsed.body_line_offset
+            when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
@@ -261,9 +272,9 @@ class Indexer:
                         keywords=keywords,
                         file_path=rel,
                         section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
-                        line_start=chunk.line_start + parsed.body_line_offset,
+                        line_start=line,
                         line_end=chunk.line_end + parsed.body_line_offset,
-                        promoted_at=promoted_at,
+                        promoted_at=when,
                     )
                 )
         return entries
@@ -332,8 +343,11 @@ class Indexer:
             if meta.settings != settings:
                 meta.file_hashes = {}
                 meta.settings = settings
+            renewed = {plan.rel for plan in plans} | set(gone)
+            meta.aliases = {k: v for k, v in meta.aliases.items() if v[0] not in renewed}
             for plan in plans:
                 meta.file_hashes[plan.rel] = plan.digest
+                meta.aliases.update((old, (plan.rel, line)) for old, line in plan.aliases.items())
             for rel in gone:
                 meta.file_hashes.pop(rel, None)
             meta.last_indexed_at = now_iso()
@@ -345,19 +359,6 @@ def content_hash_bytes(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
-
-
-def _decode(data: bytes) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise ValueError(
-            f"file is {len(data):,} bytes; files over {MAX_FILE_BYTES:,} bytes are skipped"
-        )
-    if b"\x00" in data[:8192]:
-        raise ValueError("looks like a binary file (contains NUL bytes); skipped")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not valid UTF-8 (byte {exc.start}); skipped") from None
 
 
 def _redact_private_blocks(body: str) -> str:

@@ -271,8 +271,16 @@ class Memory:
     # --- reads ---------------------------------------------------------------------------
 
     def get(self, entry_id: str) -> Entry | None:
-        """The entry with this id, or None."""
-        return self.mirror.get(entry_id) if is_unicode(entry_id) else None
+        """The entry with this id, or None. The id of an entry that was promoted answers
+        with the entry now holding its text in the knowledge file (:mod:`.aliases`)."""
+        if not is_unicode(entry_id):
+            return None
+        found = self.mirror.get(entry_id)
+        if found is not None:
+            return found
+        from engine.services.aliases import promoted_entry
+
+        return promoted_entry(self.paths.meta_path, self.mirror, entry_id)
 
     def require(self, entry_id: str) -> Entry:
         """The entry with this id. Raises :class:`NotFoundError` when there is none."""

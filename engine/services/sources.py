@@ -28,9 +28,10 @@ from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 from engine.core.config import Config
-from engine.core.errors import InvalidInputError
+from engine.core.errors import EngineError, InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
+from engine.guards.files import read_project_bytes
 
 log = logging.getLogger(__name__)
 
@@ -196,10 +197,11 @@ def _never_walked(name: str) -> bool:
 
 
 def _gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
-    try:
-        text = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    try:  # through the guard: a FIFO or a huge file named .gitignore is not read
+        data = read_project_bytes(directory, directory / ".gitignore", allow_hidden=True)
+    except EngineError:
         return ()
+    text = data.decode("utf-8", errors="replace")
     return tuple(parse_gitignore(text, rel_dir))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.errors import EngineError
+from engine.guards.files import project_files
 from engine.services.indexing import Indexer, IndexReport
 from engine.services.memory import Memory
 from engine.services.sources import MARKDOWN_SUFFIXES
@@ -140,7 +141,9 @@ class KnowledgeWatcher:
         for change in changes:
             folder = self.root / change.path
             if change.kind != "deleted" and folder.is_dir():  # files may predate its watch
-                rels = (p.relative_to(self.root).as_posix() for p in sorted(folder.rglob("*")))
+                # The guard's listing: no hidden parts, FIFOs or links out (or in a loop).
+                found = sorted(project_files(folder, suffixes=None))
+                rels = (p.relative_to(self.root).as_posix() for p in found)
                 only.update(rel for rel in rels if self.indexer.wants(rel))
             elif self.indexer.wants(change.path):
                 only.add(change.path)
