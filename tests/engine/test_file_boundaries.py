@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -212,6 +213,21 @@ def test_the_guard_refuses_each_hostile_kind_with_its_reason(knowledge: Path) ->
         read_project_bytes(knowledge, knowledge / "nope.md")
     assert read_project_text(knowledge, knowledge / "good.md").startswith("# Good")
     assert read_project_bytes(knowledge, knowledge / ".env", allow_hidden=True)
+
+
+def test_a_socket_is_neither_listed_nor_read(
+    knowledge: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(knowledge)  # a relative name keeps the socket path under its length limit
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind("sock.md")
+
+        with pytest.raises(FileRefusedError) as info:
+            read_project_bytes(knowledge, knowledge / "sock.md")
+        listed = sorted(p.name for p in project_files(knowledge))
+
+    assert info.value.reason == "a socket, not a regular file"
+    assert "sock.md" not in listed
 
 
 def test_the_guard_decodes_or_says_why_not(tmp_path: Path) -> None:
