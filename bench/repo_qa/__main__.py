@@ -65,6 +65,7 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     from engine import Memory
 
     figures: dict[str, object] = {}
+    misses: dict[str, list[dict[str, object]]] = {}
     with Memory.open(root) as memory:
         for mode in MODES:
             hits, rr = [], []
@@ -73,6 +74,8 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
                 files = [r.entry.file_path for r in results]
                 hits.append(hit_at(files, question.files))
                 rr.append(reciprocal_rank(files, question.files))
+                if not hits[-1]:
+                    misses.setdefault(mode, []).append({"q": question.q, "got": files[:HIT_K]})
             figures[f"{mode}_hit@{HIT_K}"] = sum(hits) / len(hits)
             figures[f"{mode}_mrr"] = sum(rr) / len(rr)
         entries = memory.list(limit=1_000_000)
@@ -80,13 +83,19 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     for question in qs.questions:
         out = prompt_context(json.dumps({"prompt": question.q, "cwd": str(root)}), root)
         hook.append(float(any(f in question.files for f in injected_files(out))))
-    silent = [
-        not prompt_context(json.dumps({"prompt": p, "cwd": str(root)}), root) for p in off_topic()
-    ]
+        if not hook[-1]:
+            misses.setdefault("hook", []).append({"q": question.q, "got": injected_files(out)})
+    silent = []
+    for prompt in off_topic():
+        out = prompt_context(json.dumps({"prompt": prompt, "cwd": str(root)}), root)
+        silent.append(not out)
+        if out:
+            misses.setdefault("off_topic", []).append({"q": prompt, "got": injected_files(out)})
     figures["hook_hit"] = sum(hook) / len(hook)
     figures["hook_silent_off_topic"] = sum(silent) / len(silent)
     figures["entries"] = len(entries)
     figures["noise_share"] = sum(is_noise(e.file_path) for e in entries) / max(1, len(entries))
+    figures["misses"] = misses  # in --json only: what each miss returned instead
     return figures
 
 
@@ -158,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     for figures in results:
         print(f"\n{figures['repository']} @ {figures['commit']} ({figures['questions']} questions)")
         for key, value in figures.items():
-            if key not in ("repository", "commit", "questions"):
+            if key not in ("repository", "commit", "questions", "misses"):
                 print(
                     f"  {key:24} {value:.3f}" if isinstance(value, float) else f"  {key:24} {value}"
                 )
