@@ -300,7 +300,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
     langs = ", ".join(f"{s.language} {s.files}" for s in analysis.languages[:6]) or "none"
     _emit(
         f"{analysis.name}: {analysis.stats.get('files', 0)} files; languages: {langs}\n"
-        f"entry points: {', '.join(analysis.entry_points) or 'none found'}\n"
+        f"entry points: {', '.join(summary['entryPoints']) or 'none found'}\n"
         f"frameworks: {', '.join(analysis.frameworks) or 'none'}; "
         f"test tools: {', '.join(analysis.test_tools) or 'none'}\n"
         f"{len(analysis.symbols)} exported symbols; discovery entries: {found.created} new, "

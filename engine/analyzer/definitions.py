@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.analyzer.languages import language_of
-from engine.analyzer.model import DiscoveryDraft
+from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
 
 MAX_CHUNK_CHARS = 1_200
@@ -28,7 +28,9 @@ MAX_CHUNK_CHARS = 1_200
 MIN_CHUNK_CHARS = 300
 """Definitions shorter than this are merged with their neighbours."""
 MAX_DEFINITION_CHUNKS = 1_500
-"""Budget for a whole project (~20-30 s of embedding on two CPU cores)."""
+"""Budget for a whole project: 15-30 s of embedding at 50-100 chunks/s on two CPU cores,
+so that ``init`` on a ~750-file repository stays under a minute. Spent in
+:func:`budget_order`."""
 MAX_FILE_BYTES = 400_000
 """Larger source files are described by the module summary only."""
 CODE_LANGUAGES = frozenset(
@@ -42,6 +44,8 @@ _DECLARATION = re.compile(
     r"|module|namespace|public|private|protected|static)\s+([\w$.]+)"
 )
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
+_NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
+_COMMENT_STARTS = ("/*", "*", "//", "#")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +59,13 @@ class _Piece:
     """1-based last line, inclusive."""
 
 
-def definition_drafts(root: Path, files: Iterable[str]) -> list[DiscoveryDraft]:
+def definition_drafts(
+    root: Path, files: Iterable[str], noise: NoiseClassifier | None = None
+) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
     at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given."""
     drafts: list[DiscoveryDraft] = []
-    noise = NoiseClassifier(root)
+    noise = noise or NoiseClassifier(root)
     for rel in files:
         language = language_of(rel.rpartition("/")[2])
         if language not in CODE_LANGUAGES or noise.kind(rel) is not None:
@@ -71,6 +77,20 @@ def definition_drafts(root: Path, files: Iterable[str]) -> list[DiscoveryDraft]:
         if len(drafts) >= MAX_DEFINITION_CHUNKS:
             return drafts[:MAX_DEFINITION_CHUNKS]
     return drafts
+
+
+def budget_order(analysis: Analysis) -> list[str]:
+    """The analysed files in the order they get the chunk budget: the main source folders
+    first (most code first, the root last), public modules before private ones
+    (``_name``), shallow before deep."""
+    dirs = [d.rstrip("/") + "/" for d in analysis.source_dirs if d != "."]
+
+    def rank(rel: str) -> tuple[int, bool, int, str]:
+        unit = next((i for i, d in enumerate(dirs) if rel.startswith(d)), len(dirs))
+        private = any(p.startswith("_") and p != "__init__.py" for p in rel.split("/"))
+        return (unit, private, rel.count("/"), rel)
+
+    return sorted(analysis.files, key=rank)
 
 
 def file_drafts(rel: str, text: str, language: str) -> list[DiscoveryDraft]:
@@ -131,8 +151,9 @@ def _class_pieces(node: ast.ClassDef, start: int) -> list[_Piece]:
 
 
 def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
-    """Split at lines that start at column 0 after a blank line (declarations, blocks)."""
-    start, names = 1, list[str]()
+    """Split at lines that start at column 0 after a blank line (declarations, blocks);
+    a comment block stays with the declaration after it, even across a blank line."""
+    start, names, commented = 1, list[str](), True
     for number, line in enumerate(lines, start=1):
         opens = (
             number > 1
@@ -140,9 +161,11 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
             and not line.startswith(("}", ")", "]", "*/", "#!"))
             and not lines[number - 2].strip()
         )
-        if opens and number > start:
+        if opens and number > start and not commented:
             yield _Piece(tuple(names), start, number - 1)
-            start, names = number, []
+            start, names, commented = number, [], True
+        if line.strip():
+            commented = commented and line.lstrip().startswith(_COMMENT_STARTS)
         name = _declared_name(line)
         if name and not names:
             names.append(name)
@@ -153,7 +176,7 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
 def _declared_name(line: str) -> str:
     if line[:1].isspace():
         return ""
-    match = _DECLARATION.match(line) or _ASSIGNED.match(line)
+    match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
     return match.group(1) if match else ""
 
 

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated"]
+from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+
+NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
 NOISE_KINDS: tuple[NoiseKind, ...] = (
     "release-notes",
     "examples",
     "tests",
     "vendored",
     "generated",
+    "excluded",
 )
+"""``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone)."""
 
 _RELEASE_FILE = re.compile(
     r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
@@ -102,6 +107,13 @@ def _folder_kind(folder: str) -> NoiseKind | None:
 _LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 
 
+def _named(rules: Sequence[IgnoreRule], rel: str) -> bool:
+    """Whether a pattern names ``rel`` or one of the folders above it."""
+    parts = rel.split("/")
+    folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
+    return is_ignored(rules, rel, False) or any(is_ignored(rules, f, True) for f in folders)
+
+
 class NoiseClassifier:
     """:func:`classify_path`, plus vendored copies found by looking at the tree.
 
@@ -109,12 +121,23 @@ class NoiseClassifier:
     is a copy of another project, whatever its name.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, *, own: Sequence[str] = (), excluded: Sequence[str] = ()
+    ) -> None:
+        """``own`` and ``excluded`` are patterns in ``.gitignore`` syntax (the settings
+        ``analyzer_include`` and ``analyzer_exclude``): files the project counts as its own
+        whatever their path, and files it leaves out (``excluded``); ``own`` wins."""
         self.root = root
         self._licensed: dict[str, bool] = {}
+        self._own = parse_gitignore("\n".join(own), "")
+        self._excluded = parse_gitignore("\n".join(excluded), "")
 
     def kind(self, rel: str) -> NoiseKind | None:
         """The kind of accompanying file at ``rel``, or ``None`` for the project's own."""
+        if self._own and _named(self._own, rel):
+            return None
+        if self._excluded and _named(self._excluded, rel):
+            return "excluded"
         found = classify_path(rel)
         if found is not None:
             return found

@@ -22,6 +22,7 @@ _WHAT: dict[str, str] = {
     "tests": "the test suite",
     "vendored": "a vendored copy of another project (third-party code kept in the tree)",
     "generated": "generated files (lock files, compiled or minified output)",
+    "excluded": "files the configuration leaves out of the analysis (analyzer_exclude)",
 }
 
 
@@ -38,7 +39,8 @@ def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDr
         if kind == "release-notes" and place in outlines:
             drafts.append(_release_notes(place, outlines[place].headings))
         else:
-            drafts.append(_group(kind, place, files))
+            tools = analysis.test_tools if kind == "tests" else ()
+            drafts.append(_group(kind, place, files, tools))
     return drafts
 
 
@@ -47,8 +49,10 @@ def _place(rel: str, kind: NoiseKind, noise: NoiseClassifier) -> str:
     parts = rel.split("/")
     for depth in range(1, len(parts)):
         prefix = "/".join(parts[:depth])
-        if _folder_is(prefix, kind) or (
-            kind == "vendored" and depth > 1 and noise.licensed(prefix)
+        if (
+            _folder_is(prefix, kind)
+            or (kind == "vendored" and depth > 1 and noise.licensed(prefix))
+            or (kind == "excluded" and noise.kind(prefix + "/x") == "excluded")
         ):
             return prefix + "/"
     return rel if kind in ("release-notes", "generated") else (rel.rpartition("/")[0] + "/")
@@ -58,13 +62,16 @@ def _folder_is(prefix: str, kind: NoiseKind) -> bool:
     return classify_path(prefix + "/x") == kind and classify_path(prefix) != kind
 
 
-def _group(kind: NoiseKind, place: str, files: list[str]) -> DiscoveryDraft:
+def _group(
+    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = ()
+) -> DiscoveryDraft:
     languages = Counter(language_of(f.rpartition("/")[2]) or "other" for f in files)
     langs = ", ".join(f"{lang} {n}" for lang, n in languages.most_common(5))
     sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
     where = place
     lines = [
-        f"{where} holds {_what_count(kind, len(files))}: {_WHAT[kind]}.",
+        f"{where} holds {_what_count(kind, len(files))}: {_WHAT[kind]}"
+        + (f", using {', '.join(tools)}." if tools else "."),
         f"Files by language: {langs}.",
     ]
     if sub:

@@ -11,8 +11,10 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
-from engine.analyzer.definitions import definition_drafts
+from engine.analyzer.definitions import budget_order, definition_drafts
+from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
+from engine.analyzer.topics import ranked_entry_points
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
 from engine.core.validation import now_iso
@@ -47,6 +49,7 @@ class DiscoveryReport:
     def summary(self) -> dict[str, object]:
         """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
         analysis = self.analysis
+        noise = NoiseClassifier(analysis.root)
         return {
             "name": analysis.name,
             "files": int(analysis.stats.get("files", 0)),
@@ -54,8 +57,8 @@ class DiscoveryReport:
                 {"language": s.language, "files": s.files, "lines": s.lines}
                 for s in analysis.languages
             ],
-            "sourceDirs": list(analysis.source_dirs),
-            "entryPoints": list(analysis.entry_points),
+            "sourceDirs": [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None],
+            "entryPoints": ranked_entry_points(analysis, noise),
             "frameworks": list(analysis.frameworks),
             "testTools": list(analysis.test_tools),
             "symbols": len(analysis.symbols),
@@ -93,6 +96,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         return DiscoveryReport(
             analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
         )
+    cfg = memory.config
+    noise = NoiseClassifier(analysis.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude)
     items = [
         NewEntry(
             content=draft.content,
@@ -105,8 +110,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             line_end=draft.line_end,
         )
         for draft in [
-            *discovery_drafts(analysis),
-            *definition_drafts(analysis.root, _own_code(analysis)),
+            *discovery_drafts(analysis, noise),
+            *definition_drafts(analysis.root, budget_order(analysis), noise),
         ]
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
@@ -143,12 +148,6 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         last_run,
         parsed=cache.misses,
     )
-
-
-def _own_code(analysis: Analysis) -> list[str]:
-    """The analysed files, the project's source folders first (they get the chunk budget)."""
-    dirs = tuple(d.rstrip("/") + "/" for d in analysis.source_dirs)
-    return sorted(analysis.files, key=lambda rel: (not rel.startswith(dirs), rel.count("/"), rel))
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:
