@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
-REPOSITORIES = ("typer", "express")
+REPOSITORIES = ("typer", "express", "zustand", "hono")
 HIT_K = 5
 MRR_K = 10
 
 _NOISE = re.compile(
-    r"(?:^|/)(?:tests?|__tests__|spec|e2e|fixtures|examples?|samples?|docs_src|demos?"
+    r"(?:^|/)(?:tests?|__tests__|[^/]*-tests|spec|e2e|fixtures|benchmarks?"
+    r"|examples?|samples?|docs_src|demos?"
     r"|vendor|vendored|_vendor|third_party|_click|generated|changelog|changes|release-notes)/"
     r"|(?:^|/)(?:CHANGELOG|HISTORY|History|NEWS|CHANGES|release-notes)[^/]*$"
     r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|[^/]*\.(?:test|spec)\.[jt]sx?)$",

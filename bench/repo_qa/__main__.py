@@ -65,6 +65,7 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     from engine import Memory
 
     figures: dict[str, object] = {}
+    misses: dict[str, list[dict[str, object]]] = {}
     with Memory.open(root) as memory:
         for mode in MODES:
             hits, rr = [], []
@@ -73,6 +74,8 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
                 files = [r.entry.file_path for r in results]
                 hits.append(hit_at(files, question.files))
                 rr.append(reciprocal_rank(files, question.files))
+                if not hits[-1]:
+                    misses.setdefault(mode, []).append({"q": question.q, "got": files[:HIT_K]})
             figures[f"{mode}_hit@{HIT_K}"] = sum(hits) / len(hits)
             figures[f"{mode}_mrr"] = sum(rr) / len(rr)
         entries = memory.list(limit=1_000_000)
@@ -80,42 +83,62 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     for question in qs.questions:
         out = prompt_context(json.dumps({"prompt": question.q, "cwd": str(root)}), root)
         hook.append(float(any(f in question.files for f in injected_files(out))))
-    silent = [
-        not prompt_context(json.dumps({"prompt": p, "cwd": str(root)}), root) for p in off_topic()
-    ]
+        if not hook[-1]:
+            misses.setdefault("hook", []).append({"q": question.q, "got": injected_files(out)})
+    silent = []
+    for prompt in off_topic():
+        out = prompt_context(json.dumps({"prompt": prompt, "cwd": str(root)}), root)
+        silent.append(not out)
+        if out:
+            misses.setdefault("off_topic", []).append({"q": prompt, "got": injected_files(out)})
     figures["hook_hit"] = sum(hook) / len(hook)
     figures["hook_silent_off_topic"] = sum(silent) / len(silent)
     figures["entries"] = len(entries)
     figures["noise_share"] = sum(is_noise(e.file_path) for e in entries) / max(1, len(entries))
+    figures["misses"] = misses  # in --json only: what each miss returned instead
     return figures
 
 
 def bm25_baseline(qs: QuestionSet, root: Path) -> dict[str, float]:
-    """Plain BM25 over 60-line windows of every file matching the set's globs."""
-    import bm25s
-
-    windows, owners = [], []
+    """Plain BM25 over every file matching the set's globs: in 60-line windows
+    (``bm25_*``), and as whole files leaving out noise by the bench's path rule
+    (``bm25_files_*``, the issue's second baseline)."""
+    windows, owners, files, file_owners = [], [], [], []
     for pattern in qs.source_globs:
         for path in sorted(root.rglob(pattern)):
             rel = path.relative_to(root).as_posix()
             if any(part.startswith(".") or part == "node_modules" for part in rel.split("/")):
                 continue
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            text = path.read_text(encoding="utf-8", errors="replace")
+            lines = text.splitlines()
             for start in range(0, max(1, len(lines)), WINDOW):
                 windows.append(f"{rel}\n" + "\n".join(lines[start : start + WINDOW]))
                 owners.append(rel)
+            if not is_noise(rel):
+                files.append(f"{rel}\n{text}")
+                file_owners.append(rel)
+    figures = {}
+    for prefix, docs, doc_owners in (("bm25", windows, owners), ("bm25_files", files, file_owners)):
+        hits, rr = _bm25_scores(qs, docs, doc_owners)
+        figures[f"{prefix}_hit@{HIT_K}"] = hits
+        figures[f"{prefix}_mrr"] = rr
+    return figures
+
+
+def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[float, float]:
+    """Mean hit@5 and MRR@10 of ``bm25s`` over ``docs`` (each owned by a file)."""
+    import bm25s
+
     retriever = bm25s.BM25()
-    retriever.index(
-        bm25s.tokenize(windows, stopwords="en", show_progress=False), show_progress=False
-    )
+    retriever.index(bm25s.tokenize(docs, stopwords="en", show_progress=False), show_progress=False)
     hits, rr = [], []
     for question in qs.questions:
         tokens = bm25s.tokenize([question.q], stopwords="en", show_progress=False)
-        ids, _ = retriever.retrieve(tokens, k=min(10, len(windows)), show_progress=False)
+        ids, _ = retriever.retrieve(tokens, k=min(10, len(docs)), show_progress=False)
         files = [owners[i] for i in ids[0]]
         hits.append(hit_at(files, question.files))
         rr.append(reciprocal_rank(files, question.files))
-    return {f"bm25_hit@{HIT_K}": sum(hits) / len(hits), "bm25_mrr": sum(rr) / len(rr)}
+    return sum(hits) / len(hits), sum(rr) / len(rr)
 
 
 def measure(name: str, git_dir: Path | None) -> dict[str, object]:
@@ -144,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     for figures in results:
         print(f"\n{figures['repository']} @ {figures['commit']} ({figures['questions']} questions)")
         for key, value in figures.items():
-            if key not in ("repository", "commit", "questions"):
+            if key not in ("repository", "commit", "questions", "misses"):
                 print(
                     f"  {key:24} {value:.3f}" if isinstance(value, float) else f"  {key:24} {value}"
                 )

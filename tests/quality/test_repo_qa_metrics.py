@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from app.prompt_hook import format_context
 from bench.repo_qa import (
     REPOSITORIES,
+    Question,
+    QuestionSet,
     hit_at,
     injected_files,
     is_noise,
@@ -13,6 +18,8 @@ from bench.repo_qa import (
     off_topic,
     reciprocal_rank,
 )
+from bench.repo_qa.__main__ import bm25_baseline
+from engine import Entry, SearchResult
 
 
 def test_hit_and_reciprocal_rank_count_file_level_matches() -> None:
@@ -36,6 +43,12 @@ def test_hit_and_reciprocal_rank_count_file_level_matches() -> None:
         ("typer/main.py", False),
         ("lib/response.js", False),
         ("docs/tutorial/testing.md", False),
+        ("src/router/trie-router/node.test.ts", True),
+        ("runtime-tests/lambda/mock.ts", True),
+        ("benchmarks/routers/src/koa-router.mts", True),
+        ("src/middleware/cors/index.ts", False),
+        ("docs/reference/migrations/migrating-to-v5.md", False),
+        ("docs/learn/guides/testing.md", False),
         ("", False),
     ],
 )
@@ -60,3 +73,29 @@ def test_question_sets_are_complete(name: str) -> None:
     assert all(1 <= len(q.files) <= 3 for q in qs.questions)
     assert len({q.q for q in qs.questions}) == len(qs.questions)
     assert len(off_topic()) >= 20
+
+
+def test_injected_files_reads_what_the_real_hook_prints() -> None:
+    def result(entry_id: str, path: str, line: int) -> SearchResult:
+        entry = Entry(id=entry_id, content="Use is_eager (id 9).", file_path=path, line_start=line)
+        return SearchResult(entry=entry, score=0.5)
+
+    block = format_context(
+        [result("a1", "docs/tutorial/options/version.md", 7), result("b2", "typer/main.py", 0)]
+    )
+    assert injected_files(block) == ["docs/tutorial/options/version.md", "typer/main.py"]
+
+
+def test_bm25_baselines_rank_the_answer_and_leave_noise_out_of_whole_files(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "version.md").write_text("# Version\nAdd a --version option.\n")
+    (tmp_path / "CHANGELOG.md").write_text("# 0.2\nThe release changed the flag.\n")
+    (tmp_path / "app.py").write_text("\n".join(f"x{i} = {i}" for i in range(400)) + "\n")
+    question = Question("How do I add a version option?", ("docs/version.md",))
+    noisy = Question("Which release changed the flag?", ("CHANGELOG.md",))
+    qs = QuestionSet("t", "o/t", "0" * 40, "test", ("*.py", "*.md"), (question, noisy))
+    figures = bm25_baseline(qs, tmp_path)
+    assert figures["bm25_hit@5"] == figures["bm25_mrr"] == 1.0  # each answer ranks first
+    assert figures["bm25_files_hit@5"] == 0.5  # CHANGELOG.md is noise: not a whole file
