@@ -246,8 +246,9 @@ def _check_meta(memory: Memory, report: HealthReport) -> None:
 
 
 def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -> None:
-    """The knowledge files the indexer reads (the same guard: no hidden files, FIFOs or
-    links out, sizes checked before reading), whether each is readable and indexed."""
+    """The files the indexer reads — the knowledge folder and the documentation sources —
+    through the same guard (no hidden files, FIFOs or links out, sizes checked before
+    reading), whether each is readable and indexed."""
     from engine.guards.files import FileRefusedError, decode, project_files, read_project_bytes
     from engine.markdown.parse import parse_markdown
     from engine.services.indexing import content_hash_bytes
@@ -256,13 +257,17 @@ def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -
     if not folder.is_dir():
         report.add("knowledge", Status.WARNING, f"{folder} does not exist", "memory-tui init")
         return
+    from engine.services.sources import SourceSet
+
     meta, _ = IndexMeta.load(paths.meta_path)
-    files = sorted(project_files(folder))
+    knowledge = sorted(project_files(folder))
+    sources = [p for _, p in SourceSet(paths.root, config, folder).files()]
+    files = [(folder, p) for p in knowledge] + [(paths.root, p) for p in sources]
     skipped, stale = [], 0
-    for path in files:
+    for base, path in files:
         rel = path.relative_to(paths.root).as_posix()
         try:
-            data = read_project_bytes(folder, path, max_bytes=config.max_file_bytes)
+            data = read_project_bytes(base, path, max_bytes=config.max_file_bytes)
             if meta.file_hashes.get(rel) != content_hash_bytes(data):
                 stale += 1
             warnings = parse_markdown(decode(data, rel)).warnings
@@ -270,7 +275,9 @@ def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -
             skipped.append(f"{rel}: {getattr(exc, 'reason', exc.message)}")
             continue
         skipped += [f"{rel}: {w}" for w in warnings]
-    detail = f"{len(files)} markdown files"
+    detail = (
+        f"{_count(len(knowledge), 'knowledge file')}, {_count(len(sources), 'documentation file')}"
+    )
     if skipped:
         shown = "; ".join(skipped[:3]) + (
             f"; … {len(skipped) - 3} more" if len(skipped) > 3 else ""
@@ -354,3 +361,7 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
             cache.close()
             fts.close()
     return len(entries)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

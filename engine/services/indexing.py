@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = DEFAULT_MAX_BYTES
 """Files larger than this (the ``max_file_bytes`` default) are reported and skipped."""
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""

@@ -319,12 +319,17 @@ def test_doctor_counts_what_index_reads_and_never_loads_a_2gb_file(
 
     assert peak_rss_bytes() - before < 500 * 1024**2
     check = next(c for c in report.checks if c.part == "knowledge")
-    assert check.detail == "2 markdown files; .claude/knowledge/huge.md: over 2,000,000 bytes"
+    assert check.detail == (
+        "2 knowledge files, 0 documentation files; .claude/knowledge/huge.md: over 2,000,000 bytes"
+    )
     (knowledge / "huge.md").unlink()
     check = next(
         c for c in diagnose(memory.paths.root, FakeEmbedder()).checks if c.part == "knowledge"
     )
-    assert (check.status, check.detail) == (Status.OK, "1 markdown files, all indexed")
+    assert (check.status, check.detail) == (
+        Status.OK,
+        "1 knowledge file, 0 documentation files, all indexed",
+    )
 
 
 def test_watch_reindexes_a_folder_holding_a_fifo_and_a_loop(
