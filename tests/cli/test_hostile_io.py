@@ -148,7 +148,7 @@ def test_stale_output_shows_escape_sequences_inert(tmp_path: Path, home: Path) -
     root = git_repo(tmp_path / "staleproject")
     (root / "gears.py").write_text("def spin():\n    return 1\n", encoding="utf-8")
     with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
-        memory.add("\x1b]0;pwned\x07 gears.py spins \x1b[2J fast", source="session")
+        memory.add("\x1b]0;pwned\x07 gears.py spins \x1b[2J \u202efast", source="session")
     (root / "gears.py").write_text("def spun():\n    return 2\n", encoding="utf-8")
     result = run_cli("stale", cwd=root, home=home)
     assert result.returncode == 0, result.stderr
