@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine import CONFIG_JSON, CONFIG_TOML, default_config_toml
+from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml
 
 SERVER_NAME = "memory-tui"
 GITIGNORE_LINES = (".claude/memory/",)
@@ -51,7 +51,13 @@ def _template(*parts: str) -> str:
 
 
 def scaffold(root: Path, report: InitReport) -> None:
-    """Every file step of init (no analysis, no indexing)."""
+    """Every file step of init (no analysis, no indexing).
+
+    Raises:
+        ConfigError: ``.claude/knowledge`` or ``.claude/memory`` leads outside the project
+            (a symlink): nothing is written, there or anywhere.
+    """
+    MemoryPaths.for_root(root)  # checks both folders before the first write
     knowledge = root / ".claude" / "knowledge"
     for name in KNOWLEDGE_DIRS:
         _ensure_dir(root, knowledge / name, report)

@@ -1,25 +1,35 @@
 """``memory-tui hook``: Claude Code's ``UserPromptSubmit`` hook.
 
-Reads the hook's JSON from stdin, finds the few entries most relevant to the prompt
-with keyword search (no model, no LanceDB: it runs on every prompt) and prints them
-as context for the agent. It never blocks the prompt: on any problem it prints
-nothing, logs to ``.claude/memory/memory-tui.log`` and exits 0.
+Reads the hook's JSON from stdin, finds the few entries that answer the prompt and
+prints them as context for the agent. It runs on every prompt, so it uses keyword search
+only (no model, no LanceDB) and says nothing unless an entry covers most of what the
+prompt asks, weighing each word by how rare it is in this memory
+(:mod:`engine.search.relevance`): a prompt about something else injects nothing. At most
+:data:`MAX_RESULTS` entries, one per file, within :data:`BUDGET` characters; release
+notes only when the prompt asks about versions or changes. It never blocks the prompt:
+on any problem it prints nothing, logs to ``.claude/memory/memory-tui.log`` and exits 0.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from engine import STOPWORDS, MemoryPaths, SearchResult, words
+from engine import MemoryPaths, SearchResult, classify_path
 
 MAX_RESULTS = 3
-MIN_COVERAGE = 0.5
-"""Share of the prompt's content words an entry must contain to be shown."""
-SNIPPET = 300
+BUDGET = 1_500
+"""Characters of snippets injected per prompt, all entries together."""
+SNIPPET = 400
+_ASKS_ABOUT_CHANGES = re.compile(
+    r"\b(?:versions?|releases?|released|changelog|changes|changed|upgrad\w*|migrat\w*"
+    r"|deprecat\w*|breaking|what'?s new|new in)\b",
+    re.IGNORECASE,
+)
 log = logging.getLogger("memory_tui.hook")
 
 
@@ -37,22 +47,31 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
     prompt = str(payload.get("prompt", "")) if isinstance(payload, dict) else ""
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
     root = project or find_project_root(Path(str(cwd)) if cwd else None)
-    terms = set(words(prompt)) - STOPWORDS
-    if not terms or not MemoryPaths.for_root(root).fts_path.exists():
+    if not prompt.strip() or not MemoryPaths.for_root(root).fts_path.exists():
         return ""
     from engine import Memory
 
     with Memory.open(root) as memory:
-        results = memory.search(prompt[:2000], mode="keyword", limit=MAX_RESULTS * 3).results
-    relevant = [r for r in results if _coverage(terms, r) >= MIN_COVERAGE][:MAX_RESULTS]
-    return format_context(relevant)
+        found = memory.relevant(prompt[:2000])
+    return format_context(choose([r for r, _ in found], prompt))
 
 
-def _coverage(terms: set[str], result: SearchResult) -> float:
-    entry = result.entry
-    found = set(words(f"{entry.content} {entry.section_title}"))
-    found |= {k.lower() for k in entry.keywords}
-    return len(terms & found) / len(terms)
+def choose(results: list[SearchResult], prompt: str) -> list[SearchResult]:
+    """At most :data:`MAX_RESULTS`, one per file, release notes only when asked about."""
+    wants_changes = bool(_ASKS_ABOUT_CHANGES.search(prompt))
+    chosen: list[SearchResult] = []
+    files: set[str] = set()
+    for result in results:
+        path = result.entry.file_path
+        if classify_path(path) == "release-notes" and not wants_changes:
+            continue
+        if path and path in files:
+            continue
+        files.add(path)
+        chosen.append(result)
+        if len(chosen) == MAX_RESULTS:
+            break
+    return chosen
 
 
 def format_context(results: list[SearchResult]) -> str:
@@ -60,12 +79,15 @@ def format_context(results: list[SearchResult]) -> str:
     if not results:
         return ""
     lines = ["<project-memory>", "Possibly relevant notes from this project's memory:"]
+    left = BUDGET
     for result in results:
         entry = result.entry
         where = entry.location or entry.source.value
         snippet = " ".join(entry.content.split())
-        if len(snippet) > SNIPPET:
-            snippet = snippet[:SNIPPET].rsplit(" ", 1)[0] + "…"
+        room = min(SNIPPET, left)
+        if len(snippet) > room:
+            snippet = snippet[:room].rsplit(" ", 1)[0] + "…"
+        left -= len(snippet)
         stale = f" [stale: {result.stale_reason or 'the code it cites changed'}]" * result.stale
         lines.append(f"- [{entry.category.value}] {where} (id {entry.id}){stale}: {snippet}")
     lines.append("Use the memory_search tool for more.")
@@ -100,5 +122,5 @@ def _log_to_file(root: Path) -> None:
         log.addHandler(handler)
         log.exception("hook failed")
         handler.close()
-    except OSError:
+    except Exception:  # no log place (a read-only disk, a memory folder outside): stay silent
         pass

@@ -23,6 +23,10 @@ _EXPORTS: dict[str, str] = {
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
+    "SourceSet": "engine.services.sources",
+    "classify_path": "engine.analyzer.noise",
+    "pattern_for": "engine.services.sources",
+    "set_config_value": "engine.core.config_file",
     "IndexReport": "engine.services.indexing",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
@@ -50,6 +54,10 @@ _EXPORTS: dict[str, str] = {
     "SecretDetectedError": "engine.core.errors",
     "StorageError": "engine.core.errors",
     "MemoryPaths": "engine.storage.paths",
+    "FileRefusedError": "engine.guards.files",
+    "project_files": "engine.guards.files",
+    "read_project_text": "engine.guards.files",
+    "resolve_inside": "engine.guards.files",
     "ExportFormat": "engine.output.export",
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
@@ -64,7 +72,7 @@ _EXPORTS: dict[str, str] = {
     "json_text": "engine.guards.terminal",
     "CONFIG_JSON": "engine.core.config",
     "CONFIG_TOML": "engine.core.config",
-    "default_config_toml": "engine.core.config",
+    "default_config_toml": "engine.core.config_file",
 }
 
 __all__ = [
@@ -81,6 +89,7 @@ __all__ = [
     "EngineError",
     "Entry",
     "ExportFormat",
+    "FileRefusedError",
     "IndexReport",
     "Indexer",
     "InvalidInputError",
@@ -96,9 +105,11 @@ __all__ = [
     "SearchResult",
     "SecretDetectedError",
     "Source",
+    "SourceSet",
     "StorageError",
     "WatchBatch",
     "WriteLock",
+    "classify_path",
     "default_config_toml",
     "default_embedder",
     "diagnose",
@@ -107,12 +118,17 @@ __all__ = [
     "json_text",
     "load_config",
     "parse_mode",
+    "pattern_for",
     "printable",
     "printable_line",
+    "project_files",
     "promote",
+    "read_project_text",
     "render",
+    "resolve_inside",
     "result_rows",
     "run_discovery",
+    "set_config_value",
     "words",
 ]
 
@@ -132,13 +148,14 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from engine.analyzer.noise import classify_path
     from engine.core.config import (
         CONFIG_JSON,
         CONFIG_TOML,
         Config,
-        default_config_toml,
         load_config,
     )
+    from engine.core.config_file import default_config_toml, set_config_value
     from engine.core.errors import (
         ConfigError,
         ContentTooLongError,
@@ -161,6 +178,12 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
+    from engine.guards.files import (
+        FileRefusedError,
+        project_files,
+        read_project_text,
+        resolve_inside,
+    )
     from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import entry_record
@@ -172,6 +195,7 @@ if TYPE_CHECKING:
     from engine.services.indexing import Indexer, IndexReport
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
+    from engine.services.sources import SourceSet, pattern_for
     from engine.services.watch import KnowledgeWatcher, WatchBatch
     from engine.storage.locking import WriteLock
     from engine.storage.paths import MemoryPaths

@@ -120,6 +120,8 @@ def get(args: argparse.Namespace, root: Path) -> int:
         entry = memory.get(args.id)
     if entry is None:
         raise NotFoundError(f"no entry with id '{args.id}'")
+    if entry.id != args.id:  # a promoted entry's old id
+        print(f"{args.id} was promoted: it is now {entry.id} ({entry.location})", file=sys.stderr)
     if args.json:
         _emit_json(_entry_dict(entry))
         return 0
@@ -274,6 +276,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             )
             report.errors += [f"{f}: {m}" for f, m in indexed.errors]
         total = memory.count()
+        suggestion = try_query(memory)
     for error in report.errors:
         print(printable(f"memory-tui: error: {error}"), file=sys.stderr)
     _emit(
@@ -282,9 +285,31 @@ def init(args: argparse.Namespace, root: Path) -> int:
         f"already there: {len(report.unchanged)}\n"
         + "".join(f"  {note}\n" for note in report.notes)
         + f"  memory: {total} entries, keyword index ready\n"
-        'Try: memory-tui search "how is this project structured"\n'
+        f'Try: memory-tui search "{suggestion}"\n'
     )
     return 1 if report.errors else 0
+
+
+_STARTERS = ("getting started", "quick start", "quickstart", "first steps", "installation",
+             "install", "usage", "configuration", "features", "tutorial")  # fmt: skip
+"""Topics a newcomer looks for first, in order of preference."""
+
+
+def try_query(memory: Memory) -> str:
+    """A search worth trying in this repository: a first-steps topic its own docs cover
+    (a section title), checked to return results; the project overview otherwise."""
+    titles = set()
+    for entry in memory.list(source="markdown", limit=1000):
+        title = entry.section_title.rpartition(" > ")[2].strip().lower()
+        if 1 <= len(title.split()) <= 4 and all(c.isalnum() or c in " -" for c in title):
+            titles.add(title)
+    ranked = sorted(
+        titles, key=lambda t: (next((i for i, s in enumerate(_STARTERS) if s in t), 99), len(t))
+    )
+    for title in [t for t in ranked if any(s in t for s in _STARTERS)][:10]:
+        if memory.search(title, mode="keyword", limit=1).results:
+            return title
+    return "project overview"
 
 
 def analyze(args: argparse.Namespace, root: Path) -> int:
@@ -304,7 +329,7 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
     langs = ", ".join(f"{s.language} {s.files}" for s in analysis.languages[:6]) or "none"
     _emit(
         f"{analysis.name}: {analysis.stats.get('files', 0)} files; languages: {langs}\n"
-        f"entry points: {', '.join(analysis.entry_points) or 'none found'}\n"
+        f"entry points: {', '.join(summary['entryPoints']) or 'none found'}\n"
         f"frameworks: {', '.join(analysis.frameworks) or 'none'}; "
         f"test tools: {', '.join(analysis.test_tools) or 'none'}\n"
         f"{len(analysis.symbols)} exported symbols; discovery entries: {found.created} new, "

@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_commands(command)
 
+    from app.cli.sources import register as register_import
+
+    register_import(command)
+
     from app.cli.doctor import register as register_doctor
 
     register_doctor(command)

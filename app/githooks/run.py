@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine import MemoryPaths, WriteLock, load_config
+from engine import MemoryPaths, SourceSet, WriteLock, load_config
 
 log = logging.getLogger("memory_tui.githooks")
 
@@ -52,9 +52,19 @@ def changed_files(root: Path, hook: str, args: Sequence[str]) -> list[str] | Non
     return None
 
 
-def knowledge_files(paths: Sequence[str], knowledge_prefix: str) -> list[str]:
-    """The markdown files under the knowledge folder among ``paths``."""
-    return sorted({p for p in paths if p.startswith(knowledge_prefix) and p.endswith(".md")})
+def knowledge_files(
+    paths: Sequence[str], knowledge_prefix: str, sources: SourceSet | None = None
+) -> list[str]:
+    """The files among ``paths`` that are indexed: the knowledge folder's markdown and,
+    given ``sources``, the project's documentation sources."""
+    return sorted(
+        {
+            p
+            for p in paths
+            if (p.startswith(knowledge_prefix) and p.endswith(".md"))
+            or (sources is not None and sources.wants(p))
+        }
+    )
 
 
 def run_git_hook(root: Path, hook: str, args: Sequence[str], *, background: bool) -> int:
@@ -71,7 +81,8 @@ def run_git_hook(root: Path, hook: str, args: Sequence[str], *, background: bool
     report_last_failure(paths)
     changed = changed_files(root, hook, args)
     prefix = paths.knowledge_dir.relative_to(paths.root).as_posix().rstrip("/") + "/"
-    wanted = None if changed is None else knowledge_files(changed, prefix)
+    sources = SourceSet(root, config, paths.knowledge_dir)
+    wanted = None if changed is None else knowledge_files(changed, prefix, sources)
     if wanted == []:
         return 0
     if background:

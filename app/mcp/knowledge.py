@@ -2,22 +2,29 @@
 
 A path is relative to the knowledge directory and may contain ``/``. It is refused when it
 could reach anything else: ``..`` components, absolute paths (``/x``, ``C:\\x``, ``~``),
-backslashes, NUL, percent-escapes left after the URI's own decoding (double encoding), and
-symlinks whose target lies outside the directory. A folder (or the empty path) reads as a
-listing of the files below it.
+backslashes, NUL, percent-escapes left after the URI's own decoding (double encoding),
+symlinks whose target lies outside the directory, and hidden files (``memory://.env``).
+Files are read through the engine's guard: only regular files, their size checked first.
+A folder (or the empty path) reads as a listing of the files below it.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcp.shared.path_security import is_absolute_path
 
+from engine import (
+    EngineError,
+    FileRefusedError,
+    NotFoundError,
+    project_files,
+    read_project_text,
+    resolve_inside,
+)
+
 SCHEME = "memory://"
-MAX_FILE_BYTES = 2_000_000
-"""Largest knowledge file served (markdown far beyond this is not knowledge)."""
 
 
 class KnowledgePathError(ValueError):
@@ -76,32 +83,40 @@ def check_path(raw: str) -> str:
     return "/".join(parts)
 
 
+def _guarded(exc: EngineError, raw: str) -> KnowledgePathError:
+    """The guard's refusal as a resource error."""
+    if isinstance(exc, NotFoundError):
+        return KnowledgePathError(
+            "NOT_FOUND", f"no knowledge file '{raw}'; list the resources to see what exists"
+        )
+    detail = exc.detail if isinstance(exc, FileRefusedError) else exc.message
+    return KnowledgePathError("INVALID_INPUT", f"'{raw}' is not served: {detail}")
+
+
 def resolve(knowledge_dir: Path, raw: str) -> Path:
     """The real location of ``raw`` inside ``knowledge_dir`` (symlinks followed).
 
     Raises:
-        KnowledgePathError: ``INVALID_INPUT`` for a refused path or a symlink leading
-            outside, ``NOT_FOUND`` when nothing is there.
+        KnowledgePathError: ``INVALID_INPUT`` for a refused path (hidden, a symlink leading
+            outside or in a loop), ``NOT_FOUND`` when nothing is there.
     """
     rel = check_path(raw)
-    try:
-        base = knowledge_dir.resolve(strict=True)
-    except OSError:
+    if not knowledge_dir.is_dir():
         raise KnowledgePathError(
             "NOT_FOUND", f"{knowledge_dir} does not exist; run `memory-tui init` in the project"
-        ) from None
-    target = (base / rel).resolve()
-    if not target.is_relative_to(base):
-        raise _refuse("it leads outside .claude/knowledge/ (symlink)")
-    if not target.exists():
-        raise KnowledgePathError(
-            "NOT_FOUND", f"no knowledge file '{rel}'; list the resources to see what exists"
         )
-    return target
+    try:
+        return resolve_inside(knowledge_dir, knowledge_dir / rel)
+    except EngineError as exc:
+        raise _guarded(exc, raw) from None
 
 
-def read(knowledge_dir: Path, raw: str) -> str:
+def read(knowledge_dir: Path, raw: str, *, max_bytes: int = 2_000_000) -> str:
     """The text of a knowledge file, or a listing when ``raw`` names a folder.
+
+    The file is read through the engine's guard (:func:`engine.read_project_text`): hidden
+    files, FIFOs, devices, sockets and files over ``max_bytes`` (checked before reading)
+    are refused, so no request can block the server or exhaust its memory.
 
     Raises:
         KnowledgePathError: refused, missing, too large or not UTF-8 text.
@@ -109,40 +124,33 @@ def read(knowledge_dir: Path, raw: str) -> str:
     target = resolve(knowledge_dir, raw)
     if target.is_dir():
         return listing(knowledge_dir, under=target)
-    size = target.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise KnowledgePathError(
-            "INVALID_INPUT",
-            f"'{raw}' is {size:,} bytes; files over {MAX_FILE_BYTES:,} are not served",
-        )
     try:
-        return target.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise KnowledgePathError("INVALID_INPUT", f"'{raw}' is not UTF-8 text") from None
+        return read_project_text(
+            knowledge_dir, knowledge_dir / check_path(raw), max_bytes=max_bytes
+        )
+    except EngineError as exc:
+        raise _guarded(exc, raw) from None
 
 
 def files(knowledge_dir: Path, under: Path | None = None) -> list[KnowledgeFile]:
     """Regular files under the knowledge directory (or one folder of it), sorted by path.
 
-    Hidden files and folders are skipped, and so is anything a symlink takes outside.
+    Listed by the engine's guard (:func:`engine.project_files`): hidden files and folders,
+    anything a symlink takes outside, links in a loop, FIFOs and devices are left out.
     """
     try:
+        start = (under or knowledge_dir).resolve(strict=True)
         base = knowledge_dir.resolve(strict=True)
-    except OSError:
+    except (OSError, RuntimeError):
         return []
-    start = under or base
     found: list[KnowledgeFile] = []
-    for folder, dirs, names in os.walk(start, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.startswith("."):
+    for path in project_files(start, suffixes=None):
+        try:
+            if not path.resolve(strict=True).is_relative_to(base):
                 continue
-            path = Path(folder, name)
-            real = path.resolve()
-            if not real.is_relative_to(base) or not real.is_file():
-                continue
-            rel = path.relative_to(base).as_posix()
-            found.append(KnowledgeFile(rel, real.stat().st_size))
+            found.append(KnowledgeFile(path.relative_to(base).as_posix(), path.stat().st_size))
+        except (OSError, RuntimeError, ValueError):  # gone meanwhile
+            continue
     return sorted(found, key=lambda f: f.path)
 
 

@@ -164,7 +164,9 @@ def _register_resources(server: MemoryServer) -> None:
     )
     def knowledge_file(path: str) -> str:
         try:
-            return knowledge.read(state.memory().paths.knowledge_dir, path)
+            memory = state.memory()
+            limit = memory.config.max_file_bytes
+            return knowledge.read(memory.paths.knowledge_dir, path, max_bytes=limit)
         except knowledge.KnowledgePathError as exc:
             raise MCPError(
                 code=INVALID_PARAMS,

@@ -188,7 +188,11 @@ class ServerState:
                 or entry.reference_count < threshold
             ):
                 continue
-            result = promote(memory, entry_id)
+            try:
+                result = promote(memory, entry_id)
+            except EngineError as exc:  # refused (a symlink, a file that indexes nothing): kept
+                log.warning("auto-promotion of %s refused: %s", entry_id, exc.message)
+                continue
             log.info(
                 "auto-promoted %s entry %s (%d references) to %s",
                 entry.source.value,

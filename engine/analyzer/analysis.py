@@ -14,6 +14,7 @@ from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
 from engine.analyzer.manifests import Manifests, is_manifest
 from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
+from engine.analyzer.noise import classify_path
 from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.python_symbols import python_module
 from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
@@ -113,7 +114,7 @@ class _Pass:
         is_test = is_test_path(rel)
         if tool := tool_from_file_name(name):
             self.tools.add(tool)
-        if is_manifest(name) and not is_test:
+        if is_manifest(name) and not is_test and classify_path(rel) is None:
             self.manifests.read(rel, data)
         if language is None:
             return

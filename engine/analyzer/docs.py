@@ -6,13 +6,12 @@ import re
 
 from engine.analyzer.model import DocOutline
 
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+# Every pattern here is anchored and made of single repeated classes, so it runs in time
+# linear in the line; the parts that once backtracked (a heading's closing ``#``s, links,
+# tags, anchors) are scanned by hand below.
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
 _RST_UNDERLINE = re.compile(r"([=\-~^\"'`#*+:.])\1{2,}\s*")
-_FRONT_TITLE = re.compile(r"^title:\s*[\"']?(.*?)[\"']?\s*$", re.MULTILINE)
 MAX_HEADINGS = 200
 MAX_HEADING_CHARS = 120
 
@@ -35,8 +34,7 @@ def outline(rel: str, text: str) -> DocOutline:
     if text.startswith("---\n"):
         end = text.find("\n---", 4)
         if end != -1:
-            if m := _FRONT_TITLE.search(text[4:end]):
-                front_title = _clean(m.group(1))
+            front_title = _front_title(text[4:end])
             text = "\n" * text[: end + 4].count("\n") + text[end + 4 :]
     found = _rst_headings(text) if rel.lower().endswith(".rst") else _md_headings(text)
     title = ""
@@ -70,8 +68,8 @@ def _md_headings(text: str) -> list[tuple[int, str]]:
             continue
         if fence:
             continue
-        if (m := _ATX.fullmatch(line)) and (heading := _clean(m.group(2) or "")):
-            found.append((len(m.group(1)), heading))
+        if (atx := _atx(line)) and (heading := _clean(atx[1])):
+            found.append((atx[0], heading))
             previous = ""
             continue
         if (
@@ -107,12 +105,94 @@ def _rst_headings(text: str) -> list[tuple[int, str]]:
     return found
 
 
+def _front_title(front_matter: str) -> str:
+    """The ``title:`` of a front matter block, quotes removed; empty when there is none."""
+    for line in front_matter.split("\n"):
+        if line.startswith("title:"):
+            value = line[len("title:") :].strip()
+            value = value[1:] if value[:1] in ("'", '"') else value
+            value = value[:-1] if value[-1:] in ("'", '"') else value
+            return _clean(value.strip())
+    return ""
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    """``(level, text)`` of an ATX heading line (``## Title ##``), else ``None``."""
+    body = line.rstrip(" \t")
+    stripped = body.lstrip(" ")
+    if len(body) - len(stripped) > 3:
+        return None
+    level = len(stripped) - len(stripped.lstrip("#"))
+    rest = stripped[level:]
+    if not 1 <= level <= 6 or (rest and rest[0] not in " \t"):
+        return None
+    closing = rest.rstrip("#")
+    if not closing or closing[-1] in " \t":  # a closing run of #s must follow a space
+        rest = closing
+    return level, rest.strip(" \t")
+
+
 def _clean(text: str) -> str:
-    text = _ANCHOR.sub("", text)
-    text = _LINK.sub(r"\1", text)
-    text = re.sub(r"<[^>]+>", "", text)
+    text = _strip_anchor(text)
+    text = _replace_links(text)
+    text = _strip_tags(text)
     text = text.replace("`", "").replace("**", "").replace("__", "")
     text = " ".join(text.split())
     if len(text) > MAX_HEADING_CHARS:
         text = text[: MAX_HEADING_CHARS - 3].rstrip() + "..."
     return text
+
+
+def _strip_anchor(text: str) -> str:
+    """``Title {#anchor}`` → ``Title``."""
+    trimmed = text.rstrip()
+    start = trimmed.rfind("{#")
+    if not trimmed.endswith("}") or start == -1 or "}" in trimmed[start:-1]:
+        return text
+    return trimmed[:start].rstrip()
+
+
+def _replace_links(text: str) -> str:
+    """``[label](target)`` and ``![alt](src)`` → their label, scanning left to right once."""
+    pieces: list[str] = []
+    done = close = paren = -1
+    index = text.find("[")
+    while index != -1:
+        if close < index:
+            close = text.find("]", index)
+        if close == -1:
+            break  # no ``]`` after this point: no more links
+        if text.startswith("(", close + 1):
+            if paren < close + 2:
+                paren = text.find(")", close + 2)
+            if paren == -1:
+                break
+            start = index - 1 if index and text[index - 1] == "!" else index
+            pieces += [text[done + 1 : start], text[index + 1 : close]]
+            done = paren
+            index = text.find("[", paren + 1)
+            continue
+        index = text.find("[", index + 1)
+    pieces.append(text[done + 1 :])
+    return "".join(pieces)
+
+
+def _strip_tags(text: str) -> str:
+    """Remove ``<tag …>`` spans (at least one character between the brackets)."""
+    pieces: list[str] = []
+    done = 0
+    close = -1
+    index = text.find("<")
+    while index != -1:
+        if close <= index:
+            close = text.find(">", index + 1)
+        if close == -1:
+            break
+        if close == index + 1:  # ``<>`` is not a tag
+            index = text.find("<", index + 1)
+            continue
+        pieces.append(text[done:index])
+        done = close + 1
+        index = text.find("<", done)
+    pieces.append(text[done:])
+    return "".join(pieces)

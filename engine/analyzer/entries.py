@@ -1,10 +1,12 @@
 """Turning an :class:`Analysis` into the texts of ``discovery`` entries.
 
-One project overview; one entry per module with public symbols and one per documentation
-file, largest first. Past a cap, the remaining files are summarised per directory so that a
-big repository yields hundreds of entries, not thousands. Every text stays under the entry
-size limit, split into parts where needed. Output depends only on the analysis: the same
-project gives the same drafts, so re-running discovery stores nothing new.
+One entry per topic (overview, entry points, architecture, build/test/run, dependencies,
+routes, patterns, naming), one short summary per package and per module of the project's
+own code, one summary per kind of noise. Past a cap, the remaining modules are summarised
+per directory so that a big repository yields hundreds of entries, not thousands. Every
+text stays under the entry size limit, split into parts where needed. Output depends only
+on the analysis: the same project gives the same drafts, so re-running discovery stores
+nothing new.
 """
 
 from __future__ import annotations
@@ -14,8 +16,15 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from engine.analyzer.conventions import naming_draft, patterns_draft, routes_draft
+from engine.analyzer.definitions import CODE_LANGUAGES
 from engine.analyzer.languages import language_of
-from engine.analyzer.model import Analysis, DiscoveryDraft, DocOutline, Symbol
+from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
+from engine.analyzer.modules import module_summary, package_summaries
+from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.project_files import project_file_drafts
+from engine.analyzer.summaries import noise_drafts
+from engine.analyzer.topics import architecture_draft, entry_points_draft, ranked_entry_points
 
 log = logging.getLogger(__name__)
 
@@ -25,29 +34,60 @@ MAX_DRAFT_CHARS = 9_000
 """Below the 10,000-character entry limit, leaving room for redaction markers."""
 MAX_LINE_CHARS = 600
 MAX_MODULE_ENTRIES = 300
-MAX_DOC_ENTRIES = 200
 GROUP_SHARE = 6
 """When a cap is hit, 1/GROUP_SHARE of it goes to per-directory summaries of the rest."""
 MAX_KEYWORDS = 10
 
 
-def discovery_drafts(analysis: Analysis) -> list[DiscoveryDraft]:
-    """The discovery entries for ``analysis``: overview, modules, documentation outlines."""
-    drafts = [_overview(analysis)]
+def discovery_drafts(
+    analysis: Analysis, noise: NoiseClassifier | None = None
+) -> list[DiscoveryDraft]:
+    """The discovery entries for ``analysis``, one topic each: the overview, entry points,
+    architecture, how to build/test/run, CI, dependencies, API routes, patterns, naming;
+    a summary per package and per module of the project's own code; and one summary per
+    kind of accompanying material (release notes, examples, tests, vendored, generated).
+
+    Documentation is not outlined here: its text is indexed as a source
+    (:mod:`engine.services.sources`); code bodies are indexed by definition
+    (:mod:`engine.analyzer.definitions`). ``noise`` tells the project's own files from the
+    rest (by default by their paths alone; the configuration may override it).
+    """
+    noise = noise or NoiseClassifier(analysis.root)
+    own = {
+        rel
+        for rel in analysis.files
+        if language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES and noise.kind(rel) is None
+    }
+    drafts = [_overview(analysis, noise)]
+    drafts += project_file_drafts(analysis.root, analysis.name)
+    routes = routes_draft(analysis.root, analysis.name, sorted(own))
+    optional = [
+        entry_points_draft(analysis, noise),
+        architecture_draft(analysis, noise),
+        routes,
+        patterns_draft(analysis, own, routes is not None),
+        naming_draft(analysis, own),
+    ]
+    drafts += [d for d in optional if d is not None]
+    drafts += package_summaries(analysis, own)
     by_file: dict[str, list[Symbol]] = defaultdict(list)
     for sym in analysis.symbols:
-        by_file[sym.file].append(sym)
-    modules = sorted(by_file.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        if sym.file in own:
+            by_file[sym.file].append(sym)
+    modules = sorted(by_file.items(), key=lambda kv: (_private(kv[0]), -len(kv[1]), kv[0]))
     drafts += _capped(
         modules,
         MAX_MODULE_ENTRIES,
-        lambda item: _module(item[0], item[1], analysis.summaries.get(item[0], "")),
+        lambda item: [module_summary(item[0], item[1], analysis.summaries.get(item[0], ""))],
         lambda item: item[0],
         _module_group,
     )
-    docs = sorted(analysis.docs, key=_doc_rank)
-    drafts += _capped(docs, MAX_DOC_ENTRIES, _doc, lambda d: d.file, _doc_group)
-    return drafts
+    return drafts + noise_drafts(analysis, noise)
+
+
+def _private(rel: str) -> bool:
+    """Whether a module is private to its package (a part of its path starts with ``_``)."""
+    return any(part.startswith("_") and part != "__init__.py" for part in rel.split("/"))
 
 
 def _capped(
@@ -75,34 +115,29 @@ def _capped(
     return drafts
 
 
-def _overview(analysis: Analysis) -> DiscoveryDraft:
+def _overview(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft:
     stats = analysis.stats
     langs = ", ".join(
         f"{s.language} ({_count(s.files, 'file')}, {s.percentage:g}%, {_count(s.lines, 'line')})"
-        for s in analysis.languages[:15]
+        for s in analysis.languages[:8]
     )
+    purpose = analysis.summaries.get(f"{analysis.name}/__init__.py", "")
+    own_dirs = [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None]
+    entries = ranked_entry_points(analysis, noise)[:5]
     lines = [
-        f"Project overview: {analysis.name}",
-        "",
+        f"Project overview: {analysis.name}" + (f": {purpose}" if purpose else ""),
         f"Languages: {langs or 'none recognised'}",
-        f"Source directories: {_listing(analysis.source_dirs, 40)}",
-        f"Entry points: {_listing(analysis.entry_points, 30)}",
-        f"Frameworks and libraries: {_listing(analysis.frameworks, 60)}",
-        f"Test tools: {_listing(analysis.test_tools, 30)}",
+        f"Source directories: {_listing(own_dirs, 12)}",
+        f"Main entry points: {_listing(entries, 5)}",
+        f"Frameworks and libraries: {_listing(analysis.frameworks, 30)}",
+        f"Test tools: {_listing(analysis.test_tools, 15)}",
         f"Size: {stats.get('files', 0):,} files in {stats.get('directories', 0):,} directories, "
         f"{stats.get('lines', 0):,} lines ({stats.get('source_files', 0):,} source files, "
         f"{stats.get('test_files', 0):,} test files)",
     ]
-    modules = len({s.file for s in analysis.symbols})
-    lines.append(
-        f"Modules with public symbols: {modules:,}; documentation files: {len(analysis.docs):,}"
-    )
-    skipped = stats.get("skipped_binary", 0) + stats.get("skipped_large", 0)
-    if skipped:
-        lines.append(f"Skipped: {skipped:,} binary or oversized files")
     if analysis.errors:
         lines.append(
-            f"Files that could not be parsed: {_listing([f for f, _ in analysis.errors], 20)}"
+            f"Files that could not be parsed: {_listing([f for f, _ in analysis.errors], 10)}"
         )
     keywords = [analysis.name, *analysis.frameworks, *(s.language for s in analysis.languages)]
     return DiscoveryDraft(
@@ -111,41 +146,6 @@ def _overview(analysis: Analysis) -> DiscoveryDraft:
         file_path="",
         keywords=_keywords(keywords),
     )
-
-
-def _module(file: str, symbols: list[Symbol], summary: str) -> list[DiscoveryDraft]:
-    language = language_of(file.rpartition("/")[2]) or "source"
-    header = f"Module {file} ({language})" + (f": {summary}" if summary else "")
-    methods: dict[str, list[str]] = defaultdict(list)
-    for sym in symbols:
-        if sym.kind == "method":
-            owner, _, method = sym.name.partition(".")
-            methods[owner].append(method)
-    body = ["Exports:"]
-    for sym in symbols:
-        if sym.kind != "method":
-            body.append(_symbol_line(sym))
-            if methods.get(sym.name):
-                body.append(f"  methods: {', '.join(methods[sym.name])}")
-    names = [s.name for s in symbols if s.kind != "method"]
-    names += [s.name.partition(".")[2] for s in symbols if s.kind == "method"]
-    return _split(header, body, f"Module {file}", file, _keywords(names))
-
-
-def _symbol_line(sym: Symbol) -> str:
-    """``- function name(signature) (line n): summary`` and the like."""
-    kind: str = sym.kind
-    detail, note = sym.detail, ""
-    if detail.startswith("async "):
-        kind, detail = f"async {kind}", detail.removeprefix("async ")
-    if detail.startswith("("):
-        shown = f"{sym.name}{detail}"  # signature or base classes
-    elif detail.startswith((":", "=")):
-        shown = f"{sym.name}{detail}" if detail[0] == ":" else f"{sym.name} {detail}"
-    else:
-        shown, note = sym.name, f" [{detail}]" if detail else ""
-    line = f"- {kind} {shown} (line {sym.line}){note}"
-    return line + (f": {sym.summary}" if sym.summary else "")
 
 
 def _module_group(directory: str, members: list[tuple[str, list[Symbol]]]) -> list[DiscoveryDraft]:
@@ -157,35 +157,6 @@ def _module_group(directory: str, members: list[tuple[str, list[Symbol]]]) -> li
     ]
     names = [s.name for _, syms in members for s in syms if s.kind != "method"]
     return _split(header, body, f"Modules in {where}", directory, _keywords(names))
-
-
-def _doc(doc: DocOutline) -> list[DiscoveryDraft]:
-    header = f"Documentation outline: {doc.file}\nTitle: {doc.title}"
-    levels = doc.levels or tuple(2 for _ in doc.headings)
-    base = min(levels, default=2)
-    body = ["Headings:"] if doc.headings else []
-    body += [f"{'  ' * (lv - base)}- {h}" for lv, h in zip(levels, doc.headings, strict=False)]
-    keywords = [doc.title, *(h for lv, h in zip(levels, doc.headings, strict=False) if lv == base)]
-    return _split(header, body, f"Documentation outline: {doc.file}", doc.file, _keywords(keywords))
-
-
-def _doc_group(directory: str, members: list[DocOutline]) -> list[DiscoveryDraft]:
-    where = directory or "the project root"
-    header = f"More documentation in {where}"
-    body = []
-    for doc in members:
-        top = [h for h, lv in zip(doc.headings, doc.levels, strict=False) if lv <= 2][:12]
-        body.append(f"- {doc.file}: {doc.title}" + (f" ({'; '.join(top)})" if top else ""))
-    keywords = [d.title for d in members]
-    return _split(header, body, f"Documentation in {where}", directory, _keywords(keywords))
-
-
-def _doc_rank(doc: DocOutline) -> tuple[int, int, str]:
-    """READMEs first (shallowest first), then documents with the most headings."""
-    is_readme = doc.file.rpartition("/")[2].lower().startswith("readme")
-    if is_readme:
-        return (0, doc.file.count("/"), doc.file)
-    return (1, -len(doc.headings), doc.file)
 
 
 def _split(

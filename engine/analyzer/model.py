@@ -87,3 +87,6 @@ class DiscoveryDraft:
     file_path: str
     """The module or document the entry is about; ``""`` for project-wide entries."""
     keywords: tuple[str, ...]
+    line_start: int = 0
+    """First line of ``file_path`` the entry holds (0: the file as a whole)."""
+    line_end: int = 0

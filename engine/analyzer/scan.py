@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.core.errors import EngineError
+from engine.guards.files import read_project_bytes
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +147,11 @@ def _read(path: Path, rel: str, stats: ScanStats) -> bytes | None:
 
 
 def _read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
-    path = directory / ".gitignore"
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    try:  # through the guard: a FIFO or a huge file named .gitignore is not read
+        data = read_project_bytes(directory, directory / ".gitignore", allow_hidden=True)
+    except EngineError:
         return ()
+    text = data.decode("utf-8", errors="replace")
     return tuple(parse_gitignore(text, rel_dir))
 
 

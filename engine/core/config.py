@@ -15,11 +15,12 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from engine.core.errors import ConfigError
+from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ class Setting:
             return "one of " + ", ".join(self.choices)
         if self.kind is bool:
             return "true or false"
+        if self.kind is tuple:
+            return "a list of strings (glob patterns relative to the project root)"
         noun = "an integer" if self.kind is int else "a number"
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
@@ -59,6 +62,20 @@ class Setting:
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
+
+DEFAULT_SOURCES: tuple[str, ...] = (
+    "/*.md",
+    "/*.markdown",
+    "/*.mdx",
+    "README.md",
+    "[Rr]eadme.md",
+    "/docs/**/*.md",
+    "/docs/**/*.markdown",
+    "/docs/**/*.mdx",
+    "/doc/**/*.md",
+)
+"""The project's own documentation: top-level markdown, every README, docs/ and doc/.
+``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -107,9 +124,18 @@ SETTINGS: tuple[Setting, ...] = (
         100,
     ),
     Setting(
+        "fusion",
+        str,
+        "How hybrid search fuses its two lists: zscore (sums each list's z-normalised "
+        "scores; tuned on SciFact train, better on short notes) or rrf (reciprocal ranks).",
+        "fusion",
+        "CLAUDE_MEMORY_FUSION",
+        choices=("zscore", "rrf"),
+    ),
+    Setting(
         "rrf_k",
         int,
-        "Reciprocal Rank Fusion constant k.",
+        "Reciprocal Rank Fusion constant k (fusion = rrf).",
         "rrfK",
         "CLAUDE_MEMORY_RRF_K",
         1,
@@ -118,7 +144,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "keyword_weight",
         float,
-        "Weight of the keyword list in hybrid fusion (1 = plain RRF); tuned on SciFact train.",
+        "Weight of the keyword list in hybrid fusion (1 = equal); 1.2 is tuned on SciFact "
+        "train for zscore fusion (1.5 was for rrf).",
         "keywordWeight",
         "CLAUDE_MEMORY_KEYWORD_WEIGHT",
         0.0,
@@ -149,11 +176,51 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("reject", "redact"),
     ),
     Setting(
+        "sources",
+        tuple,
+        "Project files indexed as searchable text besides the knowledge folder: patterns in "
+        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). "
+        "Release notes, examples, tests, vendored and generated files are left out unless a "
+        "pattern names them outright.",
+        "sources",
+        "CLAUDE_MEMORY_SOURCES",
+    ),
+    Setting(
+        "sources_exclude",
+        tuple,
+        "Glob patterns of files never indexed as sources, even when `sources` matches them.",
+        "sourcesExclude",
+        "CLAUDE_MEMORY_SOURCES_EXCLUDE",
+    ),
+    Setting(
+        "analyzer_include",
+        tuple,
+        "Patterns of files the analyzer counts as own code though they look like examples etc.",
+        "analyzerInclude",
+        "CLAUDE_MEMORY_ANALYZER_INCLUDE",
+    ),
+    Setting(
+        "analyzer_exclude",
+        tuple,
+        "Patterns of files the analyzer leaves out of own code (summarised once, like tests).",
+        "analyzerExclude",
+        "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
+    ),
+    Setting(
         "knowledge_dir",
         str,
-        "Folder of curated markdown, relative to the project root.",
+        "Folder of curated markdown, relative to the project root (inside the project).",
         "knowledgeDir",
         "CLAUDE_MEMORY_KNOWLEDGE_DIR",
+    ),
+    Setting(
+        "max_file_bytes",
+        int,
+        "Largest file indexed, checked or served, in bytes; larger ones are skipped.",
+        "maxFileBytes",
+        "CLAUDE_MEMORY_MAX_FILE_BYTES",
+        1_000,
+        100_000_000,
     ),
 )
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -170,12 +237,18 @@ class Config:
     chunk_size: int = 2000
     chunk_overlap: int = 15
     default_limit: int = 5
+    fusion: str = "zscore"
     rrf_k: int = 60
-    keyword_weight: float = 1.5
+    keyword_weight: float = 1.2
     promote_threshold: int = 5
     auto_promote: bool = False
     secret_policy: str = "reject"
     knowledge_dir: str = ".claude/knowledge"
+    max_file_bytes: int = 2_000_000
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    sources_exclude: tuple[str, ...] = ()
+    analyzer_include: tuple[str, ...] = ()
+    analyzer_exclude: tuple[str, ...] = ()
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
@@ -192,19 +265,25 @@ def load_config(project_root: Path, env: Mapping[str, str] | None = None) -> Con
     environ = os.environ if env is None else env
     values: dict[str, Any] = {}
     origins: list[str] = []
+    where = {name: f"{name} (default {getattr(DEFAULTS, name)!r})" for name in FOLDER_KEYS}
     toml_path, json_path = project_root / CONFIG_TOML, project_root / CONFIG_JSON
     if toml_path.is_file():
         values.update(_read_toml(toml_path))
+        where.update({k: f"{toml_path}: key '{k}'" for k in values})
         origins.append(str(CONFIG_TOML))
         if json_path.is_file():
             log.warning("both %s and %s exist; using the TOML file", CONFIG_TOML, CONFIG_JSON)
     elif json_path.is_file():
         values.update(_read_json(json_path))
+        where.update({k: f"{json_path}: key '{_BY_NAME[k].json_name}'" for k in values})
         origins.append(str(CONFIG_JSON))
     env_values = _read_env(environ)
     if env_values:
         origins.append("environment")
     values.update(env_values)
+    where.update({k: _BY_NAME[k].env for k in env_values})
+    for name in FOLDER_KEYS:  # e.g. knowledge_dir = "../x", or a symlink out of the project
+        folder_inside(project_root, values.get(name, getattr(DEFAULTS, name)), where[name])
     return replace(DEFAULTS, **values, source=" + ".join(["defaults", *origins]))
 
 
@@ -269,6 +348,8 @@ def _parse_env(setting: Setting, text: str, var: str) -> object:
             return int(text)
         if setting.kind is float:
             return float(text)
+        if setting.kind is tuple:
+            return [part.strip() for part in text.split(",") if part.strip()]
     except ValueError:
         raise ConfigError(f"{var}={text!r}: expected {setting.allowed()}") from None
     return text
@@ -281,6 +362,12 @@ def _check(setting: Setting, value: object, where: str) -> object:
         if not isinstance(value, bool):
             raise ConfigError(problem)
         return value
+    if setting.kind is tuple:
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, str) and v.strip() and "\x00" not in v for v in value
+        ):
+            raise ConfigError(problem)
+        return tuple(v.strip() for v in value)
     if setting.kind in (int, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(problem)
@@ -301,36 +388,3 @@ def _check(setting: Setting, value: object, where: str) -> object:
             raise ConfigError(problem)
         return SearchMode(value) if setting.name == "search_mode" else value
     return value
-
-
-def default_config_toml() -> str:
-    """A commented config file listing every key with its default (for `init`)."""
-    lines = [
-        "# memory-tui configuration. Every key is optional; uncomment to change a default.",
-        "# Environment variables override this file (name shown per key).",
-        "",
-    ]
-    for setting in SETTINGS:
-        default = getattr(DEFAULTS, setting.name)
-        lines.append(f"# {setting.doc}")
-        lines.append(f"# Allowed: {setting.allowed()}. Env: {setting.env}")
-        lines.append(f"# {setting.name} = {_toml_value(default)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(str(value))
-    return str(value)
-
-
-def config_as_dict(config: Config) -> dict[str, object]:
-    """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
-    return {
-        f.name: (str(v) if isinstance(v := getattr(config, f.name), SearchMode) else v)
-        for f in fields(config)
-        if f.name in _BY_NAME
-    }

@@ -51,7 +51,7 @@ class Source(StrEnum):
     """How an entry came to exist."""
 
     MARKDOWN = "markdown"
-    """Indexed from a file under `.claude/knowledge/`."""
+    """Indexed from a markdown file: the knowledge folder or the project's documentation."""
     SESSION = "session"
     """Added by an agent during a session (MCP)."""
     DISCOVERY = "discovery"

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -64,9 +66,20 @@ class Citation:
 
 
 def file_digest(path: Path) -> str | None:
-    """SHA-256 of a file's bytes, or None when it cannot be read."""
+    """SHA-256 of a file's bytes, or None when it cannot be read or is not a regular file.
+
+    Opened non-blocking and checked with ``fstat``, so a FIFO never blocks the check, and
+    hashed in blocks, so a huge file is never held in memory whole.
+    """
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest()
     except OSError:
         return None
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from engine.core.errors import EngineError
 from engine.core.models import Entry, SearchResult, Source
 from engine.freshness.citations import (
     CITATIONS_FILE,
@@ -26,7 +27,10 @@ from engine.freshness.citations import (
     mentioned_paths,
 )
 from engine.freshness.code_symbols import defined_names
+from engine.guards.files import read_project_bytes
 
+MAX_CODE_BYTES = 5_000_000
+"""Largest source file parsed for the names it defines."""
 CITING_SOURCES = frozenset({Source.SESSION, Source.MANUAL})
 """Notes whose text is scanned for citations (discovery entries cite their module)."""
 
@@ -72,9 +76,12 @@ class Freshness:
         with self._lock:
             if (rel, digest) in self._names:
                 return self._names[(rel, digest)]
-        try:
-            names = defined_names(rel, (self.root / rel).read_bytes())
-        except OSError:
+        try:  # through the guard: a regular file inside the project, of a sane size
+            data = read_project_bytes(
+                self.root, self.root / rel, max_bytes=MAX_CODE_BYTES, allow_hidden=True
+            )
+            names = defined_names(rel, data)
+        except EngineError:
             names = None
         with self._lock:
             self._names[(rel, digest)] = names
@@ -107,9 +114,18 @@ class Freshness:
         return out[:MAX_CITATIONS]
 
     def record_notes(self, entries: Iterable[Entry]) -> None:
-        """(Re-)record what session and manual notes cite, as of now."""
-        cited = {e.id: self.cite(e.content) for e in entries if e.source in CITING_SOURCES}
+        """(Re-)record what session and manual notes cite, as of now: the files and symbols
+        their text names, and the file they are about (an edited discovery entry)."""
+        cited = {
+            e.id: self._own_file(e) + self.cite(e.content)
+            for e in entries
+            if e.source in CITING_SOURCES
+        }
         self.index.record(cited)
+
+    def _own_file(self, entry: Entry) -> list[Citation]:
+        digest = self.current_hash(entry.file_path) if entry.file_path else None
+        return [Citation(entry.file_path, "", digest)] if digest is not None else []
 
     def record(self, cited: Mapping[str, Sequence[Citation]]) -> None:
         """Record given citations (discovery entries cite the module they describe)."""

@@ -1,10 +1,18 @@
 """Splitting a markdown body into chunks for embedding and keyword search.
 
-Every ATX heading (outside code fences) starts a new section, titled by its heading path
-(``Install > Linux``). A section longer than ``chunk_size`` is cut into pieces, preferring
-paragraph boundaries, then line ends, then sentence ends, then whitespace, and only as a last
-resort a hard cut inside a word. Small sections are never merged, so a chunk always belongs to
-exactly one heading.
+Every heading of the document (ATX ``## Title`` or setext ``Title`` over ``===``/``---``, as
+CommonMark finds them, :mod:`.blocks`) starts a new section, titled by its heading path
+(``Install > Linux``). A heading with no text under it is not a section of its own: it joins
+the next section (and a bare heading at the very end is dropped), so no chunk is headings
+only. A section longer than ``chunk_size`` is cut into pieces, preferring paragraph
+boundaries, then line ends, then sentence ends, then whitespace, and only as a last resort a
+hard cut inside a word. Small sections are never merged, so a chunk always belongs to
+exactly one section.
+
+Each chunk's ``content`` opens with its heading path on a line of its own wherever its own
+text does not show every heading of that path (a subsection, or the second piece of a long
+section), so keyword search and the embedder both see where the text sits; the path counts
+against ``chunk_size``. The ``title`` (stored as the section title) is that same path.
 
 Fenced code blocks and tables are atomic: they are never cut, so a piece is at most
 ``chunk_size`` characters *except* a single atomic block larger than that, which becomes a chunk
@@ -14,19 +22,21 @@ fence (or, for a table, its header rows) so every piece still renders as code (o
 A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
 text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
-Each chunk after the first may start with a copy of the tail of the previous chunk (overlap),
-snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long that prefix is.
+Each chunk after the first of a section may start with a copy of the tail of the previous
+chunk (overlap), snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long
+that prefix is. Overlap never crosses a section boundary.
 Oversized atomic chunks get no overlap, so overlap never pushes content past that bound.
 """
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.markdown.parse import FenceRole, fence_roles, normalise_newlines
+from engine.markdown.blocks import FenceRole, block_map
+from engine.markdown.parse import normalise_newlines
+from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
 
 MIN_CHUNK_SIZE = 100
 """Smallest accepted ``chunk_size``."""
@@ -39,16 +49,6 @@ ATOMIC_LIMIT_FACTOR = 4
 
 OVERLAP_SEPARATOR = "\n\n"
 """Joins the overlap prefix to a chunk's own text."""
-
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
-_TABLE_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
-_SENTENCE_END = re.compile(r"[.!?]\s+")
-_WORD = re.compile(r"\S+")
-_OVERLAP_START = re.compile(r"\n|[.!?]\s+")
-_FENCE_LINE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})", re.MULTILINE)
-
-# Strength of the boundary in front of a unit: the packer prefers to cut at the strongest.
-_BLOCK, _LINE, _SENTENCE, _WORD_GAP, _HARD = 4, 3, 2, 1, 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +65,14 @@ class Chunk:
     """1-based line of the input where the chunk's own text ends (inclusive)."""
     overlap_chars: int = 0
     """Length of the overlap prefix in ``content``, separator included; 0 without overlap."""
+    path_chars: int = 0
+    """Length of the heading-path line that opens ``content``, separator included; 0 when the
+    chunk's own text already shows its whole path (a top-level section's first chunk)."""
 
     @property
     def own_text(self) -> str:
-        """The chunk's text without the overlap copied from the previous chunk."""
-        return self.content[self.overlap_chars :]
-
-
-@dataclass(frozen=True, slots=True)
-class _Unit:
-    """A span of the input the packer never cuts; ``strength`` is the boundary before it."""
-
-    start: int
-    end: int
-    strength: int
+        """The chunk's text without its heading path and the overlap from the previous chunk."""
+        return self.content[self.path_chars + self.overlap_chars :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,34 +102,59 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
         )
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    previous = ""
     for title, first, last in document.sections():
-        for own, line_start, line_end in document.pieces(first, last):
+        path = _path_line(title, chunk_size)
+        # The heading path takes room from the section's own text, so chunks stay near size.
+        budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
+        previous = ""  # overlap never crosses a section boundary
+        for own, line_start, line_end in document.pieces(first, last, budget):
             # An oversized atomic block is big enough already; it gets no overlap on top.
-            fits = len(own) <= chunk_size
-            prefix = _overlap(previous[-chunk_size:], overlap_percent) if fits else ""
+            fits = len(own) <= budget
+            prefix = overlap(previous[-budget:], overlap_percent) if fits else ""
             separator = OVERLAP_SEPARATOR if prefix else ""
+            shown = path if path and not document.shows_path(title, line_start, line_end) else ""
+            lead = shown + OVERLAP_SEPARATOR if shown else ""
             chunks.append(
                 Chunk(
                     title=title,
-                    content=prefix + separator + own,
+                    content=lead + prefix + separator + own,
                     line_start=line_start,
                     line_end=line_end,
                     overlap_chars=len(prefix) + len(separator),
+                    path_chars=len(lead),
                 )
             )
             previous = own
     return chunks
 
 
+def _is_delimiter_cell(cell: str) -> bool:
+    """Whether a table cell is a delimiter such as ``---``, ``:--`` or ``:-:``."""
+    dashes = cell.strip().removeprefix(":").removesuffix(":")
+    return bool(dashes) and dashes == "-" * len(dashes)
+
+
+def _path_line(title: str, chunk_size: int) -> str:
+    """The heading path as the chunk's first line, cut from the left if it is very long."""
+    limit = chunk_size // 4
+    return title if len(title) <= limit else "…" + title[len(title) - limit + 1 :]
+
+
 class _Document:
-    """The input split into lines, with the offsets and fence roles the splitter needs."""
+    """The input split into lines, with the offsets, fence roles and headings the splitter needs."""
 
     def __init__(self, text: str, chunk_size: int) -> None:
         self.text = text
         self.size = chunk_size
         self.lines = text.split("\n")
-        self.roles = fence_roles(self.lines)
+        blocks = block_map(self.lines)
+        self.roles = blocks.roles
+        self.headings = blocks.headings
+        self.heading_lines = {
+            i for start, h in self.headings.items() for i in range(start, h.last + 1)
+        }
+        # Computed once: a piece of a 1 MB line must not strip that line again.
+        self.blank = [not line.strip() for line in self.lines]
         self.starts: list[int] = []
         offset = 0
         for line in self.lines:
@@ -143,26 +162,64 @@ class _Document:
             offset += len(line) + 1
 
     def sections(self) -> Iterator[tuple[str, int, int]]:
-        """Yield ``(title, first_line, last_line)`` for each heading-delimited section."""
+        """Yield ``(title, first_line, last_line)`` for each section that has a body.
+
+        A heading with nothing under it is not a section of its own: its lines join the next
+        section (``# Guide`` right above ``## Install`` opens the chunk titled
+        ``Guide > Install``), and a bare heading at the end of the text is dropped.
+        """
+        carry: int | None = None
+        for title, first, last in self._raw_sections():
+            start = first if carry is None else carry
+            if first in self.headings and self._blank(self.headings[first].last + 1, last):
+                carry = start
+                continue
+            carry = None
+            yield title, start, last
+
+    def _raw_sections(self) -> Iterator[tuple[str, int, int]]:
         path: list[tuple[int, str]] = []
         title, first = "", 0
-        for index, line in enumerate(self.lines):
-            match = _HEADING.match(line) if self.roles[index] is FenceRole.NONE else None
-            if match is None:
-                continue
+        for index, heading in sorted(self.headings.items()):
             if index > first:
                 yield title, first, index - 1
-            level = len(match[1])
             # A heading closes every open heading at its own level or deeper.
-            path = [(lvl, name) for lvl, name in path if lvl < level]
-            path.append((level, match[2].strip()))
+            path = [(lvl, name) for lvl, name in path if lvl < heading.level]
+            path.append((heading.level, heading.text))
             title = " > ".join(name for _, name in path if name)
             first = index
         yield title, first, len(self.lines) - 1
 
-    def pieces(self, first: int, last: int) -> Iterator[tuple[str, int, int]]:
-        """Yield ``(own_text, line_start, line_end)`` pieces of one section."""
-        pending: list[_Unit] = []
+    def _blank(self, first: int, last: int) -> bool:
+        return all(self.blank[first : last + 1])
+
+    def shows_path(self, title: str, line_start: int, line_end: int) -> bool:
+        """Whether lines ``line_start..line_end`` (1-based) hold every heading of ``title``."""
+        shown = {h.text for i, h in self.headings.items() if line_start - 1 <= i < line_end}
+        return all(name in shown for name in title.split(" > "))
+
+    def pieces(self, first: int, last: int, size: int) -> Iterator[tuple[str, int, int]]:
+        """Yield ``(own_text, line_start, line_end)`` pieces of one section, each near ``size``.
+
+        A piece of nothing but headings (one followed by a block too big to join it) is
+        joined to the front of the next piece, so every chunk has text under its headings.
+        """
+        held: tuple[str, int, int] | None = None
+        for text, line_start, line_end in self._packed(first, last, size):
+            if held is not None:
+                text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
+            if all(
+                i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
+            ):
+                held = (text, line_start, line_end)
+                continue
+            yield text, line_start, line_end
+        if held is not None:
+            yield held
+
+    def _packed(self, first: int, last: int, size: int) -> Iterator[tuple[str, int, int]]:
+        self.size = size
+        pending: list[Unit] = []
         for block in self._blocks(first, last):
             start, end = self._span(block.first, block.last)
             wrapped = self._wrappable(block, end - start) if block.atomic else None
@@ -171,9 +228,9 @@ class _Document:
                 pending = []
                 yield from self._wrapped_pieces(wrapped)
             elif block.atomic:
-                pending.append(_Unit(start, end, _BLOCK))
+                pending.append(Unit(start, end, BLOCK))
             else:
-                pending.extend(self._split_span(start, end, _BLOCK, self.size, 0))
+                pending.extend(self._split_span(start, end, BLOCK, self.size, 0))
         yield from self._pack(pending, self.size)
 
     def _blocks(self, first: int, last: int) -> Iterator[_Block]:
@@ -202,15 +259,16 @@ class _Document:
             while end <= last and self._is_table_row(end):
                 end += 1
             return _Block(index, end - 1, atomic=True, head=header)
-        if index == first and _HEADING.match(self.lines[index]):
+        if index in self.headings:
             # The heading is its own block so the packer may keep it with what follows.
-            return _Block(index, index, atomic=False)
+            return _Block(index, self.headings[index].last, atomic=False)
         end = index + 1
         while (
             end <= last
             and self.lines[end].strip()
             and self.roles[end] is FenceRole.NONE
             and not self._starts_table(end, last)
+            and end not in self.headings
         ):
             end += 1
         return _Block(index, end - 1, atomic=False)
@@ -234,7 +292,7 @@ class _Document:
         if index > last or "|" not in self.lines[index]:
             return False
         cells = self.lines[index].strip().strip("|").split("|")
-        return all(_TABLE_DELIMITER_CELL.match(cell) for cell in cells)
+        return all(_is_delimiter_cell(cell) for cell in cells)
 
     def _span(self, first: int, last: int) -> tuple[int, int]:
         """Character range of lines ``first..last``, without trailing whitespace."""
@@ -246,17 +304,17 @@ class _Document:
 
     def _split_span(
         self, start: int, end: int, strength: int, size: int, level: int
-    ) -> Iterator[_Unit]:
+    ) -> Iterator[Unit]:
         """Cut a span into units of at most ``size``, using ever finer boundaries."""
         if end - start <= size:
-            yield _Unit(start, end, strength)
+            yield Unit(start, end, strength)
             return
-        splits = _SPLITTERS[level](self.text, start, end, size)
+        splits = SPLITTERS[level](self.text, start, end, size)
         for position, (sub_start, sub_end) in enumerate(splits):
-            sub_strength = strength if position == 0 else _LEVEL_STRENGTH[level]
+            sub_strength = strength if position == 0 else SPLIT_STRENGTH[level]
             yield from self._split_span(sub_start, sub_end, sub_strength, size, level + 1)
 
-    def _pack(self, units: list[_Unit], size: int) -> Iterator[tuple[str, int, int]]:
+    def _pack(self, units: list[Unit], size: int) -> Iterator[tuple[str, int, int]]:
         """Greedily join units into pieces of at most ``size``, cutting at strong boundaries."""
         index = 0
         while index < len(units):
@@ -264,7 +322,7 @@ class _Document:
             while stop < len(units) and units[stop].end - units[index].start <= size:
                 stop += 1
             if stop < len(units):
-                stop = _best_cut(units, index, stop, size)
+                stop = best_cut(units, index, stop, size)
             start, end = units[index].start, units[stop - 1].end
             yield self.text[start:end], self._line_of(start), self._line_of(end - 1)
             index = stop
@@ -300,77 +358,10 @@ class _Document:
         head, tail = self._head_lines(block), self._tail_lines(block)
         budget = self.size - self._frame_length(block)
         start, end = self._span(block.first + block.head, block.last - block.tail)
-        pieces = list(self._pack(list(self._split_span(start, end, _BLOCK, budget, 0)), budget))
+        pieces = list(self._pack(list(self._split_span(start, end, BLOCK, budget, 0)), budget))
         if not pieces:  # a body of blank lines: keep the frame so no text is lost
             yield "\n".join([*head, *tail]), block.first + 1, block.last + 1
         for number, (text, line_start, line_end) in enumerate(pieces):
             first_line = block.first + 1 if number == 0 else line_start
             last_line = block.last + 1 if number == len(pieces) - 1 else line_end
             yield "\n".join([*head, text, *tail]), first_line, last_line
-
-
-def _best_cut(units: list[_Unit], index: int, stop: int, size: int) -> int:
-    """Choose where to end a piece that cannot take ``units[stop]``.
-
-    Prefer the strongest boundary, later over earlier, among cuts that leave the piece at
-    least half full; a piece that can never be half full ends as late as possible.
-    """
-    best = stop
-    for cut in range(index + 1, stop + 1):
-        if units[cut - 1].end - units[index].start < size // 2:
-            continue
-        if units[cut].strength >= units[best].strength:
-            best = cut
-    return best
-
-
-def _lines(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
-    spans = []
-    for match in re.finditer(r"[^\n]+", text[start:end]):
-        stripped = match[0].rstrip()
-        if stripped.strip():
-            spans.append((start + match.start(), start + match.start() + len(stripped)))
-    return spans
-
-
-def _sentences(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
-    spans = []
-    for match in _SENTENCE_END.finditer(text, start, end):
-        spans.append((start, match.start() + 1))
-        start = match.end()
-    spans.append((start, end))
-    return spans
-
-
-def _words(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
-    return [match.span() for match in _WORD.finditer(text, start, end)]
-
-
-def _hard_cuts(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
-    return [(offset, min(offset + size, end)) for offset in range(start, end, size)]
-
-
-_SPLITTERS = (_lines, _sentences, _words, _hard_cuts)
-_LEVEL_STRENGTH = (_LINE, _SENTENCE, _WORD_GAP, _HARD)
-
-
-def _overlap(previous: str, percent: int) -> str:
-    """The tail of ``previous`` to repeat in front of the next chunk, or ``""``.
-
-    At most ``percent`` % of ``previous``, starting at a line or sentence start so the prefix
-    never opens mid-word; it never contains a fence line, which would unbalance the code
-    blocks of the chunk it is prepended to.
-    """
-    budget = len(previous) * percent // 100
-    if budget == 0:
-        return ""
-    cut = len(previous) - budget
-    start = next((m.end() for m in _OVERLAP_START.finditer(previous) if m.end() >= cut), None)
-    if start is None:
-        return ""
-    tail = previous[start:]
-    fences = list(_FENCE_LINE.finditer(tail))
-    if fences:
-        after = tail.find("\n", fences[-1].end())
-        tail = "" if after == -1 else tail[after:]
-    return tail.strip()

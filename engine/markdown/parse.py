@@ -17,66 +17,23 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 import yaml
 
 from engine.core.models import MAX_KEYWORDS
+from engine.markdown.blocks import FenceRole, block_map, fence_roles
+from engine.markdown.boilerplate import blank_template_paragraphs, may_hold_template_text
+from engine.markdown.scan import blank_code_spans, blank_mdx, comment_spans, directives
 
 MAX_KEYWORD_LENGTH = 50
 """Longest keyword, in characters, that a file may declare; longer ones are dropped."""
 
-_FENCE_OPEN = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_FENCE_CLOSE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})\s*$")
-# A name and an optional value; a comment whose text does not fit this shape is prose.
-_DIRECTIVE = re.compile(r"<!--\s*(?P<name>[A-Za-z][\w-]*)\s*(?::\s*(?P<value>.*?))?\s*-->")
-# Inline code spans can quote a directive in prose; they must not trigger it.
-_CODE_SPAN = re.compile(r"(`+).*?\1")
-_KNOWN_DIRECTIVES = frozenset({"vector-index", "keywords"})
+_KNOWN = frozenset({"vector-index", "keywords"})
 _FRONT_MATTER_END = frozenset({"---", "..."})
+MDX_SUFFIX = ".mdx"
+"""Files parsed as MDX: ESM and JSX-only lines are not text to index."""
 
-
-class FenceRole(Enum):
-    """What a line is with respect to fenced code blocks."""
-
-    NONE = "none"
-    """Ordinary markdown, outside any fence."""
-    OPEN = "open"
-    """The opening fence line (```` ```lang ```` or ``~~~``)."""
-    BODY = "body"
-    """A line inside a fenced block."""
-    CLOSE = "close"
-    """The closing fence line."""
-
-
-def fence_roles(lines: Sequence[str]) -> list[FenceRole]:
-    """Classify each line as outside, opening, inside or closing a fenced code block.
-
-    Follows CommonMark: a fence is three or more backticks or tildes, closed by a line of the
-    same character at least as long; an unclosed fence runs to the end. Unlike CommonMark any
-    indentation and blockquote prefix (``>``) is accepted, because fences nested in list items,
-    admonitions (mkdocs) and callouts are commonly indented or quoted and are still code.
-    """
-    roles: list[FenceRole] = []
-    open_fence: str | None = None
-    for line in lines:
-        if open_fence is None:
-            match = _FENCE_OPEN.match(line)
-            # A backtick fence's info string may not contain backticks (it would be a code span).
-            if match and not (match["fence"][0] == "`" and "`" in match["info"]):
-                open_fence = match["fence"]
-                roles.append(FenceRole.OPEN)
-            else:
-                roles.append(FenceRole.NONE)
-            continue
-        match = _FENCE_CLOSE.match(line)
-        fence = match["fence"] if match else ""
-        if fence and fence[0] == open_fence[0] and len(fence) >= len(open_fence):
-            open_fence = None
-            roles.append(FenceRole.CLOSE)
-        else:
-            roles.append(FenceRole.BODY)
-    return roles
+__all__ = ["FenceRole", "ParsedMarkdown", "blank_html_comments", "fence_roles", "parse_markdown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +41,8 @@ class ParsedMarkdown:
     """A knowledge file split into its body and the metadata that steers indexing."""
 
     body: str
-    """Text after the front matter, with recognised directive comments blanked out in place."""
+    """Text after the front matter, with recognised directive comments and the paragraphs of
+    memory-tui's own templates (:mod:`.boilerplate`) blanked out in place."""
     body_line_offset: int
     """Original-file lines before ``body``: ``original_line = body_line + body_line_offset``."""
     front_matter: dict[str, object]
@@ -104,8 +62,13 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def parse_markdown(text: str) -> ParsedMarkdown:
-    """Parse a knowledge file; never raises, reports problems as warnings instead."""
+def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
+    """Parse a knowledge or documentation file; never raises, reports problems as warnings.
+
+    ``name`` is the file's name or path: one ending in ``.mdx`` is read as MDX, its
+    ``import``/``export`` blocks and JSX-only lines blanked in the body (line numbers kept).
+    ``.md`` and ``.markdown`` files, and an empty name, are plain markdown.
+    """
     lines = normalise_newlines(text).removeprefix("\ufeff").split("\n")
     warnings: list[str] = []
     front_matter: dict[str, object] = {}
@@ -123,7 +86,15 @@ def parse_markdown(text: str) -> ParsedMarkdown:
 
     collector = _MetadataCollector(warnings)
     collector.read_front_matter(front_matter, lines[:offset])
-    body_lines = collector.read_directives(body_lines, offset)
+    mdx = name.lower().endswith(MDX_SUFFIX)
+    joined = "\n".join(body_lines)
+    # Where each line is code matters only to these steps; most files need none of them.
+    if mdx or "<!--" in joined or may_hold_template_text(joined):
+        code = block_map(body_lines).code
+        body_lines = collector.read_directives(body_lines, code, offset)
+        body_lines = blank_template_paragraphs(body_lines, code)
+        if mdx:
+            body_lines = blank_mdx(body_lines, code)
     category = front_matter.get("category")
     if category is not None and not isinstance(category, str):
         warnings.append(f"line {_key_line(lines[:offset], 'category')}: category must be text")
@@ -194,23 +165,23 @@ class _MetadataCollector:
         elif value is not None:
             self._warnings.append(f"line {line}: keywords must be a list or comma-separated text")
 
-    def read_directives(self, body_lines: list[str], offset: int) -> list[str]:
-        """Apply directives found outside code fences; return lines with them blanked out."""
+    def read_directives(self, body_lines: list[str], code: list[bool], offset: int) -> list[str]:
+        """Apply directives found outside code; return lines with them blanked out.
+
+        ``code[i]`` says whether body line ``i`` is code (fenced or indented).
+        """
         result = list(body_lines)
-        for i, role in enumerate(fence_roles(body_lines)):
-            if role is not FenceRole.NONE or "<!--" not in body_lines[i]:
+        for i, line in enumerate(body_lines):
+            if code[i] or "<!--" not in line:
                 continue
             line_no = i + 1 + offset
-            searchable = _CODE_SPAN.sub(lambda m: " " * len(m[0]), body_lines[i])
-            found = False
-            for match in _DIRECTIVE.finditer(searchable):
-                name = match["name"].lower().replace("_", "-")
-                if name not in _KNOWN_DIRECTIVES:
-                    continue
-                found = True
-                self._apply(name, match["value"], line_no)
+            # Inline code spans can quote a directive in prose; they must not trigger it.
+            searchable = blank_code_spans(line)
+            found = [d for d in directives(searchable) if _directive_name(d.name) in _KNOWN]
+            for directive in found:
+                self._apply(_directive_name(directive.name), directive.value, line_no)
             if found:
-                result[i] = _blank_directives(searchable, body_lines[i])
+                result[i] = _blank_spans(line, [(d.start, d.end) for d in found])
         return result
 
     def keywords(self) -> tuple[str, ...]:
@@ -255,14 +226,17 @@ class _MetadataCollector:
                 self._keywords.append((keyword, line))
 
 
-def _blank_directives(searchable: str, original: str) -> str:
-    """Remove known directive comments from a line, leaving everything else as written."""
+def _directive_name(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def _blank_spans(original: str, spans: list[tuple[int, int]]) -> str:
+    """Remove the directive comments at ``spans`` from a line, leaving the rest as written."""
     pieces: list[str] = []
     end = 0
-    for match in _DIRECTIVE.finditer(searchable):
-        if match["name"].lower().replace("_", "-") in _KNOWN_DIRECTIVES:
-            pieces.append(original[end : match.start()])
-            end = match.end()
+    for start, stop in spans:
+        pieces.append(original[end:start])
+        end = stop
     pieces.append(original[end:])
     joined = "".join(pieces)
     # A line that held only directives becomes blank rather than disappearing, so line
@@ -270,25 +244,27 @@ def _blank_directives(searchable: str, original: str) -> str:
     return joined if joined.strip() else ""
 
 
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-
-
 def blank_html_comments(text: str) -> str:
-    """Remove HTML comments outside code fences, keeping their line breaks.
+    """Remove HTML comments outside code, keeping their line breaks.
 
     Comments are invisible when markdown is rendered (templates keep their guidance
-    there), so they are not knowledge to index; line numbers still match the file.
+    there), so they are not knowledge to index; line numbers still match the file. A
+    ``<!--`` that is never closed is left as written.
     """
+    spans = comment_spans(text)
+    if not spans:
+        return text
     lines = text.split("\n")
-    roles = fence_roles(lines)
+    code = block_map(lines).code
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-
-    def replace(match: re.Match[str]) -> str:
-        line = max(0, bisect_right(starts, match.start()) - 1)
-        if roles[line] is not FenceRole.NONE:
-            return match.group(0)
-        return "\n" * match.group(0).count("\n")
-
-    return _HTML_COMMENT.sub(replace, text)
+    pieces: list[str] = []
+    done = 0
+    for start, end in spans:
+        if code[bisect_right(starts, start) - 1]:
+            continue
+        pieces += [text[done:start], "\n" * text.count("\n", start, end)]
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
 from engine.embedding.base import Embedder
-from engine.search.fusion import fuse
+from engine.search.fusion import fuse, spread_by_file
 from engine.search.gate import gate
 from engine.search.keyword import KeywordHit, KeywordSearcher
+from engine.search.relevance import relevant_hits
 from engine.search.vector import VectorSearcher
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 OVERFETCH = 4
-MIN_CANDIDATES = 40
+MIN_CANDIDATES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
+        fusion: str = "zscore",
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors
@@ -78,6 +80,7 @@ class Searcher:
         self.rrf_k = rrf_k
         self.min_score = min_score
         self.keyword_weight = keyword_weight
+        self.fusion = fusion
 
     def search(
         self,
@@ -122,7 +125,7 @@ class Searcher:
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
-        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight)
+        fused = spread_by_file(fuse(vhits, khits, self.rrf_k, self.keyword_weight, self.fusion))
         gated = gate(
             query,
             qvec,
@@ -134,6 +137,11 @@ class Searcher:
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def relevant(self, prompt: str) -> list[tuple[SearchResult, float]]:
+        """Keyword hits that cover enough of ``prompt`` to be shown unasked (the hook),
+        with their coverage, in BM25 order (:mod:`engine.search.relevance`)."""
+        return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
     def _keyword(
         self,

@@ -11,23 +11,22 @@ import logging
 from dataclasses import dataclass
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer.definitions import budget_order, definition_drafts
+from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
+from engine.analyzer.topics import ranked_entry_points
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
-from engine.markdown.chunking import chunk_markdown
-from engine.markdown.parse import parse_markdown
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
 
-MAX_DOC_FILES = 50
 ANALYSIS_CACHE = "analysis-cache.json"
 """Per-file parse results of the last discovery, in ``.claude/memory/``."""
-"""Project docs whose text is indexed: the README at the root and docs/*.md, this many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +49,7 @@ class DiscoveryReport:
     def summary(self) -> dict[str, object]:
         """The analysis in brief, as plain data (the CLI's ``--json`` and the MCP tool)."""
         analysis = self.analysis
+        noise = NoiseClassifier(analysis.root)
         return {
             "name": analysis.name,
             "files": int(analysis.stats.get("files", 0)),
@@ -57,8 +57,8 @@ class DiscoveryReport:
                 {"language": s.language, "files": s.files, "lines": s.lines}
                 for s in analysis.languages
             ],
-            "sourceDirs": list(analysis.source_dirs),
-            "entryPoints": list(analysis.entry_points),
+            "sourceDirs": [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None],
+            "entryPoints": ranked_entry_points(analysis, noise),
             "frameworks": list(analysis.frameworks),
             "testTools": list(analysis.test_tools),
             "symbols": len(analysis.symbols),
@@ -96,6 +96,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         return DiscoveryReport(
             analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
         )
+    cfg = memory.config
+    noise = NoiseClassifier(analysis.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude)
     items = [
         NewEntry(
             content=draft.content,
@@ -104,10 +106,16 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
             keywords=draft.keywords[:10],
             file_path=draft.file_path,
             section_title=draft.section_title,
+            line_start=draft.line_start,
+            line_end=draft.line_end,
         )
-        for draft in discovery_drafts(analysis)
+        for draft in [
+            *discovery_drafts(analysis, noise),
+            *definition_drafts(analysis.root, budget_order(analysis), noise),
+        ]
     ]
-    items += doc_sections(memory, analysis)
+    edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
+    items = [i for i in items if (i.file_path, i.section_title) not in edited]
     existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
     wanted: dict[str, NewEntry] = {}
     for item in items:
@@ -169,38 +177,3 @@ def _record_citations(
         memory.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
     except Exception:  # stale flags are derived; the discovery itself succeeded
         log.warning("could not record what discovery entries cite", exc_info=True)
-
-
-def doc_sections(memory: Memory, analysis: Analysis) -> list[NewEntry]:
-    """The text of the project's README and top-level docs, chunked like knowledge files,
-    so that "how is X configured" finds the README section that says it."""
-    docs = [
-        d.file
-        for d in analysis.docs
-        if ("/" not in d.file and d.file.lower().startswith("readme"))
-        or (d.file.startswith("docs/") and d.file.count("/") == 1)
-    ][:MAX_DOC_FILES]
-    cfg = memory.config
-    items = []
-    for rel in docs:
-        try:
-            text = (memory.paths.root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            log.warning("cannot read %s: %s", rel, exc)
-            continue
-        parsed = parse_markdown(text)
-        if not parsed.index:
-            continue
-        for chunk in chunk_markdown(parsed.body, cfg.chunk_size, cfg.chunk_overlap):
-            items.append(
-                NewEntry(
-                    content=chunk.content[:10_000],
-                    category=Category.DISCOVERY,
-                    source=Source.DISCOVERY,
-                    file_path=rel,
-                    section_title=chunk.title,
-                    line_start=chunk.line_start + parsed.body_line_offset,
-                    line_end=chunk.line_end + parsed.body_line_offset,
-                )
-            )
-    return items

@@ -226,6 +226,10 @@ class EntryService:
     ) -> Entry:
         """Change an entry; new content is re-embedded.
 
+        A discovery entry whose text is edited becomes the user's (source ``manual``):
+        the next analysis leaves it alone instead of replacing it, and it keeps citing its
+        file, so it is flagged stale when that file changes.
+
         Raises:
             NotFoundError: no entry has this id.
         """
@@ -234,6 +238,8 @@ class EntryService:
         if content is not None:
             text, _ = self.prepare_content(content)
             changes.update(content=text, content_hash=content_hash(text))
+            if current.source is Source.DISCOVERY and text != current.content:
+                changes["source"] = Source.MANUAL
         if category is not None:
             changes["category"] = parse_category(category)
         if keywords is not None:

@@ -54,7 +54,13 @@ def diagnose(
     """
     report = HealthReport()
     config = _check_config(root, report)
-    paths = MemoryPaths.for_root(root, config.knowledge_dir)
+    try:
+        paths = MemoryPaths.for_root(root, config.knowledge_dir)
+    except EngineError as exc:  # a folder leads outside the project: nothing is read there
+        if not any(exc.message == c.detail for c in report.checks):
+            report.add("folders", Status.PROBLEM, exc.message, "point it inside the project")
+        _check_model(report)
+        return report
     if not paths.memory_dir.is_dir():
         report.add("memory", Status.PROBLEM, f"no memory in {root} yet", "memory-tui init")
     elif (denied := write_denied(paths.memory_dir)) is not None:
@@ -66,7 +72,7 @@ def diagnose(
             report.add("vector store", Status.REPAIRED, detail)
         _check_embedding_cache(paths, report)
         _check_memory(paths, config, embedder, report)
-    _check_knowledge(paths, report)
+    _check_knowledge(paths, config, report)
     _check_model(report)
     return report
 
@@ -239,37 +245,31 @@ def _check_meta(memory: Memory, report: HealthReport) -> None:
     )
 
 
-def _check_knowledge(paths: MemoryPaths, report: HealthReport) -> None:
+def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -> None:
+    """The knowledge files the indexer reads (the same guard: no hidden files, FIFOs or
+    links out, sizes checked before reading), whether each is readable and indexed."""
+    from engine.guards.files import FileRefusedError, decode, project_files, read_project_bytes
     from engine.markdown.parse import parse_markdown
-    from engine.services.indexing import MAX_FILE_BYTES, content_hash_bytes
+    from engine.services.indexing import content_hash_bytes
 
     folder = paths.knowledge_dir
     if not folder.is_dir():
         report.add("knowledge", Status.WARNING, f"{folder} does not exist", "memory-tui init")
         return
     meta, _ = IndexMeta.load(paths.meta_path)
-    files = sorted(p for p in folder.rglob("*.md") if p.is_file())
+    files = sorted(project_files(folder))
     skipped, stale = [], 0
     for path in files:
         rel = path.relative_to(paths.root).as_posix()
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            skipped.append(f"{rel}: unreadable ({exc.strerror})")
+            data = read_project_bytes(folder, path, max_bytes=config.max_file_bytes)
+            if meta.file_hashes.get(rel) != content_hash_bytes(data):
+                stale += 1
+            warnings = parse_markdown(decode(data, rel)).warnings
+        except (FileRefusedError, EngineError) as exc:
+            skipped.append(f"{rel}: {getattr(exc, 'reason', exc.message)}")
             continue
-        if meta.file_hashes.get(rel) != content_hash_bytes(data):
-            stale += 1
-        if len(data) > MAX_FILE_BYTES:
-            skipped.append(f"{rel}: over {MAX_FILE_BYTES:,} bytes")
-        elif b"\x00" in data[:8192]:
-            skipped.append(f"{rel}: binary")
-        else:
-            try:
-                warnings = parse_markdown(data.decode("utf-8-sig")).warnings
-            except UnicodeDecodeError:
-                skipped.append(f"{rel}: not UTF-8")
-                continue
-            skipped += [f"{rel}: {w}" for w in warnings]
+        skipped += [f"{rel}: {w}" for w in warnings]
     detail = f"{len(files)} markdown files"
     if skipped:
         shown = "; ".join(skipped[:3]) + (

@@ -1,4 +1,5 @@
-"""Incremental indexing of the curated markdown under ``.claude/knowledge/``.
+"""Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
+project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
 
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
@@ -21,37 +22,34 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, NotFoundError
 from engine.core.hashing import content_hash, normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
 from engine.core.validation import now_iso, parse_category
+from engine.guards.files import (
+    DEFAULT_MAX_BYTES,
+    FileRefusedError,
+    decode,
+    project_files,
+    read_project_bytes,
+)
 from engine.guards.privacy import REDACTED, find_secrets, redact_secrets
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 5_000_000
-"""Knowledge files larger than this are reported and skipped."""
-CHUNKER_VERSION = 2
+MAX_FILE_BYTES = DEFAULT_MAX_BYTES
+"""Files larger than this (the ``max_file_bytes`` default) are reported and skipped."""
+CHUNKER_VERSION = 3
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
-
-_FOLDER_CATEGORY = {
-    "architecture": Category.ARCHITECTURE,
-    "components": Category.COMPONENT,
-    "component": Category.COMPONENT,
-    "domain": Category.DOMAIN,
-    "patterns": Category.PATTERN,
-    "pattern": Category.PATTERN,
-    "gotchas": Category.GOTCHA,
-    "gotcha": Category.GOTCHA,
-    "discoveries": Category.DISCOVERY,
-}
 
 _PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
 """Same pattern as :mod:`engine.guards.privacy`, applied to a whole file before chunking."""
@@ -89,18 +87,7 @@ class _FilePlan:
     creates: list[NewEntry] = field(default_factory=list)
     updates: list[Entry] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
-
-
-def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
-    """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
-    file name (``gotchas.md`` → gotcha), else general."""
-    if declared:
-        return parse_category(declared)
-    for part in (*rel_in_knowledge.parent.parts, rel_in_knowledge.stem):
-        category = _FOLDER_CATEGORY.get(part.lower())
-        if category is not None:
-            return category
-    return Category.GENERAL
+    aliases: dict[str, int] = field(default_factory=dict)
 
 
 class Indexer:
@@ -110,6 +97,7 @@ class Indexer:
         self.memory = memory
         self.root = memory.paths.root
         self.knowledge_dir = memory.paths.knowledge_dir
+        self.sources = SourceSet(self.root, memory.config, self.knowledge_dir)
 
     def settings(self) -> dict[str, object]:
         """What, when changed, invalidates every file's chunks."""
@@ -122,20 +110,21 @@ class Indexer:
         }
 
     def scan(self) -> list[tuple[str, Path]]:
-        """(project-relative path, absolute path) of every markdown file, sorted."""
-        if not self.knowledge_dir.is_dir():
-            return []
-        base = self.knowledge_dir.resolve()
-        found = []
-        for path in sorted(self.knowledge_dir.rglob("*.md")):
-            rel_parts = path.relative_to(self.knowledge_dir).parts
-            if any(p.startswith(".") for p in rel_parts) or not path.is_file():
-                continue
-            if not path.resolve().is_relative_to(base):  # a symlink out of the folder
-                log.warning("skipping %s: it links outside the knowledge folder", path)
-                continue
-            found.append((path.relative_to(self.root).as_posix(), path))
-        return found
+        """(project-relative path, absolute path) of every file to index: the knowledge
+        folder's markdown, then the project's documentation sources."""
+        return self.knowledge_files() + self.sources.files()
+
+    def wants(self, rel: str) -> bool:
+        """Whether the project-relative path ``rel`` is indexed (by name alone)."""
+        prefix = self.sources.knowledge_prefix
+        in_knowledge = bool(prefix) and rel.startswith(prefix) and rel.endswith(".md")
+        return in_knowledge or self.sources.wants(rel)
+
+    def knowledge_files(self) -> list[tuple[str, Path]]:
+        """(project-relative path, absolute path) of every knowledge markdown file, sorted."""
+        # Hidden files, links out of the folder, FIFOs and devices are left out.
+        found = project_files(self.knowledge_dir)
+        return sorted((path.relative_to(self.root).as_posix(), path) for path in found)
 
     def run(
         self,
@@ -216,31 +205,41 @@ class Indexer:
         rechunk_all: bool,
         report: IndexReport,
     ) -> _FilePlan | None:
+        # A source was chosen by the settings (a hidden one only when named outright).
+        knowledge = path.is_relative_to(self.knowledge_dir)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            report.errors.append((rel, f"cannot read: {exc.strerror or exc}"))
+            data = read_project_bytes(
+                self.knowledge_dir if knowledge else self.root,
+                path,
+                max_bytes=self.memory.config.max_file_bytes,
+                allow_hidden=not knowledge,
+            )
+        except (FileRefusedError, NotFoundError) as exc:
+            report.errors.append((rel, getattr(exc, "detail", exc.message)))
             return None
         digest = content_hash_bytes(data)
         if not rechunk_all and meta.file_hashes.get(rel) == digest:
             report.files_skipped += 1
             return None
         try:
-            text = _decode(data)
+            text = decode(data, rel)
             desired = self._chunks(rel, path, text, report)
         except (ValueError, EngineError) as exc:
-            report.errors.append((rel, str(exc)))
+            report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
-        return self._diff(rel, digest, desired)
+        plan = self._diff(rel, digest, desired)
+        plan.aliases = promoted_from(text)
+        return plan
 
     def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
-        parsed = parse_markdown(text)
+        parsed = parse_markdown(text, rel)
         for warning in parsed.warnings:
             report.warnings.append((rel, warning))
         if not parsed.index:
             return []
-        category = category_for(path.relative_to(self.knowledge_dir), parsed.category)
+        category = self._category(path, parsed.category)
         promoted_at = str(parsed.front_matter.get("promoted_at") or "")
+        appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
         body = blank_html_comments(_redact_private_blocks(parsed.body))
@@ -249,8 +248,10 @@ class Indexer:
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
-            if _only_headings(chunk.own_text):
-                continue  # a bare heading (e.g. a template's) is not knowledge yet
+            if _only_headings(chunk.own_text) or _boilerplate(chunk.own_text):
+                continue  # a bare heading or a template's guidance is not knowledge yet
+            line = chunk.line_start + parsed.body_line_offset
+            when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
@@ -271,12 +272,22 @@ class Indexer:
                         keywords=keywords,
                         file_path=rel,
                         section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
-                        line_start=chunk.line_start + parsed.body_line_offset,
+                        line_start=line,
                         line_end=chunk.line_end + parsed.body_line_offset,
-                        promoted_at=promoted_at,
+                        promoted_at=when,
                     )
                 )
         return entries
+
+    def _category(self, path: Path, declared: str | None) -> Category:
+        """By front matter or folder in the knowledge folder; a documentation source is
+        general (its own front matter may use ``category`` for something else)."""
+        if path.is_relative_to(self.knowledge_dir):
+            return category_for(path.relative_to(self.knowledge_dir), declared)
+        try:
+            return parse_category(declared) if declared else Category.GENERAL
+        except (ValueError, EngineError):
+            return Category.GENERAL
 
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> _FilePlan:
         plan = _FilePlan(rel, digest)
@@ -332,8 +343,11 @@ class Indexer:
             if meta.settings != settings:
                 meta.file_hashes = {}
                 meta.settings = settings
+            renewed = {plan.rel for plan in plans} | set(gone)
+            meta.aliases = {k: v for k, v in meta.aliases.items() if v[0] not in renewed}
             for plan in plans:
                 meta.file_hashes[plan.rel] = plan.digest
+                meta.aliases.update((old, (plan.rel, line)) for old, line in plan.aliases.items())
             for rel in gone:
                 meta.file_hashes.pop(rel, None)
             meta.last_indexed_at = now_iso()
@@ -347,19 +361,6 @@ def content_hash_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _decode(data: bytes) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise ValueError(
-            f"file is {len(data):,} bytes; files over {MAX_FILE_BYTES:,} bytes are skipped"
-        )
-    if b"\x00" in data[:8192]:
-        raise ValueError("looks like a binary file (contains NUL bytes); skipped")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not valid UTF-8 (byte {exc.start}); skipped") from None
-
-
 def _redact_private_blocks(body: str) -> str:
     """Redact ``<private>`` blocks before chunking, keeping line breaks so line numbers hold.
 
@@ -367,6 +368,20 @@ def _redact_private_blocks(body: str) -> str:
     inside it, or when it is long): neither half holds both tags, so the secret would be stored.
     """
     return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
+
+
+TEMPLATE_GUIDANCE = frozenset(
+    {
+        "Things that surprised someone on this project, so they surprise nobody again. "
+        "One section per gotcha: what happens, why, and what to do instead.",
+    }
+)
+"""Guidance that earlier versions of ``init``'s templates wrote outside a comment."""
+
+
+def _boilerplate(text: str) -> bool:
+    body = " ".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    return " ".join(body.split()) in TEMPLATE_GUIDANCE
 
 
 def _only_headings(text: str) -> bool:

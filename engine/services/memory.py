@@ -16,6 +16,7 @@ embedding model; the store and the model are opened on first need.
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
 from engine.core.errors import InvalidInputError
-from engine.core.models import Category, Entry, SearchMode, Source
+from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
     is_unicode,
     parse_category,
@@ -86,6 +87,7 @@ class Memory:
             rrf_k=config.rrf_k,
             min_score=config.min_score,
             keyword_weight=config.keyword_weight,
+            fusion=config.fusion,
         )
         self.last_repair = self.records.ensure_consistent()
 
@@ -269,8 +271,16 @@ class Memory:
     # --- reads ---------------------------------------------------------------------------
 
     def get(self, entry_id: str) -> Entry | None:
-        """The entry with this id, or None."""
-        return self.mirror.get(entry_id) if is_unicode(entry_id) else None
+        """The entry with this id, or None. The id of an entry that was promoted answers
+        with the entry now holding its text in the knowledge file (:mod:`.aliases`)."""
+        if not is_unicode(entry_id):
+            return None
+        found = self.mirror.get(entry_id)
+        if found is not None:
+            return found
+        from engine.services.aliases import promoted_entry
+
+        return promoted_entry(self.paths.meta_path, self.mirror, entry_id)
 
     def require(self, entry_id: str) -> Entry:
         """The entry with this id. Raises :class:`NotFoundError` when there is none."""
@@ -330,6 +340,16 @@ class Memory:
         except Exception:  # a broken citation file must not fail a search
             log.warning("could not check results for stale citations", exc_info=True)
             return response
+
+    def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:
+        """Entries worth showing unasked for ``prompt`` (keyword only, no model), each with
+        the share of the prompt it covers; stale flags set."""
+        found = self.searcher.relevant(prompt.replace("\x00", " "))
+        try:
+            marked = self.freshness.mark(tuple(r for r, _ in found))
+        except Exception:  # a broken citation file must not fail the hook
+            return found
+        return [(m, c) for m, (_, c) in zip(marked, found, strict=True)]
 
     def stats(self) -> dict[str, Any]:
         """Counts by category and source, and where things are."""

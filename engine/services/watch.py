@@ -1,6 +1,7 @@
-"""Watch mode: re-index knowledge files as they change.
+"""Watch mode: re-index knowledge files and documentation sources as they change.
 
-:class:`KnowledgeWatcher` waits for file-system events under the knowledge folder (through
+:class:`KnowledgeWatcher` waits for file-system events under the knowledge folder and the
+folders that hold documentation sources (through
 ``watchfiles``, debounced so that an editor's save-rename-chmod burst is one change), and
 re-indexes only the files that changed; the indexer embeds only the chunks whose text is
 new. Each batch is handed to a callback as a :class:`WatchBatch`. Used by ``memory-tui
@@ -17,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.errors import EngineError
+from engine.guards.files import project_files
 from engine.services.indexing import Indexer, IndexReport
 from engine.services.memory import Memory
+from engine.services.sources import MARKDOWN_SUFFIXES
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
@@ -58,6 +61,20 @@ class KnowledgeWatcher:
         self.debounce_ms = debounce_ms
         self.folder = memory.paths.knowledge_dir
         self.root = memory.paths.root
+        self.indexer = Indexer(memory)
+
+    def watched(self) -> list[Path]:
+        """The knowledge folder, the top folders holding sources and root-level sources.
+
+        Watching the whole project would put a watch on every folder of a big tree
+        (``node_modules``…); a source in a folder that had none at start is indexed by
+        the next ``index`` or git hook instead.
+        """
+        paths = {self.folder}
+        for rel, _ in self.indexer.sources.files():
+            top = rel.split("/", 1)[0]
+            paths.add(self.root / top)
+        return sorted(paths)
 
     def check_folder(self) -> None:
         """Raises :class:`EngineError` when there is no knowledge folder to watch."""
@@ -87,7 +104,7 @@ class KnowledgeWatcher:
         self.check_folder()
         kinds = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
         events = watch(
-            self.folder,
+            *self.watched(),
             watch_filter=self._wanted,
             debounce=self.debounce_ms,
             step=50,
@@ -124,17 +141,18 @@ class KnowledgeWatcher:
         for change in changes:
             folder = self.root / change.path
             if change.kind != "deleted" and folder.is_dir():  # files may predate its watch
-                only.update(
-                    p.relative_to(self.root).as_posix() for p in sorted(folder.rglob("*.md"))
-                )
-            elif change.path.endswith(".md"):
+                # The guard's listing: no hidden parts, FIFOs or links out (or in a loop).
+                found = sorted(project_files(folder, suffixes=None))
+                rels = (p.relative_to(self.root).as_posix() for p in found)
+                only.update(rel for rel in rels if self.indexer.wants(rel))
+            elif self.indexer.wants(change.path):
                 only.add(change.path)
             elif change.kind == "deleted":  # maybe a folder: its files are gone too
                 if known is None:
                     known = list(IndexMeta.load(self.memory.paths.meta_path)[0].file_hashes)
                 only.update(k for k in known if k.startswith(change.path.rstrip("/") + "/"))
         try:
-            batch.report = Indexer(self.memory).run(only=sorted(only))
+            batch.report = self.indexer.run(only=sorted(only))
         except Exception as exc:  # one failed batch must not end the watch
             log.warning("re-indexing %s failed", ", ".join(sorted(only)), exc_info=True)
             batch.error = f"{type(exc).__name__}: {exc}"
@@ -152,7 +170,7 @@ class KnowledgeWatcher:
         if name.startswith(".") or name.endswith(("~", ".swp", ".swx", ".tmp")):
             return False
         # A deleted path may be a folder of markdown files; anything else must be markdown.
-        return name.endswith(".md") or "." not in name
+        return name.lower().endswith(MARKDOWN_SUFFIXES) or "." not in name
 
 
 def _collapse(path: str, kinds: set[str], rel: str) -> FileChange:

@@ -29,6 +29,9 @@ class IndexMeta:
     """Chunking settings and model of the last index run; a change re-chunks every file."""
     last_indexed_at: str = ""
     discovery: dict[str, Any] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Id of a promoted entry → (project-relative file, line of its marker); see
+    :mod:`engine.services.aliases`."""
 
     @classmethod
     def load(cls, path: Path) -> tuple[IndexMeta, str | None]:
@@ -44,6 +47,7 @@ class IndexMeta:
                 settings=dict(data.get("settings", {})),
                 last_indexed_at=str(data.get("lastIndexedAt", "")),
                 discovery=dict(data.get("discovery", {})),
+                aliases=_aliases(data.get("promotedFrom", {})),
             ), None
         except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
             return cls(), f"{path} was unreadable ({exc}); it will be rebuilt"
@@ -56,6 +60,7 @@ class IndexMeta:
             "settings": self.settings,
             "fileHashes": dict(sorted(self.file_hashes.items())),
             "discovery": self.discovery,
+            "promotedFrom": {k: list(v) for k, v in sorted(self.aliases.items())},
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".meta-", suffix=".json", dir=path.parent)
@@ -68,3 +73,14 @@ class IndexMeta:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _aliases(raw: object) -> dict[str, tuple[str, int]]:
+    """``promotedFrom`` as read; malformed items are dropped (the indexer rewrites them)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(old): (str(where[0]), int(where[1]))
+        for old, where in raw.items()
+        if isinstance(where, list) and len(where) == 2 and isinstance(where[1], int)
+    }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.folders import folder_inside
+
 
 @dataclass(frozen=True, slots=True)
 class MemoryPaths:
@@ -15,8 +17,16 @@ class MemoryPaths:
 
     @classmethod
     def for_root(cls, root: Path, knowledge_dir: str = ".claude/knowledge") -> MemoryPaths:
-        """Paths of the project at ``root`` (made absolute)."""
+        """Paths of the project at ``root`` (made absolute).
+
+        Raises:
+            ConfigError: the knowledge folder or ``.claude/memory`` leads outside the
+                project (``..``, an absolute path or a symlink): nothing is read or written
+                outside it.
+        """
         root = root.resolve()
+        folder_inside(root, knowledge_dir, f"knowledge_dir {knowledge_dir!r}")
+        folder_inside(root, ".claude/memory", "the memory folder .claude/memory")
         return cls(root=root, knowledge_dir=root / knowledge_dir)
 
     @property

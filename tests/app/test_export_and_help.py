@@ -66,6 +66,27 @@ async def test_export_writes_each_format(seeded: Memory, project: Path, recorder
             check_parses(fmt, written.path.read_text(encoding="utf-8"), count)
 
 
+async def test_the_default_export_goes_where_it_is_never_indexed(
+    seeded: Memory, project: Path, recorder: Recorder
+) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await search_for(pilot, "lancedb")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#fmt-md").value = True
+        await pilot.pause()
+        assert dialog.query_one("#path", Input).value == ".claude/memory/exports/memory-export.md"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        written = recorder.of(msg.ExportWritten)[-1].path
+    assert written == project / ".claude/memory/exports/memory-export.md"
+    from engine.services.indexing import Indexer
+
+    assert all(".claude/memory" not in rel for rel, _ in Indexer(seeded).scan())
+
+
 async def test_export_dialog_checks_the_path(seeded: Memory, project: Path) -> None:
     app = make_app(seeded)
     async with app.run_test(size=(120, 36)) as pilot:

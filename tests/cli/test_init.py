@@ -126,6 +126,10 @@ def test_init_end_to_end_is_idempotent_and_searchable(tmp_path: Path, home: Path
 
     first = run_cli("init", cwd=root, home=home)
     assert first.returncode == 0, first.stderr
+    suggested = first.stdout.rsplit('Try: memory-tui search "', 1)[1].split('"')[0]
+    assert suggested == "configuration"  # a first-steps topic of this repository's README
+    tried = run_cli("search", suggested, "--json", cwd=root, home=home)
+    assert any("WIDGETS_HOME" in r["content"] for r in json.loads(tried.stdout))
     found = run_cli("search", "how is widgets configured", "--json", cwd=root, home=home)
     assert found.returncode == 0, found.stderr
     results = json.loads(found.stdout)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ import pytest
 
 from engine.analyzer import Analysis, Symbol, analyze, discovery_drafts
 from engine.analyzer import scan as scan_module
+from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.gitignore import is_ignored, parse_gitignore
 from engine.analyzer.js_symbols import js_symbols
 
@@ -683,7 +685,7 @@ def make_project(root: Path) -> Path:
     )
 
 
-def test_drafts_overview_modules_and_docs(tmp_path: Path) -> None:
+def test_drafts_overview_and_modules_but_no_doc_outlines(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(make_project(tmp_path)))
     overview = drafts[0]
     assert overview.section_title == "Project overview"
@@ -700,9 +702,7 @@ def test_drafts_overview_modules_and_docs(tmp_path: Path) -> None:
     assert "function empty_cart() -> Cart (line 7)" in cart.content
     assert cart.keywords[:2] == ("Cart", "empty_cart")
     assert by_file["web/api.ts"].keywords == ("getCart", "CartDto")
-    readme = by_file["README.md"]
-    assert readme.section_title == "Documentation outline: README.md"
-    assert "Title: Shop" in readme.content and "- Running" in readme.content
+    assert "README.md" not in by_file  # docs are indexed as text (sources), not outlined
     assert all(0 < len(d.content) <= 10_000 and len(d.keywords) <= 10 for d in drafts)
 
 
@@ -714,19 +714,26 @@ def test_drafts_are_deterministic(tmp_path: Path) -> None:
     assert len({d.content for d in first}) == len(first)
 
 
-def test_a_huge_module_is_split_into_parts_under_the_limit(tmp_path: Path) -> None:
+def test_a_huge_module_gets_one_short_summary_and_its_code_by_definition(
+    tmp_path: Path,
+) -> None:
     body = "".join(
         f'def function_number_{i}(argument_one: int, argument_two: str = "x") -> None:\n'
         f'    """Does thing {i} with a fairly long description."""\n'
         for i in range(2000)
     )
-    write(tmp_path, {"big.py": body})
+    write(tmp_path, {"big.py": '"""A very big module."""\n' + body})
     drafts = [d for d in discovery_drafts(analyze(tmp_path)) if d.file_path == "big.py"]
-    assert len(drafts) > 1
-    assert all(len(d.content) <= 10_000 for d in drafts)
-    assert drafts[0].section_title == f"Module big.py (part 1 of {len(drafts)})"
-    joined = "\n".join(d.content for d in drafts)
-    assert all(f"function_number_{i}(" in joined for i in (0, 999, 1999))
+    assert [d.section_title for d in drafts] == ["Module big.py"]
+    summary = drafts[0].content
+    assert summary.startswith("Module big.py (Python): A very big module.")
+    assert "Public API: 2000 functions." in summary
+    assert re.search(r"Also: function_number_\d+, .* and 19\d\d more\.$", summary)
+    assert len(summary) <= 1_500
+    code = definition_drafts(tmp_path, ["big.py"])
+    last = next(d for d in code if "function_number_1999" in d.content)
+    assert last.line_start <= 4000 <= last.line_end  # 1 docstring line + 2 lines per function
+    assert all(len(d.content) <= 1_500 for d in code)
 
 
 def test_many_modules_are_capped_largest_first(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ MODEL_AND_STORE = (
     "onnxruntime",
     "tokenizers",
 )
-KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp")
+KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp", "markdown_it")
 """Kept out of the hook and of CLI keyword search (numpy too: bench/RESULTS.md says so)."""
 
 

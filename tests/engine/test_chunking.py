@@ -50,7 +50,7 @@ def test_splits_at_headings_and_keeps_the_heading_line() -> None:
 
     chunks = chunk_markdown(text, overlap_percent=0)
 
-    assert [c.content for c in chunks] == [
+    assert own_texts(chunks) == [
         "# One\nalpha",
         "## Two\nbeta",
         "###### Six\ngamma\n#nospace\n####### seven",
@@ -87,19 +87,41 @@ def test_titles_are_heading_paths() -> None:
     ]
 
 
-# Rule 3: blank sections vanish, heading-only sections are kept.
+# Rule 3: blank sections vanish; a heading with no text joins the next section's chunk.
 
 
-def test_blank_text_gives_no_chunks_and_heading_only_sections_are_kept() -> None:
+def test_blank_text_gives_no_chunks_and_bare_headings_join_the_next_section() -> None:
     assert chunk_markdown("") == []
     assert chunk_markdown("\n  \n\t\n") == []
 
-    chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n", overlap_percent=0)
+    chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n# Trailing\n", overlap_percent=0)
 
-    assert [(c.title, c.content) for c in chunks] == [
-        ("Empty", "# Empty"),
-        ("Full", "# Full\ntext"),
+    assert [(c.title, c.content, c.line_start) for c in chunks] == [
+        ("Full", "# Empty\n\n\n# Full\ntext", 3),
     ]
+
+
+def test_a_parent_heading_with_no_text_opens_its_first_subsections_chunk() -> None:
+    text = "# Guide\n\n## Install\n\n### From source\nRun make.\n\n### From pip\npip it.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [(c.title, c.own_text) for c in chunks] == [
+        ("Guide > Install > From source", "# Guide\n\n## Install\n\n### From source\nRun make."),
+        ("Guide > Install > From pip", "### From pip\npip it."),
+    ]
+    # The heading path opens the content wherever the chunk's own text does not show it all.
+    assert chunks[0].path_chars == 0
+    assert chunks[1].content == "Guide > Install > From pip\n\n### From pip\npip it."
+
+
+def test_a_heading_above_an_oversized_block_stays_with_it() -> None:
+    code = "```\n" + "\n".join(f"step {i}" for i in range(40)) + "\n```"
+
+    chunks = chunk_markdown(f"# Top\n\nintro\n\n## Steps\n\n{code}\n", 100, 0)
+
+    assert [c.own_text for c in chunks] == ["# Top\n\nintro", f"## Steps\n\n{code}"]
+    assert chunks[1].line_start == 5
 
 
 # Rule 4: long sections split at paragraphs, lines, sentences, words, then hard cuts.
@@ -169,9 +191,12 @@ def test_fenced_blocks_and_tables_are_never_cut() -> None:
     chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
     contents = [c.content for c in chunks]
 
-    assert code in contents  # oversized (> 200 chars) but whole and alone
-    assert table in contents
-    assert all(len(c) <= 200 or c in (code, table) for c in contents)
+    owns = own_texts(chunks)
+    assert code in owns  # oversized (> 200 chars) but whole and alone
+    assert table in owns
+    assert all(len(c) <= 200 or c in (code, table) for c in owns)
+    # Every chunk after the first says which section it belongs to.
+    assert all(c.startswith("Code\n\n") for c in contents[1:])
 
 
 def test_atomic_block_beyond_the_limit_is_split_between_lines_and_rewrapped() -> None:
@@ -251,38 +276,50 @@ def test_zero_overlap_gives_exactly_the_own_texts() -> None:
     chunks = chunk_markdown(text, chunk_size=200, overlap_percent=0)
 
     assert all(c.overlap_chars == 0 for c in chunks)
-    assert [c.content for c in chunks] == own_texts(chunks)
+    assert [c.content[c.path_chars :] for c in chunks] == own_texts(chunks)
     assert own_texts(chunk_markdown(text, chunk_size=200, overlap_percent=30)) == own_texts(chunks)
 
 
 def test_overlap_starts_at_a_sentence_and_is_bounded() -> None:
-    first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
-    text = first + "\n# B\nNext section."
+    first = "Alpha one is first. Beta two is second. Gamma three is third. Delta four ends."
+    second = "Next paragraph. " + "filler " * 12
 
-    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=30)
+    chunks = chunk_markdown(f"# A\n{first}\n\n{second}", chunk_size=120, overlap_percent=30)
 
+    assert [c.own_text for c in chunks] == [f"# A\n{first}", second.strip()]
     assert chunks[0].overlap_chars == 0
-    prefix = chunks[1].content[: chunks[1].overlap_chars]
+    assert chunks[1].path_chars == len("A" + OVERLAP_SEPARATOR)
+    prefix = chunks[1].content[chunks[1].path_chars :][: chunks[1].overlap_chars]
     assert prefix == "Delta four ends." + OVERLAP_SEPARATOR
-    assert len(prefix) <= len(first) * 30 // 100 + len(OVERLAP_SEPARATOR)
-    assert chunks[1].own_text == "# B\nNext section."
-    assert chunks[1].title == "B"
+    assert len(prefix) <= len(f"# A\n{first}") * 30 // 100 + len(OVERLAP_SEPARATOR)
+    assert chunks[1].content == "A\n\nDelta four ends.\n\n" + second.strip()
+
+
+def test_overlap_never_crosses_a_section_boundary() -> None:
+    first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
+
+    chunks = chunk_markdown(first + "\n# B\nNext section.", chunk_size=200, overlap_percent=50)
+
+    assert [c.content for c in chunks] == [first, "# B\nNext section."]
+    assert chunks[1].overlap_chars == 0
 
 
 def test_no_overlap_without_a_boundary_in_the_tail() -> None:
-    text = "# A\n" + "word " * 20 + "end\n# B\ntext"
+    text = "# A\n" + "word " * 20 + "end\n\n" + "more " * 20
 
-    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=10)
+    chunks = chunk_markdown(text, chunk_size=120, overlap_percent=10)
 
+    assert len(chunks) == 2
     assert chunks[1].overlap_chars == 0
-    assert chunks[1].content == "# B\ntext"
+    assert chunks[1].content == "A\n\n" + ("more " * 20).strip()
 
 
 def test_overlap_never_carries_fence_lines() -> None:
-    text = "# A\nIntro line.\n```\ncode\n```\n# B\ntext"
+    text = "# A\nIntro line.\n```\ncode\n```\n\nSome closing words here. " + "x " * 40
 
-    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=50)
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=50)
 
+    assert len(chunks) == 2
     assert fences_balanced(chunks[1].content)
     assert "```" not in chunks[1].content
 
@@ -331,7 +368,7 @@ def test_crlf_input_counts_lines_like_lf() -> None:
 def test_chunks_are_stripped_of_blank_lines_and_never_empty() -> None:
     chunks = chunk_markdown("\n\n  \n# A\n\n\n  indented text  \n\n\n# B\n\n", overlap_percent=0)
 
-    assert [c.content for c in chunks] == ["# A\n\n\n  indented text", "# B"]
+    assert [c.content for c in chunks] == ["# A\n\n\n  indented text"]
 
 
 # Property tests.
@@ -400,14 +437,29 @@ PROPERTY_SETTINGS = settings(
 def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
     owns = own_texts(chunk_markdown(text, size, overlap))
     joined = "".join("".join(own.split()) for own in owns)
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    # Only bare headings at the very end (no text under them) may be dropped.
+    last_text = max((i for i, line in enumerate(lines) if not _heading_or_blank(line)), default=-1)
+    for line in lines[: last_text + 1]:
         if not line.strip():
             continue
-        if len(line) > size:
-            # Only a line longer than the chunk may be cut across consecutive pieces.
+        if len(line) > size - size // 4 - 2:
+            # Only a line longer than the chunk (less its heading path) may be cut across
+            # consecutive pieces.
             assert "".join(line.split()) in joined
         else:
             assert any(line.strip() in own for own in owns), line
+
+
+def _heading_or_blank(line: str) -> bool:
+    return not line.strip() or line.startswith("#")
+
+
+def _without_leading_headings(text: str) -> str:
+    lines = text.split("\n")
+    while len(lines) > 1 and _heading_or_blank(lines[0]):
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 @PROPERTY_SETTINGS
@@ -417,19 +469,28 @@ def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
     for index, chunk in enumerate(chunks):
         own = chunk.own_text
         assert own and own == own.strip("\n")
-        assert len(own) <= size or is_single_atomic_block(own)
+        assert not all(_heading_or_blank(line) for line in own.split("\n"))
+        # Headings that would otherwise stand alone ride in front of a full piece.
+        body = _without_leading_headings(own)
+        assert len(body) <= size or is_single_atomic_block(body)
         assert len(chunk.content) <= ATOMIC_LIMIT_FACTOR * size
-        if index == 0 or chunk.overlap_chars == 0:
-            assert chunk.overlap_chars == 0 or index > 0
+        path = chunk.content[: chunk.path_chars].removesuffix(OVERLAP_SEPARATOR)
+        # The heading path, shortened from the left when it is long.
+        assert chunk.title.endswith(path.removeprefix("…"))
+        assert len(path) <= max(size // 4, 1)
+        if chunk.overlap_chars == 0:
             continue
-        previous = chunks[index - 1].own_text
-        prefix = chunk.content[: chunk.overlap_chars]
+        previous = chunks[index - 1]
+        assert previous.title == chunk.title  # overlap stays inside its section
+        prefix = chunk.content[chunk.path_chars :][: chunk.overlap_chars]
         assert prefix.endswith(OVERLAP_SEPARATOR)
-        assert previous.endswith(prefix.removesuffix(OVERLAP_SEPARATOR))
-        assert chunk.overlap_chars <= len(previous) * overlap // 100 + len(OVERLAP_SEPARATOR)
+        assert previous.own_text.endswith(prefix.removesuffix(OVERLAP_SEPARATOR))
+        assert chunk.overlap_chars <= len(previous.own_text) * overlap // 100 + len(
+            OVERLAP_SEPARATOR
+        )
     assert chunks == [] or chunks[0].overlap_chars == 0
     without_overlap = chunk_markdown(text, size, 0)
-    assert [c.content for c in without_overlap] == own_texts(chunks)
+    assert [c.content[c.path_chars :] for c in without_overlap] == own_texts(chunks)
 
 
 @PROPERTY_SETTINGS
@@ -443,3 +504,50 @@ def test_fences_balanced_and_line_ranges_monotonic(text: str, size: int, overlap
         assert fences_balanced(chunk.content)
         assert previous_start <= chunk.line_start <= chunk.line_end <= line_count
         previous_start = chunk.line_start
+
+
+# Real-world block structure (CommonMark, through markdown-it).
+
+SETEXT = """Project
+=======
+
+Intro text.
+
+Install
+-------
+
+Run pip.
+
+Usage
+=====
+
+Call it.
+"""
+
+
+def test_setext_headings_start_sections() -> None:
+    chunks = chunk_markdown(SETEXT, overlap_percent=0)
+
+    assert [(c.title, c.line_start) for c in chunks] == [
+        ("Project", 1),
+        ("Project > Install", 6),
+        ("Usage", 11),
+    ]
+    assert chunks[1].own_text == "Install\n-------\n\nRun pip."
+
+
+def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
+    text = "# Setup\n\n1. Install:\n   ```bash\n   pip install x\n\n## Usage\n\nRun it.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [c.title for c in chunks] == ["Setup", "Setup > Usage"]
+    assert chunks[1].own_text == "## Usage\n\nRun it."
+
+
+def test_a_fence_in_an_indented_code_block_hides_no_heading() -> None:
+    text = "# Shell\n\nExample:\n\n    ```\n    echo hi\n\n# Later\n\nMore text.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [c.title for c in chunks] == ["Shell", "Later"]

@@ -140,8 +140,8 @@ def test_a_broken_citation_file_never_fails_a_search_or_an_add(project: Path) ->
         assert added.created
         results = memory.search("billing", mode="keyword").results
         assert len(results) == 2 and not any(r.stale for r in results)
-        assert memory.freshness.index.all() == {}  # one warning, then "nothing cited"
-        assert memory.freshness.index.unreadable == "file is not a database"
+        assert memory.freshness.index.all() == {}  # damaged: no citations, one warning
+        assert memory.freshness.index.unreadable  # what doctor reports
 
 
 def test_mentioned_paths_stay_inside_the_project(project: Path, tmp_path: Path) -> None:
@@ -172,3 +172,31 @@ def test_defined_names_cover_private_helpers_methods_and_js() -> None:
     assert {"shown", "hidden", "Box", "open"} <= (defined_names("m.js", js) or set())
     assert defined_names("m.py", b"def broken(:\n") is None
     assert defined_names("notes.txt", b"anything") is None
+
+
+def test_an_edited_discovery_entry_survives_analysis_and_goes_stale_with_its_file(
+    project: Path,
+) -> None:
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        module = next(
+            e for e in memory.list(source=Source.DISCOVERY) if e.file_path == "shop/billing.py"
+        )
+        edited = memory.update(module.id, content="Billing: totals, and discounts as fractions.")
+        assert edited.source is Source.MANUAL
+
+        run_discovery(memory)
+        kept = memory.get(module.id)
+        assert kept is not None and kept.content == edited.content
+        same_place = [
+            e
+            for e in memory.list()
+            if (e.file_path, e.section_title) == (module.file_path, module.section_title)
+        ]
+        assert [e.id for e in same_place] == [module.id]  # not re-created beside it
+
+        assert memory.freshness.stale([module.id]) == {}
+        (project / "shop" / "billing.py").write_text(BILLING + "\nTAX = 0.2\n", encoding="utf-8")
+        assert memory.freshness.stale([module.id]) == {
+            module.id: "shop/billing.py changed since this was written"
+        }

@@ -68,6 +68,13 @@ def files_of(memory: Memory, query: str) -> set[str]:
     return {e.file_path for e in found(memory, query)}
 
 
+def _under_headings(entry: Entry) -> str:
+    """An entry's text without its heading-path line and heading lines."""
+    lines = entry.content.split("\n")
+    kept = [line for line in lines if line != entry.section_title and not line.startswith("#")]
+    return "\n".join(kept).strip()
+
+
 def hashes(memory: Memory, rel: str) -> set[str]:
     """Content hashes of the entries owned by one knowledge file."""
     return {e.content_hash for e in memory.mirror.by_file(project_rel(rel))}
@@ -429,7 +436,9 @@ def test_changing_chunk_size_re_chunks_every_file(tree: Path, memory: Memory) ->
         assert report.files_processed == report.files_total == 5
         assert report.files_skipped == 0
         assert small.count() > before
-        assert all(len(e.content) <= 100 for e in small.list())
+        # The text under the headings fits; a chunk may open with its heading path, and a
+        # heading is never left alone at the end of a chunk.
+        assert all(len(_under_headings(e)) <= 100 for e in small.list())
         assert index(small).files_skipped == 5
 
 
@@ -641,3 +650,52 @@ def test_comments_and_bare_headings_are_not_indexed(tmp_path: Path, memory: Memo
     assert "hidden" not in note.content and "redis" in note.content
     assert note.line_start == 1
     assert found(memory, "subdirectory") == []
+
+
+OLD_GOTCHAS_TEMPLATE = """# Gotchas
+
+Things that surprised someone on this project, so they surprise nobody again.
+One section per gotcha: what happens, why, and what to do instead.
+
+<!-- Example:
+## Tests fail when run from a subdirectory
+
+The fixtures use paths relative to the repository root. Run `pytest` from the root.
+-->
+"""
+
+
+def test_the_templates_own_text_is_never_indexed(tmp_path: Path, memory: Memory) -> None:
+    templates = Path(__file__).parents[2] / "app" / "templates" / "knowledge"
+    write(tmp_path, "gotchas.md", (templates / "gotchas.md").read_text(encoding="utf-8"))
+    write(tmp_path, "README.md", (templates / "README.md").read_text(encoding="utf-8"))
+    # A repository initialised with the old template, where the intro was a plain paragraph.
+    old = OLD_GOTCHAS_TEMPLATE + "\n## Ports\n\nThings that surprised us: port 80 is taken.\n"
+    write(tmp_path, "old/gotchas.md", old)
+
+    index(memory)
+
+    assert memory.mirror.by_file(project_rel("gotchas.md")) == []
+    assert memory.mirror.by_file(project_rel("README.md")) == []
+    [entry] = memory.mirror.by_file(project_rel("old/gotchas.md"))
+    assert entry.section_title == "Gotchas > Ports"
+    assert "surprise nobody" not in entry.content
+    assert "port 80 is taken" in entry.content
+
+
+def test_each_chunk_carries_its_heading_path_for_keyword_search(
+    tmp_path: Path, memory: Memory
+) -> None:
+    body = " ".join(f"Step {i} compiles the wombat module." for i in range(60))
+    write(tmp_path, "guide.md", f"# Guide\n\n## Install\n\n### From source\n\n{body}\n")
+
+    index(memory)
+
+    entries = memory.mirror.by_file(project_rel("guide.md"))
+    first, *rest = sorted(entries, key=lambda e: e.line_start)
+    assert rest
+    assert {e.section_title for e in [first, *rest]} == {"Guide > Install > From source"}
+    assert first.content.startswith("# Guide\n\n## Install\n\n### From source\n\nStep 0 ")
+    # The path opens the text that is embedded and searched, even mid-section.
+    assert all(e.content.startswith("Guide > Install > From source\n\n") for e in rest)
+    assert len(found(memory, "guide install wombat")) == len(rest) + 1

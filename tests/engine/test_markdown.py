@@ -217,3 +217,50 @@ def test_blank_html_comments_keeps_line_numbers_and_fenced_comments() -> None:
     assert "guidance" not in blanked and "Not a heading" not in blanked
     assert "<!-- kept -->" in blanked
     assert blanked.splitlines()[5] == "text"
+
+
+def test_a_directive_in_indented_code_is_not_applied() -> None:
+    parsed = parse_markdown("# T\n\nExample:\n\n    <!-- vector-index: false -->\n")
+
+    assert parsed.index is True
+    assert "<!-- vector-index: false -->" in parsed.body
+
+
+MDX = """---
+title: Guide
+---
+import Tabs from '@theme/Tabs';
+import {
+  TabItem,
+} from '@theme/TabItem';
+export const meta = { draft: false };
+
+# Install
+
+<Tabs
+  defaultValue="pip">
+<TabItem value="pip">
+
+Run `pip install tool`.
+
+</TabItem>
+</Tabs>
+{/* a comment for editors */}
+
+```js
+import x from 'y';
+```
+"""
+
+
+def test_mdx_drops_esm_and_jsx_lines_and_keeps_text_code_and_lines() -> None:
+    parsed = parse_markdown(MDX, "docs/guide.mdx")
+
+    lines = parsed.body.split("\n")
+    assert len(lines) == len(MDX.split("\n")) - parsed.body_line_offset
+    kept = [line for line in lines if line.strip()]
+    assert kept == ["# Install", "Run `pip install tool`.", "```js", "import x from 'y';", "```"]
+    assert lines.index("# Install") + 1 + parsed.body_line_offset == 10
+    # The same file read as plain markdown keeps every line.
+    assert "import Tabs from '@theme/Tabs';" in parse_markdown(MDX, "guide.md").body
+    assert parse_markdown(MDX, "guide.markdown").body == parse_markdown(MDX).body

@@ -193,7 +193,9 @@ async def test_entries_found_often_enough_are_auto_promoted(tmp_path: Path) -> N
             server.state.flush()
         found = await call(client, "memory_search", query="celery redis broker", mode="keyword")
     server.state.close()
-    assert memory.get(added["id"]) is None  # moved into markdown
+    assert memory.mirror.get(added["id"]) is None  # moved into markdown
+    moved = memory.get(added["id"])  # the old id answers with the entry holding its text
+    assert moved is not None and moved.source.value == "markdown"
     promoted = list((memory.paths.knowledge_dir / "gotchas").glob("*.md"))
     assert len(promoted) == 1 and "redis broker" in promoted[0].read_text(encoding="utf-8")
     hit = next(r for r in found["results"] if "redis broker" in r["content"])

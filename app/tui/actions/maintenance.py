@@ -18,6 +18,9 @@ from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
 from engine import SearchResult
 
+EXPORTS = "exports"
+"""Folder of the memory directory that exports are written to unless told otherwise."""
+
 if TYPE_CHECKING:
     from textual.screen import Screen
 
@@ -103,6 +106,8 @@ class MaintenanceActions(_Base):
         self.reindex([message.rel_path])
 
     # --- export --------------------------------------------------------------------------
+    # Exports go to .claude/memory/exports/ by default: a file written into the project
+    # (an export.md at the root) would be indexed as documentation and searched again.
 
     def action_export(self) -> None:
         """Open the export dialog for the results on screen."""
@@ -112,8 +117,12 @@ class MaintenanceActions(_Base):
         state = self.state
         what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"
         summary = f"{len(results)} result{'s' * (len(results) != 1)} {what}"
+        paths = self.memory.paths
+        exports = paths.memory_dir / EXPORTS  # ignored by git and never indexed
+        exports.mkdir(parents=True, exist_ok=True)
+        folder = exports.relative_to(paths.root).as_posix()
         self.app.push_screen(
-            ExportScreen(count=len(results), summary=summary, base_dir=self.memory.paths.root),
+            ExportScreen(count=len(results), summary=summary, base_dir=paths.root, folder=folder),
             lambda request: self.write_export(request, results, state.query) if request else None,
         )
 

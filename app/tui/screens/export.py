@@ -50,12 +50,21 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, *, count: int, summary: str, base_dir: Path, stem: str = "memory-export"):
+    def __init__(
+        self,
+        *,
+        count: int,
+        summary: str,
+        base_dir: Path,
+        stem: str = "memory-export",
+        folder: str = "",
+    ):
         super().__init__()
         self._count = count
         self._summary = summary
         self._base_dir = base_dir
         self._stem = stem
+        self._folder = folder.rstrip("/") + "/" if folder else ""
         self._overwrite_ok: Path | None = None
 
     def compose(self) -> ComposeResult:
@@ -84,7 +93,7 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
             self._message("Nothing to export: the results are empty.")
 
     def _default_name(self, fmt: ExportFormat) -> str:
-        return f"{self._stem}.{EXTENSIONS[fmt]}"
+        return f"{self._folder}{self._stem}.{EXTENSIONS[fmt]}"
 
     @property
     def fmt(self) -> ExportFormat:

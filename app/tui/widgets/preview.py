@@ -96,7 +96,7 @@ def explanation(result: SearchResult, mode: str) -> Content:
             )
         )
     if why.fused_score is not None:
-        parts.append(Content.from_markup("[dim]fused[/] $f (RRF)", f=num(why.fused_score, 4)))
+        parts.append(Content.from_markup("[dim]fused[/] $f", f=num(why.fused_score, 4)))
     return Content("  ").join(parts)
 
 

@@ -1,0 +1,66 @@
+"""``memory-tui import PATH…``: index more of the project's own documentation.
+
+Each path (a markdown file or a folder, inside the project) is added to the ``sources``
+setting of the project's config file, so the index, the git hooks and ``watch`` keep it
+fresh from then on; then the index runs. A folder named this way is indexed even when the
+default rules would leave it out (release notes, examples, a hidden folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """Add the ``import`` subcommand to the parser."""
+    p = command("import", "Index project documentation beyond the defaults (adds to `sources`).")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="markdown files or folders")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=import_sources)
+
+
+def import_sources(args: argparse.Namespace, root: Path) -> int:
+    """Add the paths to ``sources``, then index what that brings in."""
+    from engine import Indexer, Memory, load_config, pattern_for, set_config_value
+
+    patterns = [pattern_for(root, raw) for raw in args.paths]  # all checked before any write
+    current = list(load_config(root).sources)
+    added = [p for p in dict.fromkeys(patterns) if p not in current]
+    written = set_config_value(root, "sources", current + added) if added else None
+    with Memory.open(root) as memory:
+        indexer = Indexer(memory)
+        matched = [rel for rel, _ in indexer.sources.files() if _covers(patterns, rel)]
+        report = indexer.run(only=matched)
+    summary = {
+        "added": added,
+        "config": str(written.relative_to(root)) if written else "",
+        "files": matched,
+        "entriesCreated": report.entries_created,
+        "errors": [{"file": f, "message": m} for f, m in report.errors],
+    }
+    for where, message in report.errors:
+        print(f"memory-tui: error: {where}: {message}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    else:
+        where = f" to `sources` in {summary['config']}" if added else " (already sources)"
+        sys.stdout.write(
+            f"Added {', '.join(added) or ', '.join(patterns)}{where}\n"
+            f"{len(matched)} files, {report.entries_created} entries created, "
+            f"{report.files_skipped} unchanged\n"
+        )
+    if not matched:
+        print("memory-tui: warning: those paths hold no markdown file to index", file=sys.stderr)
+    return 1 if report.errors else 0
+
+
+def _covers(patterns: list[str], rel: str) -> bool:
+    for pattern in patterns:
+        path = pattern.lstrip("/").removesuffix("/**")
+        if rel == path or rel.startswith(path + "/"):
+            return True
+    return False

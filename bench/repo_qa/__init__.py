@@ -1,0 +1,89 @@
+"""Newcomer questions on real repositories (issue 17): does the memory find the file?
+
+Each ``<name>.json`` names a public repository, the commit measured and 25+ questions
+written as a newcomer would ask them, each with the 1–3 files that answer it (checked by
+reading them). Only questions and hashes are shipped, never the repositories' code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent
+REPOSITORIES = ("typer", "express")
+HIT_K = 5
+MRR_K = 10
+
+_NOISE = re.compile(
+    r"(?:^|/)(?:tests?|__tests__|spec|e2e|fixtures|examples?|samples?|docs_src|demos?"
+    r"|vendor|vendored|_vendor|third_party|_click|generated|changelog|changes|release-notes)/"
+    r"|(?:^|/)(?:CHANGELOG|HISTORY|History|NEWS|CHANGES|release-notes)[^/]*$"
+    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|[^/]*\.(?:test|spec)\.[jt]sx?)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    q: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSet:
+    name: str
+    repo: str
+    commit: str
+    kind: str
+    source_globs: tuple[str, ...]
+    questions: tuple[Question, ...]
+
+
+def load(name: str) -> QuestionSet:
+    """The question set ``bench/repo_qa/<name>.json``."""
+    data = json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))
+    return QuestionSet(
+        name,
+        data["repo"],
+        data["commit"],
+        data["kind"],
+        tuple(data["source_globs"]),
+        tuple(Question(q["q"], tuple(q["files"])) for q in data["questions"]),
+    )
+
+
+def off_topic() -> list[str]:
+    """Prompts unrelated to any project."""
+    data = json.loads((HERE / "offtopic.json").read_text(encoding="utf-8"))
+    return list(data["prompts"])
+
+
+def is_noise(path: str) -> bool:
+    """Release notes, examples, tests, vendored or generated code, by path (the bench's own
+    rule, independent of the product's)."""
+    return bool(path) and bool(_NOISE.search(path))
+
+
+def hit_at(ranked_files: Sequence[str], answers: Sequence[str], k: int = HIT_K) -> float:
+    """1 when one of the first ``k`` results comes from an answer file."""
+    return float(any(f in answers for f in ranked_files[:k]))
+
+
+def reciprocal_rank(ranked_files: Sequence[str], answers: Sequence[str], k: int = MRR_K) -> float:
+    """1/rank of the first result from an answer file within ``k`` (0 when none)."""
+    for rank, f in enumerate(ranked_files[:k], start=1):
+        if f in answers:
+            return 1.0 / rank
+    return 0.0
+
+
+_INJECTED = re.compile(r"^- \[[^\]]+\] (?P<where>\S+?)(?::\d+(?:-\d+)?)? \(id ", re.MULTILINE)
+
+
+def injected_files(hook_output: str) -> list[str]:
+    """The files the hook's context block cites, in order."""
+    return [m["where"] for m in _INJECTED.finditer(hook_output)]

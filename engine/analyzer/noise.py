@@ -1,0 +1,160 @@
+"""Telling a project's own code and docs from the files that only accompany them.
+
+Release notes, example and tutorial programs, tests, vendored copies of dependencies and
+generated files answer few of a newcomer's questions one by one, yet they can outnumber
+the project's own files many times over. :func:`classify_path` names the kind of such a
+file from its path alone (no reading), so the analyzer can describe each kind in one
+summary and the indexer can leave them out; ``None`` means the project's own material.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+
+NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
+NOISE_KINDS: tuple[NoiseKind, ...] = (
+    "release-notes",
+    "examples",
+    "tests",
+    "vendored",
+    "generated",
+    "excluded",
+)
+"""``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone)."""
+
+_RELEASE_FILE = re.compile(
+    r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
+    r"(?:[-_][\w-]*)?(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$",
+    re.IGNORECASE,
+)
+_RELEASE_DIRS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases"})
+_EXAMPLE_DIRS = frozenset(
+    {
+        "docs_src", "example", "examples", "sample", "samples", "demo", "demos",
+        "tutorial", "tutorials", "cookbook", "playground", "snippets", "docs_examples",
+    }
+)  # fmt: skip
+_DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
+"""Example folders whose markdown is documentation (a docs site's tutorial pages)."""
+_DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
+_TEST_DIRS = frozenset(
+    {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__"}
+)
+_TEST_FILE = re.compile(
+    r"^(?:test_.+\.py|.+_test\.(?:py|go|rb|rs)|conftest\.py"
+    r"|.+\.(?:test|spec)\.(?:[cm]?[jt]sx?)|.+Tests?\.(?:java|kt|cs|swift))$"
+)
+_VENDOR_DIRS = frozenset(
+    {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "3rdparty", "extern",
+     "external", "node_modules", "bower_components"}
+)  # fmt: skip
+_GENERATED_DIRS = frozenset({"generated", "__generated__", "gen", "autogen"})
+_GENERATED_FILE = re.compile(
+    r"(?:_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.min\.(?:js|css)|\.bundle\.js|\.generated\.\w+"
+    r"|\.d\.ts\.map|\.map)$"
+    r"|^(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|Cargo\.lock"
+    r"|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum)$"
+)
+_DOCS_EXAMPLE_SOURCE = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|sh)$")
+
+
+def classify_path(rel: str) -> NoiseKind | None:
+    """The kind of accompanying file at the project-relative posix path ``rel``, or
+    ``None`` for the project's own code and documentation.
+
+    Folders decide first (a test inside ``examples/`` is an example), from the top down;
+    then the file name. Source files under ``docs/`` are the docs' example programs.
+    """
+    parts = rel.split("/")
+    folders, name = [p.lower() for p in parts[:-1]], parts[-1]
+    for folder in folders:
+        kind = _folder_kind(folder)
+        if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
+            continue
+        if kind is not None:
+            return kind
+    if _RELEASE_FILE.match(name):
+        return "release-notes"
+    if _TEST_FILE.match(name):
+        return "tests"
+    if _GENERATED_FILE.search(name):
+        return "generated"
+    if folders[:1] in (["docs"], ["doc"]) and _DOCS_EXAMPLE_SOURCE.search(name):
+        return "examples"
+    return None
+
+
+def _folder_kind(folder: str) -> NoiseKind | None:
+    if folder in _VENDOR_DIRS:
+        return "vendored"
+    if folder in _GENERATED_DIRS:
+        return "generated"
+    if folder in _RELEASE_DIRS:
+        return "release-notes"
+    if folder in _EXAMPLE_DIRS:
+        return "examples"
+    if folder in _TEST_DIRS:
+        return "tests"
+    return None
+
+
+_LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
+
+
+def _named(rules: Sequence[IgnoreRule], rel: str) -> bool:
+    """Whether a pattern names ``rel`` or one of the folders above it."""
+    parts = rel.split("/")
+    folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
+    return is_ignored(rules, rel, False) or any(is_ignored(rules, f, True) for f in folders)
+
+
+class NoiseClassifier:
+    """:func:`classify_path`, plus vendored copies found by looking at the tree.
+
+    A folder below the top level that carries its own licence file (``pkg/_click/LICENSE``)
+    is a copy of another project, whatever its name.
+    """
+
+    def __init__(
+        self, root: Path, *, own: Sequence[str] = (), excluded: Sequence[str] = ()
+    ) -> None:
+        """``own`` and ``excluded`` are patterns in ``.gitignore`` syntax (the settings
+        ``analyzer_include`` and ``analyzer_exclude``): files the project counts as its own
+        whatever their path, and files it leaves out (``excluded``); ``own`` wins."""
+        self.root = root
+        self._licensed: dict[str, bool] = {}
+        self._own = parse_gitignore("\n".join(own), "")
+        self._excluded = parse_gitignore("\n".join(excluded), "")
+
+    def kind(self, rel: str) -> NoiseKind | None:
+        """The kind of accompanying file at ``rel``, or ``None`` for the project's own."""
+        if self._own and _named(self._own, rel):
+            return None
+        if self._excluded and _named(self._excluded, rel):
+            return "excluded"
+        found = classify_path(rel)
+        if found is not None:
+            return found
+        parts = rel.split("/")[:-1]
+        for depth in range(2, len(parts) + 1):
+            if self.licensed("/".join(parts[:depth])):
+                return "vendored"
+        return None
+
+    def licensed(self, folder: str) -> bool:
+        """Whether the project-relative ``folder`` holds a licence file of its own."""
+        known = self._licensed.get(folder)
+        if known is None:
+            try:
+                names = os.listdir(self.root / folder)
+            except OSError:
+                names = []
+            known = any(_LICENSE.match(name) for name in names)
+            self._licensed[folder] = known
+        return known

@@ -1,0 +1,103 @@
+"""One summary entry per kind of accompanying material (see :mod:`engine.analyzer.noise`).
+
+``docs_src/`` with 236 example programs becomes one entry that says so, not 236; a
+changelog of 277 sections becomes one entry naming the latest releases. A newcomer who
+asks "are there examples?" or "what changed lately?" still finds the place to look.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from engine.analyzer.languages import language_of
+from engine.analyzer.model import Analysis, DiscoveryDraft
+from engine.analyzer.noise import NoiseClassifier, NoiseKind, classify_path
+
+MAX_SHOWN = 12
+"""Folders or headings named in a summary."""
+
+_WHAT: dict[str, str] = {
+    "release-notes": "release notes (what changed in each version)",
+    "examples": "example programs (samples, tutorials, the documentation's code)",
+    "tests": "the test suite",
+    "vendored": "a vendored copy of another project (third-party code kept in the tree)",
+    "generated": "generated files (lock files, compiled or minified output)",
+    "excluded": "files the configuration leaves out of the analysis (analyzer_exclude)",
+}
+
+
+def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDraft]:
+    """One draft per (kind, place) of the analysed files that are not the project's own."""
+    groups: dict[tuple[NoiseKind, str], list[str]] = defaultdict(list)
+    for rel in analysis.files:
+        kind = noise.kind(rel)
+        if kind is not None:
+            groups[(kind, _place(rel, kind, noise))].append(rel)
+    outlines = {d.file: d for d in analysis.docs}
+    drafts = []
+    for (kind, place), files in sorted(groups.items()):
+        if kind == "release-notes" and place in outlines:
+            drafts.append(_release_notes(place, outlines[place].headings))
+        else:
+            tools = analysis.test_tools if kind == "tests" else ()
+            drafts.append(_group(kind, place, files, tools))
+    return drafts
+
+
+def _place(rel: str, kind: NoiseKind, noise: NoiseClassifier) -> str:
+    """The folder that makes ``rel`` noise (``docs_src/``), or the file itself."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        prefix = "/".join(parts[:depth])
+        if (
+            _folder_is(prefix, kind)
+            or (kind == "vendored" and depth > 1 and noise.licensed(prefix))
+            or (kind == "excluded" and noise.kind(prefix + "/x") == "excluded")
+        ):
+            return prefix + "/"
+    return rel if kind in ("release-notes", "generated") else (rel.rpartition("/")[0] + "/")
+
+
+def _folder_is(prefix: str, kind: NoiseKind) -> bool:
+    return classify_path(prefix + "/x") == kind and classify_path(prefix) != kind
+
+
+def _group(
+    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = ()
+) -> DiscoveryDraft:
+    languages = Counter(language_of(f.rpartition("/")[2]) or "other" for f in files)
+    langs = ", ".join(f"{lang} {n}" for lang, n in languages.most_common(5))
+    sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
+    where = place
+    lines = [
+        f"{where} holds {_what_count(kind, len(files))}: {_WHAT[kind]}"
+        + (f", using {', '.join(tools)}." if tools else "."),
+        f"Files by language: {langs}.",
+    ]
+    if sub:
+        shown = ", ".join(name for name, _ in sub.most_common(MAX_SHOWN))
+        more = f" and {len(sub) - MAX_SHOWN} more" if len(sub) > MAX_SHOWN else ""
+        lines.append(f"Folders: {shown}{more}.")
+    lines.append(
+        "They are summarised here instead of indexed one by one; name them in the "
+        "`sources` setting (or `memory-tui import`) to index their markdown."
+    )
+    title = f"{kind.replace('-', ' ').capitalize()}: {where}"
+    return DiscoveryDraft("\n".join([title, *lines]), title, where.rstrip("/"), (kind, where))
+
+
+def _release_notes(file: str, headings: tuple[str, ...]) -> DiscoveryDraft:
+    versions = [h for h in headings if any(c.isdigit() for c in h)]
+    latest = "; ".join(versions[:MAX_SHOWN]) or "no version headings found"
+    title = f"Release notes: {file}"
+    text = (
+        f"{title}\n{file} holds the release notes: {len(headings)} sections, "
+        f"{len(versions)} of them for versions. Latest: {latest}.\n"
+        "Read the file for what changed in a version; its sections are not indexed one by one."
+    )
+    return DiscoveryDraft(text, title, file, ("release notes", "changelog", *versions[:3]))
+
+
+def _what_count(kind: NoiseKind, n: int) -> str:
+    noun = {"examples": "example file", "tests": "test file"}.get(kind, "file")
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

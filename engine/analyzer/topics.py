@@ -1,0 +1,137 @@
+"""Project-wide topics: the entry points that matter, and the folders and their roles.
+
+Each is a short entry of its own. Entry points are ranked (installed commands first, then
+``__main__`` modules, then main/cli files and ``bin/``) and capped, and never include the
+example, test or vendored programs that merely have a ``__main__`` guard.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from engine.analyzer.model import Analysis, DiscoveryDraft
+from engine.analyzer.noise import NoiseClassifier
+
+MAX_ENTRY_POINTS = 15
+MAX_FOLDERS = 20
+_PACKAGE_MAIN = ("main -> ", "module -> ")
+"""package.json's ``main`` and ``module``: what ``require``/``import`` load, not commands."""
+
+_ROLES: dict[str, str] = {
+    "docs": "documentation (the docs site's pages)",
+    "doc": "documentation",
+    "scripts": "helper scripts for development, release and CI",
+    "bin": "executables",
+    "tools": "development tools",
+    "bench": "benchmarks",
+    "benchmarks": "benchmarks",
+    "src": "the source code",
+    "lib": "library code",
+    "app": "the application",
+    "apps": "applications",
+    "packages": "the packages of a monorepo",
+    "cmd": "the programs' main packages",
+    "internal": "private packages",
+    "pkg": "library packages",
+    "api": "the API layer",
+    "config": "configuration",
+    "public": "static files served as they are",
+    "static": "static assets",
+    "assets": "static assets",
+    "migrations": "database migrations",
+    "deploy": "deployment",
+    "docker": "container build files",
+    ".github": "GitHub settings: CI workflows, issue templates",
+}
+_KIND_ROLE = {
+    "release-notes": "release notes",
+    "examples": "example programs",
+    "tests": "the test suite",
+    "vendored": "vendored third-party code",
+    "generated": "generated files",
+    "excluded": "left out of the analysis by the configuration",
+}
+
+
+def ranked_entry_points(analysis: Analysis, noise: NoiseClassifier) -> list[str]:
+    """The project's entry points, most important first, at most :data:`MAX_ENTRY_POINTS`."""
+    found = []
+    for entry in analysis.entry_points:
+        target = entry.partition(" -> ")[2] if " -> " in entry else entry
+        if noise.kind(target) is None:
+            found.append(entry)
+    return sorted(found, key=_entry_rank)[:MAX_ENTRY_POINTS]
+
+
+def _entry_rank(entry: str) -> tuple[int, int, str]:
+    if " -> " in entry:  # declared by a manifest: an installed command, or a package's main
+        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, entry)
+    name = entry.rpartition("/")[2]
+    depth = entry.count("/")
+    if name == "__main__.py":
+        return (2, depth, entry)
+    if entry.startswith("bin/") or name.split(".")[0] in ("cli", "main", "index", "server"):
+        return (3, depth, entry)
+    return (4, depth, entry)
+
+
+def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:
+    """Where the programs start: installed commands, ``__main__`` modules, main files."""
+    entries = ranked_entry_points(analysis, noise)
+    if not entries:
+        return None
+    title = f"Entry points of {analysis.name}"
+    lines = [title, "Where execution starts (installed commands first):"]
+    for entry in entries:
+        command, _, target = entry.partition(" -> ")
+        if entry.startswith(_PACKAGE_MAIN):
+            lines.append(f"- the package's {command} module (package.json): {target}")
+        elif target:
+            lines.append(f"- command `{command}` runs {target}")
+        else:
+            summary = analysis.summaries.get(entry, "")
+            lines.append(f"- {entry}" + (f": {summary}" if summary else ""))
+    keywords = ("entry point", "main", "cli", "command", *(e.split(" ")[0] for e in entries[:4]))
+    return DiscoveryDraft("\n".join(lines), title, "", keywords)
+
+
+def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:
+    """The top folders, how many files each holds and what they are for."""
+    counts: Counter[str] = Counter()
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for rel in analysis.files:
+        top = rel.split("/")[0] if "/" in rel else "."
+        counts[top] += 1
+        kinds[top][noise.kind(rel) or "own"] += 1
+    if not counts:
+        return None
+    title = f"Architecture of {analysis.name}: top-level folders and their roles"
+    lines = [title]
+    own = {d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None}
+    for folder, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FOLDERS]:
+        role = _role(folder, kinds[folder], own, analysis)
+        files = f"{n} file" + ("" if n == 1 else "s")
+        lines.append(f"- {folder}/ ({files}): {role}" if folder != "." else f"- root: {role}")
+    shown = [d for d in analysis.source_dirs if d in own][:8]
+    lines.append(f"The project's own source folders, most code first: {_join(shown)}.")
+    return DiscoveryDraft("\n".join(lines), title, "", ("architecture", "folders", "layout"))
+
+
+def _role(folder: str, kinds: Counter[str], own: set[str], analysis: Analysis) -> str:
+    if folder == ".":
+        return "project files: manifests, README, configuration"
+    main_kind, _ = kinds.most_common(1)[0]
+    if main_kind != "own":
+        return _KIND_ROLE.get(main_kind, main_kind)
+    summary = analysis.summaries.get(f"{folder}/__init__.py", "")
+    if summary:
+        return f"the package {folder}: {summary}"
+    if folder in _ROLES:
+        return _ROLES[folder]
+    if folder in own:
+        return "source code"
+    return "other files"
+
+
+def _join(items: list[str]) -> str:
+    return ", ".join("(root)" if item == "." else item for item in items) or "none"

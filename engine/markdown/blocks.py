@@ -1,0 +1,132 @@
+"""The block structure of a markdown document, as CommonMark defines it.
+
+markdown-it-py parses the blocks (its inline pass is switched off: only block boundaries
+matter here). It follows the CommonMark spec exactly, so setext headings (``Title`` over
+``===`` or ``---``) are headings, and a fence left open inside a list item or a block quote
+ends with its container instead of hiding the rest of the file. Its block parser is linear
+in the input (bench/parse_adversarial.py measures it on hostile input).
+
+markdown-it is imported on first use: only indexing and ``doctor`` parse markdown, never the
+prompt hook or keyword search.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+
+class FenceRole(Enum):
+    """What a line is with respect to fenced code blocks."""
+
+    NONE = "none"
+    """Ordinary markdown, outside any fence."""
+    OPEN = "open"
+    """The opening fence line (```` ```lang ```` or ``~~~``)."""
+    BODY = "body"
+    """A line inside a fenced block."""
+    CLOSE = "close"
+    """The closing fence line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading of the document (not one nested in a list or quote)."""
+
+    level: int
+    """1 to 6; a setext heading is 1 (``===``) or 2 (``---``)."""
+    text: str
+    """The heading's text, on one line, without ``#`` marks or underline."""
+    last: int
+    """0-based last line: the heading's own line, or a setext heading's underline."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockMap:
+    """Per-line facts about a document that the parser and the chunker need."""
+
+    roles: list[FenceRole]
+    """Each line's place with respect to fenced code blocks."""
+    code: list[bool]
+    """Whether each line is code (fenced or indented), where nothing is markup."""
+    headings: dict[int, Heading]
+    """Headings by their 0-based first line."""
+
+
+@cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
+    parser.disable("inline")  # block boundaries are all that is needed
+    return parser
+
+
+def _parse(text: str) -> list[Token]:
+    """markdown-it's block tokens for ``text``, with the cyclic garbage collector paused.
+
+    A large document makes hundreds of thousands of tokens, none of them in a reference
+    cycle; letting the collector walk them over and over doubled the parse time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parser().parse(text)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def block_map(lines: Sequence[str]) -> BlockMap:
+    """Fences, code and headings of the document made of ``lines``."""
+    roles = [FenceRole.NONE] * len(lines)
+    code = [False] * len(lines)
+    headings: dict[int, Heading] = {}
+    tokens = _parse("\n".join(lines))
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        first, end = token.map
+        if token.type == "fence":
+            _mark_fence(lines, roles, first, min(end, len(lines)), token.markup)
+            code[first:end] = [True] * (end - first)
+        elif token.type == "code_block":
+            code[first:end] = [True] * (end - first)
+        elif token.type == "heading_open" and token.level == 0:
+            text = " ".join(tokens[index + 1].content.split())
+            headings[first] = Heading(int(token.tag[1]), text, end - 1)
+    return BlockMap(roles, code, headings)
+
+
+def _mark_fence(
+    lines: Sequence[str], roles: list[FenceRole], first: int, end: int, markup: str
+) -> None:
+    roles[first] = FenceRole.OPEN
+    roles[first + 1 : end] = [FenceRole.BODY] * (end - first - 1)
+    last = end - 1
+    if last > first and _closes(lines[last], markup):
+        roles[last] = FenceRole.CLOSE
+
+
+def _closes(line: str, markup: str) -> bool:
+    """Whether ``line`` (container prefixes aside) is a closing fence for ``markup``."""
+    fence = line.lstrip(" \t>").rstrip()
+    return len(fence) >= len(markup) and fence == markup[0] * len(fence)
+
+
+def fence_roles(lines: Sequence[str]) -> list[FenceRole]:
+    """Classify each line as outside, opening, inside or closing a fenced code block.
+
+    CommonMark's rules: a fence is three or more backticks or tildes indented at most three
+    spaces (relative to its list item or quote), closed by a line of the same character at
+    least as long; an unclosed fence runs to the end of its container.
+    """
+    return block_map(lines).roles

@@ -1,0 +1,303 @@
+"""Issue 17: project-wide topics, one per entry (build/test/run, CI, dependencies, entry
+points, architecture, routes, patterns, naming) and short module and package summaries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
+from engine.analyzer.definitions import budget_order, file_drafts
+from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.topics import MAX_ENTRY_POINTS
+from engine.core.models import Source
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+PYPROJECT = """\
+[project]
+name = "shop"
+requires-python = ">=3.11"
+dependencies = ["fastapi>=0.110", "httpx"]
+
+[project.optional-dependencies]
+cli = ["rich>=13"]
+
+[project.scripts]
+shop = "shop.cli:main"
+shop-admin = "shop.admin:run"
+
+[build-system]
+build-backend = "hatchling.build"
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+"""
+WORKFLOW = """\
+name: Test
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "$GITHUB_CONTEXT"
+      - run: pip install -e .[cli]
+      - name: Test
+        run: pytest -q
+"""
+
+
+def shop(root: Path) -> Path:
+    files = {
+        "pyproject.toml": PYPROJECT,
+        "Makefile": ".PHONY: test\ntest:\n\tpytest\nlint: test\n\truff check .\n%.o: %.c\n",
+        ".github/workflows/test.yml": WORKFLOW,
+        "scripts/test.sh": "#!/bin/sh\nset -e\npytest --cov shop\n",
+        "shop/__init__.py": '"""An online shop: carts, orders and payments."""\n',
+        "shop/__main__.py": "from shop.cli import main\nmain()\n",
+        "shop/cli.py": '"""The shop command."""\n\ndef main() -> None:\n    pass\n',
+        "shop/api.py": (
+            '"""HTTP API."""\nfrom fastapi import FastAPI\napp = FastAPI()\n\n'
+            '@app.get("/carts/{cart_id}")\ndef get_cart(cart_id: int):\n    return {}\n\n'
+            '@app.post("/orders")\nasync def create_order():\n    return {}\n'
+        ),
+        "shop/services/__init__.py": '"""Business rules."""\n',
+        "shop/services/payments.py": (
+            '"""Payments through the bank."""\n\nMAX_RETRIES = 3\n\n'
+            "class PaymentGateway:\n"
+            '    """Talks to the bank."""\n\n'
+            "    def charge(self, amount: int) -> bool:\n        return True\n\n"
+            "def refund_payment(payment_id: str) -> None:\n"
+            '    """Give the money back."""\n'
+        ),
+        "web/server.js": (
+            "const express = require('express');\nconst app = express();\n"
+            "/**\n * app.get('/in/a/comment', h);\n */\n"
+            "app.get('/health', (req, res) => res.send('ok'));\n"
+            'router.post("/users/:id", update);\n'
+        ),
+        "tests/test_api.py": "def test_api():\n    assert True\n",
+        "tests/test_cart.py": "def test_cart():\n    assert True\n",
+    }
+    files |= {f"docs_src/page{i}/tutorial{i}.py": "main()\n" for i in range(30)}
+    files |= {
+        f"docs_src/page{i}/main.py": 'if __name__ == "__main__":\n    pass\n' for i in range(20)
+    }
+    return write(root, files)
+
+
+def by_title(drafts: list[DiscoveryDraft], start: str) -> DiscoveryDraft:
+    found = [d for d in drafts if d.section_title.startswith(start)]
+    assert len(found) == 1, [d.section_title for d in drafts]
+    return found[0]
+
+
+def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    build = by_title(drafts, "How to build, test and run shop").content
+    assert "shop = shop.cli:main" in build
+    assert "hatchling.build" in build
+    assert "testpaths" in build
+    assert "- make test" in build and "- make lint" in build
+    assert ".PHONY" not in build and "%.o" not in build
+    assert "scripts/test.sh: pytest --cov shop" in build
+    ci = by_title(drafts, "Continuous integration of shop")
+    assert ci.file_path == ".github/workflows"
+    assert "test.yml (Test): pip install -e .[cli]; pytest -q" in ci.content
+    assert "GITHUB_CONTEXT" not in ci.content
+    deps = by_title(drafts, "Dependencies of shop").content
+    assert "- fastapi>=0.110" in deps and "- httpx" in deps
+    assert "Optional dependencies [cli]" in deps and "- rich>=13" in deps
+    assert ">=3.11" in deps
+
+
+def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    entries = by_title(drafts, "Entry points of shop").content.splitlines()[2:]
+    assert entries[:2] == [
+        "- command `shop` runs shop.cli:main",
+        "- command `shop-admin` runs shop.admin:run",
+    ]
+    assert entries[2] == "- shop/__main__.py"
+    assert "- shop/cli.py: The shop command." in entries
+    assert not any("docs_src" in line for line in entries)
+    assert len(entries) <= MAX_ENTRY_POINTS
+    overview = drafts[0].content
+    assert "docs_src" not in overview  # neither a source folder nor an entry point
+
+
+def test_many_main_modules_are_capped(tmp_path: Path) -> None:
+    write(tmp_path, {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)})
+    drafts = discovery_drafts(analyze(tmp_path))
+    entries = by_title(drafts, "Entry points of").content.splitlines()[2:]
+    assert len(entries) == MAX_ENTRY_POINTS
+    assert entries[0] == "- tool00/__main__.py"
+
+
+def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    routes = by_title(drafts, "API routes of shop").content
+    assert "GET /carts/{cart_id} (shop/api.py, line 5)" in routes
+    assert "POST /orders (shop/api.py, line 9)" in routes
+    assert "GET /health (web/server.js, line 6)" in routes
+    assert "POST /users/:id (web/server.js, line 7)" in routes
+    assert "/in/a/comment" not in routes
+    assert "docs_src" not in routes
+    patterns = by_title(drafts, "Architecture patterns of shop").content.splitlines()
+    assert patterns[1].startswith("- Command-line application: confidence 1.00")
+    web = next(line for line in patterns if "Web API" in line)
+    assert "confidence 0.67" in web and "HTTP routes declared" in web
+    naming = by_title(drafts, "Naming conventions of shop").content
+    assert "Functions and methods: snake_case 100%" in naming
+    assert "Classes and types: PascalCase 100%" in naming
+    assert "Constants: UPPER_CASE 100%" in naming
+    assert "test_*.py (2)" in naming
+    layout = by_title(drafts, "Architecture of shop").content
+    assert "- docs_src/ (50 files): example programs" in layout
+    assert "- shop/ (6 files): the package shop: An online shop" in layout
+    assert "- tests/ (2 files): the test suite" in layout
+    tests = by_title(drafts, "Tests: tests/").content
+    assert "tests/ holds 2 test files: the test suite, using pytest." in tests
+
+
+def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(shop(tmp_path)))
+    payments = by_title(drafts, "Module shop/services/payments.py").content
+    assert payments.splitlines() == [
+        "Module shop/services/payments.py (Python): Payments through the bank.",
+        "Public API: 1 class, 1 function, 1 constant.",
+        "- class PaymentGateway (line 5): Talks to the bank. (methods: charge)",
+        "- function refund_payment(payment_id: str) -> None (line 11): Give the money back.",
+        "Also: MAX_RETRIES.",
+    ]
+    package = next(d.content for d in drafts if d.section_title == "Package shop/")
+    assert package.startswith("Package shop/: An online shop: carts, orders and payments.")
+    assert "- cli.py: The shop command." in package
+    assert "services/" not in package.splitlines()[0]
+    packages = [d.section_title for d in drafts if d.section_title.startswith("Package ")]
+    assert packages == ["Package shop/", "Package shop/services/"]  # web/ has one module
+
+
+def test_the_configuration_overrides_what_counts_as_the_projects_own(tmp_path: Path) -> None:
+    write(tmp_path, {"examples/app/server.py": "", "shop/legacy/old.py": "", "shop/a.py": ""})
+    noise = NoiseClassifier(tmp_path, own=["/examples/app/"], excluded=["legacy/"])
+    assert noise.kind("examples/app/server.py") is None
+    assert noise.kind("examples/other.py") == "examples"
+    assert noise.kind("shop/legacy/old.py") == "excluded"
+    assert noise.kind("shop/a.py") is None
+    both = NoiseClassifier(tmp_path, own=["*.py"], excluded=["*.py"])
+    assert both.kind("shop/a.py") is None  # own wins
+
+
+def test_discovery_follows_the_analyzer_settings(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "shop",
+        {
+            ".claude/memory.config.toml": 'analyzer_include = ["/examples/"]\n'
+            'analyzer_exclude = ["shop/legacy/"]\n',
+            "shop/__init__.py": "",
+            "shop/legacy/old.py": "def old_checkout():\n    return 1\n",
+            "examples/shop_server.py": "def serve_the_shop():\n    return 2\n",
+        },
+    )
+    (root / ".git").mkdir()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        entries = memory.list(source=Source.DISCOVERY)
+    files = {e.file_path for e in entries}
+    assert "examples/shop_server.py" in files  # its definitions are indexed
+    assert not any(f.startswith("shop/legacy/old") for f in files)
+    excluded = next(e for e in entries if e.section_title.startswith("Excluded: "))
+    assert excluded.section_title == "Excluded: shop/legacy/"
+
+
+def test_the_chunk_budget_goes_to_the_main_package_and_its_public_modules_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    func = "def {0}():\n    return '{0}' * 400\n\n\n"
+    files = {f"pkg/mod{i}.py": func.format(f"public_{i}") for i in range(4)}
+    files |= {"pkg/_impl.py": func.format("private"), "pkg/sub/deep.py": func.format("deep")}
+    files |= {"aaa_scripts/tool.py": func.format("tool"), "setup_helper.py": func.format("root")}
+    analysis = analyze(write(tmp_path, files))
+    order = [rel for rel in budget_order(analysis) if rel.endswith(".py")]
+    assert order == [
+        "pkg/mod0.py", "pkg/mod1.py", "pkg/mod2.py", "pkg/mod3.py", "pkg/sub/deep.py",
+        "pkg/_impl.py", "aaa_scripts/tool.py", "setup_helper.py",
+    ]  # fmt: skip
+    monkeypatch.setattr(definitions, "MAX_DEFINITION_CHUNKS", 5)
+    drafts = definitions.definition_drafts(tmp_path, budget_order(analysis))
+    assert [d.file_path for d in drafts] == order[:5]
+
+
+def test_a_js_package_main_an_example_manifest_and_one_word_names(tmp_path: Path) -> None:
+    files = {
+        "package.json": '{"name": "store", "main": "index.js", "bin": {"store": "bin/cli.js"},'
+        ' "dependencies": {"react": "^18"}}',
+        "index.js": "export function createStore() {}\nexport function persist() {}\n"
+        "export function combine() {}\n",
+        "bin/cli.js": "run()\n",
+        "examples/demo/package.json": '{"name": "demo", "main": "demo.js",'
+        ' "dependencies": {"three": "^1", "express": "^4"}}',
+        "examples/demo/demo.js": "run()\n",
+        "examples/other/package.json": '{"name": "other"}',
+    }
+    analysis = analyze(write(tmp_path, files))
+    assert "three.js" not in analysis.frameworks and "express" not in analysis.frameworks
+    drafts = discovery_drafts(analysis)
+    entries = by_title(drafts, "Entry points of store").content.splitlines()[2:]
+    assert entries[:2] == [
+        "- command `store` runs bin/cli.js",
+        "- the package's main module (package.json): index.js",
+    ]
+    naming = by_title(drafts, "Naming conventions of store").content
+    assert "Functions and methods: camelCase 100%; 2 single lowercase words (of 3)" in naming
+    patterns = by_title(drafts, "Architecture patterns of store").content
+    assert "Monorepo" not in patterns  # the example's manifest is not a package of its own
+
+
+def test_a_js_doc_comment_stays_with_its_declaration_across_a_blank_line() -> None:
+    doc = "/**\n" + "".join(f" * Explains step {i} of the getter at length.\n" for i in range(12))
+    text = (
+        "'use strict';\n\n"
+        f"{doc} */\n\nreq.get =\nreq.header = function header(name) {{\n"
+        + "  return this.headers[name];\n"
+        * 3
+        + "};\n\n"
+        f"{doc} */\n\ndefineGetter(req, 'protocol', function protocol() {{\n"
+        + "  return 'https' + 'some more text';\n" * 12
+        + "});\n"
+    )
+    drafts = file_drafts("lib/request.js", text, "JavaScript")
+    assert [d.section_title for d in drafts] == ["req.get", "protocol"]
+    assert all(d.content.count("Explains step 0") == 1 for d in drafts)
+    assert "function header(name)" in drafts[0].content
+    assert "function protocol()" in drafts[1].content
+
+
+def test_the_analysis_summary_lists_ranked_entry_points_and_own_source_folders(
+    tmp_path: Path,
+) -> None:
+    root = shop(tmp_path / "shop")
+    (root / ".git").mkdir()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        summary = run_discovery(memory).summary()
+    entries, folders = summary["entryPoints"], summary["sourceDirs"]
+    assert isinstance(entries, list) and isinstance(folders, list)
+    assert entries[:3] == [
+        "shop -> shop.cli:main",
+        "shop-admin -> shop.admin:run",
+        "shop/__main__.py",
+    ]
+    assert not any("docs_src" in e for e in entries)
+    assert "docs_src" not in folders

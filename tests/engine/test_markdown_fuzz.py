@@ -1,0 +1,83 @@
+"""Hostile and random markdown through the parser, the chunker and the analyzer's outline.
+
+Hypothesis draws documents from the pieces that have broken markdown parsers (unclosed
+fences and comments, directives, setext underlines, list and quote markers, tables, MDX
+lines, CR/LF mixes, a BOM, NUL). Whatever it draws, nothing raises, every chunk points at
+lines of the document and holds text from it, and no heading CommonMark sees is lost. How
+fast this goes on 1 MB of such input is measured by bench/parse_adversarial.py, not here.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from engine.analyzer.docs import outline
+from engine.markdown.chunking import chunk_markdown
+from engine.markdown.parse import blank_html_comments, normalise_newlines, parse_markdown
+
+PIECES = [
+    "# ", "## Title", "### ", "#", "####### x", "=====", "-----", "---", "***", "\n", "\n\n",
+    "```", "````py", "~~~", "`", "``", "<!--", "-->", "<!-- keywords: a, b -->",
+    "<!-- vector-index: false -->", "<!-- keywords: ", "> ", ">", "- ", "* ", "1. ", "   ",
+    "    ", "\t", "| a | b |", "|---|---|", "|", "[", "](", ")", "![x](y)", "<", ">", "<div>",
+    "</div>", "{#id}", "}", "{/* c */}", "import x from 'y';", "export const a = 1;",
+    "<Tabs", "/>", "word", "words here.", "Sentence one. Two!", "é", "\u2028", "\r\n", "\r",
+    "\ufeff", "\x00", "title: x", "...", "\nSetext\n=====\n", "\nSub title\n---\n",
+]  # fmt: skip
+DOCUMENT = st.lists(st.sampled_from(PIECES), max_size=120).map("".join)
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+REFERENCE = MarkdownIt("commonmark")
+
+
+def reference_headings(body: str) -> list[tuple[int, str, bool]]:
+    """``(line, text, bare)`` of each top-level heading CommonMark finds, parsed independently:
+    1-based first line, text on one line, and whether another heading or the end follows it."""
+    tokens = [t for t in REFERENCE.parse(body) if t.level == 0 or t.type == "inline"]
+    found = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            text = " ".join(tokens[index + 1].content.split())
+            after = tokens[index + 3].type if index + 3 < len(tokens) else "heading_open"
+            found.append((token.map[0] + 1, text, after == "heading_open"))
+    return found
+
+
+@SETTINGS
+@given(DOCUMENT, st.sampled_from(["", "a.md", "a.markdown", "a.mdx"]), st.integers(100, 600))
+def test_parse_and_chunk_any_text(text: str, name: str, size: int) -> None:
+    parsed = parse_markdown(text, name)
+
+    body_lines = parsed.body.split("\n")
+    original = normalise_newlines(text).removeprefix("\ufeff").split("\n")
+    assert len(body_lines) + parsed.body_line_offset == len(original)
+    chunks = chunk_markdown(parsed.body, size, 15)
+    for chunk in chunks:
+        assert 1 <= chunk.line_start <= chunk.line_end <= len(body_lines)
+        assert chunk.content.strip() and chunk.own_text.strip()
+        for line in chunk.own_text.split("\n"):
+            assert line.strip() in parsed.body  # text of the document, nothing invented
+    # Every heading with text under it opens a chunk titled by it; bare ones join the next.
+    for line, heading, bare in reference_headings(parsed.body):
+        if bare or not heading:
+            continue
+        holding = [c for c in chunks if c.line_start <= line <= c.line_end]
+        assert holding and holding[0].title.endswith(heading), (line, heading)
+
+
+@SETTINGS
+@given(DOCUMENT)
+def test_comment_blanking_and_outline_any_text(text: str) -> None:
+    blanked = blank_html_comments(normalise_newlines(text))
+
+    assert blanked.count("\n") == normalise_newlines(text).count("\n")
+    for rel in ("doc.md", "doc.rst"):
+        found = outline(rel, text)
+        assert found.title and len(found.headings) == len(found.levels)
+
+
+def test_heading_text_is_cleaned_of_links_tags_code_and_anchors() -> None:
+    text = "# Guide\n\n## [Install](x.md) `pip` <sup>1</sup> ![i](i.png) {#install} ##\n"
+
+    assert outline("doc.md", text).headings == ("Install pip 1 i",)

@@ -1,0 +1,157 @@
+"""Issue 17: the analyzer describes the project's own code, summarises the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.analyzer import analyze, discovery_drafts
+from engine.analyzer.definitions import MAX_CHUNK_CHARS, definition_drafts, file_drafts
+from engine.analyzer.noise import NoiseClassifier, classify_path
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("CHANGELOG.md", "release-notes"),
+        ("docs/release-notes.md", "release-notes"),
+        ("History.md", "release-notes"),
+        ("changelog/1.2.md", "release-notes"),
+        ("docs_src/first_steps/tutorial001.py", "examples"),
+        ("examples/mvc/index.js", "examples"),
+        ("docs/tutorial/options.py", "examples"),
+        ("tests/test_cli.py", "tests"),
+        ("src/router.test.ts", "tests"),
+        ("pkg/util_test.go", "tests"),
+        ("pkg/_vendor/six.py", "vendored"),
+        ("third_party/zlib/zlib.h", "vendored"),
+        ("api/service_pb2.py", "generated"),
+        ("package-lock.json", "generated"),
+        ("dist.min.js", "generated"),
+        ("README.md", None),
+        ("docs/tutorial/options.md", None),
+        ("pkg/changes.py", None),
+        ("src/history.ts", None),
+        ("typer/testing.py", None),
+        ("lib/router/index.js", None),
+    ],
+)
+def test_classify_path(rel: str, kind: str | None) -> None:
+    assert classify_path(rel) == kind
+
+
+def test_a_nested_folder_with_its_own_licence_is_vendored(tmp_path: Path) -> None:
+    write(tmp_path, {"LICENSE": "x", "pkg/core.py": "", "pkg/_click/LICENSE.txt": "x",
+                     "pkg/_click/core.py": "", "pkg/_click/sub/a.py": ""})  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("pkg/core.py") is None  # the root's own licence does not count
+    assert noise.kind("pkg/_click/core.py") == "vendored"
+    assert noise.kind("pkg/_click/sub/a.py") == "vendored"
+
+
+def noisy_project(root: Path) -> Path:
+    changelog = "# Release notes\n\n" + "".join(
+        f"## 1.{i}.0\n\nFixed bug {i}.\n\n" for i in range(50)
+    )
+    files = {
+        "pyproject.toml": '[project]\nname = "shop"\n',
+        "shop/__init__.py": '"""Shop."""\n',
+        "shop/cart.py": '"""Carts."""\n\ndef checkout(cart):\n    """Pay."""\n    return 1\n',
+        "shop/_vendor/LICENSE": "MIT",
+        "shop/_vendor/left_pad.py": "def pad(s):\n    return s\n",
+        "CHANGELOG.md": changelog,
+    }
+    files |= {
+        f"docs_src/page{i}/tutorial00{i}.py": f"def main{i}():\n    pass\n" for i in range(30)
+    }
+    files |= {f"tests/test_{i}.py": f"def test_{i}():\n    assert True\n" for i in range(20)}
+    return write(root, files)
+
+
+def test_noise_is_one_summary_per_kind_and_place(tmp_path: Path) -> None:
+    drafts = discovery_drafts(analyze(noisy_project(tmp_path)))
+    titles = [d.section_title for d in drafts]
+    assert "Examples: docs_src/" in titles
+    assert "Tests: tests/" in titles
+    assert "Vendored: shop/_vendor/" in titles
+    assert "Release notes: CHANGELOG.md" in titles
+    assert not any(d.file_path.startswith(("docs_src/", "tests/", "shop/_vendor/")) for d in drafts)
+    examples = next(d for d in drafts if d.section_title == "Examples: docs_src/")
+    assert "30 example files" in examples.content
+    notes = next(d for d in drafts if d.section_title == "Release notes: CHANGELOG.md")
+    assert "1.0.0" in notes.content and "50 of them for versions" in notes.content
+    assert sum("CHANGELOG" in d.file_path for d in drafts) == 1
+
+
+def test_definitions_cover_only_the_projects_own_code(tmp_path: Path) -> None:
+    root = noisy_project(tmp_path)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+    drafts = definition_drafts(root, files)
+    assert {d.file_path for d in drafts} == {"shop/cart.py"}  # __init__ defines nothing
+    cart = next(d for d in drafts if d.file_path == "shop/cart.py")
+    assert "def checkout(cart):" in cart.content and "return 1" in cart.content
+    assert (cart.line_start, cart.line_end) == (3, 5)
+
+
+def big_class(methods: int) -> str:
+    body = "".join(
+        f'    def method_{i}(self, value):\n        """Step {i}."""\n'
+        + "".join(f"        value = value + {j}  # arithmetic step {j}\n" for j in range(12))
+        + "        return value\n\n"
+        for i in range(methods)
+    )
+    return f'class Engine:\n    """Runs the steps."""\n\n    limit = 3\n\n{body}'
+
+
+def test_a_long_class_is_split_into_head_and_methods_with_line_ranges() -> None:
+    text = big_class(6)
+    drafts = file_drafts("pkg/engine.py", text, "Python")
+    # the small head (docstring, attributes) goes with the first method
+    assert drafts[0].section_title == "Engine, Engine.method_0"
+    assert "Runs the steps" in drafts[0].content
+    titles = [d.section_title for d in drafts[1:]]
+    assert titles == [f"Engine.method_{i}" for i in range(1, 6)]
+    lines = text.splitlines()
+    for draft in drafts:
+        assert draft.content.startswith("Python code: ")
+        assert len(draft.content) <= MAX_CHUNK_CHARS + 200
+        first = lines[draft.line_start - 1].strip()
+        assert first and first in draft.content
+
+
+def test_small_definitions_are_merged_and_long_ones_split() -> None:
+    small = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(5))
+    merged = file_drafts("m.py", small, "Python")
+    assert len(merged) == 1 and merged[0].section_title == "f0, f1, f2, f3, f4"
+    long = "def huge():\n" + "".join(
+        f"    x{i} = compute({i}, 'padding text here')\n" for i in range(200)
+    )
+    parts = file_drafts("h.py", long, "Python")
+    assert len(parts) > 3
+    assert parts[0].section_title == f"huge (part 1 of {len(parts)})"
+    assert parts[-1].line_end == 201
+
+
+def test_javascript_is_cut_at_top_level_declarations_with_their_comment() -> None:
+    text = (
+        "'use strict';\n\n"
+        "/**\n * Send a response.\n */\n"
+        "res.send = function send(body) {\n" + "  var chunk = body;\n" * 40 + "};\n\n"
+        "/**\n * Set status.\n */\n"
+        "res.status = function status(code) {\n" + "  this.statusCode = code;\n" * 40 + "};\n"
+    )
+    drafts = file_drafts("lib/response.js", text, "JavaScript")
+    titles = [d.section_title for d in drafts]
+    assert "res.send" in titles[0] and "res.status" in titles[-1]
+    status = drafts[-1]
+    assert "Set status." in status.content
+    assert text.splitlines()[status.line_start - 1] == "/**"
