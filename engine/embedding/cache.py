@@ -46,7 +46,7 @@ class EmbeddingCache:
         except sqlite3.DatabaseError as exc:
             if is_busy_error(exc):
                 raise LockTimeoutError(f"memory is busy: {path} stayed locked") from exc
-            if path.exists() and is_write_denied(exc):
+            if path.exists() and is_write_denied(exc, path):
                 self._db = self._read_only(exc)
                 return
             # Derived data: vectors are recomputed on demand, so start over.

@@ -105,7 +105,7 @@ class CitationIndex:
         except sqlite3.DatabaseError as exc:
             if is_busy_error(exc):
                 raise
-            if is_write_denied(exc):  # healthy, only not writable: nothing recorded
+            if is_write_denied(exc, self.path):  # healthy, only not writable: nothing recorded
                 warn_read_only(self.path, exc)
                 return
             self.unreadable = str(exc)
@@ -129,7 +129,7 @@ class CitationIndex:
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
-            if not (self.path.exists() and is_write_denied(exc)):
+            if not (self.path.exists() and is_write_denied(exc, self.path)):
                 raise
             warn_read_only(self.path, exc)
             self._db = open_read_only(self.path)

@@ -103,7 +103,7 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
         if is_busy_error(exc):
             report.add("embedding cache", Status.WARNING, "busy (another process is writing)")
             return
-        if is_write_denied(exc):
+        if is_write_denied(exc, path):
             _report_read_only(paths, report, exc)
             return
         aside = move_aside(path)

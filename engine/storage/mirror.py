@@ -154,7 +154,7 @@ class EntryMirror:
                     f"memory is busy: the keyword index {self.path} stayed locked "
                     f"for {BUSY_TIMEOUT_S:g} s"
                 ) from exc
-            if existed and is_write_denied(exc):
+            if existed and is_write_denied(exc, self.path):
                 with contextlib.suppress(sqlite3.DatabaseError):
                     db = open_read_only(self.path)  # healthy, only not writable: keep it
                     warn_read_only(self.path, exc)

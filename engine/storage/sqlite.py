@@ -4,7 +4,9 @@ damaged."""
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,23 +43,40 @@ def is_busy_error(exc: sqlite3.DatabaseError) -> bool:
     return "locked" in str(exc).lower()
 
 
-_WRITE_DENIED = (
-    "readonly database",
-    "unable to open database file",
-    "disk i/o error",
-    "database or disk is full",
-    "read-only file system",
+_WRITE_DENIED = ("readonly database", "unable to open database file", "disk is full")
+_DENIED_CODES = (
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_PERM,
+    sqlite3.SQLITE_FULL,
 )
 
 
-def is_write_denied(exc: sqlite3.DatabaseError) -> bool:
-    """Whether an error means "cannot write here" (permissions, a read-only or full disk)
-    rather than "damaged": such a file must never be moved aside as if it were broken."""
+def is_write_denied(exc: sqlite3.DatabaseError, path: Path) -> bool:
+    """Whether an error on the file at ``path`` means "cannot write here" (permissions, a
+    read-only or full disk) rather than "damaged": such a file must never be moved aside
+    as if it were broken. A bare I/O error counts only when the folder refuses a write."""
     code = getattr(exc, "sqlite_errorcode", None)
-    denied = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR)
-    if code is not None and code & 0xFF in (*denied, sqlite3.SQLITE_FULL, sqlite3.SQLITE_PERM):
+    if code is not None and code & 0xFF in _DENIED_CODES:
         return True
-    return any(text in str(exc).lower() for text in _WRITE_DENIED)
+    if any(text in str(exc).lower() for text in _WRITE_DENIED):
+        return True
+    io_error = (code is not None and code & 0xFF == sqlite3.SQLITE_IOERR) or (
+        "i/o error" in str(exc).lower()
+    )
+    return io_error and not _folder_takes_writes(path.parent)
+
+
+def _folder_takes_writes(folder: Path) -> bool:
+    """Whether a small file can be written in ``folder`` now (not read-only, not full)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError:
+        return False
+    return True
 
 
 _warned: set[Path] = set()

@@ -142,3 +142,18 @@ def test_stdin_that_is_not_utf8_gets_a_clear_error(project: Path, home: Path) ->
     assert "Traceback" not in stderr
     assert "stdin is not UTF-8 text (byte 0xff at offset 7)" in stderr
     assert contents(project) == before
+
+
+def test_stale_output_shows_escape_sequences_inert(tmp_path: Path, home: Path) -> None:
+    root = git_repo(tmp_path / "staleproject")
+    (root / "gears.py").write_text("def spin():\n    return 1\n", encoding="utf-8")
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+        memory.add("\x1b]0;pwned\x07 gears.py spins \x1b[2J \u202efast", source="session")
+    (root / "gears.py").write_text("def spun():\n    return 2\n", encoding="utf-8")
+    result = run_cli("stale", cwd=root, home=home)
+    assert result.returncode == 0, result.stderr
+    assert "␛]0;pwned␇ gears.py" in result.stdout  # listed, shown inert
+    assert_inert(result.stdout)
+    listed = run_cli("stale", "--json", cwd=root, home=home)
+    assert_inert(listed.stdout)
+    assert json.loads(listed.stdout)[0]["title"].startswith("\x1b]0;pwned\x07 gears.py")
