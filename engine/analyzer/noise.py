@@ -44,8 +44,9 @@ _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
 """Example folders whose markdown is documentation (a docs site's tutorial pages)."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
 _TEST_DIRS = frozenset(
-    {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__"}
-)
+    {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__",
+     "benchmarks", "benchmark"}  # performance tests: code that measures the project
+)  # fmt: skip
 _TEST_FILE = re.compile(
     r"^(?:test_.+\.py|.+_test\.(?:py|go|rb|rs)|conftest\.py"
     r"|.+\.(?:test|spec)\.(?:[cm]?[jt]sx?)|.+Tests?\.(?:java|kt|cs|swift))$"

@@ -32,6 +32,7 @@ def write(root: Path, files: dict[str, str]) -> Path:
         ("tests/test_cli.py", "tests"),
         ("src/router.test.ts", "tests"),
         ("pkg/util_test.go", "tests"),
+        ("benchmarks/routers/bench.mts", "tests"),
         ("pkg/_vendor/six.py", "vendored"),
         ("third_party/zlib/zlib.h", "vendored"),
         ("api/service_pb2.py", "generated"),
