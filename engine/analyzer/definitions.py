@@ -39,9 +39,11 @@ CODE_LANGUAGES = frozenset(
 )  # fmt: skip
 
 _DECLARATION = re.compile(
-    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
-    r"(?:function\*?|class|interface|type|enum|const|let|var|func|fn|def|struct|trait|impl"
-    r"|module|namespace|public|private|protected|static)\s+([\w$.]+)"
+    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
+    r"(?:async\s+)?(?:unsafe\s+)?"
+    r"(?:function\*?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
+    r"|module|namespace|public|private|protected|static|func)"
+    r"\s+(?:\([^)]*\)\s*)?([\w$.]+)"  # Go: a method's receiver comes before its name
 )
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")

@@ -73,8 +73,13 @@ DEFAULT_SOURCES: tuple[str, ...] = (
     "/docs/**/*.markdown",
     "/docs/**/*.mdx",
     "/doc/**/*.md",
+    "/site/content/**/*.md",
+    "/website/docs/**/*.md",
+    "/website/docs/**/*.mdx",
+    "/documentation/**/*.md",
 )
-"""The project's own documentation: top-level markdown, every README, docs/ and doc/.
+"""The project's own documentation: top-level markdown, every README, docs/ and doc/, and
+the usual homes of a docs site (Hugo's site/content/, Docusaurus' website/docs/).
 ``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (

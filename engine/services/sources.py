@@ -40,6 +40,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
+_TRANSLATION_DIRS = frozenset({"i18n", "l10n", "locales", "translations"})
 _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
 
@@ -82,7 +83,10 @@ class SourceSet:
         )
 
     def _translation(self, parts: list[str]) -> bool:
-        """``docs/de/…`` beside ``docs/en/…``: a translated copy of the docs."""
+        """``docs/de/…`` beside ``docs/en/…``, or anything under an ``i18n/`` or
+        ``locales/`` folder: a translated copy of the docs."""
+        if any(p.lower() in _TRANSLATION_DIRS for p in parts[:-1]):
+            return True
         return (
             len(parts) > 2
             and parts[0] in ("docs", "doc")
