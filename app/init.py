@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
@@ -21,7 +22,14 @@ from typing import Any
 from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml
 
 SERVER_NAME = "memory-tui"
-GITIGNORE_LINES = (".claude/memory/",)
+GITIGNORE_LINES = (".claude/memory/", ".claude/settings.local.json")
+BIN_VARIABLE = "MEMORY_TUI_BIN"
+"""Where a machine whose ``memory-tui`` is not on PATH says where it is (personal)."""
+PORTABLE_COMMAND = f"${{{BIN_VARIABLE}:-memory-tui}}"
+"""The command the committed files name: Claude Code expands ``${VAR:-default}`` in
+``.mcp.json``, and the hook runs through a shell, which does the same."""
+HOOK_COMMAND = f'"{PORTABLE_COMMAND}" hook'
+LOCAL_SETTINGS = Path(".claude") / "settings.local.json"
 KNOWLEDGE_DIRS = ("architecture", "components", "domain", "patterns")
 SKILLS = ("memory-query", "memory-save", "memory-discover")
 
@@ -37,13 +45,13 @@ class InitReport:
     notes: list[str] = field(default_factory=list)
 
 
-def command_path() -> str:
-    """How Claude Code should start us: the bare name if it is on PATH, else the
-    absolute path of the console script next to this Python."""
+def local_command() -> str | None:
+    """This machine's own path to the console script when ``memory-tui`` is not on PATH
+    (then only personal, uncommitted files may name it); ``None`` when it is on PATH."""
     if shutil.which("memory-tui"):
-        return "memory-tui"
+        return None
     beside = Path(sys.executable).parent / "memory-tui"
-    return str(beside) if beside.exists() else "memory-tui"
+    return str(beside) if beside.exists() else None
 
 
 def _template(*parts: str) -> str:
@@ -72,6 +80,15 @@ def scaffold(root: Path, report: InitReport) -> None:
         _ensure_file(root, root / CONFIG_TOML, default_config_toml(), report)
     _merge_json(root, root / ".mcp.json", _add_server, report)
     _merge_json(root, root / ".claude" / "settings.json", _add_prompt_hook, report)
+    local = local_command()
+    if local is not None:
+        _merge_json(root, root / LOCAL_SETTINGS, lambda data: _set_local_bin(data, local), report)
+        report.notes.append(
+            f"memory-tui is not on PATH: this machine's path went to {LOCAL_SETTINGS} "
+            f"(not committed). For the committed wiring to work everywhere, put it on PATH "
+            f"(`pipx install {_project_source()}` or `uv tool install {_project_source()}`), "
+            f"or set {BIN_VARIABLE} in your shell."
+        )
     _ensure_gitignore(root, report)
 
 
@@ -143,12 +160,16 @@ def _merge_json(
 
 
 def _add_server(data: dict[str, Any]) -> bool:
+    """Register the server by the portable command; an entry an older version wrote with
+    a machine's absolute path is migrated, anything else the user wrote is kept."""
     servers = data.setdefault("mcpServers", {})
     if not isinstance(servers, dict):
         raise TypeError("mcpServers is not an object")
-    if SERVER_NAME in servers:
+    wanted = {"type": "stdio", "command": PORTABLE_COMMAND, "args": ["serve-mcp"]}
+    current = servers.get(SERVER_NAME)
+    if isinstance(current, dict) and not _machine_path(str(current.get("command", ""))):
         return False
-    servers[SERVER_NAME] = {"type": "stdio", "command": command_path(), "args": ["serve-mcp"]}
+    servers[SERVER_NAME] = wanted
     return True
 
 
@@ -161,10 +182,35 @@ def _add_prompt_hook(data: dict[str, Any]) -> bool:
         raise TypeError("hooks.UserPromptSubmit is not a list")
     for group in groups:
         for hook in group.get("hooks", []) if isinstance(group, dict) else []:
-            if "memory-tui" in str(hook.get("command", "")) and " hook" in str(hook["command"]):
-                return False
-    groups.append({"hooks": [{"type": "command", "command": f"{command_path()} hook"}]})
+            command = str(hook.get("command", ""))
+            if "memory-tui" in command and command.endswith(" hook"):
+                if not _machine_path(command.removesuffix(" hook").strip('"')):
+                    return False
+                hook["command"] = HOOK_COMMAND  # written by an older version: migrate
+                return True
+    groups.append({"hooks": [{"type": "command", "command": HOOK_COMMAND}]})
     return True
+
+
+def _machine_path(command: str) -> bool:
+    """Whether ``command`` names this machine's console script by an absolute path."""
+    return Path(command).is_absolute() and Path(command).name == "memory-tui"
+
+
+def _set_local_bin(data: dict[str, Any], local: str) -> bool:
+    env = data.setdefault("env", {})
+    if not isinstance(env, dict):
+        raise TypeError("env is not an object")
+    if env.get(BIN_VARIABLE) == local:
+        return False
+    env[BIN_VARIABLE] = local
+    return True
+
+
+def _project_source() -> str:
+    """What to give pipx / uv to install this copy of memory-tui."""
+    here = Path(__file__).resolve().parents[1]
+    return shlex.quote(str(here)) if (here / "pyproject.toml").exists() else "memory-tui"
 
 
 def _ensure_gitignore(root: Path, report: InitReport) -> None:
@@ -176,6 +222,7 @@ def _ensure_gitignore(root: Path, report: InitReport) -> None:
         report.unchanged.append(".gitignore")
         return
     prefix = "" if not text or text.endswith("\n") else "\n"
-    block = "# memory-tui: derived index files\n" + "\n".join(missing) + "\n"
+    header = "# memory-tui: derived index files, this machine's settings\n"
+    block = header + "\n".join(missing) + "\n"
     _write_atomic(path, text + prefix + block)
     (report.updated if text else report.created).append(".gitignore")

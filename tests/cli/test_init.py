@@ -79,11 +79,12 @@ def test_init_scaffolds_and_merges_without_clobbering(tmp_path: Path, home: Path
     assert settings["model"] == "x"
     commands = [h["command"] for g in settings["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
     assert commands[0] == "echo hi"
-    assert any(c.endswith("memory-tui hook") for c in commands)
+    assert commands[1] == '"${MEMORY_TUI_BIN:-memory-tui}" hook'
     assert (root / ".gitignore").read_text().splitlines() == [
         "node_modules/",
-        "# memory-tui: derived index files",
+        "# memory-tui: derived index files, this machine's settings",
         ".claude/memory/",
+        ".claude/settings.local.json",
     ]
 
     before = tree(root)
