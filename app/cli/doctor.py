@@ -24,6 +24,35 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
     p.set_defaults(handler=doctor)
+    p = command(
+        "compact",
+        "Merge the vector store's small fragments and drop old versions now (writes do it "
+        "on their own once fragments pile up).",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(handler=compact)
+
+
+def compact(args: argparse.Namespace, root: Path) -> int:
+    """Compact the store under the write lock; prints its size before and after."""
+    from engine import Memory, MemoryPaths
+
+    if not MemoryPaths.for_root(root).memory_dir.is_dir():
+        print(f"memory-tui: error: no memory in {root} yet: run `memory-tui init`", file=sys.stderr)
+        return 1
+    with Memory.open(root) as memory, memory.lock.hold():
+        done = memory.store().compact()
+    if args.json:
+        sys.stdout.write(json.dumps(done, indent=2) + "\n")
+    elif not done:
+        sys.stdout.write("nothing to compact: the vector store is empty\n")
+    else:
+        sys.stdout.write(
+            f"{done['rows']} entries: {done['fragments_before']} fragments → {done['fragments']}, "
+            f"{done['versions_before']} versions → {done['versions']}, "
+            f"{done['bytes_before'] / 1e6:.1f} MB → {done['bytes'] / 1e6:.1f} MB\n"
+        )
+    return 0
 
 
 def doctor(args: argparse.Namespace, root: Path) -> int:

@@ -197,8 +197,32 @@ def _check_store(memory: Memory, report: HealthReport) -> bool:
             detail += "; only knowledge files can be re-indexed, other entries are lost"
         report.add("vector store", Status.PROBLEM, detail, fix)
         return False
-    report.add("vector store", Status.OK, f"{count} entries (version {version})")
+    _report_store_size(memory, count, version, report)
     return True
+
+
+def _report_store_size(memory: Memory, count: int, version: int, report: HealthReport) -> None:
+    """Entries, version and size on disk; a store of many small fragments (single adds
+    before compaction existed, or a crash before it ran) is compacted now."""
+    from engine.storage.maintenance import COMPACT_SMALL_FRAGMENTS
+
+    store = memory.store()
+    figures = store.figures()
+    size = f"{_count(figures['fragments'], 'fragment')}, {figures['bytes'] / 1e6:.1f} MB on disk"
+    if figures["small_fragments"] < COMPACT_SMALL_FRAGMENTS:
+        report.add("vector store", Status.OK, f"{count} entries (version {version}; {size})")
+        return
+    with memory.lock.hold():
+        done = store.compact()
+    if not done:
+        report.add("vector store", Status.WARNING, f"{count} entries; {size}", "memory-tui compact")
+        return
+    report.add(
+        "vector store",
+        Status.REPAIRED,
+        f"{count} entries; compacted {done['fragments_before']} fragments into "
+        f"{done['fragments']}, {done['bytes_before'] / 1e6:.1f} → {done['bytes'] / 1e6:.1f} MB",
+    )
 
 
 def _check_keyword_index(memory: Memory, existed: bool, report: HealthReport) -> None:

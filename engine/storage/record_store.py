@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
+from engine.storage import maintenance
 from engine.storage.lance_rows import (
     MIGRATIONS,
     TABLE,
@@ -35,16 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ANN_MIN_ROWS = 50_000
-"""From this many rows the store keeps an IVF_HNSW_SQ index for one-shot processes
-(long-lived ones search an exact in-memory copy); the measurements behind the number
-are in bench/RESULTS.md ("Vector index")."""
 ANN_NPROBES = 50
 ANN_REFINE = 5
 """IVF partitions probed, and candidates re-ranked with exact vectors per result: recall@10
 against exact search 0.97 at 100,000 entries (0.89 with 20 probes and no re-ranking)."""
-ANN_REINDEX_SHARE = 0.1
-"""Re-fold the index when this share of rows has been added since it was built."""
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 _ENTRY_COLUMNS = list(ENTRY_COLUMNS)
@@ -78,6 +73,7 @@ class RecordStore:
         self._has_index = False
         self._index_checked_at: int | None = None
         self._db: Any = None
+        self._writes = 0
 
     # --- opening -------------------------------------------------------------------------
 
@@ -229,6 +225,17 @@ class RecordStore:
                 f"writing to the vector store at {self.path} failed ({first_line(exc)}); "
                 "run `memory-tui doctor` to see what can be recovered"
             ) from exc
+        self._writes += 1
+        if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:
+            self.compact(force=False)
+
+    def compact(self, *, force: bool = True) -> dict[str, int]:
+        """See :func:`engine.storage.maintenance.compact`."""
+        return maintenance.compact(self, force=force)
+
+    def figures(self) -> dict[str, int]:
+        """See :func:`engine.storage.maintenance.figures`."""
+        return maintenance.figures(self)
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -370,24 +377,5 @@ class RecordStore:
         return self._has_index
 
     def maintain_vector_index(self) -> str:
-        """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows, and fold new
-        rows into it when many were added since; returns what was done ("" if nothing)."""
-        table = self.table()
-        if table is None:
-            return ""
-        rows = table.count_rows()
-        if not self.has_vector_index():
-            if rows < ANN_MIN_ROWS:
-                return ""
-            from lancedb.index import IvfHnswSq
-
-            partitions = max(1, int(rows**0.5))
-            config = IvfHnswSq(distance_type="cosine", num_partitions=partitions)
-            table.create_index("vector", config=config, replace=True)
-            return f"built a vector index over {rows} entries"
-        index = next(i for i in table.list_indices() if "vector" in i.columns)
-        unindexed = int(getattr(index, "num_unindexed_rows", 0) or 0)
-        if unindexed < ANN_REINDEX_SHARE * rows:
-            return ""
-        table.optimize()
-        return f"folded {unindexed} new entries into the vector index"
+        """See :func:`engine.storage.maintenance.maintain_vector_index`."""
+        return maintenance.maintain_vector_index(self)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
-from engine.storage import record_store
+from engine.storage import maintenance
 from engine.storage.lance_rows import latest_version_on_disk
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
@@ -225,9 +225,9 @@ class Records:
 
     def maintain_vector_index(self) -> str:
         """Create or refresh the store's ANN index when the memory is large enough for one
-        (:data:`engine.storage.record_store.ANN_MIN_ROWS`); says what it did, "" when
+        (:data:`engine.storage.maintenance.ANN_MIN_ROWS`); says what it did, "" when
         nothing was due. Smaller memories return at once, without opening LanceDB."""
-        if self.mirror.count() < record_store.ANN_MIN_ROWS or not self.paths.vectors_dir.exists():
+        if self.mirror.count() < maintenance.ANN_MIN_ROWS or not self.paths.vectors_dir.exists():
             return ""
         done = ""
 

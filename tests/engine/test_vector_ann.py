@@ -13,7 +13,7 @@ from engine.search import vector as memory_module
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.storage import record_store as store_module
+from engine.storage import maintenance as maintenance_module
 
 WORDS = [
     "gearbox",
@@ -63,7 +63,7 @@ def texts(count: int, seed: int) -> list[str]:
 
 @pytest.fixture
 def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "ANN_MIN_ROWS", 300)
+    monkeypatch.setattr(maintenance_module, "ANN_MIN_ROWS", 300)
     monkeypatch.setattr(memory_module, "EXACT_IN_MEMORY_MAX", 0)  # one-shot path: LanceDB
 
 

@@ -1,0 +1,113 @@
+"""Keeping the LanceDB table small: compaction and cleanup of old versions (issue 16).
+
+Each single add, update or delete commits a new fragment and a new manifest listing all
+of them; an agent adding notes one at a time made the table grow quadratically (2,000
+single adds: 243.8 MB against 15.0 MB for the same rows written at once) and every write
+slower. Every :data:`COMPACT_CHECK_EVERY` writes the store looks at its small fragments and,
+past :data:`COMPACT_SMALL_FRAGMENTS`, runs LanceDB's ``optimize``: fragments merged, versions
+older than :data:`KEEP_VERSIONS_FOR` removed, indices brought up to date.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.storage.lance_rows import TABLE
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+class RecordStore(Protocol):
+    """What maintenance needs of :class:`engine.storage.record_store.RecordStore`."""
+
+    path: Path
+
+    def table(self) -> Any: ...
+
+    def has_vector_index(self) -> bool: ...
+
+
+log = logging.getLogger(__name__)
+
+ANN_MIN_ROWS = 50_000
+"""From this many rows the store keeps an IVF_HNSW_SQ index for one-shot processes
+(long-lived ones search an exact in-memory copy); the measurements behind the number
+are in bench/RESULTS.md ("Vector index")."""
+ANN_REINDEX_SHARE = 0.1
+"""Re-fold the index when this share of rows has been added since it was built."""
+
+COMPACT_SMALL_FRAGMENTS = 32
+"""Compact once the table holds this many small fragments: each single add or update
+writes one, and thousands of them made the store grow quadratically (every commit also
+writes a manifest listing them all) and slowed every write."""
+COMPACT_CHECK_EVERY = 16
+"""Writes between two looks at the fragment count (the look itself costs ~1 ms)."""
+KEEP_VERSIONS_FOR = timedelta(seconds=60)
+"""Old versions younger than this survive a compaction: readers always open the latest
+version (``read_consistency_interval=0``), so only a read in flight could still use one."""
+
+
+def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
+    """Merge small fragments and drop versions older than :data:`KEEP_VERSIONS_FOR`
+    (LanceDB's ``optimize``); unless ``force``, only when
+    :data:`COMPACT_SMALL_FRAGMENTS` small fragments have piled up. Runs under the
+    caller's write lock (writes call it); a failure is logged, never raised, since the
+    data is intact either way. Returns the store's figures before and after."""
+    table = store.table()
+    if table is None:
+        return {}
+    try:
+        before = figures(store)
+        if not force and before["small_fragments"] < COMPACT_SMALL_FRAGMENTS:
+            return {}
+        table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
+        after = figures(store)
+    except Exception:
+        log.warning("compacting the vector store at %s failed", store.path, exc_info=True)
+        return {}
+    return {f"{k}_before": v for k, v in before.items()} | after
+
+
+def figures(store: RecordStore) -> dict[str, int]:
+    """Rows, fragments (small ones too), versions kept and bytes of the table on disk."""
+    table = store.table()
+    if table is None:
+        return {"rows": 0, "fragments": 0, "small_fragments": 0, "versions": 0, "bytes": 0}
+    stats = table.stats()
+    fragments = stats.get("fragment_stats", {})
+    folder = store.path / f"{TABLE}.lance"
+    on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    return {
+        "rows": int(stats.get("num_rows", 0)),
+        "fragments": int(fragments.get("num_fragments", 0)),
+        "small_fragments": int(fragments.get("num_small_fragments", 0)),
+        "versions": len(table.list_versions()),
+        "bytes": on_disk,
+    }
+
+
+def maintain_vector_index(store: RecordStore) -> str:
+    """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows, and fold new
+    rows into it when many were added since; returns what was done ("" if nothing)."""
+    table = store.table()
+    if table is None:
+        return ""
+    rows = table.count_rows()
+    if not store.has_vector_index():
+        if rows < ANN_MIN_ROWS:
+            return ""
+        from lancedb.index import IvfHnswSq
+
+        partitions = max(1, int(rows**0.5))
+        config = IvfHnswSq(distance_type="cosine", num_partitions=partitions)
+        table.create_index("vector", config=config, replace=True)
+        return f"built a vector index over {rows} entries"
+    index = next(i for i in table.list_indices() if "vector" in i.columns)
+    unindexed = int(getattr(index, "num_unindexed_rows", 0) or 0)
+    if unindexed < ANN_REINDEX_SHARE * rows:
+        return ""
+    table.optimize()
+    return f"folded {unindexed} new entries into the vector index"
