@@ -45,7 +45,7 @@ writes one, and thousands of them made the store grow quadratically (every commi
 writes a manifest listing them all) and slowed every write."""
 COMPACT_CHECK_EVERY = 16
 """Writes between two looks at the fragment count (the look itself costs ~1 ms)."""
-KEEP_VERSIONS_FOR = timedelta(seconds=10)
+KEEP_VERSIONS_FOR = timedelta(seconds=2)
 """Old versions younger than this survive a compaction. Writers hold the write lock and
 readers always open the latest version (``read_consistency_interval=0``), so only a read
 already in flight (milliseconds) could still need an older one; 10 s is a wide margin.
