@@ -10,6 +10,7 @@ its mode. The hooks folder is git's own answer (``git rev-parse --git-path hooks
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -72,10 +73,6 @@ def executable() -> str:
     return str(Path(found).resolve()) if found else str(beside)
 
 
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\"'\"'") + "'"
-
-
 def script(hook: str, command: str, *, background: bool) -> str:
     """The shell script installed as ``hook``, calling ``command`` (absolute path)."""
     mode = " --background" if background else ""
@@ -95,7 +92,7 @@ def script(hook: str, command: str, *, background: bool) -> str:
         'if [ -x "$chained" ]; then\n'
         f"{chained}"
         "fi\n"
-        f"installed={_quote(command)}\n"
+        f"installed={shlex.quote(command)}\n"
         'memory_tui="$installed"\n'
         'if [ ! -x "$memory_tui" ]; then\n'
         '    memory_tui="$(command -v memory-tui 2>/dev/null)"\n'

@@ -4,6 +4,7 @@ the knowledge files they change; a failure never blocks git."""
 from __future__ import annotations
 
 import json
+import shlex
 import stat
 import subprocess
 import sys
@@ -200,10 +201,10 @@ def test_a_missing_memory_tui_warns_and_never_blocks(tmp_path: Path, home: Path)
     root = make_repo(tmp_path, home)
     assert run_cli("hooks", "install", cwd=root, home=home).returncode == 0
     hook = root / ".git" / "hooks" / "pre-commit"
-    text = hook.read_text()
-    start = text.index("installed='") + len("installed='")
-    gone = str(tmp_path / "gone" / "memory-tui")
-    hook.write_text(text[:start] + gone + text[text.index("'", start) :])
+    gone = str(tmp_path / "gone dir" / "memory-tui")  # a space: quoted by shlex.quote
+    lines = hook.read_text().splitlines(keepends=True)
+    lines = [f"installed={shlex.quote(gone)}\n" if x.startswith("installed=") else x for x in lines]
+    hook.write_text("".join(lines))
     (root / "b.txt").write_text("y\n", encoding="utf-8")
     git(root, "add", "b.txt", home=home)
     env = clean_env(home) | {"PATH": "/usr/bin:/bin"}
