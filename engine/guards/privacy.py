@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 REDACTED = "[REDACTED]"
-_PRIVATE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
+_PRIVATE_TAG = re.compile(r"<(/?)private\b[^>\n]{0,200}>", re.IGNORECASE)
+"""An opening (attributes allowed: ``<private reason="x">``) or closing tag, any case."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +39,40 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.DOTALL,
         ),
     ),
+    (
+        "private key block",
+        # The same inside JSON or a string literal: line breaks written as \n.
+        re.compile(
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\\[rn])+"
+            r"[A-Za-z0-9+/=\\]{40,}[^\"]*?"
+            r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?=\")|\Z)"
+        ),
+    ),
     ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     (
         "AWS secret access key",
-        re.compile(r"(?i)aws_?secret_?access_?key\s*[=:]\s*['\"]?[A-Za-z0-9/+=]{40}\b"),
+        # By its key name, in config files and in an `aws configure` transcript
+        # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =.
+        re.compile(
+            r"(?i)aws[_ ]?secret[_ ]?access[_ ]?key(?:[ \t]*\[[^\]\n]{0,20}\])?['\"]?\s*[=:]\s*"
+            r"['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+        ),
+    ),
+    ("npm token", re.compile(_START + r"npm_[A-Za-z0-9]{36}\b")),
+    (
+        "Slack webhook",
+        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"),
+    ),
+    (
+        "authorization header",
+        re.compile(
+            r"(?i)\b(?:authorization|proxy-authorization)['\"]?\s*[:=]\s*['\"]?"
+            r"(?:bearer|basic|token)\s+(?P<value>[A-Za-z0-9._~+/\-]{8,}=*)"
+        ),
+    ),
+    (
+        "Azure storage key",
+        re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<value>[A-Za-z0-9+/]{20,}={0,2})"),
     ),
     (
         "GitHub token",
@@ -79,6 +110,15 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "secret in YAML",
+        # KEY: value lines (compose files, CI), unquoted; quoted values are caught above.
+        re.compile(
+            r"(?m)^[ \t-]*[A-Za-z0-9_]*"
+            r"(?:PASSWORD|PASSWD|SECRET|API_KEY|APIKEY|ACCESS_TOKEN|AUTH_TOKEN)[A-Za-z0-9_]*"
+            r"[ \t]*:[ \t]+(?P<value>[^'\"\s#$<{%*][^\s#]{7,})[ \t]*$"
+        ),
+    ),
+    (
         "secret in environment file",
         # KEY=value lines of .env files (no spaces around "=", unlike code).
         re.compile(
@@ -102,9 +142,46 @@ def _is_placeholder(value: str) -> bool:
     )
 
 
-def redact_private(text: str) -> str:
-    """Replace every ``<private>…</private>`` block (any case, multi-line) by ``[REDACTED]``."""
-    return _PRIVATE.sub(REDACTED, text)
+def private_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``<private>`` blocks are: nested tags make one span from the outermost opening
+    tag to its closing one, and a tag never closed runs to the end of the text (better
+    to hide too much than to store what someone marked private). One linear scan."""
+    spans: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for match in _PRIVATE_TAG.finditer(text):
+        if match.group(1) != "/":
+            if depth == 0:
+                start = match.start()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, match.end()))
+    if depth:
+        spans.append((start, len(text)))
+    return spans
+
+
+def redact_private(text: str, *, keep_lines: bool = False) -> str:
+    """Replace every ``<private>`` block by ``[REDACTED]`` (see :func:`private_spans`);
+    ``keep_lines`` keeps its line breaks, so line numbers after it still hold."""
+    return _replace(text, [(a, b, REDACTED) for a, b in private_spans(text)], keep_lines)
+
+
+def redact_secrets_in_place(text: str) -> tuple[str, list[SecretMatch]]:
+    """Every likely secret of a whole text (a file, before it is cut into chunks, so no
+    chunk boundary can split a key out of view) replaced, line breaks kept."""
+    hits = find_secrets(text)
+    return _replace(text, [(h.start, h.end, f"[REDACTED:{h.kind}]") for h in hits], True), hits
+
+
+def _replace(text: str, spans: list[tuple[int, int, str]], keep_lines: bool) -> str:
+    out, pos = [], 0
+    for start, end, marker in spans:
+        out += [text[pos:start], marker, "\n" * text.count("\n", start, end) if keep_lines else ""]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def find_secrets(text: str) -> list[SecretMatch]:

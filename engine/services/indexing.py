@@ -16,7 +16,6 @@ so an interrupted run keeps what it finished and the next run completes it.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,13 @@ from engine.guards.files import (
     project_files,
     read_project_bytes,
 )
-from engine.guards.privacy import REDACTED, find_secrets, redact_secrets
+from engine.guards.privacy import (
+    REDACTED,
+    find_secrets,
+    redact_private,
+    redact_secrets,
+    redact_secrets_in_place,
+)
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.aliases import promoted_from, promoted_sections
@@ -51,8 +56,6 @@ CHUNKER_VERSION = 4
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
 
-_PRIVATE_BLOCK = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
-"""Same pattern as :mod:`engine.guards.privacy`, applied to a whole file before chunking."""
 
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(files_done, files_total, current_path)``."""
@@ -242,7 +245,12 @@ class Indexer:
         appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
-        body = blank_html_comments(_redact_private_blocks(parsed.body))
+        body = blank_html_comments(redact_private(parsed.body, keep_lines=True))
+        # The whole file at once: a key longer than a chunk is never cut out of view.
+        body, found = redact_secrets_in_place(body)
+        if found:
+            names = ", ".join(sorted({h.kind for h in found}))
+            report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
         # Titles and keywords are stored too; a secret in them must not slip past.
         keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
         if len(keywords) < len(parsed.keywords):
@@ -359,15 +367,6 @@ def content_hash_bytes(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
-
-
-def _redact_private_blocks(body: str) -> str:
-    """Redact ``<private>`` blocks before chunking, keeping line breaks so line numbers hold.
-
-    Per-entry redaction alone would miss a block that the chunker cuts in two (at a heading
-    inside it, or when it is long): neither half holds both tags, so the secret would be stored.
-    """
-    return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
 
 
 TEMPLATE_GUIDANCE = frozenset(

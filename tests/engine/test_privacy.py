@@ -50,7 +50,7 @@ SAMPLES = {
     "Google API key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
     "Stripe key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
     "JSON Web Token": [
-        "Authorization: Bearer eyJ"
+        "the session token was eyJ"
         + "hbGciOiJIUzI1NiJ9"
         + ".eyJ"
         + "zdWIiOiIxMjM0NTY3ODkwIn0"
@@ -66,6 +66,24 @@ SAMPLES = {
         'client_secret: "' + "9f8e7d6c5b4a3210" + '"',
         '{"password": "' + "s3cr3tP@ssw0rd" + '"}',
         '{"apiKey": "' + "a1b2c3d4e5f6a7b8" + '"}',
+    ],
+    "npm token": [
+        "//registry.npmjs.org/:_authToken=" + "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    ],
+    "Slack webhook": [
+        "https://hooks.slack.com/services/" + "T0123ABCD/B0123ABCD/" + "abcdEFGHijklMNOPqrstUVWX"
+    ],
+    "authorization header": [
+        'curl -H "Authorization: Bearer ' + "eyJhbGciOiJIUzI1NiJ9abc" + 'def123456" https://api',
+        "Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMw==",
+    ],
+    "Azure storage key": [
+        "DefaultEndpointsProtocol=https;AccountName=shop;AccountKey="
+        + "Zm9vYmFyYmF6cXV4" * 5
+        + "==;EndpointSuffix=core.windows.net"
+    ],
+    "secret in YAML": [
+        "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: " + "s3cr3tPassw0rd",
     ],
     "secret in environment file": [
         "DB_PASSWORD=" + "tr0ub4dor&3x",
@@ -159,8 +177,17 @@ class TestPrivateBlocks:
         text = "x <PRIVATE>one\ntwo</Private> y <private>three</private> z"
         assert redact_private(text) == f"x {REDACTED} y {REDACTED} z"
 
-    def test_unclosed_block_is_left_alone(self) -> None:
-        assert redact_private("a <private>b") == "a <private>b"
+    def test_an_unclosed_block_hides_the_rest_of_the_text(self) -> None:
+        assert redact_private("a <private>b\nc") == "a [REDACTED]"
+
+    def test_attributes_case_and_nesting(self) -> None:
+        assert redact_private('a <Private reason="x">b</PRIVATE> c') == "a [REDACTED] c"
+        nested = "a <private>b <private>c</private> d</private> e"
+        assert redact_private(nested) == "a [REDACTED] e"
+        assert redact_private("a <privateer>b</privateer>") == "a <privateer>b</privateer>"
+        assert (
+            redact_private("x\n<private>\ny\n</private>z", keep_lines=True) == "x\n[REDACTED]\n\nz"
+        )
 
 
 @pytest.mark.parametrize(

@@ -158,3 +158,26 @@ def test_template_guidance_is_never_indexed_old_or_new(tmp_path: Path, memory: M
     texts = [e.content for e in memory.list()]
     assert not any("surprised someone" in t for t in texts)
     assert any("zanzibar cache" in t for t in texts)
+
+
+def test_a_key_longer_than_a_chunk_is_redacted_in_every_chunk(tmp_path: Path) -> None:
+    from fakes import FakeEmbedder
+
+    from engine.core.config import Config
+
+    body = "\n".join("".join(chr(65 + (i * 7 + j) % 26) for j in range(64)) for i in range(30))
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----"
+    escaped = pem.replace("\n", "\\n")
+    text = (
+        f"# Keys\n\nThe deploy key:\n\n{pem}\n\n"
+        f'And in JSON: {{"key": "{escaped}"}}\n\nKeep the rotation runbook.\n'
+    )
+    write(tmp_path, ".claude/knowledge/keys.md", text)
+    config = dataclasses.replace(Config(), chunk_size=300)
+    with Memory.open(tmp_path, config=config, embedder=FakeEmbedder()) as memory:
+        report = Indexer(memory).run()
+        stored = " ".join(e.content for e in memory.list(limit=1000))
+    assert len(stored) > 50 and "rotation runbook" in stored
+    for line in body.splitlines():
+        assert line[:40] not in stored
+    assert any("likely secret" in message for _, message in report.warnings)
