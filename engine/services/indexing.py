@@ -245,12 +245,7 @@ class Indexer:
         appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
-        body = blank_html_comments(redact_private(parsed.body, keep_lines=True))
-        # The whole file at once: a key longer than a chunk is never cut out of view.
-        body, found = redact_secrets_in_place(body)
-        if found:
-            names = ", ".join(sorted({h.kind for h in found}))
-            report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
+        body = _clean_body(parsed.body, rel, report)
         # Titles and keywords are stored too; a secret in them must not slip past.
         keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
         if len(keywords) < len(parsed.keywords):
@@ -367,6 +362,18 @@ def content_hash_bytes(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
+
+
+def _clean_body(body: str, rel: str, report: IndexReport) -> str:
+    """The text of a whole file, ``<private>`` blocks, secrets and comments taken out,
+    line breaks kept: done before chunking, so that no chunk boundary can cut a key (or a
+    private block) in two and leave half of it where no one looks for it."""
+    body = blank_html_comments(redact_private(body, keep_lines=True))
+    body, found = redact_secrets_in_place(body)
+    if found:
+        names = ", ".join(sorted({h.kind for h in found}))
+        report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
+    return body
 
 
 TEMPLATE_GUIDANCE = frozenset(
