@@ -251,8 +251,8 @@ class Indexer:
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
-            if _only_headings(chunk.own_text) or _boilerplate(chunk.own_text):
-                continue  # a bare heading or a template's guidance is not knowledge yet
+            if _only_headings(chunk.own_text):
+                continue  # a bare heading is not knowledge yet
             line = chunk.line_start + parsed.body_line_offset
             when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
             for piece in _fit(chunk.content):
@@ -374,20 +374,6 @@ def _clean_body(body: str, rel: str, report: IndexReport) -> str:
         names = ", ".join(sorted({h.kind for h in found}))
         report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
     return body
-
-
-TEMPLATE_GUIDANCE = frozenset(
-    {
-        "Things that surprised someone on this project, so they surprise nobody again. "
-        "One section per gotcha: what happens, why, and what to do instead.",
-    }
-)
-"""Guidance that earlier versions of ``init``'s templates wrote outside a comment."""
-
-
-def _boilerplate(text: str) -> bool:
-    body = " ".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-    return " ".join(body.split()) in TEMPLATE_GUIDANCE
 
 
 def _only_headings(text: str) -> bool:
