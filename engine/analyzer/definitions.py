@@ -220,10 +220,11 @@ def _render(rel: str, language: str, piece: _Piece, lines: list[str]) -> list[Di
             continue
         part = f" (part {i} of {len(parts)})" if len(parts) > 1 else ""
         header = f"{language} code: {names}{part} in {rel}, lines {a}-{b}"
+        fence = "`" * max(3, _longest_backtick_run(body) + 1)
         keywords = tuple(dict.fromkeys(n.rpartition(".")[2] for n in piece.names if n))[:10]
         drafts.append(
             DiscoveryDraft(
-                content=f"{header}\n{body}",
+                content=f"{header}\n{fence}{_fence_language(language)}\n{body}\n{fence}",
                 section_title=f"{names}{part}",
                 file_path=rel,
                 keywords=keywords,
@@ -236,3 +237,16 @@ def _render(rel: str, language: str, piece: _Piece, lines: list[str]) -> list[Di
 
 def _size(lines: list[str], start: int, end: int) -> int:
     return sum(len(line) + 1 for line in lines[start - 1 : end])
+
+
+def _fence_language(language: str) -> str:
+    """The info string of the code fence around a chunk, so previews render it as code."""
+    return {"C++": "cpp", "C#": "csharp", "Shell": "sh"}.get(language, language.lower())
+
+
+def _longest_backtick_run(text: str) -> int:
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest

@@ -156,3 +156,11 @@ def test_javascript_is_cut_at_top_level_declarations_with_their_comment() -> Non
     status = drafts[-1]
     assert "Set status." in status.content
     assert text.splitlines()[status.line_start - 1] == "/**"
+
+
+def test_a_chunk_is_fenced_as_code_even_when_its_body_holds_a_fence() -> None:
+    text = 'def f():\n    """Example:\n\n    ```python\n    f()\n    ```\n    """\n    return 1\n'
+    [draft] = file_drafts("m.py", text, "Python")
+    header, opening, *_, closing = draft.content.splitlines()
+    assert header.startswith("Python code: f in m.py")
+    assert opening == "````python" and closing == "````"
