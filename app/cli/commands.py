@@ -176,6 +176,13 @@ def stats(args: argparse.Namespace, root: Path) -> int:
             detail = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
             lines.append(f"{key.replace('by_', ''):<9} {detail}")
     lines.append(f"config:   {data['config']}")
+    by_source = data["by_source"]
+    local = sum(by_source.get(k, 0) for k in ("session", "manual"))
+    if local:
+        lines.append(
+            f"personal: {local} notes (session and manual) live only in this machine's "
+            ".claude/memory/; `memory-tui promote ID` moves one into .claude/knowledge/ to share"
+        )
     _show("\n".join(lines) + "\n")
     return 0
 

@@ -350,6 +350,8 @@ def test_list_text_and_stats_text(project: Path, home: Path) -> None:
     assert len(listed.stdout.splitlines()) == 4
     assert ".claude/knowledge/patterns/gears.md:4" in listed.stdout
     assert "entries:  4" in stats.stdout
+    personal = [line for line in stats.stdout.splitlines() if line.startswith("personal:")]
+    assert personal and "promote" in personal[0]  # notes not shared until promoted
 
 
 def test_get_and_delete(project: Path, home: Path) -> None:
