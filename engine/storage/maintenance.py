@@ -62,15 +62,19 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
     if table is None:
         return {}
     try:
+        if not force and _small_fragments(table) < COMPACT_SMALL_FRAGMENTS:
+            return {}  # the usual case after a write: a look at the stats, no disk walk
         before = figures(store)
-        if not force and before["small_fragments"] < COMPACT_SMALL_FRAGMENTS:
-            return {}
         table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
         after = figures(store)
     except Exception:
         log.warning("compacting the vector store at %s failed", store.path, exc_info=True)
         return {}
     return {f"{k}_before": v for k, v in before.items()} | after
+
+
+def _small_fragments(table: Any) -> int:
+    return int(table.stats().get("fragment_stats", {}).get("num_small_fragments", 0))
 
 
 def figures(store: RecordStore) -> dict[str, int]:
