@@ -87,6 +87,10 @@ def shop(root: Path) -> Path:
             "app.get('/health', (req, res) => res.send('ok'));\n"
             'router.post("/users/:id", update);\n'
         ),
+        "shop/orders/__init__.py": "",
+        "shop/orders/model.py": "class Order:\n    pass\n",
+        "shop/orders/README.md": "# Orders\n\n[![badge](x.svg)](y)\n\nOrders and their\n"
+        "states.\n\nMore.\n",
         "tests/test_api.py": "def test_api():\n    assert True\n",
         "tests/test_cart.py": "def test_cart():\n    assert True\n",
     }
@@ -165,7 +169,7 @@ def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
     assert "test_*.py (2)" in naming
     layout = by_title(drafts, "Architecture of shop").content
     assert "- docs_src/ (50 files): example programs" in layout
-    assert "- shop/ (6 files): the package shop: An online shop" in layout
+    assert "- shop/ (9 files): the package shop: An online shop" in layout
     assert "- tests/ (2 files): the test suite" in layout
     tests = by_title(drafts, "Tests: tests/").content
     assert "tests/ holds 2 test files: the test suite, using pytest." in tests
@@ -186,7 +190,9 @@ def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
     assert "- cli.py: The shop command." in package
     assert "services/" not in package.splitlines()[0]
     packages = [d.section_title for d in drafts if d.section_title.startswith("Package ")]
-    assert packages == ["Package shop/", "Package shop/services/"]  # web/ has one module
+    assert packages == ["Package shop/", "Package shop/orders/", "Package shop/services/"]
+    orders = next(d.content for d in drafts if d.section_title == "Package shop/orders/")
+    assert orders.startswith("Package shop/orders/: Orders and their states.\n")
 
 
 def test_the_configuration_overrides_what_counts_as_the_projects_own(tmp_path: Path) -> None:
