@@ -60,19 +60,23 @@ def ranked_entry_points(analysis: Analysis, noise: NoiseClassifier) -> list[str]
         target = entry.partition(" -> ")[2] if " -> " in entry else entry
         if noise.kind(target) is None:
             found.append(entry)
-    return sorted(found, key=_entry_rank)[:MAX_ENTRY_POINTS]
+    dirs = [d + "/" for d in analysis.source_dirs if d != "."]
+    return sorted(found, key=lambda entry: _entry_rank(entry, dirs))[:MAX_ENTRY_POINTS]
 
 
-def _entry_rank(entry: str) -> tuple[int, int, str]:
+def _entry_rank(entry: str, dirs: list[str]) -> tuple[int, int, int, str]:
+    """Installed commands, a package's main, ``__main__`` modules, main/cli files, other
+    scripts; within each, the main source folders first (most code first), shallow first."""
     if " -> " in entry:  # declared by a manifest: an installed command, or a package's main
-        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, entry)
+        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, 0, entry)
     name = entry.rpartition("/")[2]
+    unit = next((i for i, d in enumerate(dirs) if entry.startswith(d)), len(dirs))
     depth = entry.count("/")
     if name == "__main__.py":
-        return (2, depth, entry)
+        return (2, unit, depth, entry)
     if entry.startswith("bin/") or name.split(".")[0] in ("cli", "main", "index", "server"):
-        return (3, depth, entry)
-    return (4, depth, entry)
+        return (3, unit, depth, entry)
+    return (4, unit, depth, entry)
 
 
 def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:

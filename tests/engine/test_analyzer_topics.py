@@ -141,12 +141,15 @@ def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -
     assert "docs_src" not in overview  # neither a source folder nor an entry point
 
 
-def test_many_main_modules_are_capped(tmp_path: Path) -> None:
-    write(tmp_path, {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)})
-    drafts = discovery_drafts(analyze(tmp_path))
+def test_many_main_modules_are_capped_the_main_package_first(tmp_path: Path) -> None:
+    files = {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)}
+    files |= {f"zpkg/m{i}.py": "pass\n" for i in range(10)}  # most code: the main folder
+    files |= {"zpkg/sub/__main__.py": "pass\n", "zpkg/run.py": 'if __name__ == "__main__":\n  1\n'}
+    drafts = discovery_drafts(analyze(write(tmp_path, files)))
     entries = by_title(drafts, "Entry points of").content.splitlines()[2:]
     assert len(entries) == MAX_ENTRY_POINTS
-    assert entries[0] == "- tool00/__main__.py"
+    assert entries[:2] == ["- zpkg/sub/__main__.py", "- tool00/__main__.py"]
+    assert "- zpkg/run.py" not in entries  # a plain script ranks below 41 __main__ modules
 
 
 def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
