@@ -310,3 +310,32 @@ def test_the_analysis_summary_lists_ranked_entry_points_and_own_source_folders(
     ]
     assert not any("docs_src" in e for e in entries)
     assert "docs_src" not in folders
+
+
+def test_a_long_ts_class_is_cut_into_its_methods() -> None:
+    body = "".join(
+        f"    const step{i} = this.repo.compute({i}, 'some padding');\n" for i in range(8)
+    )
+    method = "  /** {doc} */\n  {head} {{\n" + body + "    doSomething(id);\n  }}\n\n"
+    text = (
+        "import { Injectable } from '@nestjs/common';\n\n/**\n * Keeps the users.\n */\n"
+        "@Injectable()\nexport class UserService {\n"
+        "  private readonly users = new Map<string, User>();\n\n"
+        + method.format(doc="Builds it.", head="constructor(private readonly repo: Repo)")
+        + method.format(doc="Finds one user.", head="async findOne(id: string): Promise<User>")
+        + "  @Log()\n"
+        + method.format(doc="Makes one.", head="static create<T>(input: T): UserService")
+        + "}\n"
+    )
+    drafts = file_drafts("src/user.service.ts", text, "TypeScript")
+    titles = [d.section_title for d in drafts]
+    assert titles == [
+        "UserService, UserService.constructor",  # the small head goes with the first method
+        "UserService.findOne",
+        "UserService.create",
+    ]
+    lines = text.splitlines()
+    find, create = drafts[1], drafts[2]
+    assert lines[find.line_start - 1] == "  /** Finds one user. */"
+    assert lines[create.line_start - 1] == "  @Log()"  # decorator and comment come along
+    assert "Makes one." in create.content and create.line_end == len(lines)
