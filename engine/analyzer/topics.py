@@ -84,7 +84,7 @@ def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
     entries = ranked_entry_points(analysis, noise)
     if not entries:
         return None
-    title = f"Entry points of {analysis.name}"
+    title = "Entry points"
     lines = [title, "Where execution starts (installed commands first):"]
     for entry in entries:
         command, _, target = entry.partition(" -> ")
@@ -109,7 +109,7 @@ def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
         kinds[top][noise.kind(rel) or "own"] += 1
     if not counts:
         return None
-    title = f"Architecture of {analysis.name}: top-level folders and their roles"
+    title = "Architecture: top-level folders and their roles"
     lines = [title]
     own = {d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None}
     for folder, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FOLDERS]:

@@ -109,18 +109,18 @@ def by_title(drafts: list[DiscoveryDraft], start: str) -> DiscoveryDraft:
 
 def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    build = by_title(drafts, "How to build, test and run shop").content
+    build = by_title(drafts, "How to build, test and run the project").content
     assert "shop = shop.cli:main" in build
     assert "hatchling.build" in build
     assert "testpaths" in build
     assert "- make test" in build and "- make lint" in build
     assert ".PHONY" not in build and "%.o" not in build
     assert "scripts/test.sh: pytest --cov shop" in build
-    ci = by_title(drafts, "Continuous integration of shop")
+    ci = by_title(drafts, "Continuous integration")
     assert ci.file_path == ".github/workflows"
     assert "test.yml (Test): pip install -e .[cli]; pytest -q" in ci.content
     assert "GITHUB_CONTEXT" not in ci.content
-    deps = by_title(drafts, "Dependencies of shop").content
+    deps = by_title(drafts, "Dependencies").content
     assert "- fastapi>=0.110" in deps and "- httpx" in deps
     assert "Optional dependencies [cli]" in deps and "- rich>=13" in deps
     assert ">=3.11" in deps
@@ -128,7 +128,7 @@ def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: P
 
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    entries = by_title(drafts, "Entry points of shop").content.splitlines()[2:]
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert entries[:2] == [
         "- command `shop` runs shop.cli:main",
         "- command `shop-admin` runs shop.admin:run",
@@ -146,7 +146,7 @@ def test_many_main_modules_are_capped_the_main_package_first(tmp_path: Path) -> 
     files |= {f"zpkg/m{i}.py": "pass\n" for i in range(10)}  # most code: the main folder
     files |= {"zpkg/sub/__main__.py": "pass\n", "zpkg/run.py": 'if __name__ == "__main__":\n  1\n'}
     drafts = discovery_drafts(analyze(write(tmp_path, files)))
-    entries = by_title(drafts, "Entry points of").content.splitlines()[2:]
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert len(entries) == MAX_ENTRY_POINTS
     assert entries[:2] == ["- zpkg/sub/__main__.py", "- tool00/__main__.py"]
     assert "- zpkg/run.py" not in entries  # a plain script ranks below 41 __main__ modules
@@ -154,23 +154,23 @@ def test_many_main_modules_are_capped_the_main_package_first(tmp_path: Path) -> 
 
 def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    routes = by_title(drafts, "API routes of shop").content
+    routes = by_title(drafts, "API routes").content
     assert "GET /carts/{cart_id} (shop/api.py, line 5)" in routes
     assert "POST /orders (shop/api.py, line 9)" in routes
     assert "GET /health (web/server.js, line 6)" in routes
     assert "POST /users/:id (web/server.js, line 7)" in routes
     assert "/in/a/comment" not in routes
     assert "docs_src" not in routes
-    patterns = by_title(drafts, "Architecture patterns of shop").content.splitlines()
+    patterns = by_title(drafts, "Architecture patterns").content.splitlines()
     assert patterns[1].startswith("- Command-line application: confidence 1.00")
     web = next(line for line in patterns if "Web API" in line)
     assert "confidence 0.67" in web and "HTTP routes declared" in web
-    naming = by_title(drafts, "Naming conventions of shop").content
+    naming = by_title(drafts, "Naming conventions").content
     assert "Functions and methods: snake_case 100%" in naming
     assert "Classes and types: PascalCase 100%" in naming
     assert "Constants: UPPER_CASE 100%" in naming
     assert "test_*.py (2)" in naming
-    layout = by_title(drafts, "Architecture of shop").content
+    layout = by_title(drafts, "Architecture:").content
     assert "- docs_src/ (50 files): example programs" in layout
     assert "- shop/ (9 files): the package shop: An online shop" in layout
     assert "- tests/ (2 files): the test suite" in layout
@@ -264,14 +264,14 @@ def test_a_js_package_main_an_example_manifest_and_one_word_names(tmp_path: Path
     analysis = analyze(write(tmp_path, files))
     assert "three.js" not in analysis.frameworks and "express" not in analysis.frameworks
     drafts = discovery_drafts(analysis)
-    entries = by_title(drafts, "Entry points of store").content.splitlines()[2:]
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert entries[:2] == [
         "- command `store` runs bin/cli.js",
         "- the package's main module (package.json): index.js",
     ]
-    naming = by_title(drafts, "Naming conventions of store").content
+    naming = by_title(drafts, "Naming conventions").content
     assert "Functions and methods: camelCase 100%; 2 single lowercase words (of 3)" in naming
-    patterns = by_title(drafts, "Architecture patterns of store").content
+    patterns = by_title(drafts, "Architecture patterns").content
     assert "Monorepo" not in patterns  # the example's manifest is not a package of its own
 
 
