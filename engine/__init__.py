@@ -65,7 +65,7 @@ _EXPORTS: dict[str, str] = {
     "parse_mode": "engine.core.validation",
     "CONFIG_JSON": "engine.core.config",
     "CONFIG_TOML": "engine.core.config",
-    "default_config_toml": "engine.core.config",
+    "default_config_toml": "engine.core.config_file",
 }
 
 __all__ = [
@@ -139,10 +139,9 @@ if TYPE_CHECKING:
         CONFIG_JSON,
         CONFIG_TOML,
         Config,
-        default_config_toml,
         load_config,
     )
-    from engine.core.config_file import set_config_value
+    from engine.core.config_file import default_config_toml, set_config_value
     from engine.core.errors import (
         ConfigError,
         ContentTooLongError,

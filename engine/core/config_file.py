@@ -1,23 +1,27 @@
-"""Writing one key of the project's config file (``memory-tui import``, the settings screen)."""
+"""The config file as text: the commented default file ``init`` writes, TOML-ready values,
+and writing one key (``memory-tui import``)."""
 
 from __future__ import annotations
 
 import json
 import os
 import tomllib
+from dataclasses import fields
 from pathlib import Path
 
 from engine.core.config import (
     _BY_NAME,
     CONFIG_JSON,
     CONFIG_TOML,
+    DEFAULTS,
+    SETTINGS,
+    Config,
     _check,
-    _plain,
     _read_json,
     _read_toml,
-    _toml_value,
 )
 from engine.core.errors import ConfigError
+from engine.core.models import SearchMode
 
 
 def set_config_value(project_root: Path, name: str, value: object) -> Path:
@@ -57,3 +61,40 @@ def set_config_value(project_root: Path, name: str, value: object) -> Path:
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, toml_path)
     return toml_path
+
+
+def default_config_toml() -> str:
+    """A commented config file listing every key with its default (for `init`)."""
+    lines = [
+        "# memory-tui configuration. Every key is optional; uncomment to change a default.",
+        "# Environment variables override this file (name shown per key).",
+        "",
+    ]
+    for setting in SETTINGS:
+        default = getattr(DEFAULTS, setting.name)
+        lines.append(f"# {setting.doc}")
+        lines.append(f"# Allowed: {setting.allowed()}. Env: {setting.env}")
+        lines.append(f"# {setting.name} = {_toml_value(default)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(str(value))
+    if isinstance(value, tuple):
+        return json.dumps(list(value))
+    return str(value)
+
+
+def config_as_dict(config: Config) -> dict[str, object]:
+    """The configuration as TOML-ready plain values (for the settings screen and tomli-w)."""
+    return {f.name: _plain(getattr(config, f.name)) for f in fields(config) if f.name in _BY_NAME}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, SearchMode):
+        return str(value)
+    return list(value) if isinstance(value, tuple) else value

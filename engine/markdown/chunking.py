@@ -14,8 +14,9 @@ fence (or, for a table, its header rows) so every piece still renders as code (o
 A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
 text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
-Each chunk after the first may start with a copy of the tail of the previous chunk (overlap),
-snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long that prefix is.
+Each chunk after the first of its section may start with a copy of the tail of the previous
+chunk (overlap), snapped to a sentence or line start; ``Chunk.overlap_chars`` says how long
+that prefix is. Overlap never crosses a heading: a section's first chunk starts clean.
 Oversized atomic chunks get no overlap, so overlap never pushes content past that bound.
 """
 
@@ -110,6 +111,7 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
     chunks: list[Chunk] = []
     previous = ""
     for title, first, last in document.sections():
+        previous = ""  # overlap stays inside a section
         for own, line_start, line_end in document.pieces(first, last):
             # An oversized atomic block is big enough already; it gets no overlap on top.
             fits = len(own) <= chunk_size
@@ -143,15 +145,25 @@ class _Document:
             offset += len(line) + 1
 
     def sections(self) -> Iterator[tuple[str, int, int]]:
-        """Yield ``(title, first_line, last_line)`` for each heading-delimited section."""
+        """Yield ``(title, first_line, last_line)`` for each heading-delimited section.
+
+        A heading with nothing under it before the next heading is not a section of its
+        own: its line goes with the next section, whose title is the deeper heading path.
+        """
         path: list[tuple[int, str]] = []
         title, first = "", 0
         for index, line in enumerate(self.lines):
             match = _HEADING.match(line) if self.roles[index] is FenceRole.NONE else None
             if match is None:
                 continue
-            if index > first:
+            if index > first and self._has_body(first, index - 1):
                 yield title, first, index - 1
+            elif index > first:  # heading-only: keep its line for the next section
+                level = len(match[1])
+                path = [(lvl, name) for lvl, name in path if lvl < level]
+                path.append((level, match[2].strip()))
+                title = " > ".join(name for _, name in path if name)
+                continue
             level = len(match[1])
             # A heading closes every open heading at its own level or deeper.
             path = [(lvl, name) for lvl, name in path if lvl < level]
@@ -159,6 +171,14 @@ class _Document:
             title = " > ".join(name for _, name in path if name)
             first = index
         yield title, first, len(self.lines) - 1
+
+    def _has_body(self, first: int, last: int) -> bool:
+        """Whether lines ``first..last`` hold anything besides headings and blank lines."""
+        return any(
+            self.lines[i].strip()
+            and not (self.roles[i] is FenceRole.NONE and _HEADING.match(self.lines[i]))
+            for i in range(first, last + 1)
+        )
 
     def pieces(self, first: int, last: int) -> Iterator[tuple[str, int, int]]:
         """Yield ``(own_text, line_start, line_end)`` pieces of one section."""

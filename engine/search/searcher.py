@@ -45,7 +45,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 OVERFETCH = 4
-MIN_CANDIDATES = 40
+MIN_CANDIDATES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,7 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
+        fusion: str = "zscore",
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors
@@ -79,6 +80,7 @@ class Searcher:
         self.rrf_k = rrf_k
         self.min_score = min_score
         self.keyword_weight = keyword_weight
+        self.fusion = fusion
 
     def search(
         self,
@@ -123,7 +125,7 @@ class Searcher:
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
-        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight)
+        fused = fuse(vhits, khits, self.rrf_k, self.keyword_weight, self.fusion)
         gated = gate(
             query,
             qvec,

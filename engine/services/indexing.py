@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5_000_000
 """Knowledge files larger than this are reported and skipped."""
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 3
 """Bump when chunking changes, so existing indexes are re-chunked."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
@@ -239,8 +239,8 @@ class Indexer:
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
-            if _only_headings(chunk.own_text):
-                continue  # a bare heading (e.g. a template's) is not knowledge yet
+            if _only_headings(chunk.own_text) or _boilerplate(chunk.own_text):
+                continue  # a bare heading or a template's guidance is not knowledge yet
             for piece in _fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
@@ -367,6 +367,20 @@ def _redact_private_blocks(body: str) -> str:
     inside it, or when it is long): neither half holds both tags, so the secret would be stored.
     """
     return _PRIVATE_BLOCK.sub(lambda m: REDACTED + "\n" * m[0].count("\n"), body)
+
+
+TEMPLATE_GUIDANCE = frozenset(
+    {
+        "Things that surprised someone on this project, so they surprise nobody again. "
+        "One section per gotcha: what happens, why, and what to do instead.",
+    }
+)
+"""Guidance that earlier versions of ``init``'s templates wrote outside a comment."""
+
+
+def _boilerplate(text: str) -> bool:
+    body = " ".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    return " ".join(body.split()) in TEMPLATE_GUIDANCE
 
 
 def _only_headings(text: str) -> bool:

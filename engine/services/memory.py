@@ -81,6 +81,7 @@ class Memory:
             rrf_k=config.rrf_k,
             min_score=config.min_score,
             keyword_weight=config.keyword_weight,
+            fusion=config.fusion,
         )
         self.last_repair = self.records.ensure_consistent()
 

@@ -87,19 +87,24 @@ def test_titles_are_heading_paths() -> None:
     ]
 
 
-# Rule 3: blank sections vanish, heading-only sections are kept.
+# Rule 3: blank sections vanish, a heading-only section joins the next one.
 
 
-def test_blank_text_gives_no_chunks_and_heading_only_sections_are_kept() -> None:
+def test_blank_text_gives_no_chunks_and_heading_only_sections_join_the_next() -> None:
     assert chunk_markdown("") == []
     assert chunk_markdown("\n  \n\t\n") == []
 
     chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n", overlap_percent=0)
-
-    assert [(c.title, c.content) for c in chunks] == [
-        ("Empty", "# Empty"),
-        ("Full", "# Full\ntext"),
+    assert [(c.title, c.content, c.line_start) for c in chunks] == [
+        ("Full", "# Empty\n\n\n# Full\ntext", 3),
     ]
+
+    nested = chunk_markdown("# Guide\n## Install\n### Linux\napt install x\n", overlap_percent=0)
+    assert [(c.title, c.content) for c in nested] == [
+        ("Guide > Install > Linux", "# Guide\n## Install\n### Linux\napt install x"),
+    ]
+    trailing = chunk_markdown("# A\nbody\n# Last\n", overlap_percent=0)
+    assert [c.title for c in trailing] == ["A", "Last"]  # a heading at the very end stays
 
 
 # Rule 4: long sections split at paragraphs, lines, sentences, words, then hard cuts.
@@ -256,17 +261,27 @@ def test_zero_overlap_gives_exactly_the_own_texts() -> None:
 
 
 def test_overlap_starts_at_a_sentence_and_is_bounded() -> None:
-    first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
-    text = first + "\n# B\nNext section."
+    first = "# A\n" + "Alpha one is first. Beta two is second. Gamma three is third. " * 3
+    text = first + "Delta four ends the section here."
 
     chunks = chunk_markdown(text, chunk_size=200, overlap_percent=30)
 
+    assert len(chunks) == 2 and {c.title for c in chunks} == {"A"}
     assert chunks[0].overlap_chars == 0
     prefix = chunks[1].content[: chunks[1].overlap_chars]
-    assert prefix == "Delta four ends." + OVERLAP_SEPARATOR
-    assert len(prefix) <= len(first) * 30 // 100 + len(OVERLAP_SEPARATOR)
-    assert chunks[1].own_text == "# B\nNext section."
-    assert chunks[1].title == "B"
+    assert prefix.endswith(OVERLAP_SEPARATOR) and prefix[0].isupper()
+    assert prefix.removesuffix(OVERLAP_SEPARATOR) in chunks[0].own_text
+    assert len(prefix) <= 200 * 30 // 100 + len(OVERLAP_SEPARATOR)
+
+
+def test_overlap_never_crosses_a_heading() -> None:
+    text = "# A\nAlpha one is first. Beta two is second.\n# B\nNext section."
+
+    chunks = chunk_markdown(text, chunk_size=200, overlap_percent=30)
+
+    assert [c.title for c in chunks] == ["A", "B"]
+    assert chunks[1].overlap_chars == 0
+    assert chunks[1].content == "# B\nNext section."
 
 
 def test_no_overlap_without_a_boundary_in_the_tail() -> None:

@@ -16,10 +16,9 @@ from engine.core.config import (
     DEFAULTS,
     SETTINGS,
     Config,
-    config_as_dict,
-    default_config_toml,
     load_config,
 )
+from engine.core.config_file import config_as_dict, default_config_toml
 from engine.core.errors import ConfigError
 from engine.core.models import SearchMode
 

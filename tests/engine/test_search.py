@@ -81,6 +81,38 @@ class TestFuse:
         assert fuse([], [], 60) == []
 
 
+class TestFuseZscores:
+    def test_z_scores_of_each_list_are_summed_with_the_keyword_weight(self) -> None:
+        vector = [(entry("a"), 0.9), (entry("b"), 0.5)]
+        keyword = [khit("b", 1, 10.0), khit("c", 2, 2.0)]  # raw BM25 10 and 2
+        results = fuse(vector, keyword, 60, 1.2, "zscore")
+        by_id = {r.entry.id: r.explanation.fused_score for r in results}
+        # vector z: a +1, b -1; keyword z: b +1, c -1; a missing list gives its lowest z
+        assert by_id["a"] == pytest.approx(1 - 1.2)
+        assert by_id["b"] == pytest.approx(-1 + 1.2)
+        assert by_id["c"] == pytest.approx(-1 - 1.2)
+        assert [r.entry.id for r in results] == ["b", "a", "c"]
+        assert [r.score for r in results] == pytest.approx([1.0, 2.0 / 2.4, 0.0])
+
+    def test_a_keyword_hit_far_above_the_rest_beats_a_flat_vector_list(self) -> None:
+        vector = [(entry(f"v{i}"), 0.50 - i * 0.001) for i in range(10)]
+        keyword = [khit("k", 1, 30.0), khit("v0", 2, 3.0)] + [
+            khit(f"x{i}", i + 3, 3.0) for i in range(8)
+        ]
+        # v0 is high in both lists by rank, but k's BM25 stands far above everything else
+        assert fuse(vector, keyword, 60, 1.0, "rrf")[0].entry.id == "v0"
+        assert fuse(vector, keyword, 60, 1.0, "zscore")[0].entry.id == "k"
+
+    def test_flat_and_empty_lists(self) -> None:
+        assert fuse([], [], 60, 1.2, "zscore") == []
+        flat = fuse([(entry("a"), 0.5), (entry("b"), 0.5)], [], 60, 1.2, "zscore")
+        assert {r.entry.id for r in flat} == {"a", "b"}
+        assert all(r.explanation.fused_score == 0.0 for r in flat)
+        assert all(r.score == 1.0 for r in flat)  # alike: each reads as the best
+        single = fuse([(entry("a"), 0.5)], [khit("a", 1)], 60, 1.2, "zscore")
+        assert [r.score for r in single] == [1.0]
+
+
 class TestCoversAllTerms:
     def test_all_content_terms_needed(self) -> None:
         e = Entry(id="x", content="Use the FooBar client", keywords=("retry",))
@@ -126,8 +158,7 @@ class TestModes:
         top = response.results[0].explanation
         assert top.vector_rank == 1
         assert top.keyword_rank == 1
-        weight = memory.config.keyword_weight
-        assert top.fused_score == pytest.approx((1 + weight) / 61)
+        assert top.fused_score == max(r.explanation.fused_score for r in response.results)
         assert response.results[0].score == pytest.approx(1.0)
 
     def test_default_mode_and_limit_come_from_config(self, tmp_path: Path) -> None:

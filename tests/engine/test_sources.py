@@ -77,7 +77,7 @@ def test_sources_are_indexed_searchable_and_kept_fresh(tmp_path: Path, memory: M
     assert [(r.entry.file_path, r.entry.source) for r in hits] == [
         ("docs/deploy.md", Source.MARKDOWN)
     ]
-    assert hits[0].entry.line_start == 3
+    assert (hits[0].entry.line_start, hits[0].entry.section_title) == (1, "Deploy > Rollback")
     write(tmp_path, "docs/deploy.md", "# Deploy\n\nUse the quasar switch.\n")
     Indexer(memory).run()
     assert memory.search("zephyr", mode="keyword").results == ()
@@ -138,3 +138,21 @@ def test_cli_import_adds_a_folder_and_indexes_it(tmp_path: Path) -> None:
     assert "not inside the project" in bad.stderr
     assert "Traceback" not in bad.stderr
     assert (project / ".claude/memory.config.toml").read_text(encoding="utf-8") == before
+
+
+OLD_GOTCHAS = (
+    "# Gotchas\n\nThings that surprised someone on this project, so they surprise nobody "
+    "again.\nOne section per gotcha: what happens, why, and what to do instead.\n\n"
+    "## Real one\n\nThe zanzibar cache must be flushed after a deploy.\n"
+)
+
+
+def test_template_guidance_is_never_indexed_old_or_new(tmp_path: Path, memory: Memory) -> None:
+    from app.init import _template
+
+    write(tmp_path, ".claude/knowledge/gotchas.md", _template("knowledge", "gotchas.md"))
+    write(tmp_path, ".claude/knowledge/old/gotchas.md", OLD_GOTCHAS)
+    Indexer(memory).run()
+    texts = [e.content for e in memory.list()]
+    assert not any("surprised someone" in t for t in texts)
+    assert any("zanzibar cache" in t for t in texts)

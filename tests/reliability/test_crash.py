@@ -230,6 +230,9 @@ def _harmless_leftovers(root: Path, clean: dict[str, str]) -> list[str]:
     return leftovers
 
 
+README = "# App\n\nRun it with `python app.py`; it prints nothing and exits.\n"
+
+
 @pytest.mark.slow
 def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     rng = random.Random(SEED + 2)
@@ -237,6 +240,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     home.mkdir()
     clean = git_repo(tmp_path / "clean")
     (clean / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
+    (clean / "README.md").write_text(README, encoding="utf-8")  # something to index
     expected = run_cli("init", "--skip-analyze", cwd=clean, home=home)
     assert expected.returncode == 0, expected.stderr
     assert CLI is not None
@@ -245,11 +249,12 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
         clean_indexed = memory.mirror.file_paths()
     # Kill points: once one of the files init writes exists, or one of its later stages
     # has begun; every kill must land while init is still running.
-    written_files = sorted(set(clean_tree) - {"app.py"})
+    written_files = sorted(set(clean_tree) - {"app.py", "README.md"})
     trials, failures, leftovers_seen = 6, [], 0
     for trial in range(trials):
         root = git_repo(tmp_path / f"repo{trial}")
         (root / "app.py").write_text("def main() -> None:\n    pass\n", encoding="utf-8")
+        (root / "README.md").write_text(README, encoding="utf-8")
         if trial % 2 == 0:
             marker, extra = rng.choice(written_files), 0.0
         else:

@@ -1,0 +1,218 @@
+"""Fusion experiments on the development data (issue 23): collect once, score offline.
+
+    python -m bench.fusion_lab collect   # keyword and vector top-100 lists, with scores
+    python -m bench.fusion_lab tune      # nDCG@10 / R@5 of fusion variants per dataset
+
+``collect`` runs every query of SciFact (train and test splits, the cached full-corpus
+memory of bench/scifact.py) and of LoCoMo dev (each conversation in its own memory under
+bench/.cache/locomo/) through the product's keyword and vector retrievers and keeps both
+ranked lists with their raw scores (BM25, cosine). ``tune`` then scores fusion methods on
+those lists without touching the model: the methods are chosen on SciFact *train* and
+LoCoMo dev; SciFact *test* is only reported.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from bench.metrics import ndcg_at_k, recall_at_k
+
+CACHE = Path(__file__).parent / ".cache"
+LISTS = CACHE / "fusion_lists.json"
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "eval" / "locomo-dev"
+DEPTH = 100
+
+Ranked = list[tuple[str, float]]
+"""(document id, raw score), best first."""
+
+
+def _read_jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _qrels(path: Path) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        qid, doc, grade = line.split("\t")
+        out.setdefault(qid, {})[doc] = int(grade)
+    return out
+
+
+def _lists(memory: object, id_map: dict[str, str], text: str) -> tuple[Ranked, Ranked]:
+    searcher = memory.searcher  # type: ignore[attr-defined]
+    kw = [(id_map[h.entry.id], -h.bm25) for h in searcher.keyword.search(text, DEPTH)]
+    qvec = memory.embedder.embed_query(text)  # type: ignore[attr-defined]
+    vec = [(id_map[e.id], float(s)) for e, s in searcher.vectors.search(qvec, DEPTH)]
+    return kw, vec
+
+
+def collect() -> None:
+    """Write the keyword and vector lists of every query to :data:`LISTS`."""
+    from bench.scifact import load_queries, open_memory
+    from engine.core.config import Config
+    from engine.services.entries import NewEntry
+    from engine.services.memory import Memory
+
+    out: dict[str, object] = {}
+    memory, id_map, _ = open_memory(False)
+    for split in ("train", "test"):
+        queries, qrels = load_queries(split)
+        rows = []
+        for qid, text in queries.items():
+            kw, vec = _lists(memory, id_map, text)
+            rows.append({"q": qid, "kw": kw, "vec": vec, "rel": qrels.get(qid, {})})
+        out[f"scifact-{split}"] = rows
+        print(f"scifact {split}: {len(rows)} queries", flush=True)
+    memory.close()
+    rows = []
+    for conv in sorted(p.name for p in LOCOMO.iterdir() if p.is_dir()):
+        folder = LOCOMO / conv
+        root = CACHE / "locomo" / conv
+        root.mkdir(parents=True, exist_ok=True)
+        mem = Memory.open(root, config=replace(Config(), secret_policy="redact"))
+        ids_path = root / "doc_ids.json"
+        if mem.count() == 0:
+            docs = [(str(r["_id"]), str(r["text"])) for r in _read_jsonl(folder / "corpus.jsonl")]
+            results = mem.add_many([NewEntry(text) for _, text in docs])
+            ids = {r.entry.id: d for (d, _), r in zip(docs, results, strict=True)}
+            ids_path.write_text(json.dumps(ids))
+        ids = json.loads(ids_path.read_text())
+        qrels = _qrels(folder / "qrels" / "test.tsv")
+        for r in _read_jsonl(folder / "queries.jsonl"):
+            qid = str(r["_id"])
+            if qid in qrels:
+                kw, vec = _lists(mem, ids, str(r["text"]))
+                rows.append({"q": qid, "kw": kw, "vec": vec, "rel": qrels[qid]})
+        mem.close()
+        print(f"locomo {conv}: {len(rows)} queries so far", flush=True)
+    out["locomo-dev"] = rows
+    LISTS.write_text(json.dumps(out))
+
+
+# --- fusion methods ------------------------------------------------------------------------
+
+
+def rrf(kw: Ranked, vec: Ranked, k: int = 60, w_kw: float = 1.5) -> list[str]:
+    """Today's method: weighted Reciprocal Rank Fusion."""
+    scores: dict[str, float] = {}
+    for rank, (doc, _) in enumerate(vec, start=1):
+        scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    for rank, (doc, _) in enumerate(kw, start=1):
+        scores[doc] = scores.get(doc, 0.0) + w_kw / (k + rank)
+    return sorted(scores, key=scores.__getitem__, reverse=True)
+
+
+def _z(ranked: Ranked, top: int) -> dict[str, float]:
+    """Scores as z-scores against the list's first ``top`` (the shape of its head)."""
+    head = [s for _, s in ranked[:top]]
+    if len(head) < 2:
+        return {d: 1.0 for d, _ in ranked}
+    mu, sd = statistics.fmean(head), statistics.pstdev(head) or 1.0
+    return {d: (s - mu) / sd for d, s in ranked}
+
+
+def zsum(kw: Ranked, vec: Ranked, w_kw: float = 1.0, top: int = 100) -> list[str]:
+    """CombSUM of z-normalised scores; a document missing from a list gets that list's
+    lowest z-score."""
+    zk, zv = _z(kw, top), _z(vec, top)
+    floor_k = min(zk.values(), default=0.0)
+    floor_v = min(zv.values(), default=0.0)
+    docs = set(zk) | set(zv)
+    score = {d: w_kw * zk.get(d, floor_k) + zv.get(d, floor_v) for d in docs}
+    return sorted(score, key=score.__getitem__, reverse=True)
+
+
+def minmax(kw: Ranked, vec: Ranked, alpha: float = 0.5) -> list[str]:
+    """Convex combination of min-max normalised scores."""
+
+    def norm(r: Ranked) -> dict[str, float]:
+        if not r:
+            return {}
+        hi, lo = r[0][1], r[-1][1]
+        span = (hi - lo) or 1.0
+        return {d: (s - lo) / span for d, s in r}
+
+    nk, nv = norm(kw), norm(vec)
+    docs = set(nk) | set(nv)
+    score = {d: alpha * nk.get(d, 0.0) + (1 - alpha) * nv.get(d, 0.0) for d in docs}
+    return sorted(score, key=score.__getitem__, reverse=True)
+
+
+def evaluate(
+    rows: Sequence[dict[str, object]], method: Callable[[Ranked, Ranked], list[str]]
+) -> tuple[float, float]:
+    """Mean nDCG@10 and R@5 of ``method`` over ``rows``."""
+    nd, r5 = [], []
+    for row in rows:
+        kw = [tuple(x) for x in row["kw"]]  # type: ignore[union-attr]
+        vec = [tuple(x) for x in row["vec"]]  # type: ignore[union-attr]
+        ranked = method(kw, vec)  # type: ignore[arg-type]
+        rel = row["rel"]  # type: ignore[assignment]
+        nd.append(ndcg_at_k(ranked, rel))  # type: ignore[arg-type]
+        r5.append(recall_at_k(ranked, rel, 5))  # type: ignore[arg-type]
+    return statistics.fmean(nd), statistics.fmean(r5)
+
+
+def tune() -> None:
+    """Print each method's figures per dataset."""
+    data = json.loads(LISTS.read_text())
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]] = {
+        "keyword": lambda kw, vec: [d for d, _ in kw],
+        "vector": lambda kw, vec: [d for d, _ in vec],
+        "rrf k60 w1.5 (today)": rrf,
+    }
+    for w in (0.5, 1.0, 1.5, 2.0):
+        methods[f"zsum w{w}"] = lambda kw, vec, w=w: zsum(kw, vec, w)
+        methods[f"zsum top20 w{w}"] = lambda kw, vec, w=w: zsum(kw, vec, w, 20)
+    for a in (0.3, 0.5, 0.7):
+        methods[f"minmax a{a}"] = lambda kw, vec, a=a: minmax(kw, vec, a)
+    names = ["scifact-train", "locomo-dev", "scifact-test"]
+    print(f"{'method':28}" + "".join(f"{n:>24}" for n in names))
+    for label, method in methods.items():
+        cells = []
+        for name in names:
+            nd, r5 = evaluate(data[name], method)
+            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
+        print(f"{label:28}" + "".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    {"collect": collect, "tune": tune}[sys.argv[1] if len(sys.argv) > 1 else "tune"]()
+
+
+def zsum_adaptive(kw: Ranked, vec: Ranked, w_kw: float = 1.0, power: float = 1.0) -> list[str]:
+    """z-score CombSUM where each list is weighted by how far its best hit stands out
+    (its top z-score): a list whose head is flat says little about this query."""
+    zk, zv = _z(kw, 100), _z(vec, 100)
+    ck = max(zk.values(), default=0.0) ** power if zk else 0.0
+    cv = max(zv.values(), default=0.0) ** power if zv else 0.0
+    total = (w_kw * ck + cv) or 1.0
+    a, b = w_kw * ck / total, cv / total
+    floor_k = min(zk.values(), default=0.0)
+    floor_v = min(zv.values(), default=0.0)
+    docs = set(zk) | set(zv)
+    score = {d: a * zk.get(d, floor_k) + b * zv.get(d, floor_v) for d in docs}
+    return sorted(score, key=score.__getitem__, reverse=True)
+
+
+def tune_more() -> None:
+    data = json.loads(LISTS.read_text())
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]] = {}
+    for w in (1.0, 1.2, 1.3, 1.5):
+        methods[f"zsum w{w}"] = lambda kw, vec, w=w: zsum(kw, vec, w)
+    for w in (1.0, 1.3, 1.5):
+        for p in (1.0, 2.0):
+            methods[f"zadapt w{w} p{p}"] = lambda kw, vec, w=w, p=p: zsum_adaptive(kw, vec, w, p)
+    names = ["scifact-train", "locomo-dev", "scifact-test"]
+    print(f"{'method':28}" + "".join(f"{n:>24}" for n in names))
+    for label, method in methods.items():
+        cells = []
+        for name in names:
+            nd, r5 = evaluate(data[name], method)
+            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
+        print(f"{label:28}" + "".join(cells), flush=True)
