@@ -10,7 +10,7 @@ from fakes import FakeEmbedder
 
 from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
 from engine.analyzer.definitions import budget_order, file_drafts
-from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
 from engine.services.discovery import run_discovery
@@ -339,3 +339,22 @@ def test_a_long_ts_class_is_cut_into_its_methods() -> None:
     assert lines[find.line_start - 1] == "  /** Finds one user. */"
     assert lines[create.line_start - 1] == "  @Log()"  # decorator and comment come along
     assert "Makes one." in create.content and create.line_end == len(lines)
+
+
+def test_tests_beside_the_code_are_one_summary_and_test_folders_are_recognised(
+    tmp_path: Path,
+) -> None:
+    files = {f"src/part{i}/thing.ts": "export const a = 1\n" for i in range(8)}
+    files |= {f"src/part{i}/thing.test.ts": "test('a', () => {})\n" for i in range(8)}
+    files |= {"runtime-tests/deno/index.ts": "run()\n", "src/helper/testing/client.ts": "x\n"}
+    drafts = discovery_drafts(analyze(write(tmp_path, files)))
+    tests = [d for d in drafts if d.section_title.startswith("Tests: ")]
+    assert [d.section_title for d in tests] == ["Tests: beside the code", "Tests: runtime-tests/"]
+    assert (
+        tests[0]
+        .content.splitlines()[1]
+        .startswith("8 test files live beside the code they test (8 folders): the test suite")
+    )
+    assert classify_path("e2e_specs/login.ts") == "tests"
+    assert classify_path("src/helper/testing/client.ts") is None  # a package's test helpers
+    assert classify_path("testing/conftest_helpers.py") == "tests"
