@@ -15,13 +15,14 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
-from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.noise import NoiseClassifier, classify_path
 
 MAX_CHUNK_CHARS = 1_200
 """About what the embedding model reads (256 tokens) and a screenful to a person."""
@@ -91,17 +92,30 @@ def definition_drafts(
 
 
 def budget_order(analysis: Analysis) -> list[str]:
-    """The analysed files in the order they get the chunk budget: the main source folders
-    first (most code first, the root last), public modules before private ones
-    (``_name``), shallow before deep."""
-    dirs = [d.rstrip("/") + "/" for d in analysis.source_dirs if d != "."]
+    """The analysed files in the order they get the chunk budget: the top folders with the
+    most of the project's own code first (the root last), public modules before private
+    ones (``_name``), shallow before deep."""
+    folders = main_folders(analysis)
 
     def rank(rel: str) -> tuple[int, bool, int, str]:
-        unit = next((i for i, d in enumerate(dirs) if rel.startswith(d)), len(dirs))
+        top = rel.split("/")[0] if "/" in rel else "."
+        unit = folders.index(top) if top in folders else len(folders)
         private = any(p.startswith("_") and p != "__init__.py" for p in rel.split("/"))
         return (unit, private, rel.count("/"), rel)
 
     return sorted(analysis.files, key=rank)
+
+
+def main_folders(analysis: Analysis) -> list[str]:
+    """Top-level folders by how many of the project's own code files they hold, most
+    first; the root (``.``) always last."""
+    counts: Counter[str] = Counter()
+    for rel in analysis.files:
+        top, sep, _ = rel.partition("/")
+        code = language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES
+        if sep and code and classify_path(rel) is None:
+            counts[top] += 1
+    return [folder for folder, _ in counts.most_common()] + ["."]
 
 
 def file_drafts(rel: str, text: str, language: str) -> list[DiscoveryDraft]:

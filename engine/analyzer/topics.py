@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from engine.analyzer.definitions import main_folders
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
 
@@ -60,7 +61,7 @@ def ranked_entry_points(analysis: Analysis, noise: NoiseClassifier) -> list[str]
         target = entry.partition(" -> ")[2] if " -> " in entry else entry
         if noise.kind(target) is None:
             found.append(entry)
-    dirs = [d + "/" for d in analysis.source_dirs if d != "."]
+    dirs = [d + "/" for d in main_folders(analysis) if d != "."]
     return sorted(found, key=lambda entry: _entry_rank(entry, dirs))[:MAX_ENTRY_POINTS]
 
 

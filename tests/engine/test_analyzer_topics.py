@@ -358,3 +358,11 @@ def test_tests_beside_the_code_are_one_summary_and_test_folders_are_recognised(
     assert classify_path("e2e_specs/login.ts") == "tests"
     assert classify_path("src/helper/testing/client.ts") is None  # a package's test helpers
     assert classify_path("testing/conftest_helpers.py") == "tests"
+
+
+def test_the_budget_counts_a_src_folder_whole(tmp_path: Path) -> None:
+    files = {f"src/{unit}/m{i}.ts": "export const a = 1\n" for unit in "ab" for i in range(3)}
+    files |= {f"benchmarks/b{i}.ts": "export const b = 1\n" for i in range(4)}
+    analysis = analyze(write(tmp_path, files))
+    assert analysis.source_dirs[0] == "benchmarks"  # src/ counts as two units there
+    assert budget_order(analysis)[0].startswith("src/")
