@@ -54,8 +54,11 @@ _CLASS = re.compile(
 _METHOD = re.compile(
     r"^(?:@[\w.]+(?:\([^)]*\))?\s+)*"
     r"(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*"
-    r"\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\("
+    r"\*?#?([A-Za-z_$][\w$]*)"
+    r"(?:\s*(?:<[^>]*>)?\s*\(|\s*<\s*$|\s*=\s*(?:async\s+)?\(|\s*:\s*\(\s*$)"
 )
+"""A method (``name(``, ``name<T>(``, ``name<`` ending a line) or a function-valued
+property (``name = (``, ``name = async (``, ``name: (`` ending a line)."""
 _NOT_METHODS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "super"})
 _PREFIXES = ("/*", "*", "//", "@")
 

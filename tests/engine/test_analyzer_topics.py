@@ -366,3 +366,19 @@ def test_the_budget_counts_a_src_folder_whole(tmp_path: Path) -> None:
     analysis = analyze(write(tmp_path, files))
     assert analysis.source_dirs[0] == "benchmarks"  # src/ counts as two units there
     assert budget_order(analysis)[0].startswith("src/")
+
+
+def test_ts_methods_with_generics_over_lines_and_arrow_properties_are_found() -> None:
+    body = "".join(f"    const s{i} = this.router.add({i}, 'padding text');\n" for i in range(8))
+    text = (
+        "export class Hono {\n  routes: Route[] = []\n\n"
+        + "  route<\n    SubPath extends string,\n  >(path: SubPath): Hono {\n"
+        + body
+        + "  }\n\n  onError = (handler: ErrorHandler): Hono => {\n"
+        + body
+        + "  }\n\n  fetch: (\n    request: Request,\n  ) => Response = (request) => {\n"
+        + body
+        + "  }\n}\n"
+    )
+    titles = [d.section_title for d in file_drafts("src/hono.ts", text, "TypeScript")]
+    assert titles == ["Hono, Hono.route", "Hono.onError", "Hono.fetch"]
