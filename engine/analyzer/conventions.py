@@ -48,7 +48,7 @@ def routes_draft(root: Path, name: str, files: Iterable[str]) -> DiscoveryDraft 
             routes += _routes_in(rel, text)
     if not routes:
         return None
-    title = f"API routes of {name}"
+    title = "API routes"
     more = f" (first {MAX_ROUTES} of {len(routes)})" if len(routes) > MAX_ROUTES else ""
     lines = [title, f"{len(routes)} HTTP routes declared in the code{more}:"]
     lines += [f"- {route}" for route in routes[:MAX_ROUTES]]
@@ -87,7 +87,7 @@ def patterns_draft(analysis: Analysis, own: set[str], has_routes: bool) -> Disco
     """Architecture patterns that the project's layout and dependencies suggest, each with a
     confidence (the share of its signals that were found) and the evidence."""
     signals = _pattern_signals(analysis, own, has_routes)
-    title = f"Architecture patterns of {analysis.name}"
+    title = "Architecture patterns"
     lines = [title]
     ranked = sorted(signals.items(), key=lambda kv: -_confidence(kv[1]))
     for pattern, checks in ranked:
@@ -188,7 +188,7 @@ def naming_draft(analysis: Analysis, own: set[str]) -> DiscoveryDraft | None:
     classes = [s.name for s in symbols if s.kind in ("class", "interface", "type", "enum")]
     constants = [s.name for s in symbols if s.kind == "const"]
     files = [rel.rpartition("/")[2].split(".")[0] for rel in own]
-    title = f"Naming conventions of {analysis.name}"
+    title = "Naming conventions"
     lines = [title]
     for what, names in (
         ("Functions and methods", functions),

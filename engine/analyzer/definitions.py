@@ -15,13 +15,14 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
-from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.noise import NoiseClassifier, classify_path
 
 MAX_CHUNK_CHARS = 1_200
 """About what the embedding model reads (256 tokens) and a screenful to a person."""
@@ -48,6 +49,20 @@ _DECLARATION = re.compile(
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
 _COMMENT_STARTS = ("/*", "*", "//", "#")
+_CLASS = re.compile(
+    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:public\s+)?(?:final\s+)?"
+    r"class\s+([\w$]+)"
+)
+_METHOD = re.compile(
+    r"^(?:@[\w.]+(?:\([^)]*\))?\s+)*"
+    r"(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*"
+    r"\*?#?([A-Za-z_$][\w$]*)"
+    r"(?:\s*(?:<[^>]*>)?\s*\(|\s*<\s*$|\s*=\s*(?:async\s+)?\(|\s*:\s*\(\s*$)"
+)
+"""A method (``name(``, ``name<T>(``, ``name<`` ending a line) or a function-valued
+property (``name = (``, ``name = async (``, ``name: (`` ending a line)."""
+_NOT_METHODS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "super"})
+_PREFIXES = ("/*", "*", "//", "@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,17 +97,30 @@ def definition_drafts(
 
 
 def budget_order(analysis: Analysis) -> list[str]:
-    """The analysed files in the order they get the chunk budget: the main source folders
-    first (most code first, the root last), public modules before private ones
-    (``_name``), shallow before deep."""
-    dirs = [d.rstrip("/") + "/" for d in analysis.source_dirs if d != "."]
+    """The analysed files in the order they get the chunk budget: the top folders with the
+    most of the project's own code first (the root last), public modules before private
+    ones (``_name``), shallow before deep."""
+    folders = main_folders(analysis)
 
     def rank(rel: str) -> tuple[int, bool, int, str]:
-        unit = next((i for i, d in enumerate(dirs) if rel.startswith(d)), len(dirs))
+        top = rel.split("/")[0] if "/" in rel else "."
+        unit = folders.index(top) if top in folders else len(folders)
         private = any(p.startswith("_") and p != "__init__.py" for p in rel.split("/"))
         return (unit, private, rel.count("/"), rel)
 
     return sorted(analysis.files, key=rank)
+
+
+def main_folders(analysis: Analysis) -> list[str]:
+    """Top-level folders by how many of the project's own code files they hold, most
+    first; the root (``.``) always last."""
+    counts: Counter[str] = Counter()
+    for rel in analysis.files:
+        top, sep, _ = rel.partition("/")
+        code = language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES
+        if sep and code and classify_path(rel) is None:
+            counts[top] += 1
+    return [folder for folder, _ in counts.most_common()] + ["."]
 
 
 def file_drafts(rel: str, text: str, language: str) -> list[DiscoveryDraft]:
@@ -100,7 +128,7 @@ def file_drafts(rel: str, text: str, language: str) -> list[DiscoveryDraft]:
     lines = text.splitlines()
     pieces = _python_pieces(text, rel) if language == "Python" else None
     if pieces is None:
-        pieces = list(_top_level_pieces(lines))
+        pieces = [part for p in _top_level_pieces(lines) for part in _class_members(p, lines)]
     drafts = []
     for piece in _merge(pieces, lines):
         drafts += _render(rel, language, piece, lines)
@@ -173,6 +201,36 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
             names.append(name)
     if lines:
         yield _Piece(tuple(names), start, len(lines))
+
+
+def _class_members(piece: _Piece, lines: list[str]) -> list[_Piece]:
+    """A class (JS/TS and the like) too long for one chunk: its head, then one piece per
+    method (named ``Class.method``, with the comment and decorators above it)."""
+    head = range(piece.start, min(piece.end, piece.start + 20) + 1)
+    found = next(((n, m) for n in head if (m := _CLASS.match(lines[n - 1]))), None)
+    if found is None or _size(lines, piece.start, piece.end) <= MAX_CHUNK_CHARS:
+        return [piece]
+    class_line, owner = found[0], found[1].group(1)
+    body = [ln for ln in lines[class_line : piece.end] if ln.strip()]
+    indent = body[0][: len(body[0]) - len(body[0].lstrip())] if body else ""
+    if not indent:
+        return [piece]
+    starts: list[tuple[int, str]] = []
+    for number in range(class_line + 1, piece.end + 1):
+        line = lines[number - 1]
+        # only lines at the class body's own indentation (not statements inside methods)
+        method = _METHOD.match(line[len(indent) :]) if line.startswith(indent) else None
+        if method and method.group(1) not in _NOT_METHODS:
+            begin = number
+            while begin - 1 > class_line and lines[begin - 2].strip().startswith(_PREFIXES):
+                begin -= 1
+            starts.append((begin, method.group(1)))
+    if not starts:
+        return [piece]
+    parts = [_Piece(piece.names, piece.start, starts[0][0] - 1)]
+    ends = [b - 1 for b, _ in starts[1:]] + [piece.end]
+    parts += [_Piece((f"{owner}.{name}",), b, e) for (b, name), e in zip(starts, ends, strict=True)]
+    return [p for p in parts if p.end >= p.start]
 
 
 def _declared_name(line: str) -> str:

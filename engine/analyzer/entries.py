@@ -5,8 +5,8 @@ routes, patterns, naming), one short summary per package and per module of the p
 own code, one summary per kind of noise. Past a cap, the remaining modules are summarised
 per directory so that a big repository yields hundreds of entries, not thousands. Every
 text stays under the entry size limit, split into parts where needed. Output depends only
-on the analysis: the same project gives the same drafts, so re-running discovery stores
-nothing new.
+on the project's files: the same project gives the same drafts, so re-running discovery
+stores nothing new.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ size of the module.
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
@@ -23,6 +24,7 @@ MAX_LINE = 300
 """Longer signatures are left to the definition entries."""
 MAX_PACKAGE_MODULES = 30
 MAX_KEYWORDS = 10
+MAX_PURPOSE = 240
 
 _KEY_KINDS = ("class", "interface", "function", "type", "enum", "default")
 
@@ -102,10 +104,23 @@ def package_summaries(analysis: Analysis, own: set[str]) -> list[DiscoveryDraft]
 
 
 def _package_purpose(folder: str, analysis: Analysis) -> str:
+    """From the package's docstring, else the first paragraph of its README."""
     for init in ("__init__.py", "index.ts", "index.js", "mod.rs"):
         summary = analysis.summaries.get(f"{folder}/{init}")
         if summary:
             return summary
+    return _readme_paragraph(analysis.root / folder / "README.md")
+
+
+def _readme_paragraph(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:20_000]
+    except OSError:
+        return ""
+    for block in text.split("\n\n"):
+        line = " ".join(block.split())
+        if line and not line.startswith(("#", "<", "[!", "!", "```", "|", "---")):
+            return line if len(line) <= MAX_PURPOSE else line[: MAX_PURPOSE - 3] + "..."
     return ""
 
 

@@ -51,6 +51,8 @@ _TEST_FILE = re.compile(
     r"^(?:test_.+\.py|.+_test\.(?:py|go|rb|rs)|conftest\.py"
     r"|.+\.(?:test|spec)\.(?:[cm]?[jt]sx?)|.+Tests?\.(?:java|kt|cs|swift))$"
 )
+_TEST_DIR_SUFFIX = re.compile(r".[-_](?:tests?|specs?)$")
+"""``runtime-tests``, ``integration_tests``, ``e2e-specs``."""
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "3rdparty", "extern",
      "external", "node_modules", "bower_components"}
@@ -74,10 +76,12 @@ def classify_path(rel: str) -> NoiseKind | None:
     """
     parts = rel.split("/")
     folders, name = [p.lower() for p in parts[:-1]], parts[-1]
-    for folder in folders:
+    for depth, folder in enumerate(folders):
         kind = _folder_kind(folder)
         if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
             continue
+        if folder == "testing" and depth > 0:
+            continue  # pkg/testing/: the package's test helpers, part of its API
         if kind is not None:
             return kind
     if _RELEASE_FILE.match(name):
@@ -100,7 +104,7 @@ def _folder_kind(folder: str) -> NoiseKind | None:
         return "release-notes"
     if folder in _EXAMPLE_DIRS:
         return "examples"
-    if folder in _TEST_DIRS:
+    if folder in _TEST_DIRS or _TEST_DIR_SUFFIX.search(folder):
         return "tests"
     return None
 

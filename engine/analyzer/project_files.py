@@ -62,13 +62,13 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     build.add("scripts", "Helper scripts", _scripts(root))
     drafts = []
     if build.lines:
-        title = f"How to build, test and run {name}"
+        title = "How to build, test and run the project"
         drafts.append(_draft(title, build, ("build", "test", "run", "scripts", "ci")))
     if ci.lines:
-        title = f"Continuous integration of {name}"
+        title = "Continuous integration"
         drafts.append(_draft(title, ci, ("ci", "workflow", "github actions", "test", "release")))
     if deps.lines:
-        title = f"Dependencies of {name}"
+        title = "Dependencies"
         drafts.append(_draft(title, deps, ("dependencies", "requirements", "install")))
     return drafts
 

@@ -15,6 +15,9 @@ from engine.analyzer.noise import NoiseClassifier, NoiseKind, classify_path
 
 MAX_SHOWN = 12
 """Folders or headings named in a summary."""
+BESIDE_THE_CODE = ""
+"""The place of test files that live next to the code (``src/router.test.ts``): one
+summary for all of them, not one per folder."""
 
 _WHAT: dict[str, str] = {
     "release-notes": "release notes (what changed in each version)",
@@ -55,6 +58,8 @@ def _place(rel: str, kind: NoiseKind, noise: NoiseClassifier) -> str:
             or (kind == "excluded" and noise.kind(prefix + "/x") == "excluded")
         ):
             return prefix + "/"
+    if kind == "tests":
+        return BESIDE_THE_CODE  # test files named *.test.ts, test_*.py… next to the code
     return rel if kind in ("release-notes", "generated") else (rel.rpartition("/")[0] + "/")
 
 
@@ -67,11 +72,19 @@ def _group(
 ) -> DiscoveryDraft:
     languages = Counter(language_of(f.rpartition("/")[2]) or "other" for f in files)
     langs = ", ".join(f"{lang} {n}" for lang, n in languages.most_common(5))
-    sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
-    where = place
+    if place == BESIDE_THE_CODE:
+        sub = Counter(f.rpartition("/")[0] or "(root)" for f in files)
+        where = "beside the code"
+    else:
+        sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
+        where = place
+    holds = (
+        f"{_what_count(kind, len(files))} live beside the code they test ({len(sub)} folders)"
+        if place == BESIDE_THE_CODE
+        else f"{where} holds {_what_count(kind, len(files))}"
+    )
     lines = [
-        f"{where} holds {_what_count(kind, len(files))}: {_WHAT[kind]}"
-        + (f", using {', '.join(tools)}." if tools else "."),
+        f"{holds}: {_WHAT[kind]}" + (f", using {', '.join(tools)}." if tools else "."),
         f"Files by language: {langs}.",
     ]
     if sub:
@@ -82,8 +95,8 @@ def _group(
         "They are summarised here instead of indexed one by one; name them in the "
         "`sources` setting (or `memory-tui import`) to index their markdown."
     )
-    title = f"{kind.replace('-', ' ').capitalize()}: {where}"
-    return DiscoveryDraft("\n".join([title, *lines]), title, where.rstrip("/"), (kind, where))
+    title = f"{kind.replace('-', ' ').capitalize()}: {place or 'beside the code'}"
+    return DiscoveryDraft("\n".join([title, *lines]), title, place.rstrip("/"), (kind, where))
 
 
 def _release_notes(file: str, headings: tuple[str, ...]) -> DiscoveryDraft:

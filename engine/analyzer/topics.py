@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from engine.analyzer.definitions import main_folders
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
 
@@ -60,19 +61,23 @@ def ranked_entry_points(analysis: Analysis, noise: NoiseClassifier) -> list[str]
         target = entry.partition(" -> ")[2] if " -> " in entry else entry
         if noise.kind(target) is None:
             found.append(entry)
-    return sorted(found, key=_entry_rank)[:MAX_ENTRY_POINTS]
+    dirs = [d + "/" for d in main_folders(analysis) if d != "."]
+    return sorted(found, key=lambda entry: _entry_rank(entry, dirs))[:MAX_ENTRY_POINTS]
 
 
-def _entry_rank(entry: str) -> tuple[int, int, str]:
+def _entry_rank(entry: str, dirs: list[str]) -> tuple[int, int, int, str]:
+    """Installed commands, a package's main, ``__main__`` modules, main/cli files, other
+    scripts; within each, the main source folders first (most code first), shallow first."""
     if " -> " in entry:  # declared by a manifest: an installed command, or a package's main
-        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, entry)
+        return (1 if entry.startswith(_PACKAGE_MAIN) else 0, 0, 0, entry)
     name = entry.rpartition("/")[2]
+    unit = next((i for i, d in enumerate(dirs) if entry.startswith(d)), len(dirs))
     depth = entry.count("/")
     if name == "__main__.py":
-        return (2, depth, entry)
+        return (2, unit, depth, entry)
     if entry.startswith("bin/") or name.split(".")[0] in ("cli", "main", "index", "server"):
-        return (3, depth, entry)
-    return (4, depth, entry)
+        return (3, unit, depth, entry)
+    return (4, unit, depth, entry)
 
 
 def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:
@@ -80,7 +85,7 @@ def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
     entries = ranked_entry_points(analysis, noise)
     if not entries:
         return None
-    title = f"Entry points of {analysis.name}"
+    title = "Entry points"
     lines = [title, "Where execution starts (installed commands first):"]
     for entry in entries:
         command, _, target = entry.partition(" -> ")
@@ -105,7 +110,7 @@ def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
         kinds[top][noise.kind(rel) or "own"] += 1
     if not counts:
         return None
-    title = f"Architecture of {analysis.name}: top-level folders and their roles"
+    title = "Architecture: top-level folders and their roles"
     lines = [title]
     own = {d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None}
     for folder, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FOLDERS]:

@@ -10,7 +10,7 @@ from fakes import FakeEmbedder
 
 from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
 from engine.analyzer.definitions import budget_order, file_drafts
-from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
 from engine.services.discovery import run_discovery
@@ -87,6 +87,10 @@ def shop(root: Path) -> Path:
             "app.get('/health', (req, res) => res.send('ok'));\n"
             'router.post("/users/:id", update);\n'
         ),
+        "shop/orders/__init__.py": "",
+        "shop/orders/model.py": "class Order:\n    pass\n",
+        "shop/orders/README.md": "# Orders\n\n[![badge](x.svg)](y)\n\nOrders and their\n"
+        "states.\n\nMore.\n",
         "tests/test_api.py": "def test_api():\n    assert True\n",
         "tests/test_cart.py": "def test_cart():\n    assert True\n",
     }
@@ -105,18 +109,18 @@ def by_title(drafts: list[DiscoveryDraft], start: str) -> DiscoveryDraft:
 
 def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    build = by_title(drafts, "How to build, test and run shop").content
+    build = by_title(drafts, "How to build, test and run the project").content
     assert "shop = shop.cli:main" in build
     assert "hatchling.build" in build
     assert "testpaths" in build
     assert "- make test" in build and "- make lint" in build
     assert ".PHONY" not in build and "%.o" not in build
     assert "scripts/test.sh: pytest --cov shop" in build
-    ci = by_title(drafts, "Continuous integration of shop")
+    ci = by_title(drafts, "Continuous integration")
     assert ci.file_path == ".github/workflows"
     assert "test.yml (Test): pip install -e .[cli]; pytest -q" in ci.content
     assert "GITHUB_CONTEXT" not in ci.content
-    deps = by_title(drafts, "Dependencies of shop").content
+    deps = by_title(drafts, "Dependencies").content
     assert "- fastapi>=0.110" in deps and "- httpx" in deps
     assert "Optional dependencies [cli]" in deps and "- rich>=13" in deps
     assert ">=3.11" in deps
@@ -124,7 +128,7 @@ def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: P
 
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    entries = by_title(drafts, "Entry points of shop").content.splitlines()[2:]
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert entries[:2] == [
         "- command `shop` runs shop.cli:main",
         "- command `shop-admin` runs shop.admin:run",
@@ -137,35 +141,38 @@ def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -
     assert "docs_src" not in overview  # neither a source folder nor an entry point
 
 
-def test_many_main_modules_are_capped(tmp_path: Path) -> None:
-    write(tmp_path, {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)})
-    drafts = discovery_drafts(analyze(tmp_path))
-    entries = by_title(drafts, "Entry points of").content.splitlines()[2:]
+def test_many_main_modules_are_capped_the_main_package_first(tmp_path: Path) -> None:
+    files = {f"tool{i:02}/__main__.py": "pass\n" for i in range(40)}
+    files |= {f"zpkg/m{i}.py": "pass\n" for i in range(10)}  # most code: the main folder
+    files |= {"zpkg/sub/__main__.py": "pass\n", "zpkg/run.py": 'if __name__ == "__main__":\n  1\n'}
+    drafts = discovery_drafts(analyze(write(tmp_path, files)))
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert len(entries) == MAX_ENTRY_POINTS
-    assert entries[0] == "- tool00/__main__.py"
+    assert entries[:2] == ["- zpkg/sub/__main__.py", "- tool00/__main__.py"]
+    assert "- zpkg/run.py" not in entries  # a plain script ranks below 41 __main__ modules
 
 
 def test_routes_patterns_naming_and_architecture(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
-    routes = by_title(drafts, "API routes of shop").content
+    routes = by_title(drafts, "API routes").content
     assert "GET /carts/{cart_id} (shop/api.py, line 5)" in routes
     assert "POST /orders (shop/api.py, line 9)" in routes
     assert "GET /health (web/server.js, line 6)" in routes
     assert "POST /users/:id (web/server.js, line 7)" in routes
     assert "/in/a/comment" not in routes
     assert "docs_src" not in routes
-    patterns = by_title(drafts, "Architecture patterns of shop").content.splitlines()
+    patterns = by_title(drafts, "Architecture patterns").content.splitlines()
     assert patterns[1].startswith("- Command-line application: confidence 1.00")
     web = next(line for line in patterns if "Web API" in line)
     assert "confidence 0.67" in web and "HTTP routes declared" in web
-    naming = by_title(drafts, "Naming conventions of shop").content
+    naming = by_title(drafts, "Naming conventions").content
     assert "Functions and methods: snake_case 100%" in naming
     assert "Classes and types: PascalCase 100%" in naming
     assert "Constants: UPPER_CASE 100%" in naming
     assert "test_*.py (2)" in naming
-    layout = by_title(drafts, "Architecture of shop").content
+    layout = by_title(drafts, "Architecture:").content
     assert "- docs_src/ (50 files): example programs" in layout
-    assert "- shop/ (6 files): the package shop: An online shop" in layout
+    assert "- shop/ (9 files): the package shop: An online shop" in layout
     assert "- tests/ (2 files): the test suite" in layout
     tests = by_title(drafts, "Tests: tests/").content
     assert "tests/ holds 2 test files: the test suite, using pytest." in tests
@@ -186,7 +193,9 @@ def test_modules_and_packages_are_short_summaries(tmp_path: Path) -> None:
     assert "- cli.py: The shop command." in package
     assert "services/" not in package.splitlines()[0]
     packages = [d.section_title for d in drafts if d.section_title.startswith("Package ")]
-    assert packages == ["Package shop/", "Package shop/services/"]  # web/ has one module
+    assert packages == ["Package shop/", "Package shop/orders/", "Package shop/services/"]
+    orders = next(d.content for d in drafts if d.section_title == "Package shop/orders/")
+    assert orders.startswith("Package shop/orders/: Orders and their states.\n")
 
 
 def test_the_configuration_overrides_what_counts_as_the_projects_own(tmp_path: Path) -> None:
@@ -255,14 +264,14 @@ def test_a_js_package_main_an_example_manifest_and_one_word_names(tmp_path: Path
     analysis = analyze(write(tmp_path, files))
     assert "three.js" not in analysis.frameworks and "express" not in analysis.frameworks
     drafts = discovery_drafts(analysis)
-    entries = by_title(drafts, "Entry points of store").content.splitlines()[2:]
+    entries = by_title(drafts, "Entry points").content.splitlines()[2:]
     assert entries[:2] == [
         "- command `store` runs bin/cli.js",
         "- the package's main module (package.json): index.js",
     ]
-    naming = by_title(drafts, "Naming conventions of store").content
+    naming = by_title(drafts, "Naming conventions").content
     assert "Functions and methods: camelCase 100%; 2 single lowercase words (of 3)" in naming
-    patterns = by_title(drafts, "Architecture patterns of store").content
+    patterns = by_title(drafts, "Architecture patterns").content
     assert "Monorepo" not in patterns  # the example's manifest is not a package of its own
 
 
@@ -301,3 +310,75 @@ def test_the_analysis_summary_lists_ranked_entry_points_and_own_source_folders(
     ]
     assert not any("docs_src" in e for e in entries)
     assert "docs_src" not in folders
+
+
+def test_a_long_ts_class_is_cut_into_its_methods() -> None:
+    body = "".join(
+        f"    const step{i} = this.repo.compute({i}, 'some padding');\n" for i in range(8)
+    )
+    method = "  /** {doc} */\n  {head} {{\n" + body + "    doSomething(id);\n  }}\n\n"
+    text = (
+        "import { Injectable } from '@nestjs/common';\n\n/**\n * Keeps the users.\n */\n"
+        "@Injectable()\nexport class UserService {\n"
+        "  private readonly users = new Map<string, User>();\n\n"
+        + method.format(doc="Builds it.", head="constructor(private readonly repo: Repo)")
+        + method.format(doc="Finds one user.", head="async findOne(id: string): Promise<User>")
+        + "  @Log()\n"
+        + method.format(doc="Makes one.", head="static create<T>(input: T): UserService")
+        + "}\n"
+    )
+    drafts = file_drafts("src/user.service.ts", text, "TypeScript")
+    titles = [d.section_title for d in drafts]
+    assert titles == [
+        "UserService, UserService.constructor",  # the small head goes with the first method
+        "UserService.findOne",
+        "UserService.create",
+    ]
+    lines = text.splitlines()
+    find, create = drafts[1], drafts[2]
+    assert lines[find.line_start - 1] == "  /** Finds one user. */"
+    assert lines[create.line_start - 1] == "  @Log()"  # decorator and comment come along
+    assert "Makes one." in create.content and create.line_end == len(lines)
+
+
+def test_tests_beside_the_code_are_one_summary_and_test_folders_are_recognised(
+    tmp_path: Path,
+) -> None:
+    files = {f"src/part{i}/thing.ts": "export const a = 1\n" for i in range(8)}
+    files |= {f"src/part{i}/thing.test.ts": "test('a', () => {})\n" for i in range(8)}
+    files |= {"runtime-tests/deno/index.ts": "run()\n", "src/helper/testing/client.ts": "x\n"}
+    drafts = discovery_drafts(analyze(write(tmp_path, files)))
+    tests = [d for d in drafts if d.section_title.startswith("Tests: ")]
+    assert [d.section_title for d in tests] == ["Tests: beside the code", "Tests: runtime-tests/"]
+    assert (
+        tests[0]
+        .content.splitlines()[1]
+        .startswith("8 test files live beside the code they test (8 folders): the test suite")
+    )
+    assert classify_path("e2e_specs/login.ts") == "tests"
+    assert classify_path("src/helper/testing/client.ts") is None  # a package's test helpers
+    assert classify_path("testing/conftest_helpers.py") == "tests"
+
+
+def test_the_budget_counts_a_src_folder_whole(tmp_path: Path) -> None:
+    files = {f"src/{unit}/m{i}.ts": "export const a = 1\n" for unit in "ab" for i in range(3)}
+    files |= {f"benchmarks/b{i}.ts": "export const b = 1\n" for i in range(4)}
+    analysis = analyze(write(tmp_path, files))
+    assert analysis.source_dirs[0] == "benchmarks"  # src/ counts as two units there
+    assert budget_order(analysis)[0].startswith("src/")
+
+
+def test_ts_methods_with_generics_over_lines_and_arrow_properties_are_found() -> None:
+    body = "".join(f"    const s{i} = this.router.add({i}, 'padding text');\n" for i in range(8))
+    text = (
+        "export class Hono {\n  routes: Route[] = []\n\n"
+        + "  route<\n    SubPath extends string,\n  >(path: SubPath): Hono {\n"
+        + body
+        + "  }\n\n  onError = (handler: ErrorHandler): Hono => {\n"
+        + body
+        + "  }\n\n  fetch: (\n    request: Request,\n  ) => Response = (request) => {\n"
+        + body
+        + "  }\n}\n"
+    )
+    titles = [d.section_title for d in file_drafts("src/hono.ts", text, "TypeScript")]
+    assert titles == ["Hono, Hono.route", "Hono.onError", "Hono.fetch"]
