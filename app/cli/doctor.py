@@ -40,8 +40,10 @@ def compact(args: argparse.Namespace, root: Path) -> int:
     if not MemoryPaths.for_root(root).memory_dir.is_dir():
         print(f"memory-tui: error: no memory in {root} yet: run `memory-tui init`", file=sys.stderr)
         return 1
-    with Memory.open(root) as memory, memory.lock.hold():
-        done = memory.store().compact()
+    with Memory.open(root) as memory:
+        memory.flush_references()  # pending counts first, so compaction takes them in too
+        with memory.lock.hold():
+            done = memory.store().compact()
     if args.json:
         sys.stdout.write(json.dumps(done, indent=2) + "\n")
     elif not done:

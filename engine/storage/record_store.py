@@ -191,18 +191,20 @@ class RecordStore:
         )
 
     def set_reference_counts(self, counts: dict[str, int]) -> None:
-        """``referenceCount = n`` for each id (idempotent: a repeat after a crash is safe)."""
-        by_value: dict[int, list[str]] = {}
-        for entry_id, value in counts.items():
-            by_value.setdefault(int(value), []).append(entry_id)
-        for value, ids in by_value.items():
-            for start in range(0, len(ids), 500):
-                part = ", ".join(quote(i) for i in ids[start : start + 500])
-                self._write(
-                    lambda t, p=part, v=value: t.update(
-                        where=f"id IN ({p})", values={"referenceCount": v}
-                    )
-                )
+        """``referenceCount = n`` for each id, in one commit (a partial ``merge_insert``;
+        idempotent, so a repeat after a crash is safe)."""
+        if not counts or self.table() is None:
+            return
+        import pyarrow as pa
+
+        field = self.table().schema.field("referenceCount")
+        rows = pa.table(
+            {
+                "id": pa.array(list(counts), pa.string()),
+                "referenceCount": pa.array([int(v) for v in counts.values()], field.type),
+            }
+        )
+        self._write(lambda t: t.merge_insert("id").when_matched_update_all().execute(rows))
 
     def delete(self, ids: Iterable[str]) -> None:
         """Delete entries by id."""

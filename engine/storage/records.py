@@ -5,7 +5,7 @@ mirror (:class:`engine.storage.mirror.EntryMirror`) under the project's write lo
 crash-safely: ``pending`` is set in the mirror before the store changes and cleared in the
 same mirror transaction that applies the change, so a writer killed in between leaves
 ``pending`` set and the next open repairs the mirror from the store. Reference counts
-recorded by searches live in the mirror (and its backlog) until the store's next write.
+recorded by searches live in the mirror (and its backlog) and reach the store in batches.
 """
 
 from __future__ import annotations
@@ -26,6 +26,12 @@ from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
 
 log = logging.getLogger(__name__)
+
+REFERENCE_FOLD_BATCH = 256
+"""Entries with reference counts the store has yet to receive before a write folds them
+in (one commit for all of them); closing a process, compaction and repairs fold them
+whatever their number. Until then the mirror, where a count costs one SQLite row, holds
+them, and every face reads counts from the mirror."""
 
 StoreOp = Callable[[RecordStore], object]
 MirrorOp = Callable[[Any], object]
@@ -163,15 +169,22 @@ class Records:
     # --- writes --------------------------------------------------------------------------
 
     def write(
-        self, store_op: StoreOp, mirror_op: MirrorOp, *, vectors_changed: bool = True
+        self,
+        store_op: StoreOp,
+        mirror_op: MirrorOp,
+        *,
+        vectors_changed: bool = True,
+        force_fold: bool = False,
     ) -> None:
-        """Apply one change to the store and the mirror, crash-safely, under the lock."""
+        """Apply one change to the store and the mirror, crash-safely, under the lock.
+        Reference counts recorded since the last fold go to the store first when
+        :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         with self.lock.hold():
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
             self.mirror.mark_pending()
-            folded = self._fold_references(store)
+            folded = self._fold_references(store, force=force_fold)
             store_op(store)
             with self.mirror.transaction() as db:
                 if folded:
@@ -211,17 +224,22 @@ class Records:
         if not pending or not self.paths.vectors_dir.exists():
             return
         try:
-            self.write(lambda store: None, lambda db: None, vectors_changed=False)
+            self.write(
+                lambda store: None, lambda db: None, vectors_changed=False, force_fold=True
+            )
         except Exception as exc:
             log.warning("reference counts stay pending until the next write: %s", exc)
 
-    def _fold_references(self, store: RecordStore) -> bool:
-        """Give the store the reference counts recorded in the mirror since its last write
-        (under the write lock; the caller clears the backlog in its mirror transaction)."""
+    def _fold_references(self, store: RecordStore, *, force: bool = True) -> bool:
+        """Give the store the reference counts recorded in the mirror since they were last
+        folded, in one commit (under the write lock; the caller clears the backlog in its
+        mirror transaction). Unless ``force``, only once :data:`REFERENCE_FOLD_BATCH`
+        entries wait: a search followed by an add then costs one store version, not two."""
         backlog = self.mirror.reference_backlog()
-        if backlog:
-            store.set_reference_counts(backlog)
-        return bool(backlog)
+        if not backlog or (not force and len(backlog) < REFERENCE_FOLD_BATCH):
+            return False
+        store.set_reference_counts(backlog)
+        return True
 
     def maintain_vector_index(self) -> str:
         """Create or refresh the store's ANN index when the memory is large enough for one

@@ -339,11 +339,36 @@ class TestReferences:
         assert memory.require(b.id).reference_count == 1
         assert memory.store().version == version  # a search never writes the store
         assert memory.mirror.reference_backlog() == {a.id: 3, b.id: 1}
-        memory.add("a later write hands the counts over")
+        memory.add("a later write leaves a small backlog where it is")
+        assert memory.store().version == version + 1  # the add's own commit only
+        assert memory.mirror.reference_backlog() == {a.id: 3, b.id: 1}
+        memory.records.flush_references()  # what closing a process does
         stored = memory.store().get_many([a.id, b.id])
         assert stored[a.id].reference_count == 3
         assert stored[b.id].reference_count == 1
         assert memory.mirror.reference_backlog() == {}
+        assert memory.store().version == version + 2  # all counts in one commit
+        assert_mirror_matches_store(memory)
+
+    def test_a_full_backlog_is_folded_by_the_next_write_in_one_commit(
+        self, memory: Memory
+    ) -> None:
+        from engine.storage.records import REFERENCE_FOLD_BATCH
+
+        entries = [
+            e.entry
+            for e in memory.add_many([NewEntry(f"note number {i}") for i in range(REFERENCE_FOLD_BATCH)])
+        ]
+        for n, entry in enumerate(entries):
+            memory.record_references([entry.id] * (1 + n % 3))
+        version = memory.store().version
+        memory.add("this write folds the counts first")
+        assert memory.store().version == version + 2  # one commit for all counts, one add
+        assert memory.mirror.reference_backlog() == {}
+        stored = memory.store().get_many([e.id for e in entries])
+        assert [stored[e.id].reference_count for e in entries] == [
+            1 + n % 3 for n in range(len(entries))
+        ]
         assert_mirror_matches_store(memory)
 
     def test_recording_references_opens_no_store(self, tmp_path: Path) -> None:
