@@ -12,7 +12,9 @@ import ipaddress
 import logging
 import logging.handlers
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import anyio
@@ -71,6 +73,17 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM (what a supervisor or a leaving client sends) ends the server as Ctrl-C
+    does: the loop stops, and the clean-up below writes what was queued."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+
+
 def serve(
     root: Path,
     *,
@@ -97,6 +110,7 @@ def serve(
     from app.mcp.server import create_server
 
     server = create_server(root)
+    _stop_on_sigterm()
     try:
         if http:
             if not _is_loopback(host):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -31,7 +30,7 @@ REFERENCE_DELAY = 0.5
 """Seconds reference counts wait for others to join them in one write."""
 CLIENT_READY_TIMEOUT = 3.0
 """Seconds the warm-up waits for the client's ``tools/list`` before starting anyway."""
-WARM_UP_EXIT_WAIT = 1.0
+WARM_UP_EXIT_WAIT = 0.2
 """Seconds :meth:`ServerState.close` lets an unfinished warm-up run before leaving it be."""
 
 MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
@@ -73,6 +72,7 @@ class ServerState:
         self._last_job: Future[None] | None = None
         self._pending: list[str] = []
         self._pending_lock = threading.Lock()
+        self._closing = threading.Event()
 
     # --- the memory ------------------------------------------------------------------
 
@@ -94,6 +94,7 @@ class ServerState:
         open (closing it under the loader's feet is not safe): the process is about to end
         with ``os._exit`` (see ``serve_mcp``), and the warm-up writes nothing that matters.
         """
+        self._closing.set()
         self._bookkeeper.shutdown(wait=True)
         thread = self._warm_thread
         if thread is not None:
@@ -154,7 +155,7 @@ class ServerState:
                 self._last_job = self._bookkeeper.submit(self._drain)
 
     def _drain(self) -> None:
-        time.sleep(REFERENCE_DELAY)
+        self._closing.wait(REFERENCE_DELAY)  # a closing server writes them at once
         with self._pending_lock:
             ids, self._pending = self._pending, []
         self._count_and_promote(ids)

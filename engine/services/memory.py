@@ -118,7 +118,7 @@ class Memory:
         )
 
     def close(self) -> None:
-        """Hand reference counts still pending to the store; release file handles."""
+        """Release file handles (reference counts wait in the mirror; see :meth:`Records.close`)."""
         self.records.close()
         if self._freshness is not None:
             self._freshness.close()

@@ -260,6 +260,7 @@ class Records:
         return done
 
     def close(self) -> None:
-        """Hand pending reference counts to the store; close the mirror."""
-        self.flush_references()
+        """Close the mirror. Reference counts not yet in the store stay in the mirror's
+        backlog (a SQLite table, as durable as the counts themselves) for the next write
+        that folds them: closing never opens LanceDB, so a server leaves at once."""
         self.mirror.close()
