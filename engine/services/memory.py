@@ -275,6 +275,7 @@ class Memory:
         with the entry now holding its text in the knowledge file (:mod:`.aliases`)."""
         if not is_unicode(entry_id):
             return None
+        self.records.refresh_mirror()
         found = self.mirror.get(entry_id)
         if found is not None:
             return found
@@ -295,6 +296,7 @@ class Memory:
         offset: int = 0,
     ) -> list[Entry]:
         """Entries newest first, optionally filtered by category and source."""
+        self.records.refresh_mirror()
         return self.mirror.recent(
             category=parse_category(category) if category is not None else None,
             source=parse_source(source) if source is not None else None,
@@ -304,6 +306,7 @@ class Memory:
 
     def count(self, *, category: Category | str | None = None) -> int:
         """Number of entries (optionally of one category)."""
+        self.records.refresh_mirror()
         return self.mirror.count(category=parse_category(category) if category else None)
 
     def search(
@@ -327,6 +330,7 @@ class Memory:
         limit = self.config.default_limit if limit is None else limit
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+        self.records.refresh_mirror()
         response = self.searcher.search(
             query.replace("\x00", " "),
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -140,6 +141,7 @@ class EntryMirror:
         self.recreated = False
         """True when the file was missing or unreadable and had to be made anew."""
         self._db = self._connect()
+        self._identity = self._file_identity()
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,6 +167,27 @@ class EntryMirror:
             existed = False
         self.recreated = not existed
         return db
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return None
+        return stat.st_dev, stat.st_ino
+
+    def replaced(self) -> bool:
+        """Whether ``fts.sqlite`` was deleted or replaced since this connection opened
+        it (by a user, ``doctor``, another process): the connection then still reads the
+        old file and would never see what others write. One ``stat``."""
+        return self._file_identity() != self._identity
+
+    def reopen(self) -> None:
+        """Open the file now at the path (creating it when missing; ``recreated`` says so)."""
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = self._connect()
+            self._identity = self._file_identity()
 
     def _open_schema(self) -> sqlite3.Connection:
         db = sqlite3.connect(

@@ -123,6 +123,15 @@ class Records:
             )
         return report
 
+    def refresh_mirror(self) -> RepairReport | None:
+        """Reopen the keyword index when its file was deleted or replaced under this
+        process, then repair it from the store if it is new (one ``stat`` otherwise)."""
+        if not self.mirror.replaced():
+            return None
+        log.warning("keyword index %s was deleted or replaced: reopening it", self.paths.fts_path)
+        self.mirror.reopen()
+        return self.ensure_consistent()
+
     def repair_index(self) -> RepairReport:
         """Bring the keyword index in line with the store (only what differs is rewritten)."""
         with self.lock.hold():
@@ -179,6 +188,7 @@ class Records:
         """Apply one change to the store and the mirror, crash-safely, under the lock.
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
+        self.refresh_mirror()
         with self.lock.hold():
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
@@ -224,9 +234,7 @@ class Records:
         if not pending or not self.paths.vectors_dir.exists():
             return
         try:
-            self.write(
-                lambda store: None, lambda db: None, vectors_changed=False, force_fold=True
-            )
+            self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
         except Exception as exc:
             log.warning("reference counts stay pending until the next write: %s", exc)
 
@@ -260,7 +268,11 @@ class Records:
         return done
 
     def close(self) -> None:
-        """Close the mirror. Reference counts not yet in the store stay in the mirror's
-        backlog (a SQLite table, as durable as the counts themselves) for the next write
-        that folds them: closing never opens LanceDB, so a server leaves at once."""
+        """Fold reference counts into the store if this process has it open (one commit,
+        milliseconds), then close the mirror. A process that never opened LanceDB (a
+        server that only searched) leaves them in the mirror's backlog, a SQLite table as
+        durable as the counts, for the next writer: closing never imports LanceDB, so a
+        server leaves at once."""
+        if self._store is not None:
+            self.flush_references()
         self.mirror.close()

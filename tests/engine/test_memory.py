@@ -350,15 +350,11 @@ class TestReferences:
         assert memory.store().version == version + 2  # all counts in one commit
         assert_mirror_matches_store(memory)
 
-    def test_a_full_backlog_is_folded_by_the_next_write_in_one_commit(
-        self, memory: Memory
-    ) -> None:
+    def test_a_full_backlog_is_folded_by_the_next_write_in_one_commit(self, memory: Memory) -> None:
         from engine.storage.records import REFERENCE_FOLD_BATCH
 
-        entries = [
-            e.entry
-            for e in memory.add_many([NewEntry(f"note number {i}") for i in range(REFERENCE_FOLD_BATCH)])
-        ]
+        notes = [NewEntry(f"note number {i}") for i in range(REFERENCE_FOLD_BATCH)]
+        entries = [e.entry for e in memory.add_many(notes)]
         for n, entry in enumerate(entries):
             memory.record_references([entry.id] * (1 + n % 3))
         version = memory.store().version
@@ -377,8 +373,12 @@ class TestReferences:
         reader = Memory.open(tmp_path, embedder=FakeEmbedder())
         reader.record_references([entry.id])
         assert reader.records._store is None  # LanceDB neither imported nor opened for a count
-        reader.close()  # closing hands the count to the store
+        reader.close()  # closing does not open the store either: the count waits
+        assert reader.records._store is None
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as again:
+            assert again.require(entry.id).reference_count == 1  # every face reads this
+            assert again.mirror.reference_backlog() == {entry.id: 1}
+            again.flush_references()
             assert again.store().get_many([entry.id])[entry.id].reference_count == 1
             assert again.mirror.reference_backlog() == {}
 

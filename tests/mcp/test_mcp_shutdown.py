@@ -7,7 +7,6 @@ generous (a busy machine), the real figure is in bench/RESULTS.md (``bench.mcp_s
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 
 import pytest
@@ -45,10 +44,8 @@ def test_server_exits_promptly_and_keeps_what_it_was_given(
     session = Session(project)
     work(session, trial=0)  # 20 searches, then 5 adds
     session.call("memory_search", query="learned fact number", limit=5)
-    if how == "stdin":
-        elapsed = session.hang_up(timeout=60)
-    else:
-        elapsed = session.terminate(timeout=60)
+    leave = session.hang_up if how == "stdin" else session.terminate
+    elapsed = leave(timeout=60)
     assert session.process.returncode == 0
     assert elapsed < EXIT_BOUND
     entries, references, needs_repair = _counted(project)
