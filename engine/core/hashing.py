@@ -13,3 +13,8 @@ def normalize_content(text: str) -> str:
 def content_hash(text: str) -> str:
     """Hex SHA-256 of :func:`normalize_content` of ``text``."""
     return hashlib.sha256(normalize_content(text).encode("utf-8")).hexdigest()
+
+
+def content_hash_bytes(data: bytes) -> str:
+    """SHA-256 of a file's raw bytes."""
+    return hashlib.sha256(data).hexdigest()

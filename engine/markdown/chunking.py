@@ -34,6 +34,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.core.hashing import normalize_content
+from engine.core.models import MAX_CONTENT_LENGTH
 from engine.markdown.blocks import FenceRole, block_map
 from engine.markdown.parse import normalise_newlines
 from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
@@ -365,3 +367,17 @@ class _Document:
             first_line = block.first + 1 if number == 0 else line_start
             last_line = block.last + 1 if number == len(pieces) - 1 else line_end
             yield "\n".join([*head, text, *tail]), first_line, last_line
+
+
+def only_headings(text: str) -> bool:
+    """Whether a chunk's own text is nothing but headings (not knowledge yet)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return all(line.startswith("#") for line in lines)
+
+
+def split_to_fit(content: str) -> list[str]:
+    """Split the rare chunk longer than the entry limit (a giant code block)."""
+    text = normalize_content(content)
+    if len(text) <= MAX_CONTENT_LENGTH:
+        return [text] if text else []
+    return [text[i : i + MAX_CONTENT_LENGTH] for i in range(0, len(text), MAX_CONTENT_LENGTH)]

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from engine.core.models import ENTRY_COLUMNS, Category, Entry
 from engine.search.query import build_match_query, content_terms
-from engine.storage.mirror import EntryMirror, row_to_entry
+from engine.storage.mirror import EntryMirror
+from engine.storage.mirror_rows import row_to_entry
 
 COMMON_TERM_SHARE = 0.1
 """In a memory of :data:`COMMON_TERM_MIN_ENTRIES` entries or more, a query term found in

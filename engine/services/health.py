@@ -273,9 +273,9 @@ def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -
     """The files the indexer reads — the knowledge folder and the documentation sources —
     through the same guard (no hidden files, FIFOs or links out, sizes checked before
     reading), whether each is readable and indexed."""
+    from engine.core.hashing import content_hash_bytes
     from engine.guards.files import FileRefusedError, decode, project_files, read_project_bytes
     from engine.markdown.parse import parse_markdown
-    from engine.services.indexing import content_hash_bytes
 
     folder = paths.knowledge_dir
     if not folder.is_dir():

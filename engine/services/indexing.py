@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.core.errors import EngineError, NotFoundError
-from engine.core.hashing import content_hash, normalize_content
-from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
+from engine.core.hashing import content_hash, content_hash_bytes
+from engine.core.models import Category, Entry, Source
 from engine.core.validation import now_iso, parse_category
 from engine.guards.files import (
     DEFAULT_MAX_BYTES,
@@ -39,7 +39,7 @@ from engine.guards.privacy import (
     redact_secrets,
     redact_secrets_in_place,
 )
-from engine.markdown.chunking import chunk_markdown
+from engine.markdown.chunking import chunk_markdown, only_headings, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.entries import NewEntry
@@ -141,6 +141,29 @@ class Indexer:
 
         ``only`` limits the run to these project-relative paths (the git hooks, the
         watcher and promotion pass the files they know changed).
+
+        One run of a project at a time (any process): a run started while another is
+        still embedding waits for it, then plans against what it wrote. Two runs planned
+        against the same old chunks would each add their version of an edited file, and
+        the chunks of the one that finished first would stay searchable for ever.
+        """
+        if dry_run:
+            return self._run(force=force, dry_run=True, progress=progress, only=only)
+        lock = self.memory.records.index_lock
+        if not lock.try_hold():
+            log.warning("another index run of this project is in progress: waiting for it")
+        with lock.hold():
+            return self._run(force=force, dry_run=False, progress=progress, only=only)
+
+    def _run(
+        self,
+        *,
+        force: bool,
+        dry_run: bool,
+        progress: Progress | None,
+        only: Collection[str] | None,
+    ) -> IndexReport:
+        """See :meth:`run` (called under the index-run lock).
 
         Long because plan, embed and commit share the report and the scope of the write
         lock; read in one place, it shows what happens under the lock and what before it.
@@ -251,11 +274,11 @@ class Indexer:
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
-            if _only_headings(chunk.own_text):
+            if only_headings(chunk.own_text):
                 continue  # a bare heading is not knowledge yet
             line = chunk.line_start + parsed.body_line_offset
             when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
-            for piece in _fit(chunk.content):
+            for piece in split_to_fit(chunk.content):
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
                 # Store-ready text (secrets redacted), so its hash matches what is stored.
@@ -357,13 +380,6 @@ class Indexer:
             meta.save(self.memory.paths.meta_path)
 
 
-def content_hash_bytes(data: bytes) -> str:
-    """SHA-256 of a file's raw bytes."""
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
 def _clean_body(body: str, rel: str, report: IndexReport) -> str:
     """The text of a whole file, ``<private>`` blocks, secrets and comments taken out,
     line breaks kept: done before chunking, so that no chunk boundary can cut a key (or a
@@ -374,16 +390,3 @@ def _clean_body(body: str, rel: str, report: IndexReport) -> str:
         names = ", ".join(sorted({h.kind for h in found}))
         report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
     return body
-
-
-def _only_headings(text: str) -> bool:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return all(line.startswith("#") for line in lines)
-
-
-def _fit(content: str) -> list[str]:
-    """Split the rare chunk longer than the entry limit (a giant code block)."""
-    text = normalize_content(content)
-    if len(text) <= MAX_CONTENT_LENGTH:
-        return [text] if text else []
-    return [text[i : i + MAX_CONTENT_LENGTH] for i in range(0, len(text), MAX_CONTENT_LENGTH)]

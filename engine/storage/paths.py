@@ -65,6 +65,11 @@ class MemoryPaths:
         return self.memory_dir / "write.lock"
 
     @property
+    def index_lock_path(self) -> Path:
+        """Held for a whole index run: one run of a project at a time."""
+        return self.memory_dir / "index.lock"
+
+    @property
     def log_path(self) -> Path:
         """Log file of long-running faces (the MCP server)."""
         return self.memory_dir / "memory-tui.log"

@@ -33,6 +33,9 @@ in (one commit for all of them); closing a process, compaction and repairs fold 
 whatever their number. Until then the mirror, where a count costs one SQLite row, holds
 them, and every face reads counts from the mirror."""
 
+INDEX_RUN_WAIT = 1800.0
+"""Seconds a second index run waits for the first before giving up."""
+
 StoreOp = Callable[[RecordStore], object]
 MirrorOp = Callable[[Any], object]
 
@@ -58,6 +61,8 @@ class Records:
         self.dimension = dimension
         paths.memory_dir.mkdir(parents=True, exist_ok=True)
         self.lock = WriteLock(paths.lock_path)
+        self.index_lock = WriteLock(paths.index_lock_path, timeout=INDEX_RUN_WAIT)
+        """Held for a whole index run (and other bulk writers): a second run waits."""
         self.mirror = EntryMirror(paths.fts_path)
         self._store: RecordStore | None = None
 
