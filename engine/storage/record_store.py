@@ -57,10 +57,28 @@ def _reads(
         except StorageError:
             raise
         except (RuntimeError, OSError, ValueError) as exc:
+            if not _vanished(exc):
+                raise StorageError(unreadable(self.path, exc)) from exc
+        # Another process compacted the table and removed the version this read had
+        # begun with (old versions are not kept; see maintenance.KEEP_VERSIONS_FOR):
+        # read again from the latest version, once.
+        try:
+            if self._table is not None:
+                self._table.checkout_latest()
+            return method(self, *args, **kwargs)
+        except StorageError:
+            raise
+        except (RuntimeError, OSError, ValueError) as exc:
             raise StorageError(unreadable(self.path, exc)) from exc
 
     functools.update_wrapper(wrapper, method)
     return wrapper
+
+
+def _vanished(exc: BaseException) -> bool:
+    """Whether a read failed because a file of the version it had opened is gone."""
+    text = str(exc).lower()
+    return "not found" in text or "no such file" in text
 
 
 class RecordStore:
