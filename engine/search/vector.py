@@ -17,6 +17,7 @@ from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder
 from engine.search.vector_index import VectorIndex
 from engine.storage.mirror import EntryMirror
+from engine.storage.records import VectorDelta
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,6 +67,19 @@ class VectorSearcher:
                 return ids, categories, flat.reshape(len(ids), self.embedder.dimension)
             log.info("embedding cache incomplete; reading vectors from the store")
         return self.store().all_vectors()
+
+    def apply(self, before: str, after: str, delta: VectorDelta) -> None:
+        """Update the in-memory copy with a write of this process (see
+        :meth:`VectorIndex.apply`); a copy that is not kept or not current reloads later."""
+        import numpy as np
+
+        written = delta.written
+        changed = (
+            [e.id for e in written],
+            [e.category.value for e in written],
+            delta.vectors if written else np.zeros((0, self.embedder.dimension), np.float32),
+        )
+        self.index.apply(before, after, changed, delta.removed)
 
     def refresh(self) -> None:
         """Reload the in-memory copy if any process changed the vectors since."""

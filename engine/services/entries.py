@@ -35,7 +35,7 @@ from engine.core.validation import (
 )
 from engine.embedding.base import Embedder
 from engine.guards.privacy import find_secrets, redact_private, redact_secrets
-from engine.storage.records import Records
+from engine.storage.records import Records, VectorDelta
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +201,7 @@ class EntryService:
                 self.records.write(
                     lambda s: s.add(fresh, vectors[fresh_rows]),
                     lambda db: self.mirror.upsert(db, fresh),
+                    delta=VectorDelta(fresh, vectors[fresh_rows]),
                 )
         self._on_written([r.entry for r in results.values() if r.created])
         out, reported = [], set()
@@ -252,7 +253,9 @@ class EntryService:
             latest = self.require(entry_id)
             entry = replace(latest, **changes, updated_at=now_iso())
             self.records.write(
-                lambda s: s.upsert([entry], vector), lambda db: self.mirror.upsert(db, [entry])
+                lambda s: s.upsert([entry], vector),
+                lambda db: self.mirror.upsert(db, [entry]),
+                delta=VectorDelta([entry], vector),
             )
         if content is not None:
             self._on_written([entry])
@@ -271,7 +274,9 @@ class EntryService:
 
         matrix = np.stack([vectors[e.id] for e in present])
         self.records.write(
-            lambda s: s.upsert(present, matrix), lambda db: self.mirror.upsert(db, present)
+            lambda s: s.upsert(present, matrix),
+            lambda db: self.mirror.upsert(db, present),
+            delta=VectorDelta(present, matrix),
         )
 
     def delete(self, entry_id: str) -> bool:
@@ -284,7 +289,9 @@ class EntryService:
             present = list(self.mirror.get_many([i for i in ids if is_unicode(i)]))
             if present:
                 self.records.write(
-                    lambda s: s.delete(present), lambda db: self.mirror.delete(db, present)
+                    lambda s: s.delete(present),
+                    lambda db: self.mirror.delete(db, present),
+                    delta=VectorDelta(removed=present),
                 )
         return len(present)
 
@@ -296,6 +303,7 @@ class EntryService:
         self.records.write(
             lambda s: s.upsert(list(entries), vectors),
             lambda db: self.mirror.upsert(db, entries),
+            delta=VectorDelta(list(entries), vectors),
         )
 
 

@@ -80,6 +80,7 @@ class Memory:
         self.vectors = VectorSearcher(
             self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
         )
+        self.records.vector_listeners.append(self.vectors.apply)
         self.searcher = Searcher(
             KeywordSearcher(self.mirror),
             self.vectors,

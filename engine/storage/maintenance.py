@@ -11,6 +11,7 @@ older than :data:`KEEP_VERSIONS_FOR` removed, indices brought up to date.
 from __future__ import annotations
 
 import logging
+import warnings
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -67,7 +68,11 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
         if not force and _small_fragments(table) < COMPACT_SMALL_FRAGMENTS:
             return {}  # the usual case after a write: a look at the stats, no disk walk
         before = figures(store)
-        table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
+        with warnings.catch_warnings():
+            # LanceDB warns that readers of an older version would fail: ours read again
+            # (record_store._reads), and writers hold the project's write lock.
+            warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
+            table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
         after = figures(store)
     except Exception:
         log.warning("compacting the vector store at %s failed", store.path, exc_info=True)

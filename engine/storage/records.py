@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
+from engine.core.models import Entry
 from engine.storage import maintenance
 from engine.storage.lance_rows import latest_version_on_disk
 from engine.storage.locking import WriteLock
@@ -35,6 +36,20 @@ them, and every face reads counts from the mirror."""
 
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
+
+
+@dataclass(frozen=True, slots=True)
+class VectorDelta:
+    """What a write changed of the vectors: entries written with their vectors (row for
+    row), and ids removed. Given to :attr:`Records.vector_listeners` after the commit."""
+
+    written: Sequence[Entry] = ()
+    vectors: Any = None
+    removed: Sequence[str] = ()
+
+
+VectorListener = Callable[[str, str, VectorDelta], None]
+"""Called as ``listener(version_before, version_after, delta)``."""
 
 StoreOp = Callable[[RecordStore], object]
 MirrorOp = Callable[[Any], object]
@@ -65,6 +80,8 @@ class Records:
         """Held for a whole index run (and other bulk writers): a second run waits."""
         self.mirror = EntryMirror(paths.fts_path)
         self._store: RecordStore | None = None
+        self.vector_listeners: list[VectorListener] = []
+        """Told of each write's :class:`VectorDelta` (the in-memory vector copy)."""
 
     def store(self) -> RecordStore:
         """The store of record (LanceDB is imported on first call).
@@ -174,11 +191,16 @@ class Records:
                 self._mark_synced(db, self.store().version if self.store().exists() else 0)
         return len(entries)
 
-    def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> None:
+    def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
+        """Record the store version the mirror now matches; returns the new
+        ``vectors_version`` ("" when the vectors did not change)."""
         self.mirror.set_state(db, "pending", "0")
         self.mirror.set_state(db, "store_version", str(version))
-        if vectors_changed:  # tells in-memory vector copies (any process) to reload
-            self.mirror.set_state(db, "vectors_version", uuid.uuid4().hex)
+        if not vectors_changed:
+            return ""
+        fresh = uuid.uuid4().hex  # tells in-memory vector copies (any process) to reload
+        self.mirror.set_state(db, "vectors_version", fresh)
+        return fresh
 
     # --- writes --------------------------------------------------------------------------
 
@@ -189,6 +211,7 @@ class Records:
         *,
         vectors_changed: bool = True,
         force_fold: bool = False,
+        delta: VectorDelta | None = None,
     ) -> None:
         """Apply one change to the store and the mirror, crash-safely, under the lock.
         Reference counts recorded since the last fold go to the store first when
@@ -201,11 +224,21 @@ class Records:
             self.mirror.mark_pending()
             folded = self._fold_references(store, force=force_fold)
             store_op(store)
+            before = self.mirror.state("vectors_version") or ""
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 mirror_op(db)
-                self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
+                after = self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
+            if delta is not None and after:
+                self._tell(before, after, delta)
+
+    def _tell(self, before: str, after: str, delta: VectorDelta) -> None:
+        for listener in self.vector_listeners:
+            try:
+                listener(before, after, delta)
+            except Exception:  # the write is committed; the copy reloads on its next read
+                log.warning("could not update the in-memory vectors", exc_info=True)
 
     def record_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller: ``referenceCount`` grows by

@@ -1,0 +1,194 @@
+"""Load on the HTTP server: many agent sessions at once, searching, adding and listing.
+
+    python -m bench.http_load [--sessions 16] [--seconds 120] [--entries 2000] [--think-ms 0]
+
+Builds a project of ``--entries`` short notes (real model), starts the real
+``memory-tui serve-mcp --http`` on loopback and runs ``--sessions`` MCP SDK clients for
+``--seconds``: each picks 80 % ``memory_search``, 15 % ``memory_add``, 5 % ``memory_list``,
+waiting ``--think-ms`` between calls (0: back to back). Prints errors, acknowledged adds
+missing afterwards, latency percentiles per tool, and the server's resident memory once
+warm and at the end. Targets (issue 16): 0 errors, 0 lost, add p99 ≤ 250 ms, search p95 ≤
+150 ms, RSS growth ≤ 30 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.types import TextContent
+
+MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
+TOPICS = ["deploy", "database", "cache", "auth", "queue", "frontend", "logging", "billing"]
+
+
+def note(i: int) -> str:
+    topic = TOPICS[i % len(TOPICS)]
+    return f"Note {i} on {topic}: the {topic} service on port {8000 + i} restarts after deploy."
+
+
+def build(root: Path, entries: int) -> None:
+    from engine.services.entries import NewEntry
+    from engine.services.memory import Memory
+
+    (root / ".claude").mkdir(parents=True)
+    with Memory.open(root) as memory:
+        memory.add_many([NewEntry(note(i), source="session") for i in range(entries)])
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Load:
+    """What the sessions did: latencies per tool, errors, acknowledged ids."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, list[float]] = {"memory_search": [], "memory_add": [], "memory_list": []}
+        self.errors: list[str] = []
+        self.acked: list[str] = []
+
+    async def call(self, client: Client, tool: str, arguments: dict[str, Any]) -> None:
+        started = time.perf_counter()
+        try:
+            result = await client.call_tool(tool, arguments)
+        except Exception as exc:
+            self.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
+            return
+        self.ms[tool].append((time.perf_counter() - started) * 1000)
+        block = result.content[0] if result.content else None
+        if result.is_error or not isinstance(block, TextContent):
+            self.errors.append(f"{tool}: {block}")
+        elif tool == "memory_add":
+            self.acked.append(json.loads(block.text)["id"])
+
+
+async def session(url: str, load: Load, seed: int, until: float, think: float) -> None:
+    rng = random.Random(seed)
+    async with Client(url, cache=None) as client:
+        n = 0
+        while time.monotonic() < until:
+            roll = rng.random()
+            if roll < 0.80:
+                topic = rng.choice(TOPICS)
+                await load.call(client, "memory_search", {"query": f"{topic} restarts", "limit": 5})
+            elif roll < 0.95:
+                text = f"session {seed} learned fact {n} about {rng.choice(TOPICS)}"
+                await load.call(client, "memory_add", {"content": text})
+            else:
+                await load.call(client, "memory_list", {"limit": 20})
+            n += 1
+            if think:
+                await anyio.sleep(think)
+
+
+async def run_load(url: str, sessions: int, seconds: float, think: float) -> Load:
+    load = Load()
+    until = time.monotonic() + seconds
+    async with anyio.create_task_group() as group:
+        for seed in range(sessions):
+            group.start_soon(session, url, load, seed, until, think)
+    return load
+
+
+async def warm(url: str) -> None:
+    """What any session does first: the model loaded, the store opened by one add."""
+    async with Client(url, cache=None) as client:
+        for _ in range(5):
+            await client.call_tool("memory_search", {"query": "deploy restarts", "mode": "vector"})
+        await client.call_tool("memory_add", {"content": "warm-up note of the load benchmark"})
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited ({process.returncode})")
+        try:
+            anyio.run(warm, url)
+            return
+        except Exception:
+            time.sleep(0.5)
+    raise SystemExit("the server did not answer in 120 s")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def lost(root: Path, acked: list[str]) -> int:
+    from engine.services.memory import Memory
+
+    with Memory.open(root) as memory:
+        return sum(1 for i in acked if memory.get(i) is None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--entries", type=int, default=2000)
+    parser.add_argument("--think-ms", type=float, default=0)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        build(root, args.entries)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/mcp"
+        command = [MEMORY_TUI, "serve-mcp", "--http", "--port", str(port), "--project", str(root)]
+        process = subprocess.Popen(command, stderr=subprocess.PIPE)
+        try:
+            wait_ready(url, process)
+            rss_start = rss_mib(process.pid)
+            load = anyio.run(run_load, url, args.sessions, args.seconds, args.think_ms / 1000)
+            rss_end = rss_mib(process.pid)
+        finally:
+            process.terminate()
+            stderr = process.communicate(timeout=30)[1].decode(errors="replace")
+        missing = lost(root, load.acked)
+    calls = sum(len(v) for v in load.ms.values())
+    print(
+        f"{args.sessions} sessions x {args.seconds:g} s (think {args.think_ms:g} ms) on "
+        f"{args.entries} entries: {calls} calls ({calls / args.seconds:.0f}/s), "
+        f"{len(load.errors)} errors, {missing} of {len(load.acked)} acknowledged adds lost; "
+        f"server exit code {process.returncode}"
+    )
+    for tool, values in load.ms.items():
+        print(
+            f"  {tool:14} n={len(values):5}  p50 {pct(values, 50):7.1f} ms  "
+            f"p95 {pct(values, 95):7.1f} ms  p99 {pct(values, 99):7.1f} ms"
+        )
+    growth = (rss_end - rss_start) / rss_start * 100
+    print(f"  server RSS {rss_start:.0f} MiB warm -> {rss_end:.0f} MiB at the end ({growth:+.0f} %)")
+    for error in load.errors[:5]:
+        print(f"  error: {error}")
+    if "Traceback" in stderr:
+        print("  server stderr:\n" + stderr[-2000:])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
