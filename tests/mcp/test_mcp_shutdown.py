@@ -52,3 +52,24 @@ def test_server_exits_promptly_and_keeps_what_it_was_given(
     assert entries == 5
     assert references == 5  # the last search's hits were counted before leaving
     assert not needs_repair  # the next command does not rebuild the keyword index
+
+
+@pytest.mark.slow
+def test_a_killed_server_leaves_no_repair_behind(tmp_path: Path, model_cache: Path) -> None:
+    """kill -9 right after searches (their counts being written): the next command finds
+    the keyword index in step with the store and repairs nothing."""
+    import signal
+
+    project = _project(tmp_path)
+    session = Session(project)
+    work(session, trial=0)
+    for i in range(20):
+        session.call("memory_search", query=f"learned fact number {i % 5}", limit=5)
+    session.process.send_signal(signal.SIGKILL)
+    session.process.wait(30)
+    memory = Memory.open(project)
+    try:
+        assert memory.last_repair is None
+        assert memory.count() == 5
+    finally:
+        memory.close()
