@@ -180,8 +180,10 @@ def discover(args: argparse.Namespace, root: Path) -> int:
 
 def stale(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui stale``: entries whose cited code changed, with the reason."""
+    from app.project import require_initialised
     from engine import Memory
 
+    require_initialised(root)
     with Memory.open(root) as memory:
         entries = {e.id: e for e in memory.list()}
         found = memory.freshness.all_stale(entries)
