@@ -262,24 +262,6 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
-def promote(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui promote``."""
-    from engine import due_for_promotion
-    from engine import promote as promote_entry
-
-    if not args.ids and not args.due:
-        raise EngineError("name entry ids to promote, or use --due", code="INVALID_INPUT")
-    with _open(root) as memory:
-        ids = list(args.ids) + [e.id for e in due_for_promotion(memory)] if args.due else args.ids
-        for entry_id in dict.fromkeys(ids):
-            result = promote_entry(memory, entry_id)
-            _show(f"{result.path.relative_to(root).as_posix()}\n")
-            print(printable(f"promoted {entry_id} → {result.path.name}"), file=sys.stderr)
-        if args.due and not ids:
-            print("nothing is due for promotion", file=sys.stderr)
-    return 0
-
-
 def prompt_hook(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui hook``: always exits 0, prints context or nothing."""
     from app.prompt_hook import main as hook_main

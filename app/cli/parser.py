@@ -91,14 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the analysis summary as JSON")
     p.set_defaults(handler=commands.analyze)
 
-    p = command("promote", "Move entries into curated markdown under .claude/knowledge/.")
-    p.add_argument("ids", nargs="*", metavar="ID", help="entries to promote")
-    p.add_argument(
-        "--due",
-        action="store_true",
-        help="promote every entry whose reference count passed the configured promote_threshold",
-    )
-    p.set_defaults(handler=commands.promote)
+    from app.cli.sharing import register as register_promote
+
+    register_promote(command)
 
     p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
     p.set_defaults(handler=commands.prompt_hook)
