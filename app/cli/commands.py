@@ -53,6 +53,9 @@ def search(args: argparse.Namespace, root: Path) -> int:
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
+    from app.progress import announce_model_export
+
+    announce_model_export()
     with _open(root) as memory:
         response = memory.search(
             args.query, mode=args.mode, limit=args.limit, category=args.category
@@ -78,6 +81,9 @@ def _read_stdin() -> str:
 
 def add(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui add``."""
+    from app.progress import announce_model_export
+
+    announce_model_export()
     content = _read_stdin() if args.content == "-" else args.content
     with _open(root, must_exist=False) as memory:
         result = memory.add(
@@ -236,10 +242,12 @@ def index(args: argparse.Namespace, root: Path) -> int:
 
 def analyze(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui analyze``."""
+    from app.progress import announce_model_export, progress_bar
     from engine import run_discovery
 
-    with _open(root, must_exist=False) as memory:
-        found = run_discovery(memory)
+    announce_model_export()
+    with _open(root, must_exist=False) as memory, progress_bar("Analysing") as update:
+        found = run_discovery(memory, progress=update)
     analysis = found.analysis
     summary = {
         **found.summary(),

@@ -39,7 +39,9 @@ def compact(args: argparse.Namespace, root: Path) -> int:
     from engine import Memory
 
     require_initialised(root)
-    with Memory.open(root) as memory, memory.lock.hold():
+    from app.progress import working
+
+    with Memory.open(root) as memory, memory.lock.hold(), working("Compacting the vector store"):
         done = memory.store().compact()
     if args.json:
         sys.stdout.write(json.dumps(done, indent=2) + "\n")

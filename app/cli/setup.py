@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.progress import announce_model_export, progress_bar, working
+from app.progress import announce_model_export, progress_bar
 from engine import EngineError, printable
 
 if TYPE_CHECKING:
@@ -90,8 +90,8 @@ def _files(root: Path, report: InitReport, *, hooks: bool) -> None:
 def _analyse(memory: Memory, report: InitReport) -> None:
     from engine import run_discovery
 
-    with working("Analysing the codebase"):
-        found = run_discovery(memory)
+    with progress_bar("Analysing the codebase") as update:
+        found = run_discovery(memory, progress=update)
     report.notes.append(
         f"analysis: {len(found.analysis.symbols)} symbols in "
         f"{found.analysis.stats.get('files', 0)} files; discovery entries "
