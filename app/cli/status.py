@@ -48,6 +48,7 @@ def gather(root: Path) -> dict[str, Any]:
         "project": str(root),
         "initialised": paths.memory_dir.is_dir(),
         "on_path": shutil.which("memory-tui") is not None,
+        "local_bin": _local_bin(root),
         "hooks": _hooks(root),
     }
     if data["initialised"]:
@@ -70,6 +71,19 @@ def _memory_state(root: Path) -> dict[str, Any]:
         "knowledge_files": pending.files_total,
         "files_to_index": pending.files_processed + pending.files_removed,
     }
+
+
+def _local_bin(root: Path) -> str | None:
+    """The path to ``memory-tui`` that ``init`` wrote into this machine's (uncommitted)
+    settings when it was not on PATH, if any."""
+    from app.init import BIN_VARIABLE, LOCAL_SETTINGS
+
+    try:
+        data = json.loads((root / LOCAL_SETTINGS).read_text(encoding="utf-8"))
+        value = data.get("env", {}).get(BIN_VARIABLE)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _hooks(root: Path) -> dict[str, str]:
@@ -101,13 +115,22 @@ def describe(data: dict[str, Any]) -> list[str]:
             f"hooks:     {len(installed)} of {len(hooks)} installed: "
             "`memory-tui hooks install` keeps the index in step with git"
         )
-    lines.append(
-        "on PATH:   yes"
-        if data["on_path"]
-        else "on PATH:   no: the committed .mcp.json and hook call `memory-tui`; put it on "
-        "PATH (pipx / uv tool install) or set MEMORY_TUI_BIN"
-    )
+    lines.append(_path_line(data))
     return lines
+
+
+def _path_line(data: dict[str, Any]) -> str:
+    if data["on_path"]:
+        return "on PATH:   yes"
+    where = (
+        f"this machine uses {data['local_bin']} (.claude/settings.local.json); "
+        if data["local_bin"]
+        else ""
+    )
+    return (
+        f"on PATH:   no: {where}the committed .mcp.json and hook call `memory-tui`, so put "
+        "it on PATH (pipx / uv tool install) or set MEMORY_TUI_BIN"
+    )
 
 
 def _memory_lines(data: dict[str, Any]) -> list[str]:

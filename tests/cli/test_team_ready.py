@@ -97,7 +97,28 @@ def test_status_counts_sources_personal_notes_and_files_to_index(project: Path, 
     assert data["unpromoted_notes"] == 2  # session and manual; discovery is not a note
     assert data["knowledge_files"] == 2 and data["files_to_index"] == 1
     assert set(data["hooks"].values()) == {"absent"}
-    assert isinstance(data["on_path"], bool)
+    assert isinstance(data["on_path"], bool) and data["local_bin"] is None
+
+
+def test_status_names_the_machine_path_init_wrote_when_not_on_path(
+    tmp_path: Path, home: Path
+) -> None:
+    root = git_repo(tmp_path / "offpath")
+    env = clean_env(home) | {"PATH": "/usr/bin:/bin"}
+    assert CLI is not None
+    subprocess.run(
+        [CLI, "init", "--no-hooks", "--skip-analyze", "--skip-index"],
+        cwd=root, env=env, capture_output=True, check=True, timeout=300,
+    )  # fmt: skip
+
+    result = subprocess.run(
+        [CLI, "status"], cwd=root, env=env, capture_output=True, text=True, timeout=300
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert f"on PATH:   no: this machine uses {CLI} (.claude/settings.local.json)" in (
+        result.stdout
+    )
 
 
 def test_status_text_points_at_what_to_do(project: Path, home: Path) -> None:
