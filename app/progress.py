@@ -35,20 +35,12 @@ def progress_bar(label: str) -> Iterator[Update]:
         yield _ignore
         return
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, Progress, TextColumn
 
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+        _count_column(),
         TextColumn("[dim]{task.fields[current]}"),
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -62,6 +54,29 @@ def progress_bar(label: str) -> Iterator[Update]:
             yield update
         finally:
             _active.remove(bar)
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "-:--"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}:{rest:02d}"
+
+
+def _count_column() -> Any:
+    """Done/total and the time left; for a step of unknown size (a spinner line added to
+    the bar), the time elapsed instead."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class CountColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            if task.total is None:
+                return Text(f"{_clock(task.elapsed)} elapsed", style="dim")
+            done = f"{int(task.completed)}/{int(task.total)}"
+            return Text(f"{done} ETA {_clock(task.time_remaining)}")
+
+    return CountColumn()
 
 
 @contextlib.contextmanager
