@@ -66,6 +66,7 @@ _EXPORTS: dict[str, str] = {
     "words": "engine.search.query",
     "WriteLock": "engine.storage.locking",
     "default_embedder": "engine.embedding.default",
+    "on_model_export": "engine.embedding.onnx_export",
     "parse_mode": "engine.core.validation",
     "printable": "engine.guards.terminal",
     "printable_line": "engine.guards.terminal",
@@ -117,6 +118,7 @@ __all__ = [
     "entry_record",
     "json_text",
     "load_config",
+    "on_model_export",
     "parse_mode",
     "pattern_for",
     "printable",
@@ -178,6 +180,7 @@ if TYPE_CHECKING:
     )
     from engine.core.validation import parse_mode
     from engine.embedding.default import default_embedder
+    from engine.embedding.onnx_export import on_model_export
     from engine.guards.files import (
         FileRefusedError,
         project_files,

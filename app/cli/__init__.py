@@ -2,8 +2,9 @@
 
 Modules: :mod:`.options` (shared vocabulary, a leaf), :mod:`.parser` (every subcommand),
 :mod:`.main` (dispatch and exit codes), and the handlers: :mod:`.commands` (search, add,
-list, get, delete, index, init, analyze, promote, hook, stats, serve-mcp, the app),
-:mod:`.freshness` (hooks, watch, discover, stale) and :mod:`.doctor`. Heavy modules
+list, get, delete, index, analyze, hook, stats, serve-mcp, the app), :mod:`.setup` (init),
+:mod:`.sharing` (promote), :mod:`.status`, :mod:`.freshness` (hooks, watch, discover,
+stale) and :mod:`.doctor`. Heavy modules
 (LanceDB, the embedding model, Textual) are imported only by the commands that need them.
 """
 

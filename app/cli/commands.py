@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.project import require_initialised
 from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
 
 if TYPE_CHECKING:
@@ -19,11 +20,8 @@ if TYPE_CHECKING:
 def _open(root: Path, *, must_exist: bool = True) -> Memory:
     from engine import Memory
 
-    if must_exist and not MemoryPaths.for_root(root).memory_dir.is_dir():
-        raise EngineError(
-            f"no memory in {root} yet: run `memory-tui init` there (or `memory-tui add`)",
-            code="NOT_INITIALISED",
-        )
+    if must_exist:
+        require_initialised(root)
     return Memory.open(root)
 
 
@@ -55,6 +53,9 @@ def search(args: argparse.Namespace, root: Path) -> int:
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
+    from app.progress import announce_model_export
+
+    announce_model_export()
     with _open(root) as memory:
         response = memory.search(
             args.query, mode=args.mode, limit=args.limit, category=args.category
@@ -80,6 +81,9 @@ def _read_stdin() -> str:
 
 def add(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui add``."""
+    from app.progress import announce_model_export
+
+    announce_model_export()
     content = _read_stdin() if args.content == "-" else args.content
     with _open(root, must_exist=False) as memory:
         result = memory.add(
@@ -205,17 +209,12 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
+    from app.progress import announce_model_export, progress_bar
     from engine import Indexer
 
-    with _open(root, must_exist=False) as memory:
-        indexer = Indexer(memory)
-        if sys.stderr.isatty() and not args.json:
-            from app.progress import progress_bar
-
-            with progress_bar("Indexing") as update:
-                report = indexer.run(force=args.force, dry_run=args.dry_run, progress=update)
-        else:
-            report = indexer.run(force=args.force, dry_run=args.dry_run)
+    announce_model_export()
+    with _open(root, must_exist=False) as memory, progress_bar("Indexing") as update:
+        report = Indexer(memory).run(force=args.force, dry_run=args.dry_run, progress=update)
     for where, message in report.warnings:
         _warn(f"{where}: {message}")
     for where, message in report.errors:
@@ -241,90 +240,14 @@ def index(args: argparse.Namespace, root: Path) -> int:
     return 1 if report.errors else 0
 
 
-def init(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui init``."""
-    from app.init import InitReport, scaffold
-
-    report = InitReport()
-    scaffold(root, report)
-    for path in report.created:
-        print(f"  created   {path}", file=sys.stderr)
-    for path in report.updated:
-        print(f"  merged    {path}", file=sys.stderr)
-    if not getattr(args, "no_hooks", False):
-        from app.cli.freshness import install_git_hooks_for_init
-
-        report.notes.append(install_git_hooks_for_init(root))
-    with _open(root, must_exist=False) as memory:
-        if not args.skip_analyze:
-            from engine import run_discovery
-
-            print("analysing the codebase…", file=sys.stderr)
-            found = run_discovery(memory)
-            report.notes.append(
-                f"analysis: {len(found.analysis.symbols)} symbols in "
-                f"{found.analysis.stats.get('files', 0)} files; discovery entries "
-                f"{found.created} new, {found.kept} unchanged, {found.deleted} removed"
-            )
-        if not args.skip_index:
-            print("indexing knowledge files…", file=sys.stderr)
-            from engine import Indexer
-
-            if sys.stderr.isatty():
-                from app.progress import progress_bar
-
-                with progress_bar("Indexing") as update:
-                    indexed = Indexer(memory).run(progress=update)
-            else:
-                indexed = Indexer(memory).run()
-            report.notes.append(
-                f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
-                f"created, {indexed.files_skipped} files unchanged"
-            )
-            report.errors += [f"{f}: {m}" for f, m in indexed.errors]
-        total = memory.count()
-        suggestion = try_query(memory)
-    for error in report.errors:
-        print(printable(f"memory-tui: error: {error}"), file=sys.stderr)
-    _emit(
-        f"Initialised {root}\n"
-        f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
-        f"already there: {len(report.unchanged)}\n"
-        + "".join(f"  {note}\n" for note in report.notes)
-        + f"  memory: {total} entries, keyword index ready\n"
-        f'Try: memory-tui search "{suggestion}"\n'
-    )
-    return 1 if report.errors else 0
-
-
-_STARTERS = ("getting started", "quick start", "quickstart", "first steps", "installation",
-             "install", "usage", "configuration", "features", "tutorial")  # fmt: skip
-"""Topics a newcomer looks for first, in order of preference."""
-
-
-def try_query(memory: Memory) -> str:
-    """A search worth trying in this repository: a first-steps topic its own docs cover
-    (a section title), checked to return results; the project overview otherwise."""
-    titles = set()
-    for entry in memory.list(source="markdown", limit=1000):
-        title = entry.section_title.rpartition(" > ")[2].strip().lower()
-        if 1 <= len(title.split()) <= 4 and all(c.isalnum() or c in " -" for c in title):
-            titles.add(title)
-    ranked = sorted(
-        titles, key=lambda t: (next((i for i, s in enumerate(_STARTERS) if s in t), 99), len(t))
-    )
-    for title in [t for t in ranked if any(s in t for s in _STARTERS)][:10]:
-        if memory.search(title, mode="keyword", limit=1).results:
-            return title
-    return "project overview"
-
-
 def analyze(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui analyze``."""
+    from app.progress import announce_model_export, progress_bar
     from engine import run_discovery
 
-    with _open(root, must_exist=False) as memory:
-        found = run_discovery(memory)
+    announce_model_export()
+    with _open(root, must_exist=False) as memory, progress_bar("Analysing") as update:
+        found = run_discovery(memory, progress=update)
     analysis = found.analysis
     summary = {
         **found.summary(),
@@ -344,24 +267,6 @@ def analyze(args: argparse.Namespace, root: Path) -> int:
     )
     for file, message in analysis.errors:
         _warn(f"{file}: {message}")
-    return 0
-
-
-def promote(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui promote``."""
-    from engine import due_for_promotion
-    from engine import promote as promote_entry
-
-    if not args.ids and not args.due:
-        raise EngineError("name entry ids to promote, or use --due", code="INVALID_INPUT")
-    with _open(root) as memory:
-        ids = list(args.ids) + [e.id for e in due_for_promotion(memory)] if args.due else args.ids
-        for entry_id in dict.fromkeys(ids):
-            result = promote_entry(memory, entry_id)
-            _show(f"{result.path.relative_to(root).as_posix()}\n")
-            print(printable(f"promoted {entry_id} → {result.path.name}"), file=sys.stderr)
-        if args.due and not ids:
-            print("nothing is due for promotion", file=sys.stderr)
     return 0
 
 

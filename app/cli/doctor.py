@@ -35,14 +35,15 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
 
 def compact(args: argparse.Namespace, root: Path) -> int:
     """Compact the store under the write lock; prints its size before and after."""
-    from engine import Memory, MemoryPaths
+    from app.project import require_initialised
+    from engine import Memory
 
-    if not MemoryPaths.for_root(root).memory_dir.is_dir():
-        print(f"memory-tui: error: no memory in {root} yet: run `memory-tui init`", file=sys.stderr)
-        return 1
+    require_initialised(root)
+    from app.progress import working
+
     with Memory.open(root) as memory:
         memory.flush_references()  # pending counts first, so compaction takes them in too
-        with memory.lock.hold():
+        with memory.lock.hold(), working("Compacting the vector store"):
             done = memory.store().compact()
     if args.json:
         sys.stdout.write(json.dumps(done, indent=2) + "\n")

@@ -152,8 +152,11 @@ def discover(args: argparse.Namespace, root: Path) -> int:
 
     if not root.is_dir():
         raise EngineError(f"no such directory: {root}", code="INVALID_INPUT")
+    from app.progress import working
+
     with Memory.open(root) as memory:
-        found = run_discovery(memory, incremental=not args.full)
+        with working("Analysing what changed"):
+            found = run_discovery(memory, incremental=not args.full)
         stale = len(memory.freshness.all_stale(e.id for e in memory.list()))
     if args.json:
         _emit(json.dumps({**found.summary(), "skipped": found.skipped}, indent=2) + "\n")
@@ -180,8 +183,10 @@ def discover(args: argparse.Namespace, root: Path) -> int:
 
 def stale(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui stale``: entries whose cited code changed, with the reason."""
+    from app.project import require_initialised
     from engine import Memory
 
+    require_initialised(root)
     with Memory.open(root) as memory:
         entries = {e.id: e for e in memory.list()}
         found = memory.freshness.all_stale(entries)

@@ -12,9 +12,9 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-from app.cli.options import EXIT_ERROR, EXIT_OK, PROG
+from app.cli.options import EXIT_ERROR, EXIT_OK, EXIT_USAGE, PROG
 from app.cli.parser import build_parser
-from app.project import find_project_root
+from app.project import NOT_INITIALISED, find_project_root
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args, root) or EXIT_OK)
     except EngineError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USAGE if exc.code == NOT_INITIALISED else EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from
         # complaining again when it flushes stdout at exit.

@@ -83,20 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
-    p.set_defaults(handler=commands.init)
+    from app.cli.setup import init
+
+    p.set_defaults(handler=init)
 
     p = command("analyze", "Analyse the codebase into discovery entries (replaces the last run).")
     p.add_argument("--json", action="store_true", help="print the analysis summary as JSON")
     p.set_defaults(handler=commands.analyze)
 
-    p = command("promote", "Move entries into curated markdown under .claude/knowledge/.")
-    p.add_argument("ids", nargs="*", metavar="ID", help="entries to promote")
-    p.add_argument(
-        "--due",
-        action="store_true",
-        help="promote every entry whose reference count passed the configured promote_threshold",
-    )
-    p.set_defaults(handler=commands.promote)
+    from app.cli.sharing import register as register_promote
+
+    register_promote(command)
 
     p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
     p.set_defaults(handler=commands.prompt_hook)
@@ -112,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli.sources import register as register_import
 
     register_import(command)
+
+    from app.cli.status import register as register_status
+
+    register_status(command)
 
     from app.cli.doctor import register as register_doctor
 

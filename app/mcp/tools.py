@@ -230,7 +230,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         a component works) so later sessions can find it. Identical content is stored once:
         adding it again returns the existing id with created=false. The note stays in this
         machine's memory (not shared with the team through git) until someone promotes it
-        into .claude/knowledge/ (memory-tui promote)."""
+        into .claude/knowledge/ (memory-tui promote ID, or --all-notes after a review)."""
         return await run_tool(
             state, "memory_add", lambda m: add_payload(m, content, category, keywords)
         )

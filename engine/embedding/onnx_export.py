@@ -12,11 +12,13 @@ both find no export at worst both make one; neither ever reads a half-written fi
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +33,17 @@ WEIGHTS_FILE = "model.safetensors"
 OPSET = 17
 FILE_TAGS: dict[str, str] = {"fp32": "fp32", "int8": "int8w"}
 """Names the recipe in the file name: a changed recipe gets a new file, never an old one."""
+ExportNotice = Callable[[str], contextlib.AbstractContextManager[None]]
+_notices: list[ExportNotice] = []
+
+
+def on_model_export(notice: ExportNotice | None) -> None:
+    """Have ``notice(what)`` wrap every export made from now on (``None``: none again).
+
+    A face shows progress with it: the one-time export takes tens of seconds, and the
+    engine itself never draws on a terminal.
+    """
+    _notices[:] = [] if notice is None else [notice]
 
 
 def cache_dir() -> Path:
@@ -83,11 +96,13 @@ def ensure_onnx(variant: Variant = "fp32") -> Path:
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    if variant == "fp32":
-        _publish(target, _export_fp32)
-    else:
-        source = ensure_onnx("fp32")
-        _publish(target, lambda out: _quantize_int8(source, out))
+    source = ensure_onnx("fp32") if variant != "fp32" else None
+    what = f"Preparing the embedding model ({variant}, once per machine)"
+    with _notices[0](what) if _notices else contextlib.nullcontext():
+        if source is None:
+            _publish(target, _export_fp32)
+        else:
+            _publish(target, lambda out: _quantize_int8(source, out))
     return target
 
 

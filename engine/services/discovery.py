@@ -20,12 +20,15 @@ from engine.core.models import Category, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
+from engine.services.indexing import Progress
 from engine.services.memory import Memory
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
 
 ANALYSIS_CACHE = "analysis-cache.json"
+EMBED_BATCH = 64
+"""Entries embedded between two progress reports."""
 """Per-file parse results of the last discovery, in ``.claude/memory/``."""
 
 
@@ -69,7 +72,9 @@ class DiscoveryReport:
         }
 
 
-def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryReport:
+def run_discovery(
+    memory: Memory, *, incremental: bool = False, progress: Progress | None = None
+) -> DiscoveryReport:
     """Analyse the project and bring its discovery entries up to date.
 
     The files read and their hashes are kept in ``meta.json`` (``discovery.files``). With
@@ -79,7 +84,8 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
 
     Long because it is one sequence (load the last hashes, analyse, diff, write under the
     lock, save the hashes) whose steps share the old and new file hashes; split apart,
-    what runs under the write lock would be harder to see.
+    what runs under the write lock would be harder to see. ``progress(done, total, what)``
+    follows the embedding of the new entries (the long part of a first run).
     """
     previous, _ = IndexMeta.load(memory.paths.meta_path)
     before = previous.discovery.get("files")
@@ -118,10 +124,14 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
     items = [i for i in items if (i.file_path, i.section_title) not in edited]
     existing = {e.content_hash: e for e in memory.list(source=Source.DISCOVERY)}
     wanted: dict[str, NewEntry] = {}
+    texts: dict[str, str] = {}
     for item in items:
         text, _ = memory.prepare_content(item.content, secret_policy="redact")
         wanted.setdefault(content_hash(text), item)
+        texts.setdefault(content_hash(text), text)
     creates = [item for digest, item in wanted.items() if digest not in existing]
+    if progress is not None:
+        _embed_ahead(memory, [t for d, t in texts.items() if d not in existing], progress)
     stale = [e.id for digest, e in existing.items() if digest not in wanted]
     added = memory.add_many(creates, secret_policy="redact") if creates else []
     if stale:
@@ -148,6 +158,14 @@ def run_discovery(memory: Memory, *, incremental: bool = False) -> DiscoveryRepo
         last_run,
         parsed=cache.misses,
     )
+
+
+def _embed_ahead(memory: Memory, texts: list[str], progress: Progress) -> None:
+    """Embed ``texts`` in batches, reporting each: the cache then serves ``add_many``."""
+    for start in range(0, len(texts), EMBED_BATCH):
+        progress(start, len(texts), "embedding")
+        memory.embedder.embed_documents(texts[start : start + EMBED_BATCH])
+    progress(len(texts), len(texts), "")
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:

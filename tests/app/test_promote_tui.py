@@ -32,3 +32,31 @@ async def test_promote_through_a_symlinked_gotchas_md_explains_and_keeps_the_ent
     assert seeded.mirror.get(entry.id) == entry and entry.source is Source.MANUAL
     assert outside.read_text(encoding="utf-8") == "# Someone else's\n"
     assert [p.name for p in knowledge.iterdir()] == ["gotchas.md"]
+
+
+async def test_status_line_counts_unshared_notes_and_f7_shows_them(memory: Memory) -> None:
+    from app.tui.widgets.filter_list import FilterList
+    from app.tui.widgets.status_line import StatusLine
+
+    agent = memory.add("Agents: seed scripts need migrations", source="session").entry
+    mine = memory.add("Mine: deploys run on Fridays", source="manual").entry
+    memory.add("The parser lives in src/parse.py", category="discovery", source="discovery")
+    app = make_app(memory)
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        line = str(status.render())
+        shown = []
+        for _ in range(3):
+            await pilot.press("f7")
+            await settle(pilot)
+            ids = {r.entry.id for r in app.screen.query_one(ResultsTable).results}
+            shown.append((app.screen.query_one("#sources", FilterList).active, ids))
+        notes = [str(n.message) for n in app._notifications]
+
+    assert status.notes == 2
+    assert "2 notes not shared (F7)" in line
+    assert shown[0] == ("session", {agent.id})
+    assert shown[1] == ("manual", {mine.id})
+    assert shown[2][0] is None and len(shown[2][1]) == 3
+    assert any("Showing agents' notes" in n and "promote --all-notes" in n for n in notes)

@@ -220,8 +220,8 @@ def test_search_without_a_memory_fails_cleanly(tmp_path: Path, home: Path) -> No
 
     result = run_cli("search", "anything", "--mode", "keyword", cwd=root, home=home)
 
-    assert_clean_failure(result, 1)
-    assert "no memory" in result.stderr
+    assert_clean_failure(result, 2)
+    assert "no memory" in result.stderr and "run `memory-tui init` first" in result.stderr
     assert not (root / ".claude").exists()  # a failed search creates nothing
 
 

@@ -77,7 +77,7 @@ def test_watch_needs_a_knowledge_folder(tmp_path: Path, home: Path) -> None:
 
     result = run_cli("watch", cwd=root, home=home)
 
-    assert result.returncode == 1
+    assert result.returncode == 2  # not initialised: a usage error, as every command says
     assert "no knowledge folder" in result.stderr and "memory-tui init" in result.stderr
     assert not (root / ".claude").exists()
 

@@ -67,7 +67,7 @@ def test_cli_compact(tmp_path: Path) -> None:
     root = git_repo(tmp_path / "repo")
     home = tmp_path / "home"
     missing = run_cli("compact", cwd=root, home=home)
-    assert missing.returncode == 1 and "memory-tui init" in missing.stderr
+    assert missing.returncode == 2 and "memory-tui init" in missing.stderr
     assert not (root / ".claude").exists()
     for i in range(3):
         assert run_cli("add", f"note {i} on llamas", cwd=root, home=home).returncode == 0

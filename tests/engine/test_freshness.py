@@ -200,3 +200,19 @@ def test_an_edited_discovery_entry_survives_analysis_and_goes_stale_with_its_fil
         assert memory.freshness.stale([module.id]) == {
             module.id: "shop/billing.py changed since this was written"
         }
+
+
+def test_discovery_reports_the_embedding_of_new_entries_and_embeds_each_once(
+    project: Path,
+) -> None:
+    calls: list[tuple[int, int, str]] = []
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        found = run_discovery(memory, progress=lambda *call: calls.append(call))
+        embedded = memory.embedder.misses  # type: ignore[attr-defined]
+        again = run_discovery(memory, progress=lambda *call: calls.append(call))
+
+    assert found.created > 0
+    assert calls[0] == (0, found.created, "embedding")
+    assert calls[found.created // 64 + 1] == (found.created, found.created, "")
+    assert embedded == found.created  # embedded ahead, then read from the cache by add_many
+    assert again.created == 0 and calls[-1] == (0, 0, "")

@@ -51,6 +51,38 @@ class CurationActions(_Base):
         """Provided by the main screen."""
         raise NotImplementedError
 
+    def update_state(self, *, debounce: bool = False, **changes: object) -> None:
+        """Provided by the main screen."""
+        raise NotImplementedError
+
+    def refresh_counts(self) -> None:
+        """Provided by the main screen."""
+        raise NotImplementedError
+
+    # --- notes to share ------------------------------------------------------------------
+
+    def action_review_notes(self) -> None:
+        """Show the personal notes, which nobody else sees until promoted: agents' notes
+        first (source ``session``), then yours (``manual``), then everything again."""
+        from app.tui.widgets.filter_list import FilterList
+        from app.tui.widgets.status_line import StatusLine
+
+        sources = self.query_one("#sources", FilterList)
+        order = {None: Source.SESSION, Source.SESSION.value: Source.MANUAL}
+        chosen = order.get(sources.active)
+        sources.set_active(chosen.value if chosen else None)
+        self.update_state(source=chosen)
+        self.refresh_counts()
+        if chosen is None:
+            return
+        who = "agents' notes" if chosen is Source.SESSION else "your notes"
+        notes = self.query_one(StatusLine).notes
+        self.notify(
+            f"Showing {who}: personal until promoted (p on one). {notes} in all; "
+            "`memory-tui promote --all-notes` promotes them after a review.",
+            title="Notes to share",
+        )
+
     def _selected(self, verb: str) -> Entry | None:
         result = self.query_one(ResultsTable).selected
         if result is None:

@@ -75,6 +75,7 @@ class MainScreen(
         Binding("f4", "set_mode('vector')", "Vector", show=False),
         Binding("f5", "toggle_watch", "Watch", show=False),
         Binding("f6", "toggle_stale", "Stale", show=False),
+        Binding("f7", "review_notes", "Notes"),
         Binding("ctrl+g", "toggle_filters", "Filters"),
         Binding("down", "focus_results", "Results", show=False),
     ]
@@ -255,6 +256,8 @@ class MainScreen(
         )
         self.query_one("#sources", FilterList).show_counts(message.by_source, message.total)
         self.query_one(StatusLine).entries = message.total
+        personal = (Source.SESSION.value, Source.MANUAL.value)
+        self.query_one(StatusLine).notes = sum(message.by_source.get(s, 0) for s in personal)
         if self._shown is not None and self._shown.state.browsing:
             self._show_placeholder(self._shown, len(self.query_one(ResultsTable).results))
 

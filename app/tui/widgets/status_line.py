@@ -27,13 +27,16 @@ class StatusLine(Static):
     """One of the keys of :data:`MODEL_LABELS`."""
     mode: reactive[SearchMode] = reactive(SearchMode.HYBRID)
     """The mode the user chose."""
+    notes: reactive[int] = reactive(0)
+    """Personal notes (session and manual): not shared until promoted."""
 
     def render(self) -> Content:
         """Assemble the line from the current attributes."""
         entries = "counting…" if self.entries is None else f"{self.entries:,} entries"
         model = MODEL_LABELS.get(self.model_state, self.model_state)
+        notes = f" · [$warning]{self.notes:,} notes not shared[/] (F7)" if self.notes else ""
         return Content.from_markup(
-            f"$entries │ index $index │ mode [b]$mode[/] │ {model}",
+            f"$entries{notes} │ index $index │ mode [b]$mode[/] │ {model}",
             entries=entries,
             index=self.index_state,
             mode=self.mode.value,

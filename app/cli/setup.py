@@ -1,0 +1,133 @@
+"""``memory-tui init``: the files, then analysis and indexing, with progress on a terminal.
+
+Every failure ends the command with a non-zero status and a line saying what failed and
+what to do; what was made before it stays (a second run completes it, creating nothing twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.progress import announce_model_export, progress_bar
+from engine import EngineError, printable
+
+if TYPE_CHECKING:
+    from app.init import InitReport
+    from engine import Memory
+
+
+def _say(text: str) -> None:
+    print(printable(text), file=sys.stderr)
+
+
+def init(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui init``."""
+    from app.init import InitReport
+
+    report = InitReport()
+    _files(root, report, hooks=not args.no_hooks)
+    announce_model_export()
+    from engine import Memory
+
+    try:
+        with Memory.open(root) as memory:
+            if not args.skip_analyze:
+                _analyse(memory, report)
+            if not args.skip_index:
+                _index(memory, report)
+            total = memory.count()
+            suggestion = try_query(memory)
+    except OSError as exc:
+        raise _failed("opening the memory in .claude/memory", exc) from None
+    for error in report.errors:
+        _say(f"memory-tui: error: {error}")
+    head = f"Initialised {root}" if not report.errors else f"Initialised {root}, with errors"
+    sys.stdout.write(
+        f"{head}\n"
+        f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
+        f"already there: {len(report.unchanged)}\n"
+        + "".join(f"  {note}\n" for note in report.notes)
+        + f"  memory: {total} entries, keyword index ready\n"
+        f'Try: memory-tui search "{suggestion}"\n'
+    )
+    if report.errors:
+        _say("memory-tui: init is incomplete: fix the errors above, then run it again")
+    return 1 if report.errors else 0
+
+
+def _failed(step: str, exc: OSError) -> EngineError:
+    where = f"{exc.filename}: " if exc.filename else ""
+    return EngineError(
+        f"init failed while {step}: {where}{exc.strerror or exc}. Check that the project "
+        "folder and .claude/ are writable folders (not files), then run `memory-tui init` "
+        "again; it keeps what it already made",
+        code="INIT_FAILED",
+    )
+
+
+def _files(root: Path, report: InitReport, *, hooks: bool) -> None:
+    """The file steps and the git hooks, each file listed on stderr."""
+    from app.init import scaffold
+
+    try:
+        scaffold(root, report)
+    except OSError as exc:
+        raise _failed("writing the project files", exc) from None
+    finally:
+        for path in report.created:
+            _say(f"  created   {path}")
+        for path in report.updated:
+            _say(f"  merged    {path}")
+    if hooks:
+        from app.cli.freshness import install_git_hooks_for_init
+
+        report.notes.append(install_git_hooks_for_init(root))
+
+
+def _analyse(memory: Memory, report: InitReport) -> None:
+    from engine import run_discovery
+
+    with progress_bar("Analysing the codebase") as update:
+        found = run_discovery(memory, progress=update)
+    report.notes.append(
+        f"analysis: {len(found.analysis.symbols)} symbols in "
+        f"{found.analysis.stats.get('files', 0)} files; discovery entries "
+        f"{found.created} new, {found.kept} unchanged, {found.deleted} removed"
+    )
+
+
+def _index(memory: Memory, report: InitReport) -> None:
+    from engine import Indexer
+
+    with progress_bar("Indexing knowledge files") as update:
+        indexed = Indexer(memory).run(progress=update)
+    report.notes.append(
+        f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
+        f"created, {indexed.files_skipped} files unchanged"
+    )
+    report.errors += [f"{f}: {m}" for f, m in indexed.errors]
+
+
+_STARTERS = ("getting started", "quick start", "quickstart", "first steps", "installation",
+             "install", "usage", "configuration", "features", "tutorial")  # fmt: skip
+"""Topics a newcomer looks for first, in order of preference."""
+
+
+def try_query(memory: Memory) -> str:
+    """A search worth trying in this repository: a first-steps topic its own docs cover
+    (a section title), checked to return results; the project overview otherwise."""
+    titles = set()
+    for entry in memory.list(source="markdown", limit=1000):
+        title = entry.section_title.rpartition(" > ")[2].strip().lower()
+        if 1 <= len(title.split()) <= 4 and all(c.isalnum() or c in " -" for c in title):
+            titles.add(title)
+    ranked = sorted(
+        titles, key=lambda t: (next((i for i, s in enumerate(_STARTERS) if s in t), 99), len(t))
+    )
+    for title in [t for t in ranked if any(s in t for s in _STARTERS)][:10]:
+        if memory.search(title, mode="keyword", limit=1).results:
+            return title
+    return "project overview"
