@@ -12,16 +12,18 @@ from __future__ import annotations
 import ast
 import re
 
+from engine.analyzer.js_commonjs import ID, commonjs_symbols
 from engine.analyzer.js_lexer import strip_js
-from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import language_of
 
 _JS_DECL = re.compile(
     r"(?<![\w$.])(?:function\s*\*?|class|const|let|var|interface|type|enum|namespace)"
-    r"\s+([A-Za-z_$][\w$]*)"
+    rf"\s+({ID})"
 )
 _JS_METHOD = re.compile(r"^\s*(?:async\s+|static\s+|public\s+|private\s+|protected\s+)*"
-                        r"([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*[:{]", re.MULTILINE)  # fmt: skip
+                        rf"({ID})\s*\([^)]*\)\s*[:{{]", re.MULTILINE)  # fmt: skip
+_JS_ALIAS = re.compile(rf"(?<![\w$.])as\s+({ID})")
+"""A name given by ``export { a as b }`` (a superset: ``import * as c`` counts too)."""
 
 
 def defined_names(rel: str, data: bytes) -> set[str] | None:
@@ -36,7 +38,8 @@ def defined_names(rel: str, data: bytes) -> set[str] | None:
             code = strip_js(text)
             names = {m.group(1) for m in _JS_DECL.finditer(code)}
             names |= {m.group(1) for m in _JS_METHOD.finditer(code)}
-            names |= {s.name for s in js_symbols(text, rel)}
+            names |= {m.group(1) for m in _JS_ALIAS.finditer(code)}
+            names |= {s.name for s in commonjs_symbols(text, rel)}
         except Exception:  # a scanner bug must not break a search
             return None
         return names

@@ -55,8 +55,9 @@ MODEL_AND_STORE = (
     "onnxruntime",
     "tokenizers",
 )
-KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp", "markdown_it")
-"""Kept out of the hook and of CLI keyword search (numpy too: bench/RESULTS.md says so)."""
+KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp", "markdown_it", "tree_sitter")
+"""Kept out of the hook and of CLI keyword search (numpy too: bench/RESULTS.md says so);
+tree-sitter belongs to the analyzer (JS/TS exports) only."""
 
 
 def python(code: str, *, env_home: Path) -> subprocess.CompletedProcess[str]:
@@ -229,3 +230,27 @@ def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
     """
 
     assert loaded_after(code, ("lancedb", "torch", "pyarrow"), home=tmp_path) == []
+
+
+def test_the_stale_check_of_a_note_citing_typescript_does_not_import_tree_sitter(
+    tmp_path: Path,
+) -> None:
+    # The stale check reads the cited file's names when results are shown: for JS/TS that
+    # is the comment-free scan (js_lexer, js_commonjs), never the analyzer's tree-sitter.
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    cited = root / "src" / "render.ts"
+    cited.write_text("export const renderGearbox = (g: Gear) => g;\n", encoding="utf-8")
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        entry = memory.add("Gearboxes are drawn by `renderGearbox` in src/render.ts").entry
+    cited.write_text("export const drawGearbox = (g: Gear) => g;\n", encoding="utf-8")
+    code = f"""
+        from engine.services.memory import Memory
+        memory = Memory.open({str(root)!r})
+        hit, = memory.search("gearboxes drawn", mode="keyword").results
+        assert hit.entry.id == {entry.id!r}, hit
+        assert hit.stale_reason == "renderGearbox is no longer defined in src/render.ts", hit
+        memory.close()
+    """
+
+    assert loaded_after(code, ("tree_sitter", *MODEL_AND_STORE), home=tmp_path) == []

@@ -63,8 +63,7 @@ ORDINARY = [
         id="default-interface",
     ),
     pytest.param(
-        "export interface Options<T = unknown> extends BaseOptions<T> {\n"
-        "  strict?: boolean;\n}\n",
+        "export interface Options<T = unknown> extends BaseOptions<T> {\n  strict?: boolean;\n}\n",
         "m.ts",
         {"Options": "interface"},
         id="interface",
