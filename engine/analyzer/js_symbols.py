@@ -43,6 +43,10 @@ _VALUE_KINDS: dict[str, SymbolKind] = {
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
 _NAMESPACES = ("internal_module", "module")
+MAX_RECOVERED = 500
+"""Most export statements parsed again after syntax errors, per parse."""
+MAX_DEPTH = 3
+"""How many times a piece cut out after a syntax error may be cut again."""
 
 Found = tuple[str, int, SymbolKind, str]
 """A name, its 1-based line, its kind and the symbol's detail."""
@@ -54,9 +58,7 @@ def js_symbols(source: str, rel: str) -> tuple[Symbol, ...]:
     root = _parse(data, rel)
     locals_ = _local_kinds(root)
     symbols: dict[str, Symbol] = {}
-    for node in root.named_children:
-        if node.type != "export_statement":
-            continue
+    for node in _statements(root, data, rel):
         for name, line, kind, detail in _exports(node, locals_):
             if name and name not in symbols:
                 symbols[name] = Symbol(name, kind, rel, line, detail)
@@ -87,6 +89,34 @@ def _parse(data: bytes, rel: str) -> Node:
     suffix = rel[rel.rfind(".") :] if "." in rel.rpartition("/")[2] else ""
     parser = Parser(_language(_DIALECTS.get(suffix.lower(), "javascript")))
     return parser.parse(data).root_node
+
+
+def _statements(root: Node, data: bytes, rel: str, depth: int = 0) -> list[Node]:
+    """The top-level export statements, with those a syntax error swallowed parsed again.
+
+    An error (a construct the grammar gives up on, such as hono's long TypeScript call
+    signatures) can swallow the statements after it into ``ERROR`` nodes; every ``export``
+    keyword left in one starts a new parse that runs to the next such keyword
+    (itself recovered the same way, :data:`MAX_DEPTH` deep). The text is preceded by as
+    many line breaks as it had lines before it, so line numbers stay those of the file.
+    """
+    found = [n for n in root.named_children if n.type == "export_statement"]
+    if not root.has_error or depth >= MAX_DEPTH:
+        return found
+    starts: list[int] = []
+    stack = [root]
+    while stack and len(starts) < MAX_RECOVERED:
+        node = stack.pop()
+        parent = node.parent
+        if node.type == "export" and parent is not None and parent.type == "ERROR":
+            starts.append(node.start_byte)
+        else:  # only where the error is
+            stack.extend(c for c in node.children if c.has_error or c.type == "export")
+    starts.sort()
+    for a, b in zip(starts, [*starts[1:], len(data)], strict=False):
+        padded = b"\n" * data.count(b"\n", 0, a) + data[a:b]
+        found += _statements(_parse(padded, rel), padded, rel, depth + 1)
+    return found
 
 
 def _text(node: Node) -> str:
@@ -205,10 +235,12 @@ def _specifier(
     local = spec.child_by_field_name("name")
     alias = spec.child_by_field_name("alias")
     exported = alias if alias is not None else local
-    if local is None or exported is None or exported.type != "identifier":
+    if local is None or exported is None:
         return
-    if _text(exported) == "default":
+    if _text(exported) == "default":  # export { app as default }
         yield _found(local, "default", "default export")
+        return
+    if exported.type != "identifier":  # export { a as "a-b" }
         return
     forced = type_only or "type" in _tokens(spec)
     yield _found(exported, "type" if forced else locals_.get(_text(local), "const"), note)

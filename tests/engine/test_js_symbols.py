@@ -131,3 +131,60 @@ ORDINARY = [
 @pytest.mark.parametrize(("source", "rel", "expected"), ORDINARY)
 def test_ordinary_exports(source: str, rel: str, expected: dict[str, str]) -> None:
     assert {s.name: s.kind for s in js_symbols(source, rel)} == expected
+
+
+def _handlers_interface(n: int) -> str:
+    """hono's ``CreateHandlersInterface`` (src/helper/factory): call signatures without
+    semicolons, the last one taking ``n`` handlers with three type parameters each."""
+    params = [
+        f"    I{k} extends Input = {' & '.join(f'I{j}' for j in range(1, k)) or '{}'},"
+        for k in range(1, n + 1)
+    ]
+    params += [f"    R{k} extends HandlerResponse<any> = any," for k in range(1, n + 1)]
+    params += [
+        f"    E{k + 1} extends Env = Merge<[E, {', '.join(f'E{j}' for j in range(2, k + 1))}]>,"
+        for k in range(1, n + 1)
+    ]
+    handlers = [f"    handler{k}: H<E{k + 1}, P, I{k}, R{k}>," for k in range(1, n + 1)]
+    results = [f"    H<E{k + 1}, P, I{k}, R{k}>," for k in range(1, n + 1)]
+    return "\n".join([
+        "export interface CreateHandlersInterface<E extends Env, P extends string> {",
+        "  <I1 extends Input = {}, R1 extends HandlerResponse<any> = any, E2 extends Env = E>(",
+        "    handler1: H<E2, P, I1, R1>",
+        "  ): [H<E2, P, I1, R1>]",
+        "",
+        f"  // handler x{n}",
+        "  <", *params, "  >(", *handlers, "  ): [", *results, "  ]",
+        "}",
+    ])  # fmt: skip
+
+
+def test_exports_after_a_construct_the_grammar_loses_are_still_found() -> None:
+    # tree-sitter-typescript gives up on this interface and swallows the rest of the file
+    # into ERROR nodes; the exports in them are parsed again, at their own lines.
+    interface = _handlers_interface(10)
+    rest = (
+        "\n\nexport class Factory<E = Env> {\n  createApp = () => new Hono<E>()\n}\n"
+        "\nexport const createFactory = <E = Env>(init?: Init<E>) => new Factory<E>(init)\n"
+        "\nexport const createMiddleware = <\n  E extends Env = any,\n>(\n"
+        "  middleware: MiddlewareHandler<E>\n): MiddlewareHandler<E> => middleware\n"
+    )
+    first = interface.count("\n") + 3
+    found = {s.name: (s.kind, s.line) for s in js_symbols(interface + rest, "factory/index.ts")}
+
+    assert found == {
+        "CreateHandlersInterface": ("interface", 1),
+        "Factory": ("class", first),
+        "createFactory": ("function", first + 4),
+        "createMiddleware": ("function", first + 6),
+    }
+
+
+@pytest.mark.parametrize("rel", ["index.js", "index.ts"])
+def test_an_export_list_naming_the_default(rel: str) -> None:
+    # cidr-regex's bundled dist/index.js; the JavaScript grammar spells the alias apart.
+    source = "const cidrRegex = () => 1;\nconst v4 = 2;\nexport { cidrRegex as default, v4 };\n"
+
+    found = {(s.name, s.kind, s.detail) for s in js_symbols(source, rel)}
+
+    assert found == {("cidrRegex", "default", "default export"), ("v4", "const", "")}
