@@ -16,7 +16,6 @@ import os
 import tempfile
 from dataclasses import asdict
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,8 @@ def analyzer_version() -> str:
 def source_version(folder: Path) -> str:
     """SHA-256 (16 hex digits) of every module in ``folder`` (name and bytes), the cache
     format and the installed versions of :data:`GRAMMARS`."""
+    from importlib import metadata  # 5-10 ms: only when a cache is opened
+
     digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
     for path in sorted(folder.glob("*.py")):
         digest.update(f"{path.name}\n".encode())
