@@ -177,6 +177,10 @@ def _declared(node: Node, detail: str) -> Iterator[Found]:
         yield _found(name, _DECLARATION_KINDS[node.type], detail)
     elif node.type in _NAMESPACES and name is not None and name.type != "string":
         yield _found(name, "const", detail or "namespace")
+    elif node.type == "import_alias":  # export import Parser = Internal.Parser;
+        alias = next(iter(node.named_children), None)
+        if alias is not None and alias.type == "identifier":
+            yield _found(alias, "const", detail or "import alias")
     elif node.type in _VARIABLES:
         for declarator in node.named_children:
             if declarator.type != "variable_declarator":

@@ -188,3 +188,26 @@ def test_an_export_list_naming_the_default(rel: str) -> None:
     found = {(s.name, s.kind, s.detail) for s in js_symbols(source, rel)}
 
     assert found == {("cidrRegex", "default", "default export"), ("v4", "const", "")}
+
+
+def test_typescript_module_forms() -> None:
+    source = (
+        "export import Parser = Internal.Parser;\n"
+        "export declare namespace Express { interface Request { user?: User } }\n"
+        "export module Legacy { export const x = 1; }\n"
+        "export as namespace MyLib;\n"
+        "declare module 'untyped-lib' { export function f(): void; }\n"
+        "export function overloaded(a: string): void;\n"
+        "export function overloaded(a: number): void;\n"
+        "export function overloaded(a: unknown) {}\n"
+        "class Api {}\nexport = Api;\n"
+    )
+    found = {s.name: (s.kind, s.line, s.detail) for s in js_symbols(source, "index.d.ts")}
+
+    assert found == {
+        "Parser": ("const", 1, "import alias"),
+        "Express": ("const", 2, "namespace"),
+        "Legacy": ("const", 3, "namespace"),
+        "overloaded": ("function", 6, ""),
+        "Api": ("default", 10, "export ="),
+    }
