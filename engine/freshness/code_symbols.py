@@ -4,7 +4,10 @@ The analyzer (:mod:`engine.analyzer`) lists a module's *exported* names; a note 
 private helper too, so this looks at every definition: Python functions, classes and
 methods (as ``name`` and ``Class.method``) and module-level assignments, via :mod:`ast`;
 JavaScript and TypeScript declarations (function, class, const/let/var, interface, type,
-enum), on comment-free source. Other languages return None: only the file hash is checked.
+enum), export aliases and CommonJS exports, on comment-free source (:mod:`js_lexer`,
+:mod:`js_commonjs`: standard library, because this runs when search results are read; the
+analyzer's tree-sitter parser is never loaded here). Other languages return None: only
+the file hash is checked.
 """
 
 from __future__ import annotations
