@@ -25,6 +25,9 @@ _JS_DECL = re.compile(
 )
 _JS_METHOD = re.compile(r"^\s*(?:async\s+|static\s+|public\s+|private\s+|protected\s+)*"
                         rf"({ID})\s*\([^)]*\)\s*[:{{]", re.MULTILINE)  # fmt: skip
+_JS_LISTED = re.compile(rf"(?:^|,)[ \t]*({ID})[ \t]*(?::[^=,;\n]+)?=(?![=>])", re.MULTILINE)
+"""A later name of a declaration list (``const a = 1, b = 2``), or any assignment at the
+start of a line: a superset, since a name missed here would flag a note stale wrongly."""
 _JS_ALIAS = re.compile(rf"(?<![\w$.])as\s+({ID})")
 """A name given by ``export { a as b }`` (a superset: ``import * as c`` counts too)."""
 
@@ -42,6 +45,7 @@ def defined_names(rel: str, data: bytes) -> set[str] | None:
             names = {m.group(1) for m in _JS_DECL.finditer(code)}
             names |= {m.group(1) for m in _JS_METHOD.finditer(code)}
             names |= {m.group(1) for m in _JS_ALIAS.finditer(code)}
+            names |= {m.group(1) for m in _JS_LISTED.finditer(code)}
             names |= {s.name for s in commonjs_symbols(text, rel)}
         except Exception:  # a scanner bug must not break a search
             return None
