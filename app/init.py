@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml
+from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml, load_config
 
 SERVER_NAME = "memory-tui"
 GITIGNORE_LINES = (".claude/memory/", ".claude/settings.local.json")
@@ -62,10 +62,12 @@ def scaffold(root: Path, report: InitReport) -> None:
     """Every file step of init (no analysis, no indexing).
 
     Raises:
-        ConfigError: ``.claude/knowledge`` or ``.claude/memory`` leads outside the project
+        ConfigError: the project's configuration is invalid (e.g. its ``knowledge_dir``
+            leads outside the project), or ``.claude/knowledge`` or ``.claude/memory`` does
             (a symlink): nothing is written, there or anywhere.
     """
-    MemoryPaths.for_root(root)  # checks both folders before the first write
+    load_config(root)  # an existing configuration is checked before the first write
+    MemoryPaths.for_root(root)  # and both default folders
     knowledge = root / ".claude" / "knowledge"
     for name in KNOWLEDGE_DIRS:
         _ensure_dir(root, knowledge / name, report)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import socket
 import statistics
@@ -182,7 +181,9 @@ def main(argv: list[str] | None = None) -> int:
             f"p95 {pct(values, 95):7.1f} ms  p99 {pct(values, 99):7.1f} ms"
         )
     growth = (rss_end - rss_start) / rss_start * 100
-    print(f"  server RSS {rss_start:.0f} MiB warm -> {rss_end:.0f} MiB at the end ({growth:+.0f} %)")
+    print(
+        f"  server RSS {rss_start:.0f} MiB warm -> {rss_end:.0f} MiB at the end ({growth:+.0f} %)"
+    )
     for error in load.errors[:5]:
         print(f"  error: {error}")
     if "Traceback" in stderr:

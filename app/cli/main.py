@@ -1,7 +1,9 @@
 """Running ``memory-tui``: parse, configure logging, dispatch, turn errors into exit codes.
 
 Output contract: stdout carries only results (so pipes work), messages and errors go
-to stderr, failures exit non-zero, and a closed pipe (``| head -1``) ends quietly.
+to stderr, failures exit non-zero (2 for a usage or configuration error: a bad option, a
+setting the user must fix, such as a ``knowledge_dir`` outside the project; 1 for the
+rest), and a closed pipe (``| head -1``) ends quietly.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def _disk_problem(exc: OSError | sqlite3.Error) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine import EngineError, printable
+    from engine import ConfigError, EngineError, printable
 
     _tolerant_streams()
 
@@ -66,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args, root) or EXIT_OK)
     except EngineError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
-        return EXIT_USAGE if exc.code == NOT_INITIALISED else EXIT_ERROR
+        usage = isinstance(exc, ConfigError) or exc.code == NOT_INITIALISED
+        return EXIT_USAGE if usage else EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from
         # complaining again when it flushes stdout at exit.

@@ -1,276 +1,262 @@
-"""Exported names of JavaScript and TypeScript modules, by scanning comment-free source.
+"""Exported names of JavaScript and TypeScript modules, read from a tree-sitter syntax tree.
 
 Covers ES module exports (declarations, ``export default``, ``export { a, b as c }``,
-``export * as ns``), TypeScript ``export =`` and CommonJS (``module.exports = ...``,
-``exports.x = ...``). Comments and literals are blanked first (:mod:`js_lexer`), so an
-export in a comment or a string is never reported.
+``export * as ns``), TypeScript declarations (interfaces, type aliases, enums, namespaces,
+``declare``, ``export =``) and CommonJS (:mod:`js_commonjs`, by hand: no grammar marks an
+assignment to ``module.exports`` as an export). Only the module's top level counts: the
+members of an exported namespace are not the module's exports.
+
+tree-sitter is imported on the first call, so only the analyzer pays for it; the stale
+check of search results and the prompt hook never import this module.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING
 
-from engine.analyzer.js_lexer import strip_js
+from engine.analyzer.js_commonjs import commonjs_symbols
 from engine.analyzer.model import Symbol, SymbolKind
 
-_ID = r"[A-Za-z_$][\w$]*"
-_EXPORT = re.compile(r"(?<![\w$.])export\b")
-_DECL = re.compile(
-    rf"""\s+(?:declare\s+)?(?:
-        (?P<func>(?:async\s+)?function\b\s*\*?\s*(?P<fname>{_ID}))
-      | (?P<cls>(?:abstract\s+)?class\s+(?P<cname>{_ID}))
-      | (?P<enum>(?:const\s+)?enum\s+(?P<ename>{_ID}))
-      | (?P<var>(?:const|let|var)\s+(?P<vname>{_ID}|\{{[^}}]*\}}|\[[^\]]*\]))
-      | (?P<iface>interface\s+(?P<iname>{_ID}))
-      | (?P<type>type\s+(?P<tname>{_ID})\s*(?:<[^=]*>\s*)?=)
-      | (?P<ns>(?:namespace|module)\s+(?P<nname>{_ID}))
-    )""",
-    re.VERBOSE,
-)
-_DEFAULT = re.compile(
-    rf"""\s+default\s+(?:
-        (?P<cls>(?:abstract\s+)?class\b\s*(?P<cname>{_ID})?)
-      | (?P<func>(?:async\s+)?function\b\s*\*?\s*(?P<fname>{_ID})?)
-      | (?P<ident>{_ID})\s*(?:;|$)
-    )?""",
-    re.VERBOSE | re.MULTILINE,
-)
-_LIST = re.compile(r"\s*(?:type\s*)?\{(?P<body>[^}]*)\}")
-_STAR_AS = re.compile(rf"\s*\*\s*as\s+(?P<name>{_ID})")
-_EQUALS = re.compile(rf"\s*=\s*(?P<name>{_ID})?")
-_LOCAL = re.compile(
-    rf"""(?<![\w$.])(?:
-        (?:async\s+)?function\b\s*\*?\s*(?P<func>{_ID})
-      | class\s+(?P<cls>{_ID})
-      | (?:const\s+)?enum\s+(?P<enum>{_ID})
-      | interface\s+(?P<iface>{_ID})
-      | type\s+(?P<type>{_ID})\s*(?:<[^=]*>\s*)?=
-      | (?:const|let|var)\s+(?P<var>{_ID})
-    )""",
-    re.VERBOSE,
-)
-_CJS_OBJECT = re.compile(r"(?<![\w$.])module\s*\.\s*exports\s*=\s*")
-_CJS_PROPERTY = re.compile(
-    rf"(?<![\w$.])(?:module\s*\.\s*)?exports\s*\.\s*(?P<name>{_ID})\s*=(?!=)\s*"
-)
-_FUNCTION_VALUE = re.compile(
-    rf"""(?:async\s*)?(?:
-        function\b
-      | {_ID}\s*=>
-      | (?:<[^>]*>\s*)?\((?:[^()]|\([^()]*\))*\)\s*(?::[^=;{{]+)?=>
-    )""",
-    re.VERBOSE,
-)
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node
 
-
-_ASSIGNMENT = re.compile(r"\s*(?::[^=;\n]+)?=(?!=)\s*")
-_CLASS_VALUE = re.compile(r"class\b")
-_CJS_FUNCTION = re.compile(rf"(?:async\s+)?function\b\s*\*?\s*({_ID})")
-_CJS_CLASS = re.compile(rf"class\s+({_ID})")
-_CJS_IDENT = re.compile(rf"({_ID})\s*(?:;|$)", re.MULTILINE)
-_OBJECT_KEY = re.compile(rf"(?:async\s+|get\s+|set\s+)?\*?\s*({_ID})")
-_LIST_ITEM = re.compile(r"[^,]+")
-_FROM = re.compile(r"\s*from\s*[\"']")
-_GROUP_KINDS: dict[str, SymbolKind] = {
-    "func": "function",
-    "cls": "class",
-    "enum": "enum",
-    "iface": "interface",
-    "type": "type",
+_DIALECTS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
+"""Grammar by file extension; every other file (``.js``, ``.jsx``, ``.mjs``...) is JavaScript."""
+_DECLARATION_KINDS: dict[str, SymbolKind] = {
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "function_signature": "function",
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
 }
+_VALUE_KINDS: dict[str, SymbolKind] = {
+    "arrow_function": "function",
+    "function_expression": "function",
+    "function": "function",
+    "generator_function": "function",
+    "class": "class",
+}
+_VARIABLES = ("lexical_declaration", "variable_declaration")
+_NAMESPACES = ("internal_module", "module")
+MAX_RECOVERED = 500
+"""Most export statements parsed again after syntax errors, per parse."""
+MAX_DEPTH = 3
+"""How many times a piece cut out after a syntax error may be cut again."""
+
+Found = tuple[str, int, SymbolKind, str]
+"""A name, its 1-based line, its kind and the symbol's detail."""
 
 
 def js_symbols(source: str, rel: str) -> tuple[Symbol, ...]:
     """The exported names of one JS/TS file, in source order (first occurrence wins)."""
-    code = strip_js(source)
-    found = _Found(code, rel, source)
-    locals_ = _local_kinds(code)
-    for m in _EXPORT.finditer(code):
-        _export_statement(found, locals_, m.end())
-    _commonjs(found, locals_)
-    return tuple(sorted(found.symbols.values(), key=lambda s: (s.line, s.name)))
+    data = source.encode("utf-8", errors="replace")
+    root = _parse(data, rel)
+    locals_ = _local_kinds(root)
+    symbols: dict[str, Symbol] = {}
+    for node in _statements(root, data, rel):
+        for name, line, kind, detail in _exports(node, locals_):
+            if name and name not in symbols:
+                symbols[name] = Symbol(name, kind, rel, line, detail)
+    for sym in commonjs_symbols(source, rel):
+        symbols.setdefault(sym.name, sym)
+    return tuple(sorted(symbols.values(), key=lambda s: (s.line, s.name)))
 
 
-class _Found:
-    """Symbols collected so far, with offset → line translation."""
+@cache
+def _language(dialect: str) -> Language:
+    from tree_sitter import Language
 
-    def __init__(self, code: str, rel: str, source: str) -> None:
-        self.code, self.rel, self.source = code, rel, source
-        self.newlines = [i for i, ch in enumerate(code) if ch == "\n"]
-        self.symbols: dict[str, Symbol] = {}
+    if dialect == "javascript":
+        import tree_sitter_javascript
 
-    def add(self, name: str, kind: SymbolKind, offset: int, detail: str = "") -> None:
-        if name and name not in self.symbols:
-            line = bisect.bisect_left(self.newlines, offset) + 1
-            self.symbols[name] = Symbol(name, kind, self.rel, line, detail)
+        return Language(tree_sitter_javascript.language())
+    import tree_sitter_typescript
 
-
-def _local_kinds(code: str) -> dict[str, SymbolKind]:
-    """Kinds of the names declared anywhere in the file (for ``export { a }`` lists)."""
-    kinds: dict[str, SymbolKind] = {}
-    for m in _LOCAL.finditer(code):
-        group = m.lastgroup or "var"
-        kind = _value_kind(code, m.end()) if group == "var" else _GROUP_KINDS[group]
-        kinds.setdefault(m.group(group), kind)
-    return kinds
+    grammar = tree_sitter_typescript
+    return Language(grammar.language_tsx() if dialect == "tsx" else grammar.language_typescript())
 
 
-def _value_kind(code: str, pos: int) -> SymbolKind:
-    """``function`` or ``class`` when the declaration at ``pos`` is assigned one, else ``const``."""
-    m = _ASSIGNMENT.match(code, pos)
-    return "const" if m is None else _expression_kind(code, m.end())
+def _parse(data: bytes, rel: str) -> Node:
+    """The root node of the file's syntax tree (a parser per call: they are not shared
+    between threads)."""
+    from tree_sitter import Parser
+
+    suffix = rel[rel.rfind(".") :] if "." in rel.rpartition("/")[2] else ""
+    parser = Parser(_language(_DIALECTS.get(suffix.lower(), "javascript")))
+    return parser.parse(data).root_node
 
 
-def _expression_kind(code: str, pos: int) -> SymbolKind:
-    if _FUNCTION_VALUE.match(code, pos):
-        return "function"
-    return "class" if _CLASS_VALUE.match(code, pos) else "const"
+def _statements(root: Node, data: bytes, rel: str, depth: int = 0) -> list[Node]:
+    """The top-level export statements, with those a syntax error swallowed parsed again.
+
+    An error (a construct the grammar gives up on, such as hono's long TypeScript call
+    signatures) can swallow the statements after it into ``ERROR`` nodes; every ``export``
+    keyword left in one starts a new parse that runs to the next such keyword
+    (itself recovered the same way, :data:`MAX_DEPTH` deep). The text is preceded by as
+    many line breaks as it had lines before it, so line numbers stay those of the file.
+    """
+    found = [n for n in root.named_children if n.type == "export_statement"]
+    if not root.has_error or depth >= MAX_DEPTH:
+        return found
+    starts: list[int] = []
+    stack = [root]
+    while stack and len(starts) < MAX_RECOVERED:
+        node = stack.pop()
+        parent = node.parent
+        if node.type == "export" and parent is not None and parent.type == "ERROR":
+            starts.append(node.start_byte)
+        else:  # only where the error is
+            stack.extend(c for c in node.children if c.has_error or c.type == "export")
+    starts.sort()
+    for a, b in zip(starts, [*starts[1:], len(data)], strict=False):
+        padded = b"\n" * data.count(b"\n", 0, a) + data[a:b]
+        found += _statements(_parse(padded, rel), padded, rel, depth + 1)
+    return found
 
 
-def _export_statement(found: _Found, locals_: dict[str, SymbolKind], pos: int) -> None:
-    code = found.code
-    if m := _DEFAULT.match(code, pos):
-        if m.group("cls") is not None:
-            found.add(m.group("cname") or "default", "class", m.start(), "default export")
-        elif m.group("func") is not None:
-            found.add(m.group("fname") or "default", "function", m.start(), "default export")
-        elif m.group("ident"):
-            found.add(m.group("ident"), "default", m.start("ident"), "default export")
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def _found(node: Node, kind: SymbolKind, detail: str, name: str | None = None) -> Found:
+    """The symbol named by ``node`` (or called ``name``, at the line of ``node``)."""
+    return (_text(node) if name is None else name, node.start_point.row + 1, kind, detail)
+
+
+def _tokens(node: Node) -> set[str]:
+    """The anonymous tokens directly under ``node`` (``default``, ``type``, ``=``...)."""
+    return {child.type for child in node.children if not child.is_named}
+
+
+def _exports(node: Node, locals_: dict[str, SymbolKind]) -> Iterator[Found]:
+    """What one top-level ``export`` statement exports."""
+    tokens = _tokens(node)
+    declaration = node.child_by_field_name("declaration")
+    value = node.child_by_field_name("value")
+    if declaration is not None:
+        detail = "default export" if "default" in tokens else ""
+        yield from _declared(declaration, detail)
+    elif "default" in tokens:
+        yield _default_value(node, value)
+    elif "=" in tokens:  # TypeScript: export = Api;
+        target = next(iter(node.named_children), None)
+        if target is not None and target.type == "identifier":
+            yield _found(target, "default", "export =")
         else:
-            found.add("default", "default", m.start(), "default export")
-    elif m := _DECL.match(code, pos):
-        _declaration(found, m)
-    elif m := _LIST.match(code, pos):
-        note = _reexport_note(found, m.end())
-        type_only = code[pos : m.start("body")].strip().startswith("type")
-        _export_list(found, locals_, m, "type" if type_only else None, note)
-    elif m := _STAR_AS.match(code, pos):
-        found.add(m.group("name"), "const", m.start("name"), "namespace re-export")
-    elif m := _EQUALS.match(code, pos):
-        name = m.group("name")
-        found.add(name or "default", "default", m.start(), "export =")
+            yield _found(node, "default", "export =", "default")
+    else:
+        yield from _export_clause(node, tokens, locals_)
 
 
-def _reexport_note(found: _Found, pos: int) -> str:
-    """``re-export from ./x`` when an export list at ``pos`` is followed by ``from "./x"``."""
-    m = _FROM.match(found.code, pos)
-    if m is None:
-        return ""
-    quote = m.end() - 1
-    end = found.source.find(found.source[quote], quote + 1)
-    return f"re-export from {found.source[quote + 1 : end]}" if end != -1 else "re-export"
+def _default_value(node: Node, value: Node | None) -> Found:
+    """``export default <expression>``: a named class or function keeps its name."""
+    if value is None:
+        return _found(node, "default", "default export", "default")
+    if value.type == "identifier":
+        return _found(value, "default", "default export")
+    name = value.child_by_field_name("name")
+    kind = _VALUE_KINDS.get(value.type, "default")
+    if name is None:
+        return _found(value, kind, "default export", "default")
+    return _found(name, kind, "default export")
 
 
-def _declaration(found: _Found, m: re.Match[str]) -> None:
-    offset = m.start(m.lastgroup or 0)
-    if m.group("func"):
-        found.add(m.group("fname"), "function", offset)
-    elif m.group("cls"):
-        found.add(m.group("cname"), "class", offset)
-    elif m.group("enum"):
-        found.add(m.group("ename"), "enum", offset)
-    elif m.group("iface"):
-        found.add(m.group("iname"), "interface", offset)
-    elif m.group("type"):
-        found.add(m.group("tname"), "type", offset)
-    elif m.group("ns"):
-        found.add(m.group("nname"), "const", offset, "namespace")
-    elif m.group("var"):
-        target = m.group("vname")
-        if target[0] in "{[":  # destructuring: export const { a, b: c } = obj
-            for part in target[1:-1].split(","):
-                name = part.split(":")[-1].split("=")[0].strip().lstrip(".")
-                if re.fullmatch(_ID, name):
-                    found.add(name, "const", m.start("vname"))
-        else:
-            found.add(target, _value_kind(found.code, m.end("vname")), m.start("vname"))
-
-
-def _export_list(
-    found: _Found,
-    locals_: dict[str, SymbolKind],
-    m: re.Match[str],
-    forced: SymbolKind | None,
-    note: str,
-) -> None:
-    kind_hint: SymbolKind | None
-    for item in _LIST_ITEM.finditer(m.group("body")):
-        offset = m.start("body") + item.start() + len(item.group()) - len(item.group().lstrip())
-        words = item.group().split()
-        if words and words[0] == "type" and len(words) > 1:
-            words, kind_hint = words[1:], "type"
-        else:
-            kind_hint = forced
-        if not words:
-            continue
-        local = words[0]
-        exported = words[2] if len(words) >= 3 and words[1] == "as" else local
-        if not re.fullmatch(_ID, exported):
-            continue
-        kind: SymbolKind = kind_hint or locals_.get(local, "const")
-        detail = note
-        if exported == "default":
-            exported, kind, detail = local, "default", "default export"
-        found.add(exported, kind, offset, detail)
-
-
-def _commonjs(found: _Found, locals_: dict[str, SymbolKind]) -> None:
-    code = found.code
-    for m in _CJS_OBJECT.finditer(code):
-        start = m.end()
-        if code.startswith("{", start):
-            _object_keys(found, locals_, start)
-        elif v := _CJS_FUNCTION.match(code, start):
-            found.add(v.group(1), "function", start, "module.exports")
-        elif v := _CJS_CLASS.match(code, start):
-            found.add(v.group(1), "class", start, "module.exports")
-        elif v := _CJS_IDENT.match(code, start):
-            found.add(v.group(1), "default", start, "module.exports")
-    for m in _CJS_PROPERTY.finditer(code):
-        name = m.group("name")
-        found.add(name, _expression_kind(code, m.end()), m.start("name"))
-
-
-def _object_keys(found: _Found, locals_: dict[str, SymbolKind], start: int) -> None:
-    """Keys of the object literal opening at ``start`` (``{``), top level only."""
-    code, depth, item_start = found.code, 0, start + 1
-    items: list[tuple[int, int]] = []
-    for k in range(start, len(code)):
-        ch = code[k]
-        if ch in "{[(":
-            depth += 1
-        elif ch in "}])":
-            depth -= 1
-            if depth == 0:
-                items.append((item_start, k))
-                break
-        elif ch == "," and depth == 1:
-            items.append((item_start, k))
-            item_start = k + 1
-    for a, b in items:
-        text = code[a:b]
-        lead = len(text) - len(text.lstrip())
-        stripped = text.strip()
-        if not stripped or stripped.startswith("..."):
-            continue
-        offset = a + lead
-        if stripped[0] in "\"'":  # quoted key: its text is blanked in code, read the original
-            end = found.source.find(stripped[0], offset + 1)
-            name, rest = found.source[offset + 1 : end], code[end + 1 : b]
-        else:
-            km = _OBJECT_KEY.match(code, offset)
-            if km is None:
+def _declared(node: Node, detail: str) -> Iterator[Found]:
+    """The names a declaration binds: one, or several for ``const a = 1, b = 2``."""
+    if node.type == "ambient_declaration":  # declare ...
+        for child in node.named_children:
+            yield from _declared(child, detail)
+        return
+    name = node.child_by_field_name("name")
+    if node.type in _DECLARATION_KINDS and name is not None:
+        yield _found(name, _DECLARATION_KINDS[node.type], detail)
+    elif node.type in _NAMESPACES and name is not None and name.type != "string":
+        yield _found(name, "const", detail or "namespace")
+    elif node.type == "import_alias":  # export import Parser = Internal.Parser;
+        alias = next(iter(node.named_children), None)
+        if alias is not None and alias.type == "identifier":
+            yield _found(alias, "const", detail or "import alias")
+    elif node.type in _VARIABLES:
+        for declarator in node.named_children:
+            if declarator.type != "variable_declarator":
                 continue
-            name, rest = km.group(1), code[km.end() : b]
-        rest = rest.strip()
-        if rest.startswith("("):
-            kind: SymbolKind = "function"
-        elif rest.startswith(":"):
-            value = rest[1:].strip()
-            kind = _expression_kind(value, 0)
-            if re.fullmatch(_ID, value):
-                kind = locals_.get(value, kind)
-        else:
-            kind = locals_.get(name, "const")
-        found.add(name, kind, offset, "module.exports")
+            target = declarator.child_by_field_name("name")
+            if target is None:
+                continue
+            kind = _value_kind(declarator)
+            for ident in _pattern_names(target):
+                yield _found(ident, kind if ident == target else "const", detail)
+
+
+def _value_kind(declarator: Node) -> SymbolKind:
+    value = declarator.child_by_field_name("value")
+    return "const" if value is None else _VALUE_KINDS.get(value.type, "const")
+
+
+def _pattern_names(node: Node) -> Iterator[Node]:
+    """The identifiers a binding pattern binds: ``{ a, b: c, ...d }``, ``[e, , f = 1]``."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        yield node
+    elif node.type == "pair_pattern":
+        value = node.child_by_field_name("value")
+        if value is not None:
+            yield from _pattern_names(value)
+    elif node.type in ("assignment_pattern", "object_assignment_pattern"):
+        left = node.child_by_field_name("left") or next(iter(node.named_children), None)
+        if left is not None:
+            yield from _pattern_names(left)
+    elif node.type in ("object_pattern", "array_pattern", "rest_pattern"):
+        for child in node.named_children:
+            yield from _pattern_names(child)
+
+
+def _export_clause(node: Node, tokens: set[str], locals_: dict[str, SymbolKind]) -> Iterator[Found]:
+    """``export { a, b as c } [from "./x"]``, ``export type { T }``, ``export * as ns``."""
+    source = node.child_by_field_name("source")
+    note = ""
+    if source is not None:
+        fragment = next((c for c in source.named_children if c.type == "string_fragment"), None)
+        note = f"re-export from {_text(fragment)}" if fragment is not None else "re-export"
+    for child in node.named_children:
+        if child.type == "namespace_export":
+            name = next((c for c in child.named_children if c.type == "identifier"), None)
+            if name is not None:
+                yield _found(name, "const", "namespace re-export")
+        elif child.type == "export_clause":
+            for spec in child.named_children:
+                if spec.type == "export_specifier":
+                    yield from _specifier(spec, "type" in tokens, note, locals_)
+
+
+def _specifier(
+    spec: Node, type_only: bool, note: str, locals_: dict[str, SymbolKind]
+) -> Iterator[Found]:
+    local = spec.child_by_field_name("name")
+    alias = spec.child_by_field_name("alias")
+    exported = alias if alias is not None else local
+    if local is None or exported is None:
+        return
+    if _text(exported) == "default":  # export { app as default }
+        yield _found(local, "default", "default export")
+        return
+    if exported.type != "identifier":  # export { a as "a-b" }
+        return
+    forced = type_only or "type" in _tokens(spec)
+    yield _found(exported, "type" if forced else locals_.get(_text(local), "const"), note)
+
+
+def _local_kinds(root: Node) -> dict[str, SymbolKind]:
+    """Kinds of the names declared at the top level, exported or not (for export lists)."""
+    kinds: dict[str, SymbolKind] = {}
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") if node.type == "export_statement" else node
+        if inner is None:
+            continue
+        for name, _, kind, _ in _declared(inner, ""):
+            kinds.setdefault(name, kind)
+    return kinds

@@ -2,16 +2,20 @@
 parsed again (``memory-tui discover`` re-parses only the files whose hash changed).
 
 Keyed by (path, SHA-256 of the bytes); stored as JSON next to the memory's other derived
-files. A missing or unreadable cache only costs a full parse.
+files, under the version of the analyzer that wrote it (:func:`analyzer_version`: a hash
+of the analyzer's own source and of the grammars it parses with), so a changed analyzer
+parses every file again. A missing or unreadable cache only costs a full parse.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import tempfile
 from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,34 @@ from engine.analyzer.model import DocOutline, Symbol
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_FORMAT = 2
+"""The layout of the JSON file; the analyzer's own version is :func:`analyzer_version`."""
+GRAMMARS = ("tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript")
+"""Distributions whose upgrade can change what a file parses to."""
+
+
+@cache
+def analyzer_version() -> str:
+    """What the cached results depend on, computed once per process: the source of
+    :mod:`engine.analyzer` and the versions of the grammars (:func:`source_version`)."""
+    return source_version(Path(__file__).parent)
+
+
+def source_version(folder: Path) -> str:
+    """SHA-256 (16 hex digits) of every module in ``folder`` (name and bytes), the cache
+    format and the installed versions of :data:`GRAMMARS`."""
+    from importlib import metadata  # 5-10 ms: only when a cache is opened
+
+    digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
+    for path in sorted(folder.glob("*.py")):
+        digest.update(f"{path.name}\n".encode())
+        digest.update(path.read_bytes())
+    for name in GRAMMARS:
+        try:
+            digest.update(f"{name} {metadata.version(name)}\n".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{name} missing\n".encode())
+    return digest.hexdigest()[:16]
 
 
 class ParseCache:
@@ -34,7 +65,8 @@ class ParseCache:
         if path is not None and path.exists():
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                if data.get("version") == CACHE_VERSION and isinstance(data.get("files"), dict):
+                fresh = data.get("version") == analyzer_version()
+                if fresh and isinstance(data.get("files"), dict):
                     self._old = data["files"]
             except (OSError, ValueError, AttributeError) as exc:
                 log.warning("ignoring the analysis cache %s: %s", path, exc)
@@ -100,7 +132,7 @@ class ParseCache:
         fd, tmp = tempfile.mkstemp(prefix=".analysis-", suffix=".json", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": CACHE_VERSION, "files": self._new}, fh)
+                json.dump({"version": analyzer_version(), "files": self._new}, fh)
             os.replace(tmp, self.path)
         except OSError:
             Path(tmp).unlink(missing_ok=True)

@@ -4,7 +4,10 @@ The analyzer (:mod:`engine.analyzer`) lists a module's *exported* names; a note 
 private helper too, so this looks at every definition: Python functions, classes and
 methods (as ``name`` and ``Class.method``) and module-level assignments, via :mod:`ast`;
 JavaScript and TypeScript declarations (function, class, const/let/var, interface, type,
-enum), on comment-free source. Other languages return None: only the file hash is checked.
+enum), export aliases and CommonJS exports, on comment-free source (:mod:`js_lexer`,
+:mod:`js_commonjs`: standard library, because this runs when search results are read; the
+analyzer's tree-sitter parser is never loaded here). Other languages return None: only
+the file hash is checked.
 """
 
 from __future__ import annotations
@@ -12,16 +15,21 @@ from __future__ import annotations
 import ast
 import re
 
+from engine.analyzer.js_commonjs import ID, commonjs_symbols
 from engine.analyzer.js_lexer import strip_js
-from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import language_of
 
 _JS_DECL = re.compile(
     r"(?<![\w$.])(?:function\s*\*?|class|const|let|var|interface|type|enum|namespace)"
-    r"\s+([A-Za-z_$][\w$]*)"
+    rf"\s+({ID})"
 )
 _JS_METHOD = re.compile(r"^\s*(?:async\s+|static\s+|public\s+|private\s+|protected\s+)*"
-                        r"([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*[:{]", re.MULTILINE)  # fmt: skip
+                        rf"({ID})\s*\([^)]*\)\s*[:{{]", re.MULTILINE)  # fmt: skip
+_JS_LISTED = re.compile(rf"(?:^|,)[ \t]*({ID})[ \t]*(?::[^=,;\n]+)?=(?![=>])", re.MULTILINE)
+"""A later name of a declaration list (``const a = 1, b = 2``), or any assignment at the
+start of a line: a superset, since a name missed here would flag a note stale wrongly."""
+_JS_ALIAS = re.compile(rf"(?<![\w$.])as\s+({ID})")
+"""A name given by ``export { a as b }`` (a superset: ``import * as c`` counts too)."""
 
 
 def defined_names(rel: str, data: bytes) -> set[str] | None:
@@ -36,7 +44,9 @@ def defined_names(rel: str, data: bytes) -> set[str] | None:
             code = strip_js(text)
             names = {m.group(1) for m in _JS_DECL.finditer(code)}
             names |= {m.group(1) for m in _JS_METHOD.finditer(code)}
-            names |= {s.name for s in js_symbols(text, rel)}
+            names |= {m.group(1) for m in _JS_ALIAS.finditer(code)}
+            names |= {m.group(1) for m in _JS_LISTED.finditer(code)}
+            names |= {s.name for s in commonjs_symbols(text, rel)}
         except Exception:  # a scanner bug must not break a search
             return None
         return names

@@ -5,7 +5,12 @@ strings, the caller decides where they go. Every output ends with exactly one ne
 
 The machine formats (json, csv, xml) carry every field of :data:`FIELDS` losslessly, full content
 included: newlines, quotes and surrounding whitespace survive a parse with :mod:`json`,
-:class:`csv.DictReader` or :mod:`xml.etree.ElementTree`. The reading formats (text, md) shorten
+:class:`csv.DictReader` or :mod:`xml.etree.ElementTree`. CSV is also opened by spreadsheets,
+which run a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a
+formula ("CSV injection"): such a text cell is written with a single quote in front, as
+OWASP advises (``'=HYPERLINK(...)``, shown as text, still readable); a cell of quotes
+before one of those characters gets one more, so :func:`csv_cell_text` gives every cell
+back exactly. Multi-line cells are quoted as RFC 4180 says. The reading formats (text, md) shorten
 content and pass it through the terminal guard (:mod:`engine.guards.terminal`), so that a
 result never spills over into the next one and terminal escape sequences stay inert. JSON
 escapes what a terminal would obey (the same characters), so it can be printed safely.
@@ -69,6 +74,9 @@ MD_CONTENT_CHARS = 300
 
 ELLIPSIS = "…"
 
+_FORMULA = re.compile("'*[=+\\-@\t\r]")
+"""A cell a spreadsheet would evaluate (after any quotes: those already neutralised)."""
+_NEUTRALISED = re.compile("'+[=+\\-@\t\r]")
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _XML_REFS = {
@@ -185,6 +193,19 @@ def _flat_value(value: object) -> str | int | float:
     return str(value)
 
 
+def _csv_cell(value: str | int | float) -> str | int | float:
+    """A text cell a spreadsheet would run as a formula, with a quote in front (OWASP)."""
+    if isinstance(value, str) and _FORMULA.match(value):
+        return "'" + value
+    return value
+
+
+def csv_cell_text(cell: str) -> str:
+    """The text of a cell read back from :func:`render`'s CSV: the quote that neutralised
+    a formula removed (``'=1+2`` → ``=1+2``); every other cell is returned as it is."""
+    return cell[1:] if _NEUTRALISED.match(cell) else cell
+
+
 def _render_csv(results: Sequence[SearchResult], query: str) -> str:
     buffer = io.StringIO(newline="")
     minimal = csv.writer(buffer, lineterminator="\n")
@@ -193,7 +214,7 @@ def _render_csv(results: Sequence[SearchResult], query: str) -> str:
     quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     minimal.writerow(FIELDS)
     for row in result_rows(results):
-        cells = [_flat_value(row[name]) for name in FIELDS]
+        cells = [_csv_cell(_flat_value(row[name])) for name in FIELDS]
         has_cr = any(isinstance(cell, str) and "\r" in cell for cell in cells)
         (quoted if has_cr else minimal).writerow(cells)
     return buffer.getvalue()

@@ -15,7 +15,9 @@ from engine.services.memory import Memory
 
 
 def _clean_failure(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 1, result.stderr
+    """The one-line message of a configuration error (exit code 2), without a traceback."""
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
     assert result.stdout == "" and "Traceback" not in result.stderr
     return result.stderr
 
@@ -84,7 +86,41 @@ def test_init_writes_nothing_when_the_knowledge_folder_links_outside(
 
     stderr = _clean_failure(run_cli("init", "--skip-analyze", cwd=root, home=home))
 
-    assert stderr.startswith("memory-tui: error: knowledge_dir '.claude/knowledge': ")
+    assert stderr.startswith("memory-tui: error: knowledge_dir (default '.claude/knowledge'): ")
     assert f"leads through a symlink to {outside.resolve()}, outside the project" in stderr
     assert list(outside.iterdir()) == []
     assert sorted(p.name for p in (root / ".claude").iterdir()) == ["knowledge"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("index",),
+        ("init", "--skip-analyze"),
+        ("search", "seed", "--mode", "keyword"),
+        ("list",),
+        ("stats",),
+        ("discover",),
+        ("add", "a note", "--category", "gotcha"),
+    ],
+    ids=lambda command: command[0],
+)
+def test_an_absolute_knowledge_dir_outside_stops_with_one_line_and_exit_code_2(
+    project: tuple[Path, str], home: Path, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    root, _ = project
+    outside = tmp_path / "notes"
+    outside.mkdir()
+    config = root / ".claude" / "memory.config.toml"
+    config.write_text(f'knowledge_dir = "{outside}"\n', encoding="utf-8")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+
+    stderr = _clean_failure(run_cli(*command, cwd=root, home=home))
+
+    assert stderr == (
+        f"memory-tui: error: {config}: key 'knowledge_dir': '{outside}' leads to {outside}, "
+        f"outside the project {root.resolve()}; memory-tui reads and writes only inside the "
+        'project: use a folder inside it such as ".claude/knowledge"\n'
+    )
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+    assert list(outside.iterdir()) == []

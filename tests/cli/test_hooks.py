@@ -348,3 +348,42 @@ def test_the_part_inside_git_imports_neither_store_nor_model(tmp_path: Path, hom
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == []
     assert "re-indexing 1 knowledge file(s) in the background" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_project_path_with_a_space_and_a_quote_through_init_and_a_real_commit(
+    tmp_path: Path, home: Path
+) -> None:
+    # The folder names reach sh twice: in the git hook (git runs it from the work tree) and
+    # in Claude Code's prompt hook command; neither may split or unquote them.
+    parent = tmp_path / "client work" / "it's here"
+    parent.mkdir(parents=True)
+    root = make_repo(parent, home)
+    init = run_cli("init", "--skip-analyze", "--skip-index", cwd=root, home=home)
+    assert init.returncode == 0, init.stderr
+    assert run_cli("hooks", "install", "--foreground", cwd=root, home=home).returncode == 0
+    note = root / ".claude" / "knowledge" / "patterns" / "queues.md"
+    note.write_text("# Queues\n\nThe kumquat queue drains nightly.\n", encoding="utf-8")
+    git(root, "add", "-A", home=home)
+
+    commit = git(root, "commit", "-m", "knowledge", home=home, check=False)
+
+    assert commit.returncode == 0, commit.stderr
+    assert "re-indexed" in commit.stderr and "warning" not in commit.stderr, commit.stderr
+    assert found(root, home, "kumquat")
+    settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    local_file = root / ".claude" / "settings.local.json"  # when memory-tui is not on PATH
+    local = json.loads(local_file.read_text(encoding="utf-8")) if local_file.exists() else {}
+    [[entry]] = [group["hooks"] for group in settings["hooks"]["UserPromptSubmit"]]
+    prompt = subprocess.run(
+        ["sh", "-c", entry["command"]],
+        cwd=root,
+        env=clean_env(home) | local.get("env", {}),
+        input=json.dumps({"prompt": "when does the kumquat queue drain?"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert prompt.returncode == 0, prompt.stderr
+    assert "kumquat queue drains nightly" in prompt.stdout

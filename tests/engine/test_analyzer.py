@@ -776,7 +776,7 @@ def test_analyzer_is_headless() -> None:
     code = (
         "import sys, engine.analyzer; "
         "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('textual', 'rich', 'app', 'lancedb', 'torch', 'sentence_transformers')]; "
+        "('textual', 'rich', 'app', 'lancedb', 'torch', 'sentence_transformers', 'tree_sitter')]; "
         "print(bad)"
     )
     result = subprocess.run(

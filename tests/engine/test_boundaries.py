@@ -55,8 +55,12 @@ MODEL_AND_STORE = (
     "onnxruntime",
     "tokenizers",
 )
-KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp", "markdown_it")
-"""Kept out of the hook and of CLI keyword search (numpy too: bench/RESULTS.md says so)."""
+KEYWORD_PATH_HEAVY = (*MODEL_AND_STORE, "numpy", "textual", "mcp", "markdown_it", "tree_sitter")
+"""Kept out of the hook and of CLI keyword search (numpy too: bench/RESULTS.md says so);
+tree-sitter belongs to the analyzer (JS/TS exports) only."""
+ANALYZER_PROPER = ("engine.analyzer.analysis", "engine.analyzer.js_symbols", "tree_sitter")
+"""The analyzer itself (66 ms of imports) stays out of the hook and of the stale check, which
+need only its light scanners (``js_lexer``, ``js_commonjs``, ``languages``)."""
 
 
 def python(code: str, *, env_home: Path) -> subprocess.CompletedProcess[str]:
@@ -197,7 +201,10 @@ def test_cli_hook_imports_neither_store_nor_model(
     """
 
     result = python(
-        "import json\n" + textwrap.dedent(code) + "\n" + _report(KEYWORD_PATH_HEAVY),
+        "import json\n"
+        + textwrap.dedent(code)
+        + "\n"
+        + _report(KEYWORD_PATH_HEAVY + ANALYZER_PROPER),
         env_home=tmp_path,
     )
 
@@ -229,3 +236,27 @@ def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
     """
 
     assert loaded_after(code, ("lancedb", "torch", "pyarrow"), home=tmp_path) == []
+
+
+def test_the_stale_check_of_a_note_citing_typescript_does_not_import_tree_sitter(
+    tmp_path: Path,
+) -> None:
+    # The stale check reads the cited file's names when results are shown: for JS/TS that
+    # is the comment-free scan (js_lexer, js_commonjs), never the analyzer's tree-sitter.
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    cited = root / "src" / "render.ts"
+    cited.write_text("export const renderGearbox = (g: Gear) => g;\n", encoding="utf-8")
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        entry = memory.add("Gearboxes are drawn by `renderGearbox` in src/render.ts").entry
+    cited.write_text("export const drawGearbox = (g: Gear) => g;\n", encoding="utf-8")
+    code = f"""
+        from engine.services.memory import Memory
+        memory = Memory.open({str(root)!r})
+        hit, = memory.search("gearboxes drawn", mode="keyword").results
+        assert hit.entry.id == {entry.id!r}, hit
+        assert hit.stale_reason == "renderGearbox is no longer defined in src/render.ts", hit
+        memory.close()
+    """
+
+    assert loaded_after(code, ANALYZER_PROPER + MODEL_AND_STORE, home=tmp_path) == []

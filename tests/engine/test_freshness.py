@@ -170,6 +170,8 @@ def test_defined_names_cover_private_helpers_methods_and_js() -> None:
 
     assert defined_names("m.py", py) == {"A", "go", "A.go", "_helper", "LIMIT"}
     assert {"shown", "hidden", "Box", "open"} <= (defined_names("m.js", js) or set())
+    listed = "export const a = 1, b = 2;\nlet x: number = 0,\n  y = 1;\nexport class Ñandú {}\n"
+    assert {"a", "b", "x", "y", "Ñandú"} <= (defined_names("m.ts", listed.encode()) or set())
     assert defined_names("m.py", b"def broken(:\n") is None
     assert defined_names("notes.txt", b"anything") is None
 
