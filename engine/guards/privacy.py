@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-REDACTED = "[REDACTED]"
+REDACTED = "[redacted: private]"
+"""What a ``<private>`` block becomes."""
+
+
+def marker(kind: str) -> str:
+    """What a secret of this kind becomes: ``[redacted: aws-secret-key]``."""
+    return f"[redacted: {kind}]"
+
 _PRIVATE_TAG = re.compile(r"<(/?)private\b[^>\n]{0,200}>", re.IGNORECASE)
 """An opening (attributes allowed: ``<private reason="x">``) or closing tag, any case."""
 
@@ -29,7 +36,7 @@ _QUOTED_VALUE = r"(?P<value>(?![$<{%*])[^'\"\s]{8,})"
 _ENV_VALUE = r"(?P<value>(?![$<{%*'\"])[^'\"\s(\[]{8,})(?=\s|$)"
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
-        "private key block",
+        "private-key",
         # A header alone (prose about the PEM format) is not a key: require key material.
         re.compile(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n"
@@ -40,7 +47,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "private key block",
+        "private-key",
         # The same inside JSON or a string literal: line breaks written as \n.
         re.compile(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\\[rn])+"
@@ -48,9 +55,9 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?=\")|\Z)"
         ),
     ),
-    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     (
-        "AWS secret access key",
+        "aws-secret-key",
         # By its key name, in config files and in an `aws configure` transcript
         # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =.
         re.compile(
@@ -58,50 +65,50 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
         ),
     ),
-    ("npm token", re.compile(_START + r"npm_[A-Za-z0-9]{36}\b")),
+    ("npm-token", re.compile(_START + r"npm_[A-Za-z0-9]{36}\b")),
     (
-        "Slack webhook",
+        "slack-webhook",
         re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/]{20,}"),
     ),
     (
-        "authorization header",
+        "authorization-header",
         re.compile(
             r"(?i)\b(?:authorization|proxy-authorization)['\"]?\s*[:=]\s*['\"]?"
             r"(?:bearer|basic|token)\s+(?P<value>[A-Za-z0-9._~+/\-]{8,}=*)"
         ),
     ),
     (
-        "Azure storage key",
+        "azure-storage-key",
         re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<value>[A-Za-z0-9+/]{20,}={0,2})"),
     ),
     (
-        "GitHub token",
+        "github-token",
         re.compile(
             r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b"
         ),
     ),
-    ("GitLab token", re.compile(_START + r"glpat-[A-Za-z0-9_\-]{20,}\b")),
-    ("Slack token", re.compile(_START + r"xox[abposr]-[A-Za-z0-9-]{10,}\b")),
+    ("gitlab-token", re.compile(_START + r"glpat-[A-Za-z0-9_\-]{20,}\b")),
+    ("slack-token", re.compile(_START + r"xox[abposr]-[A-Za-z0-9-]{10,}\b")),
     (
-        "OpenAI/Anthropic API key",
+        "ai-api-key",
         # Keys are random: a digit is all but certain, and it keeps kebab-case words
         # that happen to start with "sk-" (sk-learn-compatible-estimator) out.
         re.compile(_START + r"sk-(?:ant-|proj-)?(?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{20,}\b"),
     ),
-    ("Google API key", re.compile(_START + r"AIza[0-9A-Za-z_\-]{35}\b")),
-    ("Stripe key", re.compile(_START + r"(?:sk|rk)_live_[0-9A-Za-z]{20,}\b")),
+    ("google-api-key", re.compile(_START + r"AIza[0-9A-Za-z_\-]{35}\b")),
+    ("stripe-key", re.compile(_START + r"(?:sk|rk)_live_[0-9A-Za-z]{20,}\b")),
     (
-        "JSON Web Token",
+        "jwt",
         re.compile(_START + r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
     ),
     (
-        "password in URL",
+        "url-password",
         re.compile(
             r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<value>[^\s@/]{3,})@[^\s]+", re.I
         ),
     ),
     (
-        "password assignment",
+        "password-assignment",
         # Also DB_PASSWORD, client_secret, "apiKey": "…" (JSON): the keyword may end a
         # longer name and may be followed by the key's closing quote.
         re.compile(
@@ -110,7 +117,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "secret in YAML",
+        "yaml-secret",
         # KEY: value lines (compose files, CI), unquoted; quoted values are caught above.
         re.compile(
             r"(?m)^[ \t-]*[A-Za-z0-9_]*"
@@ -119,7 +126,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "secret in environment file",
+        "env-secret",
         # KEY=value lines of .env files (no spaces around "=", unlike code).
         re.compile(
             r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*"
@@ -163,7 +170,7 @@ def private_spans(text: str) -> list[tuple[int, int]]:
 
 
 def redact_private(text: str, *, keep_lines: bool = False) -> str:
-    """Replace every ``<private>`` block by ``[REDACTED]`` (see :func:`private_spans`);
+    """Replace every ``<private>`` block by :data:`REDACTED` (see :func:`private_spans`);
     ``keep_lines`` keeps its line breaks, so line numbers after it still hold."""
     return _replace(text, [(a, b, REDACTED) for a, b in private_spans(text)], keep_lines)
 
@@ -172,7 +179,7 @@ def redact_secrets_in_place(text: str) -> tuple[str, list[SecretMatch]]:
     """Every likely secret of a whole text (a file, before it is cut into chunks, so no
     chunk boundary can split a key out of view) replaced, line breaks kept."""
     hits = find_secrets(text)
-    return _replace(text, [(h.start, h.end, f"[REDACTED:{h.kind}]") for h in hits], True), hits
+    return _replace(text, [(h.start, h.end, marker(h.kind)) for h in hits], True), hits
 
 
 def _replace(text: str, spans: list[tuple[int, int, str]], keep_lines: bool) -> str:
@@ -203,7 +210,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
 
 
 def redact_secrets(text: str, hits: list[SecretMatch]) -> str:
-    """Replace each hit by ``[REDACTED:<kind>]``."""
+    """Replace each hit by its :func:`marker`."""
     for hit in reversed(hits):
-        text = f"{text[: hit.start]}[REDACTED:{hit.kind}]{text[hit.end :]}"
+        text = f"{text[: hit.start]}{marker(hit.kind)}{text[hit.end :]}"
     return text

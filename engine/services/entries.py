@@ -34,7 +34,7 @@ from engine.core.validation import (
     require_unicode,
 )
 from engine.embedding.base import Embedder
-from engine.guards.privacy import find_secrets, redact_private, redact_secrets
+from engine.guards.privacy import REDACTED, find_secrets, redact_private, redact_secrets
 from engine.storage.records import Records, VectorDelta
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class EntryService:
             raise InvalidInputError("content must be text")
         require_unicode(content, "content")
         text = normalize_content(redact_private(content))
-        if not text or text == "[REDACTED]":
+        if not text or text == REDACTED:
             raise InvalidInputError("content is empty (after removing <private> blocks)")
         hits = find_secrets(text)
         kinds = tuple(dict.fromkeys(h.kind for h in hits))

@@ -482,7 +482,7 @@ def test_a_secret_is_redacted_with_a_warning_and_never_stored(tree: Path, memory
     )
     [hit] = found(memory, "deploy bot")
     assert token not in hit.content
-    assert "[REDACTED" in hit.content
+    assert "[redacted: " in hit.content
     assert all(token not in e.content for e in memory.store().all_entries())
     assert found(memory, token) == []
     # The redacted text is what was stored, so an unchanged file stays unchanged.

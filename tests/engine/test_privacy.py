@@ -31,61 +31,61 @@ OPENSSH = (
 )
 
 SAMPLES = {
-    "private key block": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
-    "AWS access key id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
-    "AWS secret access key": [
+    "private-key": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
+    "aws-access-key-id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
+    "aws-secret-key": [
         "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pL",
     ],
-    "GitHub token": [
+    "github-token": [
         "token: " + "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
         "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
     ],
-    "GitLab token": ["glpat-" + "x9Yz8Wv7Ut6Sr5Qp4On3"],
-    "Slack token": ["xox" + "b-" + "123456789012-1234567890123-AbCdEfGhIjKl"],
-    "OpenAI/Anthropic API key": [
+    "gitlab-token": ["glpat-" + "x9Yz8Wv7Ut6Sr5Qp4On3"],
+    "slack-token": ["xox" + "b-" + "123456789012-1234567890123-AbCdEfGhIjKl"],
+    "ai-api-key": [
         "OPENAI key " + "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
         "sk-" + "ant-api03-" + "Zx9Cv8Bn7Mm6Aa5Ss4Dd3Ff2Gg1Hh0Jj-_Kk",
         "sk-" + "T3BlbkFJ" + "a8b7c6d5e4f3g2h1i0j9k8l7",
     ],
-    "Google API key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
-    "Stripe key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
-    "JSON Web Token": [
+    "google-api-key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
+    "stripe-key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
+    "jwt": [
         "the session token was eyJ"
         + "hbGciOiJIUzI1NiJ9"
         + ".eyJ"
         + "zdWIiOiIxMjM0NTY3ODkwIn0"
         + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
     ],
-    "password in URL": [
+    "url-password": [
         "DATABASE_URL is postgres://admin:" + "Pr0d-s3cr3t!" + "@db.internal:5432/app",
         "redis://:" + "hunter2hunter2" + "@cache:6379/0",
     ],
-    "password assignment": [
+    "password-assignment": [
         'password = "' + "correct-Horse-9" + '"',
         "DB_PASSWORD = '" + "tr0ub4dor&3x" + "'",
         'client_secret: "' + "9f8e7d6c5b4a3210" + '"',
         '{"password": "' + "s3cr3tP@ssw0rd" + '"}',
         '{"apiKey": "' + "a1b2c3d4e5f6a7b8" + '"}',
     ],
-    "npm token": [
+    "npm-token": [
         "//registry.npmjs.org/:_authToken=" + "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     ],
-    "Slack webhook": [
+    "slack-webhook": [
         "https://hooks.slack.com/services/" + "T0123ABCD/B0123ABCD/" + "abcdEFGHijklMNOPqrstUVWX"
     ],
-    "authorization header": [
+    "authorization-header": [
         'curl -H "Authorization: Bearer ' + "eyJhbGciOiJIUzI1NiJ9abc" + 'def123456" https://api',
         "Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMw==",
     ],
-    "Azure storage key": [
+    "azure-storage-key": [
         "DefaultEndpointsProtocol=https;AccountName=shop;AccountKey="
         + "Zm9vYmFyYmF6cXV4" * 5
         + "==;EndpointSuffix=core.windows.net"
     ],
-    "secret in YAML": [
+    "yaml-secret": [
         "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: " + "s3cr3tPassw0rd",
     ],
-    "secret in environment file": [
+    "env-secret": [
         "DB_PASSWORD=" + "tr0ub4dor&3x",
         "export STRIPE_SECRET_KEY=" + "whsec1234abcd5678",
         "DEBUG=true\nAPI_KEY=" + "0123456789abcdef\n",
@@ -139,34 +139,34 @@ def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
 
 
 def test_overlapping_hits_are_reported_once() -> None:
-    # Both "password assignment" and "password in URL" match; the longer, first one wins.
+    # Both "password-assignment" and "url-password" match; the longer, first one wins.
     text = 'password = "postgres://app:' + "Pr0d-s3cr3t" + '@db/app"'
     hits = find_secrets(text)
-    assert [h.kind for h in hits] == ["password assignment"]
+    assert [h.kind for h in hits] == ["password-assignment"]
 
 
 def test_hits_are_in_position_order() -> None:
-    text = SAMPLES["GitLab token"][0] + " then " + SAMPLES["AWS access key id"][0]
-    assert [h.kind for h in find_secrets(text)] == ["GitLab token", "AWS access key id"]
+    text = SAMPLES["gitlab-token"][0] + " then " + SAMPLES["aws-access-key-id"][0]
+    assert [h.kind for h in find_secrets(text)] == ["gitlab-token", "aws-access-key-id"]
 
 
 def test_redact_secrets_replaces_each_hit() -> None:
-    token = SAMPLES["GitLab token"][0]
-    text = f"first {token} middle {SAMPLES['Slack token'][0]} end"
+    token = SAMPLES["gitlab-token"][0]
+    text = f"first {token} middle {SAMPLES['slack-token'][0]} end"
     redacted = redact_secrets(text, find_secrets(text))
-    assert redacted == "first [REDACTED:GitLab token] middle [REDACTED:Slack token] end"
+    assert redacted == "first [redacted: gitlab-token] middle [redacted: slack-token] end"
     assert find_secrets(redacted) == []
 
 
 def test_whole_private_key_is_redacted() -> None:
     text = f"key:\n{PEM}\nafter the key"
     redacted = redact_secrets(text, find_secrets(text))
-    assert redacted == "key:\n[REDACTED:private key block]\nafter the key"
+    assert redacted == "key:\n[redacted: private-key]\nafter the key"
 
 
 def test_unterminated_private_key_is_redacted_to_the_end() -> None:
     text = "pasted:\n" + PEM.split("-----END")[0]
-    assert redact_secrets(text, find_secrets(text)) == "pasted:\n[REDACTED:private key block]"
+    assert redact_secrets(text, find_secrets(text)) == "pasted:\n[redacted: private-key]"
 
 
 class TestPrivateBlocks:
@@ -178,15 +178,15 @@ class TestPrivateBlocks:
         assert redact_private(text) == f"x {REDACTED} y {REDACTED} z"
 
     def test_an_unclosed_block_hides_the_rest_of_the_text(self) -> None:
-        assert redact_private("a <private>b\nc") == "a [REDACTED]"
+        assert redact_private("a <private>b\nc") == "a [redacted: private]"
 
     def test_attributes_case_and_nesting(self) -> None:
-        assert redact_private('a <Private reason="x">b</PRIVATE> c') == "a [REDACTED] c"
+        assert redact_private('a <Private reason="x">b</PRIVATE> c') == "a [redacted: private] c"
         nested = "a <private>b <private>c</private> d</private> e"
-        assert redact_private(nested) == "a [REDACTED] e"
+        assert redact_private(nested) == "a [redacted: private] e"
         assert redact_private("a <privateer>b</privateer>") == "a <privateer>b</privateer>"
         assert (
-            redact_private("x\n<private>\ny\n</private>z", keep_lines=True) == "x\n[REDACTED]\n\nz"
+            redact_private("x\n<private>\ny\n</private>z", keep_lines=True) == "x\n[redacted: private]\n\nz"
         )
 
 
