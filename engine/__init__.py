@@ -74,6 +74,8 @@ _EXPORTS: dict[str, str] = {
     "CONFIG_JSON": "engine.core.config",
     "CONFIG_TOML": "engine.core.config",
     "default_config_toml": "engine.core.config_file",
+    "scan_secrets": "engine.services.secret_scan",
+    "fix_secrets": "engine.services.secret_scan",
 }
 
 __all__ = [
@@ -116,6 +118,7 @@ __all__ = [
     "diagnose",
     "due_for_promotion",
     "entry_record",
+    "fix_secrets",
     "json_text",
     "load_config",
     "on_model_export",
@@ -130,6 +133,7 @@ __all__ = [
     "resolve_inside",
     "result_rows",
     "run_discovery",
+    "scan_secrets",
     "set_config_value",
     "words",
 ]
@@ -198,6 +202,7 @@ if TYPE_CHECKING:
     from engine.services.indexing import Indexer, IndexReport
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
+    from engine.services.secret_scan import fix_secrets, scan_secrets
     from engine.services.sources import SourceSet, pattern_for
     from engine.services.watch import KnowledgeWatcher, WatchBatch
     from engine.storage.locking import WriteLock

@@ -22,6 +22,18 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
         help="if the vector store is missing or unreadable, move it aside and rebuild it "
         "from the keyword index (every entry is kept; vectors come from the cache or the model)",
     )
+    p.add_argument(
+        "--secrets",
+        action="store_true",
+        help="scan the stored entries (store and keyword index) for secrets kept by older "
+        "versions; exit 1 if any is found",
+    )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="with --secrets: redact them and rebuild every derived copy (keyword index, "
+        "embedding cache, old store versions)",
+    )
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
     p.set_defaults(handler=doctor)
     p = command(
@@ -58,9 +70,64 @@ def compact(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def secrets(args: argparse.Namespace, root: Path) -> int:
+    """``doctor --secrets [--fix]``: one line per entry holding a likely secret (its id,
+    kinds and fingerprints for the allow-list, never the secret); exit 1 if any is left."""
+    from app.project import require_initialised
+    from engine import Memory, fix_secrets, json_text, scan_secrets
+
+    require_initialised(root)
+    with Memory.open(root) as memory:
+        scan = fix_secrets(memory) if args.fix else scan_secrets(memory)
+    if args.json:
+        data = {
+            "found": len({f.entry_id for f in scan.findings}),
+            "fixed": scan.fixed,
+            "by_kind": scan.by_kind,
+            "findings": [
+                {
+                    "id": f.entry_id,
+                    "where": f.where,
+                    "kinds": list(f.kinds),
+                    "fingerprints": list(f.fingerprints),
+                }
+                for f in scan.findings
+            ],
+        }
+        sys.stdout.write(json_text(json.dumps(data, indent=2)) + "\n")
+    else:
+        for f in scan.findings:
+            sys.stdout.write(
+                f"{f.entry_id}  {f.where:<13}  {', '.join(f.kinds)}  {' '.join(f.fingerprints)}\n"
+            )
+    entries = len({f.entry_id for f in scan.findings})
+    if not entries:
+        print("memory-tui doctor: no stored secret found", file=sys.stderr)
+        return 0
+    if args.fix:
+        print(
+            f"memory-tui doctor: redacted {scan.fixed} entries; derived copies rebuilt",
+            file=sys.stderr,
+        )
+        return 0
+    print(
+        f"memory-tui doctor: {entries} entries hold likely secrets; run `memory-tui doctor "
+        "--secrets --fix` to redact them, or add a false positive's fingerprint to "
+        "secret_allowlist",
+        file=sys.stderr,
+    )
+    return 1
+
+
 def doctor(args: argparse.Namespace, root: Path) -> int:
     """Run the checks; stdout carries one line per part, the exit code says if it is sound."""
     from engine import default_embedder, diagnose, json_text, printable
+
+    if args.secrets:
+        return secrets(args, root)
+    if args.fix:
+        print("memory-tui: error: --fix goes with --secrets", file=sys.stderr)
+        return 2
 
     report = diagnose(root, default_embedder(), rebuild_store_if_needed=args.rebuild_store)
     if args.json:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
@@ -62,25 +63,6 @@ class Setting:
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
-
-DEFAULT_SOURCES: tuple[str, ...] = (
-    "/*.md",
-    "/*.markdown",
-    "/*.mdx",
-    "README.md",
-    "[Rr]eadme.md",
-    "/docs/**/*.md",
-    "/docs/**/*.markdown",
-    "/docs/**/*.mdx",
-    "/doc/**/*.md",
-    "/site/content/**/*.md",
-    "/website/docs/**/*.md",
-    "/website/docs/**/*.mdx",
-    "/documentation/**/*.md",
-)
-"""The project's own documentation: top-level markdown, every README, docs/ and doc/, and
-the usual homes of a docs site (Hugo's site/content/, Docusaurus' website/docs/).
-``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -181,6 +163,13 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("reject", "redact"),
     ),
     Setting(
+        "secret_allowlist",
+        tuple,
+        "Known false positives of the secret check: exact text or sha256:<hex> fingerprints.",
+        "secretAllowlist",
+        "CLAUDE_MEMORY_SECRET_ALLOWLIST",
+    ),
+    Setting(
         "sources",
         tuple,
         "Project files indexed as searchable text besides the knowledge folder: patterns in "
@@ -248,6 +237,7 @@ class Config:
     promote_threshold: int = 5
     auto_promote: bool = False
     secret_policy: str = "reject"
+    secret_allowlist: tuple[str, ...] = ()
     knowledge_dir: str = ".claude/knowledge"
     max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES

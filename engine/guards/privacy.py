@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 REDACTED = "[redacted: private]"
@@ -12,6 +14,7 @@ REDACTED = "[redacted: private]"
 def marker(kind: str) -> str:
     """What a secret of this kind becomes: ``[redacted: aws-secret-key]``."""
     return f"[redacted: {kind}]"
+
 
 _PRIVATE_TAG = re.compile(r"<(/?)private\b[^>\n]{0,200}>", re.IGNORECASE)
 """An opening (attributes allowed: ``<private reason="x">``) or closing tag, any case."""
@@ -175,10 +178,12 @@ def redact_private(text: str, *, keep_lines: bool = False) -> str:
     return _replace(text, [(a, b, REDACTED) for a, b in private_spans(text)], keep_lines)
 
 
-def redact_secrets_in_place(text: str) -> tuple[str, list[SecretMatch]]:
+def redact_secrets_in_place(
+    text: str, allow: Collection[str] = ()
+) -> tuple[str, list[SecretMatch]]:
     """Every likely secret of a whole text (a file, before it is cut into chunks, so no
     chunk boundary can split a key out of view) replaced, line breaks kept."""
-    hits = find_secrets(text)
+    hits = find_secrets(text, allow)
     return _replace(text, [(h.start, h.end, marker(h.kind)) for h in hits], True), hits
 
 
@@ -191,14 +196,21 @@ def _replace(text: str, spans: list[tuple[int, int, str]], keep_lines: bool) -> 
     return "".join(out)
 
 
-def find_secrets(text: str) -> list[SecretMatch]:
-    """Likely secrets in ``text``, in order of position (overlaps dropped)."""
+def fingerprint(secret: str) -> str:
+    """How an allow-list names a match without holding it: ``sha256:<hex>``."""
+    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def find_secrets(text: str, allow: Collection[str] = ()) -> list[SecretMatch]:
+    """Likely secrets in ``text``, in order of position (overlaps dropped). A match whose
+    text (or value) is in ``allow``, itself or by its :func:`fingerprint`, is not one."""
     hits = sorted(
         (
             SecretMatch(kind, m.start(), m.end())
             for kind, rx in SECRET_PATTERNS
             for m in rx.finditer(text)
             if "value" not in rx.groupindex or not _is_placeholder(m.group("value"))
+            if not allow or not _allowed(m, allow)
         ),
         key=lambda h: (h.start, -h.end),
     )
@@ -207,6 +219,13 @@ def find_secrets(text: str) -> list[SecretMatch]:
         if not kept or hit.start >= kept[-1].end:
             kept.append(hit)
     return kept
+
+
+def _allowed(match: re.Match[str], allow: Collection[str]) -> bool:
+    found = [match.group(0)]
+    if "value" in match.re.groupindex and match.group("value"):
+        found.append(match.group("value"))
+    return any(f in allow or fingerprint(f) in allow for f in found)
 
 
 def redact_secrets(text: str, hits: list[SecretMatch]) -> str:

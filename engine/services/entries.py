@@ -106,7 +106,7 @@ class EntryService:
         text = normalize_content(redact_private(content))
         if not text or text == REDACTED:
             raise InvalidInputError("content is empty (after removing <private> blocks)")
-        hits = find_secrets(text)
+        hits = find_secrets(text, self.config.secret_allowlist)
         kinds = tuple(dict.fromkeys(h.kind for h in hits))
         if hits:
             if (secret_policy or self.config.secret_policy) == "reject":
@@ -149,7 +149,7 @@ class EntryService:
         """Clean keywords; one that looks like a secret is rejected or dropped."""
         kept = []
         for keyword in clean_keywords(keywords):
-            hits = find_secrets(keyword)
+            hits = find_secrets(keyword, self.config.secret_allowlist)
             if not hits:
                 kept.append(keyword)
             elif (secret_policy or self.config.secret_policy) == "reject":

@@ -268,9 +268,10 @@ class Indexer:
         appended = promoted_sections(text)  # sections promote appended to this file
         cfg = self.memory.config
         entries = []
-        body = _clean_body(parsed.body, rel, report)
+        body = _clean_body(parsed.body, rel, report, cfg.secret_allowlist)
         # Titles and keywords are stored too; a secret in them must not slip past.
-        keywords = tuple(k for k in parsed.keywords if not find_secrets(k))
+        allow = cfg.secret_allowlist
+        keywords = tuple(k for k in parsed.keywords if not find_secrets(k, allow))
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
@@ -297,7 +298,7 @@ class Indexer:
                         source=Source.MARKDOWN,
                         keywords=keywords,
                         file_path=rel,
-                        section_title=redact_secrets(chunk.title, find_secrets(chunk.title)),
+                        section_title=redact_secrets(chunk.title, find_secrets(chunk.title, allow)),
                         line_start=line,
                         line_end=chunk.line_end + parsed.body_line_offset,
                         promoted_at=when,
@@ -380,12 +381,12 @@ class Indexer:
             meta.save(self.memory.paths.meta_path)
 
 
-def _clean_body(body: str, rel: str, report: IndexReport) -> str:
+def _clean_body(body: str, rel: str, report: IndexReport, allow: Collection[str]) -> str:
     """The text of a whole file, ``<private>`` blocks, secrets and comments taken out,
     line breaks kept: done before chunking, so that no chunk boundary can cut a key (or a
     private block) in two and leave half of it where no one looks for it."""
     body = blank_html_comments(redact_private(body, keep_lines=True))
-    body, found = redact_secrets_in_place(body)
+    body, found = redact_secrets_in_place(body, allow)
     if found:
         names = ", ".join(sorted({h.kind for h in found}))
         report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
