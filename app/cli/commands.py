@@ -57,7 +57,11 @@ def search(args: argparse.Namespace, root: Path) -> int:
     fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
         response = memory.search(
-            args.query, mode=args.mode, limit=args.limit, category=args.category
+            args.query,
+            mode=args.mode,
+            limit=args.limit,
+            category=args.category,
+            min_score=args.min_score,
         )
         for warning in response.warnings:
             _warn(warning)

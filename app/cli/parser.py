@@ -17,6 +17,7 @@ from app.cli.options import (
     VersionAction,
     common_options,
     limit_value,
+    score_value,
 )
 
 
@@ -46,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--limit", "-n", type=limit_value, help="most results (default: from config, 5)")
     p.add_argument("--category", choices=CATEGORIES, help="only entries of this category")
+    p.add_argument(
+        "--min-score",
+        type=score_value,
+        metavar="SCORE",
+        help="similarity floor (-1 to 1) for this search instead of the configured min_score",
+    )
     p.set_defaults(handler=commands.search)
 
     p = command("add", "Add an entry (content as argument, or from stdin with '-').")

@@ -52,6 +52,15 @@ Mode = Annotated[
         "fused (best default). Default: the project's search_mode (hybrid)."
     ),
 ]
+MinScore = Annotated[
+    float | None,
+    Field(
+        ge=-1.0,
+        le=1.0,
+        description="Similarity floor (-1 to 1) for this search, instead of the project's "
+        "min_score; raise it for fewer, closer results (vector and hybrid modes).",
+    ),
+]
 Content = Annotated[
     str,
     Field(

@@ -28,6 +28,7 @@ from app.mcp.schemas import (
     ListCategory,
     ListLimit,
     ListOutput,
+    MinScore,
     Mode,
     Query,
     SearchCategory,
@@ -88,6 +89,7 @@ def search_payload(
     limit: int | None,
     category: str | None,
     mode: str | None,
+    min_score: float | None = None,
 ) -> dict[str, Any]:
     """Run one search; queue the reference counting of what it returned."""
     requested = SearchMode(mode) if mode else memory.config.search_mode
@@ -100,6 +102,7 @@ def search_payload(
         limit=limit or min(memory.config.default_limit, MAX_SEARCH_LIMIT),
         category=category,
         wait_for_model=wait,
+        min_score=min_score,
     )
     rows = result_rows(response.results)
     for row, result in zip(rows, response.results, strict=True):
@@ -211,6 +214,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         limit: SearchLimit = None,
         category: SearchCategory = None,
         mode: Mode = None,
+        min_score: MinScore = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         """Search the project's memory: curated knowledge files, notes saved by agents and
         people, and codebase discoveries. Returns the best matches (id, content, score,
@@ -219,7 +223,9 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         return await run_tool(
             state,
             "memory_search",
-            lambda m: search_payload(state, m, query, limit=limit, category=category, mode=mode),
+            lambda m: search_payload(
+                state, m, query, limit=limit, category=category, mode=mode, min_score=min_score
+            ),
         )
 
     @server.tool(name="memory_add", title="Save to project memory", annotations=ADDITIVE)

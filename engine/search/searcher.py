@@ -91,13 +91,18 @@ class Searcher:
         category: Category | None = None,
         prefix_last: bool = False,
         wait_for_model: bool = True,
+        min_score: float | None = None,
     ) -> SearchResponse:
         """Search; see the module docstring for the semantics of each mode.
+        ``min_score`` replaces the configured similarity gate for this search.
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
         warnings: list[str] = []
+        floor = self.min_score if min_score is None else min_score
         if mode is SearchMode.KEYWORD:
+            if min_score is not None:
+                warnings.append("min_score applies to vector similarity: ignored in keyword mode")
             hits = self._keyword(query, limit, category, prefix_last, warnings)
             results = tuple(_keyword_result(h) for h in hits)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
@@ -120,7 +125,7 @@ class Searcher:
             kept = [
                 SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
                 for i, (e, s) in enumerate(vhits, start=1)
-                if s >= self.min_score
+                if s >= floor
             ]
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
@@ -131,7 +136,7 @@ class Searcher:
             qvec,
             fused,
             limit,
-            min_score=self.min_score,
+            min_score=floor,
             similarities=self.vectors.similarities,
             prefix_last=prefix_last,
         )

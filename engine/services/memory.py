@@ -315,8 +315,10 @@ class Memory:
         category: Category | str | None = None,
         prefix_last: bool = False,
         wait_for_model: bool = True,
+        min_score: float | None = None,
     ) -> SearchResponse:
-        """Search the memory. ``mode`` and ``limit`` default to the configuration.
+        """Search the memory. ``mode`` and ``limit`` default to the configuration;
+        ``min_score`` (-1 to 1) replaces the configured similarity gate for this search.
 
         Raises:
             InvalidInputError: empty query, bad limit, unknown mode or category.
@@ -327,6 +329,8 @@ class Memory:
         limit = self.config.default_limit if limit is None else limit
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+        if min_score is not None and not -1.0 <= min_score <= 1.0:
+            raise InvalidInputError(f"min_score must be from -1 to 1, got {min_score}")
         response = self.searcher.search(
             query.replace("\x00", " "),
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
@@ -334,6 +338,7 @@ class Memory:
             category=parse_category(category) if category is not None else None,
             prefix_last=prefix_last,
             wait_for_model=wait_for_model,
+            min_score=min_score,
         )
         try:
             return replace(response, results=self.freshness.mark(response.results))

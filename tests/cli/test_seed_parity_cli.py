@@ -1,0 +1,54 @@
+"""Seed parity (issue #20) through the real ``memory-tui`` console script.
+
+Projects are filled in-process with the fake embedder (of the real model's dimension), so
+the subprocesses only run commands that never load the embedding model.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_support import git_repo, run_cli
+from fakes import FakeEmbedder
+
+from engine.embedding.base import DIMENSION
+from engine.services.memory import Memory
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git repository whose memory holds one note about sprockets."""
+    root = git_repo(tmp_path / "project")
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+        memory.add("Sprocket grease schedule: weekly", category="pattern")
+    return root
+
+
+def _usage_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    for needle in needles:
+        assert needle in result.stderr
+
+
+def test_seed003_f6_cli_min_score(project: Path, home: Path) -> None:
+    bad = run_cli("search", "sprocket", "--min-score", "1.5", cwd=project, home=home)
+    _usage_error(bad, "--min-score", "from -1 to 1")
+    word = run_cli("search", "sprocket", "--min-score", "high", cwd=project, home=home)
+    _usage_error(word, "--min-score")
+    ok = run_cli(
+        "search", "sprocket", "--mode", "keyword", "--min-score", "0.9", cwd=project, home=home
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "Sprocket grease" in ok.stdout
+    assert "ignored in keyword mode" in ok.stderr

@@ -1,0 +1,41 @@
+"""Seed parity (issue #20): behaviours of the seed documents, tested in the engine.
+
+Each test is named after the seed section it comes from (``seedNNN`` = the file
+/work/shared/seeds/NNN_*.txt); docs/SEED_PARITY.md lists them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import InvalidInputError
+from engine.services.memory import Memory
+
+CLOSE = "sprocket grease schedule weekly"
+FAR = "sprocket alignment jig workshop"
+
+
+def _ids(memory: Memory, query: str, **kwargs: object) -> set[str]:
+    return {r.entry.content for r in memory.search(query, **kwargs).results}  # type: ignore[arg-type]
+
+
+def test_seed003_f6_min_score_per_search_overrides_the_configured_gate(memory: Memory) -> None:
+    memory.add(CLOSE)
+    memory.add(FAR)
+    query = "sprocket grease schedule"
+    # The configured gate (0.2) lets the loosely related note through in vector mode ...
+    assert _ids(memory, query, mode="vector") == {CLOSE, FAR}
+    # ... a stricter floor for this one search keeps only the close one ...
+    assert _ids(memory, query, mode="vector", min_score=0.7) == {CLOSE}
+    assert _ids(memory, query, mode="hybrid", min_score=0.7) == {CLOSE}
+    # ... and the configuration is unchanged for the next search.
+    assert _ids(memory, query, mode="vector") == {CLOSE, FAR}
+
+
+def test_seed003_f6_min_score_is_checked_and_ignored_in_keyword_mode(memory: Memory) -> None:
+    memory.add(CLOSE)
+    with pytest.raises(InvalidInputError, match="min_score"):
+        memory.search("sprocket", min_score=1.5)
+    response = memory.search("sprocket", mode="keyword", min_score=0.99)
+    assert [r.entry.content for r in response.results] == [CLOSE]
+    assert any("keyword mode" in w for w in response.warnings)
