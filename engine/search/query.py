@@ -7,6 +7,9 @@ way: ``\w+`` tokens, lower-cased, stopwords dropped unless nothing else is left.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import snowballstemmer
 
 WORD = re.compile(r"\w+", re.UNICODE)
 """A term: a run of word characters (letters, digits, underscore; any script)."""
@@ -86,6 +89,16 @@ STOPWORDS = frozenset(
 def words(text: str) -> list[str]:
     """Every term of ``text``, lower-cased, in order (repeats kept)."""
     return [t.lower() for t in WORD.findall(text)]
+
+
+_PORTER = snowballstemmer.stemmer("porter")
+
+
+@lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    """The Porter stem of a lower-cased word, as FTS5's ``porter`` tokenizer indexes it
+    ("turnips" and "turnip" both give "turnip")."""
+    return str(_PORTER.stemWord(word))
 
 
 def content_terms(query: str) -> list[str]:

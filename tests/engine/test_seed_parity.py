@@ -39,3 +39,17 @@ def test_seed003_f6_min_score_is_checked_and_ignored_in_keyword_mode(memory: Mem
     response = memory.search("sprocket", mode="keyword", min_score=0.99)
     assert [r.entry.content for r in response.results] == [CLOSE]
     assert any("keyword mode" in w for w in response.warnings)
+
+
+def test_seed003_f2_gate_all_terms_check_uses_porter_stems(memory: Memory) -> None:
+    from engine.search.gate import covers_all_terms
+
+    entry = memory.add("Plant the turnip seed in spring").entry
+    assert covers_all_terms("turnips planting", entry)
+    assert covers_all_terms("seeds", entry)
+    assert not covers_all_terms("turnips autumn", entry)
+    # In hybrid search the fake embedder sees no shared word ("turnips" ≠ "turnip"), so
+    # only the stemmed all-terms check lets the keyword hit through the gate.
+    found = memory.search("turnips", mode="hybrid").results
+    assert [r.entry.id for r in found] == [entry.id]
+    assert (found[0].explanation.vector_similarity or 0.0) < 0.2
