@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
 from engine.embedding.base import Embedder
+from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import fuse, spread_by_file
 from engine.search.gate import gate
 from engine.search.keyword import KeywordHit, KeywordSearcher
@@ -81,6 +82,7 @@ class Searcher:
         self.min_score = min_score
         self.keyword_weight = keyword_weight
         self.fusion = fusion
+        self.query_cache = QueryCache()
 
     def search(
         self,
@@ -175,7 +177,7 @@ class Searcher:
             warnings.append("embedding model is still loading: keyword results only")
             return None
         try:
-            qvec = self._embedder.embed_query(query)
+            qvec = self.query_cache.embed_query(self._embedder, query)
             return qvec, self.vectors.search(qvec, depth, category=category)
         except Exception as exc:  # degrade to keyword search rather than fail
             log.warning("vector search failed: %s", exc)
