@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Config
 
 _GIT_LOCATION_VARS = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"})
 
@@ -51,3 +56,16 @@ def main_worktree(worktree: Path) -> Path | None:
     if not out or common.name != ".git" or not common.is_dir():
         return None
     return common.parent.resolve()
+
+
+def config_or_defaults(root: Path, face: str) -> Config:
+    """The project's configuration; for a face that must not fail on it (the prompt hook,
+    ``serve-mcp``), an invalid one is one line on stderr and the defaults are used."""
+    from engine import Config, ConfigError, load_config, printable
+
+    try:
+        return load_config(root)
+    except ConfigError as exc:
+        message = f"memory-tui {face}: {exc.message}; using the default configuration"
+        print(printable(message), file=sys.stderr, flush=True)
+        return Config()

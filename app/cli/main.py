@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-from app.cli.options import EXIT_ERROR, EXIT_OK, PROG
+from app.cli.options import EXIT_ERROR, EXIT_OK, EXIT_USAGE, PROG
 from app.cli.parser import build_parser
 from app.project import find_project_root
 
@@ -50,7 +50,7 @@ def _disk_problem(exc: OSError | sqlite3.Error) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine import EngineError, printable
+    from engine import ConfigError, EngineError, printable
 
     _tolerant_streams()
 
@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = (args.project or find_project_root()).resolve()
     try:
         return int(args.handler(args, root) or EXIT_OK)
+    except ConfigError as exc:  # names the file and key: the user's to fix, like a bad option
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        return EXIT_USAGE
     except EngineError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_ERROR

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.config_legacy import translate_legacy
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
@@ -311,6 +312,7 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a JSON object at the top level")
+    data = translate_legacy(data, path)  # the original tool's keys (vectorsDir, model, ...)
     return {
         setting.name: _check(setting, raw, f"{path}: key '{key}'")
         for key, raw in data.items()

@@ -15,7 +15,7 @@ from engine.services.memory import Memory
 
 
 def _clean_failure(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 2, result.stderr  # a configuration error is a usage error
     assert result.stdout == "" and "Traceback" not in result.stderr
     return result.stderr
 

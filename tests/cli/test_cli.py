@@ -272,7 +272,7 @@ def test_bad_config_names_the_file_and_key(
 
     result = run_cli(*command, cwd=project, home=home)
 
-    assert_clean_failure(result, 1)
+    assert_clean_failure(result, 2)  # a usage error, like a bad option (seed parity #20)
     assert "memory.config.toml" in result.stderr
     assert expected in result.stderr
 
@@ -290,7 +290,7 @@ def test_bad_environment_variable_is_reported(project: Path, home: Path) -> None
         check=False,
     )
 
-    assert_clean_failure(result, 1)
+    assert_clean_failure(result, 2)
     assert "CLAUDE_MEMORY_DEFAULT_LIMIT" in result.stderr
 
 

@@ -6,10 +6,14 @@ Each test is named after the seed section it comes from (``seedNNN`` = the file
 
 from __future__ import annotations
 
+import json
+import logging
+from pathlib import Path
+
 import pytest
 from fakes import FakeEmbedder
 
-from engine.core.errors import InvalidInputError
+from engine.core.errors import ConfigError, InvalidInputError
 from engine.services.memory import Memory
 
 CLOSE = "sprocket grease schedule weekly"
@@ -73,3 +77,38 @@ def test_seed002_query_embedding_lru_cache(memory: Memory, fake_embedder: FakeEm
         cache.embed_query(fake_embedder, text)[0] = 99.0
     assert (cache.hits, cache.misses) == (2, 4)  # "b" was evicted by "c"
     assert cache.embed_query(fake_embedder, "a")[0] != 99.0
+
+
+def test_seed004_v01_json_config_keys_are_mapped_or_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from engine.core.config import load_config
+
+    config_file = tmp_path / ".claude" / "memory.config.json"
+    config_file.parent.mkdir()
+    legacy = {
+        "knowledgeDir": ".claude/knowledge",
+        "vectorsDir": ".claude/memory/vectors",  # the default: silently accepted
+        "chunkSize": 1500,
+        "model": "Xenova/all-MiniLM-L6-v2",
+        "ignoredDirs": ["node_modules", "dist/", "legacy"],
+        "showProgress": True,
+        "ftsDbName": "keywords.sqlite",  # not the default: warned about
+        "minScore": 0.3,
+    }
+    config_file.write_text(json.dumps(legacy), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        config = load_config(tmp_path)
+    assert config.chunk_size == 1500 and config.min_score == 0.3
+    assert config.analyzer_exclude == ("node_modules/", "dist/", "legacy/")
+    assert config.sources_exclude == ("node_modules/", "dist/", "legacy/")
+    warned = [r.getMessage() for r in caplog.records]
+    assert len(warned) == 1 and "'ftsDbName' is ignored" in warned[0]
+    config_file.write_text(json.dumps({"model": "bge-large", "showProgress": False}), "utf-8")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        load_config(tmp_path)
+    assert {r.getMessage().split("'")[1] for r in caplog.records} == {"model", "showProgress"}
+    config_file.write_text(json.dumps({"ignoredDirs": "node_modules"}), "utf-8")
+    with pytest.raises(ConfigError, match="'ignoredDirs'"):
+        load_config(tmp_path)
