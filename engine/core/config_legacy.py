@@ -5,13 +5,14 @@
 settings. Each is read here: turned into a setting where it has a meaning, else warned
 about and dropped. A value of the wrong type is still a configuration error naming the key.
 
-| key | here |
-|---|---|
-| ``ignoredDirs`` | each folder is left out of the analysis and of the indexed sources (``analyzerExclude`` and ``sourcesExclude``: ``name/``) |
-| ``vectorsDir`` | ignored: the memory lives in ``.claude/memory/`` |
-| ``ftsDbName`` | ignored: the keyword index is ``.claude/memory/fts.sqlite`` |
-| ``model`` | ignored unless it names all-MiniLM-L6-v2, the one model memory-tui embeds with |
-| ``showProgress`` | ignored: progress is shown when stderr is a terminal |
+- ``ignoredDirs``: each folder is left out of the analysis and of the indexed sources
+  (``name/`` added to ``analyzerExclude`` and ``sourcesExclude``);
+- ``vectorsDir``: ignored, the memory lives in ``.claude/memory/``;
+- ``ftsDbName``: ignored, the keyword index is ``.claude/memory/fts.sqlite``;
+- ``model``: ignored unless it names all-MiniLM-L6-v2, the one model memory-tui embeds with;
+- ``showProgress``: ignored, progress is shown when stderr is a terminal.
+
+A key left at the original default is accepted without a warning.
 """
 
 from __future__ import annotations
