@@ -154,15 +154,23 @@ def get(args: argparse.Namespace, root: Path) -> int:
 
 def delete(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui delete``."""
-    missing = []
+    from engine import FileIsSourceError
+
+    missing, refused = [], []
     with _open(root) as memory:
         for entry_id in args.ids:
-            if memory.delete(entry_id):
-                print(f"deleted {entry_id}", file=sys.stderr)
-            else:
-                missing.append(entry_id)
-    if missing:
-        raise NotFoundError("no entry with id " + ", ".join(f"'{m}'" for m in missing))
+            try:
+                if memory.delete(entry_id):
+                    print(f"deleted {entry_id}", file=sys.stderr)
+                else:
+                    missing.append(entry_id)
+            except FileIsSourceError as exc:  # from a knowledge file: the file is the source
+                refused.append(exc.message)
+    missed = ["no entry with id " + ", ".join(f"'{m}'" for m in missing)] if missing else []
+    if refused:  # said after deleting the others
+        raise FileIsSourceError("\n".join(refused + missed))
+    if missed:
+        raise NotFoundError(missed[0])
     return 0
 
 

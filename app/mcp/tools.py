@@ -35,7 +35,15 @@ from app.mcp.schemas import (
     SearchLimit,
     SearchOutput,
 )
-from engine import EngineError, Entry, SearchMode, Source, entry_record, result_rows
+from engine import (
+    EngineError,
+    Entry,
+    FileIsSourceError,
+    SearchMode,
+    Source,
+    entry_record,
+    result_rows,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -185,16 +193,13 @@ def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, 
 
 def delete_payload(memory: Memory, entry_id: str) -> dict[str, Any]:
     """Delete one entry; a missing id is reported, not raised."""
-    entry = memory.get(entry_id)
-    if entry is None or not memory.delete(entry_id):
+    try:
+        deleted = memory.delete(entry_id)
+    except FileIsSourceError as exc:  # indexed from a knowledge file: the file is the source
+        return {"deleted": False, "id": entry_id, "reason": exc.message}
+    if not deleted:
         return {"deleted": False, "id": entry_id, "reason": "Entry not found"}
-    reason = None
-    if entry.source is Source.MARKDOWN:
-        reason = (
-            f"deleted from the index only: the text is still in {entry.file_path}; "
-            "edit that file to remove it for good"
-        )
-    return {"deleted": True, "id": entry_id, "reason": reason}
+    return {"deleted": True, "id": entry_id, "reason": None}
 
 
 def analyze_payload(memory: Memory) -> dict[str, Any]:
@@ -251,7 +256,9 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)
     async def memory_delete(id: EntryId) -> Annotated[CallToolResult, DeleteOutput]:
         """Delete one memory entry by id (for wrong or outdated knowledge). An unknown id
-        is not an error: the answer says deleted=false."""
+        is not an error: the answer says deleted=false. Entries indexed from a knowledge
+        file are not deleted (deleted=false, the reason says which file): the file is the
+        source, so edit it instead."""
         return await run_tool(state, "memory_delete", lambda m: delete_payload(m, id))
 
     @server.tool(name="memory_analyze", title="Analyse the codebase", annotations=DESTRUCTIVE)

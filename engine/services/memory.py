@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
-from engine.core.errors import InvalidInputError
+from engine.core.errors import FileIsSourceError, InvalidInputError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
     is_unicode,
@@ -231,7 +231,15 @@ class Memory:
         self.entries.update_metadata(entries)
 
     def delete(self, entry_id: str) -> bool:
-        """Delete one entry; False when there was none with this id."""
+        """Delete one entry; False when there was none with this id.
+
+        Raises:
+            FileIsSourceError: the entry is indexed from a markdown file. The file is the
+                source: a deleted chunk would come back with the next ``index --force``.
+        """
+        found = self.mirror.get(entry_id) if is_unicode(entry_id) else None
+        if found is not None and found.source is Source.MARKDOWN:
+            raise FileIsSourceError(file_source_refusal(found))
         return self.entries.delete(entry_id)
 
     def delete_many(self, ids: Sequence[str]) -> int:
@@ -367,3 +375,12 @@ class Memory:
             "memory_dir": str(self.paths.memory_dir),
             "config": self.config.source,
         }
+
+
+def file_source_refusal(entry: Entry) -> str:
+    """Why an entry indexed from a markdown file is not deleted from the memory alone."""
+    return (
+        f"{entry.id} is indexed from {entry.location or entry.file_path}: the file is the "
+        "source, so the entry is not deleted (it would come back on the next index); edit or "
+        "delete the text in the file, then run `memory-tui index`"
+    )

@@ -15,6 +15,7 @@ from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 
 from engine.embedding.base import DIMENSION
+from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 
 
@@ -116,3 +117,27 @@ def test_seed000_hook_never_fails_on_a_bad_config_or_bad_stdin(project: Path, ho
     assert garbage.stdout == ""  # not taken for a prompt
     assert "stdin is not the hook's JSON" in garbage.stderr
     assert "Traceback" not in garbage.stderr
+
+
+def test_seed004_deleting_a_knowledge_file_entry_is_refused_the_file_is_the_source(
+    project: Path, home: Path
+) -> None:
+    knowledge = project / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    (knowledge / "gears.md").write_text("# Gears\n\nEvery gear is oiled monthly.\n", "utf-8")
+    embedder = FakeEmbedder(dimension=DIMENSION)
+    with Memory.open(project, embedder=embedder) as memory:
+        Indexer(memory).run()
+        by_source = {e.source.value: e.id for e in memory.list()}
+    from_file, note = by_source["markdown"], by_source["manual"]
+
+    result = run_cli("delete", from_file, note, cwd=project, home=home)
+
+    assert result.returncode == 1
+    assert f"deleted {note}" in result.stderr  # the others are still deleted
+    assert ".claude/knowledge/gears.md" in result.stderr
+    assert "the file is the source" in result.stderr and "Traceback" not in result.stderr
+    with Memory.open(project, embedder=embedder) as memory:
+        assert memory.get(note) is None
+        Indexer(memory).run(force=True)
+        assert [e.id for e in memory.list()] == [from_file]  # nothing came back or went
