@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, ScoreExplanation, SearchResult
-from engine.search.query import STOPWORDS, WORD, stem, words
+from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,7 +35,7 @@ def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> 
     text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
     found = set(WORD.findall(text))
     stems = {stem(w) for w in found}
-    partial = tokens[-1] if prefix_last and not query[-1].isspace() else None
+    partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
     return all(
         t in found or stem(t) in stems or (t == partial and any(w.startswith(t) for w in found))
         for t in terms

@@ -112,3 +112,55 @@ def test_seed004_v01_json_config_keys_are_mapped_or_ignored(
     config_file.write_text(json.dumps({"ignoredDirs": "node_modules"}), "utf-8")
     with pytest.raises(ConfigError, match="'ignoredDirs'"):
         load_config(tmp_path)
+
+
+def test_seed001_single_letter_terms_do_not_match_everything(memory: Memory) -> None:
+    from engine.search.query import build_match_query
+
+    notes = ["Sprocket grease weekly", "Slow start of the server", "The C compiler flags"]
+    for note in notes:
+        memory.add(note)
+
+    def found(query: str, prefix_last: bool) -> list[str]:
+        hits = memory.search(query, mode="keyword", prefix_last=prefix_last).results
+        return [r.entry.content for r in hits]
+
+    # Typing "s": a one-letter prefix would match every word starting with s.
+    assert found("s", prefix_last=True) == []
+    assert build_match_query("s", prefix_last=True) == '"s"'
+    assert found("c", prefix_last=True) == ["The C compiler flags"]  # the word "c"
+    assert sorted(found("sl", prefix_last=True)) == ["Slow start of the server"]
+    assert found("c", prefix_last=False) == ["The C compiler flags"]
+
+
+def test_seed000_f8_csv_multi_line_records_round_trip_rfc4180() -> None:
+    import csv
+    import io
+
+    from engine import render
+    from engine.core.models import Category, Entry, SearchResult
+
+    content = 'First line, with "quotes"\r\nsecond line\n\nfourth line after a blank one'
+    entry = Entry(id="e1", content=content, category=Category.GOTCHA, section_title="A\nB")
+    other = Entry(id="e2", content="one line")
+    output = render([SearchResult(entry, 0.5), SearchResult(other, 0.4)], "csv", query="q")
+    first, second = list(csv.DictReader(io.StringIO(output, newline="")))
+    assert (first["id"], first["content"], first["sectionTitle"]) == ("e1", content, "A\nB")
+    assert (second["id"], second["content"]) == ("e2", "one line")
+
+
+def test_seed004_analyzer_overview_of_an_empty_repository(tmp_path: Path) -> None:
+    from engine.analyzer import analyze
+    from engine.analyzer.entries import discovery_drafts
+
+    empty = tmp_path / "empty"
+    (empty / ".git").mkdir(parents=True)
+    overview = discovery_drafts(analyze(empty))[0]
+    assert overview.section_title == "Project overview"
+    assert "0 files in 0 directories" not in overview.content
+    assert "no files to analyse yet" in overview.content
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "main.py").write_text("print('hi')\n", encoding="utf-8")
+    size = discovery_drafts(analyze(one))[0].content
+    assert "Size: 1 file in " in size and "1 line (1 source file, 0 test files)" in size
