@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.messages import add_message
 from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
 
 if TYPE_CHECKING:
@@ -89,14 +90,13 @@ def add(args: argparse.Namespace, root: Path) -> int:
         result = memory.add(
             content, category=args.category, keywords=args.keywords.split(","), source="manual"
         )
+    near = result.near_duplicate
     if args.json:
-        _emit_json({"created": result.created, **_entry_dict(result.entry)})
-    elif result.created:
-        _emit(f"{result.entry.id}\n")
-        print(f"added {result.entry.category.value} entry {result.entry.id}", file=sys.stderr)
+        close = {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
+        _emit_json({"created": result.created, **_entry_dict(result.entry), "nearDuplicate": close})
     else:
         _emit(f"{result.entry.id}\n")
-        print(f"already stored as {result.entry.id} (nothing added)", file=sys.stderr)
+        print(add_message(result), file=sys.stderr)
     for kind in result.redactions:
         _warn(f"redacted a likely secret ({kind})")
     return 0

@@ -140,6 +140,15 @@ def add_payload(
             message += " (redacted: " + ", ".join(result.redactions) + ")"
     else:
         message = f"Identical content is already stored as {entry.id}; nothing was added"
+    near = result.near_duplicate
+    if near is not None:
+        close = f"{near.entry.id} (cosine similarity {near.similarity:.2f})"
+        message = (
+            f"Entry added to memory as {entry.id}; it is a near duplicate of {close}: "
+            "consider deleting one of them"
+            if result.created
+            else f"Not added: a near duplicate of {close} is already stored"
+        )
     return {
         "success": True,
         "created": result.created,
@@ -147,6 +156,9 @@ def add_payload(
         "category": entry.category.value,
         "message": message,
         "redactions": list(result.redactions),
+        "nearDuplicate": (
+            {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
+        ),
     }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.config_legacy import translate_legacy
+from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
@@ -63,25 +64,6 @@ class Setting:
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
-
-DEFAULT_SOURCES: tuple[str, ...] = (
-    "/*.md",
-    "/*.markdown",
-    "/*.mdx",
-    "README.md",
-    "[Rr]eadme.md",
-    "/docs/**/*.md",
-    "/docs/**/*.markdown",
-    "/docs/**/*.mdx",
-    "/doc/**/*.md",
-    "/site/content/**/*.md",
-    "/website/docs/**/*.md",
-    "/website/docs/**/*.mdx",
-    "/documentation/**/*.md",
-)
-"""The project's own documentation: top-level markdown, every README, docs/ and doc/, and
-the usual homes of a docs site (Hugo's site/content/, Docusaurus' website/docs/).
-``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -213,6 +195,15 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
     ),
     Setting(
+        "near_duplicate",
+        str,
+        "What adding a note close in meaning (cosine >= 0.9) to a stored one does: report "
+        "it and keep both, keep both silently, or skip the new note.",
+        "nearDuplicate",
+        "CLAUDE_MEMORY_NEAR_DUPLICATE",
+        choices=("report", "keep", "skip"),
+    ),
+    Setting(
         "knowledge_dir",
         str,
         "Folder of curated markdown, relative to the project root (inside the project).",
@@ -249,6 +240,7 @@ class Config:
     promote_threshold: int = 5
     auto_promote: bool = False
     secret_policy: str = "reject"
+    near_duplicate: str = "report"
     knowledge_dir: str = ".claude/knowledge"
     max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES

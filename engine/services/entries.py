@@ -58,6 +58,14 @@ class NewEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class NearDuplicate:
+    """A stored entry close in meaning to a text being added."""
+
+    entry: Entry
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
 class AddResult:
     """Outcome of an add: the stored entry and whether it is new (False: a duplicate)."""
 
@@ -65,6 +73,8 @@ class AddResult:
     created: bool
     redactions: tuple[str, ...] = ()
     """Kinds of secret that were redacted from the content before storage."""
+    near_duplicate: NearDuplicate | None = None
+    """A stored entry close in meaning (see :mod:`engine.services.near_duplicates`)."""
 
 
 class EntryService:

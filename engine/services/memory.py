@@ -40,6 +40,7 @@ from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher, SearchResponse
 from engine.search.vector import VectorSearcher
 from engine.services.entries import AddResult, EntryService, NewEntry
+from engine.services.near_duplicates import find_near_duplicate
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records, RepairReport
 
@@ -192,7 +193,8 @@ class Memory:
         file_path: str = "",
         section_title: str = "",
     ) -> AddResult:
-        """Store one entry; identical content returns the existing entry instead.
+        """Store one entry; identical content returns the existing entry instead. A near
+        duplicate (cosine >= 0.9) is reported or skipped by the ``near_duplicate`` setting.
 
         Raises:
             InvalidInputError: empty content, unknown category, too many keywords.
@@ -200,7 +202,15 @@ class Memory:
             SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
         """
         item = NewEntry(content, category, source, keywords, file_path, section_title)
-        return self.entries.add_many([item])[0]
+        policy = self.config.near_duplicate
+        near = None
+        if policy != "keep" and self.mirror.count():
+            text, _ = self.prepare_content(content)
+            near = find_near_duplicate(self.embedder, self.searcher.vectors, text)
+        if near is not None and policy == "skip":
+            return AddResult(near.entry, False, near_duplicate=near)
+        result = self.entries.add_many([item])[0]
+        return replace(result, near_duplicate=near) if result.created and near else result
 
     def add_many(
         self, items: Sequence[NewEntry], *, secret_policy: str | None = None

@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from fakes import FakeEmbedder
+from fakes import ControlledEmbedder, FakeEmbedder
 
 from engine.core.errors import ConfigError, InvalidInputError
 from engine.services.memory import Memory
@@ -164,3 +164,51 @@ def test_seed004_analyzer_overview_of_an_empty_repository(tmp_path: Path) -> Non
     (one / "main.py").write_text("print('hi')\n", encoding="utf-8")
     size = discovery_drafts(analyze(one))[0].content
     assert "Size: 1 file in " in size and "1 line (1 source file, 0 test files)" in size
+
+
+AUTH = "Auth uses JWT with 24h expiry"
+PARAPHRASE = "Authentication uses JWT tokens with 24-hour expiry"
+UNRELATED = "Deploys go out on Fridays"
+NEAR_VECTORS = {AUTH: [1.0, 0.0], PARAPHRASE: [0.95, 0.312], UNRELATED: [0.0, 1.0]}  # cos 0.95
+
+
+def _near_memory(tmp_path: Path, policy: str | None) -> tuple[Memory, ControlledEmbedder]:
+    if policy is not None:
+        (tmp_path / ".claude").mkdir(exist_ok=True)
+        (tmp_path / ".claude" / "memory.config.toml").write_text(
+            f'near_duplicate = "{policy}"\n', encoding="utf-8"
+        )
+    embedder = ControlledEmbedder(NEAR_VECTORS)
+    return Memory.open(tmp_path, embedder=embedder), embedder
+
+
+def test_seed002_near_duplicate_on_add_is_reported_and_kept_by_default(tmp_path: Path) -> None:
+    memory, embedder = _near_memory(tmp_path, None)
+    with memory:
+        first = memory.add(AUTH)
+        assert first.near_duplicate is None
+        calls = embedder.texts_embedded
+        second = memory.add(PARAPHRASE)
+        assert embedder.texts_embedded == calls + 1  # checked and stored with one embedding
+        assert second.created and second.near_duplicate is not None
+        assert second.near_duplicate.entry.id == first.entry.id
+        assert second.near_duplicate.similarity == pytest.approx(0.95, abs=0.01)
+        assert memory.add(UNRELATED).near_duplicate is None
+        again = memory.add(AUTH)  # identical text: the exact duplicate, not a near one
+        assert (again.created, again.near_duplicate) == (False, None)
+        assert memory.count() == 3
+
+
+@pytest.mark.parametrize(("policy", "stored", "reported"), [("skip", 1, True), ("keep", 2, False)])
+def test_seed002_near_duplicate_policy_skip_or_keep(
+    tmp_path: Path, policy: str, stored: int, reported: bool
+) -> None:
+    memory, _ = _near_memory(tmp_path, policy)
+    with memory:
+        first = memory.add(AUTH)
+        second = memory.add(PARAPHRASE)
+        assert memory.count() == stored
+        assert (second.near_duplicate is not None) is reported
+        assert second.created is (policy == "keep")
+        if policy == "skip":
+            assert second.entry.id == first.entry.id

@@ -6,12 +6,13 @@ import os
 import sys
 from pathlib import Path
 
-from fakes import FakeEmbedder
+import pytest
+from fakes import ControlledEmbedder, FakeEmbedder
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_helpers import call, call_error, connect
 
-from app.mcp.server import MemoryServer
+from app.mcp.server import MemoryServer, create_server
 from engine.embedding.base import DIMENSION
 from engine.services.memory import Memory
 
@@ -65,3 +66,23 @@ async def test_seed000_serve_mcp_never_fails_on_a_bad_config(tmp_path: Path) -> 
     stderr = (tmp_path / "stderr.log").read_text(encoding="utf-8")
     assert "memory-tui serve-mcp:" in stderr and "'minScore'" in stderr
     assert "using the default configuration" in stderr and "Traceback" not in stderr
+
+
+AUTH = "Auth uses JWT with 24h expiry"
+PARAPHRASE = "Authentication uses JWT tokens with 24-hour expiry"
+
+
+async def test_seed002_memory_add_reports_a_near_duplicate(tmp_path: Path) -> None:
+    embedder = ControlledEmbedder({AUTH: [1.0, 0.0], PARAPHRASE: [0.95, 0.312]})
+    memory = Memory.open(tmp_path, embedder=embedder)
+    server = create_server(memory, warm_up=False)
+    async with connect(server) as client:
+        first = await call(client, "memory_add", content=AUTH)
+        second = await call(client, "memory_add", content=PARAPHRASE)
+    server.state.close()
+    memory.close()
+    assert first["nearDuplicate"] is None
+    assert second["created"] is True
+    assert second["nearDuplicate"]["id"] == first["id"]
+    assert second["nearDuplicate"]["similarity"] == pytest.approx(0.95, abs=0.01)
+    assert f"near duplicate of {first['id']}" in second["message"]
