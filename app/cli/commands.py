@@ -105,7 +105,9 @@ def add(args: argparse.Namespace, root: Path) -> int:
 def list_entries(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui list``."""
     with _open(root) as memory:
-        entries = memory.list(category=args.category, source=args.source, limit=args.limit)
+        entries = memory.list(
+            category=args.category, source=args.source, limit=args.limit, sort=args.sort
+        )
     if args.json:
         _emit_json([_entry_dict(e) for e in entries])
         return 0
@@ -167,10 +169,8 @@ def delete(args: argparse.Namespace, root: Path) -> int:
             except FileIsSourceError as exc:  # from a knowledge file: the file is the source
                 refused.append(exc.message)
     missed = ["no entry with id " + ", ".join(f"'{m}'" for m in missing)] if missing else []
-    if refused:  # said after deleting the others
-        raise FileIsSourceError("\n".join(refused + missed))
-    if missed:
-        raise NotFoundError(missed[0])
+    if refused or missed:  # said after deleting the others
+        raise (FileIsSourceError if refused else NotFoundError)("\n".join(refused + missed))
     return 0
 
 

@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
     p.add_argument("--limit", "-n", type=limit_value, default=20)
+    p.add_argument(
+        "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=commands.list_entries)
 

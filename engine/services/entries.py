@@ -319,3 +319,12 @@ def _unique(entries: Sequence[Entry]) -> list[Entry]:
     for entry in entries:
         seen.setdefault(_dedup_key(entry), entry)
     return list(seen.values())
+
+
+def file_source_refusal(entry: Entry) -> str:
+    """Why an entry indexed from a markdown file is not deleted from the memory alone."""
+    return (
+        f"{entry.id} is indexed from {entry.location or entry.file_path}: the file is the "
+        "source, so the entry is not deleted (it would come back on the next index); edit or "
+        "delete the text in the file, then run `memory-tui index`"
+    )

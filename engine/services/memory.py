@@ -39,7 +39,7 @@ from engine.embedding.default import default_embedder
 from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher, SearchResponse
 from engine.search.vector import VectorSearcher
-from engine.services.entries import AddResult, EntryService, NewEntry
+from engine.services.entries import AddResult, EntryService, NewEntry, file_source_refusal
 from engine.services.near_duplicates import find_near_duplicate
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records, RepairReport
@@ -311,14 +311,19 @@ class Memory:
         source: Source | str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        sort: str = "recent",
     ) -> list[Entry]:
-        """Entries newest first, optionally filtered by category and source."""
-        return self.mirror.recent(
-            category=parse_category(category) if category is not None else None,
-            source=parse_source(source) if source is not None else None,
-            limit=limit,
-            offset=offset,
-        )
+        """Entries newest first, optionally filtered by category and source; with
+        ``sort="refs"`` the most referenced first (then newest)."""
+        if sort not in ("recent", "refs"):
+            raise InvalidInputError(f"sort must be recent or refs, got {sort!r}")
+        category = parse_category(category) if category is not None else None
+        source = parse_source(source) if source is not None else None
+        if sort == "refs":  # every match is read: counts are not indexed
+            found = self.mirror.recent(category=category, source=source)
+            found.sort(key=lambda e: -e.reference_count)  # stable: newest first among equals
+            return found[offset : None if limit is None else offset + limit]
+        return self.mirror.recent(category=category, source=source, limit=limit, offset=offset)
 
     def count(self, *, category: Category | str | None = None) -> int:
         """Number of entries (optionally of one category)."""
@@ -385,12 +390,3 @@ class Memory:
             "memory_dir": str(self.paths.memory_dir),
             "config": self.config.source,
         }
-
-
-def file_source_refusal(entry: Entry) -> str:
-    """Why an entry indexed from a markdown file is not deleted from the memory alone."""
-    return (
-        f"{entry.id} is indexed from {entry.location or entry.file_path}: the file is the "
-        "source, so the entry is not deleted (it would come back on the next index); edit or "
-        "delete the text in the file, then run `memory-tui index`"
-    )

@@ -172,3 +172,19 @@ def test_seed002_cli_add_reports_a_near_duplicate(
     nearest = added["id"]  # the paraphrase is nearer (0.9995) than the first note (0.96)
     assert skipped.out.strip() == nearest  # the id of the entry already holding it
     assert skipped.err.startswith(f"not added: near duplicate of {nearest} (similarity 1.00)")
+
+
+def test_seed004_list_sort_refs_most_referenced_first(project: Path, home: Path) -> None:
+    with Memory.open(project, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+        old = memory.list()[0].id
+        popular = memory.add("Gearbox oil is synthetic", category="gotcha").entry.id
+        newest = memory.add("Chains are replaced yearly", category="pattern").entry.id
+        memory.record_references([popular, popular, old])
+    recent = run_cli("list", "--json", cwd=project, home=home)
+    by_refs = run_cli("list", "--sort", "refs", "--json", cwd=project, home=home)
+    assert recent.returncode == by_refs.returncode == 0, by_refs.stderr
+    assert [e["id"] for e in json.loads(recent.stdout)] == [newest, popular, old]
+    rows = json.loads(by_refs.stdout)
+    assert [e["id"] for e in rows] == [popular, old, newest]
+    top = run_cli("list", "--sort", "refs", "-n", "1", "--json", cwd=project, home=home)
+    assert [e["id"] for e in json.loads(top.stdout)] == [popular]
