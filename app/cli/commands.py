@@ -286,9 +286,9 @@ def init(args: argparse.Namespace, root: Path) -> int:
                 from app.progress import progress_bar
 
                 with progress_bar("Indexing") as update:
-                    indexed = Indexer(memory).run(progress=update)
+                    indexed = Indexer(memory).run(force=args.force, progress=update)
             else:
-                indexed = Indexer(memory).run()
+                indexed = Indexer(memory).run(force=args.force)
             report.notes.append(
                 f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
                 f"created, {indexed.files_skipped} files unchanged"

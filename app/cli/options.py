@@ -78,4 +78,11 @@ def common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
         default=argparse.SUPPRESS if in_subcommand else False,
         help="log progress to stderr",
     )
+    common.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS if in_subcommand else False,
+        help="print nothing on stderr but errors (no progress, notes or warnings)",
+    )
     return common

@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
+    p.add_argument(
+        "--force", action="store_true", help="re-index every knowledge file, changed or not"
+    )
     p.set_defaults(handler=commands.init)
 
     p = command("analyze", "Analyse the codebase into discovery entries (replaces the last run).")

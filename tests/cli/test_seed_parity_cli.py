@@ -7,6 +7,7 @@ the subprocesses only run commands that never load the embedding model.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -188,3 +189,45 @@ def test_seed004_list_sort_refs_most_referenced_first(project: Path, home: Path)
     assert [e["id"] for e in rows] == [popular, old, newest]
     top = run_cli("list", "--sort", "refs", "-n", "1", "--json", cwd=project, home=home)
     assert [e["id"] for e in json.loads(top.stdout)] == [popular]
+
+
+def test_seed004_global_quiet_keeps_errors_only(project: Path, home: Path) -> None:
+    listed = run_cli("list", "--json", cwd=project, home=home)
+    [note] = [e["id"] for e in json.loads(listed.stdout)]
+    search = ("search", "sprocket", "--min-score", "0.5", "--mode", "keyword")
+    loud = run_cli(*search, cwd=project, home=home)
+    quiet = run_cli("--quiet", *search, cwd=project, home=home)
+    assert loud.stdout == quiet.stdout and "Sprocket" in quiet.stdout
+    assert "ignored in keyword mode" in loud.stderr and quiet.stderr == ""
+    deleted = run_cli("delete", note, "-q", cwd=project, home=home)
+    assert (deleted.returncode, deleted.stderr) == (0, "")
+    missing = run_cli("-q", "delete", note, cwd=project, home=home)  # errors still show
+    assert missing.returncode == 1 and f"no entry with id '{note}'" in missing.stderr
+
+
+def test_seed000_init_force_reindexes_every_knowledge_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In-process (the CLI's own main) with the fake embedder: re-indexing embeds.
+    import engine.services.memory as memory_module
+    from app.cli.main import main
+
+    monkeypatch.setattr(memory_module, "default_embedder", lambda: FakeEmbedder(DIMENSION))
+    root = git_repo(tmp_path / "fresh")
+    knowledge = root / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    (knowledge / "gears.md").write_text("# Gears\n\nEvery gear is oiled monthly.\n", "utf-8")
+    init = ["--project", str(root), "init", "--skip-analyze", "--no-hooks"]
+
+    def knowledge(argv: list[str]) -> tuple[int, int]:
+        """(files, files unchanged) of the init report."""
+        assert main(argv) == 0
+        found = re.search(r"knowledge: (\d+) files, \d+ entries created, (\d+) files unchanged",
+                          capsys.readouterr().out)  # fmt: skip
+        assert found is not None
+        return int(found[1]), int(found[2])
+
+    files, _ = knowledge(init)
+    assert files >= 1
+    assert knowledge(init) == (files, files)  # a plain re-run skips unchanged files
+    assert knowledge([*init, "--force"]) == (files, 0)  # --force re-reads every one
