@@ -114,7 +114,7 @@ def test_seed004_v01_json_config_keys_are_mapped_or_ignored(
         load_config(tmp_path)
 
 
-def test_seed001_single_letter_terms_do_not_match_everything(memory: Memory) -> None:
+def test_seed003_f2_single_letter_terms_do_not_match_everything(memory: Memory) -> None:
     from engine.search.query import build_match_query
 
     notes = ["Sprocket grease weekly", "Slow start of the server", "The C compiler flags"]
@@ -133,7 +133,7 @@ def test_seed001_single_letter_terms_do_not_match_everything(memory: Memory) -> 
     assert found("c", prefix_last=False) == ["The C compiler flags"]
 
 
-def test_seed000_f8_csv_multi_line_records_round_trip_rfc4180() -> None:
+def test_seed003_f8_csv_multi_line_records_round_trip_rfc4180() -> None:
     import csv
     import io
 
