@@ -10,6 +10,7 @@ here: exact duplicates are stored once already (content hash). What happens then
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from engine.core.hashing import content_hash
@@ -18,6 +19,8 @@ from engine.services.entries import NearDuplicate
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder
     from engine.search.vector import VectorSearcher
+
+log = logging.getLogger(__name__)
 
 NEAR_DUPLICATE_SIMILARITY = 0.9
 """Cosine similarity from which two texts count as saying the same (seed 002's 0.9)."""
@@ -32,7 +35,12 @@ def find_near_duplicate(
     storing the text afterwards does not embed it again."""
     vector = embedder.embed_documents([text])[0]
     own_hash = content_hash(text)
-    for entry, similarity in vectors.search(vector, _NEIGHBOURS):
+    try:
+        nearest = vectors.search(vector, _NEIGHBOURS)
+    except Exception as exc:  # an unreadable vector store must not stop the add
+        log.warning("near-duplicate check skipped: %s", exc)
+        return None
+    for entry, similarity in nearest:
         if entry.content_hash == own_hash:
             continue  # the same text: the exact-duplicate check answers that
         if similarity >= NEAR_DUPLICATE_SIMILARITY:
