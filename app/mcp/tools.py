@@ -251,9 +251,10 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     ) -> Annotated[CallToolResult, AddOutput]:
         """Save one durable piece of project knowledge (a decision, a gotcha, a pattern, how
         a component works) so later sessions can find it. Identical content is stored once:
-        adding it again returns the existing id with created=false. The note stays in this
-        machine's memory (not shared with the team through git) until someone promotes it
-        into .claude/knowledge/ (memory-tui promote)."""
+        adding it again returns the existing id with created=false. A note close in meaning
+        to a stored one (cosine >= 0.9) is reported in nearDuplicate with that entry's id.
+        The note stays in this machine's memory (not shared with the team through git)
+        until someone promotes it into .claude/knowledge/ (memory-tui promote)."""
         return await run_tool(
             state, "memory_add", lambda m: add_payload(m, content, category, keywords)
         )

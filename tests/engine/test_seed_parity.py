@@ -212,3 +212,19 @@ def test_seed002_near_duplicate_policy_skip_or_keep(
         assert second.created is (policy == "keep")
         if policy == "skip":
             assert second.entry.id == first.entry.id
+
+
+def test_seed002_near_duplicate_check_never_stops_an_add(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory, _ = _near_memory(tmp_path, None)
+    with memory:
+        memory.add(AUTH)
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise OSError("vector store unreadable")
+
+        monkeypatch.setattr(memory.searcher.vectors, "search", broken)
+        result = memory.add(PARAPHRASE)
+        assert result.created and result.near_duplicate is None
+        assert memory.count() == 2
