@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Config
+
+_GIT_LOCATION_VARS = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"})
 
 
 def find_project_root(start: Path | None = None) -> Path:
     """The top of the git working tree containing ``start`` (default: the current
-    directory), else ``start`` itself. ``CLAUDE_MEMORY_PROJECT`` overrides both."""
+    directory), else ``start`` itself. ``CLAUDE_MEMORY_PROJECT`` overrides both.
+
+    A linked worktree (``git worktree add``) resolves to its repository's main worktree,
+    so every worktree of a repository shares one memory (seed 002, "Worktree Sharing")."""
     override = os.environ.get("CLAUDE_MEMORY_PROJECT")
     if override:
         return Path(override).resolve()
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
+        marker = candidate / ".git"
+        if marker.is_file():  # a linked worktree or a submodule: ".git" names the git dir
+            return main_worktree(candidate) or candidate
+        if marker.exists():
             return candidate
     return here
 
@@ -37,3 +51,41 @@ def require_initialised(root: Path) -> None:
             "(or `memory-tui add` to start with a note)",
             code=NOT_INITIALISED,
         )
+
+
+def main_worktree(worktree: Path) -> Path | None:
+    """The main worktree of the repository whose linked worktree is ``worktree``: the
+    parent of ``git rev-parse --git-common-dir``. ``None`` when git is missing or fails,
+    or when the common dir is not a main worktree's ``.git`` (a submodule's, a bare
+    repository's)."""
+    # Inside a git hook GIT_DIR and friends are set; the worktree alone must decide.
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=worktree,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    common = Path(out)
+    if not out or common.name != ".git" or not common.is_dir():
+        return None
+    return common.parent.resolve()
+
+
+def config_or_defaults(root: Path, face: str) -> Config:
+    """The project's configuration; for a face that must not fail on it (the prompt hook,
+    ``serve-mcp``), an invalid one is one line on stderr and the defaults are used."""
+    from engine import Config, ConfigError, load_config, printable
+
+    try:
+        return load_config(root)
+    except ConfigError as exc:
+        message = f"memory-tui {face}: {exc.message}; using the default configuration"
+        print(printable(message), file=sys.stderr, flush=True)
+        return Config()

@@ -38,12 +38,16 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
 
     The project is ``project`` if given, else found from the hook's ``cwd``.
     """
-    from app.project import find_project_root
+    from app.project import config_or_defaults, find_project_root
 
     try:
         payload: Any = json.loads(stdin_text) if stdin_text.strip() else {}
-    except json.JSONDecodeError:
-        payload = {"prompt": stdin_text}
+    except json.JSONDecodeError as exc:
+        # Claude Code sends JSON; anything else is a wiring mistake, not a prompt.
+        print(
+            f"memory-tui hook: stdin is not the hook's JSON ({exc}); nothing added", file=sys.stderr
+        )
+        return ""
     prompt = str(payload.get("prompt", "")) if isinstance(payload, dict) else ""
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
     root = project or find_project_root(Path(str(cwd)) if cwd else None)
@@ -51,7 +55,7 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
         return ""
     from engine import Memory
 
-    with Memory.open(root) as memory:
+    with Memory.open(root, config=config_or_defaults(root, "hook")) as memory:
         found = memory.relevant(prompt[:2000])
     return format_context(choose([r for r, _ in found], prompt))
 

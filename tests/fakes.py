@@ -76,3 +76,21 @@ class FailingEmbedder(FakeEmbedder):
 def cosine(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
     """Cosine similarity of two vectors."""
     return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+class ControlledEmbedder(FakeEmbedder):
+    """A :class:`FakeEmbedder` whose vectors for chosen texts are given outright
+    (normalised), e.g. to put two notes at an exact cosine similarity."""
+
+    def __init__(self, vectors: dict[str, Sequence[float]], dimension: int = 256) -> None:
+        super().__init__(dimension)
+        self._given = {text: self._unit(values) for text, values in vectors.items()}
+
+    def _unit(self, values: Sequence[float]) -> npt.NDArray[np.float32]:
+        out = np.zeros(self.dimension, dtype=np.float32)
+        out[: len(values)] = values
+        return out / float(np.linalg.norm(out))
+
+    def vector(self, text: str) -> npt.NDArray[np.float32]:
+        given = self._given.get(text)
+        return given.copy() if given is not None else super().vector(text)

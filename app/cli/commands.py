@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.messages import add_message
 from app.project import require_initialised
 from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
 
@@ -58,7 +59,11 @@ def search(args: argparse.Namespace, root: Path) -> int:
     announce_model_export()
     with _open(root) as memory:
         response = memory.search(
-            args.query, mode=args.mode, limit=args.limit, category=args.category
+            args.query,
+            mode=args.mode,
+            limit=args.limit,
+            category=args.category,
+            min_score=args.min_score,
         )
         for warning in response.warnings:
             _warn(warning)
@@ -89,14 +94,13 @@ def add(args: argparse.Namespace, root: Path) -> int:
         result = memory.add(
             content, category=args.category, keywords=args.keywords.split(","), source="manual"
         )
+    near = result.near_duplicate
     if args.json:
-        _emit_json({"created": result.created, **_entry_dict(result.entry)})
-    elif result.created:
-        _emit(f"{result.entry.id}\n")
-        print(f"added {result.entry.category.value} entry {result.entry.id}", file=sys.stderr)
+        close = {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
+        _emit_json({"created": result.created, **_entry_dict(result.entry), "nearDuplicate": close})
     else:
         _emit(f"{result.entry.id}\n")
-        print(f"already stored as {result.entry.id} (nothing added)", file=sys.stderr)
+        print(add_message(result), file=sys.stderr)
     for kind in result.redactions:
         _warn(f"redacted a likely secret ({kind})")
     return 0
@@ -105,7 +109,9 @@ def add(args: argparse.Namespace, root: Path) -> int:
 def list_entries(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui list``."""
     with _open(root) as memory:
-        entries = memory.list(category=args.category, source=args.source, limit=args.limit)
+        entries = memory.list(
+            category=args.category, source=args.source, limit=args.limit, sort=args.sort
+        )
     if args.json:
         _emit_json([_entry_dict(e) for e in entries])
         return 0
@@ -154,15 +160,21 @@ def get(args: argparse.Namespace, root: Path) -> int:
 
 def delete(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui delete``."""
-    missing = []
+    from engine import FileIsSourceError
+
+    missing, refused = [], []
     with _open(root) as memory:
         for entry_id in args.ids:
-            if memory.delete(entry_id):
-                print(f"deleted {entry_id}", file=sys.stderr)
-            else:
-                missing.append(entry_id)
-    if missing:
-        raise NotFoundError("no entry with id " + ", ".join(f"'{m}'" for m in missing))
+            try:
+                if memory.delete(entry_id):
+                    print(f"deleted {entry_id}", file=sys.stderr)
+                else:
+                    missing.append(entry_id)
+            except FileIsSourceError as exc:  # from a knowledge file: the file is the source
+                refused.append(exc.message)
+    missed = ["no entry with id " + ", ".join(f"'{m}'" for m in missing)] if missing else []
+    if refused or missed:  # said after deleting the others
+        raise (FileIsSourceError if refused else NotFoundError)("\n".join(refused + missed))
     return 0
 
 

@@ -8,11 +8,12 @@ rest), and a closed pipe (``| head -1``) ends quietly.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from app.cli.options import EXIT_ERROR, EXIT_OK, EXIT_USAGE, PROG
 from app.cli.parser import build_parser
@@ -26,6 +27,18 @@ def _configure_logging(verbose: bool) -> None:
     root.handlers[:] = [handler]
     level = os.environ.get("CLAUDE_MEMORY_LOG_LEVEL", "INFO" if verbose else "WARNING")
     root.setLevel(level.upper())
+
+
+@contextlib.contextmanager
+def _quiet_stderr(quiet: bool) -> Iterator[None]:
+    """With ``--quiet``, what a command writes on stderr is dropped and only errors are
+    logged; the errors :func:`main` reports afterwards still reach stderr."""
+    if not quiet:
+        yield
+        return
+    logging.getLogger().setLevel(logging.ERROR)
+    with open(os.devnull, "w", encoding="utf-8") as sink, contextlib.redirect_stderr(sink):
+        yield
 
 
 def _tolerant_streams() -> None:
@@ -65,7 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.handler = commands.open_app
     root = (args.project or find_project_root()).resolve()
     try:
-        return int(args.handler(args, root) or EXIT_OK)
+        with _quiet_stderr(args.quiet):
+            return int(args.handler(args, root) or EXIT_OK)
+    except ConfigError as exc:  # names the file and key: the user's to fix, like a bad option
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        return EXIT_USAGE
     except EngineError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         usage = isinstance(exc, ConfigError) or exc.code == NOT_INITIALISED

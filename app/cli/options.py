@@ -46,6 +46,17 @@ def limit_value(text: str) -> int:
     return value
 
 
+def score_value(text: str) -> float:
+    """A similarity floor for ``--min-score``: a number from -1 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not -1.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be from -1 to 1, got {text}")
+    return value
+
+
 def common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
     """Options accepted both before and after the subcommand name.
 
@@ -66,5 +77,12 @@ def common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
         action="store_true",
         default=argparse.SUPPRESS if in_subcommand else False,
         help="log progress to stderr",
+    )
+    common.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS if in_subcommand else False,
+        help="print nothing on stderr but errors (no progress, notes or warnings)",
     )
     return common

@@ -17,6 +17,7 @@ from app.cli.options import (
     VersionAction,
     common_options,
     limit_value,
+    score_value,
 )
 
 
@@ -46,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--limit", "-n", type=limit_value, help="most results (default: from config, 5)")
     p.add_argument("--category", choices=CATEGORIES, help="only entries of this category")
+    p.add_argument(
+        "--min-score",
+        type=score_value,
+        metavar="SCORE",
+        help="similarity floor (-1 to 1) for this search instead of the configured min_score",
+    )
     p.set_defaults(handler=commands.search)
 
     p = command("add", "Add an entry (content as argument, or from stdin with '-').")
@@ -59,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
     p.add_argument("--limit", "-n", type=limit_value, default=20)
+    p.add_argument(
+        "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=commands.list_entries)
 
@@ -83,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
+    p.add_argument(
+        "--force", action="store_true", help="re-index every knowledge file, changed or not"
+    )
     from app.cli.setup import init
 
     p.set_defaults(handler=init)

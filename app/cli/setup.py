@@ -37,7 +37,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             if not args.skip_analyze:
                 _analyse(memory, report)
             if not args.skip_index:
-                _index(memory, report)
+                _index(memory, report, force=getattr(args, "force", False))
             total = memory.count()
             suggestion = try_query(memory)
     except OSError as exc:
@@ -99,11 +99,11 @@ def _analyse(memory: Memory, report: InitReport) -> None:
     )
 
 
-def _index(memory: Memory, report: InitReport) -> None:
+def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
     from engine import Indexer
 
     with progress_bar("Indexing knowledge files") as update:
-        indexed = Indexer(memory).run(progress=update)
+        indexed = Indexer(memory).run(force=force, progress=update)
     report.notes.append(
         f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
         f"created, {indexed.files_skipped} files unchanged"

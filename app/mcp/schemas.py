@@ -52,6 +52,15 @@ Mode = Annotated[
         "fused (best default). Default: the project's search_mode (hybrid)."
     ),
 ]
+MinScore = Annotated[
+    float | None,
+    Field(
+        ge=-1.0,
+        le=1.0,
+        description="Similarity floor (-1 to 1) for this search, instead of the project's "
+        "min_score; raise it for fewer, closer results (vector and hybrid modes).",
+    ),
+]
 Content = Annotated[
     str,
     Field(
@@ -116,6 +125,13 @@ class SearchOutput(BaseModel):
     warnings: list[str]
 
 
+class NearDuplicateRef(BaseModel):
+    """The stored entry a new note nearly duplicates."""
+
+    id: str
+    similarity: float
+
+
 class AddOutput(BaseModel):
     """Result of ``memory_add``."""
 
@@ -125,6 +141,11 @@ class AddOutput(BaseModel):
     category: str
     message: str
     redactions: list[str] = Field(description="Kinds of secret redacted before storage.")
+    nearDuplicate: NearDuplicateRef | None = Field(
+        default=None,
+        description="A stored entry close in meaning (cosine >= 0.9), or null. With the "
+        "project's near_duplicate = \"skip\" the note was not added and id is that entry's.",
+    )
 
 
 class ListedEntry(BaseModel):

@@ -37,9 +37,11 @@ MemorySource: TypeAlias = "Memory | Path | str | Callable[[], Memory]"
 
 
 def _open_memory(root: Path) -> Memory:
+    from app.project import config_or_defaults
     from engine import Memory
 
-    return Memory.open(root, vectors_in_memory=True)  # a long-lived process
+    config = config_or_defaults(root, "serve-mcp")  # a bad config must not stop the server
+    return Memory.open(root, config=config, vectors_in_memory=True)  # a long-lived process
 
 
 class ServerState:

@@ -28,13 +28,22 @@ from app.mcp.schemas import (
     ListCategory,
     ListLimit,
     ListOutput,
+    MinScore,
     Mode,
     Query,
     SearchCategory,
     SearchLimit,
     SearchOutput,
 )
-from engine import EngineError, Entry, SearchMode, Source, entry_record, result_rows
+from engine import (
+    EngineError,
+    Entry,
+    FileIsSourceError,
+    SearchMode,
+    Source,
+    entry_record,
+    result_rows,
+)
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -88,6 +97,7 @@ def search_payload(
     limit: int | None,
     category: str | None,
     mode: str | None,
+    min_score: float | None = None,
 ) -> dict[str, Any]:
     """Run one search; queue the reference counting of what it returned."""
     requested = SearchMode(mode) if mode else memory.config.search_mode
@@ -100,6 +110,7 @@ def search_payload(
         limit=limit or min(memory.config.default_limit, MAX_SEARCH_LIMIT),
         category=category,
         wait_for_model=wait,
+        min_score=min_score,
     )
     rows = result_rows(response.results)
     for row, result in zip(rows, response.results, strict=True):
@@ -129,6 +140,15 @@ def add_payload(
             message += " (redacted: " + ", ".join(result.redactions) + ")"
     else:
         message = f"Identical content is already stored as {entry.id}; nothing was added"
+    near = result.near_duplicate
+    if near is not None:
+        close = f"{near.entry.id} (cosine similarity {near.similarity:.2f})"
+        message = (
+            f"Entry added to memory as {entry.id}; it is a near duplicate of {close}: "
+            "consider deleting one of them"
+            if result.created
+            else f"Not added: a near duplicate of {close} is already stored"
+        )
     return {
         "success": True,
         "created": result.created,
@@ -136,6 +156,9 @@ def add_payload(
         "category": entry.category.value,
         "message": message,
         "redactions": list(result.redactions),
+        "nearDuplicate": (
+            {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
+        ),
     }
 
 
@@ -182,16 +205,13 @@ def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, 
 
 def delete_payload(memory: Memory, entry_id: str) -> dict[str, Any]:
     """Delete one entry; a missing id is reported, not raised."""
-    entry = memory.get(entry_id)
-    if entry is None or not memory.delete(entry_id):
+    try:
+        deleted = memory.delete(entry_id)
+    except FileIsSourceError as exc:  # indexed from a knowledge file: the file is the source
+        return {"deleted": False, "id": entry_id, "reason": exc.message}
+    if not deleted:
         return {"deleted": False, "id": entry_id, "reason": "Entry not found"}
-    reason = None
-    if entry.source is Source.MARKDOWN:
-        reason = (
-            f"deleted from the index only: the text is still in {entry.file_path}; "
-            "edit that file to remove it for good"
-        )
-    return {"deleted": True, "id": entry_id, "reason": reason}
+    return {"deleted": True, "id": entry_id, "reason": None}
 
 
 def analyze_payload(memory: Memory) -> dict[str, Any]:
@@ -211,6 +231,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         limit: SearchLimit = None,
         category: SearchCategory = None,
         mode: Mode = None,
+        min_score: MinScore = None,
     ) -> Annotated[CallToolResult, SearchOutput]:
         """Search the project's memory: curated knowledge files, notes saved by agents and
         people, and codebase discoveries. Returns the best matches (id, content, score,
@@ -219,7 +240,9 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         return await run_tool(
             state,
             "memory_search",
-            lambda m: search_payload(state, m, query, limit=limit, category=category, mode=mode),
+            lambda m: search_payload(
+                state, m, query, limit=limit, category=category, mode=mode, min_score=min_score
+            ),
         )
 
     @server.tool(name="memory_add", title="Save to project memory", annotations=ADDITIVE)
@@ -228,9 +251,11 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     ) -> Annotated[CallToolResult, AddOutput]:
         """Save one durable piece of project knowledge (a decision, a gotcha, a pattern, how
         a component works) so later sessions can find it. Identical content is stored once:
-        adding it again returns the existing id with created=false. The note stays in this
-        machine's memory (not shared with the team through git) until someone promotes it
-        into .claude/knowledge/ (memory-tui promote ID, or --all-notes after a review)."""
+        adding it again returns the existing id with created=false. A note close in meaning
+        to a stored one (cosine >= 0.9) is reported in nearDuplicate with that entry's id.
+        The note stays in this machine's memory (not shared with the team through git)
+        until someone promotes it into .claude/knowledge/ (memory-tui promote ID, or
+        --all-notes after a review)."""
         return await run_tool(
             state, "memory_add", lambda m: add_payload(m, content, category, keywords)
         )
@@ -245,7 +270,9 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)
     async def memory_delete(id: EntryId) -> Annotated[CallToolResult, DeleteOutput]:
         """Delete one memory entry by id (for wrong or outdated knowledge). An unknown id
-        is not an error: the answer says deleted=false."""
+        is not an error: the answer says deleted=false. Entries indexed from a knowledge
+        file are not deleted (deleted=false, the reason says which file): the file is the
+        source, so edit it instead."""
         return await run_tool(state, "memory_delete", lambda m: delete_payload(m, id))
 
     @server.tool(name="memory_analyze", title="Analyse the codebase", annotations=DESTRUCTIVE)

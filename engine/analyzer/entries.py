@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from engine.analyzer.conventions import naming_draft, patterns_draft, routes_draft
@@ -131,10 +131,10 @@ def _overview(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft:
         f"Main entry points: {_listing(entries, 5)}",
         f"Frameworks and libraries: {_listing(analysis.frameworks, 30)}",
         f"Test tools: {_listing(analysis.test_tools, 15)}",
-        f"Size: {stats.get('files', 0):,} files in {stats.get('directories', 0):,} directories, "
-        f"{stats.get('lines', 0):,} lines ({stats.get('source_files', 0):,} source files, "
-        f"{stats.get('test_files', 0):,} test files)",
+        _size(stats),
     ]
+    if not stats.get("files", 0):  # an empty repository: nothing to count or list
+        lines = [lines[0], "The project has no files to analyse yet (an empty repository)."]
     if analysis.errors:
         lines.append(
             f"Files that could not be parsed: {_listing([f for f, _ in analysis.errors], 10)}"
@@ -185,6 +185,19 @@ def _split(
         )
         for i, lines in enumerate(parts, start=1)
     ]
+
+
+def _size(stats: Mapping[str, int]) -> str:
+    n = stats.get
+    folders = f"{n('directories', 0):,} director" + ("y" if n("directories", 0) == 1 else "ies")
+    source, tests = (
+        _count(n("source_files", 0), "source file"),
+        _count(n("test_files", 0), "test file"),
+    )
+    return (
+        f"Size: {_count(n('files', 0), 'file')} in {folders}, {_count(n('lines', 0), 'line')} "
+        f"({source}, {tests})"
+    )
 
 
 def _count(n: int, noun: str) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.config_legacy import translate_legacy
 from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
@@ -201,6 +202,15 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
     ),
     Setting(
+        "near_duplicate",
+        str,
+        "What adding a note close in meaning (cosine >= 0.9) to a stored one does: report "
+        "it and keep both, keep both silently, or skip the new note.",
+        "nearDuplicate",
+        "CLAUDE_MEMORY_NEAR_DUPLICATE",
+        choices=("report", "keep", "skip"),
+    ),
+    Setting(
         "knowledge_dir",
         str,
         "Folder of curated markdown, relative to the project root (inside the project).",
@@ -238,6 +248,7 @@ class Config:
     auto_promote: bool = False
     secret_policy: str = "reject"
     secret_allowlist: tuple[str, ...] = ()
+    near_duplicate: str = "report"
     knowledge_dir: str = ".claude/knowledge"
     max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES
@@ -301,6 +312,7 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a JSON object at the top level")
+    data = translate_legacy(data, path)  # the original tool's keys (vectorsDir, model, ...)
     return {
         setting.name: _check(setting, raw, f"{path}: key '{key}'")
         for key, raw in data.items()

@@ -1,4 +1,4 @@
-"""Default values that are lists: the project's documentation sources."""
+"""Default values of the settings that are too long to sit in their declaration."""
 
 from __future__ import annotations
 

@@ -37,6 +37,12 @@ class SecretDetectedError(InvalidInputError):
     code = "SECRET_DETECTED"
 
 
+class FileIsSourceError(InvalidInputError):
+    """The entry is indexed from a markdown file: change the file, not the memory."""
+
+    code = "FILE_IS_SOURCE"
+
+
 class NotFoundError(EngineError):
     """No entry (or file) by that identifier."""
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, ScoreExplanation, SearchResult
-from engine.search.query import STOPWORDS, WORD, words
+from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +22,8 @@ Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, 
 
 
 def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> bool:
-    """Whether every content word of the query occurs in the entry's searchable text.
+    """Whether every content word of the query occurs in the entry's searchable text,
+    compared by Porter stem as the keyword index does ("turnips" finds "turnip").
 
     With ``prefix_last`` (search as you type) the last word, unless followed by a space,
     only has to start a word of the entry, as it does for the keyword retriever.
@@ -33,8 +34,12 @@ def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> 
         return False
     text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
     found = set(WORD.findall(text))
-    partial = tokens[-1] if prefix_last and not query[-1].isspace() else None
-    return all(t in found or (t == partial and any(w.startswith(t) for w in found)) for t in terms)
+    stems = {stem(w) for w in found}
+    partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
+    return all(
+        t in found or stem(t) in stems or (t == partial and any(w.startswith(t) for w in found))
+        for t in terms
+    )
 
 
 def gate(

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 
 from engine.core.models import ENTRY_COLUMNS, Category, Entry
-from engine.search.query import build_match_query, content_terms
+from engine.search.query import build_match_query, content_terms, is_prefix, words
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_rows import row_to_entry
 
@@ -103,7 +103,7 @@ class KeywordSearcher:
         if total < COMMON_TERM_MIN_ENTRIES:
             return frozenset()
         terms = content_terms(query)
-        if prefix_last and query and not query[-1].isspace() and terms:
+        if prefix_last and query and is_prefix(query, words(query)) and terms:
             terms = terms[:-1]  # the word being typed is a prefix: always searched
         if not terms:
             return frozenset()

@@ -7,11 +7,17 @@ way: ``\w+`` tokens, lower-cased, stopwords dropped unless nothing else is left.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import snowballstemmer
 
 WORD = re.compile(r"\w+", re.UNICODE)
 """A term: a run of word characters (letters, digits, underscore; any script)."""
 MAX_QUERY_TERMS = 128
 """Most distinct terms of one query sent to FTS5."""
+MIN_PREFIX = 2
+"""Shortest word being typed that is searched as a prefix: a single letter as a prefix
+(``s*``) would match nearly every entry, so it is searched as a whole word."""
 STOPWORDS = frozenset(
     [
         "a",
@@ -88,10 +94,26 @@ def words(text: str) -> list[str]:
     return [t.lower() for t in WORD.findall(text)]
 
 
+_PORTER = snowballstemmer.stemmer("porter")
+
+
+@lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    """The Porter stem of a lower-cased word, as FTS5's ``porter`` tokenizer indexes it
+    ("turnips" and "turnip" both give "turnip")."""
+    return str(_PORTER.stemWord(word))
+
+
 def content_terms(query: str) -> list[str]:
     """The distinct lower-cased terms of ``query`` that keyword search looks for."""
     terms = list(dict.fromkeys(t.lower() for t in WORD.findall(query)))
     return ([t for t in terms if t not in STOPWORDS] or terms)[:MAX_QUERY_TERMS]
+
+
+def is_prefix(query: str, tokens: list[str]) -> bool:
+    """Whether the last token of ``query`` is a word being typed, searched as a prefix:
+    not followed by a space, and at least :data:`MIN_PREFIX` characters long."""
+    return bool(tokens) and not query[-1].isspace() and len(tokens[-1]) >= MIN_PREFIX
 
 
 def build_match_query(
@@ -115,7 +137,7 @@ def build_match_query(
     terms = [t for t in terms if t not in leave_out] or terms
     quoted = [f'"{t}"' for t in terms]
     # The word being typed is the last token, even when it repeats an earlier one.
-    if prefix_last and not query[-1].isspace() and tokens[-1] in terms:
+    if prefix_last and is_prefix(query, tokens) and tokens[-1] in terms:
         where = terms.index(tokens[-1])
         quoted[where] = quoted[where] + "*"
     return " OR ".join(quoted)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
 from engine.embedding.base import Embedder
+from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import fuse, spread_by_file
 from engine.search.gate import gate
 from engine.search.keyword import KeywordHit, KeywordSearcher
@@ -81,6 +82,7 @@ class Searcher:
         self.min_score = min_score
         self.keyword_weight = keyword_weight
         self.fusion = fusion
+        self.query_cache = QueryCache()
 
     def search(
         self,
@@ -91,13 +93,18 @@ class Searcher:
         category: Category | None = None,
         prefix_last: bool = False,
         wait_for_model: bool = True,
+        min_score: float | None = None,
     ) -> SearchResponse:
         """Search; see the module docstring for the semantics of each mode.
+        ``min_score`` replaces the configured similarity gate for this search.
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
         warnings: list[str] = []
+        floor = self.min_score if min_score is None else min_score
         if mode is SearchMode.KEYWORD:
+            if min_score is not None:
+                warnings.append("min_score applies to vector similarity: ignored in keyword mode")
             hits = self._keyword(query, limit, category, prefix_last, warnings)
             results = tuple(_keyword_result(h) for h in hits)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
@@ -120,7 +127,7 @@ class Searcher:
             kept = [
                 SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
                 for i, (e, s) in enumerate(vhits, start=1)
-                if s >= self.min_score
+                if s >= floor
             ]
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
@@ -131,7 +138,7 @@ class Searcher:
             qvec,
             fused,
             limit,
-            min_score=self.min_score,
+            min_score=floor,
             similarities=self.vectors.similarities,
             prefix_last=prefix_last,
         )
@@ -170,7 +177,7 @@ class Searcher:
             warnings.append("embedding model is still loading: keyword results only")
             return None
         try:
-            qvec = self._embedder.embed_query(query)
+            qvec = self.query_cache.embed_query(self._embedder, query)
             return qvec, self.vectors.search(qvec, depth, category=category)
         except Exception as exc:  # degrade to keyword search rather than fail
             log.warning("vector search failed: %s", exc)

@@ -58,6 +58,14 @@ class NewEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class NearDuplicate:
+    """A stored entry close in meaning to a text being added."""
+
+    entry: Entry
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
 class AddResult:
     """Outcome of an add: the stored entry and whether it is new (False: a duplicate)."""
 
@@ -65,6 +73,8 @@ class AddResult:
     created: bool
     redactions: tuple[str, ...] = ()
     """Kinds of secret that were redacted from the content before storage."""
+    near_duplicate: NearDuplicate | None = None
+    """A stored entry close in meaning (see :mod:`engine.services.near_duplicates`)."""
 
 
 class EntryService:
@@ -317,3 +327,12 @@ def _unique(entries: Sequence[Entry]) -> list[Entry]:
     for entry in entries:
         seen.setdefault(_dedup_key(entry), entry)
     return list(seen.values())
+
+
+def file_source_refusal(entry: Entry) -> str:
+    """Why an entry indexed from a markdown file is not deleted from the memory alone."""
+    return (
+        f"{entry.id} is indexed from {entry.location or entry.file_path}: the file is the "
+        "source, so the entry is not deleted (it would come back on the next index); edit or "
+        "delete the text in the file, then run `memory-tui index`"
+    )

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
-from engine.core.errors import InvalidInputError
+from engine.core.errors import FileIsSourceError, InvalidInputError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
     is_unicode,
@@ -39,7 +39,8 @@ from engine.embedding.default import default_embedder
 from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher, SearchResponse
 from engine.search.vector import VectorSearcher
-from engine.services.entries import AddResult, EntryService, NewEntry
+from engine.services.entries import AddResult, EntryService, NewEntry, file_source_refusal
+from engine.services.near_duplicates import find_near_duplicate
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records, RepairReport
 
@@ -193,7 +194,8 @@ class Memory:
         file_path: str = "",
         section_title: str = "",
     ) -> AddResult:
-        """Store one entry; identical content returns the existing entry instead.
+        """Store one entry; identical content returns the existing entry instead. A near
+        duplicate (cosine >= 0.9) is reported or skipped by the ``near_duplicate`` setting.
 
         Raises:
             InvalidInputError: empty content, unknown category, too many keywords.
@@ -201,7 +203,15 @@ class Memory:
             SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
         """
         item = NewEntry(content, category, source, keywords, file_path, section_title)
-        return self.entries.add_many([item])[0]
+        policy = self.config.near_duplicate
+        near = None
+        if policy != "keep" and self.mirror.count():
+            text, _ = self.prepare_content(content)
+            near = find_near_duplicate(self.embedder, self.searcher.vectors, text)
+        if near is not None and policy == "skip":
+            return AddResult(near.entry, False, near_duplicate=near)
+        result = self.entries.add_many([item])[0]
+        return replace(result, near_duplicate=near) if result.created and near else result
 
     def add_many(
         self, items: Sequence[NewEntry], *, secret_policy: str | None = None
@@ -232,7 +242,15 @@ class Memory:
         self.entries.update_metadata(entries)
 
     def delete(self, entry_id: str) -> bool:
-        """Delete one entry; False when there was none with this id."""
+        """Delete one entry; False when there was none with this id.
+
+        Raises:
+            FileIsSourceError: the entry is indexed from a markdown file. The file is the
+                source: a deleted chunk would come back with the next ``index --force``.
+        """
+        found = self.mirror.get(entry_id) if is_unicode(entry_id) else None
+        if found is not None and found.source is Source.MARKDOWN:
+            raise FileIsSourceError(file_source_refusal(found))
         return self.entries.delete(entry_id)
 
     def delete_many(self, ids: Sequence[str]) -> int:
@@ -295,15 +313,20 @@ class Memory:
         source: Source | str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        sort: str = "recent",
     ) -> list[Entry]:
-        """Entries newest first, optionally filtered by category and source."""
+        """Entries newest first, optionally filtered by category and source; with
+        ``sort="refs"`` the most referenced first (then newest)."""
+        if sort not in ("recent", "refs"):
+            raise InvalidInputError(f"sort must be recent or refs, got {sort!r}")
         self.records.refresh_mirror()
-        return self.mirror.recent(
-            category=parse_category(category) if category is not None else None,
-            source=parse_source(source) if source is not None else None,
-            limit=limit,
-            offset=offset,
-        )
+        category = parse_category(category) if category is not None else None
+        source = parse_source(source) if source is not None else None
+        if sort == "refs":  # every match is read: counts are not indexed
+            found = self.mirror.recent(category=category, source=source)
+            found.sort(key=lambda e: -e.reference_count)  # stable: newest first among equals
+            return found[offset : None if limit is None else offset + limit]
+        return self.mirror.recent(category=category, source=source, limit=limit, offset=offset)
 
     def count(self, *, category: Category | str | None = None) -> int:
         """Number of entries (optionally of one category)."""
@@ -319,8 +342,10 @@ class Memory:
         category: Category | str | None = None,
         prefix_last: bool = False,
         wait_for_model: bool = True,
+        min_score: float | None = None,
     ) -> SearchResponse:
-        """Search the memory. ``mode`` and ``limit`` default to the configuration.
+        """Search the memory. ``mode`` and ``limit`` default to the configuration;
+        ``min_score`` (-1 to 1) replaces the configured similarity gate for this search.
 
         Raises:
             InvalidInputError: empty query, bad limit, unknown mode or category.
@@ -332,6 +357,8 @@ class Memory:
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
         self.records.refresh_mirror()
+        if min_score is not None and not -1.0 <= min_score <= 1.0:
+            raise InvalidInputError(f"min_score must be from -1 to 1, got {min_score}")
         response = self.searcher.search(
             query.replace("\x00", " "),
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
@@ -339,6 +366,7 @@ class Memory:
             category=parse_category(category) if category is not None else None,
             prefix_last=prefix_last,
             wait_for_model=wait_for_model,
+            min_score=min_score,
         )
         try:
             return replace(response, results=self.freshness.mark(response.results))

@@ -7,18 +7,18 @@ and ``pyarrow`` are imported when a store is first opened, not when this module 
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
 from engine.storage import maintenance
+from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
     MIGRATIONS,
     TABLE,
@@ -40,8 +40,6 @@ ANN_NPROBES = 50
 ANN_REFINE = 5
 """IVF partitions probed, and candidates re-ranked with exact vectors per result: recall@10
 against exact search 0.97 at 100,000 entries (0.89 with 20 probes and no re-ranking)."""
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 _ENTRY_COLUMNS = list(ENTRY_COLUMNS)
 METADATA_CACHE_BYTES = 32 * 1024 * 1024
 """LanceDB's cache of manifests and fragment metadata (default 1 GiB). Each single add
@@ -50,42 +48,6 @@ add until its RSS had nearly doubled (bench/http_load.py)."""
 INDEX_CACHE_BYTES = 512 * 1024 * 1024
 """LanceDB's cache of ANN index pages (default 6 GiB); an index exists from
 ``maintenance.ANN_MIN_ROWS`` rows, and one-shot processes read little of it."""
-
-
-def _reads(
-    method: Callable[Concatenate[RecordStore, _P], _R],
-) -> Callable[Concatenate[RecordStore, _P], _R]:
-    """Turn LanceDB's errors on a read (missing data files, a damaged manifest) into a
-    :class:`StorageError` that says what to run, instead of a traceback."""
-
-    def wrapper(self: RecordStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return method(self, *args, **kwargs)
-        except StorageError:
-            raise
-        except (RuntimeError, OSError, ValueError) as exc:
-            if not _vanished(exc):
-                raise StorageError(unreadable(self.path, exc)) from exc
-        # Another process compacted the table and removed the version this read had
-        # begun with (old versions are not kept; see maintenance.KEEP_VERSIONS_FOR):
-        # read again from the latest version, once.
-        try:
-            if self._table is not None:
-                self._table.checkout_latest()
-            return method(self, *args, **kwargs)
-        except StorageError:
-            raise
-        except (RuntimeError, OSError, ValueError) as exc:
-            raise StorageError(unreadable(self.path, exc)) from exc
-
-    functools.update_wrapper(wrapper, method)
-    return wrapper
-
-
-def _vanished(exc: BaseException) -> bool:
-    """Whether a read failed because a file of the version it had opened is gone."""
-    text = str(exc).lower()
-    return "not found" in text or "no such file" in text
 
 
 class RecordStore:

@@ -186,7 +186,8 @@ class TestPrivateBlocks:
         assert redact_private(nested) == "a [redacted: private] e"
         assert redact_private("a <privateer>b</privateer>") == "a <privateer>b</privateer>"
         assert (
-            redact_private("x\n<private>\ny\n</private>z", keep_lines=True) == "x\n[redacted: private]\n\nz"
+            redact_private("x\n<private>\ny\n</private>z", keep_lines=True)
+            == "x\n[redacted: private]\n\nz"
         )
 
 

@@ -245,7 +245,9 @@ async def test_deleting_a_markdown_entry_says_where_the_text_lives(
     entry_id = memory.list()[0].id
     async with connect(server) as client:
         deleted = await call(client, "memory_delete", id=entry_id)
-    assert deleted["deleted"] and ".claude/knowledge/gotchas.md" in deleted["reason"]
+    # The file is the source: not deleted, and the reason says where to edit (seed parity)
+    assert not deleted["deleted"] and ".claude/knowledge/gotchas.md" in deleted["reason"]
+    assert memory.get(entry_id) is not None
 
 
 async def test_analyze_creates_discovery_entries(server: MemoryServer, memory: Memory) -> None:

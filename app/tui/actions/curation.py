@@ -146,9 +146,14 @@ class CurationActions(_Base):
         entry = self._selected("delete")
         if entry is None:
             return
+        if entry.source is Source.MARKDOWN:  # the file is the source: edit it instead
+            self.notify(
+                printable(f"It comes from {entry.location}: edit or delete the text there."),
+                title="Not deleted",
+                severity="warning",
+            )
+            return
         question = f"Delete “{entry.title[:70]}”?\nYou can undo this with ctrl+z."
-        if entry.source is Source.MARKDOWN:
-            question += f"\nIts file ({entry.location}) is not changed: re-indexing brings it back."
         self.app.push_screen(
             ConfirmScreen("Delete entry", printable(question), confirm_label="Delete"),
             lambda yes: self.delete_entry(entry) if yes else None,

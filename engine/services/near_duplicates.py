@@ -1,0 +1,49 @@
+"""Near duplicates on add: a new note whose meaning a stored entry already holds.
+
+Seed 002 ("Tier 2 — Near-duplicate via cosine similarity"): the new text is embedded as a
+document, the stored entries nearest to it are looked up, and one at cosine similarity
+:data:`NEAR_DUPLICATE_SIMILARITY` or more is a near duplicate. Identical text is not one
+here: exact duplicates are stored once already (content hash). What happens then is the
+``near_duplicate`` setting: ``report`` (the default: add, and say which entry is close),
+``keep`` (add, no check) or ``skip`` (do not add; answer with the existing entry).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from engine.core.hashing import content_hash
+from engine.services.entries import NearDuplicate
+
+if TYPE_CHECKING:
+    from engine.embedding.base import Embedder
+    from engine.search.vector import VectorSearcher
+
+log = logging.getLogger(__name__)
+
+NEAR_DUPLICATE_SIMILARITY = 0.9
+"""Cosine similarity from which two texts count as saying the same (seed 002's 0.9)."""
+_NEIGHBOURS = 3
+
+
+def find_near_duplicate(
+    embedder: Embedder, vectors: VectorSearcher, text: str
+) -> NearDuplicate | None:
+    """The stored entry nearest to ``text`` (content as it would be stored) if it is a
+    near duplicate, not identical. Embedded through the memory's embedding cache, so
+    storing the text afterwards does not embed it again."""
+    vector = embedder.embed_documents([text])[0]
+    own_hash = content_hash(text)
+    try:
+        nearest = vectors.search(vector, _NEIGHBOURS)
+    except Exception as exc:  # an unreadable vector store must not stop the add
+        log.warning("near-duplicate check skipped: %s", exc)
+        return None
+    for entry, similarity in nearest:
+        if entry.content_hash == own_hash:
+            continue  # the same text: the exact-duplicate check answers that
+        if similarity >= NEAR_DUPLICATE_SIMILARITY:
+            return NearDuplicate(entry, similarity)
+        break  # nearest first: the rest are further away
+    return None
