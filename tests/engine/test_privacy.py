@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from secret_samples import PEM, SAMPLES
 
 from engine.guards.privacy import (
     REDACTED,
@@ -17,80 +18,6 @@ from engine.guards.privacy import (
     redact_private,
     redact_secrets,
 )
-
-B64 = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
-PEM = (
-    "-----BEGIN RSA PRIVATE KEY-----\n"
-    f"{B64[:64]}\n{B64[10:74]}\nAbCd==\n"
-    "-----END RSA PRIVATE KEY-----"
-)
-OPENSSH = (
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "-----END OPENSSH PRIVATE KEY-----"
-)
-
-SAMPLES = {
-    "private-key": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
-    "aws-access-key-id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
-    "aws-secret-key": [
-        "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pL",
-    ],
-    "github-token": [
-        "token: " + "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-        "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
-    ],
-    "gitlab-token": ["glpat-" + "x9Yz8Wv7Ut6Sr5Qp4On3"],
-    "slack-token": ["xox" + "b-" + "123456789012-1234567890123-AbCdEfGhIjKl"],
-    "ai-api-key": [
-        "OPENAI key " + "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",
-        "sk-" + "ant-api03-" + "Zx9Cv8Bn7Mm6Aa5Ss4Dd3Ff2Gg1Hh0Jj-_Kk",
-        "sk-" + "T3BlbkFJ" + "a8b7c6d5e4f3g2h1i0j9k8l7",
-    ],
-    "google-api-key": ["AIza" + "SyD4-9f8G7h6J5k4L3m2N1b0V9c8X7z6Q5w"],
-    "stripe-key": ["sk_" + "live_" + "51HqT2eKd8f7G6h5J4k3L2m1"],
-    "jwt": [
-        "the session token was eyJ"
-        + "hbGciOiJIUzI1NiJ9"
-        + ".eyJ"
-        + "zdWIiOiIxMjM0NTY3ODkwIn0"
-        + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
-    ],
-    "url-password": [
-        "DATABASE_URL is postgres://admin:" + "Pr0d-s3cr3t!" + "@db.internal:5432/app",
-        "redis://:" + "hunter2hunter2" + "@cache:6379/0",
-    ],
-    "password-assignment": [
-        'password = "' + "correct-Horse-9" + '"',
-        "DB_PASSWORD = '" + "tr0ub4dor&3x" + "'",
-        'client_secret: "' + "9f8e7d6c5b4a3210" + '"',
-        '{"password": "' + "s3cr3tP@ssw0rd" + '"}',
-        '{"apiKey": "' + "a1b2c3d4e5f6a7b8" + '"}',
-    ],
-    "npm-token": [
-        "//registry.npmjs.org/:_authToken=" + "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-    ],
-    "slack-webhook": [
-        "https://hooks.slack.com/services/" + "T0123ABCD/B0123ABCD/" + "abcdEFGHijklMNOPqrstUVWX"
-    ],
-    "authorization-header": [
-        'curl -H "Authorization: Bearer ' + "eyJhbGciOiJIUzI1NiJ9abc" + 'def123456" https://api',
-        "Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMw==",
-    ],
-    "azure-storage-key": [
-        "DefaultEndpointsProtocol=https;AccountName=shop;AccountKey="
-        + "Zm9vYmFyYmF6cXV4" * 5
-        + "==;EndpointSuffix=core.windows.net"
-    ],
-    "yaml-secret": [
-        "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: " + "s3cr3tPassw0rd",
-    ],
-    "env-secret": [
-        "DB_PASSWORD=" + "tr0ub4dor&3x",
-        "export STRIPE_SECRET_KEY=" + "whsec1234abcd5678",
-        "DEBUG=true\nAPI_KEY=" + "0123456789abcdef\n",
-    ],
-}
 
 
 def test_every_pattern_has_a_sample() -> None:
