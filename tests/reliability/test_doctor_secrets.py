@@ -1,0 +1,114 @@
+"""``memory-tui doctor --secrets [--fix]`` on a store that an older version filled (issue 14).
+
+The secret is planted past the guard, as a version that did not know its kind stored it;
+the scan names the entry and the kind (never the secret), and the fix leaves no copy in
+any file under ``.claude/memory/``: the store (old versions too), the keyword index, the
+embedding cache.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import run_cli
+from fakes import FakeEmbedder
+from secret_samples import SAMPLES
+
+from engine.core.hashing import content_hash
+from engine.core.models import Entry
+from engine.core.validation import now_iso
+from engine.guards.privacy import fingerprint
+from engine.services.memory import Memory
+from engine.services.secret_scan import fix_secrets, scan_secrets
+from engine.storage.records import VectorDelta
+
+TOKEN = SAMPLES["github-token"][0].split()[-1]
+TEXT = f"The release job pushes with {TOKEN} every night from the ferret pipeline."
+
+
+def _plant(memory: Memory, text: str) -> Entry:
+    """Store ``text`` as is, bypassing the guard (what an older version did)."""
+    stamp = now_iso()
+    entry = Entry(
+        id="planted0000000000000000000000000",
+        content=text,
+        content_hash=content_hash(text),
+        created_at=stamp,
+        updated_at=stamp,
+    )
+    vectors = memory.embedder.embed_documents([text])
+    memory.records.write(
+        lambda s: s.add([entry], vectors),
+        lambda db: memory.mirror.upsert(db, [entry]),
+        delta=VectorDelta([entry], vectors),
+    )
+    return entry
+
+
+def _raw(root: Path) -> bytes:
+    files = (root / ".claude" / "memory").rglob("*")
+    return b"".join(p.read_bytes() for p in files if p.is_file())
+
+
+def test_scan_finds_and_fix_leaves_no_copy(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add("an ordinary note about the ferret pipeline schedule")
+        planted = _plant(memory, TEXT)
+        scan = scan_secrets(memory)
+        assert {f.entry_id for f in scan.findings} == {planted.id}
+        assert {f.where for f in scan.findings} == {"store", "keyword index"}
+        assert scan.by_kind == {"github-token": 2}
+        assert fingerprint(TOKEN) in scan.findings[0].fingerprints
+    assert TOKEN.encode() in _raw(tmp_path)
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        fixed = fix_secrets(memory)
+        assert fixed.fixed == 1
+        assert scan_secrets(memory).findings == []
+        stored = memory.require(planted.id).content
+        assert "[redacted: github-token]" in stored and "ferret pipeline" in stored
+        hits = [r.entry.id for r in memory.search("nightly ferret", mode="keyword").results]
+        assert planted.id in hits
+    assert TOKEN.encode() not in _raw(tmp_path)
+
+
+def test_an_allowed_fingerprint_is_not_reported(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    config = tmp_path / ".claude" / "memory.config.toml"
+    config.write_text(f'secret_allowlist = ["{fingerprint(TOKEN)}"]\n', encoding="utf-8")
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        _plant(memory, TEXT)
+        assert scan_secrets(memory).findings == []
+        added = memory.add(f"allowed on purpose: {TOKEN} in the fixture").entry
+        assert TOKEN in added.content  # the allow-list holds on add too
+
+
+def test_cli_scan_names_entries_never_the_secret(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    with Memory.open(tmp_path, embedder=FakeEmbedder(384)) as memory:
+        planted = _plant(memory, TEXT)
+    out = run_cli("doctor", "--secrets", "--json", cwd=tmp_path, home=home)
+    assert out.returncode == 1, out.stderr
+    assert TOKEN not in out.stdout + out.stderr
+    data = json.loads(out.stdout)
+    assert data["found"] == 1 and data["by_kind"] == {"github-token": 2}
+    assert {f["id"] for f in data["findings"]} == {planted.id}
+    assert "--secrets --fix" in out.stderr
+    wrong = run_cli("doctor", "--fix", cwd=tmp_path, home=home)
+    assert wrong.returncode == 2 and "--secrets" in wrong.stderr
+
+
+@pytest.mark.slow
+def test_cli_fix_with_the_real_model(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    with Memory.open(tmp_path) as memory:
+        _plant(memory, TEXT)
+    out = run_cli("doctor", "--secrets", "--fix", cwd=tmp_path, home=home, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "redacted 1 entries" in out.stderr
+    assert TOKEN.encode() not in _raw(tmp_path)
+    again = run_cli("doctor", "--secrets", cwd=tmp_path, home=home)
+    assert again.returncode == 0 and "no stored secret" in again.stderr
