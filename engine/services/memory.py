@@ -207,6 +207,7 @@ class Memory:
         near = None
         if policy != "keep" and self.mirror.count():
             text, _ = self.prepare_content(content)
+            self.records.store()  # a missing store refuses here, before the model loads
             near = find_near_duplicate(self.embedder, self.searcher.vectors, text)
         if near is not None and policy == "skip":
             return AddResult(near.entry, False, near_duplicate=near)

@@ -43,14 +43,15 @@ def _ranking(memory: Memory, query: str) -> list[str]:
 def test_own_writes_update_the_copy_without_a_reload(memory: Memory, tmp_path: Path) -> None:
     first = [memory.add(f"river {i} bank erosion notes").entry for i in range(5)]
     loads = _count_loads(memory)
-    assert _ranking(memory, "river erosion")  # loads once
-    assert loads == [1]
+    assert _ranking(memory, "river erosion")  # loads at most once (adds may have loaded it)
+    assert loads[0] <= 1
+    before = loads[0]
     added = memory.add("river delta sediment", category="architecture").entry
     memory.update(first[0].id, content="mountain glacier retreat")
     memory.delete(first[1].id)
     memory.update_metadata([memory.require(first[2].id)])
     ranking = _ranking(memory, "river erosion")
-    assert loads == [1]  # no reload for this process's own writes
+    assert loads[0] == before  # no reload for this process's own writes
     assert added.id in ranking and first[1].id not in ranking
     assert _ranking(memory, "glacier")[0] == first[0].id
     with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as fresh:
@@ -69,10 +70,11 @@ def test_another_process_write_still_reloads(memory: Memory, tmp_path: Path) -> 
     memory.add("first note about owls")
     loads = _count_loads(memory)
     _ranking(memory, "owls")
+    before = loads[0]
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as other:
         owl = other.add("second note about owls at night").entry
     assert owl.id in _ranking(memory, "owls")
-    assert loads == [2]
+    assert loads[0] == before + 1
 
 
 def test_a_delta_for_another_version_is_ignored() -> None:
