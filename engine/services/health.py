@@ -204,12 +204,12 @@ def _check_store(memory: Memory, report: HealthReport) -> bool:
 def _report_store_size(memory: Memory, count: int, version: int, report: HealthReport) -> None:
     """Entries, version and size on disk; a store of many small fragments (single adds
     before compaction existed, or a crash before it ran) is compacted now."""
-    from engine.storage.maintenance import COMPACT_SMALL_FRAGMENTS
+    from engine.storage.maintenance import compaction_threshold
 
     store = memory.store()
     figures = store.figures()
     size = f"{_count(figures['fragments'], 'fragment')}, {figures['bytes'] / 1e6:.1f} MB on disk"
-    if figures["small_fragments"] < COMPACT_SMALL_FRAGMENTS:
+    if figures["small_fragments"] < compaction_threshold(figures["rows"]):
         report.add("vector store", Status.OK, f"{count} entries (version {version}; {size})")
         return
     with memory.lock.hold():

@@ -44,6 +44,12 @@ COMPACT_SMALL_FRAGMENTS = 32
 """Compact once the table holds this many small fragments: each single add or update
 writes one, and thousands of them made the store grow quadratically (every commit also
 writes a manifest listing them all) and slowed every write."""
+COMPACT_MAX_SMALL_FRAGMENTS = 256
+ROWS_PER_SMALL_FRAGMENT = 200
+"""Past :data:`COMPACT_SMALL_FRAGMENTS`, the threshold grows with the table (one small
+fragment per this many rows, up to :data:`COMPACT_MAX_SMALL_FRAGMENTS`): a compaction
+rewrites the whole table (its one large fragment is below LanceDB's target size too), so
+at 50,000 rows compacting every 32 adds would rewrite 75 MB for every 32 notes."""
 COMPACT_CHECK_EVERY = 16
 """Writes between two looks at the fragment count (the look itself costs ~1 ms)."""
 KEEP_VERSIONS_FOR = timedelta(0)
@@ -65,7 +71,7 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
     if table is None:
         return {}
     try:
-        if not force and _small_fragments(table) < COMPACT_SMALL_FRAGMENTS:
+        if not force and not _due(table):
             return {}  # the usual case after a write: a look at the stats, no disk walk
         before = figures(store)
         with warnings.catch_warnings():
@@ -80,8 +86,16 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
     return {f"{k}_before": v for k, v in before.items()} | after
 
 
-def _small_fragments(table: Any) -> int:
-    return int(table.stats().get("fragment_stats", {}).get("num_small_fragments", 0))
+def _due(table: Any) -> bool:
+    stats = table.stats()
+    small = int(stats.get("fragment_stats", {}).get("num_small_fragments", 0))
+    return small >= compaction_threshold(int(stats.get("num_rows", 0)))
+
+
+def compaction_threshold(rows: int) -> int:
+    """Small fragments that make a table of ``rows`` rows due for compaction."""
+    scaled = rows // ROWS_PER_SMALL_FRAGMENT
+    return max(COMPACT_SMALL_FRAGMENTS, min(COMPACT_MAX_SMALL_FRAGMENTS, scaled))
 
 
 def figures(store: RecordStore) -> dict[str, int]:

@@ -75,3 +75,12 @@ def test_cli_compact(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert (figures["rows"], figures["fragments_before"], figures["fragments"]) == (3, 3, 1)
+
+
+def test_the_compaction_threshold_grows_with_the_table_up_to_a_bound() -> None:
+    from engine.storage.maintenance import COMPACT_MAX_SMALL_FRAGMENTS, compaction_threshold
+
+    assert compaction_threshold(0) == COMPACT_SMALL_FRAGMENTS
+    assert compaction_threshold(5_000) == COMPACT_SMALL_FRAGMENTS
+    assert COMPACT_SMALL_FRAGMENTS < compaction_threshold(20_000) < COMPACT_MAX_SMALL_FRAGMENTS
+    assert compaction_threshold(10_000_000) == COMPACT_MAX_SMALL_FRAGMENTS
