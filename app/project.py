@@ -40,17 +40,49 @@ NOT_INITIALISED = "NOT_INITIALISED"
 def require_initialised(root: Path) -> None:
     """Raise unless ``root`` has a memory: commands that read it create nothing on the way.
 
+    A fresh clone of a project set up elsewhere (its ``.mcp.json`` starts memory-tui, or
+    it has a knowledge folder) has no memory yet, since ``.claude/memory/`` is not
+    committed: the memory is built from the knowledge files, once, and the command goes on.
+
     Raises:
         EngineError: code ``NOT_INITIALISED``, saying to run ``memory-tui init`` first.
     """
     from engine import EngineError, MemoryPaths
 
-    if not MemoryPaths.for_root(root).memory_dir.is_dir():
-        raise EngineError(
-            f"no memory in {root} yet: run `memory-tui init` first "
-            "(or `memory-tui add` to start with a note)",
-            code=NOT_INITIALISED,
-        )
+    if MemoryPaths.for_root(root).memory_dir.is_dir():
+        return
+    if _set_up_elsewhere(root):
+        _build_from_knowledge(root)
+        return
+    raise EngineError(
+        f"no memory in {root} yet: run `memory-tui init` first "
+        "(or `memory-tui add` to start with a note)",
+        code=NOT_INITIALISED,
+    )
+
+
+def _set_up_elsewhere(root: Path) -> bool:
+    try:
+        wired = "memory-tui" in (root / ".mcp.json").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        wired = False
+    return wired or (root / ".claude" / "knowledge").is_dir()
+
+
+def _build_from_knowledge(root: Path) -> None:
+    from app.progress import progress_bar
+    from engine import Indexer, Memory
+
+    print(
+        "memory-tui: no memory in this clone yet: building it from the knowledge files (once)",
+        file=sys.stderr,
+    )
+    with Memory.open(root) as memory, progress_bar("Indexing knowledge files") as update:
+        report = Indexer(memory).run(progress=update)
+    print(
+        f"memory-tui: {report.entries_created} entries from {report.files_total} files",
+        file=sys.stderr,
+    )
 
 
 def main_worktree(worktree: Path) -> Path | None:

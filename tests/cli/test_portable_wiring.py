@@ -119,3 +119,32 @@ def test_init_migrates_wiring_an_older_version_wrote_with_an_absolute_path(tmp_p
     assert (
         old not in (root / ".mcp.json").read_text() + (root / ".claude/settings.json").read_text()
     )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path: Path) -> None:
+    """``.claude/memory/`` is not committed: a teammate's first command builds it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = clean_env(home)
+    first = tmp_path / "first"
+    first.mkdir()
+    run([*GIT, "init", "-q"], first, env)
+    (first / "README.md").write_text("# Shop\n\nThe zephyr checkout runs nightly.\n")
+    assert CLI is not None
+    assert run([CLI, "init", "--skip-analyze", "--no-hooks"], first, env).returncode == 0
+    knowledge = first / ".claude" / "knowledge" / "gotchas.md"
+    knowledge.write_text("# Gotchas\n\nThe quokka cache must be warmed before deploys.\n")
+    run([*GIT, "add", "-A"], first, env)
+    run([*GIT, "commit", "-qm", "init"], first, env)
+    second = tmp_path / "second"
+    run([*GIT, "clone", "-q", str(first), str(second)], tmp_path, env)
+    assert not (second / ".claude" / "memory").exists()
+    found = run([CLI, "search", "quokka cache", "--mode", "keyword"], second, env)
+    assert found.returncode == 0, found.stderr
+    assert "quokka cache must be warmed" in found.stdout
+    assert "building it from the knowledge files" in found.stderr
+    again = run([CLI, "search", "zephyr checkout", "--mode", "keyword"], second, env)
+    assert "zephyr checkout runs nightly" in again.stdout
+    assert "building" not in again.stderr  # once
