@@ -44,6 +44,19 @@ def _open_memory(root: Path) -> Memory:
     return Memory.open(root, config=config, vectors_in_memory=True)  # a long-lived process
 
 
+def _index_a_fresh_clone(memory: Memory) -> None:
+    """A clone whose memory was never built (``.claude/memory/`` is not committed) gets
+    its knowledge files indexed once, in the background: keyword search works meanwhile."""
+    from engine import Indexer
+
+    if memory.count() or memory.paths.meta_path.exists():
+        return
+    if not memory.paths.knowledge_dir.is_dir():
+        return
+    report = Indexer(memory).run()
+    log.info("built the memory of this clone: %d entries", report.entries_created)
+
+
 class ServerState:
     """The memory behind the server, opened lazily, plus its background work.
 
@@ -126,8 +139,10 @@ class ServerState:
             # Importing torch holds the GIL for long stretches: let the handshake go first.
             self.client_ready.wait(CLIENT_READY_TIMEOUT)
         try:
-            self.memory().warm_up(mode="vector")
+            memory = self.memory()
+            memory.warm_up(mode="vector")
             log.info("embedding model and vector store are ready")
+            _index_a_fresh_clone(memory)
         except EngineError as exc:  # e.g. a bad config: every tool call reports it too
             log.warning("background warm-up failed: %s", exc.message)
         except Exception:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 from cli_support import CLI, clean_env
 from mcp import Client, StdioServerParameters
@@ -123,7 +124,7 @@ def test_init_migrates_wiring_an_older_version_wrote_with_an_absolute_path(tmp_p
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path: Path) -> None:
+async def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path: Path) -> None:
     """``.claude/memory/`` is not committed: a teammate's first command builds it."""
     home = tmp_path / "home"
     home.mkdir()
@@ -148,3 +149,15 @@ def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path: Path
     again = run([CLI, "search", "zephyr checkout", "--mode", "keyword"], second, env)
     assert "zephyr checkout runs nightly" in again.stdout
     assert "building" not in again.stderr  # once
+    third = tmp_path / "third"
+    run([*GIT, "clone", "-q", str(first), str(third)], tmp_path, env)
+    params = StdioServerParameters(command=CLI, args=["serve-mcp"], cwd=str(third), env=env)
+    async with Client(params, mode="legacy", cache=None) as client:
+        await client.list_tools()
+        for _ in range(120):  # the server builds it in the background
+            result = await client.call_tool("memory_search", {"query": "quokka cache"})
+            if "quokka cache must be warmed" in str(result.content):
+                break
+            await anyio.sleep(0.5)
+        else:
+            raise AssertionError(f"the server never indexed the clone: {result.content}")
