@@ -15,6 +15,7 @@ from textual import work
 from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
+from app.tui.widgets.results_text import plural
 from app.tui.widgets.status_line import StatusLine
 from engine import SearchResult
 
@@ -116,7 +117,7 @@ class MaintenanceActions(_Base):
         results = self.query_one(ResultsTable).results
         state = self.state
         what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"
-        summary = f"{len(results)} result{'s' * (len(results) != 1)} {what}"
+        summary = f"{plural(len(results), 'result')} {what}"
         paths = self.memory.paths
         exports = paths.memory_dir / EXPORTS  # ignored by git and never indexed
         exports.mkdir(parents=True, exist_ok=True)
@@ -138,4 +139,5 @@ class MaintenanceActions(_Base):
 
     def on_export_written(self, message: msg.ExportWritten) -> None:
         """Confirm with a toast."""
-        self.notify(f"{message.count} results as {message.fmt} → {message.path}", title="Exported")
+        what = plural(message.count, "result")
+        self.notify(f"{what} as {message.fmt} → {message.path}", title="Exported")

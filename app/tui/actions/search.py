@@ -74,6 +74,7 @@ class SearchWorkers(_Base):
         """
         worker = get_current_worker()
         state = request.state
+        total: int | None = None
         if state.browsing:
             entries = self.memory.list(
                 category=state.category,
@@ -81,7 +82,12 @@ class SearchWorkers(_Base):
                 limit=None if state.stale_only else BROWSE_LIMIT,
             )
             results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
-            results = mark_stale(self.memory, results, only=state.stale_only)[:BROWSE_LIMIT]
+            results = mark_stale(self.memory, results, only=state.stale_only)
+            if state.stale_only:
+                total = len(results)
+            else:
+                total = self.memory.mirror.count(category=state.category, source=state.source)
+            results = results[:BROWSE_LIMIT]
             warnings: tuple[str, ...] = ()
         else:
             response = self.memory.search(
@@ -99,7 +105,7 @@ class SearchWorkers(_Base):
                 found = tuple(r for r in found if r.stale)
             results, warnings = found[:SEARCH_LIMIT], response.warnings
         if not worker.is_cancelled:
-            self.post_message(msg.ResultsReady(request, results, warnings))
+            self.post_message(msg.ResultsReady(request, results, warnings, total))
 
     @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
     def refresh_counts(self) -> None:

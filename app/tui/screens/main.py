@@ -244,7 +244,7 @@ class MainScreen(
             if self._select_after in ids:
                 table.move_cursor(row=ids.index(self._select_after), animate=False)
             self._select_after = None
-        self._show_header(request, len(message.results), message.warnings)
+        self._show_header(request, len(message.results), message.total, message.warnings)
         self._show_placeholder(request, len(message.results))
 
     def on_counts_ready(self, message: msg.CountsReady) -> None:
@@ -285,12 +285,14 @@ class MainScreen(
     def _category_chosen(self, message: FilterList.Changed) -> None:
         message.filter_list.set_active(message.value)
         self.update_state(category=Category(message.value) if message.value else None)
+        self.action_focus_search()  # the next key typed narrows the query
 
     @on(FilterList.Changed, "#sources")
     def _source_chosen(self, message: FilterList.Changed) -> None:
         message.filter_list.set_active(message.value)
         self.update_state(source=Source(message.value) if message.value else None)
         self.refresh_counts()
+        self.action_focus_search()
 
     @on(ResultsTable.EntryHighlighted)
     def _entry_highlighted(self, message: ResultsTable.EntryHighlighted) -> None:
@@ -315,9 +317,13 @@ class MainScreen(
         self.query_one(StatusLine).model_state = state
 
     def _show_header(
-        self, request: msg.SearchRequest, count: int, warnings: tuple[str, ...]
+        self,
+        request: msg.SearchRequest,
+        count: int,
+        total: int | None,
+        warnings: tuple[str, ...],
     ) -> None:
-        text = printable(header_text(request, count, self.total, warnings))
+        text = printable(header_text(request, count, total, warnings))
         self.query_one("#results-header", Label).update(text)
 
     def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
@@ -363,14 +369,13 @@ class MainScreen(
         return self.has_class("-narrow") == self.has_class("-filters-toggled")
 
     def action_toggle_filters(self) -> None:
-        """Show the filters and move to them, or hide them and go back to the query."""
-        if self.filters_visible and self.query_one("#sidebar").has_focus_within:
-            self.toggle_class("-filters-toggled")
+        """Show the filters and move to them, or hide them and go back to the query; the
+        results and the preview stay as they are."""
+        self.toggle_class("-filters-toggled")
+        if self.filters_visible:
+            self.call_after_refresh(self.query_one("#categories", FilterList).focus)
+        else:
             self.action_focus_search()
-            return
-        if not self.filters_visible:
-            self.toggle_class("-filters-toggled")
-        self.call_after_refresh(self.query_one("#categories", FilterList).focus)
 
     def action_focus_filters(self) -> None:
         """Show the filters and move to the category list."""
