@@ -10,7 +10,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
+from engine import (
+    EngineError,
+    MemoryPaths,
+    NotFoundError,
+    add_json,
+    entry_json,
+    json_text,
+    printable,
+)
 
 if TYPE_CHECKING:
     from engine import Entry, Memory
@@ -27,8 +35,13 @@ def _open(root: Path, *, must_exist: bool = True) -> Memory:
     return Memory.open(root)
 
 
-def _entry_dict(entry: Entry) -> dict[str, object]:
-    return entry_record(entry, snake_case=True)
+def _entries_json(memory: Memory, entries: list[Entry]) -> list[dict[str, object]]:
+    """Entries in the one JSON shape of every face, with their stale flags."""
+    stale = memory.stale_reasons([e.id for e in entries])
+    prefix = memory.paths.knowledge_prefix
+    return [
+        entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix) for e in entries
+    ]
 
 
 def _emit(text: str) -> None:
@@ -57,11 +70,17 @@ def search(args: argparse.Namespace, root: Path) -> int:
     fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
         response = memory.search(
-            args.query, mode=args.mode, limit=args.limit, category=args.category
+            args.query,
+            mode=args.mode,
+            limit=args.limit,
+            category=args.category,
+            source=args.source,
+            stale_only=args.stale,
         )
         for warning in response.warnings:
             _warn(warning)
-        _emit(render(response.results, fmt, query=args.query))
+        prefix = memory.paths.knowledge_prefix
+        _emit(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
     return 0
 
 
@@ -85,8 +104,9 @@ def add(args: argparse.Namespace, root: Path) -> int:
         result = memory.add(
             content, category=args.category, keywords=args.keywords.split(","), source="manual"
         )
-    if args.json:
-        _emit_json({"created": result.created, **_entry_dict(result.entry)})
+        stored = _entries_json(memory, [result.entry])[0] if args.json else None
+    if stored is not None:
+        _emit_json(add_json(stored, created=result.created, redactions=result.redactions))
     elif result.created:
         _emit(f"{result.entry.id}\n")
         print(f"added {result.entry.category.value} entry {result.entry.id}", file=sys.stderr)
@@ -101,10 +121,15 @@ def add(args: argparse.Namespace, root: Path) -> int:
 def list_entries(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui list``."""
     with _open(root) as memory:
-        entries = memory.list(category=args.category, source=args.source, limit=args.limit)
-    if args.json:
-        _emit_json([_entry_dict(e) for e in entries])
-        return 0
+        entries = memory.list(
+            category=args.category, source=args.source, limit=None if args.stale else args.limit
+        )
+        if args.stale:
+            stale = memory.stale_reasons([e.id for e in entries])
+            entries = [e for e in entries if e.id in stale][: args.limit]
+        if args.json:
+            _emit_json(_entries_json(memory, entries))
+            return 0
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
@@ -118,13 +143,14 @@ def get(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui get``."""
     with _open(root) as memory:
         entry = memory.get(args.id)
-    if entry is None:
-        raise NotFoundError(f"no entry with id '{args.id}'")
-    if entry.id != args.id:  # a promoted entry's old id
-        print(f"{args.id} was promoted: it is now {entry.id} ({entry.location})", file=sys.stderr)
-    if args.json:
-        _emit_json(_entry_dict(entry))
-        return 0
+        if entry is None:
+            raise NotFoundError(f"no entry with id '{args.id}'")
+        if entry.id != args.id:  # a promoted entry's old id
+            moved = f"{args.id} was promoted: it is now {entry.id} ({entry.location})"
+            print(moved, file=sys.stderr)
+        if args.json:
+            _emit_json(_entries_json(memory, [entry])[0])
+            return 0
     lines = [
         f"id:         {entry.id}",
         f"category:   {entry.category.value}",

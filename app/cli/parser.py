@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--limit", "-n", type=limit_value, help="most results (default: from config, 5)")
     p.add_argument("--category", choices=CATEGORIES, help="only entries of this category")
+    p.add_argument("--source", choices=SOURCES, help="only entries from this source")
+    p.add_argument(
+        "--stale", action="store_true", help="only entries whose cited code changed since"
+    )
     p.set_defaults(handler=commands.search)
 
     p = command("add", "Add an entry (content as argument, or from stdin with '-').")
@@ -58,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "List entries, newest first.")
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
+    p.add_argument(
+        "--stale", action="store_true", help="only entries whose cited code changed since"
+    )
     p.add_argument("--limit", "-n", type=limit_value, default=20)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=commands.list_entries)

@@ -15,7 +15,6 @@ import anyio.to_thread
 from mcp.types import CallToolResult, ToolAnnotations
 
 from app.mcp import errors
-from app.mcp.knowledge import SCHEME
 from app.mcp.schemas import (
     MAX_SEARCH_LIMIT,
     AddCategory,
@@ -33,8 +32,10 @@ from app.mcp.schemas import (
     SearchCategory,
     SearchLimit,
     SearchOutput,
+    SearchSource,
+    StaleOnly,
 )
-from engine import EngineError, Entry, SearchMode, Source, entry_record, result_rows
+from engine import EngineError, SearchMode, Source, add_json, entry_json, results_json
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -69,17 +70,6 @@ async def run_tool(
     return errors.success(payload)
 
 
-def _uri(memory: Memory, entry: Entry) -> str | None:
-    """The ``memory://`` resource of an entry's knowledge file, if it has one."""
-    if entry.source is not Source.MARKDOWN or not entry.file_path:
-        return None
-    try:
-        prefix = memory.paths.knowledge_dir.relative_to(memory.paths.root).as_posix() + "/"
-    except ValueError:
-        return None
-    return SCHEME + entry.file_path[len(prefix) :] if entry.file_path.startswith(prefix) else None
-
-
 def search_payload(
     state: ServerState,
     memory: Memory,
@@ -88,6 +78,8 @@ def search_payload(
     limit: int | None,
     category: str | None,
     mode: str | None,
+    source: str | None = None,
+    stale_only: bool = False,
 ) -> dict[str, Any]:
     """Run one search; queue the reference counting of what it returned."""
     requested = SearchMode(mode) if mode else memory.config.search_mode
@@ -99,13 +91,11 @@ def search_payload(
         mode=requested,
         limit=limit or min(memory.config.default_limit, MAX_SEARCH_LIMIT),
         category=category,
+        source=source,
+        stale_only=stale_only,
         wait_for_model=wait,
     )
-    rows = result_rows(response.results)
-    for row, result in zip(rows, response.results, strict=True):
-        row["staleReason"] = result.stale_reason
-        row["referenceCount"] = result.entry.reference_count
-        row["uri"] = _uri(memory, result.entry)
+    rows = results_json(response.results, knowledge_prefix=memory.paths.knowledge_prefix)
     state.record_references([r.entry.id for r in response.results])
     return {
         "query": query,
@@ -122,58 +112,20 @@ def add_payload(
 ) -> dict[str, Any]:
     """Store one entry written by the agent (source ``session``)."""
     result = memory.add(content, category=category, source=Source.SESSION, keywords=keywords or ())
-    entry = result.entry
-    if result.created:
-        message = f"Entry added to memory as {entry.id}"
-        if result.redactions:
-            message += " (redacted: " + ", ".join(result.redactions) + ")"
-    else:
-        message = f"Identical content is already stored as {entry.id}; nothing was added"
-    return {
-        "success": True,
-        "created": result.created,
-        "id": entry.id,
-        "category": entry.category.value,
-        "message": message,
-        "redactions": list(result.redactions),
-    }
-
-
-LIST_FIELDS = (
-    "id",
-    "category",
-    "source",
-    "filePath",
-    "line",
-    "sectionTitle",
-    "keywords",
-    "createdAt",
-    "updatedAt",
-    "referenceCount",
-    "promoted",
-    "content",
-)
-"""The entry fields of a ``memory_list`` row (``stale`` and ``staleReason`` follow)."""
-
-
-def entry_row(entry: Entry, stale_reason: str = "") -> dict[str, Any]:
-    """One entry as ``memory_list`` returns it."""
-    row = entry_record(entry, LIST_FIELDS)
-    row.update(stale=bool(stale_reason), staleReason=stale_reason)
-    row["content"] = row.pop("content")  # last: the long field
-    return row
+    entry = entry_json(result.entry, knowledge_prefix=memory.paths.knowledge_prefix)
+    return add_json(entry, created=result.created, redactions=result.redactions)
 
 
 def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, Any]:
     """Entries newest first."""
     entries = memory.list(category=category, limit=limit)
-    try:
-        stale = memory.freshness.stale([e.id for e in entries])
-    except Exception:  # stale flags are derived: a broken citation file must not fail a list
-        log.warning("could not check entries for stale citations", exc_info=True)
-        stale = {}
+    stale = memory.stale_reasons([e.id for e in entries])
+    prefix = memory.paths.knowledge_prefix
     return {
-        "entries": [entry_row(e, stale.get(e.id, "")) for e in entries],
+        "entries": [
+            entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix)
+            for e in entries
+        ],
         "count": len(entries),
         "total": memory.count(category=category),
         "category": category,
@@ -211,15 +163,30 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         limit: SearchLimit = None,
         category: SearchCategory = None,
         mode: Mode = None,
+        source: SearchSource = None,
+        stale_only: StaleOnly = False,
     ) -> Annotated[CallToolResult, SearchOutput]:
         """Search the project's memory: curated knowledge files, notes saved by agents and
-        people, and codebase discoveries. Returns the best matches (id, content, score,
-        category, source, filePath/line, sectionTitle); an empty list means nothing
-        relevant is stored. Search before exploring the code for how things work here."""
+        people, and codebase discoveries. Search before exploring the code for how things
+        work here. Returns {query, mode, used, count, results, warnings}; each result has
+        rank, score (0..1), explanation (vectorRank, vectorSimilarity, keywordRank, bm25,
+        fusedScore, gate) and the entry: id, category, source, filePath, line, lineEnd,
+        sectionTitle, keywords, referenceCount, promoted, createdAt, updatedAt, uri,
+        content, and stale/staleReason (stale=true: the code it cites changed since, so
+        verify before relying on it). An empty list means nothing relevant is stored."""
         return await run_tool(
             state,
             "memory_search",
-            lambda m: search_payload(state, m, query, limit=limit, category=category, mode=mode),
+            lambda m: search_payload(
+                state,
+                m,
+                query,
+                limit=limit,
+                category=category,
+                mode=mode,
+                source=source,
+                stale_only=stale_only,
+            ),
         )
 
     @server.tool(name="memory_add", title="Save to project memory", annotations=ADDITIVE)
@@ -230,7 +197,9 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         a component works) so later sessions can find it. Identical content is stored once:
         adding it again returns the existing id with created=false. The note stays in this
         machine's memory (not shared with the team through git) until someone promotes it
-        into .claude/knowledge/ (memory-tui promote)."""
+        into .claude/knowledge/ (memory-tui promote). Returns {success, created, id,
+        category, message, redactions, entry} (entry: the stored entry, as in
+        memory_list)."""
         return await run_tool(
             state, "memory_add", lambda m: add_payload(m, content, category, keywords)
         )
@@ -239,7 +208,11 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     async def memory_list(
         category: ListCategory = None, limit: ListLimit = 50
     ) -> Annotated[CallToolResult, ListOutput]:
-        """List memory entries, newest first, optionally of one category."""
+        """List memory entries, newest first, optionally of one category. Returns {entries,
+        count, total, category}; each entry has id, category, source, filePath, line,
+        lineEnd, sectionTitle, keywords, referenceCount, promoted, promotedAt, createdAt,
+        updatedAt, contentHash, uri, content, and stale/staleReason (stale=true: the code
+        it cites changed or disappeared since it was written)."""
         return await run_tool(state, "memory_list", lambda m: list_payload(m, category, limit))
 
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)

@@ -118,7 +118,11 @@ class Searcher:
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
             kept = [
-                SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
+                SearchResult(
+                    e,
+                    max(0.0, s),
+                    ScoreExplanation(vector_rank=i, vector_similarity=s, gate="similarity"),
+                )
                 for i, (e, s) in enumerate(vhits, start=1)
                 if s >= self.min_score
             ]

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NARROWED_OVERFETCH = 200
+"""Candidates searched when results are narrowed after the search (by source, stale)."""
+
 
 class Memory:
     """One project's memory: store of record, keyword index, embedder and config."""
@@ -147,6 +150,17 @@ class Memory:
 
             self._freshness = Freshness(self.paths.root, self.paths.memory_dir)
         return self._freshness
+
+    def stale_reasons(self, ids: Sequence[str]) -> dict[str, str]:
+        """Why each of these entries is stale, by id (fresh ones are absent). Stale flags
+        are derived data: a failure to compute them is logged and reads as "none stale"."""
+        if not ids:
+            return {}
+        try:
+            return self.freshness.stale(list(ids))
+        except Exception:
+            log.warning("could not check entries for stale citations", exc_info=True)
+            return {}
 
     def _record_citations(self, entries: Sequence[Entry]) -> None:
         """Record what notes cite of the code; a failure here never fails the write."""
@@ -313,13 +327,16 @@ class Memory:
         mode: SearchMode | str | None = None,
         limit: int | None = None,
         category: Category | str | None = None,
+        source: Source | str | None = None,
+        stale_only: bool = False,
         prefix_last: bool = False,
         wait_for_model: bool = True,
     ) -> SearchResponse:
-        """Search the memory. ``mode`` and ``limit`` default to the configuration.
+        """Search the memory. ``mode`` and ``limit`` default to the configuration; with
+        ``source`` or ``stale_only``, the best ``limit`` of the results that qualify.
 
         Raises:
-            InvalidInputError: empty query, bad limit, unknown mode or category.
+            InvalidInputError: empty query, bad limit, unknown mode, category or source.
         """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query is empty")
@@ -327,19 +344,28 @@ class Memory:
         limit = self.config.default_limit if limit is None else limit
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+        wanted = parse_source(source) if source is not None else None
+        narrowed = wanted is not None or stale_only
         response = self.searcher.search(
             query.replace("\x00", " "),
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
-            limit=limit,
+            limit=max(limit, NARROWED_OVERFETCH) if narrowed else limit,
             category=parse_category(category) if category is not None else None,
             prefix_last=prefix_last,
             wait_for_model=wait_for_model,
         )
         try:
-            return replace(response, results=self.freshness.mark(response.results))
+            response = replace(response, results=self.freshness.mark(response.results))
         except Exception:  # a broken citation file must not fail a search
             log.warning("could not check results for stale citations", exc_info=True)
+        if not narrowed:
             return response
+        kept = tuple(
+            r
+            for r in response.results
+            if (wanted is None or r.entry.source is wanted) and (r.stale or not stale_only)
+        )
+        return replace(response, results=kept[:limit])
 
     def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:
         """Entries worth showing unasked for ``prompt`` (keyword only, no model), each with

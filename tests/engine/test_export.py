@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from engine.core.models import Category, Entry, SearchResult, Source
 from engine.output.export import FIELDS, ExportFormat, parse_format, render, result_rows
+from engine.output.serialize import RESULT_KEYS
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "export"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -167,7 +168,11 @@ def _expected(result: SearchResult, rank: int) -> dict[str, object]:
 
 def test_json_round_trips_every_field() -> None:
     parsed = json.loads(render(RESULTS, "json", QUERY))
-    assert parsed == [_expected(result, rank) for rank, result in enumerate(RESULTS, start=1)]
+    for rank, (record, result) in enumerate(zip(parsed, RESULTS, strict=True), start=1):
+        assert {k: record[k] for k in FIELDS} == _expected(result, rank)
+        assert list(record) == list(RESULT_KEYS)  # the one shape of every face
+        assert record["updatedAt"] == result.entry.updated_at
+        assert record["explanation"]["vectorRank"] == result.explanation.vector_rank
     assert isinstance(parsed[0]["score"], float)
     assert parsed[1]["line"] is None
 

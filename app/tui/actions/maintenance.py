@@ -134,7 +134,10 @@ class MaintenanceActions(_Base):
         """Render and write the file; posts :class:`~app.tui.messages.ExportWritten`."""
         from engine import render
 
-        request.path.write_text(render(results, request.fmt, query.strip()), encoding="utf-8")
+        text = render(
+            results, request.fmt, query.strip(), knowledge_prefix=self.memory.paths.knowledge_prefix
+        )
+        request.path.write_text(text, encoding="utf-8")
         self.post_message(msg.ExportWritten(request.path, request.fmt.value, len(results)))
 
     def on_export_written(self, message: msg.ExportWritten) -> None:

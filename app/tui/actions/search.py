@@ -29,8 +29,6 @@ PREFIX_MIN_CHARS = 3
 """Shortest last word that is matched as a prefix while typing."""
 SEARCH_LIMIT = 30
 """Results shown for a query."""
-SOURCE_OVERFETCH = 200
-"""Results fetched when a source filter is applied after the search."""
 BROWSE_LIMIT = 200
 """Entries listed when there is no query."""
 
@@ -93,17 +91,14 @@ class SearchWorkers(_Base):
             response = self.memory.search(
                 state.query,
                 mode=request.effective_mode,
-                limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
+                limit=SEARCH_LIMIT,
                 category=state.category,
+                source=state.source,
+                stale_only=state.stale_only,
                 prefix_last=prefix_worthy(state.query),
                 wait_for_model=False,
             )
-            found = response.results
-            if state.source is not None:
-                found = tuple(r for r in found if r.entry.source is state.source)
-            if state.stale_only:
-                found = tuple(r for r in found if r.stale)
-            results, warnings = found[:SEARCH_LIMIT], response.warnings
+            results, warnings = response.results, response.warnings
         if not worker.is_cancelled:
             self.post_message(msg.ResultsReady(request, results, warnings, total))
 
