@@ -338,3 +338,20 @@ def test_empty_results_in_every_format() -> None:
     assert render([], "md", QUERY) == f'## Results for "{QUERY}"\n\n_No results._\n'
     root = ET.fromstring(render([], "xml", QUERY))
     assert (root.get("count"), root.get("query"), list(root)) == ("0", QUERY, [])
+
+
+def test_text_does_not_repeat_the_section_title() -> None:
+    entry = Entry(
+        id="auth-1",
+        content="Auth > Tokens\n\n## Tokens\n\nJWT tokens are validated by the gateway.",
+        category=Category.ARCHITECTURE,
+        source=Source.MARKDOWN,
+        file_path=".claude/knowledge/auth.md",
+        section_title="Auth > Tokens",
+        line_start=5,
+    )
+    text = render([SearchResult(entry, 0.9)], "text", "jwt")
+    assert text.lower().count("tokens") == 2, text  # the title once, then the body
+    assert "   Auth > Tokens\n   JWT tokens are validated by the gateway." in text
+    note = Entry(id="n", content="# Deploys\nGo out on Tuesdays", section_title="")
+    assert "# Deploys Go out on Tuesdays" in render([SearchResult(note, 0.5)], "text")

@@ -95,7 +95,9 @@ async def test_search_filters_by_source_and_staleness(memory: Memory, server: Me
         markdown = await call(
             client, "memory_search", query="gateway", mode="keyword", source="markdown"
         )
-        stale = await call(client, "memory_search", query="gateway", mode="keyword", stale_only=True)
+        stale = await call(
+            client, "memory_search", query="gateway", mode="keyword", stale_only=True
+        )
     assert {hit["source"] for hit in markdown["results"]} == {"markdown"}
     assert [hit["source"] for hit in stale["results"]] == ["session"]
     assert stale["results"][0]["stale"] is True
