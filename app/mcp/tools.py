@@ -218,12 +218,15 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)
     async def memory_delete(id: EntryId) -> Annotated[CallToolResult, DeleteOutput]:
         """Delete one memory entry by id (for wrong or outdated knowledge). An unknown id
-        is not an error: the answer says deleted=false."""
+        is not an error: the answer says deleted=false. Returns {deleted, id, reason}
+        (reason: why nothing was deleted, or that a knowledge file still holds the text)."""
         return await run_tool(state, "memory_delete", lambda m: delete_payload(m, id))
 
     @server.tool(name="memory_analyze", title="Analyse the codebase", annotations=DESTRUCTIVE)
     async def memory_analyze() -> Annotated[CallToolResult, AnalyzeOutput]:
         """Analyse the codebase (languages, structure, entry points, public symbols) and
         replace the 'discovery' entries with the result. Takes seconds to minutes on
-        large repositories; run it after big structural changes."""
+        large repositories; run it after big structural changes. Returns {name, files,
+        languages, sourceDirs, entryPoints, frameworks, testTools, symbols, entries:
+        {created, kept, deleted}, errors}."""
         return await run_tool(state, "memory_analyze", analyze_payload)
