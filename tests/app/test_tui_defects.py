@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static, TextArea
 from tui_helpers import make_app, search_for, settle, wait_until
 
@@ -207,3 +208,40 @@ async def test_browsing_a_large_memory_says_showing_n_of_m(memory: Memory) -> No
         await settle(pilot)
         header = text_of(app.screen, "#results-header")
         assert "showing 200 of 451 entries" in header, header
+
+
+async def test_a_key_typed_during_a_search_runs_when_that_search_ends(
+    seeded: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from app.tui.screens import main
+
+    monkeypatch.setattr(main, "DEBOUNCE_SECONDS", 5.0)  # a wait the test would notice
+    held, release = threading.Event(), threading.Event()
+    asked: list[str] = []
+    real_search = seeded.search
+
+    def slow_search(query: str, **kwargs: object) -> object:
+        if query.startswith("lance"):  # not the model's warm-up
+            asked.append(query)
+        if query == "lance":
+            held.set()
+            release.wait(10)
+        return real_search(query, **kwargs)  # type: ignore[arg-type]
+
+    seeded.search = slow_search  # type: ignore[method-assign]
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        app.screen.query_one(SearchBar).value = "lance"
+        await wait_until(pilot, held.is_set, "the search for 'lance' to run")
+        app.screen.query_one(SearchBar).value = "lancedb"  # typed on meanwhile
+        await pilot.pause(0.05)
+        assert asked == ["lance"]  # one search in flight
+        release.set()
+        # The newest query starts as soon as the running search ends, not 5 s later.
+        await wait_until(pilot, lambda: "lancedb" in asked, "the search for 'lancedb'", timeout=2)
+        await settle(pilot)
+        assert asked == ["lance", "lancedb"]

@@ -32,10 +32,10 @@ from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.mode_toggle import ModeToggle
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
-from app.tui.widgets.results_text import error_text, header_text, placeholder_text
+from app.tui.widgets.results_text import describe_error, error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
-from engine import Category, EngineError, SearchMode, SearchResult, Source, printable
+from engine import Category, SearchMode, SearchResult, Source, printable
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -49,13 +49,6 @@ PREVIEW_DELAY = 0.06
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
-
-
-def describe_error(error: BaseException) -> str:
-    """A one-line message for an error raised in a worker."""
-    if isinstance(error, EngineError):
-        return error.message
-    return f"{type(error).__name__}: {error}"
 
 
 class MainScreen(
@@ -169,13 +162,11 @@ class MainScreen(
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        # Leading-edge debounce: a key typed after a pause searches at once; keys typed in
-        # quick succession (or while a search runs) wait until the typing pauses.
-        idle = time.monotonic() - self._last_start >= DEBOUNCE_SECONDS and not any(
-            w.group == "search" and w.is_running for w in self.workers
-        )
-        if debounce and not idle:
-            self._timer = self.set_timer(DEBOUNCE_SECONDS, self._start_search)
+        # A key typed after a pause searches at once; one typed moments after a search
+        # started waits out the pause; one typed while a search runs starts when it ends.
+        running, rest = self._searching, DEBOUNCE_SECONDS - (time.monotonic() - self._last_start)
+        if debounce and (running or rest > 0):
+            self._timer = self.set_timer(DEBOUNCE_SECONDS if running else rest, self._start_search)
         else:
             self._start_search()
 
@@ -209,7 +200,13 @@ class MainScreen(
     # --- worker results ----------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place where worker errors become messages for the user."""
+        """The one place where worker errors become messages for the user; a search that
+        ended lets the one waiting for it start."""
+        if event.worker.group == "search" and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+        ):
+            self._search_ended()
         if event.state is not WorkerState.ERROR or event.worker.error is None:
             return
         worker, text = event.worker, describe_error(event.worker.error)
@@ -225,6 +222,15 @@ class MainScreen(
             if worker.group == "index":
                 self.indexing_failed(text)
             self.notify(text, title=f"Could not {worker.description}", severity="error")
+
+    @property
+    def _searching(self) -> bool:
+        return any(w.group == "search" and w.is_running for w in self.workers)
+
+    def _search_ended(self) -> None:
+        if self._timer is not None and not self._searching:  # the newest query, now
+            self._timer.stop()
+            self._start_search()
 
     # --- message handlers ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.tui.messages import SearchRequest, SearchState
+from engine import EngineError
 
 QUERY_CHARS = 40
 """Longest query quoted in the header."""
@@ -108,6 +109,13 @@ def stale_placeholder(state: SearchState) -> str:
         f"No stale entries{what}."
         "\n\nF6 shows every entry again; clear the query or the filters to look wider."
     )
+
+
+def describe_error(error: BaseException) -> str:
+    """A one-line message for an error raised in a worker."""
+    if isinstance(error, EngineError):
+        return error.message
+    return f"{type(error).__name__}: {error}"
 
 
 def error_text(message: str) -> str:
