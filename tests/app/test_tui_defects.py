@@ -245,3 +245,27 @@ async def test_a_key_typed_during_a_search_runs_when_that_search_ends(
         await wait_until(pilot, lambda: "lancedb" in asked, "the search for 'lancedb'", timeout=2)
         await settle(pilot)
         assert asked == ["lance", "lancedb"]
+
+
+async def test_every_change_is_confirmed_and_the_export_says_n_of_m(seeded: Memory) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await search_for(pilot, "lancedb")
+        await pilot.press("enter", "d")
+        await wait_until(pilot, lambda: not isinstance(app.screen, MainScreen), "the dialog")
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        await search_for(pilot, "fts5")
+        app.screen.query_one(ResultsTable).focus()
+        await pilot.press("p")
+        await settle(pilot)
+        titles = [t.split(":")[0] for t in toasts(app)]
+        for title in ("Entry deleted", "Undone", "Promoted to markdown"):
+            assert title in titles, toasts(app)
+        await search_for(pilot, "")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: not isinstance(app.screen, MainScreen), "the export")
+        summary = str(app.screen.query_one("#export-summary", Static).render())
+        assert summary.startswith("5 entries, newest first"), summary

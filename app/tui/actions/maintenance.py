@@ -11,6 +11,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.widgets import Label
 
 from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
@@ -116,8 +117,10 @@ class MaintenanceActions(_Base):
 
         results = self.query_one(ResultsTable).results
         state = self.state
-        what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"
-        summary = f"{plural(len(results), 'result')} {what}"
+        if state.browsing:  # what the header says: "showing 200 of 677 entries, newest first"
+            summary = str(self.query_one("#results-header", Label).render())
+        else:
+            summary = f"{plural(len(results), 'result')} for “{state.query.strip()}”"
         paths = self.memory.paths
         exports = paths.memory_dir / EXPORTS  # ignored by git and never indexed
         exports.mkdir(parents=True, exist_ok=True)
