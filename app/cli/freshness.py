@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
-from engine import EngineError, json_text, printable
+from engine import EngineError, entry_json, json_text, printable
 
 if TYPE_CHECKING:
     from engine import WatchBatch
@@ -219,12 +219,9 @@ def stale(args: argparse.Namespace, root: Path) -> int:
             found = memory.freshness.all_stale(entries)
     rows = [(entries[i], why) for i, why in found.items() if i in entries]
     rows.sort(key=lambda row: row[0].updated_at, reverse=True)
-    if args.json:
-        data = [
-            {"id": e.id, "category": e.category.value, "source": e.source.value,
-             "title": e.title, "reason": why}
-            for e, why in rows
-        ]  # fmt: skip
+    if args.json:  # entries in the one JSON shape, with staleReason
+        prefix = memory.paths.knowledge_prefix
+        data = [entry_json(e, stale_reason=why, knowledge_prefix=prefix) for e, why in rows]
         _emit(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
         return 0
     for entry, why in rows:

@@ -114,5 +114,7 @@ def test_search_and_list_filter_by_source_and_staleness(project: Path, home: Pat
     assert [row["source"] for row in stale] == ["session"] and stale[0]["stale"]
     listed = cli_json(project, home, "list", "--stale", "--json")
     assert [e["source"] for e in listed] == ["session"]
+    assert cli_json(project, home, "stale", "--json") == listed  # the same entries, same shape
+    check("entry", listed[0])
     listed = cli_json(project, home, "list", "--source", "manual", "--json")
     assert [e["content"] for e in listed] == [NOTE]
