@@ -176,7 +176,7 @@ class ListOutput(BaseModel):
 
     entries: list[EntryOut]
     count: int
-    total: int = Field(description="Entries in the memory (of the category, if given).")
+    total: int = Field(description="Entries in the memory that match the filters.")
     category: str | None
 
 

@@ -116,10 +116,22 @@ def add_payload(
     return add_json(entry, created=result.created, redactions=result.redactions)
 
 
-def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, Any]:
-    """Entries newest first."""
-    entries = memory.list(category=category, limit=limit)
+def list_payload(
+    memory: Memory,
+    category: str | None,
+    limit: int,
+    source: str | None = None,
+    stale_only: bool = False,
+) -> dict[str, Any]:
+    """Entries newest first; ``total``: how many match the filters."""
+    entries = memory.list(category=category, source=source, limit=None if stale_only else limit)
     stale = memory.stale_reasons([e.id for e in entries])
+    if stale_only:
+        entries = [e for e in entries if e.id in stale]
+        total = len(entries)
+        entries = entries[:limit]
+    else:
+        total = memory.count(category=category, source=source)
     prefix = memory.paths.knowledge_prefix
     return {
         "entries": [
@@ -127,7 +139,7 @@ def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, 
             for e in entries
         ],
         "count": len(entries),
-        "total": memory.count(category=category),
+        "total": total,
         "category": category,
     }
 
@@ -206,14 +218,20 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
 
     @server.tool(name="memory_list", title="List memory entries", annotations=READ_ONLY)
     async def memory_list(
-        category: ListCategory = None, limit: ListLimit = 50
+        category: ListCategory = None,
+        limit: ListLimit = 50,
+        source: SearchSource = None,
+        stale_only: StaleOnly = False,
     ) -> Annotated[CallToolResult, ListOutput]:
-        """List memory entries, newest first, optionally of one category. Returns {entries,
-        count, total, category}; each entry has id, category, source, filePath, line,
+        """List memory entries, newest first, optionally of one category or source, or only
+        the stale ones. Returns {entries, count, total (entries matching the filters),
+        category}; each entry has id, category, source, filePath, line,
         lineEnd, sectionTitle, keywords, referenceCount, promoted, promotedAt, createdAt,
         updatedAt, contentHash, uri, content, and stale/staleReason (stale=true: the code
         it cites changed or disappeared since it was written)."""
-        return await run_tool(state, "memory_list", lambda m: list_payload(m, category, limit))
+        return await run_tool(
+            state, "memory_list", lambda m: list_payload(m, category, limit, source, stale_only)
+        )
 
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)
     async def memory_delete(id: EntryId) -> Annotated[CallToolResult, DeleteOutput]:

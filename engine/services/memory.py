@@ -316,9 +316,14 @@ class Memory:
             offset=offset,
         )
 
-    def count(self, *, category: Category | str | None = None) -> int:
-        """Number of entries (optionally of one category)."""
-        return self.mirror.count(category=parse_category(category) if category else None)
+    def count(
+        self, *, category: Category | str | None = None, source: Source | str | None = None
+    ) -> int:
+        """Number of entries (optionally of one category, from one source)."""
+        return self.mirror.count(
+            category=parse_category(category) if category else None,
+            source=parse_source(source) if source else None,
+        )
 
     def search(
         self,

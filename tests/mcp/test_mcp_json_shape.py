@@ -98,6 +98,11 @@ async def test_search_filters_by_source_and_staleness(memory: Memory, server: Me
         stale = await call(
             client, "memory_search", query="gateway", mode="keyword", stale_only=True
         )
+        listed = await call(client, "memory_list", source="manual")
+        stale_listed = await call(client, "memory_list", stale_only=True)
     assert {hit["source"] for hit in markdown["results"]} == {"markdown"}
     assert [hit["source"] for hit in stale["results"]] == ["session"]
     assert stale["results"][0]["stale"] is True
+    assert [e["source"] for e in listed["entries"]] == ["manual"] and listed["total"] == 1
+    assert [e["source"] for e in stale_listed["entries"]] == ["session"]
+    assert stale_listed["total"] == 1
