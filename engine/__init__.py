@@ -63,6 +63,12 @@ _EXPORTS: dict[str, str] = {
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
     "entry_record": "engine.output.serialize",
+    "entry_json": "engine.output.serialize",
+    "add_json": "engine.output.serialize",
+    "result_json": "engine.output.serialize",
+    "results_json": "engine.output.serialize",
+    "output_schema": "engine.output.serialize",
+    "RESOURCE_SCHEME": "engine.output.serialize",
     "STOPWORDS": "engine.search.query",
     "words": "engine.search.query",
     "WriteLock": "engine.storage.locking",
@@ -84,6 +90,7 @@ __all__ = [
     "CONFIG_TOML",
     "MAX_CONTENT_LENGTH",
     "MAX_KEYWORDS",
+    "RESOURCE_SCHEME",
     "STOPWORDS",
     "AddResult",
     "Category",
@@ -114,16 +121,19 @@ __all__ = [
     "StorageError",
     "WatchBatch",
     "WriteLock",
+    "add_json",
     "classify_path",
     "default_config_toml",
     "default_embedder",
     "diagnose",
     "due_for_promotion",
+    "entry_json",
     "entry_record",
     "fix_secrets",
     "json_text",
     "load_config",
     "on_model_export",
+    "output_schema",
     "parse_mode",
     "pattern_for",
     "printable",
@@ -133,7 +143,9 @@ __all__ = [
     "read_project_text",
     "render",
     "resolve_inside",
+    "result_json",
     "result_rows",
+    "results_json",
     "run_discovery",
     "scan_secrets",
     "set_config_value",
@@ -196,7 +208,15 @@ if TYPE_CHECKING:
     )
     from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
-    from engine.output.serialize import entry_record
+    from engine.output.serialize import (
+        RESOURCE_SCHEME,
+        add_json,
+        entry_json,
+        entry_record,
+        output_schema,
+        result_json,
+        results_json,
+    )
     from engine.search.query import STOPWORDS, words
     from engine.search.searcher import SearchResponse
     from engine.services.discovery import run_discovery

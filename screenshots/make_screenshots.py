@@ -135,12 +135,18 @@ Step = Callable[[Pilot[None]], Awaitable[None]]
 
 
 def typing(query: str, *keys: str) -> Step:
-    """Type ``query``, wait for results, then press ``keys``."""
+    """Type ``query``, wait for results, then press ``keys`` (``action:NAME`` runs a
+    main-screen action instead, as the command palette does)."""
 
     async def run(pilot: Pilot[None]) -> None:
         await pilot.press(*query)
         await wait_until_idle(pilot)
-        await pilot.press(*keys)
+        for key in keys:
+            if key.startswith("action:"):
+                await pilot.app.screen.run_action(key.removeprefix("action:"))
+                await pilot.pause()
+            else:
+                await pilot.press(key)
         await wait_until_idle(pilot)
 
     return run
@@ -161,7 +167,11 @@ async def main(size: tuple[int, int], rebuild: bool) -> None:
     build_demo(DEMO, rebuild=rebuild)
     shots: list[tuple[str, Path | None, Step]] = [
         ("results-with-preview", None, typing("how do sync waves order resources")),
-        ("browse-by-category", None, typing("", "ctrl+g", "down", "down", "down", "enter")),
+        (
+            "browse-by-category",
+            None,
+            typing("", "action:focus_filters", "down", "down", "down", "enter"),
+        ),
         (
             "export-modal",
             None,

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 
 from app.cli.messages import add_message
 from app.project import require_initialised
-from engine import EngineError, MemoryPaths, NotFoundError, entry_record, json_text, printable
+from engine import (
+    EngineError,
+    MemoryPaths,
+    NotFoundError,
+    add_json,
+    entry_json,
+    json_text,
+    printable,
+)
 
 if TYPE_CHECKING:
     from engine import Entry, Memory
@@ -26,8 +34,13 @@ def _open(root: Path, *, must_exist: bool = True) -> Memory:
     return Memory.open(root)
 
 
-def _entry_dict(entry: Entry) -> dict[str, object]:
-    return entry_record(entry, snake_case=True)
+def _entries_json(memory: Memory, entries: list[Entry]) -> list[dict[str, object]]:
+    """Entries in the one JSON shape of every face, with their stale flags."""
+    stale = memory.stale_reasons([e.id for e in entries])
+    prefix = memory.paths.knowledge_prefix
+    return [
+        entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix) for e in entries
+    ]
 
 
 def _emit(text: str) -> None:
@@ -64,10 +77,13 @@ def search(args: argparse.Namespace, root: Path) -> int:
             limit=args.limit,
             category=args.category,
             min_score=args.min_score,
+            source=args.source,
+            stale_only=args.stale,
         )
         for warning in response.warnings:
             _warn(warning)
-        _emit(render(response.results, fmt, query=args.query))
+        prefix = memory.paths.knowledge_prefix
+        _emit(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
     return 0
 
 
@@ -94,10 +110,15 @@ def add(args: argparse.Namespace, root: Path) -> int:
         result = memory.add(
             content, category=args.category, keywords=args.keywords.split(","), source="manual"
         )
+        stored = _entries_json(memory, [result.entry])[0] if args.json else None
     near = result.near_duplicate
-    if args.json:
-        close = {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
-        _emit_json({"created": result.created, **_entry_dict(result.entry), "nearDuplicate": close})
+    if stored is not None:
+        close = (near.entry.id, near.similarity) if near else None
+        _emit_json(
+            add_json(
+                stored, created=result.created, redactions=result.redactions, near_duplicate=close
+            )
+        )
     else:
         _emit(f"{result.entry.id}\n")
         print(add_message(result), file=sys.stderr)
@@ -110,11 +131,17 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui list``."""
     with _open(root) as memory:
         entries = memory.list(
-            category=args.category, source=args.source, limit=args.limit, sort=args.sort
+            category=args.category,
+            source=args.source,
+            limit=None if args.stale else args.limit,
+            sort=args.sort,
         )
-    if args.json:
-        _emit_json([_entry_dict(e) for e in entries])
-        return 0
+        if args.stale:
+            stale = memory.stale_reasons([e.id for e in entries])
+            entries = [e for e in entries if e.id in stale][: args.limit]
+        if args.json:
+            _emit_json(_entries_json(memory, entries))
+            return 0
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
@@ -128,13 +155,14 @@ def get(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui get``."""
     with _open(root) as memory:
         entry = memory.get(args.id)
-    if entry is None:
-        raise NotFoundError(f"no entry with id '{args.id}'")
-    if entry.id != args.id:  # a promoted entry's old id
-        print(f"{args.id} was promoted: it is now {entry.id} ({entry.location})", file=sys.stderr)
-    if args.json:
-        _emit_json(_entry_dict(entry))
-        return 0
+        if entry is None:
+            raise NotFoundError(f"no entry with id '{args.id}'")
+        if entry.id != args.id:  # a promoted entry's old id
+            moved = f"{args.id} was promoted: it is now {entry.id} ({entry.location})"
+            print(moved, file=sys.stderr)
+        if args.json:
+            _emit_json(_entries_json(memory, [entry])[0])
+            return 0
     lines = [
         f"id:         {entry.id}",
         f"category:   {entry.category.value}",

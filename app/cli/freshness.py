@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import threading
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
-from engine import EngineError, json_text, printable
+from engine import EngineError, entry_json, json_text, printable
 
 if TYPE_CHECKING:
     from engine import WatchBatch
@@ -79,7 +80,7 @@ def _print_last_run(root: Path) -> None:
 
 def watch(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C (or
-    SIGTERM); either ends it with exit code 0."""
+    SIGTERM); either ends it with exit code 0, quietly."""
     from engine import KnowledgeWatcher, Memory, MemoryPaths, load_config
 
     folder = MemoryPaths.for_root(root, load_config(root).knowledge_dir).knowledge_dir
@@ -87,11 +88,14 @@ def watch(args: argparse.Namespace, root: Path) -> int:
         raise EngineError(
             f"no knowledge folder at {folder}: run `memory-tui init` first", code="NOT_INITIALISED"
         )
+    stop = _stop_on_signals()
     try:
         with Memory.open(root) as memory:
             watcher = KnowledgeWatcher(memory, debounce_ms=args.debounce)
             watcher.check_folder()
             memory.warm_up_writes()  # the first change should not wait for the model
+            if stop.is_set():
+                return 0
             caught_up = watcher.catch_up()
             if caught_up.files_processed or caught_up.files_removed:
                 print(
@@ -100,8 +104,8 @@ def watch(args: argparse.Namespace, root: Path) -> int:
                     file=sys.stderr,
                 )
             rel = watcher.folder.relative_to(root) if watcher.folder.is_relative_to(root) else ""
-            stop = threading.Event()
-            signal.signal(signal.SIGTERM, lambda *_: stop.set())  # `kill` ends it as cleanly
+            if stop.is_set():
+                return 0
             watcher.run(
                 _log_batch,
                 stop=stop,
@@ -114,6 +118,24 @@ def watch(args: argparse.Namespace, root: Path) -> int:
     except KeyboardInterrupt:
         pass  # Ctrl-C while re-indexing: the indexer keeps what it committed
     return 0
+
+
+def _stop_on_signals() -> threading.Event:
+    """An event that Ctrl-C (SIGINT) and ``kill`` (SIGTERM) set instead of interrupting
+    whatever runs: a KeyboardInterrupt raised inside an import (the model's libraries load
+    for seconds at start-up) turns into tracebacks or a hang, and the watcher library logs
+    a warning for one. A second Ctrl-C ends the process at once."""
+    stop = threading.Event()
+
+    def handler(signum: int, frame: object) -> None:
+        if stop.is_set() and signum == signal.SIGINT:
+            sys.stderr.flush()
+            os._exit(130)
+        stop.set()
+
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+    return stop
 
 
 def _log_batch(batch: WatchBatch) -> None:
@@ -202,12 +224,9 @@ def stale(args: argparse.Namespace, root: Path) -> int:
             found = memory.freshness.all_stale(entries)
     rows = [(entries[i], why) for i, why in found.items() if i in entries]
     rows.sort(key=lambda row: row[0].updated_at, reverse=True)
-    if args.json:
-        data = [
-            {"id": e.id, "category": e.category.value, "source": e.source.value,
-             "title": e.title, "reason": why}
-            for e, why in rows
-        ]  # fmt: skip
+    if args.json:  # entries in the one JSON shape, with staleReason
+        prefix = memory.paths.knowledge_prefix
+        data = [entry_json(e, stale_reason=why, knowledge_prefix=prefix) for e, why in rows]
         _emit(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
         return 0
     for entry, why in rows:

@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SCORE",
         help="similarity floor (-1 to 1) for this search instead of the configured min_score",
     )
+    p.add_argument("--source", choices=SOURCES, help="only entries from this source")
+    p.add_argument(
+        "--stale", action="store_true", help="only entries whose cited code changed since"
+    )
     p.set_defaults(handler=commands.search)
 
     p = command("add", "Add an entry (content as argument, or from stdin with '-').")
@@ -65,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "List entries, newest first.")
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
+    p.add_argument(
+        "--stale", action="store_true", help="only entries whose cited code changed since"
+    )
     p.add_argument("--limit", "-n", type=limit_value, default=20)
     p.add_argument(
         "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"

@@ -16,6 +16,7 @@ from pathlib import Path
 from mcp.shared.path_security import is_absolute_path
 
 from engine import (
+    RESOURCE_SCHEME,
     EngineError,
     FileRefusedError,
     NotFoundError,
@@ -24,7 +25,7 @@ from engine import (
     resolve_inside,
 )
 
-SCHEME = "memory://"
+SCHEME = RESOURCE_SCHEME
 
 
 class KnowledgePathError(ValueError):

@@ -3,7 +3,8 @@
 Input limits follow the original design (query 1-500 characters, limit 1-20, content up to
 10,000 characters, at most 10 keywords, list limit up to 100). Output models describe the
 ``structuredContent`` of successful calls; the same JSON is sent as text for older clients.
-Field names are camelCase, as in the original tool responses and the export formats.
+Field names are camelCase, as in the original tool responses and on every face: entries and
+search results are serialized by :mod:`engine.output.serialize` and follow its JSON Schemas.
 """
 
 from __future__ import annotations
@@ -44,6 +45,21 @@ SearchLimit = Annotated[
 ]
 SearchCategory = Annotated[
     CategoryName | None, Field(description="Only entries of this category (omit for all).")
+]
+SourceName = Literal["markdown", "session", "discovery", "manual"]
+SearchSource = Annotated[
+    SourceName | None,
+    Field(
+        description="Only entries from this source: markdown (knowledge files), session "
+        "(agents' notes), discovery (codebase analysis), manual (added by a person)."
+    ),
+]
+StaleOnly = Annotated[
+    bool,
+    Field(
+        description="Only entries whose cited code changed or disappeared since they were "
+        "written (stale=true), e.g. to review or refresh them."
+    ),
 ]
 Mode = Annotated[
     ModeName | None,
@@ -95,23 +111,50 @@ EntryId = Annotated[
 ]
 
 
-class SearchHit(BaseModel):
-    """One search result."""
+class EntryOut(BaseModel):
+    """One entry, in the shape every face writes (engine ``entry.schema.json``)."""
 
-    rank: int
     id: str
-    score: float = Field(description="0..1, higher is better.")
     category: str
     source: str = Field(description="markdown, session, discovery or manual.")
-    filePath: str = Field(description="Knowledge file the entry comes from ('' if none).")
+    filePath: str = Field(description="File the entry comes from or cites ('' if none).")
     line: int | None = Field(description="First line of the entry in filePath.")
+    lineEnd: int | None = Field(description="Last line of the entry in filePath.")
     sectionTitle: str = Field(description="Heading path of the section, e.g. 'Install > Linux'.")
     keywords: list[str]
+    referenceCount: int = Field(description="How often searches returned it.")
+    promoted: bool = Field(description="Moved into a knowledge file (shared through git).")
+    promotedAt: str
+    createdAt: str
+    updatedAt: str
+    contentHash: str
     stale: bool = Field(description="The code this entry cites changed or disappeared since.")
     staleReason: str = Field(description="Why it is stale ('' when it is not).")
-    referenceCount: int = Field(description="How often searches returned it before this one.")
     uri: str | None = Field(description="memory:// resource of the knowledge file, if any.")
     content: str
+
+
+class Explanation(BaseModel):
+    """Why a result ranked where it did (null: that retriever did not find it)."""
+
+    vectorRank: int | None
+    vectorSimilarity: float | None = Field(description="Cosine similarity, -1..1.")
+    keywordRank: int | None
+    bm25: float | None = Field(description="BM25, normalised to the best keyword hit (0..1).")
+    fusedScore: float | None = Field(
+        description="Fused value before scaling (hybrid): sum of z-scores, or of 1/(k + rank)."
+    )
+    gate: Literal["similarity", "terms"] | None = Field(
+        description="Why the relevance gate kept it: close in meaning, or every query term."
+    )
+
+
+class SearchHit(EntryOut):
+    """One search result: the entry with its rank, score and score explanation."""
+
+    rank: int
+    score: float = Field(description="0..1, higher is better.")
+    explanation: Explanation
 
 
 class SearchOutput(BaseModel):
@@ -146,33 +189,15 @@ class AddOutput(BaseModel):
         description="A stored entry close in meaning (cosine >= 0.9), or null. With the "
         "project's near_duplicate = \"skip\" the note was not added and id is that entry's.",
     )
-
-
-class ListedEntry(BaseModel):
-    """One entry of ``memory_list``."""
-
-    id: str
-    category: str
-    source: str
-    filePath: str
-    line: int | None
-    sectionTitle: str
-    keywords: list[str]
-    createdAt: str
-    updatedAt: str
-    referenceCount: int
-    promoted: bool
-    stale: bool = Field(description="The code this entry cites changed or disappeared since.")
-    staleReason: str = Field(description="Why it is stale ('' when it is not).")
-    content: str
+    entry: EntryOut = Field(description="The entry as stored.")
 
 
 class ListOutput(BaseModel):
     """Result of ``memory_list``."""
 
-    entries: list[ListedEntry]
+    entries: list[EntryOut]
     count: int
-    total: int = Field(description="Entries in the memory (of the category, if given).")
+    total: int = Field(description="Entries in the memory that match the filters.")
     category: str | None
 
 

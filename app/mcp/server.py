@@ -21,10 +21,17 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer, ResourceSecurity
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult, Resource, Tool
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    Resource,
+    Tool,
+)
 from pydantic import Field, ValidationError
 
-from app.mcp import errors, knowledge
+from app.mcp import errors, knowledge, strict
 from app.mcp.prompts import query_prompt
 from app.mcp.state import MemorySource, ServerState
 from app.mcp.tools import TOOL_NAMES, register_tools
@@ -67,7 +74,15 @@ class MemoryServer(MCPServer[None]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[None, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        """Call a tool; failures the SDK detects become coded tool errors as well."""
+        """Call a tool; failures the SDK detects become coded tool errors as well, and an
+        argument the tool does not take is refused, by name."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = strict.tool_arguments(tool.parameters)
+            problem = strict.unknown_arguments(name, known, arguments or {})
+            if problem is not None:
+                extra = sorted(set(arguments or {}) - set(known))
+                return errors.failure(errors.INVALID_INPUT, problem, fields=extra)
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError as exc:
@@ -82,6 +97,25 @@ class MemoryServer(MCPServer[None]):
                     f"there is no tool '{name}'; the tools are: " + ", ".join(TOOL_NAMES),
                 )
             return errors.failure(errors.INVALID_INPUT, str(exc))
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[None, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        """Render a prompt; a wrong call is an invalid-params error that says what is
+        wrong (the SDK answers "Internal server error")."""
+        prompt = self._prompt_manager.get_prompt(name)
+        names = [p.name for p in self._prompt_manager.list_prompts()]
+        declared = prompt.arguments if prompt is not None else None
+        problem = strict.prompt_problem(name, declared, arguments, names)
+        if problem is not None:
+            raise MCPError(code=INVALID_PARAMS, message=problem)
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=f"prompt '{name}': {exc}") from None
 
     async def list_tools(self) -> list[Tool]:
         """The tools; listing them also tells the warm-up that start-up traffic is over."""
@@ -143,6 +177,7 @@ def create_server(source: MemorySource, *, warm_up: bool = True) -> MemoryServer
     """
     server = MemoryServer(ServerState(source), warm_up=warm_up)
     register_tools(server, server.state)
+    strict.seal_schemas(server._tool_manager.list_tools())
     _register_resources(server)
     _register_prompts(server)
     return server

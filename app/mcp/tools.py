@@ -15,7 +15,6 @@ import anyio.to_thread
 from mcp.types import CallToolResult, ToolAnnotations
 
 from app.mcp import errors
-from app.mcp.knowledge import SCHEME
 from app.mcp.schemas import (
     MAX_SEARCH_LIMIT,
     AddCategory,
@@ -34,15 +33,17 @@ from app.mcp.schemas import (
     SearchCategory,
     SearchLimit,
     SearchOutput,
+    SearchSource,
+    StaleOnly,
 )
 from engine import (
     EngineError,
-    Entry,
     FileIsSourceError,
     SearchMode,
     Source,
-    entry_record,
-    result_rows,
+    add_json,
+    entry_json,
+    results_json,
 )
 
 if TYPE_CHECKING:
@@ -78,17 +79,6 @@ async def run_tool(
     return errors.success(payload)
 
 
-def _uri(memory: Memory, entry: Entry) -> str | None:
-    """The ``memory://`` resource of an entry's knowledge file, if it has one."""
-    if entry.source is not Source.MARKDOWN or not entry.file_path:
-        return None
-    try:
-        prefix = memory.paths.knowledge_dir.relative_to(memory.paths.root).as_posix() + "/"
-    except ValueError:
-        return None
-    return SCHEME + entry.file_path[len(prefix) :] if entry.file_path.startswith(prefix) else None
-
-
 def search_payload(
     state: ServerState,
     memory: Memory,
@@ -98,6 +88,8 @@ def search_payload(
     category: str | None,
     mode: str | None,
     min_score: float | None = None,
+    source: str | None = None,
+    stale_only: bool = False,
 ) -> dict[str, Any]:
     """Run one search; queue the reference counting of what it returned."""
     requested = SearchMode(mode) if mode else memory.config.search_mode
@@ -109,14 +101,12 @@ def search_payload(
         mode=requested,
         limit=limit or min(memory.config.default_limit, MAX_SEARCH_LIMIT),
         category=category,
+        source=source,
+        stale_only=stale_only,
         wait_for_model=wait,
         min_score=min_score,
     )
-    rows = result_rows(response.results)
-    for row, result in zip(rows, response.results, strict=True):
-        row["staleReason"] = result.stale_reason
-        row["referenceCount"] = result.entry.reference_count
-        row["uri"] = _uri(memory, result.entry)
+    rows = results_json(response.results, knowledge_prefix=memory.paths.knowledge_prefix)
     state.record_references([r.entry.id for r in response.results])
     return {
         "query": query,
@@ -133,72 +123,38 @@ def add_payload(
 ) -> dict[str, Any]:
     """Store one entry written by the agent (source ``session``)."""
     result = memory.add(content, category=category, source=Source.SESSION, keywords=keywords or ())
-    entry = result.entry
-    if result.created:
-        message = f"Entry added to memory as {entry.id}"
-        if result.redactions:
-            message += " (redacted: " + ", ".join(result.redactions) + ")"
-    else:
-        message = f"Identical content is already stored as {entry.id}; nothing was added"
+    entry = entry_json(result.entry, knowledge_prefix=memory.paths.knowledge_prefix)
     near = result.near_duplicate
-    if near is not None:
-        close = f"{near.entry.id} (cosine similarity {near.similarity:.2f})"
-        message = (
-            f"Entry added to memory as {entry.id}; it is a near duplicate of {close}: "
-            "consider deleting one of them"
-            if result.created
-            else f"Not added: a near duplicate of {close} is already stored"
-        )
+    close = (near.entry.id, near.similarity) if near else None
+    return add_json(
+        entry, created=result.created, redactions=result.redactions, near_duplicate=close
+    )
+
+
+def list_payload(
+    memory: Memory,
+    category: str | None,
+    limit: int,
+    source: str | None = None,
+    stale_only: bool = False,
+) -> dict[str, Any]:
+    """Entries newest first; ``total``: how many match the filters."""
+    entries = memory.list(category=category, source=source, limit=None if stale_only else limit)
+    stale = memory.stale_reasons([e.id for e in entries])
+    if stale_only:
+        entries = [e for e in entries if e.id in stale]
+        total = len(entries)
+        entries = entries[:limit]
+    else:
+        total = memory.count(category=category, source=source)
+    prefix = memory.paths.knowledge_prefix
     return {
-        "success": True,
-        "created": result.created,
-        "id": entry.id,
-        "category": entry.category.value,
-        "message": message,
-        "redactions": list(result.redactions),
-        "nearDuplicate": (
-            {"id": near.entry.id, "similarity": round(near.similarity, 3)} if near else None
-        ),
-    }
-
-
-LIST_FIELDS = (
-    "id",
-    "category",
-    "source",
-    "filePath",
-    "line",
-    "sectionTitle",
-    "keywords",
-    "createdAt",
-    "updatedAt",
-    "referenceCount",
-    "promoted",
-    "content",
-)
-"""The entry fields of a ``memory_list`` row (``stale`` and ``staleReason`` follow)."""
-
-
-def entry_row(entry: Entry, stale_reason: str = "") -> dict[str, Any]:
-    """One entry as ``memory_list`` returns it."""
-    row = entry_record(entry, LIST_FIELDS)
-    row.update(stale=bool(stale_reason), staleReason=stale_reason)
-    row["content"] = row.pop("content")  # last: the long field
-    return row
-
-
-def list_payload(memory: Memory, category: str | None, limit: int) -> dict[str, Any]:
-    """Entries newest first."""
-    entries = memory.list(category=category, limit=limit)
-    try:
-        stale = memory.freshness.stale([e.id for e in entries])
-    except Exception:  # stale flags are derived: a broken citation file must not fail a list
-        log.warning("could not check entries for stale citations", exc_info=True)
-        stale = {}
-    return {
-        "entries": [entry_row(e, stale.get(e.id, "")) for e in entries],
+        "entries": [
+            entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix)
+            for e in entries
+        ],
         "count": len(entries),
-        "total": memory.count(category=category),
+        "total": total,
         "category": category,
     }
 
@@ -232,16 +188,30 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         category: SearchCategory = None,
         mode: Mode = None,
         min_score: MinScore = None,
+        source: SearchSource = None,
+        stale_only: StaleOnly = False,
     ) -> Annotated[CallToolResult, SearchOutput]:
         """Search the project's memory: curated knowledge files, notes saved by agents and
-        people, and codebase discoveries. Returns the best matches (id, content, score,
-        category, source, filePath/line, sectionTitle); an empty list means nothing
-        relevant is stored. Search before exploring the code for how things work here."""
+        people, and codebase discoveries. Search before exploring the code for how things
+        work here. Returns {query, mode, used, count, results, warnings}; each result has
+        rank, score (0..1), explanation (vectorRank, vectorSimilarity, keywordRank, bm25,
+        fusedScore, gate) and the entry: id, category, source, filePath, line, lineEnd,
+        sectionTitle, keywords, referenceCount, promoted, createdAt, updatedAt, uri,
+        content, and stale/staleReason (stale=true: the code it cites changed since, so
+        verify before relying on it). An empty list means nothing relevant is stored."""
         return await run_tool(
             state,
             "memory_search",
             lambda m: search_payload(
-                state, m, query, limit=limit, category=category, mode=mode, min_score=min_score
+                state,
+                m,
+                query,
+                limit=limit,
+                category=category,
+                mode=mode,
+                source=source,
+                stale_only=stale_only,
+                min_score=min_score,
             ),
         )
 
@@ -255,29 +225,42 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         to a stored one (cosine >= 0.9) is reported in nearDuplicate with that entry's id.
         The note stays in this machine's memory (not shared with the team through git)
         until someone promotes it into .claude/knowledge/ (memory-tui promote ID, or
-        --all-notes after a review)."""
+        --all-notes after a review). Returns {success, created, id, category, message,
+        redactions, nearDuplicate, entry} (entry: the stored entry, as in memory_list)."""
         return await run_tool(
             state, "memory_add", lambda m: add_payload(m, content, category, keywords)
         )
 
     @server.tool(name="memory_list", title="List memory entries", annotations=READ_ONLY)
     async def memory_list(
-        category: ListCategory = None, limit: ListLimit = 50
+        category: ListCategory = None,
+        limit: ListLimit = 50,
+        source: SearchSource = None,
+        stale_only: StaleOnly = False,
     ) -> Annotated[CallToolResult, ListOutput]:
-        """List memory entries, newest first, optionally of one category."""
-        return await run_tool(state, "memory_list", lambda m: list_payload(m, category, limit))
+        """List memory entries, newest first, optionally of one category or source, or only
+        the stale ones. Returns {entries, count, total (entries matching the filters),
+        category}; each entry has id, category, source, filePath, line,
+        lineEnd, sectionTitle, keywords, referenceCount, promoted, promotedAt, createdAt,
+        updatedAt, contentHash, uri, content, and stale/staleReason (stale=true: the code
+        it cites changed or disappeared since it was written)."""
+        return await run_tool(
+            state, "memory_list", lambda m: list_payload(m, category, limit, source, stale_only)
+        )
 
     @server.tool(name="memory_delete", title="Delete a memory entry", annotations=DESTRUCTIVE)
     async def memory_delete(id: EntryId) -> Annotated[CallToolResult, DeleteOutput]:
         """Delete one memory entry by id (for wrong or outdated knowledge). An unknown id
         is not an error: the answer says deleted=false. Entries indexed from a knowledge
         file are not deleted (deleted=false, the reason says which file): the file is the
-        source, so edit it instead."""
+        source, so edit it instead. Returns {deleted, id, reason}."""
         return await run_tool(state, "memory_delete", lambda m: delete_payload(m, id))
 
     @server.tool(name="memory_analyze", title="Analyse the codebase", annotations=DESTRUCTIVE)
     async def memory_analyze() -> Annotated[CallToolResult, AnalyzeOutput]:
         """Analyse the codebase (languages, structure, entry points, public symbols) and
         replace the 'discovery' entries with the result. Takes seconds to minutes on
-        large repositories; run it after big structural changes."""
+        large repositories; run it after big structural changes. Returns {name, files,
+        languages, sourceDirs, entryPoints, frameworks, testTools, symbols, entries:
+        {created, kept, deleted}, errors}."""
         return await run_tool(state, "memory_analyze", analyze_payload)

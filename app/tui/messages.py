@@ -45,7 +45,11 @@ class ResultsReady(Message):
     """A search or listing finished."""
 
     def __init__(
-        self, request: SearchRequest, results: tuple[SearchResult, ...], warnings: tuple[str, ...]
+        self,
+        request: SearchRequest,
+        results: tuple[SearchResult, ...],
+        warnings: tuple[str, ...],
+        total: int | None = None,
     ) -> None:
         super().__init__()
         self.request = request
@@ -54,6 +58,9 @@ class ResultsReady(Message):
         """Best first; when browsing, newest first with a score of 0."""
         self.warnings = warnings
         """What the engine had to degrade (e.g. one retriever unavailable)."""
+        self.total = total
+        """When browsing, how many entries match the filters (the listing stops at a
+        limit); None for a search."""
 
 
 class CountsReady(Message):

@@ -127,7 +127,10 @@ class ScoreExplanation:
     keyword_score: float | None = None
     """BM25 normalised to 0..1 relative to the best keyword hit of this query."""
     fused_score: float | None = None
-    """Reciprocal Rank Fusion score, sum of 1/(k + rank) (hybrid mode only)."""
+    """The fused value before scaling (hybrid only): a sum of z-scores or of 1/(k + rank)."""
+    gate: str | None = None
+    """Why the relevance gate let the result through: ``"similarity"`` (close enough in
+    meaning), ``"terms"`` (contains every query term); None where no gate ran (keyword)."""
 
 
 @dataclass(frozen=True, slots=True)

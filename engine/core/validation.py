@@ -83,3 +83,20 @@ def require_unicode(text: str, what: str) -> str:
     raise InvalidInputError(
         f"{what} holds {problem} at character {found.start() + 1}: send UTF-8 text"
     )
+
+
+def check_search(query: object, limit: int, min_score: float | None) -> str:
+    """The query of a search, checked with its limit and minimum score; NUL bytes (which
+    FTS5 cannot take) become spaces.
+
+    Raises:
+        InvalidInputError: an empty query, a limit outside 1..1000, a score outside -1..1.
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("query is empty")
+    require_unicode(query, "the query")
+    if not 1 <= limit <= 1000:
+        raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+    if min_score is not None and not -1.0 <= min_score <= 1.0:
+        raise InvalidInputError(f"min_score must be from -1 to 1, got {min_score}")
+    return query.replace("\x00", " ")

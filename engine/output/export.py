@@ -3,8 +3,10 @@
 Shared by the CLI (``--format``), the TUI's export screen and the MCP server; it only builds
 strings, the caller decides where they go. Every output ends with exactly one newline.
 
-The machine formats (json, csv, xml) carry every field of :data:`FIELDS` losslessly, full content
-included: newlines, quotes and surrounding whitespace survive a parse with :mod:`json`,
+JSON writes each result in the one shape of every face (every entry field, stale flags, the
+score explanation: :func:`engine.output.serialize.result_json`). The tabular machine formats
+(csv, xml) carry every field of :data:`FIELDS`. All three are lossless, full content included:
+newlines, quotes and surrounding whitespace survive a parse with :mod:`json`,
 :class:`csv.DictReader` or :mod:`xml.etree.ElementTree`. CSV is also opened by spreadsheets,
 which run a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a
 formula ("CSV injection"): such a text cell is written with a single quote in front, as
@@ -35,9 +37,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.core.models import SearchResult
+from engine.core.models import Entry, SearchResult
 from engine.guards.terminal import json_text, printable, printable_line
-from engine.output.serialize import entry_record
+from engine.output.serialize import KNOWLEDGE_PREFIX, entry_record, results_json
 
 
 class ExportFormat(StrEnum):
@@ -118,14 +120,25 @@ def result_rows(results: Sequence[SearchResult]) -> list[dict[str, object]]:
     return rows
 
 
-def render(results: Sequence[SearchResult], fmt: ExportFormat | str, query: str = "") -> str:
+def render(
+    results: Sequence[SearchResult],
+    fmt: ExportFormat | str,
+    query: str = "",
+    *,
+    knowledge_prefix: str = KNOWLEDGE_PREFIX,
+) -> str:
     """``results`` (best first) for ``query`` in format ``fmt``, ending with one newline.
+
+    ``knowledge_prefix`` (the knowledge folder relative to the project root, with a
+    trailing slash) gives json results their ``memory://`` uri.
 
     Raises:
         ValueError: ``fmt`` names no format.
     """
-    renderer = _RENDERERS[parse_format(fmt)]
-    return renderer(results, query)
+    chosen = parse_format(fmt)
+    if chosen is ExportFormat.JSON:
+        return _render_json(results, knowledge_prefix)
+    return _RENDERERS[chosen](results, query)
 
 
 # -- text
@@ -152,6 +165,21 @@ def _where(result: SearchResult) -> str:
     return result.entry.location or f"({result.entry.source})"
 
 
+def _body(entry: Entry) -> str:
+    """The content without what the section title line already says: a chunk starts with
+    its heading path (``Auth > Tokens``) and its heading (``## Tokens``)."""
+    path = " ".join(entry.section_title.split()).lower()
+    titles = {part.strip() for part in path.split(" > ")} - {""}
+    lines = entry.content.splitlines()
+    while lines and path:
+        head = " ".join(lines[0].split()).lower()
+        heading = head.startswith("#") and head.lstrip("#").strip() in titles
+        if head and head != path and not heading:
+            break
+        lines.pop(0)
+    return "\n".join(lines) or entry.content
+
+
 def _render_text(results: Sequence[SearchResult], query: str) -> str:
     shown_query = _one_line(query)
     if not results:
@@ -162,7 +190,7 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
         lines = [head + (" [stale]" if result.stale else "")]
         if result.entry.section_title:
             lines.append("   " + _one_line(result.entry.section_title))
-        snippet = _shorten(_one_line(result.entry.content), TEXT_SNIPPET_CHARS)
+        snippet = _shorten(_one_line(_body(result.entry)), TEXT_SNIPPET_CHARS)
         if snippet:
             lines.append("   " + snippet)
         blocks.append("\n".join(lines))
@@ -172,9 +200,11 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
 # -- json
 
 
-def _render_json(results: Sequence[SearchResult], query: str) -> str:
+def _render_json(results: Sequence[SearchResult], knowledge_prefix: str) -> str:
     # The seed's contract is a bare array of records, so the query is not part of the output.
-    return json_text(json.dumps(result_rows(results), indent=2, ensure_ascii=False)) + "\n"
+    # Each record is a search result in the one JSON shape (search_result.schema.json).
+    rows = results_json(results, knowledge_prefix=knowledge_prefix)
+    return json_text(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n"
 
 
 # -- csv
@@ -304,7 +334,6 @@ def _render_xml(results: Sequence[SearchResult], query: str) -> str:
 
 _RENDERERS = {
     ExportFormat.TEXT: _render_text,
-    ExportFormat.JSON: _render_json,
     ExportFormat.CSV: _render_csv,
     ExportFormat.MD: _render_md,
     ExportFormat.XML: _render_xml,

@@ -8,9 +8,10 @@ while an unrelated query returns nothing instead of its least-bad neighbours.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.core.models import Entry, ScoreExplanation, SearchResult
+from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
 
 if TYPE_CHECKING:
@@ -65,20 +66,19 @@ def gate(
             sim = result.explanation.vector_similarity
             if sim is None:
                 sim = sims.get(result.entry.id)
-                result = with_similarity(result, sim)
-            if (sim is not None and sim >= min_score) or covers_all_terms(
-                query, result.entry, prefix_last=prefix_last
-            ):
-                kept.append(result)
-                if len(kept) == limit:
-                    break
+            if sim is not None and sim >= min_score:
+                passed = "similarity"
+            elif covers_all_terms(query, result.entry, prefix_last=prefix_last):
+                passed = "terms"
+            else:
+                continue
+            kept.append(with_similarity(result, sim, passed))
+            if len(kept) == limit:
+                break
     return kept
 
 
-def with_similarity(result: SearchResult, sim: float | None) -> SearchResult:
-    """``result`` with the vector similarity filled into its explanation."""
-    e = result.explanation
-    explanation = ScoreExplanation(
-        e.vector_rank, sim, e.keyword_rank, e.keyword_score, e.fused_score
-    )
-    return SearchResult(result.entry, result.score, explanation, result.stale)
+def with_similarity(result: SearchResult, sim: float | None, passed: str | None) -> SearchResult:
+    """``result`` with the vector similarity and the gate's reason in its explanation."""
+    explanation = replace(result.explanation, vector_similarity=sim, gate=passed)
+    return replace(result, explanation=explanation)

@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
+from engine.core.models import (
+    Category,
+    Entry,
+    ScoreExplanation,
+    SearchMode,
+    SearchResult,
+    Source,
+)
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import fuse, spread_by_file
@@ -125,7 +133,11 @@ class Searcher:
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
             kept = [
-                SearchResult(e, max(0.0, s), ScoreExplanation(vector_rank=i, vector_similarity=s))
+                SearchResult(
+                    e,
+                    max(0.0, s),
+                    ScoreExplanation(vector_rank=i, vector_similarity=s, gate="similarity"),
+                )
                 for i, (e, s) in enumerate(vhits, start=1)
                 if s >= floor
             ]
@@ -189,3 +201,16 @@ def _keyword_result(hit: KeywordHit) -> SearchResult:
     return SearchResult(
         hit.entry, hit.score, ScoreExplanation(keyword_rank=hit.rank, keyword_score=hit.score)
     )
+
+
+def narrowed(
+    results: Sequence[SearchResult], source: Source | None, stale_only: bool, limit: int
+) -> tuple[SearchResult, ...]:
+    """The best ``limit`` results from ``source`` (any when None), stale ones only if
+    ``stale_only`` (stale flags must be set)."""
+    kept = (
+        r
+        for r in results
+        if (source is None or r.entry.source is source) and (r.stale or not stale_only)
+    )
+    return tuple(kept)[:limit]

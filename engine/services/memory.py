@@ -1,14 +1,8 @@
 """The engine's front door: :class:`Memory`, the one object every face talks to.
 
-    memory = Memory.open(project_root)
-    memory.add("LanceDB needs double quotes around camelCase columns", category="gotcha")
-    for result in memory.search("lancedb column quoting").results:
-        print(result.score, result.entry.content)
-
-``Memory`` composes the parts below it and adds little of its own: the store of record
-and its mirror (:class:`engine.storage.records.Records`), writes
-(:class:`engine.services.entries.EntryService`), searches
-(:class:`engine.search.searcher.Searcher`) and stale flags
+``Memory.open(root)``, then ``add``, ``search``, ``list``…; it composes the store of record
+and its mirror (:class:`engine.storage.records.Records`), writes (:class:`EntryService`),
+searches (:class:`engine.search.searcher.Searcher`) and stale flags
 (:class:`engine.freshness.stale.Freshness`). Reads that need no vectors (keyword search,
 list, get, stats) are served by the SQLite mirror and never import LanceDB or the
 embedding model; the store and the model are opened on first need.
@@ -27,20 +21,20 @@ from engine.core.config import Config, load_config
 from engine.core.errors import FileIsSourceError, InvalidInputError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
+    check_search,
     is_unicode,
     parse_category,
     parse_mode,
     parse_source,
-    require_unicode,
 )
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
 from engine.embedding.default import default_embedder
 from engine.search.keyword import KeywordSearcher
-from engine.search.searcher import Searcher, SearchResponse
+from engine.search.searcher import Searcher, SearchResponse, narrowed
 from engine.search.vector import VectorSearcher
 from engine.services.entries import AddResult, EntryService, NewEntry, file_source_refusal
-from engine.services.near_duplicates import find_near_duplicate
+from engine.services.near_duplicates import add_checked
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records, RepairReport
 
@@ -49,6 +43,8 @@ if TYPE_CHECKING:
     from engine.storage.record_store import RecordStore
 
 log = logging.getLogger(__name__)
+
+NARROWED_OVERFETCH = 200  # candidates searched when results are narrowed (source, stale)
 
 
 class Memory:
@@ -150,6 +146,15 @@ class Memory:
             self._freshness = Freshness(self.paths.root, self.paths.memory_dir)
         return self._freshness
 
+    def stale_reasons(self, ids: Sequence[str]) -> dict[str, str]:
+        """Why each of these entries is stale, by id (fresh ones are absent); a failure
+        (stale flags are derived data) is logged and reads as "none stale"."""
+        try:
+            return self.freshness.stale(list(ids)) if ids else {}
+        except Exception:
+            log.warning("could not check entries for stale citations", exc_info=True)
+            return {}
+
     def _record_citations(self, entries: Sequence[Entry]) -> None:
         """Record what notes cite of the code; a failure here never fails the write."""
         try:
@@ -194,8 +199,8 @@ class Memory:
         file_path: str = "",
         section_title: str = "",
     ) -> AddResult:
-        """Store one entry; identical content returns the existing entry instead. A near
-        duplicate (cosine >= 0.9) is reported or skipped by the ``near_duplicate`` setting.
+        """Store one entry; identical content returns the existing entry instead, and a
+        near duplicate (cosine >= 0.9) is reported or skipped (``near_duplicate``).
 
         Raises:
             InvalidInputError: empty content, unknown category, too many keywords.
@@ -203,16 +208,7 @@ class Memory:
             SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
         """
         item = NewEntry(content, category, source, keywords, file_path, section_title)
-        policy = self.config.near_duplicate
-        near = None
-        if policy != "keep" and self.mirror.count():
-            text, _ = self.prepare_content(content)
-            self.records.store()  # a missing store refuses here, before the model loads
-            near = find_near_duplicate(self.embedder, self.searcher.vectors, text)
-        if near is not None and policy == "skip":
-            return AddResult(near.entry, False, near_duplicate=near)
-        result = self.entries.add_many([item])[0]
-        return replace(result, near_duplicate=near) if result.created and near else result
+        return add_checked(self, item)
 
     def add_many(
         self, items: Sequence[NewEntry], *, secret_policy: str | None = None
@@ -321,18 +317,23 @@ class Memory:
         if sort not in ("recent", "refs"):
             raise InvalidInputError(f"sort must be recent or refs, got {sort!r}")
         self.records.refresh_mirror()
-        category = parse_category(category) if category is not None else None
-        source = parse_source(source) if source is not None else None
-        if sort == "refs":  # every match is read: counts are not indexed
-            found = self.mirror.recent(category=category, source=source)
-            found.sort(key=lambda e: -e.reference_count)  # stable: newest first among equals
-            return found[offset : None if limit is None else offset + limit]
-        return self.mirror.recent(category=category, source=source, limit=limit, offset=offset)
+        return self.mirror.recent(
+            category=parse_category(category) if category is not None else None,
+            source=parse_source(source) if source is not None else None,
+            limit=limit,
+            offset=offset,
+            by_references=sort == "refs",
+        )
 
-    def count(self, *, category: Category | str | None = None) -> int:
-        """Number of entries (optionally of one category)."""
+    def count(
+        self, *, category: Category | str | None = None, source: Source | str | None = None
+    ) -> int:
+        """Number of entries (optionally of one category, from one source)."""
         self.records.refresh_mirror()
-        return self.mirror.count(category=parse_category(category) if category else None)
+        return self.mirror.count(
+            category=parse_category(category) if category else None,
+            source=parse_source(source) if source else None,
+        )
 
     def search(
         self,
@@ -341,39 +342,40 @@ class Memory:
         mode: SearchMode | str | None = None,
         limit: int | None = None,
         category: Category | str | None = None,
+        source: Source | str | None = None,
+        stale_only: bool = False,
         prefix_last: bool = False,
         wait_for_model: bool = True,
         min_score: float | None = None,
     ) -> SearchResponse:
         """Search the memory. ``mode`` and ``limit`` default to the configuration;
-        ``min_score`` (-1 to 1) replaces the configured similarity gate for this search.
+        ``min_score`` (-1 to 1) replaces the configured similarity gate for this search;
+        with ``source`` or ``stale_only``, the best ``limit`` of the results that qualify.
 
         Raises:
-            InvalidInputError: empty query, bad limit, unknown mode or category.
+            InvalidInputError: empty query, bad limit, unknown mode, category or source.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInputError("query is empty")
-        require_unicode(query, "the query")
         limit = self.config.default_limit if limit is None else limit
-        if not 1 <= limit <= 1000:
-            raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
+        text = check_search(query, limit, min_score)
         self.records.refresh_mirror()
-        if min_score is not None and not -1.0 <= min_score <= 1.0:
-            raise InvalidInputError(f"min_score must be from -1 to 1, got {min_score}")
+        wanted = parse_source(source) if source is not None else None
+        narrow = wanted is not None or stale_only
         response = self.searcher.search(
-            query.replace("\x00", " "),
+            text,
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
-            limit=limit,
+            limit=max(limit, NARROWED_OVERFETCH) if narrow else limit,
             category=parse_category(category) if category is not None else None,
             prefix_last=prefix_last,
             wait_for_model=wait_for_model,
             min_score=min_score,
         )
         try:
-            return replace(response, results=self.freshness.mark(response.results))
+            response = replace(response, results=self.freshness.mark(response.results))
         except Exception:  # a broken citation file must not fail a search
             log.warning("could not check results for stale citations", exc_info=True)
+        if not narrow:
             return response
+        return replace(response, results=narrowed(response.results, wanted, stale_only, limit))
 
     def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:
         """Entries worth showing unasked for ``prompt`` (keyword only, no model), each with

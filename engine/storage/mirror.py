@@ -241,10 +241,13 @@ class EntryMirror:
         source: Source | None = None,
         limit: int | None = None,
         offset: int = 0,
+        by_references: bool = False,
     ) -> list[Entry]:
-        """Entries newest first, optionally filtered."""
+        """Entries newest first (``by_references``: most referenced first, then newest),
+        optionally filtered."""
         clauses, params = self._filters(category, source)
-        sql = f"{clauses} ORDER BY createdAt DESC, rowid DESC LIMIT ? OFFSET ?"
+        order = "referenceCount DESC, " if by_references else ""
+        sql = f"{clauses} ORDER BY {order}createdAt DESC, rowid DESC LIMIT ? OFFSET ?"
         return self._select(sql, [*params, -1 if limit is None else limit, offset])
 
     def count(self, *, category: Category | None = None, source: Source | None = None) -> int:

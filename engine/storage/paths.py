@@ -30,6 +30,15 @@ class MemoryPaths:
         return cls(root=root, knowledge_dir=root / knowledge_dir)
 
     @property
+    def knowledge_prefix(self) -> str:
+        """The knowledge folder relative to the root, with a trailing slash ("" when it lies
+        outside the project): what ``memory://`` resource URIs are relative to."""
+        try:
+            return self.knowledge_dir.relative_to(self.root).as_posix() + "/"
+        except ValueError:
+            return ""
+
+    @property
     def claude_dir(self) -> Path:
         """``.claude/``."""
         return self.root / ".claude"

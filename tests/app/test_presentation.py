@@ -22,9 +22,13 @@ def request(query: str = "", mode: SearchMode = SearchMode.HYBRID, **kw: object)
 
 def test_header_says_what_is_shown() -> None:
     assert header_text(request(), 0, 0) == "Empty memory"
-    assert header_text(request(), 200, 10_000) == "newest 200 of 10,000 entries"
-    assert header_text(request(category=Category.GOTCHA), 3, 9) == (
+    assert header_text(request(), 200, 10_000) == "showing 200 of 10,000 entries, newest first"
+    assert header_text(request(), 1, 1) == "1 entry, newest first"
+    assert header_text(request(category=Category.GOTCHA), 3, 3) == (
         "3 entries, newest first · category gotcha"
+    )
+    assert header_text(request(category=Category.GOTCHA), 3, 9) == (
+        "showing 3 of 9 entries, newest first · category gotcha"
     )
     assert header_text(request("rrf"), 1, 9) == "1 result for “rrf” · hybrid"
     loading = request("rrf", effective=SearchMode.KEYWORD)

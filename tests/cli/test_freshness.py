@@ -50,7 +50,7 @@ def test_search_list_and_stale_show_a_note_whose_function_was_deleted(
     rows = json.loads(found.stdout)
     assert [(r["id"], r["stale"]) for r in rows] == [(note.entry.id, True)]
     assert "[stale]" in text.stdout
-    stale = {row["id"]: row["reason"] for row in json.loads(listed.stdout)}
+    stale = {row["id"]: row["staleReason"] for row in json.loads(listed.stdout)}
     assert stale[note.entry.id] == "compute_total is no longer defined in shop/billing.py"
     assert any("changed since" in why for i, why in stale.items() if i != note.entry.id)
 

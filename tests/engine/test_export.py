@@ -27,6 +27,7 @@ from engine.output.export import (
     render,
     result_rows,
 )
+from engine.output.serialize import RESULT_KEYS
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "export"
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -174,7 +175,11 @@ def _expected(result: SearchResult, rank: int) -> dict[str, object]:
 
 def test_json_round_trips_every_field() -> None:
     parsed = json.loads(render(RESULTS, "json", QUERY))
-    assert parsed == [_expected(result, rank) for rank, result in enumerate(RESULTS, start=1)]
+    for rank, (record, result) in enumerate(zip(parsed, RESULTS, strict=True), start=1):
+        assert {k: record[k] for k in FIELDS} == _expected(result, rank)
+        assert list(record) == list(RESULT_KEYS)  # the one shape of every face
+        assert record["updatedAt"] == result.entry.updated_at
+        assert record["explanation"]["vectorRank"] == result.explanation.vector_rank
     assert isinstance(parsed[0]["score"], float)
     assert parsed[1]["line"] is None
 
@@ -378,3 +383,20 @@ def test_csv_multi_line_cells_are_quoted_per_rfc_4180() -> None:
     assert f'"{content.replace(chr(34), chr(34) * 2)}"' in output
     (record,) = _csv_records(output)
     assert record["content"] == content
+
+
+def test_text_does_not_repeat_the_section_title() -> None:
+    entry = Entry(
+        id="auth-1",
+        content="Auth > Tokens\n\n## Tokens\n\nJWT tokens are validated by the gateway.",
+        category=Category.ARCHITECTURE,
+        source=Source.MARKDOWN,
+        file_path=".claude/knowledge/auth.md",
+        section_title="Auth > Tokens",
+        line_start=5,
+    )
+    text = render([SearchResult(entry, 0.9)], "text", "jwt")
+    assert text.lower().count("tokens") == 2, text  # the title once, then the body
+    assert "   Auth > Tokens\n   JWT tokens are validated by the gateway." in text
+    note = Entry(id="n", content="# Deploys\nGo out on Tuesdays", section_title="")
+    assert "# Deploys Go out on Tuesdays" in render([SearchResult(note, 0.5)], "text")

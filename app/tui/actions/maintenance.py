@@ -11,10 +11,12 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.widgets import Label
 
 from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
+from app.tui.widgets.results_text import plural
 from app.tui.widgets.status_line import StatusLine
 from engine import SearchResult
 
@@ -115,8 +117,10 @@ class MaintenanceActions(_Base):
 
         results = self.query_one(ResultsTable).results
         state = self.state
-        what = f"for “{state.query.strip()}”" if not state.browsing else "(newest entries)"
-        summary = f"{len(results)} result{'s' * (len(results) != 1)} {what}"
+        if state.browsing:  # what the header says: "showing 200 of 677 entries, newest first"
+            summary = str(self.query_one("#results-header", Label).render())
+        else:
+            summary = f"{plural(len(results), 'result')} for “{state.query.strip()}”"
         paths = self.memory.paths
         exports = paths.memory_dir / EXPORTS  # ignored by git and never indexed
         exports.mkdir(parents=True, exist_ok=True)
@@ -133,9 +137,13 @@ class MaintenanceActions(_Base):
         """Render and write the file; posts :class:`~app.tui.messages.ExportWritten`."""
         from engine import render
 
-        request.path.write_text(render(results, request.fmt, query.strip()), encoding="utf-8")
+        text = render(
+            results, request.fmt, query.strip(), knowledge_prefix=self.memory.paths.knowledge_prefix
+        )
+        request.path.write_text(text, encoding="utf-8")
         self.post_message(msg.ExportWritten(request.path, request.fmt.value, len(results)))
 
     def on_export_written(self, message: msg.ExportWritten) -> None:
         """Confirm with a toast."""
-        self.notify(f"{message.count} results as {message.fmt} → {message.path}", title="Exported")
+        what = plural(message.count, "result")
+        self.notify(f"{what} as {message.fmt} → {message.path}", title="Exported")

@@ -29,8 +29,6 @@ PREFIX_MIN_CHARS = 3
 """Shortest last word that is matched as a prefix while typing."""
 SEARCH_LIMIT = 30
 """Results shown for a query."""
-SOURCE_OVERFETCH = 200
-"""Results fetched when a source filter is applied after the search."""
 BROWSE_LIMIT = 200
 """Entries listed when there is no query."""
 
@@ -74,6 +72,7 @@ class SearchWorkers(_Base):
         """
         worker = get_current_worker()
         state = request.state
+        total: int | None = None
         if state.browsing:
             entries = self.memory.list(
                 category=state.category,
@@ -81,25 +80,27 @@ class SearchWorkers(_Base):
                 limit=None if state.stale_only else BROWSE_LIMIT,
             )
             results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
-            results = mark_stale(self.memory, results, only=state.stale_only)[:BROWSE_LIMIT]
+            results = mark_stale(self.memory, results, only=state.stale_only)
+            if state.stale_only:
+                total = len(results)
+            else:
+                total = self.memory.mirror.count(category=state.category, source=state.source)
+            results = results[:BROWSE_LIMIT]
             warnings: tuple[str, ...] = ()
         else:
             response = self.memory.search(
                 state.query,
                 mode=request.effective_mode,
-                limit=SOURCE_OVERFETCH if state.source else SEARCH_LIMIT,
+                limit=SEARCH_LIMIT,
                 category=state.category,
+                source=state.source,
+                stale_only=state.stale_only,
                 prefix_last=prefix_worthy(state.query),
                 wait_for_model=False,
             )
-            found = response.results
-            if state.source is not None:
-                found = tuple(r for r in found if r.entry.source is state.source)
-            if state.stale_only:
-                found = tuple(r for r in found if r.stale)
-            results, warnings = found[:SEARCH_LIMIT], response.warnings
+            results, warnings = response.results, response.warnings
         if not worker.is_cancelled:
-            self.post_message(msg.ResultsReady(request, results, warnings))
+            self.post_message(msg.ResultsReady(request, results, warnings, total))
 
     @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
     def refresh_counts(self) -> None:

@@ -29,7 +29,7 @@ entries that agents and people add.
 | F5 | watch knowledge files: edits saved elsewhere show up (again: stop) |
 | F6 · f | only stale entries (⚠: cited code changed) · on one: refresh it |
 | F7 | personal notes, not shared until promoted: agents', again: yours, again: all |
-| ctrl+g | show the category and source filters and go to them (again: hide them) |
+| ctrl+g | show or hide the category and source filters (picking one returns to the query) |
 | ctrl+p | command palette: every action by name |
 | F1 | this help · ctrl+q quit |
 | mouse | click a mode, a filter, a result or a button |

@@ -32,10 +32,10 @@ from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.mode_toggle import ModeToggle
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
-from app.tui.widgets.results_text import error_text, header_text, placeholder_text
+from app.tui.widgets.results_text import describe_error, error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
-from engine import Category, EngineError, SearchMode, SearchResult, Source, printable
+from engine import Category, SearchMode, SearchResult, Source, printable
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -49,13 +49,6 @@ PREVIEW_DELAY = 0.06
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
-
-
-def describe_error(error: BaseException) -> str:
-    """A one-line message for an error raised in a worker."""
-    if isinstance(error, EngineError):
-        return error.message
-    return f"{type(error).__name__}: {error}"
 
 
 class MainScreen(
@@ -170,13 +163,11 @@ class MainScreen(
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        # Leading-edge debounce: a key typed after a pause searches at once; keys typed in
-        # quick succession (or while a search runs) wait until the typing pauses.
-        idle = time.monotonic() - self._last_start >= DEBOUNCE_SECONDS and not any(
-            w.group == "search" and w.is_running for w in self.workers
-        )
-        if debounce and not idle:
-            self._timer = self.set_timer(DEBOUNCE_SECONDS, self._start_search)
+        # A key typed after a pause searches at once; one typed moments after a search
+        # started waits out the pause; one typed while a search runs starts when it ends.
+        running, rest = self._searching, DEBOUNCE_SECONDS - (time.monotonic() - self._last_start)
+        if debounce and (running or rest > 0):
+            self._timer = self.set_timer(DEBOUNCE_SECONDS if running else rest, self._start_search)
         else:
             self._start_search()
 
@@ -210,7 +201,13 @@ class MainScreen(
     # --- worker results ----------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place where worker errors become messages for the user."""
+        """The one place where worker errors become messages for the user; a search that
+        ended lets the one waiting for it start."""
+        if event.worker.group == "search" and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+        ):
+            self._search_ended()
         if event.state is not WorkerState.ERROR or event.worker.error is None:
             return
         worker, text = event.worker, describe_error(event.worker.error)
@@ -226,6 +223,15 @@ class MainScreen(
             if worker.group == "index":
                 self.indexing_failed(text)
             self.notify(text, title=f"Could not {worker.description}", severity="error")
+
+    @property
+    def _searching(self) -> bool:
+        return any(w.group == "search" and w.is_running for w in self.workers)
+
+    def _search_ended(self) -> None:
+        if self._timer is not None and not self._searching:  # the newest query, now
+            self._timer.stop()
+            self._start_search()
 
     # --- message handlers ----------------------------------------------------------------
 
@@ -245,7 +251,7 @@ class MainScreen(
             if self._select_after in ids:
                 table.move_cursor(row=ids.index(self._select_after), animate=False)
             self._select_after = None
-        self._show_header(request, len(message.results), message.warnings)
+        self._show_header(request, len(message.results), message.total, message.warnings)
         self._show_placeholder(request, len(message.results))
 
     def on_counts_ready(self, message: msg.CountsReady) -> None:
@@ -288,12 +294,14 @@ class MainScreen(
     def _category_chosen(self, message: FilterList.Changed) -> None:
         message.filter_list.set_active(message.value)
         self.update_state(category=Category(message.value) if message.value else None)
+        self.action_focus_search()  # the next key typed narrows the query
 
     @on(FilterList.Changed, "#sources")
     def _source_chosen(self, message: FilterList.Changed) -> None:
         message.filter_list.set_active(message.value)
         self.update_state(source=Source(message.value) if message.value else None)
         self.refresh_counts()
+        self.action_focus_search()
 
     @on(ResultsTable.EntryHighlighted)
     def _entry_highlighted(self, message: ResultsTable.EntryHighlighted) -> None:
@@ -318,9 +326,13 @@ class MainScreen(
         self.query_one(StatusLine).model_state = state
 
     def _show_header(
-        self, request: msg.SearchRequest, count: int, warnings: tuple[str, ...]
+        self,
+        request: msg.SearchRequest,
+        count: int,
+        total: int | None,
+        warnings: tuple[str, ...],
     ) -> None:
-        text = printable(header_text(request, count, self.total, warnings))
+        text = printable(header_text(request, count, total, warnings))
         self.query_one("#results-header", Label).update(text)
 
     def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
@@ -366,14 +378,13 @@ class MainScreen(
         return self.has_class("-narrow") == self.has_class("-filters-toggled")
 
     def action_toggle_filters(self) -> None:
-        """Show the filters and move to them, or hide them and go back to the query."""
-        if self.filters_visible and self.query_one("#sidebar").has_focus_within:
-            self.toggle_class("-filters-toggled")
+        """Show the filters and move to them, or hide them and go back to the query; the
+        results and the preview stay as they are."""
+        self.toggle_class("-filters-toggled")
+        if self.filters_visible:
+            self.call_after_refresh(self.query_one("#categories", FilterList).focus)
+        else:
             self.action_focus_search()
-            return
-        if not self.filters_visible:
-            self.toggle_class("-filters-toggled")
-        self.call_after_refresh(self.query_one("#categories", FilterList).focus)
 
     def action_focus_filters(self) -> None:
         """Show the filters and move to the category list."""

@@ -97,6 +97,8 @@ def explanation(result: SearchResult, mode: str) -> Content:
         )
     if why.fused_score is not None:
         parts.append(Content.from_markup("[dim]fused[/] $f", f=num(why.fused_score, 4)))
+    if why.gate is not None:  # as "gate" in every JSON result
+        parts.append(Content.from_markup("[dim]gate[/] $g", g=why.gate))
     return Content("  ").join(parts)
 
 

@@ -47,14 +47,25 @@ def one_line(text: str, width: int) -> str:
 
 
 def tail(text: str, width: int) -> str:
-    """``text`` cut from the left so that its end stays visible: ``…/file.md:12``."""
-    if len(text) <= width:
+    """``text`` in ``width`` cells with the middle cut out, so that the file name and its
+    ``:line`` stay visible: ``docs/…/sync-waves.md:226``, ``sync-w…aves.md:226``."""
+    if cell_len(text) <= width:
         return text
-    name = text.rsplit("/", 1)[-1]
-    for candidate in ("…/" + name, name):
-        if len(candidate) <= width:
-            return candidate
-    return "…" + text[len(text) - width + 1 :]
+    head, _, name = text.rpartition("/")
+    if head:
+        room = width - cell_len(name) - 2  # "…/"
+        if room >= 3:
+            return set_cell_size(head, room) + "…/" + name
+        if cell_len(name) + 2 <= width:
+            return "…/" + name
+        if cell_len(name) <= width:
+            return name
+    if width < 2:
+        return "…"[:width]
+    # Not even the name fits: keep its start and its end (the extension and the line).
+    line = ":" + name.rpartition(":")[2] if ":" in name else ""
+    keep = min(width - 1, max(len(line), width // 2))
+    return set_cell_size(name, width - 1 - keep) + "…" + name[len(name) - keep :]
 
 
 def fit_title(title: str, width: int) -> str:
@@ -75,7 +86,8 @@ def column_widths(width: int) -> dict[str, int]:
     """Widths of the five columns for a table ``width`` cells wide."""
     narrow = width < 70
     fixed = {"rank": 3, "score": 10, "category": 10 if narrow else 12}
-    rest = max(24, width - sum(fixed.values()) - GAP * 4 - SCROLLBAR)
+    # The row starts with one blank cell and has a gap after each of the first four columns.
+    rest = max(24, width - 1 - sum(fixed.values()) - GAP * 4 - SCROLLBAR)
     title = max(12, rest * 3 // 5)
     return {**fixed, "title": title, "source": max(10, rest - title)}
 

@@ -8,38 +8,64 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.tui.messages import SearchRequest
+from app.tui.messages import SearchRequest, SearchState
+from engine import EngineError
 
 QUERY_CHARS = 40
 """Longest query quoted in the header."""
 
 
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``1 entry``, ``2 entries``, ``1,234 results``: the count and the word that agrees."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count:,} {word}"
+
+
+def entries(count: int) -> str:
+    """``1 entry`` or ``N entries``."""
+    return plural(count, "entry", "entries")
+
+
+def quoted(query: str) -> str:
+    """The query on one line, cut to :data:`QUERY_CHARS`, in quotes."""
+    query = " ".join(query.split())
+    return "“" + (query if len(query) <= QUERY_CHARS else query[: QUERY_CHARS - 1] + "…") + "”"
+
+
+def filters_text(state: SearchState) -> str:
+    """``category gotcha · source session``: the filters applied ("" for none)."""
+    parts = []
+    if state.category:
+        parts.append(f"category {state.category.value}")
+    if state.source:
+        parts.append(f"source {state.source.value}")
+    return " · ".join(parts)
+
+
 def header_text(
     request: SearchRequest, count: int, total: int | None, warnings: Sequence[str] = ()
 ) -> str:
-    """``12 results for “query” · hybrid · category gotcha`` and the like."""
+    """``12 results for “query” · hybrid · category gotcha`` and the like.
+
+    ``total`` is how many entries match the filters when browsing (None: not known), so a
+    cut listing reads ``showing 200 of 677 entries``.
+    """
     state, parts = request.state, []
     filtered = bool(state.category or state.source or state.stale_only)
     if state.browsing and count == 0 and not filtered:
         parts.append("Empty memory")
     elif state.browsing:
-        total = count if total is None else total
-        parts.append(
-            f"{count:,} entries, newest first"
-            if count >= total or filtered
-            else f"newest {count:,} of {total:,} entries"
-        )
+        if total is None or count >= total:
+            parts.append(f"{entries(count)}, newest first")
+        else:
+            parts.append(f"showing {count:,} of {entries(total)}, newest first")
     else:
-        query = " ".join(state.query.split())
-        query = query if len(query) <= QUERY_CHARS else query[: QUERY_CHARS - 1] + "…"
-        plural = "s" * (count != 1)
-        parts.append(f"{count:,} result{plural} for “{query}” · {request.effective_mode.value}")
+        parts.append(f"{plural(count, 'result')} for {quoted(state.query)}")
+        parts.append(request.effective_mode.value)
         if request.effective_mode is not state.mode:
             parts.append(f"{state.mode.value} once the model is ready")
-    if state.category:
-        parts.append(f"category {state.category.value}")
-    if state.source:
-        parts.append(f"source {state.source.value}")
+    if filters_text(state):
+        parts.append(filters_text(state))
     if state.stale_only:
         parts.append("stale only (F6)")
     parts += [w for w in warnings if "still loading" not in w]
@@ -51,22 +77,45 @@ def placeholder_text(request: SearchRequest, count: int) -> str:
     state = request.state
     if count:
         return ""
+    narrowed = filters_text(state)
     if state.stale_only:
-        return (
-            "No stale entries: nothing cites code that has changed since it was written."
-            "\n\nF6 shows every entry again."
-        )
-    if state.browsing and not (state.category or state.source):
+        return stale_placeholder(state)
+    if state.browsing and not narrowed:
         return (
             "Your memory is empty.\n\nAdd an entry with ctrl+n, or put markdown files "
             "under .claude/knowledge/ and re-index with ctrl+r."
         )
     if state.browsing:
-        return "No entries match these filters.\n\nChoose “All” in the filters (ctrl+g)."
+        return f"No entries match {narrowed}.\n\nChoose “All” in the filters (ctrl+g)."
+    within = f" ({narrowed})" if narrowed else ""
     return (
-        f"No results for “{state.query.strip()}” in {request.effective_mode.value} mode."
-        "\n\nTry other words, keyword mode (F3) for exact terms, or clear the filters."
+        f"No results for {quoted(state.query)}{within} in {request.effective_mode.value} "
+        "mode.\n\nTry other words, keyword mode (F3) for exact terms, or clear the filters."
     )
+
+
+def stale_placeholder(state: SearchState) -> str:
+    """The empty stale listing (F6): it names the query and filters that narrowed it, so
+    that it does not claim the whole memory is fresh when only these results are."""
+    narrowed = filters_text(state)
+    if state.browsing and not narrowed:
+        return (
+            "No stale entries: nothing cites code that has changed since it was written."
+            "\n\nF6 shows every entry again."
+        )
+    what = "" if state.browsing else f" match {quoted(state.query)}"
+    what += f" in {narrowed}" if narrowed else ""
+    return (
+        f"No stale entries{what}."
+        "\n\nF6 shows every entry again; clear the query or the filters to look wider."
+    )
+
+
+def describe_error(error: BaseException) -> str:
+    """A one-line message for an error raised in a worker."""
+    if isinstance(error, EngineError):
+        return error.message
+    return f"{type(error).__name__}: {error}"
 
 
 def error_text(message: str) -> str:

@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from app.tui.widgets.results_text import entries as plural_entries
 from engine import SearchMode
 
 MODEL_LABELS = {
@@ -32,7 +33,7 @@ class StatusLine(Static):
 
     def render(self) -> Content:
         """Assemble the line from the current attributes."""
-        entries = "counting…" if self.entries is None else f"{self.entries:,} entries"
+        entries = "counting…" if self.entries is None else plural_entries(self.entries)
         model = MODEL_LABELS.get(self.model_state, self.model_state)
         notes = f" · [$warning]{self.notes:,} notes not shared[/] (F7)" if self.notes else ""
         return Content.from_markup(
