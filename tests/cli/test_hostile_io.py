@@ -156,4 +156,4 @@ def test_stale_output_shows_escape_sequences_inert(tmp_path: Path, home: Path) -
     assert_inert(result.stdout)
     listed = run_cli("stale", "--json", cwd=root, home=home)
     assert_inert(listed.stdout)
-    assert json.loads(listed.stdout)[0]["title"].startswith("\x1b]0;pwned\x07 gears.py")
+    assert json.loads(listed.stdout)[0]["content"].startswith("\x1b]0;pwned\x07 gears.py")
