@@ -56,8 +56,9 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
     from engine import Memory
 
     with Memory.open(root, config=config_or_defaults(root, "hook")) as memory:
-        found = memory.relevant(prompt[:2000])
-    return format_context(choose([r for r, _ in found], prompt))
+        chosen = choose([r for r, _ in memory.relevant(prompt[:2000])], prompt)
+        memory.record_references([r.entry.id for r in chosen])  # injected: referenced
+    return format_context(chosen)
 
 
 def choose(results: list[SearchResult], prompt: str) -> list[SearchResult]:

@@ -24,6 +24,8 @@ from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
+from engine.core.settings import SETTINGS as SETTINGS
+from engine.core.settings import Setting
 
 log = logging.getLogger(__name__)
 
@@ -34,199 +36,6 @@ ENV_PREFIX = "CLAUDE_MEMORY_"
 _NON_CONFIG_ENV = {"CLAUDE_MEMORY_PROJECT", "CLAUDE_MEMORY_LOG_LEVEL", "CLAUDE_MEMORY_CACHE_DIR"}
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """Declaration of one configuration key: type, bounds, names and documentation."""
-
-    name: str
-    kind: type
-    doc: str
-    json_name: str
-    env: str
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[str, ...] = ()
-
-    def allowed(self) -> str:
-        """Describe the allowed values for error messages."""
-        if self.choices:
-            return "one of " + ", ".join(self.choices)
-        if self.kind is bool:
-            return "true or false"
-        if self.kind is tuple:
-            return "a list of strings (glob patterns relative to the project root)"
-        noun = "an integer" if self.kind is int else "a number"
-        if self.minimum is not None and self.maximum is not None:
-            return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
-        return noun if self.kind is not str else "a string"
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        "search_mode",
-        str,
-        "Default search mode.",
-        "defaultSearchMode",
-        "CLAUDE_MEMORY_SEARCH_MODE",
-        choices=tuple(m.value for m in SearchMode),
-    ),
-    Setting(
-        "min_score",
-        float,
-        "Relevance gate: results whose cosine similarity to the query is below this are "
-        "dropped (vector and hybrid modes). Calibrated on SciFact's train split.",
-        "minScore",
-        "CLAUDE_MEMORY_MIN_SCORE",
-        -1.0,
-        1.0,
-    ),
-    Setting(
-        "chunk_size",
-        int,
-        "Largest markdown chunk, in characters.",
-        "chunkSize",
-        "CLAUDE_MEMORY_CHUNK_SIZE",
-        100,
-        10_000,
-    ),
-    Setting(
-        "chunk_overlap",
-        int,
-        "Percent of the previous chunk repeated at the start of the next.",
-        "chunkOverlapPercent",
-        "CLAUDE_MEMORY_CHUNK_OVERLAP",
-        0,
-        50,
-    ),
-    Setting(
-        "default_limit",
-        int,
-        "Results returned when a search names no limit.",
-        "defaultLimit",
-        "CLAUDE_MEMORY_DEFAULT_LIMIT",
-        1,
-        100,
-    ),
-    Setting(
-        "fusion",
-        str,
-        "How hybrid search fuses its two lists: zscore (sums each list's z-normalised "
-        "scores; tuned on SciFact train, better on short notes) or rrf (reciprocal ranks).",
-        "fusion",
-        "CLAUDE_MEMORY_FUSION",
-        choices=("zscore", "rrf"),
-    ),
-    Setting(
-        "rrf_k",
-        int,
-        "Reciprocal Rank Fusion constant k (fusion = rrf).",
-        "rrfK",
-        "CLAUDE_MEMORY_RRF_K",
-        1,
-        1000,
-    ),
-    Setting(
-        "keyword_weight",
-        float,
-        "Weight of the keyword list in hybrid fusion (1 = equal); 1.2 is tuned on SciFact "
-        "train for zscore fusion (1.5 was for rrf).",
-        "keywordWeight",
-        "CLAUDE_MEMORY_KEYWORD_WEIGHT",
-        0.0,
-        5.0,
-    ),
-    Setting(
-        "promote_threshold",
-        int,
-        "Reference count at which an agent's entry qualifies for promotion to markdown.",
-        "promoteThreshold",
-        "CLAUDE_MEMORY_PROMOTE_THRESHOLD",
-        1,
-        100_000,
-    ),
-    Setting(
-        "auto_promote",
-        bool,
-        "Promote qualifying session/discovery entries automatically when they are found.",
-        "autoPromote",
-        "CLAUDE_MEMORY_AUTO_PROMOTE",
-    ),
-    Setting(
-        "secret_policy",
-        str,
-        "What to do with content that looks like a secret: reject it, or redact the match.",
-        "secretPolicy",
-        "CLAUDE_MEMORY_SECRET_POLICY",
-        choices=("reject", "redact"),
-    ),
-    Setting(
-        "secret_allowlist",
-        tuple,
-        "Known false positives of the secret check: exact text or sha256:<hex> fingerprints.",
-        "secretAllowlist",
-        "CLAUDE_MEMORY_SECRET_ALLOWLIST",
-    ),
-    Setting(
-        "sources",
-        tuple,
-        "Project files indexed as searchable text besides the knowledge folder: patterns in "
-        ".gitignore syntax (a leading / anchors to the project root, ** crosses folders). "
-        "Release notes, examples, tests, vendored and generated files are left out unless a "
-        "pattern names them outright.",
-        "sources",
-        "CLAUDE_MEMORY_SOURCES",
-    ),
-    Setting(
-        "sources_exclude",
-        tuple,
-        "Glob patterns of files never indexed as sources, even when `sources` matches them.",
-        "sourcesExclude",
-        "CLAUDE_MEMORY_SOURCES_EXCLUDE",
-    ),
-    Setting(
-        "analyzer_include",
-        tuple,
-        "Patterns of files the analyzer counts as own code though they look like examples etc.",
-        "analyzerInclude",
-        "CLAUDE_MEMORY_ANALYZER_INCLUDE",
-    ),
-    Setting(
-        "analyzer_exclude",
-        tuple,
-        "Patterns of files the analyzer leaves out of own code (summarised once, like tests).",
-        "analyzerExclude",
-        "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
-    ),
-    Setting(
-        "near_duplicate",
-        str,
-        "What adding a note close in meaning (cosine >= 0.9) to a stored one does: report "
-        "it and keep both, keep both silently, or skip the new note.",
-        "nearDuplicate",
-        "CLAUDE_MEMORY_NEAR_DUPLICATE",
-        choices=("report", "keep", "skip"),
-    ),
-    Setting(
-        "knowledge_dir",
-        str,
-        "Folder of curated markdown, relative to the project root (inside the project).",
-        "knowledgeDir",
-        "CLAUDE_MEMORY_KNOWLEDGE_DIR",
-    ),
-    Setting(
-        "max_file_bytes",
-        int,
-        "Largest file indexed, checked or served, in bytes; larger ones are skipped.",
-        "maxFileBytes",
-        "CLAUDE_MEMORY_MAX_FILE_BYTES",
-        1_000,
-        100_000_000,
-    ),
-)
 _BY_NAME = {s.name: s for s in SETTINGS}
 _BY_JSON = {s.json_name: s for s in SETTINGS}
 _BY_ENV = {s.env: s for s in SETTINGS}
@@ -246,6 +55,7 @@ class Config:
     keyword_weight: float = 1.2
     promote_threshold: int = 5
     auto_promote: bool = False
+    count_references: bool = True
     secret_policy: str = "reject"
     secret_allowlist: tuple[str, ...] = ()
     near_duplicate: str = "report"

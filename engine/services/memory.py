@@ -104,11 +104,9 @@ class Memory:
         Raises:
             ConfigError: the project's configuration is invalid.
         """
-        root = Path(root)
-        config = config if config is not None else load_config(root)
-        paths = MemoryPaths.for_root(root, config.knowledge_dir)
+        config = config if config is not None else load_config(Path(root))
         return cls(
-            paths,
+            MemoryPaths.for_root(Path(root), config.knowledge_dir),
             config,
             embedder if embedder is not None else default_embedder(),
             cache_embeddings=cache_embeddings,
@@ -265,8 +263,9 @@ class Memory:
         return self.entries.prepare_content(content, secret_policy=secret_policy)
 
     def record_references(self, ids: Sequence[str]) -> None:
-        """Count that these entries were returned to a caller."""
-        self.records.record_references(ids)
+        """Count that these entries were returned to a caller (``count_references``)."""
+        if self.config.count_references:
+            self.records.record_references(ids)
 
     def flush_references(self) -> None:
         """Write reference counts recorded since the store's last write into the store."""

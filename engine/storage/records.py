@@ -242,9 +242,16 @@ class Records:
 
     def record_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller: ``referenceCount`` grows by
-        the number of times each id appears in ``ids``."""
+        the number of times each id appears in ``ids``. Bookkeeping: a failure (a
+        read-only disk, a lock held too long) is logged, never raised."""
         if not ids:
             return
+        try:
+            self._count(ids)
+        except Exception as exc:
+            log.info("reference counts not recorded: %s", exc)
+
+    def _count(self, ids: Sequence[str]) -> None:
         counts = Counter(ids)
         with self.lock.hold():
             current = self.mirror.get_many(list(counts))

@@ -140,7 +140,10 @@ def test_json_flag_is_the_same_as_format_json(project: Path, home: Path) -> None
     by_format = search(project, home, "--format", "json")
 
     assert by_flag.returncode == by_format.returncode == 0
-    assert json.loads(by_flag.stdout) == json.loads(by_format.stdout)
+    first, second = json.loads(by_flag.stdout), json.loads(by_format.stdout)
+    for result in first:  # the first search counted a reference to each of its results
+        result["referenceCount"] += 1
+    assert first == second
 
 
 def test_search_csv_round_trips(project: Path, home: Path) -> None:

@@ -230,6 +230,7 @@ class CurationActions(_Base):
         if not path.is_file():
             self.notify(f"{entry.file_path} no longer exists.", severity="error")
             return
+        self.memory.record_references([entry.id])  # opened: referenced
         command = editor_command(str(path), entry.line_start)
         try:
             with self.app.suspend():
