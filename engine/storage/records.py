@@ -34,6 +34,8 @@ in (one commit for all of them); closing a process, compaction and repairs fold 
 whatever their number. Until then the mirror, where a count costs one SQLite row, holds
 them, and every face reads counts from the mirror."""
 
+REFERENCE_LOCK_WAIT = 1.0
+"""Seconds a search waits for the write lock to count its results before giving up."""
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
 
@@ -253,7 +255,8 @@ class Records:
 
     def _count(self, ids: Sequence[str]) -> None:
         counts = Counter(ids)
-        with self.lock.hold():
+        # A search (the prompt hook above all) never waits long for a count.
+        with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
             current = self.mirror.get_many(list(counts))
             bumped = [
                 replace(e, reference_count=e.reference_count + counts[e.id])
