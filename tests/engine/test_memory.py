@@ -539,8 +539,7 @@ class TestCrashConsistency:
         a = memory.add("referenced").entry
         with monkeypatch.context() as patch:
             patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
-            with pytest.raises(OSError):
-                memory.record_references([a.id])
+            memory.record_references([a.id])  # bookkeeping: logged, never raised
         assert memory.mirror.reference_backlog() == {}  # the transaction rolled back whole
         reopened = reopen(memory)
         try:
