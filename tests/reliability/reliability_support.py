@@ -142,6 +142,8 @@ class Snapshot:
 def snapshot(root: Path) -> Snapshot:
     """Open the memory (repairing what it repairs on open) and compare mirror and store."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        # Reference counts wait in the mirror until folded into the store in a batch.
+        memory.flush_references()
         stored = {e.id: e for e in memory.store().all_entries()}
         mirror = memory.mirror.get_many(list(stored))
         mirror_ids = frozenset(memory.mirror.ids_and_stamps())

@@ -149,7 +149,7 @@ def test_cli_add_keeps_no_secret(tmp_path: Path) -> None:
         out = run_cli("add", "-", "--json", cwd=tmp_path, home=home, stdin=sentence(n, text))
         assert out.returncode == 0, out.stderr
         assert "redacted a likely secret" in out.stderr, text
-        assert "[redacted: " in json.loads(out.stdout)["content"]
+        assert "[redacted: " in json.loads(out.stdout)["entry"]["content"]
     assert _leaks(tmp_path, items) == Counter()
     _found_all(tmp_path, len(items))
 
