@@ -143,12 +143,18 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
         if args.json:
             _emit_json(_entries_json(memory, entries))
             return 0
+        total = (
+            len(entries) if args.stale else memory.count(category=args.category, source=args.source)
+        )
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
         _show(f"{entry.id}  {entry.created_at[:10]}  {entry.category.value:<12} {title}  {where}\n")
-    if not entries:
-        print("no entries", file=sys.stderr)
+    noun = "entry" if total == 1 else "entries"
+    shown = (
+        f"showing {len(entries)} of {total} {noun}" if len(entries) < total else f"{total} {noun}"
+    )
+    print(shown if entries else "no entries", file=sys.stderr)
     return 0
 
 

@@ -466,3 +466,13 @@ def test_add_and_hybrid_search_with_the_real_model(tmp_path: Path, home: Path) -
     assert rows[0]["category"] == "gotcha"
     assert unrelated.returncode == 0, unrelated.stderr
     assert json.loads(unrelated.stdout) == []
+
+
+def test_list_says_showing_n_of_m(project: Path, home: Path) -> None:
+    total = len(json.loads(run_cli("list", "--json", cwd=project, home=home).stdout))
+    assert total > 1
+    one = run_cli("list", "-n", "1", cwd=project, home=home)
+    assert one.returncode == 0
+    assert f"showing 1 of {total} entries" in one.stderr
+    every = run_cli("list", "-n", "100", cwd=project, home=home)
+    assert f"{total} entries" in every.stderr and "showing" not in every.stderr
