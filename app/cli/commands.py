@@ -150,11 +150,10 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
         _show(f"{entry.id}  {entry.created_at[:10]}  {entry.category.value:<12} {title}  {where}\n")
-    noun = "entry" if total == 1 else "entries"
-    shown = (
-        f"showing {len(entries)} of {total} {noun}" if len(entries) < total else f"{total} {noun}"
-    )
-    print(shown if entries else "no entries", file=sys.stderr)
+    if not entries:
+        print("no entries", file=sys.stderr)
+    elif len(entries) < total:
+        print(f"showing {len(entries)} of {total} entries", file=sys.stderr)
     return 0
 
 

@@ -475,4 +475,4 @@ def test_list_says_showing_n_of_m(project: Path, home: Path) -> None:
     assert one.returncode == 0
     assert f"showing 1 of {total} entries" in one.stderr
     every = run_cli("list", "-n", "100", cwd=project, home=home)
-    assert f"{total} entries" in every.stderr and "showing" not in every.stderr
+    assert "showing" not in every.stderr  # nothing cut, nothing to say

@@ -77,6 +77,8 @@ def test_search_json_results_match_the_schema(project: Path, home: Path) -> None
     rows = cli_json(project, home, "search", "sprocket", "--mode", "keyword", "--json", "-n", "10")
     same = cli_json(project, home, "search", "sprocket", "--mode", "keyword", "--format", "json",
                     "-n", "10")  # fmt: skip
+    for row in rows:  # the first search counted a reference to each of its results
+        row["referenceCount"] += 1
     assert rows == same and len(rows) >= 3
     for row in rows:
         check("search_result", row)
