@@ -133,12 +133,16 @@ def _path_line(data: dict[str, Any]) -> str:
     )
 
 
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def _memory_lines(data: dict[str, Any]) -> list[str]:
     def counts(key: str) -> str:
         return ", ".join(f"{k} {v}" for k, v in sorted(data[key].items())) or "none"
 
     lines = [
-        f"memory:    {data['entries']} entries",
+        f"memory:    {_plural(data['entries'], 'entry', 'entries')}",
         f"  source:   {counts('by_source')}",
         f"  category: {counts('by_category')}",
     ]
@@ -153,5 +157,5 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
         if pending
         else "index up to date"
     )
-    lines.append(f"knowledge: {data['knowledge_files']} files; {fresh}")
+    lines.append(f"knowledge: {_plural(data['knowledge_files'], 'file', 'files')}; {fresh}")
     return lines

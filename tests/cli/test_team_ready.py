@@ -127,7 +127,7 @@ def test_status_text_points_at_what_to_do(project: Path, home: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "notes:     2 personal, not shared until promoted" in result.stdout
     assert "`memory-tui promote --all-notes`" in result.stdout
-    assert "knowledge: 1 files; index up to date" in result.stdout
+    assert "knowledge: 1 file; index up to date" in result.stdout
     assert "hooks:     0 of 3 installed" in result.stdout
 
 
