@@ -230,8 +230,9 @@ def stats(args: argparse.Namespace, root: Path) -> int:
     local = sum(by_source.get(k, 0) for k in ("session", "manual"))
     if local:
         lines.append(
-            f"personal: {local} notes (session and manual) live only in this machine's "
-            ".claude/memory/; `memory-tui promote ID` moves one into .claude/knowledge/ to share"
+            f"personal: {local} {'note' if local == 1 else 'notes'} (session and manual) live "
+            "only in this machine's .claude/memory/; `memory-tui promote ID` moves one into "
+            ".claude/knowledge/ to share"
         )
     _show("\n".join(lines) + "\n")
     return 0

@@ -106,7 +106,8 @@ def secrets(args: argparse.Namespace, root: Path) -> int:
         return 0
     if args.fix:
         print(
-            f"memory-tui doctor: redacted {scan.fixed} entries; derived copies rebuilt",
+            f"memory-tui doctor: redacted {scan.fixed} "
+            f"{'entry' if scan.fixed == 1 else 'entries'}; derived copies rebuilt",
             file=sys.stderr,
         )
         return 0

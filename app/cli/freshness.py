@@ -196,7 +196,8 @@ def discover(args: argparse.Namespace, root: Path) -> int:
             f"{found.deleted} removed; {found.parsed} file(s) parsed\n"
         )
     if stale:
-        _emit(f"{stale} entries cite code that changed: review them with `memory-tui stale`\n")
+        cite = "entry cites" if stale == 1 else "entries cite"
+        _emit(f"{stale} {cite} code that changed: review them with `memory-tui stale`\n")
     return 0
 
 

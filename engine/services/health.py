@@ -68,7 +68,7 @@ def diagnose(
     else:
         if rebuild_store_if_needed and _store_state(paths, embedder) is not None:
             count = rebuild_store(paths, embedder)
-            detail = f"rebuilt from the keyword index: {count} entries"
+            detail = f"rebuilt from the keyword index: {_count(count, 'entry')}"
             report.add("vector store", Status.REPAIRED, detail)
         _check_embedding_cache(paths, report)
         _check_memory(paths, config, embedder, report)
@@ -114,7 +114,7 @@ def _check_embedding_cache(paths: MemoryPaths, report: HealthReport) -> None:
             "on demand",
         )
         return
-    report.add("embedding cache", Status.OK, f"{rows} vectors")
+    report.add("embedding cache", Status.OK, f"{_count(rows, 'vector')}")
 
 
 def _report_read_only(paths: MemoryPaths, report: HealthReport, exc: Exception) -> None:
@@ -210,17 +210,24 @@ def _report_store_size(memory: Memory, count: int, version: int, report: HealthR
     figures = store.figures()
     size = f"{_count(figures['fragments'], 'fragment')}, {figures['bytes'] / 1e6:.1f} MB on disk"
     if figures["small_fragments"] < compaction_threshold(figures["rows"]):
-        report.add("vector store", Status.OK, f"{count} entries (version {version}; {size})")
+        report.add(
+            "vector store", Status.OK, f"{_count(count, 'entry')} (version {version}; {size})"
+        )
         return
     with memory.lock.hold():
         done = store.compact()
     if not done:
-        report.add("vector store", Status.WARNING, f"{count} entries; {size}", "memory-tui compact")
+        report.add(
+            "vector store",
+            Status.WARNING,
+            f"{_count(count, 'entry')}; {size}",
+            "memory-tui compact",
+        )
         return
     report.add(
         "vector store",
         Status.REPAIRED,
-        f"{count} entries; compacted {done['fragments_before']} fragments into "
+        f"{_count(count, 'entry')}; compacted {done['fragments_before']} fragments into "
         f"{done['fragments']}, {done['bytes_before'] / 1e6:.1f} → {done['bytes'] / 1e6:.1f} MB",
     )
 
@@ -241,9 +248,11 @@ def _check_keyword_index(memory: Memory, existed: bool, report: HealthReport) ->
     if count != stored or set(memory.mirror.ids_and_stamps()) != set(
         memory.store().ids_and_stamps()
     ):
-        report.add("keyword index", Status.PROBLEM, f"{count} entries but the store has {stored}")
+        report.add(
+            "keyword index", Status.PROBLEM, f"{_count(count, 'entry')} but the store has {stored}"
+        )
         return
-    agrees = f"{count} entries, agrees with the store"
+    agrees = f"{_count(count, 'entry')}, agrees with the store"
     if repaired:
         report.add("keyword index", Status.REPAIRED, f"{'; '.join(repaired)}: {agrees}")
     else:
@@ -388,4 +397,4 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+    return f"{n:,} {noun if n == 1 else noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"

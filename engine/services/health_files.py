@@ -82,7 +82,7 @@ def check_citations(memory: Memory, report: HealthReport) -> None:
         _rebuild_citations(memory, report, str(exc))
         return
     orphans = sorted(set(cited) - set(memory.mirror.ids_and_stamps()))
-    detail = f"{len(cited)} entries cite code"
+    detail = f"{len(cited)} {'entry cites' if len(cited) == 1 else 'entries cite'} code"
     if orphans:
         memory.freshness.index.forget(orphans)
         report.add(

@@ -108,7 +108,7 @@ def test_cli_fix_with_the_real_model(tmp_path: Path) -> None:
         _plant(memory, TEXT)
     out = run_cli("doctor", "--secrets", "--fix", cwd=tmp_path, home=home, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert "redacted 1 entries" in out.stderr
+    assert "redacted 1 entry;" in out.stderr
     assert TOKEN.encode() not in _raw(tmp_path)
     again = run_cli("doctor", "--secrets", cwd=tmp_path, home=home)
     assert again.returncode == 0 and "no stored secret" in again.stderr

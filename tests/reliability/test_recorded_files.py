@@ -69,7 +69,7 @@ def test_garbage_citations_cost_one_warning_and_doctor_rebuilds(project: Path, h
 
     again = run_cli("doctor", cwd=project, home=home)
     [line] = [line for line in again.stdout.splitlines() if " citations " in line]
-    assert line.startswith("ok") and "1 entries cite code" in line
+    assert line.startswith("ok") and "1 entry cites code" in line
     (project / "gears.py").write_text("def spun():\n    return 2\n", encoding="utf-8")
     stale = run_cli("stale", cwd=project, home=home)
     assert stale.returncode == 0 and "gears.py" in stale.stdout  # stale checks are back
