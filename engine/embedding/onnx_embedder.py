@@ -28,6 +28,19 @@ log = logging.getLogger(__name__)
 MAX_TOKENS = 256
 """The model's window (sentence-transformers' ``max_seq_length``); longer text is cut."""
 
+DEVICE_ENV = "MEMORY_TUI_DEVICE"
+"""``cpu`` keeps embedding on the CPU even where onnxruntime offers CUDA."""
+
+
+def choose_providers(available: Sequence[str], device: str | None) -> list[str]:
+    """onnxruntime providers to ask for: CUDA first where the installed onnxruntime has
+    it (onnxruntime-gpu) unless ``device`` is ``cpu``; the CPU provider always follows,
+    so a node CUDA lacks (or a missing driver) runs on the CPU instead of failing."""
+    wanted = (device or "auto").strip().lower()
+    if wanted != "cpu" and "CUDAExecutionProvider" in available:
+        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    return ["CPUExecutionProvider"]
+
 
 class OnnxEmbedder:
     """The packaged model through onnxruntime; loads on first use (thread-safe).
@@ -118,8 +131,14 @@ class OnnxEmbedder:
         # per query with two threads under load), which is the usual case here.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: nothing on stderr in normal use
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        log.info("embedding model ready (onnxruntime, %s, %s)", variant, path.name)
+        providers = choose_providers(ort.get_available_providers(), os.environ.get(DEVICE_ENV))
+        session = ort.InferenceSession(str(path), options, providers=providers)
+        log.info(
+            "embedding model ready (onnxruntime, %s, %s, %s)",
+            variant,
+            path.name,
+            session.get_providers()[0],
+        )
         return session
 
     def _run(self, session: Any, texts: Sequence[str]) -> Vectors:
