@@ -62,9 +62,12 @@ def require_initialised(root: Path) -> None:
 
 
 def _set_up_elsewhere(root: Path) -> bool:
-    try:
-        wired = "memory-tui" in (root / ".mcp.json").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    from engine import EngineError, read_project_text
+
+    try:  # through the guard: a FIFO, a huge file or a link out of the project is refused
+        text = read_project_text(root, Path(".mcp.json"), allow_hidden=True)
+        wired = "memory-tui" in text
+    except (OSError, EngineError):
         wired = False
     return wired or (root / ".claude" / "knowledge").is_dir()
 

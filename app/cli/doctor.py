@@ -74,7 +74,7 @@ def secrets(args: argparse.Namespace, root: Path) -> int:
     """``doctor --secrets [--fix]``: one line per entry holding a likely secret (its id,
     kinds and fingerprints for the allow-list, never the secret); exit 1 if any is left."""
     from app.project import require_initialised
-    from engine import Memory, fix_secrets, json_text, scan_secrets
+    from engine import Memory, fix_secrets, json_text, printable, scan_secrets
 
     require_initialised(root)
     with Memory.open(root) as memory:
@@ -97,9 +97,8 @@ def secrets(args: argparse.Namespace, root: Path) -> int:
         sys.stdout.write(json_text(json.dumps(data, indent=2)) + "\n")
     else:
         for f in scan.findings:
-            sys.stdout.write(
-                f"{f.entry_id}  {f.where:<13}  {', '.join(f.kinds)}  {' '.join(f.fingerprints)}\n"
-            )
+            line = f"{f.entry_id}  {f.where:<13}  {', '.join(f.kinds)}  {' '.join(f.fingerprints)}"
+            sys.stdout.write(printable(line) + "\n")
     entries = len({f.entry_id for f in scan.findings})
     if not entries:
         print("memory-tui doctor: no stored secret found", file=sys.stderr)

@@ -226,7 +226,7 @@ class Records:
             self.mirror.mark_pending()
             folded = self._fold_references(store, force=force_fold)
             store_op(store)
-            before = self.mirror.state("vectors_version") or ""
+            before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
