@@ -88,3 +88,34 @@ def test_a_delta_for_another_version_is_ignored() -> None:
     assert index.size == 3
     assert [i for i, _ in index.search(np.array([0, 1, 0], np.float32), 1)] == ["d"]
     assert [i for i, _ in index.search(np.array([0, 1, 0], np.float32), 5, "z")] == ["d"]
+
+
+def test_many_single_deltas_match_a_fresh_load() -> None:
+    """Adds append into a growing buffer (no copy of the matrix per add); after hundreds of
+    them, with deletes and re-embeddings among them, every search and the similarities
+    read the same rows as an index loaded from scratch."""
+    rng = np.random.default_rng(7)
+    held: dict[str, tuple[str, np.ndarray]] = {}
+    index = VectorIndex()
+    index.refresh("v0", lambda: ([], [], np.empty((0, 8), np.float32)))
+    for step in range(300):
+        entry_id = f"e{step}"
+        vector = rng.standard_normal((1, 8)).astype(np.float32)
+        category = "even" if step % 2 == 0 else "odd"
+        removed = [f"e{step - 7}"] if step % 10 == 9 else []
+        if step % 25 == 24:
+            entry_id = f"e{step - 3}"  # re-embedded: the same id with a new vector
+        assert index.apply(f"v{step}", f"v{step + 1}", ([entry_id], [category], vector), removed)
+        for gone in removed:
+            held.pop(gone, None)
+        held[entry_id] = (category, vector[0])
+    assert index.size == len(held)
+    fresh = VectorIndex()
+    ids = list(held)
+    matrix = np.stack([held[i][1] for i in ids]).astype(np.float32)
+    fresh.refresh("f", lambda: (ids, [held[i][0] for i in ids], matrix))
+    for _ in range(20):
+        query = rng.standard_normal(8).astype(np.float32)
+        assert index.search(query, 10) == fresh.search(query, 10)
+        assert index.search(query, 10, "odd") == fresh.search(query, 10, "odd")
+        assert index.similarities(query, ids[:30]) == fresh.similarities(query, ids[:30])
