@@ -131,6 +131,9 @@ class ScoreExplanation:
     gate: str | None = None
     """Why the relevance gate let the result through: ``"similarity"`` (close enough in
     meaning), ``"terms"`` (contains every query term); None where no gate ran (keyword)."""
+    vector_weight: float | None = None
+    """The vector list's weight in this query's z-score fusion (hybrid only): 1 when the
+    two lists agree on their first results, down to 0.5 when they share none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,15 @@ Two methods (the ``fusion`` setting):
 
 - ``zscore`` (the default): each list's raw scores (cosine similarity; BM25) become
   z-scores against that list's own candidates, and a document's fused score is
-  ``keyword_weight * z_keyword + z_vector``; a document missing from a list gets that list's
-  lowest z-score. Unlike rank fusion it sees *how much* better a hit is: on short notes
-  the keyword list's head often stands far above the rest while the vector list is flat,
-  and the z-scores let that decide (bench/fusion_lab.py, bench/RESULTS.md).
+  ``keyword_weight * z_keyword + vector_weight * z_vector``; a document missing from a list
+  gets that list's lowest z-score. Unlike rank fusion it sees *how much* better a hit is:
+  on short notes the keyword list's head often stands far above the rest while the vector
+  list is flat, and the z-scores let that decide. ``vector_weight`` is a gate on the vector
+  list, per query (:func:`vector_weight`): full when the two lists agree on their first
+  results, down to a half when they share none of them. The small embedding model finds
+  "this speaker on this topic" where a question asks for the one note holding a fact; when
+  its head and keyword's differ, it is the vector list that is usually off (bench/RESULTS.md,
+  "Hybrid fusion": chosen on SciFact train and LoCoMo dev, as bench/fusion_lab.py shows).
 - ``rrf``: Reciprocal Rank Fusion, ``1 / (k + vector_rank) + keyword_weight / (k + keyword_rank)``.
 """
 
@@ -31,9 +36,30 @@ class _Fused:
     vector_similarity: float | None = None
     keyword_rank: int | None = None
     keyword_score: float | None = None
+    vector_weight: float | None = None
+    """The vector list's weight in this query's z-score fusion (None for RRF)."""
 
 
 FUSION_METHODS = ("zscore", "rrf")
+
+AGREEMENT_HEAD = 10
+"""How many first results of each list are compared to judge their agreement."""
+VECTOR_WEIGHT_FLOOR = 0.5
+"""The vector list's weight when its head shares nothing with keyword's."""
+AGREEMENT_FULL = 0.5
+"""The share of the head both lists hold from which the vector list counts in full."""
+
+
+def vector_weight(vector_ids: Sequence[str], keyword_ids: Sequence[str]) -> float:
+    """The vector list's weight in z-score fusion for one query: 1 when at least
+    :data:`AGREEMENT_FULL` of the first :data:`AGREEMENT_HEAD` results of the shorter list
+    are also among the other's first, falling linearly to :data:`VECTOR_WEIGHT_FLOOR` when
+    none are. 1 when either list is empty (nothing to disagree with)."""
+    head = min(AGREEMENT_HEAD, len(vector_ids), len(keyword_ids))
+    if not head:
+        return 1.0
+    shared = len(set(vector_ids[:AGREEMENT_HEAD]) & set(keyword_ids[:AGREEMENT_HEAD])) / head
+    return VECTOR_WEIGHT_FLOOR + (1.0 - VECTOR_WEIGHT_FLOOR) * min(1.0, shared / AGREEMENT_FULL)
 
 
 def fuse(
@@ -57,14 +83,15 @@ def fuse_zscores(
     """CombSUM of z-normalised scores (see the module docstring). The result's ``score``
     is the fused score scaled to 0..1 over the candidates (the best reads 1)."""
     fused: dict[str, _Fused] = {}
-    z_vec = _zscores([s for _, s in vector_hits])
+    weight = vector_weight([e.id for e, _ in vector_hits], [h.entry.id for h in keyword_hits])
+    z_vec = [weight * z for z in _zscores([s for _, s in vector_hits])]
     z_kw = _zscores([-h.bm25 for h in keyword_hits])  # bm25() is lower-is-better
     for rank, ((entry, sim), z) in enumerate(zip(vector_hits, z_vec, strict=True), start=1):
-        fused[entry.id] = _Fused(entry, z, rank, sim)
+        fused[entry.id] = _Fused(entry, z, rank, sim, vector_weight=weight)
     floor_vec, floor_kw = min(z_vec, default=0.0), min(z_kw, default=0.0)
     seen_vec = set(fused)
     for hit, z in zip(keyword_hits, z_kw, strict=True):
-        slot = fused.setdefault(hit.entry.id, _Fused(hit.entry, floor_vec))
+        slot = fused.setdefault(hit.entry.id, _Fused(hit.entry, floor_vec, vector_weight=weight))
         slot.keyword_rank, slot.keyword_score = hit.rank, hit.score
         slot.value += keyword_weight * z
     for entry_id, slot in fused.items():
@@ -120,6 +147,7 @@ def _ranked(fused: dict[str, _Fused], scale: Callable[[float], float]) -> list[S
                 slot.keyword_rank,
                 slot.keyword_score,
                 slot.value,
+                vector_weight=slot.vector_weight,
             ),
         )
         for slot in fused.values()
