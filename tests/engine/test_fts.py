@@ -418,3 +418,52 @@ class TestStateAndRecovery:
         assert [h.entry.id for h in KeywordSearcher(reader).search("visible", 5)] == ["a"]
         writer.close()
         reader.close()
+
+
+class TestReadConnection:
+    """Keyword search reads on a connection of its own (so that a hybrid search's two
+    halves do not wait for each other); it must see what the shared one writes, follow a
+    reopen, and give way to the shared one where it cannot read."""
+
+    def test_sees_writes_committed_after_it_opened(self, tmp_path: Path) -> None:
+        mirror = EntryMirror(tmp_path / "fts.sqlite")
+        search = KeywordSearcher(mirror)
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry("a", "glacier retreat notes")])
+        assert [h.entry.id for h in search.search("glacier", 5)] == ["a"]
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry("b", "glacier calving front")])
+            mirror.delete(db, ["a"])
+        assert [h.entry.id for h in search.search("glacier", 5)] == ["b"]
+        mirror.close()
+
+    def test_follows_a_reopen_onto_a_replaced_file(self, tmp_path: Path) -> None:
+        path = tmp_path / "fts.sqlite"
+        mirror = EntryMirror(path)
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry("old", "volcano ash cloud")])
+        search = KeywordSearcher(mirror)
+        assert search.search("volcano", 5)  # the read connection is open on the old file
+        for suffix in ("", "-wal", "-shm"):
+            path.with_name(path.name + suffix).unlink(missing_ok=True)
+        other = EntryMirror(path)
+        with other.transaction() as db:
+            other.upsert(db, [make_entry("new", "volcano lava flow")])
+        other.close()
+        assert mirror.replaced()
+        mirror.reopen()
+        assert [h.entry.id for h in search.search("volcano", 5)] == ["new"]
+        mirror.close()
+
+    def test_falls_back_to_the_shared_connection(self, tmp_path: Path) -> None:
+        mirror = EntryMirror(tmp_path / "fts.sqlite")
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry("a", "tundra permafrost thaw")])
+        search = KeywordSearcher(mirror)
+        assert search.search("tundra", 5)
+        assert mirror._reader is not None
+        mirror._reader.close()  # a read connection that can no longer read
+        assert [h.entry.id for h in search.search("tundra", 5)] == ["a"]
+        assert mirror._reader is None  # dropped; the shared connection answers from now on
+        assert [h.entry.id for h in search.search("permafrost", 5)] == ["a"]
+        mirror.close()
