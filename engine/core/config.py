@@ -52,7 +52,7 @@ class Config:
     default_limit: int = 5
     fusion: str = "zscore"
     rrf_k: int = 60
-    keyword_weight: float = 1.2
+    keyword_weight: float = 1.0
     promote_threshold: int = 5
     auto_promote: bool = False
     count_references: bool = True

@@ -106,8 +106,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "keyword_weight",
         float,
-        "Weight of the keyword list in hybrid fusion (1 = equal); 1.2 is tuned on SciFact "
-        "train for zscore fusion (1.5 was for rrf).",
+        "Weight of the keyword list in hybrid fusion (1 = equal, as tuned on SciFact train "
+        "and LoCoMo dev for zscore fusion with the vector list's agreement weight; 1.5 was "
+        "for rrf).",
         "keywordWeight",
         "CLAUDE_MEMORY_KEYWORD_WEIGHT",
         0.0,

@@ -11,7 +11,7 @@ from fakes import FailingEmbedder, FakeEmbedder
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
 from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
-from engine.search.fusion import fuse
+from engine.search.fusion import fuse, vector_weight
 from engine.search.gate import covers_all_terms
 from engine.search.keyword import KeywordHit
 from engine.services.entries import NewEntry
@@ -111,6 +111,33 @@ class TestFuseZscores:
         assert all(r.score == 1.0 for r in flat)  # alike: each reads as the best
         single = fuse([(entry("a"), 0.5)], [khit("a", 1)], 60, 1.2, "zscore")
         assert [r.score for r in single] == [1.0]
+
+
+class TestVectorWeight:
+    """The vector list's weight per query follows how much its head agrees with
+    keyword's (issue 23: the weaker half must not push keyword's right answers out)."""
+
+    def test_agreement_sets_the_weight(self) -> None:
+        ten = [f"d{i}" for i in range(10)]
+        assert vector_weight(ten, ten) == 1.0
+        assert vector_weight(ten, ten[:5] + [f"k{i}" for i in range(5)]) == 1.0  # half shared
+        assert vector_weight(ten, [f"k{i}" for i in range(10)]) == 0.5
+        assert vector_weight(ten, ten[:1] + [f"k{i}" for i in range(9)]) == pytest.approx(0.6)
+        assert vector_weight(ten, ["d0", "k0"]) == 1.0  # the shorter list's head decides
+        assert vector_weight(ten, []) == 1.0 and vector_weight([], ten) == 1.0
+
+    def test_disagreeing_lists_halve_the_vector_z_scores(self) -> None:
+        vector = [(entry("a"), 0.9), (entry("b"), 0.5)]
+        keyword = [khit("c", 1, 10.0), khit("d", 2, 2.0)]  # no entry in common
+        results = fuse(vector, keyword, 60, 1.0, "zscore")
+        by_id = {r.entry.id: r.explanation for r in results}
+        # vector z: a +1, b -1, halved; keyword z: c +1, d -1; missing: the list's lowest
+        assert by_id["a"].fused_score == pytest.approx(0.5 - 1)
+        assert by_id["c"].fused_score == pytest.approx(-0.5 + 1)
+        assert results[0].entry.id == "c"
+        assert {e.vector_weight for e in by_id.values()} == {0.5}
+        rrf = fuse(vector, keyword, 60, 1.0, "rrf")
+        assert {r.explanation.vector_weight for r in rrf} == {None}
 
 
 class TestCoversAllTerms:

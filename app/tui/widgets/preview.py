@@ -97,6 +97,8 @@ def explanation(result: SearchResult, mode: str) -> Content:
         )
     if why.fused_score is not None:
         parts.append(Content.from_markup("[dim]fused[/] $f", f=num(why.fused_score, 4)))
+    if why.vector_weight is not None and why.vector_weight < 1:  # the lists disagreed
+        parts.append(Content.from_markup("[dim]vector weight[/] $w", w=num(why.vector_weight)))
     if why.gate is not None:  # as "gate" in every JSON result
         parts.append(Content.from_markup("[dim]gate[/] $g", g=why.gate))
     return Content("  ").join(parts)
