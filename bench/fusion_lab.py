@@ -2,6 +2,7 @@
 
     python -m bench.fusion_lab collect   # keyword and vector top-100 lists, with scores
     python -m bench.fusion_lab tune      # nDCG@10 / R@5 of fusion variants per dataset
+    python -m bench.fusion_lab agreement # the vector list's agreement weight (the product's)
 
 ``collect`` runs every query of SciFact (train and test splits, the cached full-corpus
 memory of bench/scifact.py) and of LoCoMo dev (each conversation in its own memory under
@@ -181,10 +182,6 @@ def tune() -> None:
         print(f"{label:28}" + "".join(cells), flush=True)
 
 
-if __name__ == "__main__":
-    {"collect": collect, "tune": tune}[sys.argv[1] if len(sys.argv) > 1 else "tune"]()
-
-
 def zsum_adaptive(kw: Ranked, vec: Ranked, w_kw: float = 1.0, power: float = 1.0) -> list[str]:
     """z-score CombSUM where each list is weighted by how far its best hit stands out
     (its top z-score): a list whose head is flat says little about this query."""
@@ -216,3 +213,48 @@ def tune_more() -> None:
             nd, r5 = evaluate(data[name], method)
             cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
         print(f"{label:28}" + "".join(cells), flush=True)
+
+
+def zsum_agreement(
+    kw: Ranked, vec: Ranked, w_kw: float = 1.0, floor: float = 0.5, full: float = 0.5
+) -> list[str]:
+    """The product's method (engine/search/fusion.py): z-score CombSUM with the vector
+    list weighted by how much its first ten agree with keyword's: 1 from a share of
+    ``full`` shared, down to ``floor`` when none are."""
+    head = min(10, len(kw), len(vec))
+    shared = len({d for d, _ in kw[:10]} & {d for d, _ in vec[:10]}) / head if head else 1.0
+    weight = floor + (1 - floor) * min(1.0, shared / full) if head else 1.0
+    zk, zv = _z(kw, 100), _z(vec, 100)
+    floor_k = min(zk.values(), default=0.0)
+    floor_v = min(zv.values(), default=0.0)
+    docs = set(zk) | set(zv)
+    score = {d: w_kw * zk.get(d, floor_k) + weight * zv.get(d, floor_v) for d in docs}
+    return sorted(score, key=score.__getitem__, reverse=True)
+
+
+def tune_agreement() -> None:
+    """The agreement weight's neighbourhood: keyword weight, floor and the shared share
+    that counts as full agreement (chosen: 1.0, 0.5, 0.5)."""
+    data = json.loads(LISTS.read_text())
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]] = {
+        "zsum w1.2 (before)": lambda kw, vec: zsum(kw, vec, 1.2)
+    }
+    for w in (0.9, 1.0, 1.1, 1.2):
+        for floor in (0.3, 0.5, 0.6):
+            for full in (0.2, 0.33, 0.5, 1.0):
+                methods[f"agree w{w} floor{floor} full{full}"] = (
+                    lambda kw, vec, w=w, f=floor, u=full: zsum_agreement(kw, vec, w, f, u)
+                )
+    names = ["scifact-train", "locomo-dev", "scifact-test"]
+    print(f"{'method':32}" + "".join(f"{n:>24}" for n in names))
+    for label, method in methods.items():
+        cells = []
+        for name in names:
+            nd, r5 = evaluate(data[name], method)
+            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
+        print(f"{label:32}" + "".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    commands = {"collect": collect, "tune": tune, "more": tune_more, "agreement": tune_agreement}
+    commands[sys.argv[1] if len(sys.argv) > 1 else "tune"]()
