@@ -55,7 +55,7 @@ def diagnose(
     report = HealthReport()
     config = _check_config(root, report)
     try:
-        paths = MemoryPaths.for_root(root, config.knowledge_dir)
+        paths = MemoryPaths.for_config(root, config)
     except EngineError as exc:  # a folder leads outside the project: nothing is read there
         if not any(exc.message == c.detail for c in report.checks):
             report.add("folders", Status.PROBLEM, exc.message, "point it inside the project")

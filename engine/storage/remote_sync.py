@@ -1,0 +1,94 @@
+"""Keeping this machine's mirror in step with a store of record on object storage.
+
+Other machines write to the same LanceDB table without taking this machine's write lock;
+LanceDB orders their commits (conditional writes on the object store). This machine:
+
+- looks at the remote version on open and then at most every :data:`CHECK_EVERY` seconds
+  (one listing of the table's versions), and after an unreachable store only every
+  :data:`UNREACHABLE_BACKOFF` seconds, so that reads from the mirror do not each wait for
+  a timeout;
+- after its own write, records the new version as synchronised only when every commit
+  between the version it had synchronised and the new one is its own
+  (:func:`synced_version`); otherwise the next look repairs the mirror;
+- repairs by pulling the entries whose stamps differ, with their vectors
+  (:func:`pull`): the mirror, the in-memory vectors and the embedding cache all update
+  incrementally, and a new machine builds its mirror in one scan of the table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.core.errors import StorageError
+from engine.core.models import Entry
+
+if TYPE_CHECKING:
+    from engine.storage.record_store import RecordStore
+
+CHECK_EVERY = 2.0
+"""Seconds between two looks at the remote version in a long-lived process."""
+UNREACHABLE_BACKOFF = 30.0
+"""Seconds before looking again at a remote store that could not be reached."""
+PULL_BY_ID_MAX = 1_000
+"""Up to this many changed entries are read by id (a filtered scan per 500); more are
+read in one scan of the whole table (a new machine, a long absence)."""
+
+
+class RemoteWatch:
+    """When this process last looked at the remote store's version."""
+
+    def __init__(self) -> None:
+        self._next = 0.0  # the first look (on open) is due at once
+
+    def due(self) -> bool:
+        """Whether a look at the remote version is due."""
+        return time.monotonic() >= self._next
+
+    def version(self, store: RecordStore, *, force: bool = False) -> int | None:
+        """The remote table's latest version (``None``: no table yet, or no look due).
+
+        Raises:
+            StorageError: the store cannot be reached; no look is due for
+                :data:`UNREACHABLE_BACKOFF` seconds then.
+        """
+        if not force and not self.due():
+            return None
+        try:
+            latest = store.version if store.exists() else None
+        except StorageError:
+            self._next = time.monotonic() + UNREACHABLE_BACKOFF
+            raise
+        self._next = time.monotonic() + CHECK_EVERY
+        return latest
+
+
+def synced_version(recorded: int, before: int, after: int, own_commits: int) -> int:
+    """The store version a mirror can record after a write that moved the store from
+    ``before`` to ``after`` with ``own_commits`` commits of its own (-1: uncounted ones
+    too): ``after`` when the mirror was synchronised at ``before`` and no other machine
+    committed in between, else what it recorded, so that the next look repairs it."""
+    if recorded == before and own_commits >= 0 and after - before == own_commits:
+        return after
+    return recorded
+
+
+def pull(store: RecordStore, ids: Sequence[str]) -> tuple[list[Entry], Any]:
+    """The entries ``ids`` and the matrix of their vectors (row for row) from the store."""
+    import numpy as np
+
+    wanted = set(ids)
+    if len(wanted) > PULL_BY_ID_MAX:
+        entries = [e for e in store.all_entries() if e.id in wanted]
+        all_ids, _, matrix = store.all_vectors()
+        rows = {entry_id: n for n, entry_id in enumerate(all_ids)}
+        entries = [e for e in entries if e.id in rows]
+        picked = matrix[[rows[e.id] for e in entries]] if entries else matrix[:0]
+        return entries, np.asarray(picked, dtype=np.float32)
+    found = store.get_many(list(wanted))
+    vectors = store.vectors_for(list(found))
+    entries = [e for e in found.values() if e.id in vectors]
+    if not entries:
+        return [], np.zeros((0, store.dimension), dtype=np.float32)
+    return entries, np.stack([vectors[e.id] for e in entries]).astype(np.float32)
