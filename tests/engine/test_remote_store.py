@@ -5,6 +5,7 @@ server mode on loopback, never a mock of LanceDB)."""
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from s3_server import SECRET, S3Server
 
 from engine.core.config import load_config
 from engine.core.errors import ConfigError, StorageError
+from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.storage.remote import remote_store
 
@@ -117,3 +119,55 @@ class TestMemoryOnS3:
         assert SECRET not in caplog.text
         config = (tmp_path / "a" / ".claude" / "memory.config.toml").read_text()
         assert SECRET not in config and "AWS_" not in config
+
+
+def found_within(memory: Memory, query: str, mode: str, entry_id: str, seconds: float) -> bool:
+    """Whether a search finds ``entry_id`` within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        hits = memory.search(query, mode=mode, limit=5, min_score=-1.0).results
+        if entry_id in {h.entry.id for h in hits}:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+
+
+class TestTwoMachines:
+    def test_an_add_on_one_is_found_on_the_other_within_5_s(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        uri = f"s3://{s3_env.bucket()}/team"
+        with machine(tmp_path / "a", uri) as a, machine(tmp_path / "b", uri) as b:
+            a.add("first note so that the table exists")
+            assert found_within(b, "first note", "keyword", a.list()[0].id, 5.0)
+            added = a.add("Compaction keeps old versions five minutes on object storage")
+            assert found_within(b, "compaction versions", "keyword", added.entry.id, 5.0)
+            assert found_within(b, "compaction object storage", "hybrid", added.entry.id, 5.0)
+            # the other way round, and an update and a delete travel too
+            back = b.add("Machine b answers with its own note about retries")
+            assert found_within(a, "retries", "hybrid", back.entry.id, 5.0)
+            a.update(back.entry.id, content="Machine b note about bounded retries, edited on a")
+            assert found_within(b, "bounded", "keyword", back.entry.id, 5.0)
+            assert a.delete(added.entry.id)
+            deadline = time.monotonic() + 5.0
+            while b.get(added.entry.id) is not None and time.monotonic() < deadline:
+                time.sleep(0.2)
+                b.count()
+            assert b.get(added.entry.id) is None
+
+    def test_a_new_machine_builds_its_mirror_and_vectors_from_the_store(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        uri = f"s3://{s3_env.bucket()}/team"
+        with machine(tmp_path / "a", uri) as a:
+            a.add_many([NewEntry(f"note {n} about topic{n}") for n in range(30)])
+        fresh = FakeEmbedder()
+        (tmp_path / "b" / ".claude").mkdir(parents=True)
+        (tmp_path / "b" / ".claude" / "memory.config.toml").write_text(f'store_uri = "{uri}"\n')
+        with Memory.open(tmp_path / "b", embedder=fresh) as b:
+            assert b.last_repair is not None and b.last_repair.added == 30
+            assert b.count() == 30 == b.mirror.count()
+            hits = b.search("topic7", mode="vector", limit=1).results
+            assert hits[0].entry.content == "note 7 about topic7"
+            assert fresh.texts_embedded == 0  # the vectors came with the entries
