@@ -78,13 +78,14 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
     try:
         if not force and not _due(table):
             return {}  # the usual case after a write: a look at the stats, no disk walk
-        before = figures(store)
+        local = store.remote is None  # listing an object store's versions: a GET each
+        before = figures(store, versions=local)
         with warnings.catch_warnings():
             # LanceDB warns that readers of an older version would fail: ours read again
             # (record_store._reads), and writers hold the project's write lock.
             warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
             table.optimize(cleanup_older_than=keep_versions_for(store))
-        after = figures(store)
+        after = figures(store, versions=local)
     except Exception:
         log.warning("compacting the vector store at %s failed", store.path, exc_info=True)
         return {}
@@ -108,8 +109,9 @@ def compaction_threshold(rows: int) -> int:
     return max(COMPACT_SMALL_FRAGMENTS, min(COMPACT_MAX_SMALL_FRAGMENTS, scaled))
 
 
-def figures(store: RecordStore) -> dict[str, int]:
-    """Rows, fragments (small ones too), versions kept and bytes of the table on disk."""
+def figures(store: RecordStore, *, versions: bool = True) -> dict[str, int]:
+    """Rows, fragments (small ones too), versions kept (unless not ``versions``: -1) and
+    bytes of the table on disk."""
     table = store.table()
     if table is None:
         return {"rows": 0, "fragments": 0, "small_fragments": 0, "versions": 0, "bytes": 0}
@@ -124,7 +126,7 @@ def figures(store: RecordStore) -> dict[str, int]:
         "rows": int(stats.get("num_rows", 0)),
         "fragments": int(fragments.get("num_fragments", 0)),
         "small_fragments": int(fragments.get("num_small_fragments", 0)),
-        "versions": len(table.list_versions()),
+        "versions": len(table.list_versions()) if versions else -1,
         "bytes": on_disk,
     }
 

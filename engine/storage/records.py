@@ -154,8 +154,8 @@ class Records:
                 # then the only copy; writes refuse with the same message.
                 log.warning("%s", exc.message)
                 return None
-        if report.changed:
-            log.warning(
+        if report.changed:  # the usual news from a remote store that others write to
+            (log.info if self.watch is not None else log.warning)(
                 "keyword index was out of step with the store and has been repaired "
                 "(%d rows added or refreshed, %d removed)",
                 report.added,
@@ -163,12 +163,12 @@ class Records:
             )
         return report
 
-    def refresh_mirror(self) -> RepairReport | None:
+    def refresh_mirror(self, *, look: bool = True) -> RepairReport | None:
         """Reopen the keyword index when its file was deleted or replaced under this
         process, then repair it from the store if it is new (one ``stat`` otherwise); with
-        a remote store, also when a look at its version is due."""
+        a remote store, also when a ``look`` at its version is due."""
         if not self.mirror.replaced():
-            due = self.watch is not None and self.watch.due()
+            due = look and self.watch is not None and self.watch.due()
             return self.ensure_consistent() if due else None
         log.warning("keyword index %s was deleted or replaced: reopening it", self.paths.fts_path)
         self.mirror.reopen()
@@ -243,7 +243,7 @@ class Records:
         """Apply one change to the store and the mirror, crash-safely, under the lock.
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
-        self.refresh_mirror()
+        self.refresh_mirror(look=False)  # other machines' commits: see _version_after
         with self.lock.hold():
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()

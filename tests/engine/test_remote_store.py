@@ -5,16 +5,23 @@ server mode on loopback, never a mock of LanceDB)."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from fakes import FakeEmbedder
-from s3_server import SECRET, S3Server
+from s3_server import SECRET, S3Server, aws_env, start_server
 
 from engine.core.config import load_config
 from engine.core.errors import ConfigError, StorageError
 from engine.services.entries import NewEntry
+from engine.services.health import Status, diagnose
 from engine.services.memory import Memory
 from engine.storage.remote import remote_store
 
@@ -171,3 +178,177 @@ class TestTwoMachines:
             hits = b.search("topic7", mode="vector", limit=1).results
             assert hits[0].entry.content == "note 7 about topic7"
             assert fresh.texts_embedded == 0  # the vectors came with the entries
+
+
+@pytest.mark.slow
+class TestConcurrentWriters:
+    def test_two_machines_adding_200_each_lose_nothing(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        uri = f"s3://{s3_env.bucket()}/team"
+        a, b = machine(tmp_path / "a", uri), machine(tmp_path / "b", uri)
+        errors: list[BaseException] = []
+
+        def write(memory: Memory, name: str) -> None:
+            try:
+                for n in range(200):
+                    memory.add(f"machine {name} note {n} token{name}{n}")
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=write, args=(m, n)) for m, n in ((a, "a"), (b, "b"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        try:
+            assert a.store().count() == 400
+            for memory in (a, b):
+                memory.repair_index()  # what the next look at the remote version does
+                assert memory.mirror.count() == 400 == memory.store().count()
+                for name in ("a", "b"):
+                    for n in range(0, 200, 7):
+                        hits = memory.search(f"token{name}{n}", mode="keyword", limit=1).results
+                        assert hits and hits[0].entry.content.endswith(f"token{name}{n}")
+        finally:
+            a.close()
+            b.close()
+
+
+WRITER = """
+import sys
+sys.path[:0] = {paths!r}
+from pathlib import Path
+from fakes import FakeEmbedder
+from engine.services.memory import Memory
+
+with Memory.open(Path({root!r}), embedder=FakeEmbedder()) as memory:
+    n = 0
+    while True:
+        added = memory.add(f"acknowledged note {{n}} mark{{n}}")
+        print(added.entry.id, flush=True)  # acknowledged: the add returned
+        n += 1
+"""
+
+
+@pytest.mark.slow
+class TestKilledWriter:
+    def test_kill_9_mid_add_loses_nothing_acknowledged(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        uri = f"s3://{s3_env.bucket()}/team"
+        writer_root = tmp_path / "writer"
+        machine(writer_root, uri).close()
+        tests = Path(__file__).resolve().parents[1]
+        script = WRITER.format(paths=[str(tests.parent), str(tests)], root=str(writer_root))
+        acknowledged: list[str] = []
+        for _ in range(3):  # killed at three different points of an add
+            proc = subprocess.Popen(
+                [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
+            )
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                acknowledged.append(line.strip())
+                if len(acknowledged) % 8 == 0:
+                    break
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+        with machine(tmp_path / "other", uri) as other:
+            stored = other.store().get_many(acknowledged)
+            assert sorted(stored) == sorted(acknowledged)
+            assert other.mirror.count() == other.store().count() >= len(acknowledged)
+            for entry_id in acknowledged:
+                mark = stored[entry_id].content.split()[-1]
+                hits = other.search(mark, mode="keyword", limit=1).results
+                assert hits and hits[0].entry.id == entry_id
+        with machine(writer_root, uri) as writer:  # the killed machine repairs its mirror
+            assert not writer.mirror.pending
+            assert writer.mirror.count() == writer.store().count()
+
+
+class TestServerStopped:
+    def test_a_clear_error_reads_from_the_mirror_and_nothing_lost(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        server = start_server()
+        for name, value in aws_env(server.endpoint).items():
+            monkeypatch.setenv(name, value)
+        uri = f"s3://{server.bucket()}/team"
+        a, b = machine(tmp_path / "a", uri), machine(tmp_path / "b", uri)
+        try:
+            ids = [a.add(f"before the outage {n} outage{n}").entry.id for n in range(5)]
+            b.repair_index()
+            server.server.stop()  # type: ignore[attr-defined]
+            started = time.monotonic()
+            with pytest.raises(StorageError) as info:
+                a.add("written while the server is down")
+            assert time.monotonic() - started < 30  # seconds, not LanceDB's 3-minute retries
+            assert f"the store of record at {uri}" in info.value.message
+            assert "is unreachable" in info.value.message
+            hits = b.search("outage3", mode="keyword").results
+            assert [h.entry.id for h in hits] == [ids[3]]
+            assert len(b.list()) == 5 and a.count() == 5
+        finally:
+            a.close()
+            b.close()
+        restarted = start_server(server.port)
+        try:
+            with machine(tmp_path / "a", uri) as a2, machine(tmp_path / "c", uri) as c:
+                assert sorted(e.id for e in c.list()) == sorted(ids)
+                assert a2.mirror.count() == a2.store().count() == 5
+                assert not a2.mirror.pending
+                a2.add("after the outage")
+                assert a2.store().count() == 6
+        finally:
+            restarted.server.stop()  # type: ignore[attr-defined]
+
+
+class TestDoctor:
+    def test_doctor_reports_reachable_writable_versions_and_size(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        bucket = s3_env.bucket()
+        with machine(tmp_path, f"s3://{bucket}/team") as memory:
+            memory.add_many([NewEntry(f"note {n} about doctors") for n in range(3)])
+            memory.add("one more")
+        report = diagnose(tmp_path, FakeEmbedder())
+        remote = next(c for c in report.checks if c.part == "remote store")
+        assert remote.status is Status.OK, remote.detail
+        assert remote.detail.startswith(f"s3://{bucket}/team (endpoint {s3_env.endpoint})")
+        assert "reachable" in remote.detail and "probe table written and removed" in remote.detail
+        assert "version 3, 3 versions kept, 4 entries in 2 fragments" in remote.detail
+        assert report.healthy
+        assert not [k for k in s3_env.keys(bucket) if "doctor_probe_" in k]  # cleaned up
+        assert SECRET not in remote.detail
+
+    def test_doctor_names_an_unreachable_store_and_what_to_check(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        server = start_server()
+        for name, value in aws_env(server.endpoint).items():
+            monkeypatch.setenv(name, value)
+        uri = f"s3://{server.bucket()}/team"
+        with machine(tmp_path, uri) as memory:
+            memory.add("written before the outage")
+        server.server.stop()  # type: ignore[attr-defined]
+        report = diagnose(tmp_path, FakeEmbedder())
+        remote = next(c for c in report.checks if c.part == "remote store")
+        assert remote.status is Status.PROBLEM
+        assert f"the store of record at {uri}" in remote.detail
+        assert "unreachable" in remote.detail and "AWS_ENDPOINT_URL" in remote.fix
+        index = next(c for c in report.checks if c.part == "keyword index")
+        assert "1 entries, left untouched" in index.detail
+        assert not report.healthy
+
+    def test_cli_doctor_on_a_remote_store(self, tmp_path: Path, s3_env: S3Server) -> None:
+        bucket = s3_env.bucket()
+        project = tmp_path / "project"
+        (project / ".claude" / "memory").mkdir(parents=True)
+        (project / ".claude" / "memory.config.toml").write_text(
+            f'store_uri = "s3://{bucket}/team"\n'
+        )
+        result = run_cli("doctor", "--project", str(project), cwd=project, home=tmp_path)
+        assert "remote store" in result.stdout, result.stdout + result.stderr
+        assert f"s3://{bucket}/team" in result.stdout and "writable" in result.stdout
+        assert SECRET not in result.stdout + result.stderr
