@@ -226,13 +226,12 @@ from engine.services.memory import Memory
 with Memory.open(Path({root!r}), embedder=FakeEmbedder()) as memory:
     n = 0
     while True:
-        added = memory.add(f"acknowledged note {{n}} mark{{n}}")
+        added = memory.add(f"acknowledged note {{n}} mark{{run}}x{{n}}")
         print(added.entry.id, flush=True)  # acknowledged: the add returned
         n += 1
 """
 
 
-@pytest.mark.slow
 class TestKilledWriter:
     def test_kill_9_mid_add_loses_nothing_acknowledged(
         self, tmp_path: Path, s3_env: S3Server
@@ -243,9 +242,11 @@ class TestKilledWriter:
         tests = Path(__file__).resolve().parents[1]
         script = WRITER.format(paths=[str(tests.parent), str(tests)], root=str(writer_root))
         acknowledged: list[str] = []
-        for _ in range(3):  # killed at three different points of an add
+        for run in range(3):  # killed at three different points of an add
             proc = subprocess.Popen(
-                [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
+                [sys.executable, "-c", script.replace("{run}", str(run))],
+                stdout=subprocess.PIPE,
+                text=True,
             )
             assert proc.stdout is not None
             for line in proc.stdout:
@@ -256,6 +257,7 @@ class TestKilledWriter:
             proc.wait()
         with machine(tmp_path / "other", uri) as other:
             stored = other.store().get_many(acknowledged)
+            assert len(set(acknowledged)) == len(acknowledged) == 24
             assert sorted(stored) == sorted(acknowledged)
             assert other.mirror.count() == other.store().count() >= len(acknowledged)
             for entry_id in acknowledged:
