@@ -1,0 +1,145 @@
+"""The store of record on S3-compatible storage vs the local folder (issue 22) —
+``python -m bench.remote_store [--adds 200] [--searches 100] [--entries 10000]``.
+
+A moto S3 server (``moto[server]``, the test extra) runs on loopback in this process; the
+same work runs against a local folder and against ``s3://bucket/prefix`` on it:
+
+- ``--adds`` single adds through ``Memory.add`` (p50, p95);
+- ``--searches`` keyword and hybrid searches in a long-lived process (one ``Memory``),
+  and one-shot keyword searches (open, search, close: what the CLI and the hook pay);
+- a new machine: ``--entries`` entries written by one machine (``add_many``, 500 a
+  batch), then the time another project folder takes to open its memory and build its
+  mirror, vectors and embedding cache from the store, and its first hybrid search;
+- a stopped server: seconds until an add fails with the "unreachable" message.
+
+The embedder is the deterministic bag-of-words fake of the tests (tests/fakes.py) at the
+real model's 384 dimensions, so that the figures are the storage's: the real model adds
+the same few milliseconds of embedding to an add and a hybrid search in both cases.
+Loopback has no network latency: against a real bucket add each request's round trip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fakes import FakeEmbedder
+from s3_server import aws_env, start_server
+
+from engine.core.errors import StorageError
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+
+DIMENSION = 384
+
+
+def _open(root: Path, uri: str) -> Memory:
+    (root / ".claude").mkdir(parents=True, exist_ok=True)
+    config = f'store_uri = "{uri}"\n' if uri else ""
+    (root / ".claude" / "memory.config.toml").write_text(config)
+    return Memory.open(root, embedder=FakeEmbedder(DIMENSION))
+
+
+def _ms(times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"p50 {statistics.median(ordered):6.1f} ms, p95 {p95:6.1f} ms"
+
+
+def _timed(action: Callable[[int], object], runs: int) -> list[float]:
+    times = []
+    for n in range(runs):
+        started = time.perf_counter()
+        action(n)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def latencies(tmp: Path, uri: str, adds: int, searches: int) -> dict[str, list[float]]:
+    """Add and search latencies of one store (local when ``uri`` is "")."""
+    root = tmp / ("remote" if uri else "local")
+    with _open(root, uri) as memory:
+        memory.add("warm up the store")
+        add = _timed(lambda n: memory.add(f"note {n}: service {n} restarts after deploy"), adds)
+        words = [f"service {n} deploy" for n in range(searches)]
+        keyword = _timed(lambda n: memory.search(words[n], mode="keyword"), searches)
+        hybrid = _timed(lambda n: memory.search(words[n], mode="hybrid"), searches)
+
+    def one_shot(n: int) -> None:
+        with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as fresh:
+            fresh.search(words[n], mode="keyword")
+
+    return {
+        "add": add,
+        "keyword search (long-lived)": keyword,
+        "hybrid search (long-lived)": hybrid,
+        "one-shot open + keyword search": _timed(one_shot, min(searches, 30)),
+    }
+
+
+def new_machine(tmp: Path, uri: str, entries: int) -> None:
+    """Fill the store from one machine, then time another one building its mirror."""
+    with _open(tmp / "writer", uri) as writer:
+        for start in range(0, entries, 500):
+            batch = range(start, min(entries, start + 500))
+            writer.add_many(
+                [NewEntry(f"entry {n} about topic{n % 997} and item{n}") for n in batch]
+            )
+        count = writer.store().count()
+    started = time.perf_counter()
+    with _open(tmp / "newcomer", uri) as newcomer:
+        built = time.perf_counter() - started
+        assert newcomer.mirror.count() == count, (newcomer.mirror.count(), count)
+        first = time.perf_counter()
+        newcomer.search("topic42 item42", mode="hybrid")
+        search = (time.perf_counter() - first) * 1000
+        newcomer_embedded = newcomer.base_embedder.texts_embedded  # type: ignore[attr-defined]
+    print(
+        f"new machine, {count:,} entries: mirror + vectors + embedding cache built in "
+        f"{built:.1f} s; first hybrid search {search:.0f} ms; texts embedded {newcomer_embedded}"
+    )
+
+
+def stopped_server(tmp: Path, server: object, uri: str) -> None:
+    """Seconds until an add fails once the server is gone."""
+    with _open(tmp / "outage", uri) as memory:
+        memory.add("before the outage")
+        server.stop()  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        try:
+            memory.add("during the outage")
+        except StorageError as exc:
+            print(f"server stopped: add failed after {time.perf_counter() - started:.1f} s")
+            print(f"  {exc.message[:160]}…")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--adds", type=int, default=200)
+    parser.add_argument("--searches", type=int, default=100)
+    parser.add_argument("--entries", type=int, default=10_000)
+    args = parser.parse_args()
+    server = start_server()
+    os.environ.update(aws_env(server.endpoint))
+    bucket = server.bucket()
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        local = latencies(tmp, "", args.adds, args.searches)
+        remote = latencies(tmp, f"s3://{bucket}/team", args.adds, args.searches)
+        print(f"{'':34s} {'local folder':28s} loopback S3 (moto)")
+        for what, times in local.items():
+            print(f"{what:34s} {_ms(times):28s} {_ms(remote[what])}")
+        new_machine(tmp, f"s3://{bucket}/big", args.entries)
+        stopped_server(tmp, server.server, f"s3://{bucket}/outage")
+
+
+if __name__ == "__main__":
+    main()
