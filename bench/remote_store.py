@@ -10,7 +10,9 @@ same work runs against a local folder and against ``s3://bucket/prefix`` on it:
 - a new machine: ``--entries`` entries written by one machine (``add_many``, 500 a
   batch), then the time another project folder takes to open its memory and build its
   mirror, vectors and embedding cache from the store, and its first hybrid search;
-- a stopped server: seconds until an add fails with the "unreachable" message.
+- a stopped server: seconds until an add fails with the "unreachable" message;
+- requests to the object store per operation, by HTTP method (moto's request log): what
+  docs/REMOTE_STORE.md prices.
 
 The embedder is the deterministic bag-of-words fake of the tests (tests/fakes.py) at the
 real model's 384 dimensions, so that the figures are the storage's: the real model adds
@@ -21,11 +23,14 @@ Loopback has no network latency: against a real bucket add each request's round 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -121,6 +126,58 @@ def stopped_server(tmp: Path, server: object, uri: str) -> None:
             print(f"  {exc.message[:160]}…")
 
 
+class _Requests(logging.Handler):
+    """Counts the requests moto's server logs, by HTTP method."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = re.search(r'"(GET|PUT|HEAD|DELETE|POST) ', record.getMessage())
+        if found:
+            self.counts[found.group(1)] += 1
+
+
+def requests_per_operation(tmp: Path, uri: str) -> None:
+    """Object store requests of one add, one search and the rest, by method."""
+    log = logging.getLogger("werkzeug")
+    counter = _Requests()
+    log.addHandler(counter)
+    log.setLevel(logging.INFO)
+
+    def count(what: str, action: Callable[[], object], times: int = 1) -> None:
+        counter.counts.clear()
+        for _ in range(times):
+            action()
+        per = {m: round(n / times, 1) for m, n in sorted(counter.counts.items())}
+        print(f"  {what:52s} {per}")
+
+    print("object store requests per operation (by HTTP method):")
+    root = tmp / "requests"
+    with _open(root, uri) as memory:
+        memory.add_many([NewEntry(f"seed {n} about topic{n}") for n in range(300)])
+        for n in range(20):  # the small fragments of single adds, as in daily use
+            memory.add(f"warm note {n}")
+        count("add (one note, mean of 20)", lambda: memory.add(f"note {time.time_ns()}"), 20)
+        time.sleep(2.1)
+        count("search, remote version looked at (every 2 s)", lambda: memory.search("topic7"))
+        count("search within the 2 s", lambda: memory.search("topic8"))
+        count("compaction (memory-tui compact)", lambda: memory.store().compact())
+
+    def one_shot() -> None:
+        with _open(root, uri) as fresh:
+            fresh.search("topic9")
+
+    count("one-shot open + keyword search", one_shot)
+    count(
+        "new machine: open and build the mirror (340 entries)",
+        lambda: _open(tmp / "n", uri).close(),
+    )
+    log.removeHandler(counter)
+    log.setLevel(logging.ERROR)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--adds", type=int, default=200)
@@ -137,7 +194,12 @@ def main() -> None:
         print(f"{'':34s} {'local folder':28s} loopback S3 (moto)")
         for what, times in local.items():
             print(f"{what:34s} {_ms(times):28s} {_ms(remote[what])}")
+        tenth = max(1, args.adds // 10)
+        for name, run in (("local", local["add"]), ("S3", remote["add"])):
+            first, last = statistics.median(run[:tenth]), statistics.median(run[-tenth:])
+            print(f"add p50 {name}: first 10 % {first:.1f} ms, last 10 % {last:.1f} ms")
         new_machine(tmp, f"s3://{bucket}/big", args.entries)
+        requests_per_operation(tmp, f"s3://{bucket}/requests")
         stopped_server(tmp, server.server, f"s3://{bucket}/outage")
 
 
