@@ -93,7 +93,15 @@ def remote_store(
                 "network is trusted"
             )
         options["allow_http"] = "true"
-    return RemoteStore(uri=uri, options=options, endpoint=endpoint)
+    return RemoteStore(uri=uri, options=options, endpoint=without_userinfo(endpoint))
+
+
+def without_userinfo(url: str) -> str:
+    """``url`` without a ``user:password@`` part (what messages may show of it)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
 def is_loopback(url: str) -> bool:
