@@ -211,11 +211,12 @@ class Records:
         with self.lock.hold():
             if self.store().exists():
                 self._fold_references(self.store())
+            version = self.store().version  # before the scan, as in repair_index
             entries = self.store().all_entries()
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
-                self._mark_synced(db, self.store().version if self.store().exists() else 0)
+                self._mark_synced(db, version)
         return len(entries)
 
     def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
