@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
+from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 from s3_server import SECRET, S3Server, aws_env, start_server
 
 from engine.core.config import load_config
 from engine.core.errors import ConfigError, StorageError
+from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.health import Status, diagnose
 from engine.services.memory import Memory
@@ -361,3 +362,37 @@ class TestDoctor:
         assert "remote store" in result.stdout, result.stdout + result.stderr
         assert f"s3://{bucket}/team" in result.stdout and "writable" in result.stdout
         assert SECRET not in result.stdout + result.stderr
+
+
+class TestCli:
+    def _project(self, root: Path, config: str) -> Path:
+        git_repo(root)
+        (root / ".claude" / "memory").mkdir(parents=True)
+        (root / ".claude" / "memory.config.toml").write_text(config)
+        return root
+
+    def test_a_second_machine_searches_and_deletes_through_the_cli(
+        self, tmp_path: Path, s3_env: S3Server
+    ) -> None:
+        uri = f"s3://{s3_env.bucket()}/team"
+        first = self._project(tmp_path / "first", f'store_uri = "{uri}"\n')
+        with Memory.open(first, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+            kept = memory.add("Sprocket tension is checked on Mondays").entry
+            gone = memory.add("Sprocket grease comes from the blue tin").entry
+        second = self._project(tmp_path / "second", f'store_uri = "{uri}"\n')
+        found = run_cli("search", "sprocket", "--mode", "keyword", cwd=second, home=tmp_path)
+        assert found.returncode == 0, found.stderr
+        assert kept.content in found.stdout and gone.content in found.stdout
+        deleted = run_cli("delete", gone.id, cwd=second, home=tmp_path)
+        assert deleted.returncode == 0, deleted.stderr
+        with Memory.open(first, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+            assert [e.id for e in memory.list()] == [kept.id]
+
+    def test_credentials_in_the_config_stop_every_command(self, tmp_path: Path) -> None:
+        project = self._project(
+            tmp_path / "p", 'store_uri = "s3://AKIAIOSFODNN7EXAMPLE:wJalrXUtnF@bucket/x"\n'
+        )
+        result = run_cli("search", "anything", "--mode", "keyword", cwd=project, home=tmp_path)
+        assert result.returncode != 0 and "Traceback" not in result.stderr
+        assert "store_uri' holds credentials" in result.stderr
+        assert "wJalrXUtnF" not in result.stderr + result.stdout
