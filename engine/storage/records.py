@@ -25,7 +25,7 @@ from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
-from engine.storage.remote import remote_store
+from engine.storage.remote import is_unreachable, remote_store
 from engine.storage.remote_sync import RemoteWatch, pull, synced_version
 
 log = logging.getLogger(__name__)
@@ -249,10 +249,15 @@ class Records:
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
-            start = (store.version, store.commits, store.uncounted) if self.watch else (0, 0, 0)
-            self.mirror.mark_pending()
-            folded = self._fold_references(store, force=force_fold)
-            store_op(store)
+            try:
+                start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
+                self.mirror.mark_pending()
+                folded = self._fold_references(store, force=force_fold)
+                store_op(store)
+            except StorageError as exc:
+                if self.watch is not None and is_unreachable(exc.__cause__ or exc):
+                    self.watch.unreachable()  # reads serve the mirror without waiting
+                raise
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
             with self.mirror.transaction() as db:

@@ -60,10 +60,14 @@ class RemoteWatch:
         try:
             latest = store.version if store.exists() else None
         except StorageError:
-            self._next = time.monotonic() + UNREACHABLE_BACKOFF
+            self.unreachable()
             raise
         self._next = time.monotonic() + CHECK_EVERY
         return latest
+
+    def unreachable(self) -> None:
+        """A call failed because the store could not be reached: no look for a while."""
+        self._next = time.monotonic() + UNREACHABLE_BACKOFF
 
 
 def synced_version(recorded: int, before: int, after: int, own_commits: int) -> int:

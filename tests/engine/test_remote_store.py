@@ -24,6 +24,7 @@ from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.health import Status, diagnose
 from engine.services.memory import Memory
+from engine.storage import remote as remote_options
 from engine.storage.remote import remote_store
 
 
@@ -296,6 +297,7 @@ class TestServerStopped:
             assert time.monotonic() - started < 30  # seconds, not LanceDB's 3-minute retries
             assert f"the store of record at {uri}" in info.value.message
             assert "is unreachable" in info.value.message
+            assert a.records.watch is not None and not a.records.watch.due()  # reads don't wait
             hits = b.search("outage3", mode="keyword").results
             assert [h.entry.id for h in hits] == [ids[3]]
             assert len(b.list()) == 5 and a.count() == 5
@@ -338,6 +340,7 @@ class TestDoctor:
         server = start_server()
         for name, value in aws_env(server.endpoint).items():
             monkeypatch.setenv(name, value)
+        monkeypatch.setattr(remote_options, "MAX_RETRIES", "1")  # 1-2 s, not 5: a faster test
         uri = f"s3://{server.bucket()}/team"
         with machine(tmp_path, uri) as memory:
             memory.add("written before the outage")
