@@ -11,6 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import s3_server as s3
 from fakes import FakeEmbedder
 
 from engine.services.memory import Memory
@@ -50,3 +51,22 @@ def memory(tmp_path: Path, fake_embedder: FakeEmbedder) -> Iterator[Memory]:
     mem = Memory.open(tmp_path, embedder=fake_embedder)
     yield mem
     mem.close()
+
+
+# --- a real S3-compatible server on loopback (the remote-store tests, issue 22) ---------
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[s3.S3Server]:
+    """One moto S3 server for the session."""
+    running = s3.start_server()
+    yield running
+    running.server.stop()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def s3_env(s3_server: s3.S3Server, monkeypatch: pytest.MonkeyPatch) -> s3.S3Server:
+    """The AWS_* environment pointing at the session's server."""
+    for name, value in s3.aws_env(s3_server.endpoint).items():
+        monkeypatch.setenv(name, value)
+    return s3_server

@@ -26,6 +26,7 @@ from engine.core.folders import FOLDER_KEYS, folder_inside
 from engine.core.models import SearchMode
 from engine.core.settings import SETTINGS as SETTINGS
 from engine.core.settings import Setting
+from engine.core.store_uri import CREDENTIALS_REFUSAL, check_store_uri, looks_like_credential_key
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,8 @@ class Config:
     sources_exclude: tuple[str, ...] = ()
     analyzer_include: tuple[str, ...] = ()
     analyzer_exclude: tuple[str, ...] = ()
+    store_uri: str = ""
+    store_allow_http: bool = False
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 
@@ -132,6 +135,8 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def _lookup(table: Mapping[str, Setting], key: str, path: Path) -> Setting:
     setting = table.get(key)
+    if setting is None and looks_like_credential_key(key):
+        raise ConfigError(CREDENTIALS_REFUSAL.format(where=f"{path}: key '{key}'"))
     if setting is None:
         known = ", ".join(sorted(table))
         raise ConfigError(f"{path}: unknown key '{key}' (known keys: {known})")
@@ -174,6 +179,8 @@ def _parse_env(setting: Setting, text: str, var: str) -> object:
 
 def _check(setting: Setting, value: object, where: str) -> object:
     """Validate one value against its setting; returns the value converted to its type."""
+    if setting.name == "store_uri":  # never echoed: it may hold credentials
+        return check_store_uri(value, where)
     problem = f"{where}: expected {setting.allowed()}, got {value!r}"
     if setting.kind is bool:
         if not isinstance(value, bool):

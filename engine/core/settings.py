@@ -210,4 +210,20 @@ SETTINGS: tuple[Setting, ...] = (
         1_000,
         100_000_000,
     ),
+    Setting(
+        "store_uri",
+        str,
+        "Store of record on object storage shared by several machines: s3://bucket/prefix "
+        "(gs://, az://); empty = .claude/memory/vectors. Credentials and endpoint come from "
+        "the object store's environment (AWS_ACCESS_KEY_ID, AWS_ENDPOINT_URL…), never here.",
+        "storeUri",
+        "CLAUDE_MEMORY_STORE_URI",
+    ),
+    Setting(
+        "store_allow_http",
+        bool,
+        "Allow plain HTTP to a non-loopback object store endpoint (loopback always may).",
+        "storeAllowHttp",
+        "CLAUDE_MEMORY_STORE_ALLOW_HTTP",
+    ),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from engine.storage.sqlite import (
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
+    from engine.storage.records import VectorDelta
 
 log = logging.getLogger(__name__)
 
@@ -185,3 +186,20 @@ class CachedEmbedder:
     def embed_query(self, text: str) -> Vectors:
         """See :class:`Embedder` (queries are not cached)."""
         return self.inner.embed_query(text)
+
+
+def keep_pulled(embedder: Embedder) -> Callable[[str, str, VectorDelta], None]:
+    """A vector listener (:attr:`engine.storage.records.Records.vector_listeners`) that
+    keeps vectors pulled from a remote store, embedded on another machine, in this
+    machine's cache: one-shot searches then read them without opening the store."""
+
+    def listener(before: str, after: str, delta: VectorDelta) -> None:
+        if not (delta.pulled and delta.written and isinstance(embedder, CachedEmbedder)):
+            return
+        items = [
+            (entry.content_hash, vector.tobytes())
+            for entry, vector in zip(delta.written, delta.vectors, strict=True)
+        ]
+        embedder.cache.put_many(items, embedder.model_id)
+
+    return listener

@@ -1,15 +1,13 @@
 """Health of a project's memory, part by part, and repair of what is derived.
 
-:func:`diagnose` checks the configuration, the vector store (the store of record), the
-keyword index and its agreement with the store, the embedding cache, ``meta.json``, the
-knowledge folder, the packaged model and the write lock, and returns one
-:class:`Check` per part. Derived files are repaired on the way: an unreadable
-``fts.sqlite`` or ``embeddings.sqlite`` is moved aside (``*.corrupt``) and rebuilt, a
-keyword index that disagrees with the store is re-synchronised, a missing or unreadable
-``meta.json`` is rebuilt by an incremental index run. The vector store and the knowledge
-files are never changed, except by :func:`rebuild_store`, which a caller asks for
-explicitly: it moves a missing or unreadable store aside and rebuilds it from the
-keyword index, which mirrors every field of every entry but the vector.
+:func:`diagnose` checks the configuration, the store of record (a remote one in
+:mod:`.health_remote`), the keyword index and its agreement with the store, the embedding
+cache, ``meta.json``, the knowledge folder, the model and the write lock: one
+:class:`Check` per part. Derived files are repaired on the way (an unreadable index or
+cache moved aside as ``*.corrupt`` and rebuilt, an index out of step re-synchronised,
+``meta.json`` rebuilt by an index run). The store and the knowledge files are never
+changed, except by :func:`rebuild_store`, asked for explicitly: it moves a missing or
+unreadable store aside and rebuilds it from the keyword index (all but the vectors).
 """
 
 from __future__ import annotations
@@ -29,6 +27,7 @@ from engine.services.health_files import (
     move_aside,
     write_denied,
 )
+from engine.services.health_remote import check_remote
 from engine.services.health_report import Check, HealthReport, Status
 from engine.services.memory import Memory
 from engine.storage.locking import WriteLock
@@ -55,7 +54,7 @@ def diagnose(
     report = HealthReport()
     config = _check_config(root, report)
     try:
-        paths = MemoryPaths.for_root(root, config.knowledge_dir)
+        paths = MemoryPaths.for_config(root, config)
     except EngineError as exc:  # a folder leads outside the project: nothing is read there
         if not any(exc.message == c.detail for c in report.checks):
             report.add("folders", Status.PROBLEM, exc.message, "point it inside the project")
@@ -66,7 +65,8 @@ def diagnose(
     elif (denied := write_denied(paths.memory_dir)) is not None:
         _report_read_only(paths, report, denied)  # nothing can be checked by repairing it
     else:
-        if rebuild_store_if_needed and _store_state(paths, embedder) is not None:
+        local = not paths.store_uri  # a remote store is never rebuilt from one machine
+        if rebuild_store_if_needed and local and _store_state(paths, embedder) is not None:
             count = rebuild_store(paths, embedder)
             detail = f"rebuilt from the keyword index: {_count(count, 'entry')}"
             report.add("vector store", Status.REPAIRED, detail)
@@ -159,7 +159,7 @@ def _check_memory(
         report.add("vector store", Status.PROBLEM, exc.message, REBUILD_STORE)
         return
     with memory:
-        store_ok = _check_store(memory, report)
+        store_ok = check_remote(memory, report) and _check_store(memory, report)
         if store_ok:
             _check_keyword_index(memory, fts_existed, report)
             _check_meta(memory, report)

@@ -28,7 +28,7 @@ from engine.core.validation import (
     parse_source,
 )
 from engine.embedding.base import Embedder
-from engine.embedding.cache import CachedEmbedder, EmbeddingCache
+from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
 from engine.embedding.default import default_embedder
 from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher, SearchResponse, narrowed
@@ -77,7 +77,7 @@ class Memory:
         self.vectors = VectorSearcher(
             self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
         )
-        self.records.vector_listeners.append(self.vectors.apply)
+        self.records.vector_listeners += [self.vectors.apply, keep_pulled(self.embedder)]
         self.searcher = Searcher(
             KeywordSearcher(self.mirror),
             self.vectors,
@@ -106,7 +106,7 @@ class Memory:
         """
         config = config if config is not None else load_config(Path(root))
         return cls(
-            MemoryPaths.for_root(Path(root), config.knowledge_dir),
+            MemoryPaths.for_config(Path(root), config),
             config,
             embedder if embedder is not None else default_embedder(),
             cache_embeddings=cache_embeddings,

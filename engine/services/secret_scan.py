@@ -62,7 +62,7 @@ def scan_secrets(memory: Memory) -> SecretScan:
     """Every stored entry (store and keyword mirror) that holds a likely secret."""
     allow = memory.config.secret_allowlist
     scan = SecretScan()
-    stored = memory.store().all_entries() if memory.paths.vectors_dir.exists() else []
+    stored = memory.store().all_entries() if memory.paths.may_have_store() else []
     mirrored = memory.mirror.recent(limit=None)
     for where, entries in (("store", stored), ("keyword index", mirrored)):
         for entry in entries:
@@ -106,7 +106,7 @@ def fix_secrets(memory: Memory) -> SecretScan:
         memory.rebuild_index()  # the mirror anew from the redacted store
         _vacuum(memory.paths.fts_path)
         _forget_vectors(memory, [e.content_hash for e in old])
-        if memory.paths.vectors_dir.exists():
+        if memory.paths.may_have_store():
             memory.store().compact()  # no old version keeps a data file with the secret
     scan.fixed = len(fixed)
     return scan

@@ -1,8 +1,11 @@
 """Reads of the LanceDB table that fail with a clear message, or succeed on a retry.
 
 A read can fail because a file of the version it began with is gone: another process
-compacted the table and removed old versions (none are kept; see
-``maintenance.KEEP_VERSIONS_FOR``). It reads again, once, from the latest version.
+compacted the table and removed old versions (none are kept locally, a few minutes' worth
+on object storage; see ``maintenance.KEEP_VERSIONS_FOR``). It reads again, once, from the
+latest version. A remote store that cannot be reached fails with a message that says so
+(:func:`engine.storage.remote.unreachable`) and is not retried here: the object store
+client has retried already.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from engine.core.errors import StorageError
 from engine.storage.lance_rows import unreadable
+from engine.storage.remote import is_unreachable, store_error
 
 
 class _Store(Protocol):
     path: Path
+    where: str
     _table: Any
 
 
@@ -38,8 +43,8 @@ def reads(
         except StorageError:
             raise
         except (RuntimeError, OSError, ValueError) as exc:
-            if not _vanished(exc):
-                raise StorageError(unreadable(self.path, exc)) from exc
+            if is_unreachable(exc) or not _vanished(exc):
+                raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
         # Another process compacted the table and removed the version this read had
         # begun with (old versions are not kept; see maintenance.KEEP_VERSIONS_FOR):
         # read again from the latest version, once.
@@ -50,7 +55,7 @@ def reads(
         except StorageError:
             raise
         except (RuntimeError, OSError, ValueError) as exc:
-            raise StorageError(unreadable(self.path, exc)) from exc
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
 
     functools.update_wrapper(wrapper, method)
     return wrapper

@@ -55,7 +55,7 @@ def first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
 
 
-def unreadable(path: Path, exc: BaseException) -> str:
+def unreadable(path: Path | str, exc: BaseException) -> str:
     """The message of a store that cannot be read, naming what to run."""
     return (
         f"the vector store at {path} cannot be read ({first_line(exc)}); run `memory-tui doctor` "

@@ -25,6 +25,7 @@ class RecordStore(Protocol):
     """What maintenance needs of :class:`engine.storage.record_store.RecordStore`."""
 
     path: Path
+    remote: Any
 
     def table(self) -> Any: ...
 
@@ -59,6 +60,10 @@ on a version another process has just removed reads again from the latest one (s
 ``record_store._reads``). Every version kept also keeps the copy of the table's tail that
 compaction rewrote: with 2 s, 1,000 single adds through serve-mcp left 10.9 MB of data
 files for 1.6 MB of rows; with 60 s, 35.7 MB."""
+REMOTE_KEEP_VERSIONS_FOR = timedelta(minutes=5)
+"""The same for a store on object storage: other machines hold no lock of ours and may
+be reading a version one of them has just compacted away; five minutes outlast any read
+(a search takes well under a second), at the price of the rewritten tail kept as long."""
 
 
 def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
@@ -73,17 +78,23 @@ def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:
     try:
         if not force and not _due(table):
             return {}  # the usual case after a write: a look at the stats, no disk walk
-        before = figures(store)
+        local = store.remote is None  # listing an object store's versions: a GET each
+        before = figures(store, versions=local)
         with warnings.catch_warnings():
             # LanceDB warns that readers of an older version would fail: ours read again
             # (record_store._reads), and writers hold the project's write lock.
             warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
-            table.optimize(cleanup_older_than=KEEP_VERSIONS_FOR)
-        after = figures(store)
+            table.optimize(cleanup_older_than=keep_versions_for(store))
+        after = figures(store, versions=local)
     except Exception:
         log.warning("compacting the vector store at %s failed", store.path, exc_info=True)
         return {}
     return {f"{k}_before": v for k, v in before.items()} | after
+
+
+def keep_versions_for(store: RecordStore) -> timedelta:
+    """How long a compaction of ``store`` keeps old versions."""
+    return KEEP_VERSIONS_FOR if store.remote is None else REMOTE_KEEP_VERSIONS_FOR
 
 
 def _due(table: Any) -> bool:
@@ -98,20 +109,24 @@ def compaction_threshold(rows: int) -> int:
     return max(COMPACT_SMALL_FRAGMENTS, min(COMPACT_MAX_SMALL_FRAGMENTS, scaled))
 
 
-def figures(store: RecordStore) -> dict[str, int]:
-    """Rows, fragments (small ones too), versions kept and bytes of the table on disk."""
+def figures(store: RecordStore, *, versions: bool = True) -> dict[str, int]:
+    """Rows, fragments (small ones too), versions kept (unless not ``versions``: -1) and
+    bytes of the table on disk."""
     table = store.table()
     if table is None:
         return {"rows": 0, "fragments": 0, "small_fragments": 0, "versions": 0, "bytes": 0}
     stats = table.stats()
     fragments = stats.get("fragment_stats", {})
     folder = store.path / f"{TABLE}.lance"
-    on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    if store.remote is not None:  # no listing of every object: the latest version's bytes
+        on_disk = int(stats.get("total_bytes", 0))
+    else:
+        on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     return {
         "rows": int(stats.get("num_rows", 0)),
         "fragments": int(fragments.get("num_fragments", 0)),
         "small_fragments": int(fragments.get("num_small_fragments", 0)),
-        "versions": len(table.list_versions()),
+        "versions": len(table.list_versions()) if versions else -1,
         "bytes": on_disk,
     }
 

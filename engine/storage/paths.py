@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.config import Config
 from engine.core.folders import folder_inside
 
 
@@ -14,10 +15,21 @@ class MemoryPaths:
 
     root: Path
     knowledge_dir: Path
+    store_uri: str = ""
+    """The store of record on object storage ("" for :attr:`vectors_dir`)."""
+    store_allow_http: bool = False
 
     @classmethod
-    def for_root(cls, root: Path, knowledge_dir: str = ".claude/knowledge") -> MemoryPaths:
-        """Paths of the project at ``root`` (made absolute).
+    def for_root(
+        cls,
+        root: Path,
+        knowledge_dir: str = ".claude/knowledge",
+        *,
+        store_uri: str = "",
+        store_allow_http: bool = False,
+    ) -> MemoryPaths:
+        """Paths of the project at ``root`` (made absolute); ``store_uri`` and
+        ``store_allow_http`` as configured (see :mod:`engine.storage.remote`).
 
         Raises:
             ConfigError: the knowledge folder or ``.claude/memory`` leads outside the
@@ -27,7 +39,17 @@ class MemoryPaths:
         root = root.resolve()
         folder_inside(root, knowledge_dir, f"knowledge_dir {knowledge_dir!r}")
         folder_inside(root, ".claude/memory", "the memory folder .claude/memory")
-        return cls(root=root, knowledge_dir=root / knowledge_dir)
+        return cls(root, root / knowledge_dir, store_uri, store_allow_http)
+
+    @classmethod
+    def for_config(cls, root: Path, config: Config) -> MemoryPaths:
+        """Paths of the project at ``root`` as ``config`` places them."""
+        return cls.for_root(
+            root,
+            config.knowledge_dir,
+            store_uri=config.store_uri,
+            store_allow_http=config.store_allow_http,
+        )
 
     @property
     def knowledge_prefix(self) -> str:
@@ -50,8 +72,12 @@ class MemoryPaths:
 
     @property
     def vectors_dir(self) -> Path:
-        """The LanceDB database (store of record)."""
+        """The LanceDB database (store of record) unless :attr:`store_uri` is set."""
         return self.memory_dir / "vectors"
+
+    def may_have_store(self) -> bool:
+        """Whether a store of record may exist (a remote one, or the local folder)."""
+        return bool(self.store_uri) or self.vectors_dir.exists()
 
     @property
     def fts_path(self) -> Path:

@@ -29,6 +29,7 @@ from engine.storage.lance_rows import (
     schema,
     unreadable,
 )
+from engine.storage.remote import RemoteStore, store_error
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,11 +52,16 @@ INDEX_CACHE_BYTES = 512 * 1024 * 1024
 
 
 class RecordStore:
-    """Entries and their embeddings in one LanceDB table at ``path``."""
+    """Entries and their embeddings in one LanceDB table at ``path``, or on object
+    storage (``remote``: see :mod:`engine.storage.remote`)."""
 
-    def __init__(self, path: Path, dimension: int) -> None:
+    def __init__(self, path: Path, dimension: int, remote: RemoteStore | None = None) -> None:
         self.path = path
+        self.remote = remote
+        self.where = remote.where if remote is not None else str(path)  # never credentials
         self.dimension = dimension
+        self.commits = 0  # one per write: a writer tells its commits from other machines'
+        self.uncounted = 0  # compactions, index builds: commits of unknown number
         self._table: Any = None
         self._has_index = False
         self._index_checked_at: int | None = None
@@ -65,8 +71,15 @@ class RecordStore:
     # --- opening -------------------------------------------------------------------------
 
     def exists(self) -> bool:
-        """Whether the table has been created on disk."""
-        return (self.path / f"{TABLE}.lance").is_dir()
+        """Whether the table has been created on disk (or on the object store)."""
+        if self.remote is None:
+            return (self.path / f"{TABLE}.lance").is_dir()
+        if self._table is not None:
+            return True
+        try:
+            return TABLE in self._connect().list_tables().tables
+        except Exception as exc:
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
 
     def _connect(self) -> Any:
         if self._db is None:
@@ -74,18 +87,21 @@ class RecordStore:
             os.environ.setdefault("LANCE_LOG", "error")
             import lancedb
 
+            remote = self.remote
             try:
                 # interval 0: every read sees other processes' latest commits.
                 self._db = lancedb.connect(
-                    self.path,
+                    self.path if remote is None else remote.uri,
                     read_consistency_interval=timedelta(0),
                     session=lancedb.Session(
                         index_cache_size_bytes=INDEX_CACHE_BYTES,
                         metadata_cache_size_bytes=METADATA_CACHE_BYTES,
                     ),
+                    storage_options=None if remote is None else dict(remote.options),
                 )
             except Exception as exc:
-                raise StorageError(f"cannot open the vector store at {self.path}: {exc}") from exc
+                problem = f"cannot open the vector store at {self.where}: {first_line(exc)}"
+                raise store_error(self.where, exc, problem) from exc
         return self._db
 
     def table(self, *, create: bool = False) -> Any:
@@ -101,11 +117,11 @@ class RecordStore:
         try:
             table = db.open_table(TABLE)
         except Exception as exc:
-            raise StorageError(unreadable(self.path, exc)) from exc
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
-                f"the vector store at {self.path} holds {stored}-dimension vectors but the "
+                f"the vector store at {self.where} holds {stored}-dimension vectors but the "
                 f"embedding model makes {self.dimension}; it was built with another model. "
                 "Run `memory-tui doctor --rebuild-store` to re-embed every entry with this one"
             )
@@ -144,7 +160,10 @@ class RecordStore:
     def version(self) -> int:
         """LanceDB's version number of the table (0 when absent)."""
         table = self.table()
-        return 0 if table is None else int(table.version)
+        try:
+            return 0 if table is None else int(table.version)
+        except Exception as exc:  # a remote store: one listing of its versions
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
 
     # --- writes --------------------------------------------------------------------------
 
@@ -213,21 +232,24 @@ class RecordStore:
             self._write(lambda t: t.delete("true"))
 
     def _write(self, op: Any) -> None:
+        created = not self.exists()
         table = self.table(create=True)
+        self.commits += created
         try:
             op(table)
         except Exception as exc:
-            raise StorageError(
-                f"writing to the vector store at {self.path} failed ({first_line(exc)}); "
-                "run `memory-tui doctor` to see what can be recovered"
-            ) from exc
+            problem = f"writing to the vector store at {self.where} failed ({first_line(exc)})"
+            raise store_error(self.where, exc, problem + "; run `memory-tui doctor`") from exc
+        self.commits += 1
         self._writes += 1
         if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:
             self.compact(force=False)
 
     def compact(self, *, force: bool = True) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.compact`."""
-        return maintenance.compact(self, force=force)
+        done = maintenance.compact(self, force=force)
+        self.uncounted += bool(done)
+        return done
 
     def figures(self) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.figures`."""
@@ -374,4 +396,5 @@ class RecordStore:
 
     def maintain_vector_index(self) -> str:
         """See :func:`engine.storage.maintenance.maintain_vector_index`."""
+        self.uncounted += 1
         return maintenance.maintain_vector_index(self)

@@ -25,6 +25,8 @@ from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
+from engine.storage.remote import is_unreachable, remote_store
+from engine.storage.remote_sync import RemoteWatch, pull, synced_version
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,8 @@ class VectorDelta:
     written: Sequence[Entry] = ()
     vectors: Any = None
     removed: Sequence[str] = ()
+    pulled: bool = False
+    """Written by another machine, pulled from a remote store (not embedded here)."""
 
 
 VectorListener = Callable[[str, str, VectorDelta], None]
@@ -82,6 +86,8 @@ class Records:
         """Held for a whole index run (and other bulk writers): a second run waits."""
         self.mirror = EntryMirror(paths.fts_path)
         self._store: RecordStore | None = None
+        self.watch = RemoteWatch() if paths.store_uri else None
+        """Looks at a remote store's version (see :mod:`engine.storage.remote_sync`)."""
         self.vector_listeners: list[VectorListener] = []
         """Told of each write's :class:`VectorDelta` (the in-memory vector copy)."""
 
@@ -94,7 +100,9 @@ class Records:
                 keyword index, the last copy of those entries.
         """
         if self._store is None:
-            store = RecordStore(self.paths.vectors_dir, self.dimension)
+            uri, http = self.paths.store_uri, self.paths.store_allow_http
+            remote = remote_store(uri, allow_http=http) if uri else None
+            store = RecordStore(self.paths.vectors_dir, self.dimension, remote)
             if not store.exists() and self._recorded_store_version() > 0:
                 raise StorageError(
                     f"the vector store at {self.paths.vectors_dir} is missing, but the "
@@ -112,24 +120,32 @@ class Records:
 
     # --- consistency ---------------------------------------------------------------------
 
-    def _needs_repair(self) -> bool:
+    def _needs_repair(self, *, force: bool = False) -> bool:
         """Whether the keyword index may be out of step with the store: it was recreated,
         a write was interrupted (``pending``), or the store's version on disk is not the
         one the index was last synchronised with (a store restored from a copy, a writer
-        that bypassed the mirror). Reads one directory listing, never opens LanceDB."""
+        that bypassed the mirror). Reads one directory listing, never opens LanceDB; a
+        remote store: one listing of its versions when a look is due (or ``force``)."""
         if self.mirror.recreated or self.mirror.pending:
             return True
-        on_disk = latest_version_on_disk(self.paths.vectors_dir)
-        return on_disk is not None and on_disk != self._recorded_store_version()
+        if self.watch is not None:
+            latest = self.watch.version(self.store(), force=force)
+        else:
+            latest = latest_version_on_disk(self.paths.vectors_dir)
+        return latest is not None and latest != self._recorded_store_version()
 
     def ensure_consistent(self) -> RepairReport | None:
         """Repair the mirror when it may be out of step (see :meth:`_needs_repair`)."""
-        if not self._needs_repair():
+        try:
+            if not self._needs_repair():
+                return None
+        except StorageError as exc:  # a remote store out of reach: the mirror serves reads
+            log.warning("%s", exc.message)
             return None
         with self.lock.hold():
-            if not self._needs_repair():
-                return None  # a concurrent writer finished while we waited
             try:
+                if not self._needs_repair(force=True):
+                    return None  # a concurrent writer finished while we waited
                 report = self.repair_index()
             except LockTimeoutError:
                 raise
@@ -138,8 +154,8 @@ class Records:
                 # then the only copy; writes refuse with the same message.
                 log.warning("%s", exc.message)
                 return None
-        if report.changed:
-            log.warning(
+        if report.changed:  # the usual news from a remote store that others write to
+            (log.info if self.watch is not None else log.warning)(
                 "keyword index was out of step with the store and has been repaired "
                 "(%d rows added or refreshed, %d removed)",
                 report.added,
@@ -147,11 +163,13 @@ class Records:
             )
         return report
 
-    def refresh_mirror(self) -> RepairReport | None:
+    def refresh_mirror(self, *, look: bool = True) -> RepairReport | None:
         """Reopen the keyword index when its file was deleted or replaced under this
-        process, then repair it from the store if it is new (one ``stat`` otherwise)."""
+        process, then repair it from the store if it is new (one ``stat`` otherwise); with
+        a remote store, also when a ``look`` at its version is due."""
         if not self.mirror.replaced():
-            return None
+            due = look and self.watch is not None and self.watch.due()
+            return self.ensure_consistent() if due else None
         log.warning("keyword index %s was deleted or replaced: reopening it", self.paths.fts_path)
         self.mirror.reopen()
         return self.ensure_consistent()
@@ -167,18 +185,25 @@ class Records:
                 return RepairReport(0, removed)
             # Counts only the mirror has would otherwise be overwritten by the store's.
             folded = self._fold_references(self.store())
+            version = self.store().version  # before the scan: a later commit is seen next time
             store_stamps = self.store().ids_and_stamps()
             mirror_stamps = self.mirror.ids_and_stamps()
             stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
-            fresh = self.store().get_many(stale)
+            if self.watch is not None:  # vectors too: other machines embedded these
+                fresh, vectors = pull(self.store(), stale)
+            else:
+                fresh, vectors = list(self.store().get_many(stale).values()), None
+            before = self.mirror.state("vectors_version") or ""
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 self.mirror.delete(db, gone)
-                self.mirror.upsert(db, fresh.values())
-                self._mark_synced(db, self.store().version)
+                self.mirror.upsert(db, fresh)
+                after = self._mark_synced(db, version, vectors_changed=bool(stale or gone))
         self.mirror.recreated = False
+        if vectors is not None and after:
+            self._tell(before, after, VectorDelta(fresh, vectors, gone, pulled=True))
         return RepairReport(len(stale), len(gone))
 
     def rebuild_index(self) -> int:
@@ -186,11 +211,12 @@ class Records:
         with self.lock.hold():
             if self.store().exists():
                 self._fold_references(self.store())
+            version = self.store().version  # before the scan, as in repair_index
             entries = self.store().all_entries()
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
-                self._mark_synced(db, self.store().version if self.store().exists() else 0)
+                self._mark_synced(db, version)
         return len(entries)
 
     def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
@@ -218,22 +244,38 @@ class Records:
         """Apply one change to the store and the mirror, crash-safely, under the lock.
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
-        self.refresh_mirror()
+        self.refresh_mirror(look=False)  # other machines' commits: see _version_after
         with self.lock.hold():
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
-            self.mirror.mark_pending()
-            folded = self._fold_references(store, force=force_fold)
-            store_op(store)
+            try:
+                start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
+                self.mirror.mark_pending()
+                folded = self._fold_references(store, force=force_fold)
+                store_op(store)
+            except StorageError as exc:
+                if self.watch is not None and is_unreachable(exc.__cause__ or exc):
+                    self.watch.unreachable()  # reads serve the mirror without waiting
+                raise
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
+            version = self._version_after(store, start)
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 mirror_op(db)
-                after = self._mark_synced(db, self.store().version, vectors_changed=vectors_changed)
+                after = self._mark_synced(db, version, vectors_changed=vectors_changed)
             if delta is not None and after:
                 self._tell(before, after, delta)
+
+    def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:
+        """The store version the mirror records after a write (see
+        :func:`engine.storage.remote_sync.synced_version` for a remote store)."""
+        if self.watch is None:
+            return store.version
+        version, commits, uncounted = start
+        own = store.commits - commits if store.uncounted == uncounted else -1
+        return synced_version(self._recorded_store_version(), version, store.version, own)
 
     def _tell(self, before: str, after: str, delta: VectorDelta) -> None:
         for listener in self.vector_listeners:
@@ -279,7 +321,7 @@ class Records:
             pending = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not pending or not self.paths.vectors_dir.exists():
+        if not pending or not self.paths.may_have_store():
             return
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
@@ -301,7 +343,7 @@ class Records:
         """Create or refresh the store's ANN index when the memory is large enough for one
         (:data:`engine.storage.maintenance.ANN_MIN_ROWS`); says what it did, "" when
         nothing was due. Smaller memories return at once, without opening LanceDB."""
-        if self.mirror.count() < maintenance.ANN_MIN_ROWS or not self.paths.vectors_dir.exists():
+        if self.mirror.count() < maintenance.ANN_MIN_ROWS or not self.paths.may_have_store():
             return ""
         done = ""
 
