@@ -1,15 +1,14 @@
 """Health of a project's memory, part by part, and repair of what is derived.
 
-:func:`diagnose` checks the configuration, the vector store (the store of record), the
-keyword index and its agreement with the store, the embedding cache, ``meta.json``, the
-knowledge folder, the packaged model and the write lock, and returns one
-:class:`Check` per part. Derived files are repaired on the way: an unreadable
-``fts.sqlite`` or ``embeddings.sqlite`` is moved aside (``*.corrupt``) and rebuilt, a
-keyword index that disagrees with the store is re-synchronised, a missing or unreadable
-``meta.json`` is rebuilt by an incremental index run. The vector store and the knowledge
-files are never changed, except by :func:`rebuild_store`, which a caller asks for
-explicitly: it moves a missing or unreadable store aside and rebuilds it from the
-keyword index, which mirrors every field of every entry but the vector.
+:func:`diagnose` checks the configuration, the vector store (the store of record), the keyword
+index and its agreement with the store, entries waiting for their vector, the embedding cache,
+``meta.json``, the knowledge folder, the packaged model and the write lock, and returns one
+:class:`Check` per part. Derived files are repaired on the way: an unreadable ``fts.sqlite``
+or ``embeddings.sqlite`` is moved aside (``*.corrupt``) and rebuilt, a keyword index that
+disagrees with the store is re-synchronised, a missing or unreadable ``meta.json`` is rebuilt
+by an incremental index run. The vector store and the knowledge files are never changed,
+except by :func:`rebuild_store`, which a caller asks for explicitly: it moves a missing or
+unreadable store aside and rebuilds it from the keyword index (every field but the vector).
 """
 
 from __future__ import annotations
@@ -30,6 +29,8 @@ from engine.services.health_files import (
     write_denied,
 )
 from engine.services.health_report import Check, HealthReport, Status
+from engine.services.health_report import count_of as _count
+from engine.services.health_vectors import check_vectors
 from engine.services.memory import Memory
 from engine.storage.locking import WriteLock
 from engine.storage.meta import IndexMeta
@@ -162,6 +163,7 @@ def _check_memory(
         store_ok = _check_store(memory, report)
         if store_ok:
             _check_keyword_index(memory, fts_existed, report)
+            check_vectors(memory, report)
             _check_meta(memory, report)
             check_citations(memory, report)
         else:
@@ -388,13 +390,10 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
                 store.add(batch, cached.embed_documents([e.content for e in batch]))
             with fts.transaction() as db:
                 fts.set_state(db, "pending", "0")
+                fts.clear_unembedded(db)  # every entry was written with its vector
                 fts.set_state(db, "store_version", str(store.version))
                 fts.set_state(db, "vectors_version", uuid.uuid4().hex)
         finally:
             cache.close()
             fts.close()
     return len(entries)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun if n == 1 else noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"

@@ -175,13 +175,51 @@ class EntryMirror:
 
     def delete(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
         """Remove entries by id; unknown ids are ignored."""
-        db.executemany("DELETE FROM entries WHERE id = ?", [(i,) for i in ids])
+        params = [(i,) for i in ids]
+        db.executemany("DELETE FROM entries WHERE id = ?", params)
+        db.executemany("DELETE FROM unembedded WHERE id = ?", params)
 
     def clear(self, db: sqlite3.Connection) -> None:
         """Remove every entry."""
         db.execute("DELETE FROM entries")
         db.execute("DELETE FROM reference_backlog")
+        db.execute("DELETE FROM unembedded")
         db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
+
+    # --- entries stored without their vector yet (two-phase indexing) -------------------
+
+    def mark_unembedded(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
+        """Record that these entries' vectors in the store are placeholders."""
+        db.executemany("INSERT OR IGNORE INTO unembedded VALUES (?)", [(i,) for i in ids])
+
+    def clear_unembedded(self, db: sqlite3.Connection, ids: Iterable[str] | None = None) -> None:
+        """These entries (every entry when ``ids`` is None) have their vectors now."""
+        if ids is None:
+            db.execute("DELETE FROM unembedded")
+        else:
+            db.executemany("DELETE FROM unembedded WHERE id = ?", [(i,) for i in ids])
+
+    def unembedded_count(self) -> int:
+        """How many entries wait for their vector."""
+        with self._lock:
+            sql = "SELECT count(*) FROM unembedded u JOIN entries e ON e.id = u.id"
+            return int(self._db.execute(sql).fetchone()[0])
+
+    def unembedded(self, limit: int) -> list[Entry]:
+        """Up to ``limit`` entries waiting for their vector, oldest row first."""
+        where = "WHERE id IN (SELECT id FROM unembedded) ORDER BY rowid LIMIT ?"
+        return self._select(where, (limit,))
+
+    def unembedded_among(self, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` that wait for their vector."""
+        found: set[str] = set()
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                part = list(ids[start : start + 500])
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
+                found.update(str(r[0]) for r in rows.fetchall())
+        return found
 
     # --- reference counts not yet in the store ------------------------------------------
 
@@ -275,10 +313,14 @@ class EntryMirror:
             return dict(rows.fetchall())
 
     def vector_keys(self) -> tuple[list[str], list[str], list[str]]:
-        """Ids, content hashes and categories of every entry, in one consistent read
-        (the keys under which the embedding cache holds their vectors)."""
+        """Ids, content hashes and categories of every entry that has its vector, in one
+        consistent read (the keys under which the embedding cache holds their vectors)."""
+        sql = (
+            "SELECT id, contentHash, category FROM entries"
+            " WHERE id NOT IN (SELECT id FROM unembedded)"
+        )
         with self._lock:
-            rows = self._db.execute("SELECT id, contentHash, category FROM entries").fetchall()
+            rows = self._db.execute(sql).fetchall()
         return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
     def file_paths(self) -> set[str]:

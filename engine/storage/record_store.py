@@ -330,6 +330,15 @@ class RecordStore:
         matrix = flat.reshape(len(arrow), self.dimension)
         return arrow["id"].to_pylist(), arrow["category"].to_pylist(), matrix
 
+    def unembedded_ids(self) -> set[str]:
+        """Ids of the entries stored with a placeholder (all-zero) vector: written by the
+        first phase of indexing, not embedded yet. A real vector has unit length."""
+        import numpy as np
+
+        ids, _, matrix = self.all_vectors()
+        empty: list[int] = np.flatnonzero(~np.any(matrix != 0, axis=1)).tolist()
+        return {ids[row] for row in empty}
+
     @_reads
     def vector_search(
         self,

@@ -172,11 +172,13 @@ class Records:
             stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
             fresh = self.store().get_many(stale)
+            unembedded = self.store().unembedded_ids()
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 self.mirror.delete(db, gone)
                 self.mirror.upsert(db, fresh.values())
+                self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, self.store().version)
         self.mirror.recreated = False
         return RepairReport(len(stale), len(gone))
@@ -187,11 +189,20 @@ class Records:
             if self.store().exists():
                 self._fold_references(self.store())
             entries = self.store().all_entries()
+            unembedded = self.store().unembedded_ids() if self.store().exists() else set()
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
+                self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, self.store().version if self.store().exists() else 0)
         return len(entries)
+
+    def _mark_unembedded(self, db: Any, ids: set[str]) -> None:
+        """Make the mirror's marks of entries waiting for their vector those of the store
+        (its placeholder vectors): a crash between the store's write and the mirror's, or
+        a mirror rebuilt from scratch, then neither loses a mark nor keeps a stale one."""
+        self.mirror.clear_unembedded(db)
+        self.mirror.mark_unembedded(db, sorted(ids))
 
     def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
         """Record the store version the mirror now matches; returns the new
