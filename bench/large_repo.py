@@ -6,8 +6,8 @@ Runs the real ``memory-tui init --no-hooks`` (its default: both phases in the fo
 in a fresh git repository whose knowledge folder holds the corpus, with a cold memory and
 embedding cache, and polls the keyword index (read-only SQLite, every 50 ms) while it runs:
 
-- **first keyword result**: from the start of ``init`` until a keyword search can return an
-  indexed chunk (the FTS5 index holds one);
+- **first keyword result**: from the start of ``init`` until a keyword search can return a
+  chunk of the corpus (the FTS5 index holds one);
 - **all keyword-searchable**: until it holds every chunk of the corpus;
 - **all vectors**: until ``init`` returns with every entry embedded;
 - chunks/s of each phase: chunks over (all keyword-searchable − first result) for the first,
@@ -86,10 +86,13 @@ def fresh_project(corpus: Path, name: str) -> Path:
 
 
 def counts(fts: Path) -> tuple[int, int | None]:
-    """(entries in the keyword index, entries waiting for a vector or None) right now."""
+    """(chunks of the corpus in the keyword index, entries waiting for a vector or None)
+    right now. Discovery's entries (written by ``init``'s analysis before indexing) do not
+    count: the question is when the corpus can be searched."""
     try:
         with sqlite3.connect(f"file:{fts}?mode=ro", uri=True, timeout=1) as db:
-            entries = int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
+            sql = "SELECT count(*) FROM entries WHERE source = 'markdown'"
+            entries = int(db.execute(sql).fetchone()[0])
             try:
                 waiting = int(db.execute("SELECT count(*) FROM unembedded").fetchone()[0])
             except sqlite3.Error:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from fakes import FakeEmbedder
 
+from engine.core.errors import LockTimeoutError
 from engine.core.models import SearchMode, Source
 from engine.search.gate import VECTOR_PENDING
 from engine.services.embedding_backlog import EmbeddingBacklog
@@ -251,3 +252,18 @@ def test_placeholders_never_reach_the_in_memory_vectors(
         assert "kiwi" in memory.search("kiwi bird", mode="vector").results[0].entry.content
         matrix = memory.vectors.snapshot()[2]
         assert np.all(np.linalg.norm(matrix, axis=1) > 0.5)
+
+
+def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(
+    mem: Memory,
+) -> None:
+    Indexer(mem).run(embed=False)
+    backlog = EmbeddingBacklog(mem.records, mem.embedder)
+    backlog.lock.timeout = 0.2
+    other = EmbeddingBacklog(mem.records, mem.embedder)
+
+    with other.lock.hold(), pytest.raises(LockTimeoutError) as caught:
+        backlog.run()
+
+    assert "embed.lock" in caught.value.message and "memory is busy" in caught.value.message
+    assert mem.mirror.unembedded_count() == 12  # nothing half done
