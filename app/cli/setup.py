@@ -119,6 +119,8 @@ def _embed(memory: Memory) -> None:
     """The second phase of indexing: every entry's vector, with a bar and its ETA."""
     from engine import Indexer, IndexReport
 
+    if not memory.mirror.unembedded_count():
+        return
     _say("  keyword search is ready; computing the vectors (Ctrl-C: `memory-tui embed` resumes)")
     with embedding_progress("Embedding") as update:
         Indexer(memory).embed(IndexReport(), progress=update)

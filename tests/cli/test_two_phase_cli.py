@@ -168,3 +168,15 @@ def test_memory_tui_index_killed_mid_embedding_is_completed_by_the_next_run(
         for entry in entries[:: max(1, len(entries) // 25)]:
             found = memory.search(entry.content, mode="vector", limit=5).results
             assert entry.id in {r.entry.id for r in found}
+
+
+def test_init_no_embed_says_how_many_wait_and_status_agrees(project: Path, home: Path) -> None:
+    result = run_cli("init", "--no-hooks", "--skip-analyze", "--no-embed", cwd=project, home=home)
+
+    assert result.returncode == 0, result.stderr
+    assert "memory: 2 entries, keyword index ready; 2 wait for their vector" in result.stdout
+    assert "computing the vectors" not in result.stderr
+    assert (
+        json.loads(run_cli("status", "--json", cwd=project, home=home).stdout)["pending_vectors"]
+        == 2
+    )
