@@ -1,15 +1,17 @@
 """Progress for long CLI steps, shown only on a terminal (stderr) and silent in pipes.
 
-:func:`progress_bar` drives a bar with a count and the time left (indexing, embedding);
+:func:`progress_bar` drives a bar with a count and the time left (indexing);
+:func:`embedding_progress` the same for embedding, or plain lines off a terminal;
 :func:`working` shows a spinner with the elapsed time for a step whose size is unknown
 (the one-time model export, codebase analysis, compaction). Both yield a no-op off a
-terminal, so callers never branch on where stderr goes.
+terminal (plain lines for embedding), so callers never branch on where stderr goes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -77,6 +79,39 @@ def _count_column() -> Any:
             return Text(f"{done} ETA {_clock(task.time_remaining)}")
 
     return CountColumn()
+
+
+PLAIN_INTERVAL = 10.0
+"""Seconds between two plain progress lines (off a terminal)."""
+
+
+@contextlib.contextmanager
+def embedding_progress(label: str = "Embedding") -> Iterator[Update]:
+    """Progress of the embedding phase: the bar with its ETA on a terminal; elsewhere (a
+    pipe, a CI log) a plain line every :data:`PLAIN_INTERVAL` seconds with the count, the
+    rate and the time left, so a long first run says how it is doing."""
+    if on_terminal():
+        with progress_bar(label) as update:
+            yield update
+        return
+    started = last = time.monotonic()
+
+    def update(done: int, total: int, current: str) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < PLAIN_INTERVAL or not done:
+            return
+        last = now
+        rate = done / (now - started)
+        left = (total - done) / rate if rate else None
+        print(
+            f"memory-tui: {label.lower()} {done}/{total} chunks "
+            f"({rate:.0f}/s, about {_clock(left)} left)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    yield update
 
 
 @contextlib.contextmanager

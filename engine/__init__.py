@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
+    "EmbeddingBacklog": "engine.services.embedding_backlog",
+    "BackgroundEmbedder": "engine.services.embedding_worker",
     "SourceSet": "engine.services.sources",
     "classify_path": "engine.analyzer.noise",
     "pattern_for": "engine.services.sources",
@@ -93,10 +95,12 @@ __all__ = [
     "RESOURCE_SCHEME",
     "STOPWORDS",
     "AddResult",
+    "BackgroundEmbedder",
     "Category",
     "Config",
     "ConfigError",
     "ContentTooLongError",
+    "EmbeddingBacklog",
     "EngineError",
     "Entry",
     "ExportFormat",
@@ -220,6 +224,8 @@ if TYPE_CHECKING:
     from engine.search.query import STOPWORDS, words
     from engine.search.searcher import SearchResponse
     from engine.services.discovery import run_discovery
+    from engine.services.embedding_backlog import EmbeddingBacklog
+    from engine.services.embedding_worker import BackgroundEmbedder
     from engine.services.entries import AddResult, NewEntry
     from engine.services.health import diagnose
     from engine.services.indexing import Indexer, IndexReport

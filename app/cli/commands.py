@@ -256,12 +256,19 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
-    from app.progress import announce_model_export, progress_bar
+    from app.progress import announce_model_export, embedding_progress, progress_bar
     from engine import Indexer
 
     announce_model_export()
-    with _open(root, must_exist=False) as memory, progress_bar("Indexing") as update:
-        report = Indexer(memory).run(force=args.force, dry_run=args.dry_run, progress=update)
+    with _open(root, must_exist=False) as memory:
+        indexer = Indexer(memory)
+        with progress_bar("Indexing") as update:  # the first phase: keyword search works
+            report = indexer.run(
+                force=args.force, dry_run=args.dry_run, progress=update, embed=False
+            )
+        if not args.dry_run and not args.no_embed:
+            with embedding_progress("Embedding") as update:
+                indexer.embed(report, progress=update)
     for where, message in report.warnings:
         _warn(f"{where}: {message}")
     for where, message in report.errors:
@@ -281,10 +288,39 @@ def index(args: argparse.Namespace, root: Path) -> int:
             f"{report.entries_deleted} deleted; {report.embedded} chunks embedded; "
             f"{report.seconds:.2f} s\n"
         )
+        if report.pending:
+            _emit(pending_line(report.pending))
         if report.dry_run:
             for rel in report.changed_files:
                 _show(f"  would index {rel}\n")
     return 1 if report.errors else 0
+
+
+def pending_line(pending: int) -> str:
+    """What to say of entries that wait for their vector (keyword search finds them)."""
+    return (
+        f"vectors: {pending} entries wait for theirs (keyword search finds them already); "
+        "`memory-tui embed` computes them, as do serve-mcp, the TUI and watch in the "
+        "background\n"
+    )
+
+
+def embed(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui embed``: the second phase of indexing alone, in the foreground."""
+    from app.progress import announce_model_export, embedding_progress
+    from engine import EmbeddingBacklog
+
+    announce_model_export()
+    with _open(root) as memory, embedding_progress("Embedding") as update:
+        backlog = EmbeddingBacklog(memory.records, memory.embedder)
+        done = backlog.run(progress=update)
+        if done.embedded and not done.pending:
+            memory.maintain_vector_index()
+    if args.json:
+        _emit_json({"embedded": done.embedded, "pending": done.pending, "seconds": done.seconds})
+    else:
+        _emit(f"{done.embedded} entries embedded, {done.pending} waiting; {done.seconds:.2f} s\n")
+    return 0
 
 
 def analyze(args: argparse.Namespace, root: Path) -> int:

@@ -88,13 +88,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ids", nargs="+", metavar="ID")
     p.set_defaults(handler=commands.delete)
 
-    p = command("index", "Index the markdown under .claude/knowledge/ (only what changed).")
+    p = command(
+        "index",
+        "Index the markdown under .claude/knowledge/ (only what changed): text and keyword "
+        "index first, then the vectors, with a progress bar.",
+    )
     p.add_argument("--force", action="store_true", help="re-chunk every file, rebuild the index")
     p.add_argument(
         "--dry-run", action="store_true", help="report what would change, change nothing"
     )
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="return once the text is indexed (keyword search works at once); the vectors "
+        "are computed by `memory-tui embed`, the next `index`, or in the background of "
+        "serve-mcp, the TUI or watch",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=commands.index)
+
+    p = command(
+        "embed",
+        "Compute the vectors of entries indexed without them (index --no-embed, or an "
+        "interrupted run); hybrid search uses their keywords until then.",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=commands.embed)
 
     p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
@@ -102,6 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
     p.add_argument(
         "--force", action="store_true", help="re-index every knowledge file, changed or not"
+    )
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="return once the text is indexed (keyword search works at once); the vectors "
+        "are computed by `memory-tui embed`, the next `index`, or in the background of "
+        "serve-mcp, the TUI or watch",
     )
     from app.cli.setup import init
 

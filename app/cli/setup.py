@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.progress import announce_model_export, progress_bar
+from app.progress import announce_model_export, embedding_progress, progress_bar
 from engine import EngineError, printable
 
 if TYPE_CHECKING:
@@ -40,6 +40,9 @@ def init(args: argparse.Namespace, root: Path) -> int:
                 _index(memory, report, force=getattr(args, "force", False))
             total = memory.count()
             suggestion = try_query(memory)
+            if not args.skip_index and not getattr(args, "no_embed", False):
+                _embed(memory)
+            pending = memory.mirror.unembedded_count()
     except OSError as exc:
         raise _failed("opening the memory in .claude/memory", exc) from None
     for error in report.errors:
@@ -50,8 +53,9 @@ def init(args: argparse.Namespace, root: Path) -> int:
         f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
         f"already there: {len(report.unchanged)}\n"
         + "".join(f"  {note}\n" for note in report.notes)
-        + f"  memory: {total} entries, keyword index ready\n"
-        f'Try: memory-tui search "{suggestion}"\n'
+        + f"  memory: {total} entries, keyword index ready"
+        + (f"; {pending} wait for their vector (`memory-tui embed`)\n" if pending else "\n")
+        + f'Try: memory-tui search "{suggestion}"\n'
     )
     if report.errors:
         _say("memory-tui: init is incomplete: fix the errors above, then run it again")
@@ -102,13 +106,24 @@ def _analyse(memory: Memory, report: InitReport) -> None:
 def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
     from engine import Indexer
 
-    with progress_bar("Indexing knowledge files") as update:
-        indexed = Indexer(memory).run(force=force, progress=update)
+    with progress_bar("Indexing knowledge files") as update:  # keyword search works after
+        indexed = Indexer(memory).run(force=force, progress=update, embed=False)
     report.notes.append(
         f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
         f"created, {indexed.files_skipped} files unchanged"
     )
     report.errors += [f"{f}: {m}" for f, m in indexed.errors]
+
+
+def _embed(memory: Memory) -> None:
+    """The second phase of indexing: every entry's vector, with a bar and its ETA."""
+    from engine import Indexer, IndexReport
+
+    if not memory.mirror.unembedded_count():
+        return
+    _say("  keyword search is ready; computing the vectors (Ctrl-C: `memory-tui embed` resumes)")
+    with embedding_progress("Embedding") as update:
+        Indexer(memory).embed(IndexReport(), progress=update)
 
 
 _STARTERS = ("getting started", "quick start", "quickstart", "first steps", "installation",

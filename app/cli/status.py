@@ -2,8 +2,8 @@
 
 Initialised or not, entries by source and category, personal notes not yet promoted
 (shared with nobody until then), knowledge files and how many changed since the last
-index, the git hooks, and whether ``memory-tui`` is on PATH (the committed wiring
-needs it there, or ``MEMORY_TUI_BIN``).
+index, entries waiting for their vector (two-phase indexing), the git hooks, and whether
+``memory-tui`` is on PATH (the committed wiring needs it there, or ``MEMORY_TUI_BIN``).
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def _memory_state(root: Path) -> dict[str, Any]:
         stats = memory.stats()
         notes = [e for source in PERSONAL for e in memory.list(source=source) if not e.promoted]
         pending = Indexer(memory).run(dry_run=True)
+        waiting = memory.mirror.unembedded_count()
     return {
         "entries": stats["entries"],
         "by_source": stats["by_source"],
@@ -70,6 +71,7 @@ def _memory_state(root: Path) -> dict[str, Any]:
         "unpromoted_notes": len(notes),
         "knowledge_files": pending.files_total,
         "files_to_index": pending.files_processed + pending.files_removed,
+        "pending_vectors": waiting,
     }
 
 
@@ -158,4 +160,11 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
         else "index up to date"
     )
     lines.append(f"knowledge: {_plural(data['knowledge_files'], 'file', 'files')}; {fresh}")
+    waiting = data["pending_vectors"]
+    lines.append(
+        f"vectors:   {waiting} of {data['entries']} entries wait for theirs (keyword search "
+        "finds them; run `memory-tui embed`, or leave it to serve-mcp, the TUI or watch)"
+        if waiting
+        else "vectors:   every entry embedded"
+    )
     return lines

@@ -144,8 +144,9 @@ class Explanation(BaseModel):
     fusedScore: float | None = Field(
         description="Fused value before scaling (hybrid): sum of z-scores, or of 1/(k + rank)."
     )
-    gate: Literal["similarity", "terms"] | None = Field(
-        description="Why the relevance gate kept it: close in meaning, or every query term."
+    gate: Literal["similarity", "terms", "vector_pending"] | None = Field(
+        description="Why the relevance gate kept it: close in meaning, every query term, or "
+        "(vector_pending) a keyword match of an entry not embedded yet."
     )
 
 

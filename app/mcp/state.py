@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from engine import EngineError, Source
 
 if TYPE_CHECKING:
-    from engine import Memory
+    from engine import BackgroundEmbedder, Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
@@ -53,7 +53,7 @@ def _index_a_fresh_clone(memory: Memory) -> None:
         return
     if not memory.paths.knowledge_dir.is_dir():
         return
-    report = Indexer(memory).run()
+    report = Indexer(memory).run(embed=False)  # the vectors come from the background
     log.info("built the memory of this clone: %d entries", report.entries_created)
 
 
@@ -88,6 +88,8 @@ class ServerState:
         self._pending: list[str] = []
         self._pending_lock = threading.Lock()
         self._closing = threading.Event()
+        self._embedding: BackgroundEmbedder | None = None
+        """Embeds entries that wait for their vector, once the warm-up is done."""
 
     # --- the memory ------------------------------------------------------------------
 
@@ -111,6 +113,12 @@ class ServerState:
         """
         self._closing.set()
         self._bookkeeper.shutdown(wait=True)
+        embedding = self._embedding
+        if embedding is not None:
+            embedding.stop(WARM_UP_EXIT_WAIT)  # between two batches; none is lost
+            if embedding.running:
+                log.info("a batch is still being embedded: leaving without closing the memory")
+                return
         thread = self._warm_thread
         if thread is not None:
             thread.join(WARM_UP_EXIT_WAIT)
@@ -143,12 +151,23 @@ class ServerState:
             memory.warm_up(mode="vector")
             log.info("embedding model and vector store are ready")
             _index_a_fresh_clone(memory)
+            self._start_embedding(memory)
         except EngineError as exc:  # e.g. a bad config: every tool call reports it too
             log.warning("background warm-up failed: %s", exc.message)
         except Exception:
             log.warning("background warm-up failed; searches use keywords", exc_info=True)
         finally:
             self.warmed.set()
+
+    def _start_embedding(self, memory: Memory) -> None:
+        """Embed the entries waiting for their vector in the background (searches use
+        their keyword half meanwhile), unless the server is closing."""
+        from engine import BackgroundEmbedder
+
+        with self._warm_lock:
+            if self._closing.is_set() or self._embedding is not None:
+                return
+            self._embedding = BackgroundEmbedder(memory.records, memory.embedder).start()
 
     def model_loaded(self) -> bool:
         """Whether vector search can run without waiting for the model."""

@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine import SearchMode
+from engine import BackgroundEmbedder, SearchMode
 
 if TYPE_CHECKING:
     from engine import Memory
@@ -61,14 +61,19 @@ class MemoryApp(App[None]):
         self._mode = mode or memory.config.search_mode
         self._saved_handlers: list[logging.Handler] = []
         self.sub_title = str(memory.paths.root)
+        self.embedding = BackgroundEmbedder(memory.records, memory.embedder)
+        """Embeds entries that wait for their vector (two-phase indexing) while the app
+        runs; the re-index action wakes it."""
 
     def on_mount(self) -> None:
         """Route logging to a file while the screen is ours, then show the main screen."""
         self._log_to_file()
         self.push_screen(MainScreen(self.memory, mode=self._mode))
+        self.embedding.start()
 
     def on_unmount(self) -> None:
-        """Close the memory if this app opened it, and give logging back."""
+        """Stop embedding, close the memory if this app opened it, and give logging back."""
+        self.embedding.stop()
         if self._owns_memory:
             self.memory.close()
         root = logging.getLogger()

@@ -183,6 +183,22 @@ class CachedEmbedder:
             out[row] = np.frombuffer(cached[key], dtype=np.float32)
         return out
 
+    def cached(self, texts: Sequence[str]) -> tuple[Vectors, list[int]]:
+        """The vectors the cache holds for ``texts`` without running the model, and the
+        rows it has none for (left all zeros)."""
+        import numpy as np
+
+        keys = [content_hash(t) for t in texts]
+        found = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        missing = []
+        for row, key in enumerate(keys):
+            if key in found:
+                out[row] = np.frombuffer(found[key], dtype=np.float32)
+            else:
+                missing.append(row)
+        return out, missing
+
     def embed_query(self, text: str) -> Vectors:
         """See :class:`Embedder` (queries are not cached)."""
         return self.inner.embed_query(text)

@@ -1,13 +1,14 @@
 """The relevance gate: which fused candidates are worth showing at all.
 
 A candidate survives when its cosine similarity to the query reaches ``min_score`` or
-when it contains every content term of the query. That keeps exact identifier matches
+when it contains every content term of the query (or, while it waits for its vector, on
+its keyword match alone). That keeps exact identifier matches
 while an unrelated query returns nothing instead of its least-bad neighbours.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+VECTOR_PENDING = "vector_pending"
+"""The gate's reason for an entry kept on its keyword match alone: it has no vector yet."""
 
 Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, float]]
 """Cosine similarity of a query vector to entries, by id (missing: unknown)."""
@@ -52,9 +56,13 @@ def gate(
     min_score: float,
     similarities: Similarities,
     prefix_last: bool = False,
+    pending: Collection[str] = (),
 ) -> list[SearchResult]:
     """The first ``limit`` fused candidates that are semantically close or lexically
-    complete; similarities of keyword-only candidates are looked up a batch at a time."""
+    complete; similarities of keyword-only candidates are looked up a batch at a time.
+    An entry in ``pending`` has no vector yet (two-phase indexing): its keyword match,
+    which made it a candidate, is all there is to judge it by, and it is kept with the
+    reason ``"vector_pending"``."""
     kept: list[SearchResult] = []
     batch_start = 0
     while len(kept) < limit and batch_start < len(fused):
@@ -68,6 +76,8 @@ def gate(
                 sim = sims.get(result.entry.id)
             if sim is not None and sim >= min_score:
                 passed = "similarity"
+            elif result.entry.id in pending:
+                passed = VECTOR_PENDING
             elif covers_all_terms(query, result.entry, prefix_last=prefix_last):
                 passed = "terms"
             else:

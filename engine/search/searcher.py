@@ -153,6 +153,7 @@ class Searcher:
             min_score=floor,
             similarities=self.vectors.similarities,
             prefix_last=prefix_last,
+            pending=self.vectors.pending_among([h.entry.id for h in khits]),
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))

@@ -66,20 +66,37 @@ class VectorSearcher:
                 flat = np.frombuffer(joined, dtype=np.float32)
                 return ids, categories, flat.reshape(len(ids), self.embedder.dimension)
             log.info("embedding cache incomplete; reading vectors from the store")
-        return self.store().all_vectors()
+        ids, categories, matrix = self.store().all_vectors()
+        real = np.any(matrix != 0, axis=1)  # placeholders (not embedded yet) are all zeros
+        if bool(real.all()):
+            return ids, categories, matrix
+        keep: list[int] = np.flatnonzero(real).tolist()
+        return [ids[i] for i in keep], [categories[i] for i in keep], matrix[real]
+
+    def pending_among(self, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` stored without their vector yet (two-phase indexing): vector
+        search cannot find them, hybrid search ranks them by their keyword half."""
+        return self.mirror.unembedded_among(ids) if ids else set()
 
     def apply(self, before: str, after: str, delta: VectorDelta) -> None:
         """Update the in-memory copy with a write of this process (see
         :meth:`VectorIndex.apply`); a copy that is not kept or not current reloads later."""
         import numpy as np
 
-        written = delta.written
+        written, vectors = list(delta.written), delta.vectors
+        removed = list(delta.removed)
+        if written:  # a placeholder (an entry not embedded yet) is no vector to search
+            matrix = np.asarray(vectors, dtype=np.float32)
+            real: list[bool] = np.any(matrix != 0, axis=1).tolist()
+            removed += [e.id for e, ok in zip(written, real, strict=True) if not ok]
+            written = [e for e, ok in zip(written, real, strict=True) if ok]
+            vectors = matrix[np.asarray(real, dtype=bool)]
         changed = (
             [e.id for e in written],
             [e.category.value for e in written],
-            delta.vectors if written else np.zeros((0, self.embedder.dimension), np.float32),
+            vectors if written else np.zeros((0, self.embedder.dimension), np.float32),
         )
-        self.index.apply(before, after, changed, delta.removed)
+        self.index.apply(before, after, changed, removed)
 
     def refresh(self) -> None:
         """Reload the in-memory copy if any process changed the vectors since."""
@@ -92,7 +109,9 @@ class VectorSearcher:
         enough that loading it beats importing LanceDB), else from LanceDB."""
         if not self.in_memory and self.mirror.count() > EXACT_IN_MEMORY_MAX:
             where = f"category = '{category.value}'" if category is not None else None
-            return self.store().vector_search(qvec, limit, where=where)
+            found = self.store().vector_search(qvec, limit, where=where)
+            pending = self.pending_among([e.id for e, _ in found])
+            return [(e, sim) for e, sim in found if e.id not in pending]
         self.refresh()
         hits = self.index.search(qvec, limit, category.value if category else None)
         entries = self.mirror.get_many([entry_id for entry_id, _ in hits])
@@ -117,6 +136,7 @@ class VectorSearcher:
                 if blob is not None and entry.id not in sims:
                     sims[entry.id] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
         missing = [e.id for e in entries if e.id not in sims]
+        missing = sorted(set(missing) - self.pending_among(missing))  # no vector to compare
         if missing:
             sims.update(self.store().similarities(qvec, missing))
         return sims

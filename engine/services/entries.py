@@ -180,12 +180,15 @@ class EntryService:
         return found[0] if found else None
 
     def add_many(
-        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+        self, items: Sequence[NewEntry], *, secret_policy: str | None = None, embed: bool = True
     ) -> list[AddResult]:
         """Store several entries in one write (embedded in one batch); see
         :meth:`engine.services.memory.Memory.add`.
 
         ``secret_policy`` overrides the configured one (the indexer always redacts).
+        Without ``embed`` (the first phase of indexing) only vectors the embedding cache
+        holds are stored; the other entries get a placeholder and are marked in the
+        mirror, for :class:`engine.services.embedding_backlog.EmbeddingBacklog`.
         """
         stamp = now_iso()
         built = [self._build(item, stamp, secret_policy) for item in items]
@@ -194,7 +197,7 @@ class EntryService:
         candidates = [e for e in _unique([e for e, _ in built]) if self._existing(e) is None]
         if candidates:
             self.records.store()  # a missing store refuses here, before the model loads
-        vectors = self.embedder.embed_documents([e.content for e in candidates])
+        vectors, waiting = self._vectors(candidates, embed)
         results: dict[str, AddResult] = {}
         with self.records.lock.hold():
             for entry, _ in built:
@@ -208,11 +211,7 @@ class EntryService:
                     fresh_rows.append(row)
                     results[_dedup_key(entry)] = AddResult(entry, True)
             if fresh:
-                self.records.write(
-                    lambda s: s.add(fresh, vectors[fresh_rows]),
-                    lambda db: self.mirror.upsert(db, fresh),
-                    delta=VectorDelta(fresh, vectors[fresh_rows]),
-                )
+                self._write_new(fresh, vectors[fresh_rows], waiting)
         self._on_written([r.entry for r in results.values() if r.created])
         out, reported = [], set()
         for entry, kinds in built:
@@ -225,6 +224,26 @@ class EntryService:
             reported.add(key)
             out.append(result)
         return out
+
+    def _write_new(self, fresh: Sequence[Entry], vectors: Any, waiting: set[str]) -> None:
+        """Add new entries (under the lock); those in ``waiting`` have placeholders."""
+
+        def mirror_op(db: Any) -> None:
+            self.mirror.upsert(db, fresh)
+            self.mirror.mark_unembedded(db, [e.id for e in fresh if e.id in waiting])
+
+        self.records.write(
+            lambda s: s.add(fresh, vectors), mirror_op, delta=VectorDelta(fresh, vectors)
+        )
+
+    def _vectors(self, entries: Sequence[Entry], embed: bool) -> tuple[Any, set[str]]:
+        """The vectors of ``entries``, and the ids of those given a placeholder instead
+        (without ``embed``, every text the embedding cache lacks)."""
+        texts = [e.content for e in entries]
+        if embed:
+            return self.embedder.embed_documents(texts), set()
+        vectors, rows = _cached(self.embedder, texts)
+        return vectors, {entries[row].id for row in rows}
 
     def update(
         self,
@@ -264,7 +283,7 @@ class EntryService:
             entry = replace(latest, **changes, updated_at=now_iso())
             self.records.write(
                 lambda s: s.upsert([entry], vector),
-                lambda db: self.mirror.upsert(db, [entry]),
+                lambda db: self._upsert_embedded(db, [entry]),
                 delta=VectorDelta([entry], vector),
             )
         if content is not None:
@@ -312,9 +331,25 @@ class EntryService:
         vectors = self.embedder.embed_documents([e.content for e in entries])
         self.records.write(
             lambda s: s.upsert(list(entries), vectors),
-            lambda db: self.mirror.upsert(db, entries),
+            lambda db: self._upsert_embedded(db, entries),
             delta=VectorDelta(list(entries), vectors),
         )
+
+    def _upsert_embedded(self, db: Any, entries: Sequence[Entry]) -> None:
+        """Mirror entries written with their real vectors (none waits for one now)."""
+        self.mirror.upsert(db, entries)
+        self.mirror.clear_unembedded(db, [e.id for e in entries])
+
+
+def _cached(embedder: Embedder, texts: Sequence[str]) -> tuple[Any, list[int]]:
+    """The embedding cache's vectors of ``texts`` (no model run) and the rows it lacks."""
+    lookup = getattr(embedder, "cached", None)
+    if callable(lookup):
+        found: tuple[Any, list[int]] = lookup(texts)
+        return found
+    import numpy as np
+
+    return np.zeros((len(texts), embedder.dimension), dtype=np.float32), list(range(len(texts)))
 
 
 def _dedup_key(entry: Entry) -> str:

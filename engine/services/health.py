@@ -1,13 +1,13 @@
 """Health of a project's memory, part by part, and repair of what is derived.
 
 :func:`diagnose` checks the configuration, the store of record (a remote one in
-:mod:`.health_remote`), the keyword index and its agreement with the store, the embedding
-cache, ``meta.json``, the knowledge folder, the model and the write lock: one
-:class:`Check` per part. Derived files are repaired on the way (an unreadable index or
-cache moved aside as ``*.corrupt`` and rebuilt, an index out of step re-synchronised,
-``meta.json`` rebuilt by an index run). The store and the knowledge files are never
-changed, except by :func:`rebuild_store`, asked for explicitly: it moves a missing or
-unreadable store aside and rebuilds it from the keyword index (all but the vectors).
+:mod:`.health_remote`), the keyword index and its agreement with the store, entries waiting
+for their vector, the embedding cache, ``meta.json``, the knowledge folder, the model and the
+write lock: one :class:`Check` per part. Derived files are repaired on the way (an
+unreadable index or cache moved aside as ``*.corrupt`` and rebuilt, an index out of step
+re-synchronised, ``meta.json`` rebuilt by an index run). The store and the knowledge files
+are never changed, except by :func:`rebuild_store`, asked for explicitly: it moves a missing
+or unreadable store aside and rebuilds it from the keyword index (all but the vectors).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from engine.services.health_files import (
 )
 from engine.services.health_remote import check_remote
 from engine.services.health_report import Check, HealthReport, Status
+from engine.services.health_report import count_of as _count
+from engine.services.health_vectors import check_vectors
 from engine.services.memory import Memory
 from engine.storage.locking import WriteLock
 from engine.storage.meta import IndexMeta
@@ -162,6 +164,7 @@ def _check_memory(
         store_ok = check_remote(memory, report) and _check_store(memory, report)
         if store_ok:
             _check_keyword_index(memory, fts_existed, report)
+            check_vectors(memory, report)
             _check_meta(memory, report)
             check_citations(memory, report)
         else:
@@ -388,13 +391,10 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
                 store.add(batch, cached.embed_documents([e.content for e in batch]))
             with fts.transaction() as db:
                 fts.set_state(db, "pending", "0")
+                fts.clear_unembedded(db)  # every entry was written with its vector
                 fts.set_state(db, "store_version", str(store.version))
                 fts.set_state(db, "vectors_version", uuid.uuid4().hex)
         finally:
             cache.close()
             fts.close()
     return len(entries)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun if n == 1 else noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"

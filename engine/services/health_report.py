@@ -42,3 +42,8 @@ class HealthReport:
     def add(self, part: str, status: Status, detail: str, fix: str = "") -> None:
         """Record one check."""
         self.checks.append(Check(part, status, detail, fix))
+
+
+def count_of(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1 (``1 entry``, ``2,048 entries``)."""
+    return f"{n:,} {noun if n == 1 else noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"

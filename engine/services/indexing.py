@@ -1,10 +1,13 @@
 """Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
 project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
 
+Two phases: text, keyword index and store rows first, vectors after
+(:mod:`engine.services.embedding_backlog`).
+
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
 that still exist are kept (their line numbers and titles refreshed without
-re-embedding), new chunks are embedded and added, and chunks that disappeared are
+re-embedding), new chunks are added (and embedded), and chunks that disappeared are
 deleted. A deleted file's entries are removed. Entries are owned per file, so the
 same paragraph in two files survives an edit of either one.
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from engine.core.errors import EngineError, NotFoundError
@@ -42,10 +45,14 @@ from engine.guards.privacy import (
 from engine.markdown.chunking import chunk_markdown, only_headings, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.aliases import promoted_from, promoted_sections
+from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
+from engine.services.index_report import FilePlan, IndexReport
 from engine.services.memory import Memory
 from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
+
+__all__ = ["BATCH_CHUNKS", "MAX_FILE_BYTES", "IndexReport", "Indexer", "Progress"]
 
 log = logging.getLogger(__name__)
 
@@ -59,38 +66,6 @@ BATCH_CHUNKS = 256
 
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(files_done, files_total, current_path)``."""
-
-
-@dataclass(slots=True)
-class IndexReport:
-    """What an index run did (or, for a dry run, would do)."""
-
-    files_total: int = 0
-    files_processed: int = 0
-    files_skipped: int = 0
-    files_removed: int = 0
-    entries_created: int = 0
-    entries_updated: int = 0
-    entries_deleted: int = 0
-    embedded: int = 0
-    """Chunks sent to the embedding model (cache misses)."""
-    errors: list[tuple[str, str]] = field(default_factory=list)
-    warnings: list[tuple[str, str]] = field(default_factory=list)
-    changed_files: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    vector_index: str = ""
-    """What was done to the store's ANN index ("" when nothing was due)."""
-    dry_run: bool = False
-
-
-@dataclass(slots=True)
-class _FilePlan:
-    rel: str
-    digest: str
-    creates: list[NewEntry] = field(default_factory=list)
-    updates: list[Entry] = field(default_factory=list)
-    deletes: list[str] = field(default_factory=list)
-    aliases: dict[str, int] = field(default_factory=dict)
 
 
 class Indexer:
@@ -136,8 +111,15 @@ class Indexer:
         dry_run: bool = False,
         progress: Progress | None = None,
         only: Collection[str] | None = None,
+        embed: bool = True,
+        embed_progress: Progress | None = None,
     ) -> IndexReport:
-        """Index what changed since the last run (everything with ``force``).
+        """Index what changed since the last run (everything with ``force``), in two
+        phases: text, keyword index and store rows first (keyword search finds new chunks
+        as soon as each batch commits), then, with ``embed``, the vectors of every entry
+        still waiting for one (:class:`EmbeddingBacklog`; ``embed_progress`` follows it).
+        Without ``embed`` the run returns after the first phase (``report.pending`` says
+        how many wait): long-lived processes embed in the background.
 
         ``only`` limits the run to these project-relative paths (the git hooks, the
         watcher and promotion pass the files they know changed).
@@ -153,7 +135,26 @@ class Indexer:
         if not lock.try_hold():
             log.warning("another index run of this project is in progress: waiting for it")
         with lock.hold():
-            return self._run(force=force, dry_run=False, progress=progress, only=only)
+            report = self._run(force=force, dry_run=False, progress=progress, only=only)
+        if embed:
+            return self.embed(report, progress=embed_progress)
+        report.pending = EmbeddingBacklog(self.memory.records, self.memory.embedder).pending()
+        return report
+
+    def embed(self, report: IndexReport, *, progress: Progress | None = None) -> IndexReport:
+        """The second phase: embed every entry that waits for its vector (this run's new
+        chunks and any an earlier run left), then refresh the ANN index if one is due;
+        ``report`` gains the figures. Another process embedding the backlog is waited for."""
+        misses_before = getattr(self.memory.embedder, "misses", 0)
+        backlog = EmbeddingBacklog(self.memory.records, self.memory.embedder)
+        done = backlog.run(progress=progress)
+        report.embed_seconds = done.seconds
+        report.seconds += done.seconds
+        report.pending = backlog.pending()
+        if not report.pending:  # an ANN index over placeholders would be wrong
+            report.vector_index = self.memory.maintain_vector_index()
+        report.embedded += getattr(self.memory.embedder, "misses", 0) - misses_before
+        return report
 
     def _run(
         self,
@@ -193,7 +194,7 @@ class Indexer:
         if only is not None:
             gone = [rel for rel in gone if rel in wanted]
 
-        batch: list[_FilePlan] = []
+        batch: list[FilePlan] = []
         for done, (rel, path) in enumerate(files, start=1):
             if progress is not None:
                 progress(done - 1, len(files), rel)
@@ -216,7 +217,6 @@ class Indexer:
             self._commit(batch, gone, settings, removed_ids)
             if force:  # --force also rebuilds the derived keyword index from the store
                 self.memory.rebuild_index()
-            report.vector_index = self.memory.maintain_vector_index()
         if progress is not None:
             progress(len(files), len(files), "")
         report.embedded = getattr(self.memory.embedder, "misses", 0) - misses_before
@@ -230,7 +230,7 @@ class Indexer:
         meta: IndexMeta,
         rechunk_all: bool,
         report: IndexReport,
-    ) -> _FilePlan | None:
+    ) -> FilePlan | None:
         # A source was chosen by the settings (a hidden one only when named outright).
         knowledge = path.is_relative_to(self.knowledge_dir)
         try:
@@ -316,8 +316,8 @@ class Indexer:
         except (ValueError, EngineError):
             return Category.GENERAL
 
-    def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> _FilePlan:
-        plan = _FilePlan(rel, digest)
+    def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
+        plan = FilePlan(rel, digest)
         existing: dict[str, list[Entry]] = {}
         for entry in self.memory.mirror.by_file(rel):
             existing.setdefault(entry.content_hash, []).append(entry)
@@ -350,14 +350,14 @@ class Indexer:
 
     def _commit(
         self,
-        plans: list[_FilePlan],
+        plans: list[FilePlan],
         gone: list[str],
         settings: dict[str, object],
         removed_ids: list[str] | None = None,
     ) -> None:
         creates = [item for plan in plans for item in plan.creates]
-        if creates:
-            self.memory.add_many(creates, secret_policy="redact")
+        if creates:  # the first phase: vectors come from the cache or the backlog's run
+            self.memory.entries.add_many(creates, secret_policy="redact", embed=False)
         updates = [entry for plan in plans for entry in plan.updates]
         if updates:
             self.memory.update_metadata(updates)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.core.errors import EngineError
 from engine.guards.files import project_files
+from engine.services.embedding_worker import BackgroundEmbedder
 from engine.services.indexing import Indexer, IndexReport
 from engine.services.memory import Memory
 from engine.services.sources import MARKDOWN_SUFFIXES
@@ -62,6 +63,8 @@ class KnowledgeWatcher:
         self.folder = memory.paths.knowledge_dir
         self.root = memory.paths.root
         self.indexer = Indexer(memory)
+        self.embedder = BackgroundEmbedder(memory.records, memory.embedder)
+        """Embeds what the watcher indexed, in the background, while it runs."""
 
     def watched(self) -> list[Path]:
         """The knowledge folder, the top folders holding sources and root-level sources.
@@ -85,8 +88,9 @@ class KnowledgeWatcher:
             )
 
     def catch_up(self) -> IndexReport:
-        """Index what changed while nobody was watching."""
-        return Indexer(self.memory).run()
+        """Index what changed while nobody was watching (the vectors in the background
+        once :meth:`run` starts)."""
+        return Indexer(self.memory).run(embed=False)
 
     def run(
         self,
@@ -98,10 +102,23 @@ class KnowledgeWatcher:
         """Watch until ``stop`` is set (or Ctrl-C), calling ``on_batch`` after each batch.
 
         ``ready`` is called once the watch is in place: changes made after it are seen.
+        New chunks are searchable by keyword once indexed, and embedded in the background.
         """
+        self.check_folder()
+        self.embedder.start()
+        try:
+            self._watch(on_batch, stop, ready)
+        finally:
+            self.embedder.stop()
+
+    def _watch(
+        self,
+        on_batch: Callable[[WatchBatch], None],
+        stop: threading.Event | None,
+        ready: Callable[[], None] | None,
+    ) -> None:
         from watchfiles import Change, watch
 
-        self.check_folder()
         kinds = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
         events = watch(
             *self.watched(),
@@ -152,7 +169,8 @@ class KnowledgeWatcher:
                     known = list(IndexMeta.load(self.memory.paths.meta_path)[0].file_hashes)
                 only.update(k for k in known if k.startswith(change.path.rstrip("/") + "/"))
         try:
-            batch.report = self.indexer.run(only=sorted(only))
+            batch.report = self.indexer.run(only=sorted(only), embed=False)
+            self.embedder.wake()
         except Exception as exc:  # one failed batch must not end the watch
             log.warning("re-indexing %s failed", ", ".join(sorted(only)), exc_info=True)
             batch.error = f"{type(exc).__name__}: {exc}"

@@ -130,3 +130,13 @@ def latest_version_on_disk(path: Path) -> int | None:
         return None
     newest = max(numbers)
     return newest if newest < 2**63 else 2**64 - 1 - min(numbers)
+
+
+def placeholders(ids: Sequence[str], vectors: Any) -> set[str]:
+    """Those of ``ids`` whose vector (the row of ``vectors`` at the same place) is a
+    placeholder: all zeros, written by the first phase of indexing and not embedded yet
+    (a real vector has unit length)."""
+    import numpy as np
+
+    empty = ~np.any(np.asarray(vectors) != 0, axis=1) if len(ids) else []
+    return {entry_id for entry_id, none in zip(ids, empty, strict=True) if none}

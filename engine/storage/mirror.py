@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import Category, Entry, Source
+from engine.storage.mirror_reader import ReadConnection
 from engine.storage.mirror_rows import COLUMNS, SCHEMA, SCHEMA_VERSION, entry_to_row, row_to_entry
 from engine.storage.sqlite import (
     enable_wal,
@@ -50,9 +51,7 @@ class EntryMirror:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.RLock()
-        self._reader_lock = threading.Lock()
-        self._reader: sqlite3.Connection | None = None
-        self._reader_failed = False
+        self.reader = ReadConnection(path, BUSY_TIMEOUT_S)
         self.recreated = False
         """True when the file was missing or unreadable and had to be made anew."""
         self._db = self._connect()
@@ -98,7 +97,7 @@ class EntryMirror:
 
     def reopen(self) -> None:
         """Open the file now at the path (creating it when missing; ``recreated`` says so)."""
-        self._close_reader()
+        self.reader.close()
         with self._lock:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
@@ -131,7 +130,7 @@ class EntryMirror:
 
     def close(self) -> None:
         """Close the connections."""
-        self._close_reader()
+        self.reader.close()
         with self._lock:
             self._db.close()
 
@@ -180,13 +179,51 @@ class EntryMirror:
 
     def delete(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
         """Remove entries by id; unknown ids are ignored."""
-        db.executemany("DELETE FROM entries WHERE id = ?", [(i,) for i in ids])
+        params = [(i,) for i in ids]
+        db.executemany("DELETE FROM entries WHERE id = ?", params)
+        db.executemany("DELETE FROM unembedded WHERE id = ?", params)
 
     def clear(self, db: sqlite3.Connection) -> None:
         """Remove every entry."""
         db.execute("DELETE FROM entries")
         db.execute("DELETE FROM reference_backlog")
+        db.execute("DELETE FROM unembedded")
         db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
+
+    # --- entries stored without their vector yet (two-phase indexing) -------------------
+
+    def mark_unembedded(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
+        """Record that these entries' vectors in the store are placeholders."""
+        db.executemany("INSERT OR IGNORE INTO unembedded VALUES (?)", [(i,) for i in ids])
+
+    def clear_unembedded(self, db: sqlite3.Connection, ids: Iterable[str] | None = None) -> None:
+        """These entries (every entry when ``ids`` is None) have their vectors now."""
+        if ids is None:
+            db.execute("DELETE FROM unembedded")
+        else:
+            db.executemany("DELETE FROM unembedded WHERE id = ?", [(i,) for i in ids])
+
+    def unembedded_count(self) -> int:
+        """How many entries wait for their vector."""
+        with self._lock:
+            sql = "SELECT count(*) FROM unembedded u JOIN entries e ON e.id = u.id"
+            return int(self._db.execute(sql).fetchone()[0])
+
+    def unembedded(self, limit: int) -> list[Entry]:
+        """Up to ``limit`` entries waiting for their vector, oldest row first."""
+        where = "WHERE id IN (SELECT id FROM unembedded) ORDER BY rowid LIMIT ?"
+        return self._select(where, (limit,))
+
+    def unembedded_among(self, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` that wait for their vector."""
+        found: set[str] = set()
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                part = list(ids[start : start + 500])
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
+                found.update(str(r[0]) for r in rows.fetchall())
+        return found
 
     # --- reference counts not yet in the store ------------------------------------------
 
@@ -211,46 +248,14 @@ class EntryMirror:
 
     def read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
         """Rows of one read-only statement (the keyword retriever's way in:
-        :class:`engine.search.keyword.KeywordSearcher`), on a connection of its own: a
-        hybrid search runs BM25 in one thread while the other reads the vector hits'
-        entries, and on one shared connection the second waited for the first (5 of 15 ms
-        at 10,000 entries). Falls back to the shared connection if that one cannot open."""
-        with self._reader_lock:
-            reader = self._reader_connection()
-            if reader is not None:
-                try:
-                    return reader.execute(sql, params).fetchall()
-                except sqlite3.Error as exc:  # e.g. a read-only file: the shared one says
-                    log.debug("separate read connection to %s failed: %s", self.path, exc)
-                    with contextlib.suppress(sqlite3.Error):
-                        reader.close()
-                    self._reader, self._reader_failed = None, True
+        :class:`engine.search.keyword.KeywordSearcher`), on a connection of its own so
+        that it does not wait for this one (:mod:`.mirror_reader`); on this one if that
+        cannot read."""
+        rows = self.reader.read(sql, params)
+        if rows is not None:
+            return rows
         with self._lock:
             return self._db.execute(sql, params).fetchall()
-
-    def _reader_connection(self) -> sqlite3.Connection | None:
-        if self._reader is None and not self._reader_failed:
-            try:
-                reader = sqlite3.connect(
-                    self.path,
-                    timeout=BUSY_TIMEOUT_S,
-                    check_same_thread=False,
-                    isolation_level=None,
-                )
-                reader.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-                reader.execute("PRAGMA query_only=1")
-                self._reader = reader
-            except sqlite3.Error as exc:
-                log.debug("no separate read connection to %s: %s", self.path, exc)
-                self._reader_failed = True
-        return self._reader
-
-    def _close_reader(self) -> None:
-        with self._reader_lock:
-            if self._reader is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._reader.close()
-            self._reader, self._reader_failed = None, False
 
     def get(self, entry_id: str) -> Entry | None:
         """The mirrored entry with this id."""
@@ -317,10 +322,14 @@ class EntryMirror:
             return dict(rows.fetchall())
 
     def vector_keys(self) -> tuple[list[str], list[str], list[str]]:
-        """Ids, content hashes and categories of every entry, in one consistent read
-        (the keys under which the embedding cache holds their vectors)."""
+        """Ids, content hashes and categories of every entry that has its vector, in one
+        consistent read (the keys under which the embedding cache holds their vectors)."""
+        sql = (
+            "SELECT id, contentHash, category FROM entries"
+            " WHERE id NOT IN (SELECT id FROM unembedded)"
+        )
         with self._lock:
-            rows = self._db.execute("SELECT id, contentHash, category FROM entries").fetchall()
+            rows = self._db.execute(sql).fetchall()
         return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
     def file_paths(self) -> set[str]:

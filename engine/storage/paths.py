@@ -105,6 +105,11 @@ class MemoryPaths:
         return self.memory_dir / "index.lock"
 
     @property
+    def embed_lock_path(self) -> Path:
+        """Held while a process embeds the backlog: one embedder of a project at a time."""
+        return self.memory_dir / "embed.lock"
+
+    @property
     def log_path(self) -> Path:
         """Log file of long-running faces (the MCP server)."""
         return self.memory_dir / "memory-tui.log"

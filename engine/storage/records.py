@@ -20,7 +20,7 @@ from typing import Any
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
 from engine.storage import maintenance
-from engine.storage.lance_rows import latest_version_on_disk
+from engine.storage.lance_rows import latest_version_on_disk, placeholders
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
@@ -195,11 +195,14 @@ class Records:
             else:
                 fresh, vectors = list(self.store().get_many(stale).values()), None
             before = self.mirror.state("vectors_version") or ""
+            looked, waiting = self._placeholders_among(stale)
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 self.mirror.delete(db, gone)
                 self.mirror.upsert(db, fresh)
+                self.mirror.clear_unembedded(db, [*looked, *gone])
+                self.mirror.mark_unembedded(db, sorted(waiting))
                 after = self._mark_synced(db, version, vectors_changed=bool(stale or gone))
         self.mirror.recreated = False
         if vectors is not None and after:
@@ -213,11 +216,33 @@ class Records:
                 self._fold_references(self.store())
             version = self.store().version  # before the scan, as in repair_index
             entries = self.store().all_entries()
+            unembedded: set[str] = set()
+            if self.store().exists():  # a mirror made anew: every placeholder is looked for
+                ids, _, matrix = self.store().all_vectors()
+                unembedded = placeholders(ids, matrix)
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
+                self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, version)
         return len(entries)
+
+    def _placeholders_among(self, stale: Sequence[str]) -> tuple[list[str], set[str]]:
+        """The entries whose marks a repair must look at (those it rewrites and those
+        marked as waiting for their vector: a batch of vectors may have reached the store
+        but not the mirror), and which of them hold a placeholder in the store. Reads only
+        those rows' vectors, not the table's: a remote store is repaired this way each
+        time another machine commits."""
+        looked = sorted({*stale, *(e.id for e in self.mirror.unembedded(-1))})
+        entries, matrix = pull(self.store(), looked)
+        return looked, placeholders([e.id for e in entries], matrix)
+
+    def _mark_unembedded(self, db: Any, ids: set[str]) -> None:
+        """Make the mirror's marks of entries waiting for their vector those of the store
+        (its placeholder vectors): a crash between the store's write and the mirror's, or
+        a mirror rebuilt from scratch, then neither loses a mark nor keeps a stale one."""
+        self.mirror.clear_unembedded(db)
+        self.mirror.mark_unembedded(db, sorted(ids))
 
     def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
         """Record the store version the mirror now matches; returns the new

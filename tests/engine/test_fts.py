@@ -461,9 +461,9 @@ class TestReadConnection:
             mirror.upsert(db, [make_entry("a", "tundra permafrost thaw")])
         search = KeywordSearcher(mirror)
         assert search.search("tundra", 5)
-        assert mirror._reader is not None
-        mirror._reader.close()  # a read connection that can no longer read
+        assert mirror.reader.is_open
+        mirror.reader._db.close()  # type: ignore[union-attr]  # it can no longer read
         assert [h.entry.id for h in search.search("tundra", 5)] == ["a"]
-        assert mirror._reader is None  # dropped; the shared connection answers from now on
+        assert not mirror.reader.is_open  # dropped; the shared connection answers now
         assert [h.entry.id for h in search.search("permafrost", 5)] == ["a"]
         mirror.close()

@@ -22,6 +22,7 @@ PARTS = [
     "embedding cache",
     "vector store",
     "keyword index",
+    "vectors",
     "meta.json",
     "citations",
     "write lock",

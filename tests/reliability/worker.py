@@ -3,12 +3,15 @@
     python tests/reliability/worker.py add ROOT TAG COUNT
     python tests/reliability/worker.py search ROOT STOP_FILE
     python tests/reliability/worker.py index ROOT [--force] [--loops N]
+    python tests/reliability/worker.py embed ROOT BATCH SECONDS
 
 ``add`` prints ``ACK <id>`` (flushed) after each entry is stored, so a test that kills
 the worker knows exactly which adds were acknowledged; ``search`` runs searches of
 every mode until ``STOP_FILE`` exists and prints a JSON summary; ``index`` prints
 ``READY`` once the memory is open, runs the indexer (``--loops`` times) and prints each
-report as JSON. Any exception is printed
+report as JSON; ``embed`` runs the first phase of indexing, prints ``INDEXED <n>``,
+then embeds the backlog ``BATCH`` entries at a time, each batch taking ``SECONDS`` more
+(a slow model, so that a test can kill it mid-way). Any exception is printed
 as ``ERROR <type>: <message>`` and the exit code is 1.
 """
 
@@ -89,6 +92,30 @@ def index(root: Path, force: bool, loops: int) -> None:
             )
 
 
+class SlowEmbedder(FakeEmbedder):
+    """The fake embedder, ``delay`` seconds slower per call."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+
+    def embed_documents(self, texts):  # type: ignore[no-untyped-def]
+        time.sleep(self.delay)
+        return super().embed_documents(texts)
+
+
+def embed(root: Path, batch: int, delay: float) -> None:
+    """Both phases of indexing, the second slowly and in small batches."""
+    from engine.services.embedding_backlog import EmbeddingBacklog
+    from engine.services.indexing import Indexer
+
+    with Memory.open(root, embedder=SlowEmbedder(delay)) as memory:
+        report = Indexer(memory).run(embed=False)
+        print(f"INDEXED {report.entries_created}", flush=True)
+        EmbeddingBacklog(memory.records, memory.embedder, batch_size=batch).run()
+        print("EMBEDDED", flush=True)
+
+
 def main(argv: list[str]) -> int:
     """Dispatch on the role name."""
     role, root = argv[0], Path(argv[1])
@@ -97,6 +124,8 @@ def main(argv: list[str]) -> int:
             add(root, argv[2], int(argv[3]))
         elif role == "search":
             search(root, Path(argv[2]))
+        elif role == "embed":
+            embed(root, int(argv[2]), float(argv[3]))
         elif role == "index":
             loops = int(argv[argv.index("--loops") + 1]) if "--loops" in argv else 1
             index(root, "--force" in argv, loops)

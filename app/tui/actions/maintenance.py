@@ -73,7 +73,11 @@ class MaintenanceActions(_Base):
                 last = now
                 self.post_message(msg.IndexProgress(done, total, path))
 
-        report = Indexer(self.memory).run(progress=progress, only=only)
+        # Vectors are computed by the app's background embedder, woken here.
+        report = Indexer(self.memory).run(progress=progress, only=only, embed=False)
+        wake = getattr(getattr(self.app, "embedding", None), "wake", None)
+        if callable(wake):
+            wake()
         summary = (
             f"{report.files_total} files: {report.files_processed} changed, "
             f"{report.files_removed} removed · entries {report.entries_created} new, "

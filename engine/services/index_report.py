@@ -1,0 +1,49 @@
+"""What an index run did (:class:`IndexReport`) and what it plans per file (:class:`FilePlan`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core.models import Entry
+from engine.services.entries import NewEntry
+
+__all__ = ["FilePlan", "IndexReport"]
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What an index run did (or, for a dry run, would do)."""
+
+    files_total: int = 0
+    files_processed: int = 0
+    files_skipped: int = 0
+    files_removed: int = 0
+    entries_created: int = 0
+    entries_updated: int = 0
+    entries_deleted: int = 0
+    embedded: int = 0
+    """Chunks sent to the embedding model (cache misses)."""
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    changed_files: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    vector_index: str = ""
+    """What was done to the store's ANN index ("" when nothing was due)."""
+    dry_run: bool = False
+    pending: int = 0
+    """Entries still waiting for their vector when the run returned (its embedding phase
+    was skipped or stopped early; the next ``index`` or a long-lived process embeds them)."""
+    embed_seconds: float = 0.0
+    """Of ``seconds``, the time spent embedding (the second phase)."""
+
+
+@dataclass(slots=True)
+class FilePlan:
+    """What indexing one file changes: chunks to create, entries to refresh or delete."""
+
+    rel: str
+    digest: str
+    creates: list[NewEntry] = field(default_factory=list)
+    updates: list[Entry] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+    aliases: dict[str, int] = field(default_factory=dict)
