@@ -217,12 +217,11 @@ class EntryMirror:
     def unembedded_among(self, ids: Sequence[str]) -> set[str]:
         """Those of ``ids`` that wait for their vector."""
         found: set[str] = set()
-        with self._lock:
-            for start in range(0, len(ids), 500):
-                part = list(ids[start : start + 500])
-                marks = ",".join("?" * len(part))
-                rows = self._db.execute(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
-                found.update(str(r[0]) for r in rows.fetchall())
+        for start in range(0, len(ids), 500):  # on the read connection: every hybrid search
+            part = list(ids[start : start + 500])  # asks, and must not wait for a writer
+            marks = ",".join("?" * len(part))
+            rows = self.read(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
+            found.update(str(r[0]) for r in rows)
         return found
 
     # --- reference counts not yet in the store ------------------------------------------
