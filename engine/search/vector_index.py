@@ -175,11 +175,9 @@ class VectorIndex:
 
     def similarities(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """Cosine similarity of the query to those of ``ids`` in the snapshot."""
-        with self._lock:
+        with self._lock:  # rows looked up with the matrix they index (adds extend both)
             matrix, rows = self._matrix, self._rows
-        if matrix is None:
-            return {}
-        found = [(i, rows[i]) for i in ids if i in rows]
+            found = [(i, rows[i]) for i in ids if i in rows] if matrix is not None else []
         if not found:
             return {}
         scores = matrix[[row for _, row in found]] @ query
