@@ -85,7 +85,9 @@ def timed_commit(message: str) -> float:
 
 
 def searchable(word: str, fts: EntryMirror) -> bool:
-    return bool(fts.search(word, 1))
+    from engine.search.keyword import KeywordSearcher
+
+    return bool(KeywordSearcher(fts).search(word, 1))
 
 
 def wait_idle(previous: str, timeout: float = 120.0) -> None:
