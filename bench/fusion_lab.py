@@ -159,6 +159,22 @@ def evaluate(
     return statistics.fmean(nd), statistics.fmean(r5)
 
 
+def _print_table(
+    data: dict[str, list[dict[str, object]]],
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]],
+    width: int,
+) -> None:
+    """nDCG@10 / R@5 of each method on the three sets, one row per method."""
+    names = ["scifact-train", "locomo-dev", "scifact-test"]
+    print(f"{'method':{width}}" + "".join(f"{n:>24}" for n in names))
+    for label, method in methods.items():
+        cells = []
+        for name in names:
+            nd, r5 = evaluate(data[name], method)
+            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
+        print(f"{label:{width}}" + "".join(cells), flush=True)
+
+
 def tune() -> None:
     """Print each method's figures per dataset."""
     data = json.loads(LISTS.read_text())
@@ -172,14 +188,7 @@ def tune() -> None:
         methods[f"zsum top20 w{w}"] = lambda kw, vec, w=w: zsum(kw, vec, w, 20)
     for a in (0.3, 0.5, 0.7):
         methods[f"minmax a{a}"] = lambda kw, vec, a=a: minmax(kw, vec, a)
-    names = ["scifact-train", "locomo-dev", "scifact-test"]
-    print(f"{'method':28}" + "".join(f"{n:>24}" for n in names))
-    for label, method in methods.items():
-        cells = []
-        for name in names:
-            nd, r5 = evaluate(data[name], method)
-            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
-        print(f"{label:28}" + "".join(cells), flush=True)
+    _print_table(data, methods, 28)
 
 
 def zsum_adaptive(kw: Ranked, vec: Ranked, w_kw: float = 1.0, power: float = 1.0) -> list[str]:
@@ -205,14 +214,7 @@ def tune_more() -> None:
     for w in (1.0, 1.3, 1.5):
         for p in (1.0, 2.0):
             methods[f"zadapt w{w} p{p}"] = lambda kw, vec, w=w, p=p: zsum_adaptive(kw, vec, w, p)
-    names = ["scifact-train", "locomo-dev", "scifact-test"]
-    print(f"{'method':28}" + "".join(f"{n:>24}" for n in names))
-    for label, method in methods.items():
-        cells = []
-        for name in names:
-            nd, r5 = evaluate(data[name], method)
-            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
-        print(f"{label:28}" + "".join(cells), flush=True)
+    _print_table(data, methods, 28)
 
 
 def zsum_agreement(
@@ -245,14 +247,7 @@ def tune_agreement() -> None:
                 methods[f"agree w{w} floor{floor} full{full}"] = (
                     lambda kw, vec, w=w, f=floor, u=full: zsum_agreement(kw, vec, w, f, u)
                 )
-    names = ["scifact-train", "locomo-dev", "scifact-test"]
-    print(f"{'method':32}" + "".join(f"{n:>24}" for n in names))
-    for label, method in methods.items():
-        cells = []
-        for name in names:
-            nd, r5 = evaluate(data[name], method)
-            cells.append(f"{nd:.4f} / {r5:.4f}".rjust(24))
-        print(f"{label:32}" + "".join(cells), flush=True)
+    _print_table(data, methods, 32)
 
 
 if __name__ == "__main__":
