@@ -190,12 +190,10 @@ class Records:
             mirror_stamps = self.mirror.ids_and_stamps()
             stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
-            if self.watch is not None:  # vectors too: other machines embedded these
-                fresh, vectors = pull(self.store(), stale)
-            else:
-                fresh, vectors = list(self.store().get_many(stale).values()), None
+            fresh, vectors, looked, waiting = self._pull_stale(stale)
+            if self.watch is None:  # a local store: this process's copy is reloaded instead
+                vectors = None
             before = self.mirror.state("vectors_version") or ""
-            looked, waiting = self._placeholders_among(stale)
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
@@ -227,15 +225,19 @@ class Records:
                 self._mark_synced(db, version)
         return len(entries)
 
-    def _placeholders_among(self, stale: Sequence[str]) -> tuple[list[str], set[str]]:
-        """The entries whose marks a repair must look at (those it rewrites and those
-        marked as waiting for their vector: a batch of vectors may have reached the store
-        but not the mirror), and which of them hold a placeholder in the store. Reads only
-        those rows' vectors, not the table's: a remote store is repaired this way each
+    def _pull_stale(self, stale: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
+        """The ``stale`` entries and their vectors (other machines embedded these), read
+        in one scan with the rows of entries marked as waiting for their vector (a batch
+        of vectors may have reached the store but not the mirror); also the ids whose
+        marks the repair sets anew and which of them hold a placeholder in the store.
+        Reads only those rows, not the table: a remote store is repaired this way each
         time another machine commits."""
-        looked = sorted({*stale, *(e.id for e in self.mirror.unembedded(-1))})
+        wanted = set(stale)
+        looked = sorted(wanted | {e.id for e in self.mirror.unembedded(-1)})
         entries, matrix = pull(self.store(), looked)
-        return looked, placeholders([e.id for e in entries], matrix)
+        rows = [n for n, e in enumerate(entries) if e.id in wanted]
+        waiting = placeholders([e.id for e in entries], matrix)
+        return [entries[n] for n in rows], matrix[rows], looked, waiting
 
     def _mark_unembedded(self, db: Any, ids: set[str]) -> None:
         """Make the mirror's marks of entries waiting for their vector those of the store
