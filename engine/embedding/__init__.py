@@ -3,7 +3,8 @@
 Owns: the protocol and the model's files (:mod:`.base`, the package's leaf), the default
 embedder (:mod:`.default`: onnxruntime, :mod:`.onnx_embedder`), the ONNX export and its
 int8 form (:mod:`.onnx_export`), the sentence-transformers reference
-(:mod:`.reference`) and the on-disk vector cache (:mod:`.cache`).
+(:mod:`.reference`), the on-disk vector cache (:mod:`.cache`) and what an entry's vector
+is computed from, with its cache key (:mod:`.document`).
 May import: :mod:`engine.core`, :mod:`engine.storage` (SQLite helpers). Model runtimes
 (onnxruntime, tokenizers, torch) are imported on first use, never at import time.
 """

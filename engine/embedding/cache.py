@@ -1,5 +1,6 @@
-"""Vectors kept on disk: :class:`EmbeddingCache` (SQLite, keyed by content hash and
-model id) and :class:`CachedEmbedder`, which sends only unseen texts to the model."""
+"""Vectors kept on disk: :class:`EmbeddingCache` (SQLite, keyed by a hash of the embedded
+text — for entries, :func:`~engine.embedding.document.document_key` — and the model id)
+and :class:`CachedEmbedder`, which sends only unseen texts to the model."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from engine.core.errors import LockTimeoutError
 from engine.core.hashing import content_hash
 from engine.embedding.base import Embedder
+from engine.embedding.document import document_key
 from engine.storage.sqlite import (
     enable_wal,
     is_busy_error,
@@ -166,9 +168,13 @@ class CachedEmbedder:
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         """See :class:`Embedder`; only cache misses reach the model."""
+        return self.embed_keyed(texts, [content_hash(t) for t in texts])
+
+    def embed_keyed(self, texts: Sequence[str], keys: Sequence[str]) -> Vectors:
+        """Like :meth:`embed_documents`, the cache keeping each text's vector under the
+        given key (an entry's :func:`~engine.embedding.document.document_key`)."""
         import numpy as np
 
-        keys = [content_hash(t) for t in texts]
         cached = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)
         missing = list(dict.fromkeys(k for k in keys if k not in cached))
         if missing:
@@ -178,7 +184,7 @@ class CachedEmbedder:
             items = [(k, fresh[i].astype(np.float32).tobytes()) for i, k in enumerate(missing)]
             self.cache.put_many(items, self.model_id)
             cached.update(items)
-        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        out = np.empty((len(keys), self.dimension), dtype=np.float32)
         for row, key in enumerate(keys):
             out[row] = np.frombuffer(cached[key], dtype=np.float32)
         return out
@@ -186,11 +192,14 @@ class CachedEmbedder:
     def cached(self, texts: Sequence[str]) -> tuple[Vectors, list[int]]:
         """The vectors the cache holds for ``texts`` without running the model, and the
         rows it has none for (left all zeros)."""
+        return self.cached_keyed([content_hash(t) for t in texts])
+
+    def cached_keyed(self, keys: Sequence[str]) -> tuple[Vectors, list[int]]:
+        """Like :meth:`cached`, by cache key."""
         import numpy as np
 
-        keys = [content_hash(t) for t in texts]
         found = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        out = np.zeros((len(keys), self.dimension), dtype=np.float32)
         missing = []
         for row, key in enumerate(keys):
             if key in found:
@@ -213,7 +222,7 @@ def keep_pulled(embedder: Embedder) -> Callable[[str, str, VectorDelta], None]:
         if not (delta.pulled and delta.written and isinstance(embedder, CachedEmbedder)):
             return
         items = [
-            (entry.content_hash, vector.tobytes())
+            (document_key(entry), vector.tobytes())
             for entry, vector in zip(delta.written, delta.vectors, strict=True)
         ]
         embedder.cache.put_many(items, embedder.model_id)

@@ -27,6 +27,7 @@ from typing import Any
 from engine.core.errors import LockTimeoutError
 from engine.core.models import Entry
 from engine.embedding.base import Embedder
+from engine.embedding.document import document_key, embed_entries
 from engine.storage.locking import WriteLock
 from engine.storage.records import Records, VectorDelta
 
@@ -117,7 +118,7 @@ class EmbeddingBacklog:
     def embed(self, batch: Sequence[Entry]) -> int:
         """Embed ``batch`` (outside the write lock) and write the vectors of those of its
         entries that still wait for them, unchanged; returns how many were written."""
-        vectors = self.embedder.embed_documents([e.content for e in batch])
+        vectors = embed_entries(self.embedder, batch)
         with self.records.lock.hold():
             ids = [e.id for e in batch]
             current = self.mirror.get_many(ids)
@@ -128,7 +129,7 @@ class EmbeddingBacklog:
             rows = [
                 row
                 for row, e in enumerate(batch)
-                if e.id in unchanged and current[e.id].content_hash == e.content_hash
+                if e.id in unchanged and document_key(current[e.id]) == document_key(e)
             ]
             entries = [current[batch[row].id] for row in rows]
             matrix = vectors[rows]

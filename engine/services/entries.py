@@ -34,6 +34,7 @@ from engine.core.validation import (
     require_unicode,
 )
 from engine.embedding.base import Embedder
+from engine.embedding.document import cached_entries, document_key, embed_entries
 from engine.guards.privacy import REDACTED, find_secrets, redact_private, redact_secrets
 from engine.storage.records import Records, VectorDelta
 
@@ -131,6 +132,10 @@ class EntryService:
                 f"content is {len(text):,} characters; the limit is {MAX_CONTENT_LENGTH:,}"
             )
         return text, kinds
+
+    def draft(self, item: NewEntry) -> Entry:
+        """``item`` as :meth:`add_many` would store it (not stored; raises as it would)."""
+        return self._build(item, "", None)[0]
 
     def _build(
         self, item: NewEntry, stamp: str, secret_policy: str | None
@@ -239,10 +244,9 @@ class EntryService:
     def _vectors(self, entries: Sequence[Entry], embed: bool) -> tuple[Any, set[str]]:
         """The vectors of ``entries``, and the ids of those given a placeholder instead
         (without ``embed``, every text the embedding cache lacks)."""
-        texts = [e.content for e in entries]
         if embed:
-            return self.embedder.embed_documents(texts), set()
-        vectors, rows = _cached(self.embedder, texts)
+            return embed_entries(self.embedder, entries), set()
+        vectors, rows = cached_entries(self.embedder, entries)
         return vectors, {entries[row].id for row in rows}
 
     def update(
@@ -276,7 +280,7 @@ class EntryService:
             changes["keywords"] = self._safe_keywords(keywords, None)
         if section_title is not None:
             changes["section_title"] = section_title.strip()
-        vector = self.embedder.embed_documents([changes.get("content", current.content)])
+        vector = embed_entries(self.embedder, [replace(current, **changes)])
         with self.records.lock.hold():
             # Re-read under the lock: a reference counted meanwhile must not be lost.
             latest = self.require(entry_id)
@@ -291,7 +295,8 @@ class EntryService:
         return entry
 
     def update_metadata(self, entries: Sequence[Entry]) -> None:
-        """Rewrite entries whose text is unchanged (line numbers, titles): no re-embedding."""
+        """Rewrite entries whose text is unchanged (line numbers, titles): no re-embedding,
+        unless their labels changed (keywords, category: :mod:`engine.embedding.document`)."""
         if not entries:
             return
         by_id = {e.id: e for e in entries}
@@ -301,6 +306,18 @@ class EntryService:
             return
         import numpy as np
 
+        before = self.mirror.get_many([e.id for e in present])
+        waiting = self.mirror.unembedded_among(list(before))  # the backlog embeds those
+        relabelled = [
+            e
+            for e in present
+            if e.id in before
+            and e.id not in waiting
+            and document_key(before[e.id]) != document_key(e)
+        ]
+        if relabelled:
+            fresh = embed_entries(self.embedder, relabelled)
+            vectors.update((e.id, fresh[row]) for row, e in enumerate(relabelled))
         matrix = np.stack([vectors[e.id] for e in present])
         self.records.write(
             lambda s: s.upsert(present, matrix),
@@ -328,7 +345,7 @@ class EntryService:
         """Put back entries exactly as they were (undo of a delete), re-embedding from cache."""
         if not entries:
             return
-        vectors = self.embedder.embed_documents([e.content for e in entries])
+        vectors = embed_entries(self.embedder, entries)
         self.records.write(
             lambda s: s.upsert(list(entries), vectors),
             lambda db: self._upsert_embedded(db, entries),
@@ -339,17 +356,6 @@ class EntryService:
         """Mirror entries written with their real vectors (none waits for one now)."""
         self.mirror.upsert(db, entries)
         self.mirror.clear_unembedded(db, [e.id for e in entries])
-
-
-def _cached(embedder: Embedder, texts: Sequence[str]) -> tuple[Any, list[int]]:
-    """The embedding cache's vectors of ``texts`` (no model run) and the rows it lacks."""
-    lookup = getattr(embedder, "cached", None)
-    if callable(lookup):
-        found: tuple[Any, list[int]] = lookup(texts)
-        return found
-    import numpy as np
-
-    return np.zeros((len(texts), embedder.dimension), dtype=np.float32), list(range(len(texts)))
 
 
 def _dedup_key(entry: Entry) -> str:

@@ -21,6 +21,7 @@ from engine.core.config import DEFAULTS, Config, load_config
 from engine.core.errors import EngineError, LockTimeoutError, StorageError
 from engine.embedding.base import Embedder, model_path
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
+from engine.embedding.document import embed_entries
 from engine.services.health_files import (
     check_citations,
     check_store_missing,
@@ -373,9 +374,8 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
     """Rebuild the vector store from the keyword index; returns the number of entries.
 
     The old store folder (if any) is moved aside to ``vectors.broken-<time>``; every
-    mirrored entry is written back with its id, dates and counts, its vector taken from
-    the embedding cache or recomputed.
-    """
+    mirrored entry is written back with its id, dates and counts, its vector (of its
+    labels and text) taken from the embedding cache or recomputed."""
     with WriteLock(paths.lock_path).hold():
         fts = EntryMirror(paths.fts_path)
         cache = EmbeddingCache(paths.embedding_cache_path)
@@ -388,7 +388,7 @@ def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
             cached = CachedEmbedder(embedder, cache)
             for start in range(0, len(entries), _BATCH):
                 batch = entries[start : start + _BATCH]
-                store.add(batch, cached.embed_documents([e.content for e in batch]))
+                store.add(batch, embed_entries(cached, batch))
             with fts.transaction() as db:
                 fts.set_state(db, "pending", "0")
                 fts.clear_unembedded(db)  # every entry was written with its vector

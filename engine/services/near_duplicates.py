@@ -14,7 +14,8 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.core.hashing import content_hash
+from engine.core.models import Entry
+from engine.embedding.document import embed_entries
 from engine.services.entries import AddResult, NearDuplicate, NewEntry
 
 if TYPE_CHECKING:
@@ -29,13 +30,14 @@ _NEIGHBOURS = 3
 
 
 def find_near_duplicate(
-    embedder: Embedder, vectors: VectorSearcher, text: str
+    embedder: Embedder, vectors: VectorSearcher, draft: Entry
 ) -> NearDuplicate | None:
-    """The stored entry nearest to ``text`` (content as it would be stored) if it is a
-    near duplicate, not identical. Embedded through the memory's embedding cache, so
-    storing the text afterwards does not embed it again."""
-    vector = embedder.embed_documents([text])[0]
-    own_hash = content_hash(text)
+    """The stored entry nearest to ``draft`` (the entry as it would be stored) if it is a
+    near duplicate, not identical. Embedded through the memory's embedding cache (its
+    labels and text, :mod:`engine.embedding.document`), so storing it afterwards does
+    not embed it again."""
+    vector = embed_entries(embedder, [draft])[0]
+    own_hash = draft.content_hash
     try:
         nearest = vectors.search(vector, _NEIGHBOURS)
     except Exception as exc:  # an unreadable vector store must not stop the add
@@ -58,9 +60,9 @@ def add_checked(memory: Any, item: NewEntry) -> AddResult:
     policy = memory.config.near_duplicate
     near = None
     if policy != "keep" and memory.mirror.count():
-        text, _ = memory.prepare_content(item.content)
+        draft = memory.entries.draft(item)
         memory.records.store()  # a missing store refuses here, before the model loads
-        near = find_near_duplicate(memory.embedder, memory.searcher.vectors, text)
+        near = find_near_duplicate(memory.embedder, memory.searcher.vectors, draft)
     if near is not None and policy == "skip":
         return AddResult(near.entry, False, near_duplicate=near)
     result: AddResult = memory.entries.add_many([item])[0]

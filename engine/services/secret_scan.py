@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from engine.core.hashing import content_hash
 from engine.core.models import Entry
 from engine.core.validation import now_iso
+from engine.embedding.document import document_key, embed_entries
 from engine.guards.privacy import find_secrets, fingerprint, redact_secrets
 from engine.services.memory import Memory
 from engine.storage.records import VectorDelta
@@ -97,7 +98,7 @@ def fix_secrets(memory: Memory) -> SecretScan:
         old = [e for e in memory.store().all_entries() if e.id in ids] if ids else []
         fixed = [_redacted(e, allow) for e in old]
         if fixed:
-            vectors = memory.embedder.embed_documents([e.content for e in fixed])
+            vectors = embed_entries(memory.embedder, fixed)
             memory.records.write(
                 lambda s: s.upsert(fixed, vectors),
                 lambda db: memory.mirror.upsert(db, fixed),
@@ -105,7 +106,8 @@ def fix_secrets(memory: Memory) -> SecretScan:
             )
         memory.rebuild_index()  # the mirror anew from the redacted store
         _vacuum(memory.paths.fts_path)
-        _forget_vectors(memory, [e.content_hash for e in old])
+        # Labels (keywords, titles) are embedded too: forget both keys of each old entry.
+        _forget_vectors(memory, [k for e in old for k in (e.content_hash, document_key(e))])
         if memory.paths.may_have_store():
             memory.store().compact()  # no old version keeps a data file with the secret
     scan.fixed = len(fixed)

@@ -10,6 +10,7 @@ from fakes import FakeEmbedder
 
 from engine.core.config import Config
 from engine.core.models import Category, Entry, Source
+from engine.embedding.document import document_text
 from engine.services.indexing import MAX_FILE_BYTES, Indexer, IndexReport
 from engine.services.memory import Memory
 
@@ -540,7 +541,7 @@ def test_private_blocks_are_redacted_even_when_the_chunker_cuts_them(
 def test_renaming_a_file_moves_its_entries_without_embedding(tree: Path, memory: Memory) -> None:
     index(memory)
     count = memory.count()
-    (tree / KNOWLEDGE / "notes.md").rename(tree / KNOWLEDGE / "patterns" / "notes.md")
+    (tree / KNOWLEDGE / "notes.md").rename(tree / KNOWLEDGE / "staging.md")
 
     report = index(memory)
 
@@ -548,8 +549,25 @@ def test_renaming_a_file_moves_its_entries_without_embedding(tree: Path, memory:
     assert report.files_removed == 1
     assert memory.count() == count
     [hit] = found(memory, "weekends")
-    assert hit.file_path == project_rel("patterns/notes.md")
-    assert hit.category is Category.PATTERN
+    assert hit.file_path == project_rel("staging.md")
+    assert hit.category is Category.GENERAL
+
+
+def test_moving_a_file_to_another_category_embeds_its_chunks_again(
+    tree: Path, memory: Memory
+) -> None:
+    """The category is embedded with the text (engine/embedding/document.py)."""
+    index(memory)
+    count = memory.count()
+    (tree / KNOWLEDGE / "notes.md").rename(tree / KNOWLEDGE / "patterns" / "notes.md")
+
+    report = index(memory)
+
+    assert report.embedded == 1  # the file's one chunk, now labelled "pattern"
+    assert memory.count() == count
+    [hit] = found(memory, "weekends")
+    assert (hit.file_path, hit.category) == (project_rel("patterns/notes.md"), Category.PATTERN)
+    assert document_text(hit).startswith("pattern\n")
 
 
 def test_changing_only_the_category_updates_entries_in_place(tree: Path, memory: Memory) -> None:
@@ -563,8 +581,8 @@ def test_changing_only_the_category_updates_entries_in_place(tree: Path, memory:
 
     report = index(memory)
 
-    assert report.embedded == report.entries_created == 0
-    assert report.entries_updated == 1
+    assert report.entries_created == 0
+    assert report.embedded == report.entries_updated == 1  # the category is embedded too
     [after] = found(memory, "weekends")
     assert (after.id, after.category, after.line_start) == (before.id, Category.GOTCHA, 4)
     assert memory.count(category="gotcha") == 2

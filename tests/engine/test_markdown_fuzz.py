@@ -35,12 +35,18 @@ def reference_headings(body: str) -> list[tuple[int, str, bool]]:
     """``(line, text, bare)`` of each top-level heading CommonMark finds, parsed independently:
     1-based first line, text on one line, and whether another heading or the end follows it."""
     tokens = [t for t in REFERENCE.parse(body) if t.level == 0 or t.type == "inline"]
+    lines = body.split("\n")
+    starts = [t.map[0] for t in tokens if t.type == "heading_open" and t.map] + [len(lines)]
     found = []
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = " ".join(tokens[index + 1].content.split())
             after = tokens[index + 3].type if index + 3 < len(tokens) else "heading_open"
-            found.append((token.map[0] + 1, text, after == "heading_open"))
+            # Text that is only whitespace to Python (U+2028, which CommonMark reads as a
+            # paragraph) is no text under the heading either.
+            following = lines[token.map[1] : min(s for s in starts if s >= token.map[1])]
+            blank = not "".join(following).strip()
+            found.append((token.map[0] + 1, text, after == "heading_open" or blank))
     return found
 
 

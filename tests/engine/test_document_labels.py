@@ -1,0 +1,174 @@
+"""An entry's vector is computed from its labels (title, category, keywords) and its text,
+and the embedding cache keeps it under a key of both (engine/embedding/document.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fakes import FakeEmbedder, cosine
+
+from engine.core.hashing import content_hash
+from engine.core.models import Category, Entry, Source
+from engine.embedding.document import document_key, document_text
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.storage.record_store import RecordStore
+
+NOTE = "Pass --no-cache when building in CI: the layer cache there is stale."
+DISTRACTORS = [
+    "The staging cluster sleeps at weekends.",
+    "Release notes are written by the person who merges.",
+    "Timestamps are stored in UTC and shown in local time.",
+]
+
+
+def entry(**fields: object) -> Entry:
+    base = Entry(id="e1", content=NOTE, content_hash=content_hash(NOTE))
+    return replace(base, **fields)  # type: ignore[arg-type]
+
+
+def test_a_plain_note_is_embedded_from_its_text_alone() -> None:
+    plain = entry()
+
+    assert document_text(plain) == NOTE
+    assert document_key(plain) == content_hash(NOTE)  # vectors cached before labels still fit
+
+
+@pytest.mark.parametrize(
+    ("fields", "head"),
+    [
+        (
+            {
+                "category": Category.GOTCHA,
+                "keywords": ("docker", "ci build"),
+                "source": Source.SESSION,
+            },
+            "gotcha — docker, ci build",
+        ),
+        (
+            {"section_title": "Builds", "keywords": ("docker",), "source": Source.MANUAL},
+            "Builds — docker",
+        ),
+        # A chunk opens with its heading path already: no title label, but its category.
+        (
+            {
+                "section_title": "CI > Docker",
+                "category": Category.ARCHITECTURE,
+                "source": Source.MARKDOWN,
+            },
+            "architecture",
+        ),
+        # Analyser entries open with "<language> code: <name> in <path>".
+        ({"category": Category.DISCOVERY, "keywords": ("build",), "source": Source.DISCOVERY}, ""),
+    ],
+)
+def test_labels_of_each_kind_of_entry(fields: dict[str, object], head: str) -> None:
+    labelled = entry(**fields)
+
+    assert document_text(labelled) == (f"{head}\n{NOTE}" if head else NOTE)
+    assert (document_key(labelled) == content_hash(NOTE)) == (not head)
+
+
+def add_note_and_distractors(memory: Memory) -> str:
+    memory.add_many([NewEntry(text) for text in DISTRACTORS])
+    return memory.add(NOTE, category="gotcha", keywords=["docker"]).entry.id
+
+
+def vector_ids(memory: Memory, query: str) -> list[str]:
+    memory.searcher.min_score = -1.0  # no gate: the whole ranking
+    return [r.entry.id for r in memory.search(query, mode="vector", limit=10).results]
+
+
+def test_a_note_is_found_by_vector_through_a_keyword_its_text_lacks(memory: Memory) -> None:
+    note = add_note_and_distractors(memory)
+
+    assert vector_ids(memory, "docker")[0] == note
+
+
+def test_a_one_shot_search_reads_labelled_vectors_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        note = add_note_and_distractors(memory)
+
+    def no_store(self: RecordStore) -> object:
+        raise AssertionError("the embedding cache should hold every vector")
+
+    monkeypatch.setattr(RecordStore, "all_vectors", no_store)
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        assert vector_ids(memory, "docker")[0] == note
+
+
+def test_a_vector_cached_before_labels_is_read_under_the_content_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory written before labels existed: the cache holds the note's vector of its
+    text alone, under its content hash; searches use it rather than open the store."""
+    embedder = FakeEmbedder()
+    with Memory.open(tmp_path, embedder=embedder) as memory:
+        note = memory.get(add_note_and_distractors(memory))
+        assert note is not None
+    plain = embedder.vector(NOTE).astype(np.float32).tobytes()
+    db = sqlite3.connect(tmp_path / ".claude" / "memory" / "embeddings.sqlite")
+    with db:
+        db.execute("DELETE FROM embedding_cache WHERE content_hash = ?", (document_key(note),))
+        db.execute(
+            "INSERT INTO embedding_cache VALUES (?, ?, ?)",
+            (note.content_hash, embedder.model_id, plain),
+        )
+    db.close()
+    monkeypatch.setattr(RecordStore, "all_vectors", lambda self: pytest.fail("store opened"))
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.searcher.min_score = -1.0
+        [hit] = [
+            r
+            for r in memory.search("stale layer cache", mode="vector").results
+            if r.entry.id == note.id
+        ]
+        assert hit.explanation.vector_similarity == pytest.approx(
+            cosine(embedder.vector(NOTE), embedder.vector("stale layer cache")), abs=1e-5
+        )
+        assert note.id not in vector_ids(memory, "docker")[:1]  # the text alone lacks it
+
+
+def test_editing_the_keywords_embeds_the_note_again(
+    memory: Memory, fake_embedder: FakeEmbedder
+) -> None:
+    note = add_note_and_distractors(memory)
+    before = fake_embedder.texts_embedded
+
+    memory.update(note, keywords=["kubernetes"])
+
+    assert fake_embedder.texts_embedded == before + 1
+    assert vector_ids(memory, "kubernetes")[0] == note
+    assert note not in vector_ids(memory, "docker")[:1]
+
+
+def test_the_near_duplicate_check_and_the_add_embed_a_labelled_note_once(
+    memory: Memory, fake_embedder: FakeEmbedder
+) -> None:
+    memory.add_many([NewEntry(text) for text in DISTRACTORS])
+    before = fake_embedder.texts_embedded
+
+    memory.add(NOTE, category="gotcha", keywords=["docker"])
+
+    assert fake_embedder.texts_embedded == before + 1
+
+
+@pytest.mark.slow
+def test_labels_bring_a_short_note_closer_to_a_question_naming_them() -> None:
+    """With the real model: a question in the words a note was filed under finds the
+    labelled note's vector closer than the text's alone."""
+    from engine.embedding.default import default_embedder
+
+    model = default_embedder()
+    note = entry(category=Category.GOTCHA, keywords=("docker",), source=Source.SESSION)
+    query = model.embed_query("docker gotchas")
+    plain, labelled = model.embed_documents([NOTE, document_text(note)])
+
+    assert float(labelled @ query) > float(plain @ query) + 0.05
