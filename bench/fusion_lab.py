@@ -3,6 +3,8 @@
     python -m bench.fusion_lab collect   # keyword and vector top-100 lists, with scores
     python -m bench.fusion_lab tune      # nDCG@10 / R@5 of fusion variants per dataset
     python -m bench.fusion_lab agreement # the vector list's agreement weight (the product's)
+    python -m bench.fusion_lab crossval  # the choice, made without each LoCoMo conversation
+    python -m bench.fusion_lab phrases   # the keyword list's phrase weight (the product's)
 
 ``collect`` runs every query of SciFact (train and test splits, the cached full-corpus
 memory of bench/scifact.py) and of LoCoMo dev (each conversation in its own memory under
@@ -250,6 +252,146 @@ def tune_agreement() -> None:
     _print_table(data, methods, 32)
 
 
+def _per_query_r5(
+    rows: Sequence[dict[str, object]], method: Callable[[Ranked, Ranked], list[str]]
+) -> list[float]:
+    out = []
+    for row in rows:
+        kw = [tuple(x) for x in row["kw"]]  # type: ignore[union-attr]
+        vec = [tuple(x) for x in row["vec"]]  # type: ignore[union-attr]
+        out.append(recall_at_k(method(kw, vec), row["rel"], 5))  # type: ignore[arg-type]
+    return out
+
+
+def crossval() -> None:
+    """Leave one LoCoMo conversation out: choose the fusion (keyword weight, floor, full
+    agreement) as the product's was chosen — best R@5 on the other conversations among
+    the variants that keep SciFact train nDCG@10 at or above the fusion before it (plain
+    z-scores, keyword weight 1.2) — and score
+    the choice on the conversation left out. Shows whether the choice carries to
+    conversations it was not fitted on (the hidden half is measured that way)."""
+    data = json.loads(LISTS.read_text())
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]] = {
+        f"zsum w{w}": (lambda kw, vec, w=w: zsum(kw, vec, w)) for w in (1.0, 1.2, 1.5)
+    }
+    for w in (0.9, 1.0, 1.1, 1.2):
+        for floor in (0.3, 0.5, 0.6, 0.7):
+            for full in (0.2, 0.33, 0.5, 1.0):
+                methods[f"agree w{w} floor{floor} full{full}"] = (
+                    lambda kw, vec, w=w, f=floor, u=full: zsum_agreement(kw, vec, w, f, u)
+                )
+    bar = evaluate(data["scifact-train"], methods["zsum w1.2"])[0]
+    allowed = [m for m in methods if evaluate(data["scifact-train"], methods[m])[0] >= bar]
+    locomo = data["locomo-dev"]
+    conv = [str(r["q"]).rsplit("-q", 1)[0] for r in locomo]
+    product = "agree w1.0 floor0.5 full0.5"
+    r5 = {m: _per_query_r5(locomo, methods[m]) for m in {*allowed, "zsum w1.0", product}}
+    r5["keyword"] = _per_query_r5(locomo, lambda kw, vec: [d for d, _ in kw])
+    print(f"{len(allowed)} of {len(methods)} variants keep SciFact train nDCG@10 >= {bar:.4f}")
+    print(
+        f"{'left out':10}{'chosen on the rest':>34}{'R@5 chosen':>12}{'zsum w1.0':>11}"
+        f"{'keyword':>9}{'product':>9}"
+    )
+    product = "agree w1.0 floor0.5 full0.5"
+    totals: dict[str, list[float]] = {"chosen": [], "zsum": [], "keyword": [], "product": []}
+    for held in sorted(set(conv)):
+        rest = [i for i, c in enumerate(conv) if c != held]
+        out = [i for i, c in enumerate(conv) if c == held]
+        best = max(allowed, key=lambda m: statistics.fmean(r5[m][i] for i in rest))
+        picks = {"chosen": best, "zsum": "zsum w1.0", "keyword": "keyword", "product": product}
+        cells = {k: [r5[m][i] for i in out] for k, m in picks.items()}
+        for k, v in cells.items():
+            totals[k] += v
+        print(
+            f"{held:10}{best:>34}"
+            + "".join(
+                f"{statistics.fmean(cells[k]):{w}.4f}"
+                for k, w in (("chosen", 12), ("zsum", 11), ("keyword", 9), ("product", 9))
+            )
+        )
+    print(
+        f"{'all':44}"
+        + "".join(
+            f"{statistics.fmean(totals[k]):{w}.4f}"
+            for k, w in (("chosen", 12), ("zsum", 11), ("keyword", 9), ("product", 9))
+        )
+    )
+
+
+def _word_and_phrase_lists(memory: object, id_map: dict[str, str], text: str) -> dict[str, object]:
+    """A query's BM25 over its words (top :data:`DEPTH`) and over its adjacent word pairs
+    as phrases, both raw (higher is better), straight from the mirror's FTS5 index."""
+    from engine.search.keyword import BM25_WEIGHTS
+    from engine.search.query import build_match_query, build_phrase_query
+
+    mirror = memory.mirror  # type: ignore[attr-defined]
+    rank = f"SELECT e.id, bm25(memory_fts, {BM25_WEIGHTS}) AS r FROM memory_fts JOIN entries e"
+    rank += " ON e.rowid = memory_fts.rowid WHERE memory_fts MATCH ? ORDER BY r"
+    match, phrases = build_match_query(text), build_phrase_query(text)
+    words = mirror.read(rank + " LIMIT ?", (match, DEPTH)) if match else []
+    pairs = mirror.read(rank, (phrases,)) if phrases else []
+    return {
+        "kw": [(id_map[i], -r) for i, r in words],
+        "ph": {id_map[i]: -r for i, r in pairs if i in id_map},
+    }
+
+
+def phrases() -> None:
+    """The keyword list reranked by ``words + weight * phrases`` (the product's
+    :data:`engine.search.keyword.PHRASE_WEIGHT`), alone and fused, per weight; LoCoMo R@5
+    per conversation too. Uses the vector lists of :data:`LISTS` (``collect``)."""
+    from bench.scifact import load_queries, open_memory
+    from engine.core.config import Config
+    from engine.services.memory import Memory
+
+    data = json.loads(LISTS.read_text())
+    lists: dict[str, list[dict[str, object]]] = {}
+    memory, id_map, _ = open_memory(False)
+    for split in ("train", "test"):
+        queries, _ = load_queries(split)
+        lists[f"scifact-{split}"] = [
+            _word_and_phrase_lists(memory, id_map, queries[str(r["q"])])
+            for r in data[f"scifact-{split}"]
+        ]
+    memory.close()
+    texts = {}
+    for conv in sorted(p.name for p in LOCOMO.iterdir() if p.is_dir()):
+        for r in _read_jsonl(LOCOMO / conv / "queries.jsonl"):
+            texts[str(r["_id"])] = (conv, str(r["text"]))
+    lists["locomo-dev"] = []
+    for row in data["locomo-dev"]:
+        conv, text = texts[str(row["q"])]
+        root = CACHE / "locomo" / conv
+        ids = json.loads((root / "doc_ids.json").read_text())
+        with Memory.open(root, config=replace(Config(), secret_policy="redact")) as mem:
+            lists["locomo-dev"].append(_word_and_phrase_lists(mem, ids, text))
+    for weight in (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
+        cells, per_conv = [], {}
+        for name in ("scifact-train", "locomo-dev", "scifact-test"):
+            rows = []
+            for row, got in zip(data[name], lists[name], strict=True):
+                bonus: dict[str, float] = got["ph"]  # type: ignore[assignment]
+                kw = [(d, s + weight * bonus.get(d, 0.0)) for d, s in got["kw"]]  # type: ignore[attr-defined]
+                rows.append({**row, "kw": sorted(kw, key=lambda x: -x[1])})
+            k, h = (
+                evaluate(rows, lambda kw, vec: [d for d, _ in kw]),
+                evaluate(rows, zsum_agreement),
+            )
+            cells.append(f"kw {k[0]:.4f}/{k[1]:.4f} hybrid {h[0]:.4f}/{h[1]:.4f}")
+            if name == "locomo-dev":
+                for row, r5 in zip(rows, _per_query_r5(rows, zsum_agreement), strict=True):
+                    per_conv.setdefault(str(row["q"]).rsplit("-q", 1)[0], []).append(r5)
+        convs = " ".join(f"{statistics.fmean(v):.3f}" for v in per_conv.values())
+        print(f"weight {weight:<5}" + " | ".join(cells) + f" | LoCoMo R@5 by conversation {convs}")
+
+
 if __name__ == "__main__":
-    commands = {"collect": collect, "tune": tune, "more": tune_more, "agreement": tune_agreement}
+    commands = {
+        "collect": collect,
+        "tune": tune,
+        "more": tune_more,
+        "agreement": tune_agreement,
+        "crossval": crossval,
+        "phrases": phrases,
+    }
     commands[sys.argv[1] if len(sys.argv) > 1 else "tune"]()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 import snowballstemmer
 
@@ -141,3 +142,27 @@ def build_match_query(
         where = terms.index(tokens[-1])
         quoted[where] = quoted[where] + "*"
     return " OR ".join(quoted)
+
+
+MAX_PHRASES = 16
+"""Most word pairs of one query searched as phrases."""
+
+
+def build_phrase_query(query: str, *, prefix_last: bool = False) -> str | None:
+    """The pairs of adjacent words of ``query`` (neither a stopword) as one FTS5 MATCH
+    expression of quoted phrases (``"support group" OR "group meeting"``), or ``None``
+    when it has no such pair. The word being typed (``prefix_last``) is in none: it is
+    not a whole word yet. Quoting makes it as safe as :func:`build_match_query`."""
+    tokens = words(query)
+    if prefix_last and is_prefix(query, tokens):
+        tokens = tokens[:-1]
+    pairs: list[str] = []
+    for first, second in pairwise(tokens):
+        if first in STOPWORDS or second in STOPWORDS:
+            continue
+        phrase = f'"{first} {second}"'
+        if phrase not in pairs:
+            pairs.append(phrase)
+            if len(pairs) == MAX_PHRASES:  # pasted text: its first pairs rank as well
+                break
+    return " OR ".join(pairs) or None

@@ -59,7 +59,9 @@ def relevant_hits(
     terms = content_terms(prompt)
     if len(terms) < MIN_TERMS:
         return []
-    hits = keyword.search(prompt, CANDIDATES)
+    # BM25 over the words alone: the phrase reranking (made for search) moved the hook's
+    # candidates on bench/repo_qa for no answer found, and cost one on zustand.
+    hits = keyword.search(prompt, CANDIDATES, phrases=False)
     if not hits:
         return []
     weights = term_weights(keyword, terms)
