@@ -2,10 +2,9 @@
 mode (``moto[server]``, the ``test`` extra).
 
 The server runs in a child process (this file run as a script), not in a thread of the
-test process: in a thread it shared the GIL with the test's own work, and every request
-waited for the test (and the test for it), which made the S3 tests several times slower.
-The child keeps its buckets in memory while it stops listening and listens again on the
-same port, so a test can take the server down and bring it back with nothing lost."""
+test process, where it shared the GIL with the test's own work. The child keeps its
+buckets in memory while it stops listening (connections are refused) and listens again on
+the same port, so a test can take the server down and bring it back with nothing lost."""
 
 from __future__ import annotations
 
