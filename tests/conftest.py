@@ -58,10 +58,10 @@ def memory(tmp_path: Path, fake_embedder: FakeEmbedder) -> Iterator[Memory]:
 
 @pytest.fixture(scope="session")
 def s3_server() -> Iterator[s3.S3Server]:
-    """One moto S3 server for the session."""
+    """One moto S3 server for the session (a child process, see s3_server)."""
     running = s3.start_server()
     yield running
-    running.server.stop()  # type: ignore[attr-defined]
+    running.close()
 
 
 @pytest.fixture

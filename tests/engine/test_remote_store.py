@@ -290,7 +290,7 @@ class TestServerStopped:
         try:
             ids = [a.add(f"before the outage {n} outage{n}").entry.id for n in range(5)]
             b.repair_index()
-            server.server.stop()  # type: ignore[attr-defined]
+            server.stop()
             started = time.monotonic()
             with pytest.raises(StorageError) as info:
                 a.add("written while the server is down")
@@ -304,7 +304,7 @@ class TestServerStopped:
         finally:
             a.close()
             b.close()
-        restarted = start_server(server.port)
+        server.start()  # the same port, the same buckets
         try:
             with machine(tmp_path / "a", uri) as a2, machine(tmp_path / "c", uri) as c:
                 assert sorted(e.id for e in c.list()) == sorted(ids)
@@ -313,7 +313,7 @@ class TestServerStopped:
                 a2.add("after the outage")
                 assert a2.store().count() == 6
         finally:
-            restarted.server.stop()  # type: ignore[attr-defined]
+            server.close()
 
 
 class TestDoctor:
@@ -344,8 +344,11 @@ class TestDoctor:
         uri = f"s3://{server.bucket()}/team"
         with machine(tmp_path, uri) as memory:
             memory.add("written before the outage")
-        server.server.stop()  # type: ignore[attr-defined]
-        report = diagnose(tmp_path, FakeEmbedder())
+        server.stop()
+        try:
+            report = diagnose(tmp_path, FakeEmbedder())
+        finally:
+            server.close()
         remote = next(c for c in report.checks if c.part == "remote store")
         assert remote.status is Status.PROBLEM
         assert f"the store of record at {uri}" in remote.detail
