@@ -84,7 +84,11 @@ class KeywordSearcher:
         match = build_match_query(query, prefix_last=prefix_last, leave_out=leave_out)
         if match is None or limit <= 0:
             return []
-        pairs = build_phrase_query(query, prefix_last=prefix_last) if phrases else None
+        pairs = (
+            build_phrase_query(query, prefix_last=prefix_last, leave_out=leave_out)
+            if phrases
+            else None
+        )
         sql, params = _ranking_sql(match, pairs, limit, category)
         rows = self.mirror.read(sql, params)
         if not rows:

@@ -148,17 +148,22 @@ MAX_PHRASES = 16
 """Most word pairs of one query searched as phrases."""
 
 
-def build_phrase_query(query: str, *, prefix_last: bool = False) -> str | None:
-    """The pairs of adjacent words of ``query`` (neither a stopword) as one FTS5 MATCH
-    expression of quoted phrases (``"support group" OR "group meeting"``), or ``None``
-    when it has no such pair. The word being typed (``prefix_last``) is in none: it is
-    not a whole word yet. Quoting makes it as safe as :func:`build_match_query`."""
+def build_phrase_query(
+    query: str, *, prefix_last: bool = False, leave_out: frozenset[str] = frozenset()
+) -> str | None:
+    """The pairs of adjacent words of ``query`` (neither a stopword nor in ``leave_out``)
+    as one FTS5 MATCH expression of quoted phrases (``"support group" OR "group
+    meeting"``), or ``None`` when it has no such pair. The word being typed
+    (``prefix_last``) is in none: it is not a whole word yet. A term left out of the
+    words' query for being in too many entries is left out here too: a phrase reads the
+    postings of both its words. Quoting makes it as safe as :func:`build_match_query`."""
     tokens = words(query)
     if prefix_last and is_prefix(query, tokens):
         tokens = tokens[:-1]
+    skip = STOPWORDS | leave_out
     pairs: list[str] = []
     for first, second in pairwise(tokens):
-        if first in STOPWORDS or second in STOPWORDS:
+        if first in skip or second in skip:
             continue
         phrase = f'"{first} {second}"'
         if phrase not in pairs:
