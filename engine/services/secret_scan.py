@@ -106,8 +106,11 @@ def fix_secrets(memory: Memory) -> SecretScan:
             )
         memory.rebuild_index()  # the mirror anew from the redacted store
         _vacuum(memory.paths.fts_path)
-        # Labels (keywords, titles) are embedded too: forget both keys of each old entry.
-        _forget_vectors(memory, [k for e in old for k in (e.content_hash, document_key(e))])
+        # Labels (keywords, titles) are embedded too: forget both keys of each old entry,
+        # but not the vectors just computed for the redacted ones.
+        kept = {document_key(e) for e in fixed}
+        old_keys = {k for e in old for k in (e.content_hash, document_key(e))}
+        _forget_vectors(memory, sorted(old_keys - kept))
         if memory.paths.may_have_store():
             memory.store().compact()  # no old version keeps a data file with the secret
     scan.fixed = len(fixed)

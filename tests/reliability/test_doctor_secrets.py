@@ -112,3 +112,39 @@ def test_cli_fix_with_the_real_model(tmp_path: Path) -> None:
     assert TOKEN.encode() not in _raw(tmp_path)
     again = run_cli("doctor", "--secrets", cwd=tmp_path, home=home)
     assert again.returncode == 0 and "no stored secret" in again.stderr
+
+
+def test_fix_forgets_the_vector_of_a_secret_keyword_and_keeps_the_redacted_ones(
+    tmp_path: Path,
+) -> None:
+    """Keywords are embedded with the text (engine/embedding/document.py): the vector of
+    the old labels goes, the redacted entry's own vector stays in the cache."""
+    import sqlite3
+    from dataclasses import replace
+
+    from engine.embedding.document import document_key, embed_entries
+
+    clean = "The release job pushes every night from the ferret pipeline."
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add("an ordinary note about the ferret pipeline schedule")
+        entry = replace(
+            Entry(id="planted1111111111111111111111111", content=clean),
+            content_hash=content_hash(clean),
+            keywords=("release", TOKEN),
+            created_at=now_iso(),
+            updated_at=now_iso(),
+        )
+        vectors = embed_entries(memory.embedder, [entry])
+        memory.records.write(
+            lambda s: s.add([entry], vectors),
+            lambda db: memory.mirror.upsert(db, [entry]),
+            delta=VectorDelta([entry], vectors),
+        )
+        fix_secrets(memory)
+        redacted = memory.require(entry.id)
+    assert redacted.keywords == ("release",)
+    cache = sqlite3.connect(tmp_path / ".claude" / "memory" / "embeddings.sqlite")
+    keys = {row[0] for row in cache.execute("SELECT content_hash FROM embedding_cache")}
+    cache.close()
+    assert document_key(entry) not in keys
+    assert document_key(redacted) in keys
