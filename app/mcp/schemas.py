@@ -144,6 +144,10 @@ class Explanation(BaseModel):
     fusedScore: float | None = Field(
         description="Fused value before scaling (hybrid): sum of z-scores, or of 1/(k + rank)."
     )
+    vectorWeight: float | None = Field(
+        description="The vector list's weight in this query's z-score fusion (hybrid): 1 "
+        "when the two lists' first results agree, down to 0.5 when they share none."
+    )
     gate: Literal["similarity", "terms", "vector_pending"] | None = Field(
         description="Why the relevance gate kept it: close in meaning, every query term, or "
         "(vector_pending) a keyword match of an entry not embedded yet."

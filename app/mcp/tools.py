@@ -195,10 +195,11 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         people, and codebase discoveries. Search before exploring the code for how things
         work here. Returns {query, mode, used, count, results, warnings}; each result has
         rank, score (0..1), explanation (vectorRank, vectorSimilarity, keywordRank, bm25,
-        fusedScore, gate) and the entry: id, category, source, filePath, line, lineEnd,
-        sectionTitle, keywords, referenceCount, promoted, createdAt, updatedAt, uri,
-        content, and stale/staleReason (stale=true: the code it cites changed since, so
-        verify before relying on it). An empty list means nothing relevant is stored."""
+        fusedScore, vectorWeight, gate) and the entry: id, category, source, filePath,
+        line, lineEnd, sectionTitle, keywords, referenceCount, promoted, createdAt,
+        updatedAt, uri, content, and stale/staleReason (stale=true: the code it cites
+        changed since, so verify before relying on it). An empty list means nothing
+        relevant is stored."""
         return await run_tool(
             state,
             "memory_search",

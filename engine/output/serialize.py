@@ -59,6 +59,7 @@ EXPLANATION_KEYS: tuple[str, ...] = (
     "keywordRank",
     "bm25",
     "fusedScore",
+    "vectorWeight",
     "gate",
 )
 """The keys of a score explanation."""
@@ -141,6 +142,7 @@ def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
         "keywordRank": explanation.keyword_rank,
         "bm25": rounded(explanation.keyword_score),
         "fusedScore": rounded(explanation.fused_score),
+        "vectorWeight": rounded(explanation.vector_weight),
         "gate": explanation.gate,
     }
 

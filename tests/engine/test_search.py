@@ -394,3 +394,19 @@ def test_a_files_third_chunk_waits_behind_other_files() -> None:
         "a3",
         "a4",
     ]
+
+
+def test_the_vector_weight_reaches_the_json_explanation(memory: Memory) -> None:
+    """An agent reading ``fusedScore`` sees the weight the vector list had in it."""
+    from engine.output.serialize import result_json
+
+    memory.add_many(
+        [NewEntry(t) for t in ("gearbox oil change", "gearbox noise at speed", "coffee beans")]
+    )
+    hybrid = memory.search("gearbox oil", mode="hybrid").results
+    keyword = memory.search("gearbox oil", mode="keyword").results
+
+    weights = {result_json(r, 1)["explanation"]["vectorWeight"] for r in hybrid}
+    assert weights == {hybrid[0].explanation.vector_weight}
+    assert all(w is not None and 0.5 <= w <= 1.0 for w in weights)
+    assert {result_json(r, 1)["explanation"]["vectorWeight"] for r in keyword} == {None}
