@@ -87,12 +87,17 @@ Content = Annotated[
         "is redacted; secrets are refused.",
     ),
 ]
-AddCategory = Annotated[CategoryName, Field(description="What kind of knowledge this is.")]
+AddCategory = Annotated[
+    CategoryName,
+    Field(description="What kind of knowledge this is (embedded with the text, unless general)."),
+]
 Keywords = Annotated[
     list[Annotated[str, Field(max_length=100)]] | None,
     Field(
         max_length=MAX_KEYWORDS,
-        description="Up to 10 terms that should find this entry in keyword search.",
+        description="Up to 10 terms a later question would use to find this entry, "
+        "above all those its text does not say (the tool, the area): searched by keyword "
+        "and embedded with the text for meaning search.",
     ),
 ]
 ListLimit = Annotated[
