@@ -22,7 +22,9 @@ edit, ``memory-tui doctor --rebuild-store``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.core.hashing import content_hash
@@ -62,6 +64,24 @@ def document_text(entry: Entry) -> str:
     """The text ``entry``'s vector is computed from: its labels, then its content."""
     head = labels(entry)
     return f"{head}\n{entry.content}" if head else entry.content
+
+
+def row_key(digest: str, source: str, category: str, keywords_json: str, title: str) -> str:
+    """:func:`document_key` from a mirror row's columns (keywords as stored, JSON), without
+    parsing anything for the common unlabelled row: a snapshot reads every row."""
+    if source == Source.DISCOVERY.value or (
+        category in UNLABELLED_CATEGORIES
+        and keywords_json in ("", "[]")
+        and not (title and source in TITLED_SOURCES)
+    ):
+        return digest
+    return key_of(digest, _row_labels(source, category, keywords_json, title))
+
+
+@lru_cache(maxsize=4096)
+def _row_labels(source: str, category: str, keywords_json: str, title: str) -> str:
+    """Labels of a row's fields; many rows share them (a category and no keywords)."""
+    return labels_of(source, category, json.loads(keywords_json or "[]"), title)
 
 
 def key_of(digest: str, head: str) -> str:

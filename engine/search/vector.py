@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.models import Category, Entry
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder
-from engine.embedding.document import cached_vector, document_key, key_of, labels_of
+from engine.embedding.document import cached_vector, document_key, row_key
 from engine.search.vector_index import VectorIndex
 from engine.storage.mirror import EntryMirror
 from engine.storage.records import VectorDelta
@@ -64,7 +64,7 @@ class VectorSearcher:
             # for 10,000 entries), even when it holds vectors of deleted entries too.
             cached = self.embedder.cache.all_of(self.embedder.model_id)
             blobs = [
-                cached_vector(cached, key_of(digest, labels_of(source, cat, words, title)), digest)
+                cached_vector(cached, row_key(digest, source, cat, words, title), digest)
                 for _, digest, cat, source, words, title in rows
             ]
             if all(b is not None for b in blobs):

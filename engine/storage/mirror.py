@@ -14,7 +14,6 @@ crash in between leaves ``pending`` set and the next open repairs the mirror.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sqlite3
@@ -321,17 +320,17 @@ class EntryMirror:
             )
             return dict(rows.fetchall())
 
-    def vector_keys(self) -> list[tuple[str, str, str, str, list[str], str]]:
-        """(id, content hash, category, source, keywords, section title) of every entry
-        that has its vector, in one consistent read: what its embedding cache key is made
-        of (:func:`engine.embedding.document.key_of`)."""
+    def vector_keys(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(id, content hash, category, source, keywords as stored (JSON), section title)
+        of every entry that has its vector, in one consistent read: what its embedding
+        cache key is made of (:func:`engine.embedding.document.row_key`)."""
         sql = (
             "SELECT id, contentHash, category, source, keywords, sectionTitle FROM entries"
             " WHERE id NOT IN (SELECT id FROM unembedded)"
         )
         with self._lock:
             rows = self._db.execute(sql).fetchall()
-        return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "[]"), r[5]) for r in rows]
+        return [tuple(r) for r in rows]
 
     def file_paths(self) -> set[str]:
         """Every distinct non-empty filePath."""

@@ -3,6 +3,7 @@ and the embedding cache keeps it under a key of both (engine/embedding/document.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +14,7 @@ from fakes import FakeEmbedder, cosine
 
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
-from engine.embedding.document import document_key, document_text
+from engine.embedding.document import document_key, document_text, row_key
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.storage.record_store import RecordStore
@@ -71,6 +72,26 @@ def test_labels_of_each_kind_of_entry(fields: dict[str, object], head: str) -> N
 
     assert document_text(labelled) == (f"{head}\n{NOTE}" if head else NOTE)
     assert (document_key(labelled) == content_hash(NOTE)) == (not head)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"category": Category.GOTCHA},
+        {"keywords": ("docker", "ci build"), "source": Source.SESSION},
+        {"section_title": "Builds", "source": Source.MANUAL},
+        {"section_title": "CI > Docker", "source": Source.MARKDOWN},
+        {"category": Category.DISCOVERY, "keywords": ("build",), "source": Source.DISCOVERY},
+    ],
+)
+def test_a_mirror_row_gives_the_entry_s_key(fields: dict[str, object]) -> None:
+    """Snapshots compute keys from mirror columns (keywords as stored JSON)."""
+    labelled = entry(**fields)
+    stored = json.dumps(list(labelled.keywords))
+    columns = (labelled.source.value, labelled.category.value, stored, labelled.section_title)
+
+    assert row_key(labelled.content_hash, *columns) == document_key(labelled)
 
 
 def add_note_and_distractors(memory: Memory) -> str:
