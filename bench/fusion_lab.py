@@ -146,19 +146,26 @@ def minmax(kw: Ranked, vec: Ranked, alpha: float = 0.5) -> list[str]:
     return sorted(score, key=score.__getitem__, reverse=True)
 
 
-def evaluate(
+def _per_query(
     rows: Sequence[dict[str, object]], method: Callable[[Ranked, Ranked], list[str]]
-) -> tuple[float, float]:
-    """Mean nDCG@10 and R@5 of ``method`` over ``rows``."""
-    nd, r5 = [], []
+) -> list[tuple[float, float]]:
+    """(nDCG@10, R@5) of ``method`` for each of ``rows``."""
+    out = []
     for row in rows:
         kw = [tuple(x) for x in row["kw"]]  # type: ignore[union-attr]
         vec = [tuple(x) for x in row["vec"]]  # type: ignore[union-attr]
         ranked = method(kw, vec)  # type: ignore[arg-type]
-        rel = row["rel"]  # type: ignore[assignment]
-        nd.append(ndcg_at_k(ranked, rel))  # type: ignore[arg-type]
-        r5.append(recall_at_k(ranked, rel, 5))  # type: ignore[arg-type]
-    return statistics.fmean(nd), statistics.fmean(r5)
+        rel = row["rel"]
+        out.append((ndcg_at_k(ranked, rel), recall_at_k(ranked, rel, 5)))  # type: ignore[arg-type]
+    return out
+
+
+def evaluate(
+    rows: Sequence[dict[str, object]], method: Callable[[Ranked, Ranked], list[str]]
+) -> tuple[float, float]:
+    """Mean nDCG@10 and R@5 of ``method`` over ``rows``."""
+    scores = _per_query(rows, method)
+    return statistics.fmean(n for n, _ in scores), statistics.fmean(r for _, r in scores)
 
 
 def _print_table(
@@ -255,12 +262,7 @@ def tune_agreement() -> None:
 def _per_query_r5(
     rows: Sequence[dict[str, object]], method: Callable[[Ranked, Ranked], list[str]]
 ) -> list[float]:
-    out = []
-    for row in rows:
-        kw = [tuple(x) for x in row["kw"]]  # type: ignore[union-attr]
-        vec = [tuple(x) for x in row["vec"]]  # type: ignore[union-attr]
-        out.append(recall_at_k(method(kw, vec), row["rel"], 5))  # type: ignore[arg-type]
-    return out
+    return [r5 for _, r5 in _per_query(rows, method)]
 
 
 def crossval() -> None:
@@ -358,13 +360,15 @@ def phrases() -> None:
     for conv in sorted(p.name for p in LOCOMO.iterdir() if p.is_dir()):
         for r in _read_jsonl(LOCOMO / conv / "queries.jsonl"):
             texts[str(r["_id"])] = (conv, str(r["text"]))
-    lists["locomo-dev"] = []
-    for row in data["locomo-dev"]:
-        conv, text = texts[str(row["q"])]
+    by_query: dict[str, dict[str, object]] = {}
+    for conv in sorted({conv for conv, _ in texts.values()}):
         root = CACHE / "locomo" / conv
         ids = json.loads((root / "doc_ids.json").read_text())
         with Memory.open(root, config=replace(Config(), secret_policy="redact")) as mem:
-            lists["locomo-dev"].append(_word_and_phrase_lists(mem, ids, text))
+            for qid, (owner, text) in texts.items():
+                if owner == conv:
+                    by_query[qid] = _word_and_phrase_lists(mem, ids, text)
+    lists["locomo-dev"] = [by_query[str(row["q"])] for row in data["locomo-dev"]]
     for weight in (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
         cells, per_conv = [], {}
         for name in ("scifact-train", "locomo-dev", "scifact-test"):

@@ -189,13 +189,9 @@ class CachedEmbedder:
             out[row] = np.frombuffer(cached[key], dtype=np.float32)
         return out
 
-    def cached(self, texts: Sequence[str]) -> tuple[Vectors, list[int]]:
-        """The vectors the cache holds for ``texts`` without running the model, and the
-        rows it has none for (left all zeros)."""
-        return self.cached_keyed([content_hash(t) for t in texts])
-
     def cached_keyed(self, keys: Sequence[str]) -> tuple[Vectors, list[int]]:
-        """Like :meth:`cached`, by cache key."""
+        """The vectors the cache holds under ``keys`` without running the model, and the
+        rows it has none for (left all zeros)."""
         import numpy as np
 
         found = self.cache.get_many(list(dict.fromkeys(keys)), self.model_id)

@@ -330,7 +330,7 @@ class EntryMirror:
         )
         with self._lock:
             rows = self._db.execute(sql).fetchall()
-        return [tuple(r) for r in rows]
+        return rows
 
     def file_paths(self) -> set[str]:
         """Every distinct non-empty filePath."""
