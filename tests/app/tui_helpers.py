@@ -8,6 +8,7 @@ from collections.abc import Callable
 from textual.app import App
 from textual.message import Message
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerState
 
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
@@ -74,6 +75,19 @@ def busy(app: App[object]) -> bool:
     )
 
 
+async def workers_done(app: App[object]) -> None:
+    """Wait for every worker the app has now. A worker cancelled on purpose (a newer
+    search replaces an older one in its exclusive group) counts as done; a failed one
+    still raises."""
+    for worker in list(app.workers):
+        if worker.state == WorkerState.PENDING:
+            continue  # not started yet: busy() sees it and the next round waits for it
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            continue
+
+
 async def settle(pilot: Pilot[object], *, timeout: float = WAIT_LIMIT) -> None:
     """Wait until the app is idle (:func:`busy` is false) and stays so while the messages
     already posted are handled: results shown, the preview following the selection."""
@@ -82,7 +96,7 @@ async def settle(pilot: Pilot[object], *, timeout: float = WAIT_LIMIT) -> None:
     while quiet < QUIET_ROUNDS:
         if time.monotonic() > deadline:
             raise AssertionError(f"the app was still busy after {timeout:g} s")
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
         await pilot.pause()
         if busy(pilot.app):
             quiet = 0
