@@ -33,13 +33,18 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/memory-tui
 
+# Test processes: one per core (pytest-xdist; `make test WORKERS=0` runs in this process,
+# as plain `pytest` does). Work-stealing keeps both cores busy to the end.
+WORKERS ?= auto
+PYTEST := $(BIN)/pytest -q -n $(WORKERS) --dist worksteal
+
 ## Lint, type-check and run the whole test suite (slow tests included).
 test: $(STAMP) lint
-	$(BIN)/pytest -q
+	$(PYTEST)
 
 ## The same without the tests marked slow (real model, long property runs).
 test-fast: $(STAMP) lint
-	$(BIN)/pytest -q -m "not slow"
+	$(PYTEST) -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

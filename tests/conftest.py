@@ -70,3 +70,15 @@ def s3_env(s3_server: s3.S3Server, monkeypatch: pytest.MonkeyPatch) -> s3.S3Serv
     for name, value in s3.aws_env(s3_server.endpoint).items():
         monkeypatch.setenv(name, value)
     return s3_server
+
+
+# --- order: the files holding slow tests first -----------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files that hold a slow test first, each file's tests kept together and in
+    their order. With several workers (``make test`` runs ``pytest -n``) the long tests
+    then start early and the others fill in around them, instead of one long test running
+    alone at the end; a serial run only changes order."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
