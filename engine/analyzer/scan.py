@@ -91,7 +91,7 @@ def scan(
     pending: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(root, "", ())]
     while pending:
         directory, rel_dir, rules = pending.pop()
-        rules = rules + _read_gitignore(directory, rel_dir)
+        rules = rules + read_gitignore(directory, rel_dir)
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -113,7 +113,7 @@ def scan(
                 continue
             if entry.name.startswith(".") or is_ignored(rules, rel, False):
                 continue
-            if is_link and not _inside(root, Path(entry.path)):
+            if is_link and not inside(root, Path(entry.path)):
                 continue
             try:
                 if not entry.is_file():
@@ -146,7 +146,9 @@ def _read(path: Path, rel: str, stats: ScanStats) -> bytes | None:
         return None
 
 
-def _read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
+def read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
+    """The rules of ``directory``'s .gitignore (none where it is missing or refused),
+    patterns relative to ``rel_dir``."""
     try:  # through the guard: a FIFO or a huge file named .gitignore is not read
         data = read_project_bytes(directory, directory / ".gitignore", allow_hidden=True)
     except EngineError:
@@ -155,7 +157,8 @@ def _read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
     return tuple(parse_gitignore(text, rel_dir))
 
 
-def _inside(root: Path, path: Path) -> bool:
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` resolves (links followed) to a place under ``root``."""
     try:
         path.resolve().relative_to(root)
     except (OSError, ValueError, RuntimeError):

@@ -24,14 +24,13 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.analyzer.gitignore import IgnoreRule, is_ignored
 from engine.analyzer.noise import NoiseClassifier
-from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
+from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
-from engine.core.errors import EngineError, InvalidInputError
+from engine.core.errors import InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
-from engine.guards.files import read_project_bytes
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +114,7 @@ class SourceSet:
         pending: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(root, "", ())]
         while pending:
             directory, rel_dir, rules = pending.pop()
-            rules = rules + _gitignore(directory, rel_dir)
+            rules = rules + read_gitignore(directory, rel_dir)
             try:
                 with os.scandir(directory) as it:
                     entries = sorted(it, key=lambda e: e.name)
@@ -131,7 +130,7 @@ class SourceSet:
                         continue
                     if not self.wants(rel) or is_ignored(rules, rel, False):
                         continue
-                    if not entry.is_file() or not _inside(root, Path(entry.path)):
+                    if not entry.is_file() or not inside(root, Path(entry.path)):
                         continue
                 except OSError:
                     continue
@@ -198,20 +197,3 @@ def pattern_for(root: Path, raw: str) -> str:
 
 def _never_walked(name: str) -> bool:
     return _DIRECTORIES.skips(name)
-
-
-def _gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
-    try:  # through the guard: a FIFO or a huge file named .gitignore is not read
-        data = read_project_bytes(directory, directory / ".gitignore", allow_hidden=True)
-    except EngineError:
-        return ()
-    text = data.decode("utf-8", errors="replace")
-    return tuple(parse_gitignore(text, rel_dir))
-
-
-def _inside(root: Path, path: Path) -> bool:
-    try:
-        path.resolve().relative_to(root)
-    except (OSError, ValueError, RuntimeError):
-        return False
-    return True
