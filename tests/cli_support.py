@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,14 @@ def tree(root: Path) -> dict[str, str]:
         if path.is_file() and not rel.startswith((".git/", ".claude/memory/")):
             out[rel] = path.read_text(encoding="utf-8", errors="replace")
     return out
+
+
+def waiting(root: Path) -> int:
+    """Entries of the project at ``root`` waiting for their vector, read as another process
+    would (-1: no table yet)."""
+    path = root / ".claude" / "memory" / "fts.sqlite"
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+            return int(db.execute("SELECT count(*) FROM unembedded").fetchone()[0])
+    except sqlite3.Error:
+        return -1

@@ -40,6 +40,14 @@ def _isolate(
 
 
 @pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty home directory for the subprocesses a test runs (``run_cli(home=...)``)."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
 def fake_embedder() -> FakeEmbedder:
     """A fresh deterministic embedder."""
     return FakeEmbedder()

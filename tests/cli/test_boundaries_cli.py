@@ -23,13 +23,6 @@ def _clean_failure(result: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> tuple[Path, str]:
     """A project whose memory holds one note; returns (root, its id)."""
     root = git_repo(tmp_path / "project")

@@ -53,14 +53,6 @@ def assert_clean_failure(result: subprocess.CompletedProcess[str], code: int) ->
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """An empty home directory for the subprocesses."""
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds three notes and one indexed knowledge file."""
     root = git_repo(tmp_path / "project")

@@ -19,13 +19,6 @@ from engine.services.memory import Memory
 BILLING = 'def compute_total(items):\n    """Sum."""\n    return sum(items)\n'
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def shop(tmp_path: Path) -> Path:
     root = git_repo(tmp_path / "shop")
     (root / "shop").mkdir()

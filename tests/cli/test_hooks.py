@@ -22,13 +22,6 @@ from engine.storage.paths import MemoryPaths
 ORIGINAL = b"#!/bin/sh\n# the team's own check\necho 'team hook ran' >&2\nexit 0\n"
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def git(root: Path, *args: str, home: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run git in ``root`` with the test's environment."""
     return subprocess.run(

@@ -32,14 +32,6 @@ UNSAFE = ("\x1b", "\x07", "\x08", "\x9b", "\u202e", "\r")
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """An empty home directory for the subprocesses."""
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project whose memory holds one note per escape sequence."""
     root = git_repo(tmp_path / "project")

@@ -31,13 +31,6 @@ PACKAGE = {
 }
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def make_package(root: Path) -> Path:
     git_repo(root)
     for rel, text in PACKAGE.items():

@@ -31,13 +31,6 @@ def check(name: str, instance: Any) -> None:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A repository with a note, a knowledge file (two sections) and a stale note."""
     root = git_repo(tmp_path / "project")

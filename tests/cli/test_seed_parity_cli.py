@@ -21,13 +21,6 @@ from engine.services.memory import Memory
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds one note about sprockets."""
     root = git_repo(tmp_path / "project")

@@ -33,13 +33,6 @@ NEEDS_INIT = [
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A repository with one indexed knowledge file, two personal notes, one discovery."""
     root = git_repo(tmp_path / "project")

@@ -9,26 +9,18 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli, waiting
 
 from engine.embedding.default import default_embedder
 from engine.services.memory import Memory
 
 NOTE = "# Gears\n\nEvery sprocket is greased weekly.\n\n## Chains\n\nChains are oiled daily.\n"
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
 
 
 @pytest.fixture
@@ -38,15 +30,6 @@ def project(tmp_path: Path) -> Path:
     folder.mkdir(parents=True)
     (folder / "gears.md").write_text(NOTE, encoding="utf-8")
     return root
-
-
-def waiting(root: Path) -> int:
-    path = root / ".claude" / "memory" / "fts.sqlite"
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-            return int(db.execute("SELECT count(*) FROM unembedded").fetchone()[0])
-    except sqlite3.Error:
-        return -1
 
 
 def test_index_no_embed_returns_with_keyword_search_ready_and_counts_what_waits(

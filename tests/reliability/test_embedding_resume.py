@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 import signal
-import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
 
+from cli_support import waiting
 from fakes import FakeEmbedder
 from reliability_support import KNOWLEDGE, knowledge_file, spawn
 
@@ -18,16 +18,6 @@ from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 
 BATCH = 10
-
-
-def waiting(root: Path) -> int:
-    """Entries waiting for their vector, read as another process would (-1: no table yet)."""
-    path = root / ".claude" / "memory" / "fts.sqlite"
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-            return int(db.execute("SELECT count(*) FROM unembedded").fetchone()[0])
-    except sqlite3.Error:
-        return -1
 
 
 def test_kill_9_mid_embedding_then_resume_leaves_every_chunk_once_with_its_vector(

@@ -86,13 +86,6 @@ def test_a_ten_megabyte_query_is_answered_quickly(shared_memory: Memory, mode: s
 # -- content limits and secrets on the CLI face (engine, MCP and TUI have their own) ------
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def test_cli_add_enforces_the_content_limit(tmp_path: Path, home: Path) -> None:
     too_long = run_cli("add", "-", cwd=tmp_path, home=home, stdin="x" * (MAX_CONTENT_LENGTH + 1))
     assert too_long.returncode == 1

@@ -19,14 +19,6 @@ NOTE = "The sprocket math lives in gears.py: see `spin()` before changing it"
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """An empty home directory for the subprocesses."""
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project with a knowledge file, a note citing code, and its citations recorded."""
     root = git_repo(tmp_path / "project")
