@@ -20,6 +20,13 @@ from app.cli.options import (
     score_value,
 )
 
+NO_EMBED_HELP = (
+    "return once the text is indexed (keyword search works at once); the vectors are "
+    "computed by `memory-tui embed`, the next `index`, or in the background of serve-mcp, "
+    "the TUI or watch"
+)
+"""The --no-embed option of index and init."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (subcommands register themselves here)."""
@@ -97,13 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dry-run", action="store_true", help="report what would change, change nothing"
     )
-    p.add_argument(
-        "--no-embed",
-        action="store_true",
-        help="return once the text is indexed (keyword search works at once); the vectors "
-        "are computed by `memory-tui embed`, the next `index`, or in the background of "
-        "serve-mcp, the TUI or watch",
-    )
+    p.add_argument("--no-embed", action="store_true", help=NO_EMBED_HELP)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=commands.index)
 
@@ -122,13 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--force", action="store_true", help="re-index every knowledge file, changed or not"
     )
-    p.add_argument(
-        "--no-embed",
-        action="store_true",
-        help="return once the text is indexed (keyword search works at once); the vectors "
-        "are computed by `memory-tui embed`, the next `index`, or in the background of "
-        "serve-mcp, the TUI or watch",
-    )
+    p.add_argument("--no-embed", action="store_true", help=NO_EMBED_HELP)
     from app.cli.setup import init
 
     p.set_defaults(handler=init)
