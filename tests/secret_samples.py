@@ -18,7 +18,12 @@ OPENSSH = (
 )
 
 SAMPLES = {
-    "private-key": [PEM, OPENSSH, "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED ")],
+    "private-key": [
+        PEM,
+        OPENSSH,
+        "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED "),
+        "the key, pasted on one line: " + OPENSSH.replace("\n", " "),
+    ],
     "aws-access-key-id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
     "aws-secret-key": [
         "aws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8W4tN2pL",
@@ -72,9 +77,37 @@ SAMPLES = {
     "yaml-secret": [
         "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: " + "s3cr3tPassw0rd",
     ],
+    "sendgrid-key": [
+        "SENDGRID="
+        + "SG."
+        + "aB3dE6gH9jK2mN5pQ8sT1v"
+        + "."
+        + "wX4yZ7bC0eF3hJ6kM9nP2rS5uV8xA1cD4fG7iL0oQ3t"
+    ],
+    "twilio-key": ["twilio api key " + "SK" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
+    "shopify-token": ["X-Shopify-Access-Token: " + "shpat_" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
+    "pypi-token": [
+        "password = " + "pypi-AgEIcHlwaS5vcmc" + "CJDk2NjQ0ZTcxLTVkMmYtNDNlYy1hMzE1LWQ1N2M4YzM4YmE1NDJmMQ"
+    ],
+    "huggingface-token": ["HF_TOKEN is " + "hf_" + "qWeRtYuIoPaSdFgHjKlZxCvBnMqWeRtYuI"],
+    "digitalocean-token": ["doctl auth init -t " + "dop_v1_" + "0f1e2d3c4b5a6978" * 4],
+    "databricks-token": ["databricks host token " + "dapi" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
+    "telegram-bot-token": [
+        "bot = Bot(" + "5829104736" + ":AA" + "Fq9Rz2Lw8Kp3Xv7Nm1Bc6Hd4Jt0Ys5Ug2" + ")"
+    ],
+    "vault-token": ["VAULT_TOKEN is " + "hvs." + "CAESI" + "aB3dE6gH9jK2mN5pQ8sT1v" * 4],
+    "age-secret-key": [
+        "AGE-SECRET-KEY-1" + "QYZ7K2P8W3N6R9T4V5X0Y2Z7K2P8W3N6R9T4V5X0Y2Z7K2P8W3N6R9T4V5"
+    ],
+    "service-key": [
+        "HEROKU_API_KEY=" + "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+        "datadog api key: " + "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "mailgun sending with " + "key-" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    ],
     "env-secret": [
         "DB_PASSWORD=" + "tr0ub4dor&3x",
         "export STRIPE_SECRET_KEY=" + "whsec1234abcd5678",
         "DEBUG=true\nAPI_KEY=" + "0123456789abcdef\n",
+        "run it as DB_PASSWORD=" + "tr0ub4dor&3x" + " ./migrate",
     ],
 }

@@ -42,8 +42,10 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "private-key",
         # A header alone (prose about the PEM format) is not a key: require key material.
         re.compile(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n"
-            r"(?:[A-Za-z0-9-]+:[^\n]*\n|\s*\n)*"
+            # Its lines may also have been joined by spaces (pasted through a chat or a
+            # form that folds lines).
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:[ \t]*\r?\n(?:[A-Za-z0-9-]+:[^\n]*\n|\s*\n)*|[ \t]+)"
             r"\s*[A-Za-z0-9+/=]{40,}.*?"
             r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
             re.DOTALL,
@@ -99,6 +101,35 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(_START + r"sk-(?:ant-|proj-)?(?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{20,}\b"),
     ),
     ("google-api-key", re.compile(_START + r"AIza[0-9A-Za-z_\-]{35}\b")),
+    # Fixed-prefix tokens of other services, after the rules of gitleaks
+    # (github.com/gitleaks/gitleaks, config/gitleaks.toml): a prefix and a length that
+    # prose and code do not produce by chance.
+    ("sendgrid-key", re.compile(_START + r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b")),
+    ("twilio-key", re.compile(_START + r"SK[0-9a-fA-F]{32}\b")),
+    ("shopify-token", re.compile(_START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b")),
+    ("pypi-token", re.compile(_START + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}")),
+    ("huggingface-token", re.compile(_START + r"hf_[A-Za-z]{34}\b")),
+    ("digitalocean-token", re.compile(_START + r"do[opr]_v1_[a-f0-9]{64}\b")),
+    ("databricks-token", re.compile(_START + r"dapi[a-f0-9]{32}\b")),
+    ("telegram-bot-token", re.compile(r"(?<![0-9])[0-9]{8,10}:AA[0-9A-Za-z_\-]{32,33}\b")),
+    ("vault-token", re.compile(_START + r"hv[sb]\.[A-Za-z0-9_\-]{90,}")),
+    ("age-secret-key", re.compile(r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b")),
+    (
+        "service-key",
+        # Keys without a prefix of their own, named by their service and the word key or
+        # token just before them: "HEROKU_API_KEY=<uuid>", "datadog api key: <32 hex>".
+        re.compile(
+            r"(?i)\b(?:mailgun|heroku|datadog|dd)[A-Za-z0-9_ .\-]{0,12}?(?:key|token)s?['\"]?"
+            r"[ \t]*[:=][ \t'\"]*"
+            r"(?P<value>key-[0-9a-f]{32}|[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"
+            r"|[0-9a-f]{32}(?:[0-9a-f]{8})?)(?![0-9a-z])"
+        ),
+    ),
+    (
+        "service-key",
+        # Mailgun's own "key-" and 32 hex digits, with the service named on its line.
+        re.compile(r"(?i)\bmailgun\b[^\n]{0,40}?(?<![A-Za-z0-9_\-])(?-i:key-[0-9a-f]{32})\b"),
+    ),
     ("stripe-key", re.compile(_START + r"(?:sk|rk)_live_[0-9A-Za-z]{20,}\b")),
     (
         "jwt",
@@ -130,9 +161,11 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "env-secret",
-        # KEY=value lines of .env files (no spaces around "=", unlike code).
+        # KEY=value of .env files and shells (no spaces around "=", unlike code).
         re.compile(
-            r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*"
+            # At the start of a line or after a blank: also inline, in a command line
+            # ("DD_API_KEY=… ./run") or in prose that quotes one.
+            r"(?m)(?:^|(?<=[ \t]))(?:export[ \t]+)?[A-Z0-9_]*"
             r"(?:PASSWORD|PASSWD|SECRET|API_KEY|APIKEY|ACCESS_TOKEN|AUTH_TOKEN)[A-Z0-9_]*="
             + _ENV_VALUE
         ),
