@@ -74,6 +74,10 @@ SAMPLES = {
         + "Zm9vYmFyYmF6cXV4" * 5
         + "==;EndpointSuffix=core.windows.net"
     ],
+    "password-in-prose": [
+        "the staging password is " + "hunter2-Correct-Horse",
+        "Admin password: " + "Pa55word!x",
+    ],
     "yaml-secret": [
         "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: " + "s3cr3tPassw0rd",
     ],
@@ -87,7 +91,9 @@ SAMPLES = {
     "twilio-key": ["twilio api key " + "SK" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
     "shopify-token": ["X-Shopify-Access-Token: " + "shpat_" + "0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
     "pypi-token": [
-        "password = " + "pypi-AgEIcHlwaS5vcmc" + "CJDk2NjQ0ZTcxLTVkMmYtNDNlYy1hMzE1LWQ1N2M4YzM4YmE1NDJmMQ"
+        "upload token "
+        + "pypi-AgEIcHlwaS5vcmc"
+        + "CJDk2NjQ0ZTcxLTVkMmYtNDNlYy1hMzE1LWQ1N2M4YzM4YmE1NDJmMQ"
     ],
     "huggingface-token": ["HF_TOKEN is " + "hf_" + "qWeRtYuIoPaSdFgHjKlZxCvBnMqWeRtYuI"],
     "digitalocean-token": ["doctl auth init -t " + "dop_v1_" + "0f1e2d3c4b5a6978" * 4],

@@ -151,6 +151,18 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "password-in-prose",
+        # "the staging password is <value>", "admin password: <value>", where the value
+        # has letters and a digit or symbol: "is required", "is stored in Vault",
+        # "`$DB_PASS`" and code such as "password: parts[2]" are not one.
+        re.compile(
+            r"(?i)\b(?:password|passwd|passphrase)(?:[ \t]+for[ \t]+[\w .\-]{1,30}?)?"
+            r"[ \t]*(?:[ \t]is|[ \t]was|=|:)[ \t]+"
+            r"(?P<value>(?=[^\s'\"`()\[\]{}<>,;]*[0-9!@#%^&*+?])(?=[^\s'\"`()\[\]{}<>,;]*[A-Za-z])"
+            r"[^\s'\"`$<{%*(\[][^\s'\"`()\[\]{}<>,;]{7,}+)(?![(\[{<])"
+        ),
+    ),
+    (
         "yaml-secret",
         # KEY: value lines (compose files, CI), unquoted; quoted values are caught above.
         re.compile(

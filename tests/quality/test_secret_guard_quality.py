@@ -50,7 +50,8 @@ def test_prose_about_secrets_is_kept() -> None:
     prose = (
         "Set your AWS secret key in the console, never in code. The password: see the vault. "
         "Use a Bearer token from the login endpoint. ghp_ prefixes GitHub tokens; AKIA starts "
-        "access key ids. export API_KEY=$API_KEY reads it from the environment."
+        "access key ids. export API_KEY=$API_KEY reads it from the environment. The "
+        "password is required; the password is stored in Vault; password: parts[2]."
     )
     assert find_secrets(prose) == []
 
