@@ -40,6 +40,18 @@ def _isolate(
 
 
 @pytest.fixture
+def exported_model(model_cache: Path) -> Path:
+    """The session's model cache with the ONNX exports made (the first call exports, for
+    tens of seconds on a loaded machine): for tests of a process's start-up that must
+    time the loading of the model, not its one-off export."""
+    from engine.embedding.onnx_export import ensure_onnx
+
+    ensure_onnx("fp32")
+    ensure_onnx("int8")
+    return model_cache
+
+
+@pytest.fixture
 def home(tmp_path: Path) -> Path:
     """An empty home directory for the subprocesses a test runs (``run_cli(home=...)``)."""
     path = tmp_path / "home"

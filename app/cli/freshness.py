@@ -109,33 +109,47 @@ def watch(args: argparse.Namespace, root: Path) -> int:
             watcher.run(
                 _log_batch,
                 stop=stop,
-                ready=lambda: print(
-                    f"memory-tui: watching {rel or watcher.folder} (Ctrl-C to stop)",
-                    file=sys.stderr,
-                    flush=True,
-                ),
+                ready=lambda: _watching(stop, rel or watcher.folder),
             )
     except KeyboardInterrupt:
         pass  # Ctrl-C while re-indexing: the indexer keeps what it committed
     return 0
 
 
-def _stop_on_signals() -> threading.Event:
+class _Stop(threading.Event):
+    """Set by Ctrl-C or SIGTERM; ``watching`` once start-up is over."""
+
+    watching = False
+
+
+STOPPING_NOTE = b"memory-tui: stopping once start-up is done (Ctrl-C again stops now)\n"
+"""Said on a Ctrl-C during start-up, which may take a while (the model's first export)."""
+
+
+def _stop_on_signals() -> _Stop:
     """An event that Ctrl-C (SIGINT) and ``kill`` (SIGTERM) set instead of interrupting
     whatever runs: a KeyboardInterrupt raised inside an import (the model's libraries load
     for seconds at start-up) turns into tracebacks or a hang, and the watcher library logs
-    a warning for one. A second Ctrl-C ends the process at once."""
-    stop = threading.Event()
+    a warning for one. A Ctrl-C during start-up says that watch stops once start-up is
+    done; a second Ctrl-C ends the process at once."""
+    stop = _Stop()
 
     def handler(signum: int, frame: object) -> None:
         if stop.is_set() and signum == signal.SIGINT:
             sys.stderr.flush()
             os._exit(130)
         stop.set()
+        if signum == signal.SIGINT and not stop.watching:
+            os.write(2, STOPPING_NOTE)  # not print: the handler may interrupt a print
 
     signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)
     return stop
+
+
+def _watching(stop: _Stop, folder: object) -> None:
+    stop.watching = True
+    print(f"memory-tui: watching {folder} (Ctrl-C to stop)", file=sys.stderr, flush=True)
 
 
 def _log_batch(batch: WatchBatch) -> None:

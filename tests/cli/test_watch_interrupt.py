@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from cli_support import CLI, clean_env, git_repo
 
+from app.cli.freshness import STOPPING_NOTE
+
 
 def watch_then_interrupt(root: Path, home: Path, *, after_ready: bool, delay: float) -> str:
     """Start ``watch``, send SIGINT ``delay`` seconds after start (or after it says it is
@@ -54,10 +56,8 @@ def watch_then_interrupt(root: Path, home: Path, *, after_ready: bool, delay: fl
     ids=["watching", "starting", "loading"],
 )
 def test_ctrl_c_stops_watch_without_a_traceback_or_warning(
-    tmp_path: Path, after_ready: bool, delay: float
+    tmp_path: Path, home: Path, exported_model: Path, after_ready: bool, delay: float
 ) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
     root = git_repo(tmp_path / "watched")
     knowledge = root / ".claude" / "knowledge"
     knowledge.mkdir(parents=True)
@@ -68,3 +68,7 @@ def test_ctrl_c_stops_watch_without_a_traceback_or_warning(
     assert "Traceback" not in stderr
     assert "KeyboardInterrupt" not in stderr
     assert "WARNING" not in stderr
+    # Stopped before it watched: it said it would stop once start-up is done; once
+    # watching, Ctrl-C ends it quietly.
+    note = STOPPING_NOTE.decode().strip()
+    assert (note in stderr) == ("memory-tui: watching" not in stderr), stderr
