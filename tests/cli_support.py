@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -71,3 +72,11 @@ def waiting(root: Path) -> int:
             return int(db.execute("SELECT count(*) FROM unembedded").fetchone()[0])
     except sqlite3.Error:
         return -1
+
+
+def sigint_as_from_a_terminal() -> None:
+    """``preexec_fn`` for a child that gets a Ctrl-C: SIGINT back to its default. A
+    shell starts background jobs (``make test &``, a CI runner's) with SIGINT ignored,
+    and a child keeps that until it sets a handler of its own, so a Ctrl-C sent before
+    would be lost: not what a terminal does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

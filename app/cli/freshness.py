@@ -81,6 +81,7 @@ def _print_last_run(root: Path) -> None:
 def watch(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui watch``: re-index knowledge files as they change, until Ctrl-C (or
     SIGTERM); either ends it with exit code 0, quietly."""
+    stop = _stop_on_signals()  # first: importing the engine takes a while
     from engine import KnowledgeWatcher, Memory, MemoryPaths, load_config
 
     folder = MemoryPaths.for_root(root, load_config(root).knowledge_dir).knowledge_dir
@@ -88,7 +89,8 @@ def watch(args: argparse.Namespace, root: Path) -> int:
         raise EngineError(
             f"no knowledge folder at {folder}: run `memory-tui init` first", code="NOT_INITIALISED"
         )
-    stop = _stop_on_signals()
+    if stop.is_set():
+        return 0
     try:
         with Memory.open(root) as memory:
             watcher = KnowledgeWatcher(memory, debounce_ms=args.debounce)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli, sigint_as_from_a_terminal
 from fakes import FakeEmbedder
 
 from engine.services.discovery import run_discovery
@@ -124,6 +124,7 @@ def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_from_a_terminal,
     )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo
+from cli_support import CLI, clean_env, git_repo, sigint_as_from_a_terminal
 
 from app.cli.freshness import STOPPING_NOTE
 
@@ -28,6 +28,7 @@ def watch_then_interrupt(root: Path, home: Path, *, after_ready: bool, delay: fl
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_from_a_terminal,
     )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(proc.stderr or []), daemon=True)
