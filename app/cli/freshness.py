@@ -151,7 +151,7 @@ def _stop_on_signals() -> _Stop:
 
 def _watching(stop: _Stop, folder: object) -> None:
     stop.watching = True
-    print(f"memory-tui: watching {folder} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    print(printable(f"memory-tui: watching {folder} (Ctrl-C to stop)"), file=sys.stderr, flush=True)
 
 
 def _log_batch(batch: WatchBatch) -> None:
