@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import maintenance
+from engine.storage import lance_commits, maintenance
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
     MIGRATIONS,
@@ -112,12 +112,13 @@ class RecordStore:
         if not self.exists():
             if not create:
                 return None
-            self._table = db.create_table(TABLE, schema=schema(self.dimension), exist_ok=True)
-            return self._table
-        try:
-            table = db.open_table(TABLE)
-        except Exception as exc:
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+            table, restored = lance_commits.create(db, TABLE, schema(self.dimension))
+            self.uncounted += bool(restored)  # another machine's rows came back
+        else:
+            try:
+                table = db.open_table(TABLE)
+            except Exception as exc:
+                raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -234,13 +235,12 @@ class RecordStore:
     def _write(self, op: Any) -> None:
         created = not self.exists()
         table = self.table(create=True)
-        self.commits += created
         try:
-            op(table)
+            lance_commits.committed(table, op)
         except Exception as exc:
             problem = f"writing to the vector store at {self.where} failed ({first_line(exc)})"
             raise store_error(self.where, exc, problem + "; run `memory-tui doctor`") from exc
-        self.commits += 1
+        self.commits += 1 + created  # the creation is a commit too
         self._writes += 1
         if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:
             self.compact(force=False)
