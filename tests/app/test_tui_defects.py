@@ -242,7 +242,7 @@ async def test_a_key_typed_during_a_search_runs_when_that_search_ends(
         assert asked == ["lance"]  # one search in flight
         release.set()
         # The newest query starts as soon as the running search ends, not 5 s later.
-        await wait_until(pilot, lambda: "lancedb" in asked, "the search for 'lancedb'", timeout=2)
+        await wait_until(pilot, lambda: "lancedb" in asked, "the search for 'lancedb'", timeout=4)
         await settle(pilot)
         assert asked == ["lance", "lancedb"]
 
