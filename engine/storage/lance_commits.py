@@ -69,13 +69,14 @@ def committed(table: Any, op: Callable[[Any], object], *, attempts: int = ATTEMP
 
 def create(db: Any, name: str, schema: Any) -> tuple[Any, int]:
     """The table ``name``, created with ``schema`` unless another process created it
-    first, and the number of rows added back because this creation overwrote them."""
+    first (Lance says it exists, or that another creation preempted this one), and the
+    number of rows added back because this creation overwrote them."""
     tag = uuid.uuid4().hex
     tagged = schema.with_metadata({**(schema.metadata or {}), CREATOR: tag})
     try:
         table = db.create_table(name, schema=tagged)
-    except ValueError as exc:
-        if "already exists" not in str(exc):
+    except Exception as exc:  # created by another process first: open theirs
+        if "already exists" not in str(exc) and not is_conflict(exc):
             raise
         return db.open_table(name), 0
     return table, restore_overwritten(db, name, tag, table.version)
