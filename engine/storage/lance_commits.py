@@ -26,7 +26,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 6
-"""Tries of one commit before its conflict is reported (five retries, ~1 s of pauses)."""
+"""Tries of one commit before its conflict is reported: five retries, about 0.75 s of
+pauses in all."""
 PAUSE_S = 0.05
 CREATOR = "memory-tui.creator"
 """Schema metadata key: a random tag per creation of the table."""
