@@ -23,6 +23,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from engine.storage.lance_rows import first_line
+from engine.storage.remote import store_error
+
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 6
@@ -68,18 +71,23 @@ def committed(table: Any, op: Callable[[Any], object], *, attempts: int = ATTEMP
         table.checkout_latest()
 
 
-def create(db: Any, name: str, schema: Any) -> tuple[Any, int]:
+def create(db: Any, name: str, schema: Any, where: str = "") -> tuple[Any, int]:
     """The table ``name``, created with ``schema`` unless another process created it
     first (Lance says it exists, or that another creation preempted this one), and the
-    number of rows added back because this creation overwrote them."""
+    number of rows added back because this creation overwrote them.
+
+    Raises:
+        StorageError: the table could not be created (``where`` names the store).
+    """
     tag = uuid.uuid4().hex
     tagged = schema.with_metadata({**(schema.metadata or {}), CREATOR: tag})
     try:
         table = db.create_table(name, schema=tagged)
-    except Exception as exc:  # created by another process first: open theirs
-        if "already exists" not in str(exc) and not is_conflict(exc):
-            raise
-        return db.open_table(name), 0
+    except Exception as exc:
+        if "already exists" in str(exc) or is_conflict(exc):  # another process's: open it
+            return db.open_table(name), 0
+        problem = f"cannot create the vector store at {where or name} ({first_line(exc)})"
+        raise store_error(where or name, exc, problem) from exc
     return table, restore_overwritten(db, name, tag, table.version)
 
 

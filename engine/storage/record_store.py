@@ -112,7 +112,7 @@ class RecordStore:
         if not self.exists():
             if not create:
                 return None
-            table, restored = lance_commits.create(db, TABLE, schema(self.dimension))
+            table, restored = lance_commits.create(db, TABLE, schema(self.dimension), self.where)
             self.uncounted += bool(restored)  # another machine's rows came back
         else:
             try:

@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import Entry
 from engine.storage import lance_commits
@@ -127,6 +128,17 @@ class TestCreation:
         lancedb.connect(tmp_path).create_table(TABLE, schema=schema(DIM)).add(rows("a1"))
         table, restored = lance_commits.create(lancedb.connect(tmp_path), TABLE, schema(DIM))
         assert restored == 0 and table.count_rows() == 1
+
+    def test_a_creation_that_fails_says_which_store_and_why(self) -> None:
+        class Refusing:  # a database whose creations fail (a bucket refusing writes)
+            def create_table(self, name: str, schema: pa.Schema) -> None:
+                raise OSError("Generic S3 error: 403 Forbidden\nrequest id 7")
+
+        with pytest.raises(StorageError) as raised:
+            lance_commits.create(Refusing(), TABLE, schema(DIM), "s3://team/memory")
+        assert str(raised.value) == (
+            "cannot create the vector store at s3://team/memory (Generic S3 error: 403 Forbidden)"
+        )
 
     def test_the_record_store_writes_through_a_refused_commit(self, tmp_path: Path) -> None:
         store = RecordStore(tmp_path, DIM)
