@@ -88,7 +88,11 @@ def create(db: Any, name: str, schema: Any, where: str = "") -> tuple[Any, int]:
             return db.open_table(name), 0
         problem = f"cannot create the vector store at {where or name} ({first_line(exc)})"
         raise store_error(where or name, exc, problem) from exc
-    return table, restore_overwritten(db, name, tag, table.version)
+    try:
+        return table, restore_overwritten(db, name, tag, table.version)
+    except Exception as exc:
+        problem = f"cannot read back the new vector store at {where or name} ({first_line(exc)})"
+        raise store_error(where or name, exc, problem) from exc
 
 
 def restore_overwritten(db: Any, name: str, tag: str, since: int) -> int:

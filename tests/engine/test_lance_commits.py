@@ -140,6 +140,19 @@ class TestCreation:
             "cannot create the vector store at s3://team/memory (Generic S3 error: 403 Forbidden)"
         )
 
+    def test_a_creation_that_cannot_be_read_back_says_so(self, tmp_path: Path) -> None:
+        real = lancedb.connect(tmp_path)
+
+        class Unreadable:  # creations land, reads fail (a store that fails under load)
+            def create_table(self, name: str, schema: pa.Schema) -> Any:
+                return real.create_table(name, schema=schema)
+
+            def open_table(self, name: str) -> Any:
+                raise OSError("Generic S3 error: 500 Internal Error")
+
+        with pytest.raises(StorageError, match="cannot read back the new vector store at s3://"):
+            lance_commits.create(Unreadable(), TABLE, schema(DIM), "s3://team/memory")
+
     def test_the_record_store_writes_through_a_refused_commit(self, tmp_path: Path) -> None:
         store = RecordStore(tmp_path, DIM)
         lancedb.connect(tmp_path).create_table(TABLE, schema=schema(DIM))
