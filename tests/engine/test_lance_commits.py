@@ -21,19 +21,19 @@ from engine.storage.record_store import RecordStore
 DIM = 8
 
 
+def note(entry_id: str) -> Entry:
+    text = f"note {entry_id}"
+    return Entry(
+        id=entry_id,
+        content=text,
+        created_at="2026-01-01T00:00:00+00:00",
+        updated_at="2026-01-01T00:00:00+00:00",
+        content_hash=content_hash(text),
+    )
+
+
 def rows(*ids: str) -> list[dict[str, Any]]:
-    out = []
-    for entry_id in ids:
-        text = f"note {entry_id}"
-        entry = Entry(
-            id=entry_id,
-            content=text,
-            created_at="2026-01-01T00:00:00+00:00",
-            updated_at="2026-01-01T00:00:00+00:00",
-            content_hash=content_hash(text),
-        )
-        out.append(entry_to_row(entry, [0.5] * DIM))
-    return out
+    return [entry_to_row(note(entry_id), [0.5] * DIM) for entry_id in ids]
 
 
 def stale_handle_and_overwrite(folder: Path) -> Any:
@@ -155,17 +155,8 @@ class TestCreation:
 
     def test_the_record_store_writes_through_a_refused_commit(self, tmp_path: Path) -> None:
         store = RecordStore(tmp_path, DIM)
-        lancedb.connect(tmp_path).create_table(TABLE, schema=schema(DIM))
-        store._table = lancedb.connect(tmp_path).open_table(TABLE)  # stale: stays at 1
-        lancedb.connect(tmp_path).create_table(TABLE, schema=schema(DIM), mode="overwrite")
-        entry = Entry(
-            id="e1",
-            content="kept",
-            created_at="2026-01-01T00:00:00+00:00",
-            updated_at="2026-01-01T00:00:00+00:00",
-            content_hash=content_hash("kept"),
-        )
-        store.add([entry], np.full((1, DIM), 0.5, dtype=np.float32))
+        store._table = stale_handle_and_overwrite(tmp_path)  # as if opened before the overwrite
+        store.add([note("e1")], np.full((1, DIM), 0.5, dtype=np.float32))
         assert RecordStore(tmp_path, DIM).count() == 1
 
 
