@@ -98,12 +98,12 @@ def create(db: Any, name: str, schema: Any, where: str = "") -> tuple[Any, int]:
 def restore_overwritten(db: Any, name: str, tag: str, since: int) -> int:
     """Add back the rows that the creation tagged ``tag`` (at version ``since`` or a little
     before) overwrote: those of the version before it. Rows already there are kept."""
-    ours = _creation_version(db.open_table(name), tag, since)
+    view = db.open_table(name)  # moved from version to version, read-only
+    ours = _creation_version(view, tag, since)
     if ours is None or ours <= 1:
         return 0
-    before = db.open_table(name)
-    before.checkout(ours - 1)
-    lost = before.to_arrow()
+    view.checkout(ours - 1)
+    lost = view.to_arrow()
     if lost.num_rows == 0:
         return 0
     log.warning(
