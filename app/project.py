@@ -18,19 +18,69 @@ def find_project_root(start: Path | None = None) -> Path:
     """The top of the git working tree containing ``start`` (default: the current
     directory), else ``start`` itself. ``CLAUDE_MEMORY_PROJECT`` overrides both.
 
+    Only git decides: a ``.claude/`` folder alone proves nothing, since ``~/.claude/`` is
+    Claude Code's user folder and exists on every user's machine.
+
     A linked worktree (``git worktree add``) resolves to its repository's main worktree,
     so every worktree of a repository shares one memory (seed 002, "Worktree Sharing")."""
     override = os.environ.get("CLAUDE_MEMORY_PROJECT")
     if override:
         return Path(override).resolve()
     here = (start or Path.cwd()).resolve()
+    return git_worktree_root(here) or here
+
+
+def git_worktree_root(start: Path) -> Path | None:
+    """The top of the git working tree containing ``start`` (its main worktree for a
+    linked one), or ``None`` when ``start`` is in no git repository."""
+    here = start.resolve()
     for candidate in (here, *here.parents):
         marker = candidate / ".git"
         if marker.is_file():  # a linked worktree or a submodule: ".git" names the git dir
             return main_worktree(candidate) or candidate
         if marker.exists():
             return candidate
-    return here
+    return None
+
+
+def unsafe_root(root: Path) -> str | None:
+    """Why no memory may be created at ``root`` unless the user named it (``--project``
+    or ``CLAUDE_MEMORY_PROJECT``): it is the home folder (whose ``.claude/`` belongs to
+    Claude Code) or it is in no git repository. ``None`` when it is a project."""
+    resolved = root.resolve()
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry
+        home = None
+    if resolved == home:
+        return (
+            f"{resolved} is your home folder, whose .claude/ is Claude Code's own settings "
+            "folder, not a project; run memory-tui in a project's git repository, or pass "
+            "--project DIR to use DIR anyway"
+        )
+    if git_worktree_root(resolved) is None:
+        return (
+            f"{resolved} is not inside a git repository; run memory-tui in one (`git init` "
+            "makes one), or pass --project DIR to use DIR anyway"
+        )
+    return None
+
+
+def refuse_unsafe_root(root: Path) -> None:
+    """Raise unless a memory may be created at ``root`` without the user naming it.
+
+    Raises:
+        EngineError: code ``NOT_A_PROJECT`` (exit status 2), saying why and what to pass.
+    """
+    from engine import EngineError
+
+    problem = unsafe_root(root)
+    if problem is not None:
+        raise EngineError(problem, code=NOT_A_PROJECT)
+
+
+NOT_A_PROJECT = "NOT_A_PROJECT"
+"""The error code of a command that would create a memory outside any project."""
 
 
 NOT_INITIALISED = "NOT_INITIALISED"
@@ -51,7 +101,7 @@ def require_initialised(root: Path) -> None:
 
     if MemoryPaths.for_root(root).memory_dir.is_dir():
         return
-    if _set_up_elsewhere(root):
+    if _set_up_elsewhere(root) and unsafe_root(root) is None:
         _build_from_knowledge(root)
         return
     raise EngineError(

@@ -241,8 +241,12 @@ def stats(args: argparse.Namespace, root: Path) -> int:
 def open_app(args: argparse.Namespace, root: Path) -> int:
     """Bare ``memory-tui``: the terminal app (the knowledge folder is indexed on first run)."""
     if not MemoryPaths.for_root(root).memory_dir.is_dir():
-        print(f"memory-tui: first run in {root}: indexing .claude/knowledge", file=sys.stderr)
-        index(argparse.Namespace(force=False, dry_run=False, json=False), root)
+        print(
+            f"memory-tui: first run in {root}: indexing the knowledge files and docs "
+            "(keyword search first; the app computes the vectors in the background)",
+            file=sys.stderr,
+        )
+        index(argparse.Namespace(force=False, dry_run=False, json=False, no_embed=True), root)
     from app.tui.factory import build_app
 
     app = build_app(root)

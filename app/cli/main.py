@@ -8,16 +8,18 @@ rest), and a closed pipe (``| head -1``) ends quietly.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import os
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from app.cli.options import EXIT_ERROR, EXIT_OK, EXIT_USAGE, PROG
 from app.cli.parser import build_parser
-from app.project import NOT_INITIALISED, find_project_root
+from app.project import NOT_A_PROJECT, NOT_INITIALISED, find_project_root, refuse_unsafe_root
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -63,6 +65,25 @@ def _disk_problem(exc: OSError | sqlite3.Error) -> str:
     )
 
 
+CREATING = frozenset({None, "init", "add", "index", "embed", "analyze", "discover", "import",
+                      "promote", "watch"})  # fmt: skip
+"""The commands that may create a memory (``None``: bare ``memory-tui``, the app)."""
+
+
+def _must_check_root(args: argparse.Namespace, root: Path) -> bool:
+    """Whether ``root`` must be a project before the command runs: for a command that may
+    create a memory, unless the user named the folder (``--project``,
+    ``CLAUDE_MEMORY_PROJECT``). ``init`` is checked even where a memory exists (it writes
+    the project's settings); the others only when they would start one."""
+    if args.project is not None or os.environ.get("CLAUDE_MEMORY_PROJECT"):
+        return False
+    if args.command not in CREATING:
+        return False
+    from engine import MemoryPaths
+
+    return args.command == "init" or not MemoryPaths.for_root(root).memory_dir.is_dir()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     from engine import ConfigError, EngineError, printable
@@ -78,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.handler = commands.open_app
     root = (args.project or find_project_root()).resolve()
     try:
+        if _must_check_root(args, root):
+            refuse_unsafe_root(root)
         with _quiet_stderr(args.quiet):
             return int(args.handler(args, root) or EXIT_OK)
     except ConfigError as exc:  # names the file and key: the user's to fix, like a bad option
@@ -85,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except EngineError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
-        usage = isinstance(exc, ConfigError) or exc.code == NOT_INITIALISED
+        usage = isinstance(exc, ConfigError) or exc.code in (NOT_INITIALISED, NOT_A_PROJECT)
         return EXIT_USAGE if usage else EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from

@@ -86,6 +86,9 @@ class Searcher:
         self.keyword = keyword
         self.vectors = vectors
         self._embedder = embedder
+        self.closed = False
+        """Set when the memory closes: a search still running then (a TUI worker waiting
+        for the model at quit) fails quietly instead of warning about closed files."""
         self.rrf_k = rrf_k
         self.min_score = min_score
         self.keyword_weight = keyword_weight
@@ -174,7 +177,8 @@ class Searcher:
         try:
             return self.keyword.search(query, limit, category=category, prefix_last=prefix_last)
         except Exception as exc:  # a broken keyword index must not fail the search
-            log.warning("keyword search failed: %s", exc)
+            if not self.closed:
+                log.warning("keyword search failed: %s", exc)
             warnings.append(f"keyword search unavailable: {exc}")
             return []
 
@@ -193,7 +197,8 @@ class Searcher:
             qvec = self.query_cache.embed_query(self._embedder, query)
             return qvec, self.vectors.search(qvec, depth, category=category)
         except Exception as exc:  # degrade to keyword search rather than fail
-            log.warning("vector search failed: %s", exc)
+            if not self.closed:
+                log.warning("vector search failed: %s", exc)
             warnings.append(f"vector search unavailable: {exc}")
             return None
 

@@ -81,6 +81,9 @@ class BackgroundEmbedder:
             try:
                 report = self.backlog.run(stop=self._stop, wait=False)
             except Exception:  # the next wake or poll tries again; searches use keywords
+                if self._stop.is_set():  # the memory closed under the batch: nothing lost,
+                    log.debug("embedding stopped mid-batch", exc_info=True)  # it waits
+                    break
                 log.warning("embedding the backlog failed", exc_info=True)
                 self._idle.set()
                 continue

@@ -115,6 +115,7 @@ class Memory:
 
     def close(self) -> None:
         """Release file handles (reference counts wait in the mirror; see :meth:`Records.close`)."""
+        self.searcher.closed = True
         self.records.close()
         if self._freshness is not None:
             self._freshness.close()
