@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,7 +29,13 @@ BIN_VARIABLE = "MEMORY_TUI_BIN"
 PORTABLE_COMMAND = f"${{{BIN_VARIABLE}:-memory-tui}}"
 """The command the committed files name: Claude Code expands ``${VAR:-default}`` in
 ``.mcp.json``, and the hook runs through a shell, which does the same."""
-HOOK_COMMAND = f'"{PORTABLE_COMMAND}" hook'
+HOOK_COMMAND = (
+    f'if command -v "{PORTABLE_COMMAND}" >/dev/null 2>&1; then exec "{PORTABLE_COMMAND}" hook; fi'
+)
+"""The committed prompt hook: silent (exit 0, nothing injected) on a machine where
+memory-tui is not installed, so a teammate without it sees no error on every prompt."""
+OLD_HOOK_COMMANDS = frozenset({f'"{PORTABLE_COMMAND}" hook'})
+"""Hook commands earlier versions committed: migrated to :data:`HOOK_COMMAND`."""
 LOCAL_SETTINGS = Path(".claude") / "settings.local.json"
 KNOWLEDGE_DIRS = ("architecture", "components", "domain", "patterns")
 SKILLS = ("memory-query", "memory-save", "memory-discover")
@@ -72,7 +79,8 @@ def scaffold(root: Path, report: InitReport) -> None:
     for name in KNOWLEDGE_DIRS:
         _ensure_dir(root, knowledge / name, report)
     _ensure_file(root, knowledge / "gotchas.md", _template("knowledge", "gotchas.md"), report)
-    _ensure_file(root, knowledge / "README.md", _template("knowledge", "README.md"), report)
+    readme = _template("knowledge", "README.md").replace("@INSTALL@", install_command())
+    _ensure_file(root, knowledge / "README.md", readme, report)
     for skill in SKILLS:
         target = root / ".claude" / "skills" / skill / "SKILL.md"
         _ensure_file(root, target, _template("skills", skill, "SKILL.md"), report)
@@ -87,9 +95,8 @@ def scaffold(root: Path, report: InitReport) -> None:
         _merge_json(root, root / LOCAL_SETTINGS, lambda data: _set_local_bin(data, local), report)
         report.notes.append(
             f"memory-tui is not on PATH: this machine's path went to {LOCAL_SETTINGS} "
-            f"(not committed). For the committed wiring to work everywhere, put it on PATH "
-            f"(`pipx install {_project_source()}` or `uv tool install {_project_source()}`), "
-            f"or set {BIN_VARIABLE} in your shell."
+            f"(not committed). For the committed wiring to work in your shell too, put it on "
+            f"PATH (`{install_command()}`) or set {BIN_VARIABLE} in your shell."
         )
     _ensure_gitignore(root, report)
 
@@ -185,11 +192,17 @@ def _add_prompt_hook(data: dict[str, Any]) -> bool:
     for group in groups:
         for hook in group.get("hooks", []) if isinstance(group, dict) else []:
             command = str(hook.get("command", ""))
-            if "memory-tui" in command and command.endswith(" hook"):
-                if not _machine_path(command.removesuffix(" hook").strip('"')):
-                    return False
-                hook["command"] = HOOK_COMMAND  # written by an older version: migrate
+            if command == HOOK_COMMAND:
+                return False
+            older = command in OLD_HOOK_COMMANDS or (
+                command.endswith(" hook")
+                and _machine_path(command.removesuffix(" hook").strip('"'))
+            )
+            if older:  # written by an older version: migrate
+                hook["command"] = HOOK_COMMAND
                 return True
+            if "memory-tui" in command and "hook" in command:  # the user's own form: kept
+                return False
     groups.append({"hooks": [{"type": "command", "command": HOOK_COMMAND}]})
     return True
 
@@ -209,10 +222,26 @@ def _set_local_bin(data: dict[str, Any], local: str) -> bool:
     return True
 
 
-def _project_source() -> str:
-    """What to give pipx / uv to install this copy of memory-tui."""
+def install_command() -> str:
+    """How a teammate installs this memory-tui: ``pipx install git+URL`` when this copy is
+    a checkout with a remote, the checkout's folder when it has none (this machine only),
+    the package name otherwise. ``uv tool install`` takes the same argument."""
     here = Path(__file__).resolve().parents[1]
-    return shlex.quote(str(here)) if (here / "pyproject.toml").exists() else "memory-tui"
+    if not (here / "pyproject.toml").exists():
+        return "pipx install memory-tui"
+    try:
+        url = subprocess.run(
+            ["git", "-C", str(here), "remote", "get-url", "origin"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        url = ""
+    if url and "://" in url and "@" not in url.partition("://")[2].partition("/")[0]:
+        return f"pipx install git+{shlex.quote(url)}"
+    if url.startswith("git@"):  # scp-like ssh address
+        host, _, path = url.removeprefix("git@").partition(":")
+        return f"pipx install git+ssh://git@{host}/{shlex.quote(path)}"
+    return f"pipx install {shlex.quote(str(here))}"
 
 
 def _ensure_gitignore(root: Path, report: InitReport) -> None:

@@ -87,12 +87,15 @@ NOT_INITIALISED = "NOT_INITIALISED"
 """The error code of a command run in a project that has no memory yet (exit status 2)."""
 
 
-def require_initialised(root: Path) -> None:
+def require_initialised(root: Path, *, vectors: bool = False) -> None:
     """Raise unless ``root`` has a memory: commands that read it create nothing on the way.
 
     A fresh clone of a project set up elsewhere (its ``.mcp.json`` starts memory-tui, or
     it has a knowledge folder) has no memory yet, since ``.claude/memory/`` is not
     committed: the memory is built from the knowledge files, once, and the command goes on.
+    Only what the command needs is built: the text and keyword index (seconds), and the
+    vectors too when ``vectors`` says the command searches by meaning; otherwise they are
+    left to ``memory-tui embed`` or to the background of the app and ``serve-mcp``.
 
     Raises:
         EngineError: code ``NOT_INITIALISED``, saying to run ``memory-tui init`` first.
@@ -102,7 +105,7 @@ def require_initialised(root: Path) -> None:
     if MemoryPaths.for_root(root).memory_dir.is_dir():
         return
     if _set_up_elsewhere(root) and unsafe_root(root) is None:
-        _build_from_knowledge(root)
+        _build_from_knowledge(root, vectors=vectors)
         return
     raise EngineError(
         f"no memory in {root} yet: run `memory-tui init` first "
@@ -122,20 +125,43 @@ def _set_up_elsewhere(root: Path) -> bool:
     return wired or (root / ".claude" / "knowledge").is_dir()
 
 
-def _build_from_knowledge(root: Path) -> None:
-    from app.progress import progress_bar
+def _build_from_knowledge(root: Path, *, vectors: bool) -> None:
+    from app.progress import embedding_progress, progress_bar
     from engine import Indexer, Memory
 
     print(
         "memory-tui: no memory in this clone yet: building it from the knowledge files (once)",
         file=sys.stderr,
     )
-    with Memory.open(root) as memory, progress_bar("Indexing knowledge files") as update:
-        report = Indexer(memory).run(progress=update)
-    print(
-        f"memory-tui: {report.entries_created} entries from {report.files_total} files",
-        file=sys.stderr,
-    )
+    with Memory.open(root) as memory:
+        indexer = Indexer(memory)
+        with progress_bar("Indexing knowledge files") as update:
+            report = indexer.run(progress=update, embed=False)
+        print(
+            f"memory-tui: {plural(report.entries_created, 'entry', 'entries')} from "
+            f"{plural(report.files_total, 'file')}; keyword search is ready",
+            file=sys.stderr,
+        )
+        if vectors and memory.mirror.unembedded_count():
+            print(
+                "memory-tui: computing the vectors for search by meaning (Ctrl-C stops; "
+                "`memory-tui embed` resumes)",
+                file=sys.stderr,
+            )
+            with embedding_progress("Embedding") as update:
+                indexer.embed(report, progress=update)
+        elif memory.mirror.unembedded_count():
+            print(
+                "memory-tui: the vectors come later: `memory-tui embed`, or the app and "
+                "serve-mcp compute them in the background",
+                file=sys.stderr,
+            )
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``1 file``, ``2 files``: a count with its noun in the right number."""
+    noun = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count:,} {noun}"
 
 
 def main_worktree(worktree: Path) -> Path | None:

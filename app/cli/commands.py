@@ -26,11 +26,11 @@ if TYPE_CHECKING:
     from engine import Entry, Memory
 
 
-def _open(root: Path, *, must_exist: bool = True) -> Memory:
+def _open(root: Path, *, must_exist: bool = True, vectors: bool = False) -> Memory:
     from engine import Memory
 
     if must_exist:
-        require_initialised(root)
+        require_initialised(root, vectors=vectors)
     return Memory.open(root)
 
 
@@ -70,7 +70,7 @@ def search(args: argparse.Namespace, root: Path) -> int:
     from app.progress import announce_model_export
 
     announce_model_export()
-    with _open(root) as memory:
+    with _open(root, vectors=args.mode != "keyword") as memory:
         response = memory.search(
             args.query,
             mode=args.mode,

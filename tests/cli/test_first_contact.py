@@ -4,6 +4,7 @@ there finds the project's README; commands run outside any project create nothin
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -205,3 +206,54 @@ def test_a_folder_inside_a_repository_uses_the_repository(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert (project / ".claude" / "memory").is_dir()
     assert not (sub / ".claude").exists()
+
+
+def _init_settings(tmp_path: Path) -> tuple[Path, Path, dict[str, object]]:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = git_repo(tmp_path / "shop")
+    (project / "README.md").write_text("# Shop\n\nThe zephyr checkout runs nightly at two.\n")
+    done = run_cli("init", "--skip-analyze", "--no-hooks", "--no-embed", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    return home, project, settings
+
+
+def _hook_command(settings: dict[str, object]) -> str:
+    groups = settings["hooks"]["UserPromptSubmit"]  # type: ignore[index]
+    [command] = [h["command"] for g in groups for h in g["hooks"]]
+    return str(command)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_committed_hook_is_silent_where_memory_tui_is_not_installed(tmp_path: Path) -> None:
+    home, project, settings = _init_settings(tmp_path)
+    prompt = json.dumps({"prompt": "when does the zephyr checkout run", "cwd": str(project)})
+    teammate = clean_env(home) | {"PATH": "/usr/bin:/bin"}  # a clone without memory-tui
+
+    done = subprocess.run(["sh", "-c", _hook_command(settings)], cwd=project, env=teammate,
+                          input=prompt, capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_committed_hook_runs_memory_tui_where_it_is_installed(tmp_path: Path) -> None:
+    home, project, settings = _init_settings(tmp_path)
+    prompt = json.dumps({"prompt": "when does the zephyr checkout run", "cwd": str(project)})
+    assert CLI is not None
+    with_it = clean_env(home) | {"PATH": f"{Path(CLI).parent}:/usr/bin:/bin"}
+
+    done = subprocess.run(["sh", "-c", _hook_command(settings)], cwd=project, env=with_it,
+                          input=prompt, capture_output=True, text=True, timeout=120)  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert "zephyr" in done.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_init_says_how_a_teammate_installs_it_in_a_committed_file(tmp_path: Path) -> None:
+    _home, project, _settings = _init_settings(tmp_path)
+    readme = (project / ".claude" / "knowledge" / "README.md").read_text()
+    assert "pipx install " in readme
+    assert "@INSTALL@" not in readme

@@ -14,6 +14,8 @@ import pytest
 from cli_support import CLI, clean_env
 from mcp import Client, StdioServerParameters
 
+from app.init import HOOK_COMMAND
+
 BIN = Path(sys.executable).parent
 GIT = [
     "git",
@@ -114,9 +116,7 @@ def test_init_migrates_wiring_an_older_version_wrote_with_an_absolute_path(tmp_p
     assert servers["memory-tui"]["command"] == "${MEMORY_TUI_BIN:-memory-tui}"
     assert servers["other"] == {"command": "/opt/other"}  # not ours: kept
     hooks = json.loads((root / ".claude/settings.json").read_text())["hooks"]["UserPromptSubmit"]
-    assert [h["command"] for g in hooks for h in g["hooks"]] == [
-        '"${MEMORY_TUI_BIN:-memory-tui}" hook'
-    ]
+    assert [h["command"] for g in hooks for h in g["hooks"]] == [HOOK_COMMAND]
     assert (
         old not in (root / ".mcp.json").read_text() + (root / ".claude/settings.json").read_text()
     )
