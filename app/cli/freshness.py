@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
+from app.project import plural
 from engine import EngineError, entry_json, json_text, printable
 
 if TYPE_CHECKING:
@@ -101,7 +102,8 @@ def watch(args: argparse.Namespace, root: Path) -> int:
             caught_up = watcher.catch_up()
             if caught_up.files_processed or caught_up.files_removed:
                 print(
-                    f"memory-tui: caught up: {caught_up.files_processed} file(s) re-indexed, "
+                    "memory-tui: caught up: "
+                    f"{plural(caught_up.files_processed, 'file')} re-indexed, "
                     f"{caught_up.files_removed} removed",
                     file=sys.stderr,
                 )
@@ -111,7 +113,7 @@ def watch(args: argparse.Namespace, root: Path) -> int:
             watcher.run(
                 _log_batch,
                 stop=stop,
-                ready=lambda: _watching(stop, rel or watcher.folder),
+                ready=lambda: _watching(stop, rel or watcher.folder, len(watcher.watched()) - 1),
             )
     except KeyboardInterrupt:
         pass  # Ctrl-C while re-indexing: the indexer keeps what it committed
@@ -149,9 +151,11 @@ def _stop_on_signals() -> _Stop:
     return stop
 
 
-def _watching(stop: _Stop, folder: object) -> None:
+def _watching(stop: _Stop, folder: object, doc_places: int = 0) -> None:
     stop.watching = True
-    print(printable(f"memory-tui: watching {folder} (Ctrl-C to stop)"), file=sys.stderr, flush=True)
+    docs = f" and the project's docs ({plural(doc_places, 'place')})" if doc_places > 0 else ""
+    line = f"memory-tui: watching {folder}{docs} (Ctrl-C to stop)"
+    print(printable(line), file=sys.stderr, flush=True)
 
 
 def _log_batch(batch: WatchBatch) -> None:
@@ -165,7 +169,7 @@ def _log_batch(batch: WatchBatch) -> None:
             tail = f"entries removed ({report.entries_deleted} in this batch)"
         elif report is not None:
             tail = (
-                f"{batch.entries_by_file.get(change.path, 0)} entries, "
+                f"{plural(batch.entries_by_file.get(change.path, 0), 'entry', 'entries')}, "
                 f"{report.entries_created} new, {report.entries_deleted} removed, "
                 f"{report.embedded} embedded"
             )

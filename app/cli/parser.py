@@ -7,6 +7,7 @@ the parser's tests import no engine code.
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 from app.cli.options import (
     CATEGORIES,
@@ -26,6 +27,22 @@ NO_EMBED_HELP = (
     "the TUI or watch"
 )
 """The --no-embed option of index and init."""
+STALE_HELP = "only entries whose cited code changed since they were written or last reviewed"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with an error in one line (what is wrong, then where help is) instead of
+    the whole usage block above it; still exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def query_value(text: str) -> str:
+    """A search query: any text with something other than spaces in it."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the query is empty: give the words to look for")
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli import commands
 
     common = common_options(in_subcommand=True)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG,
         parents=[common_options(in_subcommand=False)],
         description="Local, searchable project memory for coding agents and people. "
@@ -48,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = command("search", "Search the memory; prints results to stdout.")
-    p.add_argument("query", help="what to look for (any text)")
+    p.add_argument("query", type=query_value, help="what to look for (any text)")
     p.add_argument("--mode", choices=MODES, help="retrieval mode (default: from config, hybrid)")
     p.add_argument("--format", choices=FORMATS, help="output format (default: text)")
     p.add_argument("--json", action="store_true", help="same as --format json")
@@ -61,9 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="similarity floor (-1 to 1) for this search instead of the configured min_score",
     )
     p.add_argument("--source", choices=SOURCES, help="only entries from this source")
-    p.add_argument(
-        "--stale", action="store_true", help="only entries whose cited code changed since"
-    )
+    p.add_argument("--stale", action="store_true", help=STALE_HELP)
     p.set_defaults(handler=commands.search)
 
     p = command("add", "Add an entry (content as argument, or from stdin with '-').")
@@ -76,9 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "List entries, newest first.")
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
-    p.add_argument(
-        "--stale", action="store_true", help="only entries whose cited code changed since"
-    )
+    p.add_argument("--stale", action="store_true", help=STALE_HELP)
     p.add_argument("--limit", "-n", type=limit_value, default=20)
     p.add_argument(
         "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"
@@ -97,8 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "index",
-        "Index the markdown under .claude/knowledge/ (only what changed): text and keyword "
-        "index first, then the vectors, with a progress bar.",
+        "Index the knowledge files under .claude/knowledge/ and the project's docs (README, "
+        "docs/, the `sources` of the config; only what changed): text and keyword index "
+        "first, then the vectors, with a progress bar.",
     )
     p.add_argument("--force", action="store_true", help="re-chunk every file, rebuild the index")
     p.add_argument(

@@ -7,11 +7,13 @@ what to do; what was made before it stays (a second run completes it, creating n
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.progress import announce_model_export, embedding_progress, progress_bar
+from app.project import plural
 from engine import EngineError, printable
 
 if TYPE_CHECKING:
@@ -55,7 +57,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
         + "".join(f"  {note}\n" for note in report.notes)
         + f"  memory: {total} entries, keyword index ready"
         + (f"; {pending} wait for their vector (`memory-tui embed`)\n" if pending else "\n")
-        + f'Try: memory-tui search "{suggestion}"\n'
+        + try_line(suggestion)
     )
     if report.errors:
         _say("memory-tui: init is incomplete: fix the errors above, then run it again")
@@ -106,11 +108,15 @@ def _analyse(memory: Memory, report: InitReport) -> None:
 def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
     from engine import Indexer
 
-    with progress_bar("Indexing knowledge files") as update:  # keyword search works after
-        indexed = Indexer(memory).run(force=force, progress=update, embed=False)
+    indexer = Indexer(memory)
+    with progress_bar("Indexing knowledge files and docs") as update:  # keyword search after
+        indexed = indexer.run(force=force, progress=update, embed=False)
+    knowledge = len(indexer.knowledge_files())
     report.notes.append(
-        f"knowledge: {indexed.files_total} files, {indexed.entries_created} entries "
-        f"created, {indexed.files_skipped} files unchanged"
+        f"indexed: {plural(knowledge, 'knowledge file')} and "
+        f"{plural(indexed.files_total - knowledge, 'doc file')}; "
+        f"{plural(indexed.entries_created, 'entry', 'entries')} created, "
+        f"{plural(indexed.files_skipped, 'file')} unchanged"
     )
     report.errors += [f"{f}: {m}" for f, m in indexed.errors]
 
@@ -145,4 +151,18 @@ def try_query(memory: Memory) -> str:
     for title in [t for t in ranked if any(s in t for s in _STARTERS)][:10]:
         if memory.search(title, mode="keyword", limit=1).results:
             return title
-    return "project overview"
+    for title in ["project overview", *sorted(titles, key=len)[:10]]:
+        if memory.search(title, mode="keyword", limit=1).results:
+            return title
+    return ""
+
+
+def try_line(suggestion: str) -> str:
+    """What to try next, with the command as this shell can run it (its full path when
+    memory-tui is not on PATH); adding a first note when nothing can be found yet."""
+    from app.init import local_command
+
+    command = shlex.quote(local_command() or "memory-tui")
+    if not suggestion:
+        return f'Try: {command} add "a first note about this project"\n'
+    return f'Try: {command} search "{suggestion}"\n'

@@ -144,6 +144,16 @@ def render(
 # -- text
 
 
+QUERY_SHOWN_CHARS = 120
+"""The most of a query a results header repeats (a pasted page would bury the results)."""
+
+
+def _shown_query(query: str) -> str:
+    """The query on one line, cut to :data:`QUERY_SHOWN_CHARS` with an ellipsis."""
+    line = _one_line(" ".join(query.split()))
+    return line if len(line) <= QUERY_SHOWN_CHARS else line[: QUERY_SHOWN_CHARS - 1] + "…"
+
+
 def _one_line(text: str) -> str:
     """``text`` with control characters made visible and all whitespace runs as one space."""
     return printable_line(text)
@@ -181,7 +191,7 @@ def _body(entry: Entry) -> str:
 
 
 def _render_text(results: Sequence[SearchResult], query: str) -> str:
-    shown_query = _one_line(query)
+    shown_query = _shown_query(query)
     if not results:
         return f'No results for "{shown_query}".\n' if shown_query else "No results.\n"
     blocks = [f'Results for "{shown_query}"'] if shown_query else []
@@ -263,7 +273,7 @@ def _md_cell(text: str) -> str:
 
 
 def _render_md(results: Sequence[SearchResult], query: str) -> str:
-    shown_query = _one_line(query)
+    shown_query = _shown_query(query)
     lines = [f'## Results for "{_md_cell(shown_query)}"', ""] if shown_query else []
     if not results:
         return "\n".join([*lines, "_No results._"]) + "\n"

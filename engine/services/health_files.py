@@ -86,7 +86,10 @@ def check_citations(memory: Memory, report: HealthReport) -> None:
     if orphans:
         memory.freshness.index.forget(orphans)
         report.add(
-            "citations", Status.REPAIRED, f"{detail}; dropped {len(orphans)} deleted entries"
+            "citations",
+            Status.REPAIRED,
+            f"{detail}; dropped {len(orphans)} deleted "
+            + ("entry" if len(orphans) == 1 else "entries"),
         )
     else:
         report.add("citations", Status.OK, f"{detail}, all in the store")

@@ -9,6 +9,7 @@ import pytest
 from cli_support import git_repo, run_cli, tree
 from fakes import FakeEmbedder
 
+from app.init import HOOK_COMMAND
 from engine.services.memory import Memory
 
 PACKAGE = {
@@ -72,7 +73,7 @@ def test_init_scaffolds_and_merges_without_clobbering(tmp_path: Path, home: Path
     assert settings["model"] == "x"
     commands = [h["command"] for g in settings["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
     assert commands[0] == "echo hi"
-    assert commands[1] == '"${MEMORY_TUI_BIN:-memory-tui}" hook'
+    assert commands[1] == HOOK_COMMAND
     assert (root / ".gitignore").read_text().splitlines() == [
         "node_modules/",
         "# memory-tui: derived index files, this machine's settings",

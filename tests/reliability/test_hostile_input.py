@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
+from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -87,6 +87,7 @@ def test_a_ten_megabyte_query_is_answered_quickly(shared_memory: Memory, mode: s
 
 
 def test_cli_add_enforces_the_content_limit(tmp_path: Path, home: Path) -> None:
+    git_repo(tmp_path)
     too_long = run_cli("add", "-", cwd=tmp_path, home=home, stdin="x" * (MAX_CONTENT_LENGTH + 1))
     assert too_long.returncode == 1
     assert "10,001 characters; the limit is 10,000" in too_long.stderr
@@ -97,6 +98,7 @@ def test_cli_add_enforces_the_content_limit(tmp_path: Path, home: Path) -> None:
 
 @pytest.mark.parametrize("kind", sorted(SECRETS))
 def test_cli_add_rejects_a_secret_naming_its_pattern(tmp_path: Path, home: Path, kind: str) -> None:
+    git_repo(tmp_path)
     out = run_cli("add", "-", cwd=tmp_path, home=home, stdin=f"deploy with {SECRETS[kind]} ok")
     assert out.returncode == 1
     assert f"({kind})" in out.stderr and "secret_policy" in out.stderr
@@ -107,6 +109,7 @@ def test_cli_add_rejects_a_secret_naming_its_pattern(tmp_path: Path, home: Path,
 def test_cli_redact_policy_and_private_blocks_never_store_the_secret(
     tmp_path: Path, home: Path
 ) -> None:
+    git_repo(tmp_path)
     config = tmp_path / ".claude" / "memory.config.toml"
     config.parent.mkdir()
     config.write_text('secret_policy = "redact"\n', encoding="utf-8")

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
+from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 from mcp_helpers import call, connect
 from secret_samples import B64, SAMPLES
@@ -141,6 +141,7 @@ async def test_tui_add_keeps_no_secret(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_cli_add_keeps_no_secret(tmp_path: Path) -> None:
+    git_repo(tmp_path)
     items = corpus()
     _configure(tmp_path)
     home = tmp_path / "home"
