@@ -1,0 +1,361 @@
+"""Issue 34: what is the project's own code comes from its own declarations (manifests,
+go.mod, .gitattributes, .gitmodules), not from folder names or licence files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine import Indexer, Memory, run_discovery
+from engine.analyzer import analyze, discovery_drafts
+from engine.analyzer.noise import NoiseClassifier, classify_path
+from engine.analyzer.ownership import read_ownership
+
+LIB_RS = (
+    "//! {what}\n\n/// Walks {what}.\n"
+    "pub fn walk_{name}(path: &str) -> usize {{\n    path.len()\n}}\n"
+)
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def crate(folder: str, name: str, licence: str = "LICENSE-MIT") -> dict[str, str]:
+    """A library crate that ships its own licence and README, as published crates do."""
+    return {
+        f"{folder}/Cargo.toml": f'[package]\nname = "{name}"\nversion = "0.1.0"\n',
+        f"{folder}/{licence}": "Permission is hereby granted, free of charge...\n",
+        f"{folder}/README.md": f"# {name}\n\nThe {name} crate walks directories in parallel.\n",
+        f"{folder}/src/lib.rs": LIB_RS.format(what=f"the {name} tree", name=name),
+    }
+
+
+def cargo_workspace(root: Path) -> Path:
+    files = {
+        "Cargo.toml": (
+            '[package]\nname = "rg"\nversion = "1.0.0"\n\n'
+            '[dependencies]\ngrep-searcher = { path = "crates/searcher" }\n\n'
+            '[workspace]\nmembers = ["crates/*"]\nexclude = ["crates/legacy"]\n'
+        ),
+        "LICENSE-MIT": "MIT\n",
+        "README.md": "# rg\n\nSearches files.\n",
+        "src/main.rs": 'fn main() {\n    println!("rg");\n}\n',
+    }
+    files |= crate("crates/ignore", "ignore") | crate("crates/searcher", "searcher", "COPYING")
+    files |= crate("crates/legacy", "legacy")
+    return write(root, files)
+
+
+def entry_paths(memory: Memory) -> set[str]:
+    return {e.file_path for e in memory.list()}
+
+
+def test_cargo_workspace_members_are_the_projects_own_code_and_reach_the_memory(
+    tmp_path: Path,
+) -> None:
+    root = cargo_workspace(tmp_path)
+    noise = NoiseClassifier(root)
+    assert noise.kind("crates/ignore/src/lib.rs") is None  # a member (crates/*) with a licence
+    assert noise.kind("crates/searcher/src/lib.rs") is None  # a path dependency too
+    assert noise.kind("crates/ignore/README.md") is None
+    assert read_ownership(root).member("crates/legacy") is None  # workspace.exclude
+
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        Indexer(memory).run()
+        run_discovery(memory)
+        paths = entry_paths(memory)
+        titles = {e.section_title for e in memory.list()}
+    assert {"crates/ignore/src/lib.rs", "crates/searcher/src/lib.rs"} <= paths
+    assert {"crates/ignore/README.md", "crates/searcher/README.md"} <= paths
+    assert not any(t.startswith("Vendored: crates/ignore") for t in titles)
+    assert not any(t.startswith("Vendored: crates/searcher") for t in titles)
+
+
+GO_TEST = 'package doc\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'
+
+
+def go_module(root: Path) -> Path:
+    files = {
+        "go.mod": "module github.com/acme/cmdkit\n\ngo 1.21\n",
+        "LICENSE": "Apache\n",
+        "command.go": "// Package cmdkit builds commands.\npackage cmdkit\n\ntype Cmd struct{}\n",
+        "doc/README.md": "# Generating documentation\n\nMan pages and markdown from commands.\n",
+        "examples/hello/main.go": "package main\n\nfunc main() {}\n",
+        "_examples/old/main.go": "package main\n\nfunc main() {}\n",
+        "internal/parse/testdata/input.go": "package input\n",
+        "tools/docgen/go.mod": "module github.com/acme/cmdkit/tools/docgen\n",
+        "tools/docgen/LICENSE": "MIT\n",
+        "tools/docgen/gen.go": "package docgen\n\nfunc Generate() {}\n",
+    }
+    for doc in ("man_docs", "md_docs", "rest_docs", "yaml_docs", "util"):
+        files[f"doc/{doc}.go"] = (
+            f"/*\nCopyright 2024.\n*/\n\n// {doc} writes the docs of a command.\npackage doc\n\n"
+            f"// Gen{doc.title().replace('_', '')} writes a command's {doc}.\n"
+            f"func Gen{doc.title().replace('_', '')}(cmd string) error {{\n\treturn nil\n}}\n"
+        )
+        files[f"doc/{doc}_test.go"] = GO_TEST
+    return write(root, files)
+
+
+def test_a_go_modules_doc_package_is_source_and_its_examples_stay_examples(
+    tmp_path: Path,
+) -> None:
+    root = go_module(tmp_path)
+    noise = NoiseClassifier(root)
+    assert noise.kind("doc/man_docs.go") is None  # package doc: the man-page generator
+    assert noise.kind("doc/man_docs_test.go") == "tests"
+    assert noise.kind("examples/hello/main.go") == "examples"  # package main: a program
+    assert noise.kind("_examples/old/main.go") == "examples"
+    assert noise.kind("internal/parse/testdata/input.go") == "tests"
+    assert noise.kind("tools/docgen/gen.go") is None  # a nested module with its own licence
+
+    drafts = discovery_drafts(analyze(root), noise)
+    titles = [d.section_title for d in drafts]
+    assert not any(t.startswith("Examples: doc") for t in titles)
+    assert "Examples: examples/" in titles
+    architecture = next(d.content for d in drafts if d.section_title.startswith("Architecture"))
+    doc_line = next(line for line in architecture.splitlines() if line.startswith("- doc/"))
+    assert "source code" in doc_line and "the test suite" not in doc_line
+    overview = next(d.content for d in drafts if d.section_title == "Project overview")
+    assert "doc" in overview.split("Source directories:")[1].splitlines()[0]
+
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        paths = entry_paths(memory)
+    assert {"doc/man_docs.go", "doc/md_docs.go", "tools/docgen/gen.go"} <= paths
+    assert "examples/hello/main.go" not in paths
+
+
+@pytest.mark.parametrize("declaration", ["package.json", "pnpm-workspace.yaml"])
+def test_npm_and_pnpm_workspaces_are_the_projects_own(tmp_path: Path, declaration: str) -> None:
+    files = {
+        "package.json": '{"name": "mono", "private": true}',
+        "packages/core/package.json": '{"name": "@mono/core"}',
+        "packages/core/LICENSE": "MIT\n",
+        "packages/core/README.md": "# core\n\nThe core store.\n",
+        "packages/core/index.js": "export function createStore() {\n  return {}\n}\n",
+        "packages/skip/LICENSE": "MIT\n",
+        "packages/skip/index.js": "export const x = 1\n",
+    }
+    if declaration == "package.json":
+        files["package.json"] = (
+            '{"name": "mono", "workspaces": {"packages": ["packages/*", "!packages/skip"]}}'
+        )
+    else:
+        files["pnpm-workspace.yaml"] = 'packages:\n  - "packages/*"\n  - "!packages/skip"\n'
+    root = write(tmp_path, files)
+    noise = NoiseClassifier(root)
+    assert noise.kind("packages/core/index.js") is None
+    assert noise.kind("packages/core/README.md") is None
+    assert noise.kind("packages/skip/index.js") == "vendored"  # negated: nothing claims it
+    assert read_ownership(root).member("packages/core") is not None
+
+
+def test_maven_modules_are_the_projects_own(tmp_path: Path) -> None:
+    pom = (
+        '<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+        "<modules>{}</modules>\n</project>\n"
+    )
+    root = write(
+        tmp_path,
+        {
+            "pom.xml": pom.format("<module>modules/core</module>"),
+            "modules/core/pom.xml": pom.format("<module>codec</module>"),
+            "modules/core/LICENSE": "Apache\n",
+            "modules/core/src/main/java/acme/Core.java": "package acme;\npublic class Core {}\n",
+            "modules/core/codec/LICENSE.txt": "Apache\n",
+            "modules/core/codec/src/Codec.java": "public class Codec {}\n",
+        },
+    )
+    noise = NoiseClassifier(root)
+    assert noise.kind("modules/core/src/main/java/acme/Core.java") is None
+    assert noise.kind("modules/core/codec/src/Codec.java") is None  # a module's module
+
+
+def test_an_unparsable_pom_declares_nothing(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pom.xml": "<project><modules>", "lib/x/LICENSE": "MIT"})
+    assert read_ownership(root).declared.members == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("settings.gradle", "rootProject.name = 'acme'\ninclude ':lib:core', ':app'\n"),
+        (
+            "settings.gradle.kts",
+            'include(":app")\ninclude("corelib")\n'
+            'project(":corelib").projectDir = file("lib/core")\n',
+        ),
+    ],
+)
+def test_gradle_included_projects_are_the_projects_own(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    root = write(
+        tmp_path,
+        {
+            name: text,
+            "lib/core/LICENSE": "Apache\n",
+            "lib/core/src/main/kotlin/Core.kt": "class Core\n",
+            "app/src/Main.kt": "fun main() {}\n",
+        },
+    )
+    assert NoiseClassifier(root).kind("lib/core/src/main/kotlin/Core.kt") is None
+
+
+def test_dotnet_solution_projects_are_the_projects_own(tmp_path: Path) -> None:
+    sln = (
+        "Microsoft Visual Studio Solution File, Format Version 12.00\n"
+        'Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "Core", '
+        '"src\\Core\\Core.csproj", "{11111111-1111-1111-1111-111111111111}"\nEndProject\n'
+        'Project("{2150E333-8FDC-42A3-9474-1A3956D46DE8}") = "lib", "lib", '
+        '"{22222222-2222-2222-2222-222222222222}"\nEndProject\n'
+    )
+    root = write(
+        tmp_path,
+        {
+            "Acme.sln": sln,
+            "src/Core/Core.csproj": "<Project/>",
+            "src/Core/LICENSE": "MIT\n",
+            "src/Core/Core.cs": "namespace Acme;\npublic class Core {}\n",
+            "lib/Other/LICENSE": "MIT\n",
+            "lib/Other/Other.cs": "public class Other {}\n",
+        },
+    )
+    noise = NoiseClassifier(root)
+    assert noise.kind("src/Core/Core.cs") is None
+    assert noise.kind("lib/Other/Other.cs") == "vendored"  # a solution folder is no project
+
+
+def test_python_declared_packages_are_the_projects_own(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "shop"\n\n[tool.setuptools]\n'
+            'packages = ["shop", "shop.plugins"]\npackage-dir = {"" = "src"}\n',
+            "src/shop/__init__.py": "",
+            "src/shop/plugins/__init__.py": "",
+            "src/shop/plugins/LICENSE": "MIT\n",
+            "src/shop/plugins/pay.py": "def pay():\n    return 1\n",
+        },
+    )
+    assert NoiseClassifier(root).kind("src/shop/plugins/pay.py") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("setup.cfg", "[options]\npackages = acme, acme.ext\npackage_dir =\n    = src\n"),
+        (
+            "setup.py",
+            'from setuptools import setup\nsetup(name="acme", '
+            'packages=["acme", "acme.ext"], package_dir={"": "src"})\n',
+        ),
+    ],
+)
+def test_setup_cfg_and_setup_py_packages(tmp_path: Path, name: str, text: str) -> None:
+    root = write(tmp_path, {name: text, "src/acme/__init__.py": "", "src/acme/ext/x.py": ""})
+    assert set(read_ownership(root).declared.members) == {"src/acme", "src/acme/ext"}
+
+
+def test_gitattributes_linguist_attributes_and_their_false_overrides(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            ".gitattributes": (
+                "# linguist overrides\n"
+                "lib/bundled/** linguist-vendored\n"
+                "third_party/ours/** -linguist-vendored\n"
+                "api/*.go linguist-generated=true\n"
+                "docs/** linguist-documentation=false\n"
+                "guide/** linguist-documentation\n"
+            ),
+            "lib/bundled/jquery.js": "var $ = 1\n",
+            "third_party/ours/tool.c": "int main() { return 0; }\n",
+            "third_party/zlib/zlib.c": "int z;\n",
+            "api/service.go": "package api\n",
+            "docs/conf.py": "project = 'acme'\n",
+            "guide/walkthrough.py": "print('step 1')\n",
+            "guide/index.md": "# Guide\n",
+        },
+    )
+    noise = NoiseClassifier(root)
+    assert noise.kind("lib/bundled/jquery.js") == "vendored"
+    assert noise.kind("third_party/ours/tool.c") is None  # =false undoes the folder name
+    assert noise.kind("third_party/zlib/zlib.c") == "vendored"
+    assert noise.kind("api/service.go") == "generated"
+    assert noise.kind("docs/conf.py") is None
+    assert noise.kind("guide/walkthrough.py") == "examples"
+    assert noise.kind("guide/index.md") is None  # documentation pages are indexed
+
+
+def test_git_submodules_are_vendored(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            ".gitmodules": '[submodule "zlib"]\n\tpath = deps/zlib\n\turl = https://x/z.git\n',
+            "deps/zlib/zlib.c": "int z;\n",
+            "deps/own.c": "int own;\n",
+        },
+    )
+    noise = NoiseClassifier(root)
+    assert noise.kind("deps/zlib/zlib.c") == "vendored"
+    assert noise.kind("deps/own.c") is None
+    titles = [d.section_title for d in discovery_drafts(analyze(root), noise)]
+    assert "Vendored: deps/zlib/" in titles
+
+
+def test_a_vendor_folder_is_vendored_unless_a_manifest_claims_it(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["crates/*", "third_party/patched"]\n',
+        "third_party/zlib/zlib.c": "int z;\n",
+        "vendor/left-pad/index.js": "module.exports = 1\n",
+        "third_party/patched/tests/t.rs": "#[test]\nfn t() {}\n",
+    }
+    files |= crate("third_party/patched", "patched")
+    root = write(tmp_path, files)
+    noise = NoiseClassifier(root)
+    assert noise.kind("third_party/zlib/zlib.c") == "vendored"  # no manifest claims it
+    assert noise.kind("vendor/left-pad/index.js") == "vendored"
+    assert noise.kind("third_party/patched/src/lib.rs") is None  # a workspace member
+    assert noise.kind("third_party/patched/tests/t.rs") == "tests"  # its tests stay tests
+    titles = [d.section_title for d in discovery_drafts(analyze(root), noise)]
+    assert "Vendored: third_party/" in titles
+    assert not any("patched" in t for t in titles if t.startswith("Vendored"))
+
+
+def test_a_path_dependency_in_a_test_named_folder_is_a_library(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["tokio", "tokio-test", "stress-test"]\n\n'
+        '[patch.crates-io]\ntokio-test = { path = "tokio-test" }\n',
+        "stress-test/Cargo.toml": '[package]\nname = "stress-test"\n',
+        "stress-test/src/main.rs": "fn main() {}\n",
+    }
+    files |= crate("tokio", "tokio") | crate("tokio-test", "tokio_test")
+    noise = NoiseClassifier(write(tmp_path, files))
+    assert noise.kind("tokio-test/src/lib.rs") is None  # published, depended on by path
+    assert noise.kind("stress-test/src/main.rs") == "tests"  # a member only: its name rules
+
+
+def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pkg/core.py": "", "pkg/_click/LICENSE": "x", "pkg/_click/a.py": ""})
+    assert NoiseClassifier(root).kind("pkg/_click/a.py") == "vendored"
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("_examples/chi/main.go", "examples"),
+        ("pkg/parse/testdata/case.go", "tests"),
+        ("third-party/lib/a.c", "vendored"),
+    ],
+)
+def test_go_and_vendor_folder_names(rel: str, kind: str) -> None:
+    assert classify_path(rel) == kind
