@@ -261,8 +261,10 @@ def test_python_declared_packages_are_the_projects_own(tmp_path: Path) -> None:
     ],
 )
 def test_setup_cfg_and_setup_py_packages(tmp_path: Path, name: str, text: str) -> None:
-    root = write(tmp_path, {name: text, "src/acme/__init__.py": "", "src/acme/ext/x.py": ""})
+    files = {name: text, "src/acme/__init__.py": "", "src/acme/ext/x.py": ""}
+    root = write(tmp_path, files | {"src/acme/ext/LICENSE": "MIT"})
     assert set(read_ownership(root).declared.members) == {"src/acme", "src/acme/ext"}
+    assert NoiseClassifier(root).kind("src/acme/ext/x.py") is None
 
 
 def test_gitattributes_linguist_attributes_and_their_false_overrides(tmp_path: Path) -> None:
