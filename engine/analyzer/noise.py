@@ -119,6 +119,13 @@ def _folder_kind(folder: str) -> NoiseKind | None:
     return None
 
 
+_ATTRIBUTE_OF: dict[NoiseKind, str] = {
+    "vendored": "linguist-vendored",
+    "generated": "linguist-generated",
+    "examples": "linguist-documentation",
+    "release-notes": "linguist-documentation",
+}
+"""The ``.gitattributes`` attribute whose ``=false`` undoes a path rule of each kind."""
 _LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 
 
@@ -157,6 +164,7 @@ class NoiseClassifier:
         self._own = parse_gitignore("\n".join(own), "")
         self._excluded = parse_gitignore("\n".join(excluded), "")
         self._ownership: Ownership | None = None
+        self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
 
     @property
     def ownership(self) -> Ownership:
@@ -172,6 +180,11 @@ class NoiseClassifier:
 
     def decide(self, rel: str) -> tuple[NoiseKind, str] | None:
         """The kind of ``rel`` and the place that decides it (as :func:`decide_path`)."""
+        if rel not in self._decided:
+            self._decided[rel] = self._decide(rel)
+        return self._decided[rel]
+
+    def _decide(self, rel: str) -> tuple[NoiseKind, str] | None:
         if self._own and _named(self._own, rel):
             return None
         if self._excluded and _named(self._excluded, rel):
@@ -201,15 +214,17 @@ class NoiseClassifier:
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
                 return _below(rel, member)
-        attribute = {"vendored": "linguist-vendored", "generated": "linguist-generated"}
-        if own.attribute(rel, attribute.get(kind, "linguist-documentation")) is False:
+        attribute = _ATTRIBUTE_OF.get(kind)
+        if attribute is not None and own.attribute(rel, attribute) is False:
             return _below(rel, place.rstrip("/")) if place.endswith("/") else None
         if kind == "examples" and own.go_library(rel):
             return None
         if kind in ("examples", "tests"):
             library = own.enclosing(rel, libraries=True)
             if library is not None and (library + "/").startswith(place):
-                return _below(rel, library)
+                users = own.declared.users.get(library, set())
+                if any(not (user + "/").startswith(place) for user in users):
+                    return _below(rel, library)  # depended on from outside the folder
         return found
 
     def _licensed_copy(self, rel: str) -> tuple[NoiseKind, str] | None:

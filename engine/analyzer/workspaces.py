@@ -18,17 +18,24 @@ from __future__ import annotations
 import ast
 import configparser
 import json
+import os
 import posixpath
 import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 import yaml
 from defusedxml import ElementTree
 from pathspec import GitIgnoreSpec
+
+from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
+
+MAX_GLOB_FOLDERS = 20_000
+_NEVER_ENTERED = DirectoryFilter(DEFAULT_IGNORED)
 
 _GRADLE_INCLUDE = re.compile(r"^\s*include(?:Flat)?\b\s*\(?([^\n]*)", re.MULTILINE)
 _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
@@ -51,13 +58,18 @@ class Declared:
     """Folder → declaration: packages another of the project's packages depends on by path
     (Cargo ``path`` dependencies): library code, whatever their folder is called."""
 
-    def add(self, folder: str | None, why: str, *, library: bool = False) -> None:
-        """Record ``folder`` (``None``: outside the project, ignored)."""
+    users: dict[str, set[str]] = field(default_factory=dict)
+    """Library folder → the folders of the manifests that depend on it."""
+
+    def add(self, folder: str | None, why: str, *, user: str | None = None) -> None:
+        """Record ``folder`` (``None``: outside the project, ignored); ``user``: the folder
+        of a manifest that depends on it, which makes it a library."""
         if folder is None:
             return
         self.members.setdefault(folder, why)
-        if library:
+        if user is not None:
             self.libraries.setdefault(folder, why)
+            self.users.setdefault(folder, set()).add(user)
 
 
 def resolve(base: str, target: str) -> str | None:
@@ -71,9 +83,9 @@ def resolve(base: str, target: str) -> str | None:
     return joined
 
 
-def expand(root: Path, base: str, patterns: Iterable[str]) -> list[str]:
-    """The folders under ``base`` that the globs match, less those a ``!pattern`` names
-    (npm and pnpm style); folders only, inside the project."""
+def expand(root: Path, base: str, patterns: Iterable[str], manifest: str) -> list[str]:
+    """The folders under ``base`` that the globs match and that hold a ``manifest`` file
+    (a package's own), less those a ``!pattern`` names (npm and pnpm style)."""
     keep: list[str] = []
     drop: list[str] = []
     for pattern in patterns:
@@ -87,15 +99,53 @@ def expand(root: Path, base: str, patterns: Iterable[str]) -> list[str]:
         folder = resolve(base, pattern.rstrip("/"))
         if folder is None:
             continue
-        if not any(c in folder for c in "*?["):
-            matches = [folder] if (root / folder).is_dir() else []
-        else:
-            matches = [p.relative_to(root).as_posix() for p in root.glob(folder) if p.is_dir()]
-        for match in sorted(matches):
+        for match in glob_folders(root, folder):
             relative = match[len(base) + 1 :] if base else match
-            if not dropped.match_file(relative):
+            if (root / match / manifest).is_file() and not dropped.match_file(relative):
                 found.append(match)
     return found
+
+
+def glob_folders(root: Path, pattern: str) -> list[str]:
+    """The folders the glob ``pattern`` names (``*``, ``?`` and ``[…]`` within one name,
+    ``**`` across folders, as Cargo's and npm's globs). A wildcard never enters hidden or
+    never-walked folders (``node_modules``, ``target``…); at most
+    :data:`MAX_GLOB_FOLDERS` folders are listed."""
+    found: set[str] = set()
+    pending = [("", tuple(s for s in pattern.split("/") if s))]
+    seen, listed = set(pending), 0
+    while pending and listed < MAX_GLOB_FOLDERS:
+        rel, segments = pending.pop()
+        if not segments:
+            found.add(rel)
+            continue
+        head, rest = segments[0], segments[1:]
+        if not any(c in head for c in "*?["):
+            steps = [(_join(rel, head), rest)] if (root / rel / head).is_dir() else []
+        else:
+            listed += 1
+            names = _subfolders(root / rel)
+            wild = [(_join(rel, n), segments) for n in names] if head == "**" else []
+            steps = [(rel, rest)] if head == "**" else []
+            steps += wild + [(_join(rel, n), rest) for n in names if fnmatchcase(n, head)]
+        for step in steps:
+            if step not in seen:
+                seen.add(step)
+                pending.append(step)
+    return sorted(found)
+
+
+def _subfolders(path: Path) -> list[str]:
+    try:
+        with os.scandir(path) as it:
+            names = [e.name for e in it if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    return [n for n in names if not _NEVER_ENTERED.skips(n)]
+
+
+def _join(rel: str, name: str) -> str:
+    return f"{rel}/{name}" if rel else name
 
 
 def cargo(root: Path, base: str, text: str, declared: Declared) -> None:
@@ -105,7 +155,7 @@ def cargo(root: Path, base: str, text: str, declared: Declared) -> None:
     where = f"{base}/Cargo.toml" if base else "Cargo.toml"
     excluded = {resolve(base, e) for e in _strings(workspace.get("exclude"))}
     members = _strings(workspace.get("members")) + _strings(workspace.get("default-members"))
-    for folder in expand(root, base, members):
+    for folder in expand(root, base, members, "Cargo.toml"):
         if folder not in excluded:
             declared.add(folder, f"a member of the Cargo workspace ({where})")
     tables = [doc.get(key) for key in _CARGO_DEPENDENCY_TABLES]
@@ -116,8 +166,9 @@ def cargo(root: Path, base: str, text: str, declared: Declared) -> None:
     for table in tables:
         for spec in (table or {}).values() if isinstance(table, dict) else ():
             if isinstance(spec, dict) and isinstance(spec.get("path"), str):
-                why = f"a path dependency in {where}"
-                declared.add(resolve(base, spec["path"]), why, library=True)
+                crate = resolve(base, spec["path"])
+                if crate is not None and (root / crate / "Cargo.toml").is_file():
+                    declared.add(crate, f"a path dependency in {where}", user=base)
 
 
 def package_json(root: Path, base: str, text: str, declared: Declared) -> None:
@@ -130,7 +181,7 @@ def package_json(root: Path, base: str, text: str, declared: Declared) -> None:
     if isinstance(workspaces, dict):
         workspaces = workspaces.get("packages")
     where = f"{base}/package.json" if base else "package.json"
-    for folder in expand(root, base, _strings(workspaces)):
+    for folder in expand(root, base, _strings(workspaces), "package.json"):
         declared.add(folder, f"a workspace of {where}")
 
 
@@ -141,7 +192,7 @@ def pnpm_workspace(root: Path, base: str, text: str, declared: Declared) -> None
     except yaml.YAMLError:
         return
     packages = doc.get("packages") if isinstance(doc, dict) else None
-    for folder in expand(root, base, _strings(packages)):
+    for folder in expand(root, base, _strings(packages), "package.json"):
         declared.add(folder, "a package of pnpm-workspace.yaml")
 
 

@@ -346,6 +346,38 @@ def test_a_path_dependency_in_a_test_named_folder_is_a_library(tmp_path: Path) -
     assert noise.kind("stress-test/src/main.rs") == "tests"  # a member only: its name rules
 
 
+def test_a_crate_only_the_examples_depend_on_stays_an_example(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["core", "examples/*"]\n',
+        "examples/hello/Cargo.toml": '[package]\nname = "hello"\n\n'
+        '[dependencies]\nshared = { path = "../shared" }\n',
+        "examples/hello/src/main.rs": "fn main() {}\n",
+    }
+    files |= crate("core", "core") | crate("examples/shared", "shared")
+    noise = NoiseClassifier(write(tmp_path, files))
+    assert noise.kind("examples/shared/src/lib.rs") == "examples"
+    assert noise.kind("examples/hello/src/main.rs") == "examples"
+
+
+def test_workspace_globs_take_package_folders_and_never_enter_node_modules(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "package.json": '{"workspaces": ["packages/**"]}',
+        "packages/ui/button/package.json": "{}",
+        "packages/ui/button/LICENSE": "MIT",
+        "packages/ui/button/index.js": "export const b = 1\n",
+        "packages/ui/button/vendor/LICENSE": "MIT",
+        "packages/ui/button/vendor/lib.js": "var x\n",
+        "packages/ui/node_modules/dep/package.json": "{}",
+    }
+    root = write(tmp_path, files)
+    assert set(read_ownership(root).declared.members) == {"packages/ui/button"}
+    noise = NoiseClassifier(root)
+    assert noise.kind("packages/ui/button/index.js") is None
+    assert noise.kind("packages/ui/button/vendor/lib.js") == "vendored"
+
+
 def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_path: Path) -> None:
     root = write(tmp_path, {"pkg/core.py": "", "pkg/_click/LICENSE": "x", "pkg/_click/a.py": ""})
     assert NoiseClassifier(root).kind("pkg/_click/a.py") == "vendored"
