@@ -90,6 +90,8 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
         kind = _folder_kind(folder)
         if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
             continue
+        if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
+            continue  # scripts/changes/publish.ts: the release tooling is code, not notes
         if folder == "testing" and depth > 0:
             continue  # pkg/testing/: the package's test helpers, part of its API
         if kind is not None:

@@ -389,6 +389,8 @@ def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_pat
         ("_examples/chi/main.go", "examples"),
         ("pkg/parse/testdata/case.go", "tests"),
         ("third-party/lib/a.c", "vendored"),
+        ("scripts/changes/publish.ts", None),  # release tooling, not release notes
+        ("changes/1.2.md", "release-notes"),
     ],
 )
 def test_go_and_vendor_folder_names(rel: str, kind: str) -> None:
