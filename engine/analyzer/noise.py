@@ -242,11 +242,13 @@ class NoiseClassifier:
         return None
 
     def licensed(self, folder: str) -> bool:
-        """Whether the project-relative ``folder`` holds a licence file of its own."""
+        """Whether the project-relative ``folder`` holds a licence file of its own (a file:
+        ``cmd/repo/license/`` is the code of a ``license`` command)."""
         known = self._licensed.get(folder)
         if known is None:
             try:
-                names = os.listdir(self.root / folder)
+                with os.scandir(self.root / folder) as it:
+                    names = [e.name for e in it if e.is_file()]  # not a license/ package
             except OSError:
                 names = []
             known = any(_LICENSE.match(name) for name in names)

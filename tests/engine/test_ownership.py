@@ -378,6 +378,11 @@ def test_workspace_globs_take_package_folders_and_never_enter_node_modules(
     assert noise.kind("packages/ui/button/vendor/lib.js") == "vendored"
 
 
+def test_a_folder_named_license_is_code_not_a_licence_file(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pkg/cmd/repo/license/license.py": "", "pkg/cmd/repo/a.py": ""})
+    assert NoiseClassifier(root).kind("pkg/cmd/repo/a.py") is None
+
+
 def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_path: Path) -> None:
     root = write(tmp_path, {"pkg/core.py": "", "pkg/_click/LICENSE": "x", "pkg/_click/a.py": ""})
     assert NoiseClassifier(root).kind("pkg/_click/a.py") == "vendored"
