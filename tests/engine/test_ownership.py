@@ -19,6 +19,19 @@ LIB_RS = (
 )
 
 
+JAVA = (
+    "package acme;\n\n/** Parses requests. */\npublic class Core {\n"
+    "    public int parse(String text) {\n        return text.length();\n    }\n}\n"
+)
+KOTLIN = (
+    "/** Parses requests. */\nclass Core {\n    fun parse(text: String): Int = text.length\n}\n"
+)
+CSHARP = (
+    "namespace Acme;\n\n/// <summary>Parses requests.</summary>\npublic class Core\n{\n"
+    "    public int Parse(string text) => text.Length;\n}\n"
+)
+
+
 def write(root: Path, files: dict[str, str]) -> Path:
     for rel, text in files.items():
         path = root / rel
@@ -55,6 +68,15 @@ def cargo_workspace(root: Path) -> Path:
 
 def entry_paths(memory: Memory) -> set[str]:
     return {e.file_path for e in memory.list()}
+
+
+def memory_paths(root: Path) -> set[str]:
+    """The files entries of the memory come from, after indexing the docs and analysing
+    the code through the public entry points."""
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        Indexer(memory).run()
+        run_discovery(memory)
+        return entry_paths(memory)
 
 
 def test_cargo_workspace_members_are_the_projects_own_code_and_reach_the_memory(
@@ -140,7 +162,8 @@ def test_npm_and_pnpm_workspaces_are_the_projects_own(tmp_path: Path, declaratio
         "packages/core/package.json": '{"name": "@mono/core"}',
         "packages/core/LICENSE": "MIT\n",
         "packages/core/README.md": "# core\n\nThe core store.\n",
-        "packages/core/index.js": "export function createStore() {\n  return {}\n}\n",
+        "packages/core/index.js": "// Stores.\nexport function createStore(state) {\n"
+        "  return { state, listeners: [] }\n}\n",
         "packages/skip/LICENSE": "MIT\n",
         "packages/skip/index.js": "export const x = 1\n",
     }
@@ -156,6 +179,7 @@ def test_npm_and_pnpm_workspaces_are_the_projects_own(tmp_path: Path, declaratio
     assert noise.kind("packages/core/README.md") is None
     assert noise.kind("packages/skip/index.js") == "vendored"  # negated: nothing claims it
     assert read_ownership(root).member("packages/core") is not None
+    assert {"packages/core/index.js", "packages/core/README.md"} <= memory_paths(root)
 
 
 def test_maven_modules_are_the_projects_own(tmp_path: Path) -> None:
@@ -169,7 +193,7 @@ def test_maven_modules_are_the_projects_own(tmp_path: Path) -> None:
             "pom.xml": pom.format("<module>modules/core</module>"),
             "modules/core/pom.xml": pom.format("<module>codec</module>"),
             "modules/core/LICENSE": "Apache\n",
-            "modules/core/src/main/java/acme/Core.java": "package acme;\npublic class Core {}\n",
+            "modules/core/src/main/java/acme/Core.java": JAVA,
             "modules/core/codec/LICENSE.txt": "Apache\n",
             "modules/core/codec/src/Codec.java": "public class Codec {}\n",
         },
@@ -177,6 +201,7 @@ def test_maven_modules_are_the_projects_own(tmp_path: Path) -> None:
     noise = NoiseClassifier(root)
     assert noise.kind("modules/core/src/main/java/acme/Core.java") is None
     assert noise.kind("modules/core/codec/src/Codec.java") is None  # a module's module
+    assert "modules/core/src/main/java/acme/Core.java" in memory_paths(root)
 
 
 def test_an_unparsable_pom_declares_nothing(tmp_path: Path) -> None:
@@ -203,11 +228,12 @@ def test_gradle_included_projects_are_the_projects_own(
         {
             name: text,
             "lib/core/LICENSE": "Apache\n",
-            "lib/core/src/main/kotlin/Core.kt": "class Core\n",
+            "lib/core/src/main/kotlin/Core.kt": KOTLIN,
             "app/src/Main.kt": "fun main() {}\n",
         },
     )
     assert NoiseClassifier(root).kind("lib/core/src/main/kotlin/Core.kt") is None
+    assert "lib/core/src/main/kotlin/Core.kt" in memory_paths(root)
 
 
 def test_dotnet_solution_projects_are_the_projects_own(tmp_path: Path) -> None:
@@ -224,7 +250,7 @@ def test_dotnet_solution_projects_are_the_projects_own(tmp_path: Path) -> None:
             "Acme.sln": sln,
             "src/Core/Core.csproj": "<Project/>",
             "src/Core/LICENSE": "MIT\n",
-            "src/Core/Core.cs": "namespace Acme;\npublic class Core {}\n",
+            "src/Core/Core.cs": CSHARP,
             "lib/Other/LICENSE": "MIT\n",
             "lib/Other/Other.cs": "public class Other {}\n",
         },
@@ -232,6 +258,7 @@ def test_dotnet_solution_projects_are_the_projects_own(tmp_path: Path) -> None:
     noise = NoiseClassifier(root)
     assert noise.kind("src/Core/Core.cs") is None
     assert noise.kind("lib/Other/Other.cs") == "vendored"  # a solution folder is no project
+    assert "src/Core/Core.cs" in memory_paths(root)
 
 
 def test_python_declared_packages_are_the_projects_own(tmp_path: Path) -> None:
@@ -243,10 +270,12 @@ def test_python_declared_packages_are_the_projects_own(tmp_path: Path) -> None:
             "src/shop/__init__.py": "",
             "src/shop/plugins/__init__.py": "",
             "src/shop/plugins/LICENSE": "MIT\n",
-            "src/shop/plugins/pay.py": "def pay():\n    return 1\n",
+            "src/shop/plugins/pay.py": 'def pay(cart):\n    """Charge the cart."""\n'
+            "    return sum(cart)\n",
         },
     )
     assert NoiseClassifier(root).kind("src/shop/plugins/pay.py") is None
+    assert "src/shop/plugins/pay.py" in memory_paths(root)
 
 
 @pytest.mark.parametrize(
@@ -331,6 +360,9 @@ def test_a_vendor_folder_is_vendored_unless_a_manifest_claims_it(tmp_path: Path)
     titles = [d.section_title for d in discovery_drafts(analyze(root), noise)]
     assert "Vendored: third_party/" in titles
     assert not any("patched" in t for t in titles if t.startswith("Vendored"))
+    paths = memory_paths(root)
+    assert {"third_party/patched/src/lib.rs", "third_party/patched/README.md"} <= paths
+    assert "third_party/zlib/zlib.c" not in paths
 
 
 def test_a_path_dependency_in_a_test_named_folder_is_a_library(tmp_path: Path) -> None:
