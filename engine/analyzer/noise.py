@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.analyzer.languages import is_code, language_of
 from engine.analyzer.ownership import Ownership, read_ownership
 
 NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
@@ -242,8 +243,8 @@ class NoiseClassifier:
         return None
 
     def licensed(self, folder: str) -> bool:
-        """Whether the project-relative ``folder`` holds a licence file of its own (a file:
-        ``cmd/repo/license/`` is the code of a ``license`` command)."""
+        """Whether the project-relative ``folder`` holds a licence file of its own (a file,
+        not code: ``cmd/repo/license/`` and ``plugins/license.ts`` are a licence feature)."""
         known = self._licensed.get(folder)
         if known is None:
             try:
@@ -251,7 +252,7 @@ class NoiseClassifier:
                     names = [e.name for e in it if e.is_file()]  # not a license/ package
             except OSError:
                 names = []
-            known = any(_LICENSE.match(name) for name in names)
+            known = any(_LICENSE.match(n) and not is_code(language_of(n)) for n in names)
             self._licensed[folder] = known
         return known
 

@@ -410,9 +410,12 @@ def test_workspace_globs_take_package_folders_and_never_enter_node_modules(
     assert noise.kind("packages/ui/button/vendor/lib.js") == "vendored"
 
 
-def test_a_folder_named_license_is_code_not_a_licence_file(tmp_path: Path) -> None:
-    root = write(tmp_path, {"pkg/cmd/repo/license/license.py": "", "pkg/cmd/repo/a.py": ""})
+def test_a_license_folder_or_source_file_is_code_not_a_licence(tmp_path: Path) -> None:
+    files = {"pkg/cmd/repo/license/license.py": "", "pkg/cmd/repo/a.py": "",
+             "src/node/plugins/license.ts": "", "src/node/plugins/css.ts": ""}  # fmt: skip
+    root = write(tmp_path, files)
     assert NoiseClassifier(root).kind("pkg/cmd/repo/a.py") is None
+    assert NoiseClassifier(root).kind("src/node/plugins/css.ts") is None
 
 
 def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_path: Path) -> None:
