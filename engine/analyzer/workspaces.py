@@ -149,7 +149,8 @@ def _join(rel: str, name: str) -> str:
 
 
 def cargo(root: Path, base: str, text: str, declared: Declared) -> None:
-    """A ``Cargo.toml``: workspace members (less ``exclude``) and ``path`` dependencies."""
+    """A ``Cargo.toml``: workspace members (less ``exclude``), the folders of its
+    ``[lib]`` and ``[[bin]]`` sources, and ``path`` dependencies."""
     doc = _toml(text)
     workspace = _table(doc, "workspace")
     where = f"{base}/Cargo.toml" if base else "Cargo.toml"
@@ -158,6 +159,11 @@ def cargo(root: Path, base: str, text: str, declared: Declared) -> None:
     for folder in expand(root, base, members, "Cargo.toml"):
         if folder not in excluded:
             declared.add(folder, f"a member of the Cargo workspace ({where})")
+    targets = [_table(doc, "lib"), *(t for t in doc.get("bin") or [] if isinstance(t, dict))]
+    for target in targets:
+        if isinstance(target.get("path"), str):  # [[bin]] path = "crates/core/main.rs"
+            source = resolve(base, posixpath.dirname(target["path"]))
+            declared.add(source or None, f"the source of a target of {where}")
     tables = [doc.get(key) for key in _CARGO_DEPENDENCY_TABLES]
     tables.append(workspace.get("dependencies"))
     for target in _table(doc, "target").values():

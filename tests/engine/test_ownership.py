@@ -54,12 +54,15 @@ def cargo_workspace(root: Path) -> Path:
     files = {
         "Cargo.toml": (
             '[package]\nname = "rg"\nversion = "1.0.0"\n\n'
+            '[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n\n'
             '[dependencies]\ngrep-searcher = { path = "crates/searcher" }\n\n'
             '[workspace]\nmembers = ["crates/*"]\nexclude = ["crates/legacy"]\n'
         ),
         "LICENSE-MIT": "MIT\n",
         "README.md": "# rg\n\nSearches files.\n",
         "src/main.rs": 'fn main() {\n    println!("rg");\n}\n',
+        "crates/core/main.rs": "/// The binary.\nfn main() {\n    run();\n}\n",
+        "crates/core/LICENSE-MIT": "MIT\n",  # a target's folder: no crate of its own
     }
     files |= crate("crates/ignore", "ignore") | crate("crates/searcher", "searcher", "COPYING")
     files |= crate("crates/legacy", "legacy")
@@ -87,6 +90,7 @@ def test_cargo_workspace_members_are_the_projects_own_code_and_reach_the_memory(
     assert noise.kind("crates/ignore/src/lib.rs") is None  # a member (crates/*) with a licence
     assert noise.kind("crates/searcher/src/lib.rs") is None  # a path dependency too
     assert noise.kind("crates/ignore/README.md") is None
+    assert noise.kind("crates/core/main.rs") is None  # the [[bin]]'s folder
     assert read_ownership(root).member("crates/legacy") is None  # workspace.exclude
 
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
