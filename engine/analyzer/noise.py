@@ -13,11 +13,12 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
-from engine.analyzer.languages import is_code, language_of
-from engine.analyzer.ownership import Ownership, read_ownership
+
+if TYPE_CHECKING:
+    from engine.analyzer.ownership import Ownership
 
 NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
 NOISE_KINDS: tuple[NoiseKind, ...] = (
@@ -171,7 +172,10 @@ class NoiseClassifier:
 
     @property
     def ownership(self) -> Ownership:
-        """The project's declarations, read on first use."""
+        """The project's declarations, read on first use (imported then too: the prompt
+        hook's :func:`classify_path` needs none of the parsers)."""
+        from engine.analyzer.ownership import read_ownership
+
         if self._ownership is None:
             self._ownership = read_ownership(self.root, skip=_VENDOR_DIRS)
         return self._ownership
@@ -245,6 +249,8 @@ class NoiseClassifier:
     def licensed(self, folder: str) -> bool:
         """Whether the project-relative ``folder`` holds a licence file of its own (a file,
         not code: ``cmd/repo/license/`` and ``plugins/license.ts`` are a licence feature)."""
+        from engine.analyzer.languages import is_code, language_of
+
         known = self._licensed.get(folder)
         if known is None:
             try:

@@ -3,6 +3,9 @@ go.mod, .gitattributes, .gitmodules), not from folder names or licence files."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -439,3 +442,18 @@ def test_without_declarations_a_nested_licensed_folder_is_still_vendored(tmp_pat
 )
 def test_go_and_vendor_folder_names(rel: str, kind: str) -> None:
     assert classify_path(rel) == kind
+
+
+def test_the_prompt_hooks_classify_path_loads_none_of_the_manifest_parsers() -> None:
+    code = (
+        "import json, sys\nfrom engine import classify_path\n"
+        "assert classify_path('CHANGELOG.md') == 'release-notes'\n"
+        "watched = ('engine.analyzer.ownership', 'engine.analyzer.workspaces', 'yaml',"
+        " 'defusedxml', 'pathspec')\n"
+        "print(json.dumps([m for m in watched if m in sys.modules]))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout) == []
