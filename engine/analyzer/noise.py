@@ -234,6 +234,17 @@ class NoiseClassifier:
                     return _below(rel, library)  # depended on from outside the folder
         return found
 
+    def why_vendored(self, rel: str) -> str:
+        """Why the vendored file ``rel`` is someone else's, in a few words."""
+        own = self.ownership
+        if own.submodule(rel) is not None:
+            return "a git submodule (.gitmodules)"
+        if own.attribute(rel, "linguist-vendored"):
+            return ".gitattributes marks it linguist-vendored"
+        if classify_path(rel) == "vendored":
+            return "a vendor folder that no manifest declares as a package of the project"
+        return "it carries a licence file of its own and no manifest declares it"
+
     def _licensed_copy(self, rel: str) -> tuple[NoiseKind, str] | None:
         """A folder below the top level with a licence of its own that nothing claims."""
         own = self.ownership

@@ -43,13 +43,15 @@ def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDr
             drafts.append(_release_notes(place, outlines[place].headings))
         else:
             tools = analysis.test_tools if kind == "tests" else ()
-            drafts.append(_group(kind, place, files, tools))
+            why = noise.why_vendored(files[0]) if kind == "vendored" else ""
+            drafts.append(_group(kind, place, files, tools, why))
     return drafts
 
 
 def _group(
-    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = ()
+    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = (), why: str = ""
 ) -> DiscoveryDraft:
+    """``why``: the declaration or rule that makes the files what they are."""
     languages = Counter(language_of(f.rpartition("/")[2]) or "other" for f in files)
     langs = ", ".join(f"{lang} {n}" for lang, n in languages.most_common(5))
     if place == BESIDE_THE_CODE:
@@ -64,7 +66,9 @@ def _group(
         else f"{where} holds {_what_count(kind, len(files))}"
     )
     lines = [
-        f"{holds}: {_WHAT[kind]}" + (f", using {', '.join(tools)}." if tools else "."),
+        f"{holds}: {_WHAT[kind]}"
+        + (f", using {', '.join(tools)}" if tools else "")
+        + (f" ({why})." if why else "."),
         f"Files by language: {langs}.",
     ]
     if sub:

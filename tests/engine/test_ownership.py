@@ -346,8 +346,8 @@ def test_git_submodules_are_vendored(tmp_path: Path) -> None:
     noise = NoiseClassifier(root)
     assert noise.kind("deps/zlib/zlib.c") == "vendored"
     assert noise.kind("deps/own.c") is None
-    titles = [d.section_title for d in discovery_drafts(analyze(root), noise)]
-    assert "Vendored: deps/zlib/" in titles
+    drafts = {d.section_title: d for d in discovery_drafts(analyze(root), noise)}
+    assert "a git submodule" in drafts["Vendored: deps/zlib/"].content
 
 
 def test_a_vendor_folder_is_vendored_unless_a_manifest_claims_it(tmp_path: Path) -> None:
@@ -364,9 +364,9 @@ def test_a_vendor_folder_is_vendored_unless_a_manifest_claims_it(tmp_path: Path)
     assert noise.kind("vendor/left-pad/index.js") == "vendored"
     assert noise.kind("third_party/patched/src/lib.rs") is None  # a workspace member
     assert noise.kind("third_party/patched/tests/t.rs") == "tests"  # its tests stay tests
-    titles = [d.section_title for d in discovery_drafts(analyze(root), noise)]
-    assert "Vendored: third_party/" in titles
-    assert not any("patched" in t for t in titles if t.startswith("Vendored"))
+    drafts = {d.section_title: d for d in discovery_drafts(analyze(root), noise)}
+    assert "no manifest declares" in drafts["Vendored: third_party/"].content
+    assert not any("patched" in t for t in drafts if t.startswith("Vendored"))
     paths = memory_paths(root)
     assert {"third_party/patched/src/lib.rs", "third_party/patched/README.md"} <= paths
     assert "third_party/zlib/zlib.c" not in paths
