@@ -24,7 +24,12 @@ from engine.analyzer.modules import module_summary, package_summaries
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.project_files import project_file_drafts
 from engine.analyzer.summaries import noise_drafts
-from engine.analyzer.topics import architecture_draft, entry_points_draft, ranked_entry_points
+from engine.analyzer.topics import (
+    architecture_draft,
+    entry_points_draft,
+    own_source_dirs,
+    ranked_entry_points,
+)
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +127,7 @@ def _overview(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft:
         for s in analysis.languages[:8]
     )
     purpose = analysis.summaries.get(f"{analysis.name}/__init__.py", "")
-    own_dirs = [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None]
+    own_dirs = own_source_dirs(analysis, noise)
     entries = ranked_entry_points(analysis, noise)[:5]
     lines = [
         f"Project overview: {analysis.name}" + (f": {purpose}" if purpose else ""),

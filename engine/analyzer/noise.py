@@ -13,9 +13,12 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+
+if TYPE_CHECKING:
+    from engine.analyzer.ownership import Ownership
 
 NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
 NOISE_KINDS: tuple[NoiseKind, ...] = (
@@ -38,6 +41,7 @@ _EXAMPLE_DIRS = frozenset(
     {
         "docs_src", "example", "examples", "sample", "samples", "demo", "demos",
         "tutorial", "tutorials", "cookbook", "playground", "snippets", "docs_examples",
+        "_example", "_examples",  # Go: the go tool skips folders named _x (no packages)
     }
 )  # fmt: skip
 _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
@@ -45,7 +49,7 @@ _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
 _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__",
-     "benchmarks", "benchmark"}  # performance tests: code that measures the project
+     "benchmarks", "benchmark", "testdata"}  # performance tests: code that measures the project
 )  # fmt: skip
 _TEST_FILE = re.compile(
     r"^(?:test_.+\.py|.+_test\.(?:py|go|rb|rs)|conftest\.py"
@@ -54,8 +58,8 @@ _TEST_FILE = re.compile(
 _TEST_DIR_SUFFIX = re.compile(r".[-_](?:tests?|specs?)$")
 """``runtime-tests``, ``integration_tests``, ``e2e-specs``."""
 _VENDOR_DIRS = frozenset(
-    {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "3rdparty", "extern",
-     "external", "node_modules", "bower_components"}
+    {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
+     "extern", "external", "node_modules", "bower_components"}
 )  # fmt: skip
 _GENERATED_DIRS = frozenset({"generated", "__generated__", "gen", "autogen"})
 _GENERATED_FILE = re.compile(
@@ -74,24 +78,34 @@ def classify_path(rel: str) -> NoiseKind | None:
     Folders decide first (a test inside ``examples/`` is an example), from the top down;
     then the file name. Source files under ``docs/`` are the docs' example programs.
     """
+    found = decide_path(rel)
+    return found[0] if found is not None else None
+
+
+def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
+    """:func:`classify_path`'s kind with the place that decides it: the folder
+    (``docs_src/``), the file itself (``CHANGELOG.md``), or ``""`` for a test file that
+    lives beside the code."""
     parts = rel.split("/")
     folders, name = [p.lower() for p in parts[:-1]], parts[-1]
     for depth, folder in enumerate(folders):
         kind = _folder_kind(folder)
         if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
             continue
+        if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
+            continue  # scripts/changes/publish.ts: the release tooling is code, not notes
         if folder == "testing" and depth > 0:
             continue  # pkg/testing/: the package's test helpers, part of its API
         if kind is not None:
-            return kind
+            return kind, "/".join(parts[: depth + 1]) + "/"
     if _RELEASE_FILE.match(name):
-        return "release-notes"
+        return "release-notes", rel
     if _TEST_FILE.match(name):
-        return "tests"
+        return "tests", ""
     if _GENERATED_FILE.search(name):
-        return "generated"
+        return "generated", rel
     if folders[:1] in (["docs"], ["doc"]) and _DOCS_EXAMPLE_SOURCE.search(name):
-        return "examples"
+        return "examples", rel.rpartition("/")[0] + "/"
     return None
 
 
@@ -109,6 +123,13 @@ def _folder_kind(folder: str) -> NoiseKind | None:
     return None
 
 
+_ATTRIBUTE_OF: dict[NoiseKind, str] = {
+    "vendored": "linguist-vendored",
+    "generated": "linguist-generated",
+    "examples": "linguist-documentation",
+    "release-notes": "linguist-documentation",
+}
+"""The ``.gitattributes`` attribute whose ``=false`` undoes a path rule of each kind."""
 _LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 
 
@@ -120,10 +141,20 @@ def _named(rules: Sequence[IgnoreRule], rel: str) -> bool:
 
 
 class NoiseClassifier:
-    """:func:`classify_path`, plus vendored copies found by looking at the tree.
+    """:func:`classify_path`, weighed against what the project declares about itself
+    (:mod:`engine.analyzer.ownership`).
 
-    A folder below the top level that carries its own licence file (``pkg/_click/LICENSE``)
-    is a copy of another project, whatever its name.
+    - A git submodule, or a file ``.gitattributes`` marks ``linguist-vendored``, is
+      vendored; ``linguist-generated`` is generated; code marked ``linguist-documentation``
+      is the documentation's examples. ``=false`` (or ``-attr``) undoes the path rule.
+    - A vendor-named folder (``vendor/``, ``third_party/``…) is someone else's code unless
+      a manifest declares a package at or below it (a workspace member, a module).
+    - An example-named folder holds examples, except a Go package that is not ``main``;
+      an example- or test-named folder that is (or holds) a package another of the
+      project's packages depends on by path is that library (``tokio-test/``).
+    - A folder below the top level that carries its own licence file is a vendored copy
+      only where no declaration claims it: not a declared package (each crate of a Cargo
+      workspace ships its licence), not inside a Go module (vendoring there is ``vendor/``).
     """
 
     def __init__(
@@ -136,30 +167,120 @@ class NoiseClassifier:
         self._licensed: dict[str, bool] = {}
         self._own = parse_gitignore("\n".join(own), "")
         self._excluded = parse_gitignore("\n".join(excluded), "")
+        self._ownership: Ownership | None = None
+        self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
+
+    @property
+    def ownership(self) -> Ownership:
+        """The project's declarations, read on first use (imported then too: the prompt
+        hook's :func:`classify_path` needs none of the parsers)."""
+        from engine.analyzer.ownership import read_ownership
+
+        if self._ownership is None:
+            self._ownership = read_ownership(self.root, skip=_VENDOR_DIRS)
+        return self._ownership
 
     def kind(self, rel: str) -> NoiseKind | None:
         """The kind of accompanying file at ``rel``, or ``None`` for the project's own."""
+        found = self.decide(rel)
+        return found[0] if found is not None else None
+
+    def decide(self, rel: str) -> tuple[NoiseKind, str] | None:
+        """The kind of ``rel`` and the place that decides it (as :func:`decide_path`)."""
+        if rel not in self._decided:
+            self._decided[rel] = self._decide(rel)
+        return self._decided[rel]
+
+    def _decide(self, rel: str) -> tuple[NoiseKind, str] | None:
         if self._own and _named(self._own, rel):
             return None
         if self._excluded and _named(self._excluded, rel):
-            return "excluded"
-        found = classify_path(rel)
-        if found is not None:
-            return found
+            parts = rel.split("/")
+            for depth in range(1, len(parts)):
+                if _named(self._excluded, "/".join(parts[:depth]) + "/x"):
+                    return "excluded", "/".join(parts[:depth]) + "/"
+            return "excluded", rel
+        return self._declared(rel)
+
+    def _declared(self, rel: str) -> tuple[NoiseKind, str] | None:
+        own = self.ownership
+        parent = rel.rpartition("/")[0] + "/" if "/" in rel else ""
+        if (submodule := own.submodule(rel)) is not None:
+            return "vendored", submodule + "/"
+        if own.attribute(rel, "linguist-vendored"):
+            return "vendored", parent
+        if own.attribute(rel, "linguist-generated"):
+            return "generated", rel
+        found = decide_path(rel)
+        if found is None:
+            if own.attribute(rel, "linguist-documentation") and not _DOC_PAGE.search(rel):
+                return "examples", parent
+            return self._licensed_copy(rel)
+        kind, place = found
+        if kind == "vendored":
+            member = own.enclosing(rel)
+            if member is not None and (member + "/").startswith(place):
+                return _below(rel, member)
+        attribute = _ATTRIBUTE_OF.get(kind)
+        if attribute is not None and own.attribute(rel, attribute) is False:
+            return _below(rel, place.rstrip("/")) if place.endswith("/") else None
+        if kind == "examples" and own.go_library(rel):
+            return None
+        if kind in ("examples", "tests"):
+            library = own.enclosing(rel, libraries=True)
+            if library is not None and (library + "/").startswith(place):
+                users = own.declared.users.get(library, set())
+                if any(not (user + "/").startswith(place) for user in users):
+                    return _below(rel, library)  # depended on from outside the folder
+        return found
+
+    def why_vendored(self, rel: str) -> str:
+        """Why the vendored file ``rel`` is someone else's, in a few words."""
+        own = self.ownership
+        if own.submodule(rel) is not None:
+            return "a git submodule (.gitmodules)"
+        if own.attribute(rel, "linguist-vendored"):
+            return ".gitattributes marks it linguist-vendored"
+        if classify_path(rel) == "vendored":
+            return "a vendor folder that no manifest declares as a package of the project"
+        return "it carries a licence file of its own and no manifest declares it"
+
+    def _licensed_copy(self, rel: str) -> tuple[NoiseKind, str] | None:
+        """A folder below the top level with a licence of its own that nothing claims."""
+        own = self.ownership
+        if own.go_module(rel) is not None or own.attribute(rel, "linguist-vendored") is False:
+            return None  # a Go module's packages are all its own; the attribute overrules
         parts = rel.split("/")[:-1]
         for depth in range(2, len(parts) + 1):
-            if self.licensed("/".join(parts[:depth])):
-                return "vendored"
+            folder = "/".join(parts[:depth])
+            if self.licensed(folder) and own.member(folder) is None:
+                return "vendored", folder + "/"
         return None
 
     def licensed(self, folder: str) -> bool:
-        """Whether the project-relative ``folder`` holds a licence file of its own."""
+        """Whether the project-relative ``folder`` holds a licence file of its own (a file,
+        not code: ``cmd/repo/license/`` and ``plugins/license.ts`` are a licence feature)."""
+        from engine.analyzer.languages import is_code, language_of
+
         known = self._licensed.get(folder)
         if known is None:
             try:
-                names = os.listdir(self.root / folder)
+                with os.scandir(self.root / folder) as it:
+                    names = [e.name for e in it if e.is_file()]  # not a license/ package
             except OSError:
                 names = []
-            known = any(_LICENSE.match(name) for name in names)
+            known = any(_LICENSE.match(n) and not is_code(language_of(n)) for n in names)
             self._licensed[folder] = known
         return known
+
+
+def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:
+    """The path rules applied to ``rel`` from ``folder`` down (the folder itself and those
+    above it are the project's own), places given from the root."""
+    if not folder:
+        return None
+    found = decide_path(rel[len(folder) + 1 :])
+    if found is None:
+        return None
+    kind, place = found
+    return kind, f"{folder}/{place}" if place else place

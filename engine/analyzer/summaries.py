@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
-from engine.analyzer.noise import NoiseClassifier, NoiseKind, classify_path
+from engine.analyzer.noise import NoiseClassifier, NoiseKind
 
 MAX_SHOWN = 12
 """Folders or headings named in a summary."""
@@ -33,9 +33,9 @@ def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDr
     """One draft per (kind, place) of the analysed files that are not the project's own."""
     groups: dict[tuple[NoiseKind, str], list[str]] = defaultdict(list)
     for rel in analysis.files:
-        kind = noise.kind(rel)
-        if kind is not None:
-            groups[(kind, _place(rel, kind, noise))].append(rel)
+        found = noise.decide(rel)
+        if found is not None:
+            groups[found].append(rel)
     outlines = {d.file: d for d in analysis.docs}
     drafts = []
     for (kind, place), files in sorted(groups.items()):
@@ -43,33 +43,15 @@ def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDr
             drafts.append(_release_notes(place, outlines[place].headings))
         else:
             tools = analysis.test_tools if kind == "tests" else ()
-            drafts.append(_group(kind, place, files, tools))
+            why = noise.why_vendored(files[0]) if kind == "vendored" else ""
+            drafts.append(_group(kind, place, files, tools, why))
     return drafts
 
 
-def _place(rel: str, kind: NoiseKind, noise: NoiseClassifier) -> str:
-    """The folder that makes ``rel`` noise (``docs_src/``), or the file itself."""
-    parts = rel.split("/")
-    for depth in range(1, len(parts)):
-        prefix = "/".join(parts[:depth])
-        if (
-            _folder_is(prefix, kind)
-            or (kind == "vendored" and depth > 1 and noise.licensed(prefix))
-            or (kind == "excluded" and noise.kind(prefix + "/x") == "excluded")
-        ):
-            return prefix + "/"
-    if kind == "tests":
-        return BESIDE_THE_CODE  # test files named *.test.ts, test_*.py… next to the code
-    return rel if kind in ("release-notes", "generated") else (rel.rpartition("/")[0] + "/")
-
-
-def _folder_is(prefix: str, kind: NoiseKind) -> bool:
-    return classify_path(prefix + "/x") == kind and classify_path(prefix) != kind
-
-
 def _group(
-    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = ()
+    kind: NoiseKind, place: str, files: list[str], tools: tuple[str, ...] = (), why: str = ""
 ) -> DiscoveryDraft:
+    """``why``: the declaration or rule that makes the files what they are."""
     languages = Counter(language_of(f.rpartition("/")[2]) or "other" for f in files)
     langs = ", ".join(f"{lang} {n}" for lang, n in languages.most_common(5))
     if place == BESIDE_THE_CODE:
@@ -84,7 +66,9 @@ def _group(
         else f"{where} holds {_what_count(kind, len(files))}"
     )
     lines = [
-        f"{holds}: {_WHAT[kind]}" + (f", using {', '.join(tools)}." if tools else "."),
+        f"{holds}: {_WHAT[kind]}"
+        + (f", using {', '.join(tools)}" if tools else "")
+        + (f" ({why})." if why else "."),
         f"Files by language: {langs}.",
     ]
     if sub:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from engine.analyzer.definitions import main_folders
+from engine.analyzer.definitions import CODE_LANGUAGES, main_folders
+from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
 
@@ -44,6 +45,9 @@ _ROLES: dict[str, str] = {
     "docker": "container build files",
     ".github": "GitHub settings: CI workflows, issue templates",
 }
+_DOC_FOLDERS = frozenset({"doc", "docs"})
+"""Named for documentation; when they hold the project's own code (Go's ``doc`` package
+of man-page generators), they are source code."""
 _KIND_ROLE = {
     "release-notes": "release notes",
     "examples": "example programs",
@@ -100,41 +104,59 @@ def entry_points_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
     return DiscoveryDraft("\n".join(lines), title, "", keywords)
 
 
+def own_source_dirs(analysis: Analysis, noise: NoiseClassifier) -> list[str]:
+    """The analysis's source directories that hold code of the project's own (a code file
+    the classifier does not call examples, tests, vendored…), most code first."""
+    units: set[str] = set()
+    for rel in analysis.files:
+        if language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES and noise.kind(rel) is None:
+            parts = rel.split("/")
+            units.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
+            if len(parts) == 1:
+                units.add(".")
+    return [d for d in analysis.source_dirs if d in units]
+
+
 def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft | None:
-    """The top folders, how many files each holds and what they are for."""
+    """The top folders, how many files each holds and what they are for: a folder that
+    holds code of the project's own is source code, whatever its name and whatever else
+    it holds (a Go package's tests sit beside its code)."""
     counts: Counter[str] = Counter()
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    own_code: set[str] = set()
     for rel in analysis.files:
         top = rel.split("/")[0] if "/" in rel else "."
         counts[top] += 1
-        kinds[top][noise.kind(rel) or "own"] += 1
+        kind = noise.kind(rel)
+        kinds[top][kind or "own"] += 1
+        if kind is None and language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES:
+            own_code.add(top)
     if not counts:
         return None
     title = "Architecture: top-level folders and their roles"
     lines = [title]
-    own = {d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None}
     for folder, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FOLDERS]:
-        role = _role(folder, kinds[folder], own, analysis)
+        role = _role(folder, kinds[folder], folder in own_code, analysis)
         files = f"{n} file" + ("" if n == 1 else "s")
         lines.append(f"- {folder}/ ({files}): {role}" if folder != "." else f"- root: {role}")
-    shown = [d for d in analysis.source_dirs if d in own][:8]
+    shown = own_source_dirs(analysis, noise)[:8]
     lines.append(f"The project's own source folders, most code first: {_join(shown)}.")
     return DiscoveryDraft("\n".join(lines), title, "", ("architecture", "folders", "layout"))
 
 
-def _role(folder: str, kinds: Counter[str], own: set[str], analysis: Analysis) -> str:
+def _role(folder: str, kinds: Counter[str], own_code: bool, analysis: Analysis) -> str:
     if folder == ".":
         return "project files: manifests, README, configuration"
     main_kind, _ = kinds.most_common(1)[0]
-    if main_kind != "own":
+    if main_kind != "own" and not own_code:
         return _KIND_ROLE.get(main_kind, main_kind)
     summary = analysis.summaries.get(f"{folder}/__init__.py", "")
     if summary:
         return f"the package {folder}: {summary}"
-    if folder in _ROLES:
+    if folder in _ROLES and not (own_code and folder in _DOC_FOLDERS):
         return _ROLES[folder]
-    if folder in own:
-        return "source code"
+    if own_code:
+        return "source code" + (", with its tests" if kinds["tests"] else "")
     return "other files"
 
 

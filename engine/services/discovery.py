@@ -14,7 +14,7 @@ from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.analyzer.definitions import budget_order, definition_drafts
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
-from engine.analyzer.topics import ranked_entry_points
+from engine.analyzer.topics import own_source_dirs, ranked_entry_points
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Source
 from engine.core.validation import now_iso
@@ -60,7 +60,7 @@ class DiscoveryReport:
                 {"language": s.language, "files": s.files, "lines": s.lines}
                 for s in analysis.languages
             ],
-            "sourceDirs": [d for d in analysis.source_dirs if noise.kind(d + "/x.py") is None],
+            "sourceDirs": own_source_dirs(analysis, noise),
             "entryPoints": ranked_entry_points(analysis, noise),
             "frameworks": list(analysis.frameworks),
             "testTools": list(analysis.test_tools),
