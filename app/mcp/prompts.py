@@ -6,7 +6,7 @@ QUERY_GUIDE = """\
 Search this project's memory for information about: {topic}
 
 Use the memory_search tool. Choose the mode by what you are looking for:
-- "hybrid" (the default) combines meaning and exact terms, fused by rank. Use it when unsure.
+- "hybrid" (the default) combines meaning and exact terms in one ranking. Use it when unsure.
 - "keyword" (BM25) for exact terms: function and class names, file names, error messages,
   configuration keys, version numbers. It is instant and needs no model.
 - "vector" for concepts and paraphrases, when you do not know the words the notes use

@@ -20,6 +20,8 @@ class Setting:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] = ()
+    items: str = "glob patterns relative to the project root"
+    """What each string of a list setting is."""
 
     def allowed(self) -> str:
         """Describe the allowed values for error messages."""
@@ -28,7 +30,7 @@ class Setting:
         if self.kind is bool:
             return "true or false"
         if self.kind is tuple:
-            return "a list of strings (glob patterns relative to the project root)"
+            return f"a list of strings ({self.items})"
         noun = "an integer" if self.kind is int else "a number"
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
@@ -153,6 +155,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Known false positives of the secret check: exact text or sha256:<hex> fingerprints.",
         "secretAllowlist",
         "CLAUDE_MEMORY_SECRET_ALLOWLIST",
+        items="each the exact text or its sha256:<hex> fingerprint, never a pattern",
     ),
     Setting(
         "sources",
@@ -163,6 +166,7 @@ SETTINGS: tuple[Setting, ...] = (
         "pattern names them outright.",
         "sources",
         "CLAUDE_MEMORY_SOURCES",
+        items="patterns in .gitignore syntax",
     ),
     Setting(
         "sources_exclude",

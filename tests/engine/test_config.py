@@ -269,3 +269,12 @@ class TestDefaultFile:
         write_toml(tmp_path, "\n".join(lines) + "\n")
         config = load_config(tmp_path, env={})
         assert config_as_dict(config) == config_as_dict(DEFAULTS)
+
+
+def test_the_generated_config_describes_the_secret_allowlist_as_exact_text_not_patterns() -> None:
+    from engine.core.config_file import default_config_toml
+
+    text = default_config_toml()
+    block = text[text.index("# Known false positives") : text.index("# secret_allowlist")]
+    assert "never a pattern" in block
+    assert "glob" not in block
