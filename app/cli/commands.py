@@ -134,12 +134,12 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
         entries = memory.list(
             category=args.category,
             source=args.source,
-            limit=None if args.stale else args.limit,
+            limit=None if args.stale or args.all else args.limit,
             sort=args.sort,
         )
         if args.stale:
             stale = memory.stale_reasons([e.id for e in entries])
-            entries = [e for e in entries if e.id in stale][: args.limit]
+            entries = [e for e in entries if e.id in stale][: None if args.all else args.limit]
         if args.json:
             _emit_json(_entries_json(memory, entries))
             return 0
@@ -153,17 +153,15 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
     if not entries:
         print("no entries", file=sys.stderr)
     elif len(entries) < total:
-        print(f"showing {len(entries)} of {total} entries", file=sys.stderr)
+        print(f"showing {len(entries)} of {total} entries (--all lists them all)", file=sys.stderr)
     return 0
 
 
 def get(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui get``."""
     with _open(root) as memory:
-        entry = memory.get(args.id)
-        if entry is None:
-            raise NotFoundError(f"no entry with id '{args.id}'")
-        if entry.id != args.id:  # a promoted entry's old id
+        entry = memory.resolve(args.id)
+        if entry.id != args.id and not entry.id.startswith(args.id):  # a promoted one's old id
             moved = f"{args.id} was promoted: it is now {entry.id} ({entry.location})"
             print(moved, file=sys.stderr)
         if args.json:

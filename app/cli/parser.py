@@ -92,7 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--category", choices=CATEGORIES)
     p.add_argument("--source", choices=SOURCES)
     p.add_argument("--stale", action="store_true", help=STALE_HELP)
-    p.add_argument("--limit", "-n", type=limit_value, default=20)
+    p.add_argument("--limit", "-n", type=limit_value, default=20, help="most entries (1-1000)")
+    p.add_argument(
+        "--all", action="store_true", help="every entry, however many (with --json: a dump)"
+    )
     p.add_argument(
         "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"
     )

@@ -261,6 +261,15 @@ class EntryMirror:
         found = self._select("WHERE id = ?", (entry_id,))
         return found[0] if found else None
 
+    def ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        """Up to ``limit`` ids that start with ``prefix`` (a range scan of the id index)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM entries WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                (prefix, prefix + "\U0010ffff", limit),
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
         """Mirrored entries by id (missing ids are absent from the result)."""
         out: dict[str, Entry] = {}

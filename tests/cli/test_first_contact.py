@@ -257,3 +257,45 @@ def test_init_says_how_a_teammate_installs_it_in_a_committed_file(tmp_path: Path
     readme = (project / ".claude" / "knowledge" / "README.md").read_text()
     assert "pipx install " in readme
     assert "@INSTALL@" not in readme
+
+
+def _planted(tmp_path: Path, count: int) -> tuple[Path, Path, list[str]]:
+    from fakes import FakeEmbedder
+
+    from engine.services.memory import Memory
+
+    home = tmp_path / "home"
+    home.mkdir()
+    project = git_repo(tmp_path / "shop")
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        ids = [memory.add(f"note number {n} about the zephyr checkout").entry.id
+               for n in range(count)]  # fmt: skip
+    return home, project, ids
+
+
+def test_get_takes_a_unique_id_prefix_and_names_an_ambiguous_one(tmp_path: Path) -> None:
+    home, project, ids = _planted(tmp_path, 40)
+    first = ids[0]
+    unique = next(first[:n] for n in range(4, len(first)) if
+                  sum(i.startswith(first[:n]) for i in ids) == 1)  # fmt: skip
+
+    found = run_cli("get", unique, "--json", cwd=project, home=home)
+
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["id"] == first
+    shared = next((a[:4] for a in ids for b in ids if a != b and a[:4] == b[:4]), None)
+    if shared is not None:
+        ambiguous = run_cli("get", shared, cwd=project, home=home)
+        assert ambiguous.returncode == 1 and "several ids" in ambiguous.stderr
+    too_short = run_cli("get", first[:3], cwd=project, home=home)
+    assert too_short.returncode == 1 and "no entry with id" in too_short.stderr
+
+
+def test_list_all_dumps_more_than_the_default_limit(tmp_path: Path) -> None:
+    home, project, ids = _planted(tmp_path, 25)
+
+    capped = run_cli("list", "--json", cwd=project, home=home)
+    everything = run_cli("list", "--all", "--json", cwd=project, home=home)
+
+    assert len(json.loads(capped.stdout)) == 20
+    assert sorted(e["id"] for e in json.loads(everything.stdout)) == sorted(ids)
