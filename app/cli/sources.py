@@ -25,15 +25,33 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
 
 def import_sources(args: argparse.Namespace, root: Path) -> int:
     """Add the paths to ``sources``, then index what that brings in."""
-    from engine import Indexer, Memory, load_config, pattern_for, set_config_value
+    from engine import (
+        CONFIG_JSON,
+        CONFIG_TOML,
+        EngineError,
+        Indexer,
+        Memory,
+        load_config,
+        pattern_for,
+        set_config_value,
+    )
 
     patterns = [pattern_for(root, raw) for raw in args.paths]  # all checked before any write
     current = list(load_config(root).sources)
     added = [p for p in dict.fromkeys(patterns) if p not in current]
+    config_files = [root / name for name in (CONFIG_TOML, CONFIG_JSON)]
+    before = {path: path.read_bytes() if path.is_file() else None for path in config_files}
     written = set_config_value(root, "sources", current + added) if added else None
     with Memory.open(root) as memory:
         indexer = Indexer(memory)
         matched = [rel for rel, _ in indexer.sources.files() if _covers(patterns, rel)]
+        if not matched:  # nothing to index: the committed config stays as it was
+            _restore(before)
+            raise EngineError(
+                f"{', '.join(args.paths)}: no markdown file there can be indexed (hidden, "
+                "empty, or not markdown); `sources` is unchanged",
+                code="NOTHING_TO_IMPORT",
+            )
         report = indexer.run(only=matched)
     summary = {
         "added": added,
@@ -53,9 +71,16 @@ def import_sources(args: argparse.Namespace, root: Path) -> int:
             f"{len(matched)} files, {report.entries_created} entries created, "
             f"{report.files_skipped} unchanged\n"
         )
-    if not matched:
-        print("memory-tui: warning: those paths hold no markdown file to index", file=sys.stderr)
     return 1 if report.errors else 0
+
+
+def _restore(before: dict[Path, bytes | None]) -> None:
+    """Put the config files back as they were (a file that did not exist is removed)."""
+    for path, data in before.items():
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_bytes(data)
 
 
 def _covers(patterns: list[str], rel: str) -> bool:

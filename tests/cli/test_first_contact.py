@@ -299,3 +299,20 @@ def test_list_all_dumps_more_than_the_default_limit(tmp_path: Path) -> None:
 
     assert len(json.loads(capped.stdout)) == 20
     assert sorted(e["id"] for e in json.loads(everything.stdout)) == sorted(ids)
+
+
+def test_import_of_a_folder_with_nothing_to_index_leaves_the_committed_config_alone(
+    tmp_path: Path,
+) -> None:
+    home, project, _ids = _planted(tmp_path, 1)
+    (project / "examples").mkdir()
+    (project / "examples" / "demo.py").write_text("print('hello')\n")
+    config = project / ".claude" / "memory.config.toml"
+    config.write_text("# ours\ndefault_limit = 7\n")
+
+    done = run_cli("import", "examples/", cwd=project, home=home)
+
+    assert done.returncode == 1
+    assert "no markdown file there can be indexed" in done.stderr
+    assert "`sources` is unchanged" in done.stderr
+    assert config.read_text() == "# ours\ndefault_limit = 7\n"
