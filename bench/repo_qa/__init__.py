@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
-REPOSITORIES = ("typer", "express", "zustand", "hono")
+REPOSITORIES = ("typer", "express", "zustand", "hono", "urfave_cli", "delta", "gson", "fmt")
 HIT_K = 5
 MRR_K = 10
 
