@@ -228,11 +228,16 @@ def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[f
     return sum(hits) / len(hits), sum(rr) / len(rr)
 
 
+def mirror(qs: QuestionSet) -> Path:
+    """The tool library's bare mirror of the set's repository."""
+    owner, _, repo = qs.repo.partition("/")
+    return Path(f"/work/.mirror/{owner}+{repo}/repo")
+
+
 def measure(name: str, git_dir: Path | None, bm25_only: bool = False) -> dict[str, object]:
     """Every figure for one repository (only the BM25 baselines with ``bm25_only``)."""
     qs = load(name)
-    owner, _, repo = qs.repo.partition("/")
-    source = git_dir or Path(f"/work/.mirror/{owner}+{repo}/repo")
+    source = git_dir or mirror(qs)
     kinds = [question_kind(q) for q in qs.questions]
     with tempfile.TemporaryDirectory(prefix=f"repo-qa-{name}-") as tmp:
         root = checkout(qs, source, Path(tmp) / name)
