@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from bench.repo_qa import (
     reciprocal_rank,
     word_count,
 )
+from engine import Entry
 
 MODES = ("keyword", "vector", "hybrid")
 WINDOW = 60
@@ -96,16 +98,16 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
             figures[f"{mode}_mrr"] = sum(rr) / len(rr)
             figures[f"{mode}_by_kind"] = by_kind(hits, kinds)
         entries = memory.list(limit=1_000_000)
-    hook, seconds = [], []
+    hook, seconds, complaints = [], [], []
     for question in qs.questions:
-        took, out = run_hook(root, question.q)
+        took, out = run_hook(root, question.q, complaints)
         seconds.append(took)
         hook.append(float(any(f in question.files for f in injected_files(out))))
         if not hook[-1]:
             misses.setdefault("hook", []).append({"q": question.q, "got": injected_files(out)})
     silent = []
     for prompt in off_topic():
-        took, out = run_hook(root, prompt)
+        took, out = run_hook(root, prompt, complaints)
         seconds.append(took)
         silent.append(not out)
         if out:
@@ -115,6 +117,9 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     figures["hook_silent_off_topic"] = sum(silent) / len(silent)
     figures["hook_p50_s"] = round(statistics.median(seconds), 3)
     figures["hook_p95_s"] = round(percentile(seconds, 95), 3)
+    figures["hook_stderr"] = len(complaints)
+    if complaints:
+        misses["hook_stderr"] = [{"q": "", "got": [c]} for c in complaints[:5]]
     figures |= store_figures(entries)
     figures["misses"] = misses  # in --json only: what each miss returned instead
     return figures
@@ -129,9 +134,10 @@ def by_kind(hits: list[float], kinds: list[str]) -> dict[str, str]:
     }
 
 
-def run_hook(root: Path, prompt: str) -> tuple[float, str]:
+def run_hook(root: Path, prompt: str, complaints: list[str]) -> tuple[float, str]:
     """Seconds and output of one ``memory-tui hook`` run in ``root``, as Claude Code runs it
-    (a fresh process, the prompt's JSON on stdin)."""
+    (a fresh process, the prompt's JSON on stdin); what it writes to stderr goes to
+    ``complaints`` (the hook exits 0 even when it fails, so this is where failures show)."""
     cli = Path(sys.executable).parent / "memory-tui"
     payload = json.dumps({"prompt": prompt, "cwd": str(root)})
     started = time.perf_counter()
@@ -139,12 +145,14 @@ def run_hook(root: Path, prompt: str) -> tuple[float, str]:
         [str(cli), "hook"], input=payload, cwd=root, capture_output=True, text=True, check=False
     )
     took = time.perf_counter() - started
-    if done.returncode != 0 or done.stderr.strip():
+    if done.returncode != 0:
         raise SystemExit(f"memory-tui hook failed in {root}:\n{done.stderr[-2000:]}")
+    if done.stderr.strip():
+        complaints.append(done.stderr.strip()[-500:])
     return took, done.stdout
 
 
-def store_figures(entries: list[Any]) -> dict[str, object]:
+def store_figures(entries: Sequence[Entry]) -> dict[str, object]:
     """What the memory holds: noise share, the largest file's share, entries with fewer
     than :data:`FEW_WORDS` words, and test code inside (path-wise) non-test source files."""
     total = max(1, len(entries))
@@ -279,7 +287,9 @@ def report(figures: dict[str, Any]) -> str:
             f" {split['source']:>6}   hit@5 {bm25(f'hit@{HIT_K}')}",
             f"  {'hook latency':22} p50 {figures['hook_p50_s']:.3f} s, "
             f"p95 {figures['hook_p95_s']:.3f} s (a fresh `memory-tui hook` per prompt)",
-            f"  {'hook silent off-topic':22} {figures['hook_silent_off_topic']:6.3f}",
+            f"  {'hook silent off-topic':22} {figures['hook_silent_off_topic']:6.3f}"
+            + f"   ({figures.get('hook_stderr', 0)} runs wrote to stderr: see --json)"
+            * bool(figures.get("hook_stderr", 0)),
             f"  {'entries':22} {figures['entries']:6d}   noise share "
             f"{figures['noise_share']:.3f}, under {FEW_WORDS} words "
             f"{figures['entries_under_3_words']}, test code in source files "

@@ -23,7 +23,7 @@ from bench.repo_qa import (
     reciprocal_rank,
     word_count,
 )
-from bench.repo_qa.__main__ import bm25_baseline, mirror, store_figures
+from bench.repo_qa.__main__ import BASELINES, MODES, bm25_baseline, mirror, report, store_figures
 from engine import Entry, SearchResult
 
 
@@ -193,3 +193,25 @@ def test_bm25_baselines_rank_the_answer_and_leave_noise_out_of_whole_files(
     assert figures["bm25_windows_hit@5"] == figures["bm25_windows_mrr"] == 1.0  # answers first
     assert figures["bm25_whole_hit@5"] == figures["bm25_whole_mrr"] == 1.0
     assert figures["bm25_clean_hit@5"] == 0.5  # CHANGELOG.md is noise: left out
+
+
+def test_report_puts_the_three_bm25_baselines_beside_each_figure() -> None:
+    figures: dict[str, object] = {"repository": "o/r", "commit": "abc", "questions": 4}
+    figures |= {"doc_questions": 3, "init_s": 1.5, "hook_hit": 0.25, "hook_silent_off_topic": 1.0}
+    figures |= {
+        "hook_p50_s": 0.2,
+        "hook_p95_s": 0.4,
+        "hook_by_kind": {"doc": "1/3", "source": "0/1"},
+    }
+    for mode in MODES:
+        figures |= {f"{mode}_hit@5": 0.5, f"{mode}_mrr": 0.4}
+        figures[f"{mode}_by_kind"] = {"doc": "2/3", "source": "0/1"}
+    for number, baseline in enumerate(BASELINES, start=1):
+        figures |= {f"{baseline}_hit@5": number / 10, f"{baseline}_mrr": number / 100}
+    figures |= store_figures([Entry(id="1", content="One two three", file_path="a.rs")])
+    lines = report(figures).splitlines()
+    rows = [line for line in lines if line.split()[:1] in (["hybrid"], ["keyword"], ["vector"])]
+    assert len(rows) == 3
+    assert all("0.100 / 0.200 / 0.300" in row and "0.010 / 0.020 / 0.030" in row for row in rows)
+    assert any("hook hit" in line and "0.100 / 0.200 / 0.300" in line for line in lines)
+    assert any("p50 0.200 s, p95 0.400 s" in line for line in lines)
