@@ -1,8 +1,10 @@
 """Newcomer questions on real repositories (issue 17): does the memory find the file?
 
-Each ``<name>.json`` names a public repository, the commit measured and 25+ questions
-written as a newcomer would ask them, each with the 1–3 files that answer it (checked by
-reading them). Only questions and hashes are shipped, never the repositories' code.
+Each ``<name>.json`` names a public repository, the commit measured, the file patterns its
+plain-BM25 baselines read (``source_globs``) and 30+ questions written as a newcomer would
+ask them, each with the 1–3 files that answer it (checked by reading them before any run).
+Only questions and hashes are shipped, never the repositories' code. Issue 17 added Python,
+JavaScript and TypeScript projects; issue 34 Go, Rust, Java and C++.
 """
 
 from __future__ import annotations
@@ -14,18 +16,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
-REPOSITORIES = ("typer", "express", "zustand", "hono")
+REPOSITORIES = ("typer", "express", "zustand", "hono", "urfave_cli", "delta", "gson", "fmt")
 HIT_K = 5
 MRR_K = 10
 
 _NOISE = re.compile(
-    r"(?:^|/)(?:tests?|__tests__|[^/]*-tests|spec|e2e|fixtures|benchmarks?"
+    r"(?:^|/)(?:tests?|__tests__|[^/]*-tests?|tests?-[^/]+|testdata|spec|e2e|fixtures|benchmarks?"
     r"|examples?|samples?|docs_src|demos?"
     r"|vendor|vendored|_vendor|third_party|_click|generated|changelog|changes|release-notes)/"
     r"|(?:^|/)(?:CHANGELOG|HISTORY|History|NEWS|CHANGES|release-notes)[^/]*$"
-    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.py|[^/]*\.(?:test|spec)\.[jt]sx?)$",
+    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rs|cc|cpp|c)|[^/]*\.(?:test|spec)\.[jt]sx?"
+    r"|[^/]*_spec\.rb|[^/]*Tests?\.(?:java|kt|cs))$",
     re.IGNORECASE,
 )
+_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc")
+_TEST_IN_SOURCE = re.compile(
+    r"#\[(?:cfg\()?test\b|^\s*(?:pub\s+)?mod\s+tests?\b|\bfn\s+test_\w*\s*\("
+    r"|\bfunc\s+(?:Test|Benchmark|Fuzz)[A-Z_]\w*\s*\(\s*\w+\s+\*testing\."
+    r"|^\s*def\s+test_\w*\s*\(|@(?:Test|ParameterizedTest)\b|^\s*TEST(?:_F|_P)?\s*\(",
+    re.MULTILINE,
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +78,28 @@ def is_noise(path: str) -> bool:
     """Release notes, examples, tests, vendored or generated code, by path (the bench's own
     rule, independent of the product's)."""
     return bool(path) and bool(_NOISE.search(path))
+
+
+def is_doc(path: str) -> bool:
+    """A documentation file (markdown and other prose formats), by suffix."""
+    return path.lower().endswith(_DOC_SUFFIXES)
+
+
+def question_kind(question: Question) -> str:
+    """``doc`` when the question's first answer file is documentation, else ``source``."""
+    return "doc" if is_doc(question.files[0]) else "source"
+
+
+def is_test_code(text: str) -> bool:
+    """Text that is (or holds) a unit test: ``#[cfg(test)]``/``#[test]``, ``func TestX(t
+    *testing.T)``, ``def test_x(``, ``@Test``, ``TEST(`` — to find tests written inside source
+    files, which the path rule cannot see."""
+    return bool(_TEST_IN_SOURCE.search(text))
+
+
+def word_count(text: str) -> int:
+    """Words of two or more letters in ``text`` (identifiers' letter runs count)."""
+    return len(_WORD.findall(text))
 
 
 def hit_at(ranked_files: Sequence[str], answers: Sequence[str], k: int = HIT_K) -> float:

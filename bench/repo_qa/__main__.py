@@ -1,10 +1,16 @@
 """``python -m bench.repo_qa``: init a fresh copy of each repository, ask its questions.
 
 For each repository: ``memory-tui init`` (the real entry point, the real model) on a fresh
-copy at the recorded commit, timed; hit@5 and MRR@10 at file level per search mode; the
-hook's hit rate on the same questions and its silence on off-topic prompts; the share of
-stored entries that come from release notes, examples, tests, vendored or generated code;
-and beside them a plain BM25 (``bm25s``) over 60-line windows of the repository's files.
+copy at the recorded commit, timed; hit@5 and MRR@10 at file level per search mode, with
+the hits split into questions answered by docs and by source; the hook (``memory-tui
+hook``, the real entry point in a fresh process per prompt, as Claude Code runs it): its
+hit rate on the same questions, its latency p50/p95 and its silence on off-topic prompts;
+what the memory holds: entries, the share from release notes, examples, tests, vendored or
+generated code (the bench's path rule), the largest single file's share, entries with
+fewer than 3 words, entries of test code inside source files. Beside every figure, three
+plain BM25 baselines (``bm25s``, English stop words, Snowball-stemmed) over the files
+matching the set's ``source_globs``: whole files, 60-line windows, and whole files without
+tests/examples/vendor (the bench's path rule).
 
 The repository comes from ``--git-dir`` (a bare clone holding the commit), by default the
 tool library's mirror ``/work/.mirror/<owner>+<name>/repo``.
@@ -14,26 +20,38 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from bench.metrics import percentile
 from bench.repo_qa import (
     HIT_K,
     REPOSITORIES,
     QuestionSet,
     hit_at,
     injected_files,
+    is_doc,
     is_noise,
+    is_test_code,
     load,
     off_topic,
+    question_kind,
     reciprocal_rank,
+    word_count,
 )
+from engine import Entry
 
 MODES = ("keyword", "vector", "hybrid")
 WINDOW = 60
+BASELINES = ("bm25_whole", "bm25_windows", "bm25_clean")
+"""Whole files, 60-line windows, whole files without tests/examples/vendor."""
+FEW_WORDS = 3
 
 
 def checkout(qs: QuestionSet, git_dir: Path, into: Path) -> Path:
@@ -61,11 +79,11 @@ def run_init(root: Path) -> float:
 
 def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     """Search, hook and store figures for one initialised repository."""
-    from app.prompt_hook import prompt_context
     from engine import Memory
 
     figures: dict[str, object] = {}
     misses: dict[str, list[dict[str, object]]] = {}
+    kinds = [question_kind(q) for q in qs.questions]
     with Memory.open(root) as memory:
         for mode in MODES:
             hits, rr = [], []
@@ -78,62 +96,139 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
                     misses.setdefault(mode, []).append({"q": question.q, "got": files[:HIT_K]})
             figures[f"{mode}_hit@{HIT_K}"] = sum(hits) / len(hits)
             figures[f"{mode}_mrr"] = sum(rr) / len(rr)
+            figures[f"{mode}_by_kind"] = by_kind(hits, kinds)
         entries = memory.list(limit=1_000_000)
-    hook = []
+    hook, seconds, complaints = [], [], []
     for question in qs.questions:
-        out = prompt_context(json.dumps({"prompt": question.q, "cwd": str(root)}), root)
+        took, out = run_hook(root, question.q, complaints)
+        seconds.append(took)
         hook.append(float(any(f in question.files for f in injected_files(out))))
         if not hook[-1]:
             misses.setdefault("hook", []).append({"q": question.q, "got": injected_files(out)})
     silent = []
     for prompt in off_topic():
-        out = prompt_context(json.dumps({"prompt": prompt, "cwd": str(root)}), root)
+        took, out = run_hook(root, prompt, complaints)
+        seconds.append(took)
         silent.append(not out)
         if out:
             misses.setdefault("off_topic", []).append({"q": prompt, "got": injected_files(out)})
     figures["hook_hit"] = sum(hook) / len(hook)
+    figures["hook_by_kind"] = by_kind(hook, kinds)
     figures["hook_silent_off_topic"] = sum(silent) / len(silent)
-    figures["entries"] = len(entries)
-    figures["noise_share"] = sum(is_noise(e.file_path) for e in entries) / max(1, len(entries))
+    figures["hook_p50_s"] = round(statistics.median(seconds), 3)
+    figures["hook_p95_s"] = round(percentile(seconds, 95), 3)
+    figures["hook_stderr"] = len(complaints)
+    if complaints:
+        misses["hook_stderr"] = [{"q": "", "got": [c]} for c in complaints[:5]]
+    figures |= store_figures(entries)
     figures["misses"] = misses  # in --json only: what each miss returned instead
     return figures
 
 
+def by_kind(hits: list[float], kinds: list[str]) -> dict[str, str]:
+    """Hits per question kind, as ``found/asked``."""
+    return {
+        kind: f"{sum(h for h, k in zip(hits, kinds, strict=True) if k == kind):.0f}"
+        f"/{kinds.count(kind)}"
+        for kind in ("doc", "source")
+    }
+
+
+def run_hook(root: Path, prompt: str, complaints: list[str]) -> tuple[float, str]:
+    """Seconds and output of one ``memory-tui hook`` run in ``root``, as Claude Code runs it
+    (a fresh process, the prompt's JSON on stdin); what it writes to stderr goes to
+    ``complaints`` (the hook exits 0 even when it fails, so this is where failures show)."""
+    cli = Path(sys.executable).parent / "memory-tui"
+    payload = json.dumps({"prompt": prompt, "cwd": str(root)})
+    started = time.perf_counter()
+    done = subprocess.run(
+        [str(cli), "hook"], input=payload, cwd=root, capture_output=True, text=True, check=False
+    )
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"memory-tui hook failed in {root}:\n{done.stderr[-2000:]}")
+    if done.stderr.strip():
+        complaints.append(done.stderr.strip()[-500:])
+    return took, done.stdout
+
+
+def store_figures(entries: Sequence[Entry]) -> dict[str, object]:
+    """What the memory holds: noise share, the largest file's share, entries with fewer
+    than :data:`FEW_WORDS` words, and test code inside (path-wise) non-test source files."""
+    total = max(1, len(entries))
+    per_file: dict[str, int] = {}
+    for entry in entries:
+        if entry.file_path:
+            per_file[entry.file_path] = per_file.get(entry.file_path, 0) + 1
+    largest = max(per_file, key=lambda f: per_file[f], default="")
+    sources = {f: n for f, n in per_file.items() if not is_doc(f)}
+    largest_source = max(sources, key=lambda f: sources[f], default="")
+    in_source = [
+        e for e in entries if e.file_path and not is_doc(e.file_path) and not is_noise(e.file_path)
+    ]
+    return {
+        "entries": len(entries),
+        "noise_share": sum(is_noise(e.file_path) for e in entries) / total,
+        "largest_file_share": per_file.get(largest, 0) / total,
+        "largest_file": largest,
+        "largest_source_file_share": sources.get(largest_source, 0) / total,
+        "largest_source_file": largest_source,
+        "entries_under_3_words": sum(word_count(e.content) < FEW_WORDS for e in entries),
+        "test_in_source_share": sum(is_test_code(e.content) for e in in_source) / total,
+    }
+
+
 def bm25_baseline(qs: QuestionSet, root: Path) -> dict[str, float]:
-    """Plain BM25 over every file matching the set's globs: in 60-line windows
-    (``bm25_*``), and as whole files leaving out noise by the bench's path rule
-    (``bm25_files_*``, the issue's second baseline)."""
-    windows, owners, files, file_owners = [], [], [], []
+    """Plain BM25 over every file matching the set's globs, three ways: whole files
+    (``bm25_whole_*``), 60-line windows (``bm25_windows_*``) and whole files leaving out
+    tests, examples, vendored code and release notes by the bench's path rule
+    (``bm25_clean_*``)."""
+    corpora: dict[str, tuple[list[str], list[str]]] = {b: ([], []) for b in BASELINES}
+    seen: set[str] = set()
     for pattern in qs.source_globs:
         for path in sorted(root.rglob(pattern)):
             rel = path.relative_to(root).as_posix()
+            if rel in seen or not path.is_file():
+                continue
             if any(part.startswith(".") or part == "node_modules" for part in rel.split("/")):
                 continue
+            seen.add(rel)
             text = path.read_text(encoding="utf-8", errors="replace")
             lines = text.splitlines()
             for start in range(0, max(1, len(lines)), WINDOW):
-                windows.append(f"{rel}\n" + "\n".join(lines[start : start + WINDOW]))
-                owners.append(rel)
+                window = "\n".join(lines[start : start + WINDOW])
+                _add(corpora["bm25_windows"], rel, f"{rel}\n{window}")
+            _add(corpora["bm25_whole"], rel, f"{rel}\n{text}")
             if not is_noise(rel):
-                files.append(f"{rel}\n{text}")
-                file_owners.append(rel)
+                _add(corpora["bm25_clean"], rel, f"{rel}\n{text}")
     figures = {}
-    for prefix, docs, doc_owners in (("bm25", windows, owners), ("bm25_files", files, file_owners)):
-        hits, rr = _bm25_scores(qs, docs, doc_owners)
+    for prefix, (docs, owners) in corpora.items():
+        hits, rr = _bm25_scores(qs, docs, owners)
         figures[f"{prefix}_hit@{HIT_K}"] = hits
         figures[f"{prefix}_mrr"] = rr
     return figures
 
 
-def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[float, float]:
-    """Mean hit@5 and MRR@10 of ``bm25s`` over ``docs`` (each owned by a file)."""
-    import bm25s
+def _add(corpus: tuple[list[str], list[str]], owner: str, text: str) -> None:
+    corpus[0].append(text)
+    corpus[1].append(owner)
 
+
+def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[float, float]:
+    """Mean hit@5 and MRR@10 of ``bm25s`` over ``docs`` (each owned by a file), English stop
+    words and Snowball stemming on both sides."""
+    import bm25s
+    import snowballstemmer
+
+    if not docs:
+        return 0.0, 0.0
+    stem = snowballstemmer.stemmer("english")  # has stemWords, as PyStemmer's stemmer
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize(docs, stopwords="en", show_progress=False), show_progress=False)
+    corpus = bm25s.tokenize(docs, stopwords="en", stemmer=stem, show_progress=False)
+    retriever.index(corpus, show_progress=False)
     hits, rr = [], []
     for question in qs.questions:
-        tokens = bm25s.tokenize([question.q], stopwords="en", show_progress=False)
+        tokens = bm25s.tokenize([question.q], stopwords="en", stemmer=stem, show_progress=False)
         ids, _ = retriever.retrieve(tokens, k=min(10, len(docs)), show_progress=False)
         files = [owners[i] for i in ids[0]]
         hits.append(hit_at(files, question.files))
@@ -141,36 +236,91 @@ def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[f
     return sum(hits) / len(hits), sum(rr) / len(rr)
 
 
-def measure(name: str, git_dir: Path | None) -> dict[str, object]:
-    """Every figure for one repository."""
-    qs = load(name)
+def mirror(qs: QuestionSet) -> Path:
+    """The tool library's bare mirror of the set's repository."""
     owner, _, repo = qs.repo.partition("/")
-    source = git_dir or Path(f"/work/.mirror/{owner}+{repo}/repo")
+    return Path(f"/work/.mirror/{owner}+{repo}/repo")
+
+
+def measure(name: str, git_dir: Path | None, bm25_only: bool = False) -> dict[str, object]:
+    """Every figure for one repository (only the BM25 baselines with ``bm25_only``)."""
+    qs = load(name)
+    source = git_dir or mirror(qs)
+    kinds = [question_kind(q) for q in qs.questions]
     with tempfile.TemporaryDirectory(prefix=f"repo-qa-{name}-") as tmp:
         root = checkout(qs, source, Path(tmp) / name)
-        seconds = run_init(root)
         figures: dict[str, object] = {"repository": qs.repo, "commit": qs.commit[:12]}
         figures["questions"] = len(qs.questions)
-        figures["init_s"] = round(seconds, 1)
-        figures |= evaluate(qs, root)
+        figures["doc_questions"] = kinds.count("doc")
+        if not bm25_only:
+            figures["init_s"] = round(run_init(root), 1)
+            figures |= evaluate(qs, root)
         figures |= bm25_baseline(qs, root)
     return figures
 
 
+def report(figures: dict[str, Any]) -> str:
+    """One repository's figures as a table, the three BM25 baselines beside each one."""
+    asked = figures["questions"]
+    docs = figures["doc_questions"]
+    lines = [
+        f"\n{figures['repository']} @ {figures['commit']} "
+        f"({asked} questions: {docs} doc, {asked - docs} source)",
+        f"  {'':22} {'hit@5':>6} {'MRR@10':>7}  {'doc':>5} {'source':>6}   "
+        "BM25 whole / 60-line windows / no tests-examples-vendor",
+    ]
+
+    def bm25(metric: str) -> str:
+        return " / ".join(f"{figures[f'{b}_{metric}']:.3f}" for b in BASELINES)
+
+    for mode in MODES if "init_s" in figures else ():
+        split = figures[f"{mode}_by_kind"]
+        lines.append(
+            f"  {mode:22} {figures[f'{mode}_hit@{HIT_K}']:6.3f} {figures[f'{mode}_mrr']:7.3f}"
+            f"  {split['doc']:>5} {split['source']:>6}   hit@5 {bm25(f'hit@{HIT_K}')}"
+            f"  MRR {bm25('mrr')}"
+        )
+    if "init_s" in figures:
+        split = figures["hook_by_kind"]
+        lines += [
+            f"  {'hook hit':22} {figures['hook_hit']:6.3f} {'':7}  {split['doc']:>5}"
+            f" {split['source']:>6}   hit@5 {bm25(f'hit@{HIT_K}')}",
+            f"  {'hook latency':22} p50 {figures['hook_p50_s']:.3f} s, "
+            f"p95 {figures['hook_p95_s']:.3f} s (a fresh `memory-tui hook` per prompt)",
+            f"  {'hook silent off-topic':22} {figures['hook_silent_off_topic']:6.3f}"
+            + f"   ({figures.get('hook_stderr', 0)} runs wrote to stderr: see --json)"
+            * bool(figures.get("hook_stderr", 0)),
+            f"  {'entries':22} {figures['entries']:6d}   noise share "
+            f"{figures['noise_share']:.3f}, under {FEW_WORDS} words "
+            f"{figures['entries_under_3_words']}, test code in source files "
+            f"{figures['test_in_source_share']:.3f}",
+            f"  {'largest file share':22} {figures['largest_file_share']:6.3f}   "
+            f"{figures['largest_file']}; largest source file "
+            f"{figures['largest_source_file_share']:.3f} {figures['largest_source_file']}",
+            f"  {'init (s)':22} {figures['init_s']:6.1f}",
+        ]
+    else:
+        lines.append(f"  {'BM25 only':22} hit@5 {bm25(f'hit@{HIT_K}')}  MRR {bm25('mrr')}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.repo_qa", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.repo_qa",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--repo", choices=REPOSITORIES, action="append")
     parser.add_argument("--git-dir", type=Path, help="bare clone holding the commit")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--bm25-only", action="store_true", help="only the BM25 baselines (no init, no model)"
+    )
     args = parser.parse_args(argv)
-    results = [measure(name, args.git_dir) for name in (args.repo or REPOSITORIES)]
-    for figures in results:
-        print(f"\n{figures['repository']} @ {figures['commit']} ({figures['questions']} questions)")
-        for key, value in figures.items():
-            if key not in ("repository", "commit", "questions", "misses"):
-                print(
-                    f"  {key:24} {value:.3f}" if isinstance(value, float) else f"  {key:24} {value}"
-                )
+    results = []
+    for name in args.repo or REPOSITORIES:
+        results.append(measure(name, args.git_dir, args.bm25_only))
+        print(report(results[-1]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0

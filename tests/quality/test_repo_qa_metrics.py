@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,14 @@ from bench.repo_qa import (
     hit_at,
     injected_files,
     is_noise,
+    is_test_code,
     load,
     off_topic,
+    question_kind,
     reciprocal_rank,
+    word_count,
 )
-from bench.repo_qa.__main__ import bm25_baseline
+from bench.repo_qa.__main__ import BASELINES, MODES, bm25_baseline, mirror, report, store_figures
 from engine import Entry, SearchResult
 
 
@@ -49,6 +54,18 @@ def test_hit_and_reciprocal_rank_count_file_level_matches() -> None:
         ("src/middleware/cors/index.ts", False),
         ("docs/reference/migrations/migrating-to-v5.md", False),
         ("docs/learn/guides/testing.md", False),
+        ("flag_test.go", True),
+        ("testdata/expected-fish-full.fish", True),
+        ("gson/src/test/java/com/google/gson/GsonTest.java", True),
+        ("test-shrinker/src/main/java/com/example/Main.java", True),
+        ("test/gtest/gtest.h", True),
+        ("doc/ChangeLog-old.md", True),
+        ("etc/examples/189-merge-conflict.diff", True),
+        ("command.go", False),
+        ("src/handlers/merge_conflict.rs", False),
+        ("gson/src/main/java/com/google/gson/Gson.java", False),
+        ("include/fmt/format.h", False),
+        ("contest/main.go", False),
         ("", False),
     ],
 )
@@ -69,10 +86,86 @@ def test_injected_files_are_read_from_the_hook_block() -> None:
 @pytest.mark.parametrize("name", REPOSITORIES)
 def test_question_sets_are_complete(name: str) -> None:
     qs = load(name)
-    assert len(qs.commit) == 40 and len(qs.questions) >= 25
+    assert len(qs.commit) == 40 and int(qs.commit, 16) >= 0
+    assert len(qs.questions) >= 30 and qs.kind and qs.source_globs
     assert all(1 <= len(q.files) <= 3 for q in qs.questions)
     assert len({q.q for q in qs.questions}) == len(qs.questions)
+    # the BM25 baselines read only files matching the globs: each question must be answerable
+    for question in qs.questions:
+        assert any(
+            fnmatch.fnmatch(Path(f).name, glob) for f in question.files for glob in qs.source_globs
+        ), question.q
     assert len(off_topic()) >= 20
+
+
+@pytest.mark.parametrize("name", REPOSITORIES)
+def test_answer_files_exist_at_the_pinned_commit(name: str) -> None:
+    qs = load(name)
+    git_dir = mirror(qs)
+    if not git_dir.exists():
+        pytest.skip(f"no mirror of {qs.repo} at {git_dir}")
+    listed = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "--name-only", qs.commit],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode != 0:
+        pytest.skip(f"the mirror of {qs.repo} lacks {qs.commit}")
+    tree = set(listed.stdout.splitlines())
+    missing = sorted({f for q in qs.questions for f in q.files} - tree)
+    assert not missing, f"{name}: answer files not in {qs.commit[:12]}: {missing}"
+
+
+def test_question_kind_follows_the_first_answer_file() -> None:
+    assert question_kind(Question("How?", ("docs/a.md", "src/a.rs"))) == "doc"
+    assert question_kind(Question("Where?", ("src/a.rs", "docs/a.md"))) == "source"
+
+
+@pytest.mark.parametrize(
+    ("text", "test"),
+    [
+        ("#[cfg(test)]\nmod tests {\n    use super::*;", True),
+        ("    #[test]\n    fn parses_a_hunk() {}", True),
+        ("func TestFlagParsing(t *testing.T) {", True),
+        ("def test_version_option(tmp_path):", True),
+        ("  @Test\n  public void testNulls() {", True),
+        ("TEST(format_test, width) {", True),
+        ("pub fn parse_hunk_header(line: &str) -> Option<Hunk> {", False),
+        ("func Testify(x int) int {", False),
+        ("@TestInstance(PER_CLASS)", False),
+        ("A guide to testing your app: write a test for each command.", False),
+    ],
+)
+def test_test_code_is_recognised_by_its_markers(text: str, test: bool) -> None:
+    assert is_test_code(text) is test
+
+
+def test_word_count_counts_letter_runs() -> None:
+    assert word_count("}\n}") == 0
+    assert word_count("#[derive(Debug)]") == 2
+    assert word_count("Defines all of the flags") == 5
+
+
+def test_store_figures_find_the_largest_file_short_entries_and_tests_in_source() -> None:
+    def entry(i: int, path: str, content: str) -> Entry:
+        return Entry(id=str(i), content=content, file_path=path)
+
+    entries = [entry(i, "src/flags.rs", f"Flag number {i} takes a value") for i in range(5)]
+    entries += [
+        entry(5, "src/flags.rs", "#[cfg(test)]\nmod tests { fn parses() {} }"),
+        entry(6, "src/main.rs", "}\n}"),
+        entry(7, "tests/cli.rs", "#[test]\nfn runs_the_binary() {}"),
+        entry(8, "docs/guide.md", "How to use the flags in a config file"),
+        entry(9, "", "A note without a file, about release steps"),
+    ]
+    figures = store_figures(entries)
+    assert figures["entries"] == 10
+    assert figures["largest_file"] == figures["largest_source_file"] == "src/flags.rs"
+    assert figures["largest_file_share"] == pytest.approx(0.6)
+    assert figures["entries_under_3_words"] == 1
+    assert figures["test_in_source_share"] == pytest.approx(0.1)  # tests/cli.rs is a test path
+    assert figures["noise_share"] == pytest.approx(0.1)
 
 
 def test_injected_files_reads_what_the_real_hook_prints() -> None:
@@ -97,5 +190,28 @@ def test_bm25_baselines_rank_the_answer_and_leave_noise_out_of_whole_files(
     noisy = Question("Which release changed the flag?", ("CHANGELOG.md",))
     qs = QuestionSet("t", "o/t", "0" * 40, "test", ("*.py", "*.md"), (question, noisy))
     figures = bm25_baseline(qs, tmp_path)
-    assert figures["bm25_hit@5"] == figures["bm25_mrr"] == 1.0  # each answer ranks first
-    assert figures["bm25_files_hit@5"] == 0.5  # CHANGELOG.md is noise: not a whole file
+    assert figures["bm25_windows_hit@5"] == figures["bm25_windows_mrr"] == 1.0  # answers first
+    assert figures["bm25_whole_hit@5"] == figures["bm25_whole_mrr"] == 1.0
+    assert figures["bm25_clean_hit@5"] == 0.5  # CHANGELOG.md is noise: left out
+
+
+def test_report_puts_the_three_bm25_baselines_beside_each_figure() -> None:
+    figures: dict[str, object] = {"repository": "o/r", "commit": "abc", "questions": 4}
+    figures |= {"doc_questions": 3, "init_s": 1.5, "hook_hit": 0.25, "hook_silent_off_topic": 1.0}
+    figures |= {
+        "hook_p50_s": 0.2,
+        "hook_p95_s": 0.4,
+        "hook_by_kind": {"doc": "1/3", "source": "0/1"},
+    }
+    for mode in MODES:
+        figures |= {f"{mode}_hit@5": 0.5, f"{mode}_mrr": 0.4}
+        figures[f"{mode}_by_kind"] = {"doc": "2/3", "source": "0/1"}
+    for number, baseline in enumerate(BASELINES, start=1):
+        figures |= {f"{baseline}_hit@5": number / 10, f"{baseline}_mrr": number / 100}
+    figures |= store_figures([Entry(id="1", content="One two three", file_path="a.rs")])
+    lines = report(figures).splitlines()
+    rows = [line for line in lines if line.split()[:1] in (["hybrid"], ["keyword"], ["vector"])]
+    assert len(rows) == 3
+    assert all("0.100 / 0.200 / 0.300" in row and "0.010 / 0.020 / 0.030" in row for row in rows)
+    assert any("hook hit" in line and "0.100 / 0.200 / 0.300" in line for line in lines)
+    assert any("p50 0.200 s, p95 0.400 s" in line for line in lines)
