@@ -134,14 +134,24 @@ def render_markdown(entry: Entry) -> str:
 
 
 def _section(entry: Entry, level: str) -> str:
-    """The entry as a markdown section headed by its full title."""
+    """The entry as a markdown section headed by its title, saying nothing twice: a
+    short first line followed by more becomes the heading alone; a long first line (a
+    one-sentence note) is headed by its first words and kept whole in the body."""
     body = entry.content.strip()
     first, _, rest = body.partition("\n")
     if first.startswith("#"):  # the note's own heading, at this file's level
         title, body = first.lstrip("#").strip(), rest.strip() or first.lstrip("#").strip()
+    elif rest.strip() and len(first.split()) <= HEADING_WORDS + 4:
+        title, body = first.strip().rstrip(":"), rest.strip()
+    elif len(first.split()) > HEADING_WORDS:
+        title = " ".join(first.split()[:HEADING_WORDS]).rstrip(",;:.") + " …"
     else:
         title = " ".join(entry.title.split())
     return f"{level} {title}\n\n{body}"
+
+
+HEADING_WORDS = 8
+"""A note whose first line is longer is headed by this many of its words."""
 
 
 def _appended(before: str, entry: Entry) -> tuple[str, int]:

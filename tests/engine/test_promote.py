@@ -67,9 +67,10 @@ def test_a_gotcha_is_appended_to_gotchas_md_not_written_beside_it(
     assert not (knowledge / "gotchas").exists()
     text = result.path.read_text(encoding="utf-8")
     assert text.startswith(GOTCHAS)
-    assert (
-        "\n## Migrations must run before the seed script, or the seed fails on a missing " in text
-    )
+    sentence = "Migrations must run before the seed script, or the seed fails on a missing table"
+    # The one-sentence note is headed by its first words and said once, in the body.
+    assert "\n## Migrations must run before the seed script, or …\n\n" + sentence in text
+    assert text.count(sentence) == 1
     assert {e.id for e in memory.list()} >= before  # the other sections kept their entries
     assert [e.category.value for e in result.entries] == ["gotcha"]
     assert "migrations" in result.entries[0].content.lower()
@@ -82,8 +83,7 @@ def test_a_gotcha_is_appended_to_gotchas_md_not_written_beside_it(
     assert promoted == {
         "Gotchas": False,
         "Gotchas > Tests need the root": False,
-        "Gotchas > Migrations must run before the seed script, or the seed fails on a missing "
-        "table": True,
+        "Gotchas > Migrations must run before the seed script, or …": True,
         "Gotchas > Caches go stale": False,
     }
 
@@ -257,3 +257,17 @@ def test_render_and_slugify() -> None:
     text = render_markdown(Entry(id="i", content="one line", keywords=("a",)))
     assert text.startswith("---\ncategory: general\n") and "# one line\n\none line\n" in text
     assert "promoted_from: i\n" in text
+
+
+def test_a_note_with_a_short_first_line_is_headed_by_it_and_not_repeated(
+    memory: Memory, knowledge: Path
+) -> None:
+    note = memory.add(
+        "Deploy freeze\nNo deploys on Fridays after noon: the on-call team is thin.",
+        category="pattern",
+    ).entry
+
+    text = promote(memory, note.id).path.read_text(encoding="utf-8")
+
+    assert "# Deploy freeze\n\nNo deploys on Fridays after noon" in text
+    assert text.count("Deploy freeze") == 1
