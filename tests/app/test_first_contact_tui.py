@@ -12,6 +12,7 @@ from textual.widgets import Button
 from textual.widgets._markdown import MarkdownTableContent
 from tui_helpers import make_app, search_for, settle, wait_until
 
+from app.tui.app import MemoryApp
 from app.tui.screens.confirm import ConfirmScreen
 from app.tui.screens.help import HelpScreen
 from app.tui.screens.main import MainScreen
@@ -205,8 +206,9 @@ async def test_the_help_key_column_fits_its_keys(seeded: Memory, size: tuple[int
 
 
 async def test_the_delete_dialog_shows_its_keys_and_enter_presses_the_focused_button(
-    seeded: Memory,
+    seeded: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(MemoryApp, "NOTIFICATION_TIMEOUT", 3600.0)  # none gone when looked at
     app = make_app(seeded)
     async with app.run_test(size=(120, 36)) as pilot:
         await search_for(pilot, "lancedb quotes")
