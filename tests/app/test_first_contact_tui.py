@@ -119,17 +119,18 @@ async def test_the_status_line_says_when_files_changed_since_the_last_index(
     Indexer(memory).run(embed=False)
     gotchas.write_text("# Gotchas\n\nQuote camelCase columns, always.\n", encoding="utf-8")
     knowledge(memory, "new.md", "# New\n\nA page written since.\n")
+    memory.add("Agents note this", source="session")
     app = make_app(memory)
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
         status = str(app.screen.query_one(StatusLine).render())
+        assert "1 note not shared" in status, status  # not "1 notes"
         assert "index ready" not in status, status
-        assert "2 files changed since the last index" in status, status
-        assert "ctrl+r" in status, status
+        assert "index: 2 files changed (ctrl+r)" in status, status
         await pilot.press("ctrl+r")
         await settle(pilot)
         status = str(app.screen.query_one(StatusLine).render())
-        assert "changed since the last index" not in status, status
+        assert "changed" not in status, status
         assert "index ready" in status, status
 
 

@@ -39,10 +39,11 @@ class StatusLine(Static):
         entries = "counting…" if self.entries is None else plural_entries(self.entries)
         model = MODEL_LABELS.get(self.model_state, self.model_state)
         notes = " · [$warning]$notes not shared[/] (F7)" if self.notes else ""
-        index = "index $index"
-        if self.outdated and not self.index_state.startswith("indexing"):
-            behind = "[$warning]$outdated changed since the last index[/]: ctrl+r re-indexes"
-            index = behind if self.index_state == "ready" else f"{index} · {behind}"
+        indexing = self.index_state.startswith("indexing")
+        index = "$index" if indexing else "index $index"  # "indexing 3/40", "index ready"
+        if self.outdated and not indexing:  # changed since the last index run
+            behind = "[$warning]$outdated changed[/] (ctrl+r)"  # like "notes … (F7)"
+            index = f"index: {behind}" if self.index_state == "ready" else f"{index} · {behind}"
         return Content.from_markup(
             f"$entries{notes} │ {index} │ mode [b]$mode[/] │ {model}",
             entries=entries,
