@@ -62,15 +62,15 @@ def _memory_state(root: Path) -> dict[str, Any]:
     with Memory.open(root) as memory:
         stats = memory.stats()
         notes = [e for source in PERSONAL for e in memory.list(source=source) if not e.promoted]
-        pending = Indexer(memory).run(dry_run=True)
+        fresh = Indexer(memory).freshness()  # the terminal app's status line asks the same
         waiting = memory.mirror.unembedded_count()
     return {
         "entries": stats["entries"],
         "by_source": stats["by_source"],
         "by_category": stats["by_category"],
         "unpromoted_notes": len(notes),
-        "knowledge_files": pending.files_total,
-        "files_to_index": pending.files_processed + pending.files_removed,
+        "knowledge_files": fresh.files_total,
+        "files_to_index": fresh.outdated,
         "pending_vectors": waiting,
     }
 

@@ -153,6 +153,15 @@ class IndexFinished(Message):
         """``path: message`` of each file that could not be indexed."""
 
 
+class IndexChecked(Message):
+    """The files the index reads were compared with the last index run."""
+
+    def __init__(self, outdated: int) -> None:
+        super().__init__()
+        self.outdated = outdated
+        """Files new, changed or removed since then (``Indexer.freshness``)."""
+
+
 class ExportWritten(Message):
     """Results were written to a file."""
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from engine.core.models import Entry
 from engine.services.entries import NewEntry
 
-__all__ = ["FilePlan", "IndexReport"]
+__all__ = ["FilePlan", "IndexFreshness", "IndexReport"]
 
 
 @dataclass(slots=True)
@@ -35,6 +35,18 @@ class IndexReport:
     was skipped or stopped early; the next ``index`` or a long-lived process embeds them)."""
     embed_seconds: float = 0.0
     """Of ``seconds``, the time spent embedding (the second phase)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexFreshness:
+    """How far the index is behind the files it reads (``Indexer.freshness``): what
+    ``memory-tui status`` and the terminal app's status line report."""
+
+    files_total: int
+    """Files the index reads: the knowledge folder's markdown and the project's docs."""
+    outdated: int
+    """Files new or changed since the last index run, plus files indexed then and gone
+    now (every file, after a change of the chunking settings or of the model)."""
 
 
 @dataclass(slots=True)

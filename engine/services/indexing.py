@@ -47,7 +47,7 @@ from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
-from engine.services.index_report import FilePlan, IndexReport
+from engine.services.index_report import FilePlan, IndexFreshness, IndexReport
 from engine.services.memory import Memory
 from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
@@ -140,6 +140,11 @@ class Indexer:
             return self.embed(report, progress=embed_progress)
         report.pending = EmbeddingBacklog(self.memory.records, self.memory.embedder).pending()
         return report
+
+    def freshness(self) -> IndexFreshness:
+        """How many files a run would index now (a dry run, counted; takes no lock)."""
+        report = self._run(force=False, dry_run=True, progress=None, only=None)
+        return IndexFreshness(report.files_total, report.files_processed + report.files_removed)
 
     def embed(self, report: IndexReport, *, progress: Progress | None = None) -> IndexReport:
         """The second phase: embed every entry that waits for its vector (this run's new

@@ -297,6 +297,27 @@ def test_dry_run_after_an_edit_leaves_the_old_text(tree: Path, memory: Memory) -
     assert found(memory, "weekends") == []
 
 
+def test_freshness_counts_what_a_run_would_index_and_writes_nothing(
+    tree: Path, memory: Memory
+) -> None:
+    before = Indexer(memory).freshness()
+    assert (before.files_total, before.outdated) == (5, 5)  # never indexed
+    index(memory)
+    assert Indexer(memory).freshness().outdated == 0
+    write(tree, "notes.md", "# Notes\n\nThe staging cluster now runs all week.\n")
+    write(tree, "new.md", "# New\n\nA page written since.\n")
+    (tree / KNOWLEDGE / "gotchas.md").unlink()
+    meta = memory.paths.meta_path.read_text()
+
+    fresh = Indexer(memory).freshness()
+
+    assert (fresh.files_total, fresh.outdated) == (5, 3)  # edited, new, and removed
+    assert memory.paths.meta_path.read_text() == meta
+    report = index(memory)
+    assert report.files_processed + report.files_removed == fresh.outdated
+    assert Indexer(memory).freshness().outdated == 0
+
+
 # --- bad input -----------------------------------------------------------------------------------
 
 BAD_FILES: dict[str, bytes] = {

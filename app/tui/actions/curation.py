@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -46,8 +47,10 @@ class CurationActions(_Base):
 
     memory: Memory
     _last_deleted: Entry | None = None
+    check_index: Callable[[], object]
+    """Provided by the maintenance actions (annotated only: a stub would shadow it)."""
 
-    def refresh_results(self, *, select: str | None = None) -> None:
+    def refresh_results(self, *, select: str | None = None, refocus: bool = False) -> None:
         """Provided by the main screen."""
         raise NotImplementedError
 
@@ -156,8 +159,11 @@ class CurationActions(_Base):
         question = f"Delete “{entry.title[:70]}”?\nYou can undo this with ctrl+z."
         self.app.push_screen(
             ConfirmScreen("Delete entry", printable(question), confirm_label="Delete"),
-            lambda yes: self.delete_entry(entry) if yes else None,
+            lambda yes: self.delete_entry(entry) if yes else self._kept(entry),
         )
+
+    def _kept(self, entry: Entry) -> None:
+        self.notify(f"“{entry.title[:60]}” is still there.", title="Not deleted")
 
     @work(thread=True, group="write", exit_on_error=False, description="delete the entry")
     def delete_entry(self, entry: Entry) -> None:
@@ -170,7 +176,7 @@ class CurationActions(_Base):
         """Remember the entry for undo and refresh."""
         self._last_deleted = message.entry
         self.notify(f"“{message.entry.title[:60]}” · ctrl+z to undo", title="Entry deleted")
-        self.refresh_results()
+        self.refresh_results(refocus=True)
 
     def action_undo_delete(self) -> None:
         """Put back the last deleted entry."""
@@ -189,7 +195,7 @@ class CurationActions(_Base):
     def on_entry_restored(self, message: msg.EntryRestored) -> None:
         """Show the entry again."""
         self.notify(f"“{message.entry.title[:60]}” is back.", title="Undone")
-        self.refresh_results(select=message.entry.id)
+        self.refresh_results(select=message.entry.id, refocus=True)
 
     # --- promote and open ----------------------------------------------------------------
 
@@ -217,6 +223,7 @@ class CurationActions(_Base):
         """Say where the entry went."""
         self.notify(message.path, title="Promoted to markdown")
         self.refresh_results(select=message.new_id)
+        self.check_index()
 
     def action_open_source(self) -> None:
         """Open the selected entry's file in ``$EDITOR``; the app is suspended meanwhile."""

@@ -10,6 +10,7 @@ a note's citations are re-recorded as reviewed, a discovery entry is re-discover
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -50,8 +51,10 @@ class FreshnessActions(_Base):
     memory: Memory
     state: SearchState
     _watch_stop: threading.Event | None = None
+    check_index: Callable[[], object]
+    """Provided by the maintenance actions (annotated only: a stub would shadow it)."""
 
-    def refresh_results(self, *, select: str | None = None) -> None:
+    def refresh_results(self, *, select: str | None = None, refocus: bool = False) -> None:
         """Provided by the main screen."""
         raise NotImplementedError
 
@@ -105,6 +108,7 @@ class FreshnessActions(_Base):
         severity = "warning" if message.failed else "information"
         self.notify(message.summary, title="Knowledge re-indexed", severity=severity)
         self.refresh_results()
+        self.check_index()
 
     def on_unmount(self) -> None:
         """Stop the watcher with the screen."""

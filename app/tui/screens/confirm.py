@@ -1,4 +1,4 @@
-"""A yes/no question in a modal dialog."""
+"""A yes/no question in a modal dialog, with its keys on the buttons."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from textual.widgets import Button, Label
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Ask a question; dismisses with True (y, Enter on "Yes") or False (n, Escape)."""
+    """Ask a question; dismisses with True (y, or Enter on the confirm button) or False
+    (n, Escape, or Enter on "Cancel", which has the focus at first: the safe default).
+    The buttons name their keys, and the border says what Enter and Tab do."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
@@ -30,10 +32,11 @@ class ConfirmScreen(ModalScreen[bool]):
         """The question and two buttons."""
         with Vertical(id="dialog", classes="dialog confirm") as dialog:
             dialog.border_title = self._title
+            dialog.border_subtitle = "Enter: the highlighted button · Tab: the other"
             yield Label(self._question, id="question", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button(self._confirm_label, variant="error", id="yes", compact=True)
-                yield Button("Cancel", id="no", compact=True)
+                yield Button(f"{self._confirm_label} (y)", variant="error", id="yes", compact=True)
+                yield Button("Cancel (n/Esc)", id="no", compact=True)
 
     def on_mount(self) -> None:
         """Focus "Cancel" so that a stray Enter does not confirm."""

@@ -25,19 +25,19 @@ entries that agents and people add.
 | e · d · p · o | on a result: edit, delete, promote to markdown, open its file in `$EDITOR` |
 | ctrl+z | undo the last delete |
 | ctrl+s | export the results (text, json, csv, md, xml) |
-| ctrl+r | re-index `.claude/knowledge/` |
+| ctrl+r | re-index what changed (the status line counts the files changed since the last index) |
 | F5 | watch knowledge files: edits saved elsewhere show up (again: stop) |
 | F6 · f | only stale entries (⚠: cited code changed) · on one: refresh it |
 | F7 | personal notes, not shared until promoted: agents', again: yours, again: all |
-| ctrl+g | show or hide the category and source filters (picking one returns to the query) |
+| ctrl+g | go to the category and source filters (shown if hidden); from them: hide them |
 | ctrl+p | command palette: every action by name |
 | F1 | this help · ctrl+q quit |
 | mouse | click a mode, a filter, a result or a button |
 
 **Modes.** *keyword* is BM25 over the words you type (the last word also matches as a prefix);
-*vector* compares meanings with the embedding model; *hybrid* fuses both rankings with Reciprocal
-Rank Fusion. The model loads in the background: until the status line says it is ready,
-searches use keywords.
+*vector* compares meanings with the embedding model; *hybrid* fuses both lists by z-scores
+(each list's scores normalised against its own candidates, then summed). The model loads in
+the background: until the status line says it is ready, searches use keywords.
 
 **Scores.** The bar shows the score from 0 to 1; the preview explains it: the entry's rank and
 similarity in the vector list, its rank and normalised BM25 in the keyword list, and the fused

@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from app.tui import messages as msg
 from app.tui.actions.curation import CurationActions
 from app.tui.actions.freshness import FreshnessActions
-from app.tui.actions.maintenance import MaintenanceActions
+from app.tui.actions.maintenance import CHECK_INTERVAL, MaintenanceActions
 from app.tui.actions.search import SearchWorkers
 from app.tui.widgets.filter_list import FilterList
 from app.tui.widgets.indexing_bar import IndexingBar
@@ -94,6 +94,8 @@ class MainScreen(
         self._preview_timer: Timer | None = None
         self._preview_pending: SearchResult | None = None
         self._select_after: str | None = None
+        self._refocus_after: int | None = None
+        self._filters_shown: bool | None = None
 
     def notify(
         self,
@@ -146,6 +148,8 @@ class MainScreen(
         self.query_one(SearchBar).focus()
         self.refresh_counts()
         self._start_search()
+        self.check_index()  # "index ready" only if no file changed since the last index
+        self.set_interval(CHECK_INTERVAL, self.check_index_now_and_then)
         if getattr(self.memory.base_embedder, "loaded", True):
             self._set_model_state("ready")
         # The import of the model's libraries holds the GIL for seconds: start it once the
@@ -171,10 +175,12 @@ class MainScreen(
         else:
             self._start_search()
 
-    def refresh_results(self, *, select: str | None = None) -> None:
-        """Run the current search again (after a change to the memory)."""
+    def refresh_results(self, *, select: str | None = None, refocus: bool = False) -> None:
+        """Run the current search again (after a change to the memory); with ``refocus``,
+        its results take the focus (the query when none are left)."""
         self._select_after = select
         self.update_state()
+        self._refocus_after = self._generation if refocus else None
         self.refresh_counts()
 
     def effective_mode(self) -> SearchMode:
@@ -253,6 +259,17 @@ class MainScreen(
             self._select_after = None
         self._show_header(request, len(message.results), message.total, message.warnings)
         self._show_placeholder(request, len(message.results))
+        self._keep_focus(refocus=self._refocus_after == request.generation)
+
+    def _keep_focus(self, *, refocus: bool = False) -> None:
+        """Never leave the focus on rows that went away (a delete, a refresh that takes the
+        last stale entry off the list): the results take it if any are left, else the
+        query, so that the next key typed lands somewhere."""
+        table = self.query_one(ResultsTable)
+        lost = self.focused is None or (self.focused is table and not table.results)
+        if refocus or lost:
+            self._refocus_after = None
+            self.set_focus(table if table.results else self.query_one(SearchBar))
 
     def on_counts_ready(self, message: msg.CountsReady) -> None:
         """Update the filter counts and the status line."""
@@ -347,6 +364,7 @@ class MainScreen(
         self.query_one(ResultsTable).show_results((), browsing=self.state.browsing)
         self.query_one("#results-pane").add_class("-placeholder", "-error")
         self.query_one("#results-message", Static).update(printable(error_text(text)))
+        self._keep_focus()
 
     # --- actions -------------------------------------------------------------------------
 
@@ -374,22 +392,35 @@ class MainScreen(
 
     @property
     def filters_visible(self) -> bool:
-        """Whether the filter sidebar is shown (hidden by default on narrow terminals)."""
-        return self.has_class("-narrow") == self.has_class("-filters-toggled")
+        """Whether the filter sidebar is on screen: as the user last chose with ctrl+g,
+        else as the width has it (shown on wide terminals, hidden on narrow ones)."""
+        if self._filters_shown is not None:
+            return self._filters_shown
+        return not self.has_class("-narrow")
+
+    def _show_filters(self, shown: bool) -> None:
+        # An absolute choice, not a flip of the width's default: a resize across the
+        # breakpoint keeps the filters as the user left them.
+        self._filters_shown = shown
+        self.set_class(shown, "-filters-shown")
+        self.set_class(not shown, "-filters-hidden")
 
     def action_toggle_filters(self) -> None:
-        """Show the filters and move to them, or hide them and go back to the query; the
-        results and the preview stay as they are."""
-        self.toggle_class("-filters-toggled")
-        if self.filters_visible:
-            self.call_after_refresh(self.query_one("#categories", FilterList).focus)
-        else:
+        """Go to the filters (shown first if they are hidden); from the filters, hide them
+        and go back to the query. The results and the preview stay as they are."""
+        focused = self.focused
+        sidebar = self.query_one("#sidebar")
+        in_filters = focused is not None and (focused is sidebar or sidebar in focused.ancestors)
+        if self.filters_visible and in_filters:
+            self._show_filters(False)
             self.action_focus_search()
+        else:
+            self.action_focus_filters()
 
     def action_focus_filters(self) -> None:
         """Show the filters and move to the category list."""
         if not self.filters_visible:
-            self.toggle_class("-filters-toggled")
+            self._show_filters(True)
         self.call_after_refresh(self.query_one("#categories", FilterList).focus)
 
     def action_help(self) -> None:

@@ -7,6 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from app.tui.widgets.results_text import entries as plural_entries
+from app.tui.widgets.results_text import plural
 from engine import SearchMode
 
 MODEL_LABELS = {
@@ -30,15 +31,24 @@ class StatusLine(Static):
     """The mode the user chose."""
     notes: reactive[int] = reactive(0)
     """Personal notes (session and manual): not shared until promoted."""
+    outdated: reactive[int] = reactive(0)
+    """Files new, changed or removed since the last index run (``Indexer.freshness``)."""
 
     def render(self) -> Content:
         """Assemble the line from the current attributes."""
         entries = "counting…" if self.entries is None else plural_entries(self.entries)
         model = MODEL_LABELS.get(self.model_state, self.model_state)
-        notes = f" · [$warning]{self.notes:,} notes not shared[/] (F7)" if self.notes else ""
+        notes = " · [$warning]$notes not shared[/] (F7)" if self.notes else ""
+        indexing = self.index_state.startswith("indexing")
+        index = "$index" if indexing else "index $index"  # "indexing 3/40", "index ready"
+        if self.outdated and not indexing:  # changed since the last index run
+            behind = "[$warning]$outdated changed[/] (ctrl+r)"  # like "notes … (F7)"
+            index = f"index: {behind}" if self.index_state == "ready" else f"{index} · {behind}"
         return Content.from_markup(
-            f"$entries{notes} │ index $index │ mode [b]$mode[/] │ {model}",
+            f"$entries{notes} │ {index} │ mode [b]$mode[/] │ {model}",
             entries=entries,
+            notes=plural(self.notes, "note"),
             index=self.index_state,
+            outdated=plural(self.outdated, "file"),
             mode=self.mode.value,
         )
