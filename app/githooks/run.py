@@ -87,8 +87,9 @@ def run_git_hook(root: Path, hook: str, args: Sequence[str], *, background: bool
         return 0
     if background:
         spawn_reindex(root, hook, wanted)
-        what = f"{len(wanted)} knowledge file(s)" if wanted else "the knowledge files"
-        print(f"memory-tui: re-indexing {what} in the background", file=sys.stderr)
+        if wanted:  # git named them; otherwise (a file checkout) the check is silent
+            what = f"{len(wanted)} indexed file" + ("s" if len(wanted) != 1 else "")
+            print(f"memory-tui: re-indexing {what} in the background", file=sys.stderr)
         return 0
     return reindex(root, hook, wanted, quiet=False)
 

@@ -280,7 +280,7 @@ def test_a_commit_makes_edited_knowledge_searchable_without_index(
         assert "re-indexed 1 knowledge file(s)" in commit.stderr
         assert found(root, home, "kumquat")
     else:
-        assert "re-indexing 1 knowledge file(s) in the background" in commit.stderr
+        assert "re-indexing 1 indexed file in the background" in commit.stderr
         assert wait_for(lambda: found(root, home, "kumquat"))
     assert wait_for(lambda: last_run(root).get("files") == [note.relative_to(root).as_posix()])
     assert last_run(root)["ok"] is True
@@ -340,7 +340,7 @@ def test_the_part_inside_git_imports_neither_store_nor_model(tmp_path: Path, hom
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == []
-    assert "re-indexing 1 knowledge file(s) in the background" in done.stderr
+    assert "re-indexing 1 indexed file in the background" in done.stderr
 
 
 @pytest.mark.slow
@@ -380,3 +380,22 @@ def test_a_project_path_with_a_space_and_a_quote_through_init_and_a_real_commit(
     )
     assert prompt.returncode == 0, prompt.stderr
     assert "kumquat queue drains nightly" in prompt.stdout
+
+
+def test_a_file_checkout_checks_in_the_background_without_a_word(
+    tmp_path: Path,
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`git checkout -- app.py` cannot say which files changed: the hash check runs in the
+    background, and nothing claims the knowledge files are being re-indexed."""
+    root = make_repo(tmp_path, home)
+    MemoryPaths.for_root(root).memory_dir.mkdir(parents=True)
+    spawned: list[object] = []
+    monkeypatch.setattr(hook_run, "spawn_reindex", lambda *args: spawned.append(args))
+    head = git(root, "rev-parse", "HEAD", home=home).stdout.strip()
+
+    assert hook_run.run_git_hook(root, "post-checkout", [head, head, "0"], background=True) == 0
+
+    assert spawned and capsys.readouterr().err == ""
