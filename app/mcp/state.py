@@ -81,6 +81,8 @@ class ServerState:
         self._warm_thread: threading.Thread | None = None
         self.client_ready = threading.Event()
         """Set when the client has listed the tools: start-up traffic is over."""
+        self.building = threading.Event()
+        """Set while a fresh clone's memory is built from its knowledge files and docs."""
         self.warmed = threading.Event()
         """Set when the background warm-up has finished (successfully or not)."""
         self._bookkeeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-bookkeeping")
@@ -148,9 +150,13 @@ class ServerState:
             self.client_ready.wait(CLIENT_READY_TIMEOUT)
         try:
             memory = self.memory()
+            self.building.set()  # a fresh clone's text first: keyword search answers then
+            try:
+                _index_a_fresh_clone(memory)
+            finally:
+                self.building.clear()
             memory.warm_up(mode="vector")
             log.info("embedding model and vector store are ready")
-            _index_a_fresh_clone(memory)
             self._start_embedding(memory)
         except EngineError as exc:  # e.g. a bad config: every tool call reports it too
             log.warning("background warm-up failed: %s", exc.message)

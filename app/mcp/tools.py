@@ -114,8 +114,22 @@ def search_payload(
         "used": response.used.value,
         "count": len(rows),
         "results": rows,
-        "warnings": list(response.warnings),
+        "warnings": _search_warnings(state, list(response.warnings)),
     }
+
+
+BUILDING = (
+    "this clone's memory is being built from its knowledge files and docs (first start): "
+    "results are partial for a few seconds"
+)
+
+
+def _search_warnings(state: ServerState, warnings: list[str]) -> list[str]:
+    """The search's warnings, saying what is really under way: while a fresh clone's
+    memory is built, that (not the model, which loads after it) is why results are few."""
+    if not state.building.is_set():
+        return warnings
+    return [BUILDING, *(w for w in warnings if "still loading" not in w)]
 
 
 def add_payload(
