@@ -18,11 +18,15 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)…"; $(PYTHON) -m venv $(VENV); }
 ifneq ($(strip $(UV)),)
 	@echo "Installing memory-tui and its dependencies with uv (first time about 40 s on 2 cores)…"
-	$(UV) pip install --quiet --python $(BIN)/python -e '.[test]'
+	@start=$$(date +%s); \
+	PYTHONWARNINGS=ignore $(UV) pip install --quiet --python $(BIN)/python -e '.[test]' && \
+	echo "  done in $$(( $$(date +%s) - start )) s"
 else
 	@echo "Installing memory-tui and its dependencies with pip (first time about 2 min on 2 cores; uv on PATH makes it about 3× faster)…"
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@start=$$(date +%s); \
+	$(BIN)/python -m pip install --quiet --upgrade pip && \
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test]' && \
+	echo "  done in $$(( $$(date +%s) - start )) s"
 endif
 	@touch $(STAMP)
 	@echo "Installed: $(BIN)/memory-tui"
