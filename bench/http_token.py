@@ -5,8 +5,9 @@
 Builds a project of ``--entries`` notes (real model, as ``bench.http_load``) and starts two
 real ``memory-tui serve-mcp --http`` servers on it side by side: one without a token, one
 requiring it (``MEMORY_TUI_HTTP_TOKEN``). Each round, ``--sessions`` MCP SDK clients make
-``--calls`` calls each (80 % ``memory_search``, 15 % ``memory_list``, 5 % ``memory_add``) to
-one server, then to the other, in ABBA order, so a machine busy with other work weighs on
+``--calls`` calls each (85 % ``memory_search`` with ``bench.http_load``'s queries, 15 %
+``memory_list``; no adds, so neither server makes the other reload its vectors) to one
+server, then to the other, in ABBA order, so a machine busy with other work weighs on
 both alike. Prints each server's latency percentiles and the ratio of the medians (token /
 no token), overall and as the median of the rounds' ratios.
 """
@@ -38,17 +39,13 @@ async def one_round(
     async def session(n: int) -> None:
         rng = random.Random(seed * 1000 + n)
         async with connect(url, headers) as client:
-            for i in range(calls):
+            for _ in range(calls):
                 roll = rng.random()
-                if roll < 0.80:
-                    tool, arguments = "memory_search", {"query": f"{rng.choice(TOPICS)} restarts"}
-                elif roll < 0.95:
-                    tool, arguments = "memory_list", {"limit": 20}
+                if roll < 0.85:
+                    query = f"{rng.choice(TOPICS)} restarts"
+                    tool, arguments = "memory_search", {"query": query, "limit": 5}
                 else:
-                    tool, arguments = (
-                        "memory_add",
-                        {"content": f"round {seed} session {n} fact {i}"},
-                    )
+                    tool, arguments = "memory_list", {"limit": 20}
                 started = time.perf_counter()
                 result = await client.call_tool(tool, arguments)
                 found.append((time.perf_counter() - started) * 1000)
