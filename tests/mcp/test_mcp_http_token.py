@@ -37,6 +37,8 @@ TOKEN = "team-token-Zr8q1xV0aP4mK7sD2wF9"
 WRONG = "team-token-Zr8q1xV0aP4mK7sD2wF8"  # one character off
 MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
 LEGACY_VERSION = "2025-06-18"
+RAW_TIMEOUT = 120.0
+"""Seconds a raw request may wait: the first add creates the store, slow on a busy machine."""
 
 
 def _free_port() -> int:
@@ -204,7 +206,7 @@ async def test_without_a_token_initialize_and_every_request_get_401(
 ) -> None:
     async with serving(token_server) as url:
         _all_401(await _refused_by_the_sdk_client(url, None))
-        async with httpx2.AsyncClient() as http:
+        async with httpx2.AsyncClient(timeout=RAW_TIMEOUT) as http:
             raw = RawSession(http, url)
             await raw.open(TOKEN)
             for method, params in REQUESTS:
@@ -226,7 +228,7 @@ async def test_a_wrong_token_gets_401_on_every_request(token_server: MemoryServe
         _all_401(await _refused_by_the_sdk_client(url, WRONG))
         _all_401(await _refused_by_the_sdk_client(url, TOKEN + "x"))
         _all_401(await _refused_by_the_sdk_client(url, TOKEN[:-1]))
-        async with httpx2.AsyncClient() as http:
+        async with httpx2.AsyncClient(timeout=RAW_TIMEOUT) as http:
             raw = RawSession(http, url)
             await raw.open(TOKEN)
             for method, params in REQUESTS:
@@ -253,7 +255,7 @@ async def test_the_right_token_works(token_server: MemoryServer, mode: str) -> N
 async def test_host_and_origin_checks_still_apply_with_the_token(
     token_server: MemoryServer,
 ) -> None:
-    async with serving(token_server) as url, httpx2.AsyncClient() as http:
+    async with serving(token_server) as url, httpx2.AsyncClient(timeout=RAW_TIMEOUT) as http:
         raw = RawSession(http, url)
         await raw.open(TOKEN)
         headers = {
@@ -295,7 +297,7 @@ async def test_the_token_never_reaches_the_logs_or_the_answers(
         block = failed.content[0]
         bodies.append(block.text if isinstance(block, TextContent) else "")
         await _refused_by_the_sdk_client(url, WRONG)
-        async with httpx2.AsyncClient() as http:
+        async with httpx2.AsyncClient(timeout=RAW_TIMEOUT) as http:
             refused = await http.post(url, headers={"Authorization": f"Bearer {WRONG}"}, json={})
             bodies.append(refused.text + json.dumps(dict(refused.headers)))
     assert any("memory_get_everything" in body for body in bodies)  # the answers were seen
