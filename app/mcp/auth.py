@@ -152,18 +152,20 @@ class SharedTokenVerifier:
     """
 
     def __init__(self, token: str) -> None:
+        from mcp.server.auth.provider import AccessToken
+
         self._expected = _digest(token.encode("ascii"))
+        # What the SDK keeps in each accepted request's scope (it reads it, never changes
+        # it), built once; the token is not put in it.
+        self._granted = AccessToken(token="shared-token", client_id=CLIENT_ID, scopes=[])
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """An access token for the right bearer token, None for any other."""
-        from mcp.server.auth.provider import AccessToken
-
         # Header values reach us decoded as latin-1, so this gives back the bytes sent.
         presented = _digest(token.encode("latin-1", errors="replace"))
         if not hmac.compare_digest(presented, self._expected):
             return None
-        # The SDK keeps this object in the request's scope: the token is not put in it.
-        return AccessToken(token="shared-token", client_id=CLIENT_ID, scopes=[])
+        return self._granted
 
     def __repr__(self) -> str:
         return "SharedTokenVerifier(<token hidden>)"
