@@ -2,9 +2,9 @@
 
 Tools ``memory_search``, ``memory_add``, ``memory_list``, ``memory_delete`` and
 ``memory_analyze``; the ``memory://{+path}`` resources (files under ``.claude/knowledge/``)
-and their listing; the ``query`` prompt. Served over stdio, or over streamable HTTP on
-loopback with ``--http``. The implementation lives in :mod:`app.mcp`; this module is its
-front door:
+and their listing; the ``query`` prompt. Served over stdio, or over streamable HTTP with
+``--http`` (a token required beyond loopback: :mod:`app.mcp.auth`). The implementation
+lives in :mod:`app.mcp`; this module is its front door:
 
     from app.mcp_server import create_server, serve
 """

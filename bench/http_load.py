@@ -1,6 +1,7 @@
 """Load on the HTTP server: many agent sessions at once, searching, adding and listing.
 
     python -m bench.http_load [--sessions 16] [--seconds 120] [--entries 2000] [--think-ms 0]
+                              [--token]
 
 Builds a project of ``--entries`` short notes (real model), starts the real
 ``memory-tui serve-mcp --http`` on loopback and runs ``--sessions`` MCP SDK clients for
@@ -8,25 +9,32 @@ Builds a project of ``--entries`` short notes (real model), starts the real
 waiting ``--think-ms`` between calls (0: back to back). Prints errors, acknowledged adds
 missing afterwards, latency percentiles per tool, and the server's resident memory once
 warm and at the end. Targets (issue 16): 0 errors, 0 lost, add p99 ≤ 250 ms, search p95 ≤
-150 ms, RSS growth ≤ 30 %.
+150 ms, RSS growth ≤ 30 %. With ``--token`` the server requires a random token (given in
+``MEMORY_TUI_HTTP_TOKEN``) and every client sends it (issue 39).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
 
 MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
@@ -83,9 +91,21 @@ class Load:
             self.acked.append(json.loads(block.text)["id"])
 
 
-async def session(url: str, load: Load, seed: int, until: float, think: float) -> None:
+@contextlib.asynccontextmanager
+async def connect(url: str, headers: dict[str, str]) -> AsyncIterator[Client]:
+    """The SDK's streamable-HTTP client (what ``Client(url)`` builds), sending ``headers``."""
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        Client(streamable_http_client(url, http_client=http), cache=None) as client,
+    ):
+        yield client
+
+
+async def session(
+    url: str, headers: dict[str, str], load: Load, seed: int, until: float, think: float
+) -> None:
     rng = random.Random(seed)
-    async with Client(url, cache=None) as client:
+    async with connect(url, headers) as client:
         n = 0
         while time.monotonic() < until:
             roll = rng.random()
@@ -102,30 +122,32 @@ async def session(url: str, load: Load, seed: int, until: float, think: float) -
                 await anyio.sleep(think)
 
 
-async def run_load(url: str, sessions: int, seconds: float, think: float) -> Load:
+async def run_load(
+    url: str, headers: dict[str, str], sessions: int, seconds: float, think: float
+) -> Load:
     load = Load()
     until = time.monotonic() + seconds
     async with anyio.create_task_group() as group:
         for seed in range(sessions):
-            group.start_soon(session, url, load, seed, until, think)
+            group.start_soon(session, url, headers, load, seed, until, think)
     return load
 
 
-async def warm(url: str) -> None:
+async def warm(url: str, headers: dict[str, str]) -> None:
     """What any session does first: the model loaded, the store opened by one add."""
-    async with Client(url, cache=None) as client:
+    async with connect(url, headers) as client:
         for _ in range(5):
             await client.call_tool("memory_search", {"query": "deploy restarts", "mode": "vector"})
         await client.call_tool("memory_add", {"content": "warm-up note of the load benchmark"})
 
 
-def wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+def wait_ready(url: str, headers: dict[str, str], process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"the server exited ({process.returncode})")
         try:
-            anyio.run(warm, url)
+            anyio.run(warm, url, headers)
             return
         except Exception:
             time.sleep(0.5)
@@ -151,18 +173,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--entries", type=int, default=2000)
     parser.add_argument("--think-ms", type=float, default=0)
+    parser.add_argument(
+        "--token", action="store_true", help="the server requires a token; clients send it"
+    )
     args = parser.parse_args(argv)
+    env = {k: v for k, v in os.environ.items() if k != "MEMORY_TUI_HTTP_TOKEN"}
+    headers: dict[str, str] = {}
+    if args.token:
+        token = secrets.token_urlsafe(32)
+        env["MEMORY_TUI_HTTP_TOKEN"] = token
+        headers["Authorization"] = f"Bearer {token}"
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
         build(root, args.entries)
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         command = [MEMORY_TUI, "serve-mcp", "--http", "--port", str(port), "--project", str(root)]
-        process = subprocess.Popen(command, stderr=subprocess.PIPE)
+        process = subprocess.Popen(command, stderr=subprocess.PIPE, env=env)
         try:
-            wait_ready(url, process)
+            wait_ready(url, headers, process)
             rss_start = rss_mib(process.pid)
-            load = anyio.run(run_load, url, args.sessions, args.seconds, args.think_ms / 1000)
+            load = anyio.run(
+                run_load, url, headers, args.sessions, args.seconds, args.think_ms / 1000
+            )
             rss_end = rss_mib(process.pid)
         finally:
             process.terminate()
@@ -171,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     calls = sum(len(v) for v in load.ms.values())
     print(
         f"{args.sessions} sessions x {args.seconds:g} s (think {args.think_ms:g} ms) on "
-        f"{args.entries} entries: {calls} calls ({calls / args.seconds:.0f}/s), "
+        f"{args.entries} entries, {'a token' if args.token else 'no token'}: "
+        f"{calls} calls ({calls / args.seconds:.0f}/s), "
         f"{len(load.errors)} errors, {missing} of {len(load.acked)} acknowledged adds lost; "
         f"server exit code {process.returncode}"
     )

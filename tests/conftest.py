@@ -28,9 +28,9 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _isolate(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory, model_cache: Path
 ) -> None:
-    """No CLAUDE_MEMORY_* variable and no real home directory leak into a test."""
+    """No CLAUDE_MEMORY_* variable, HTTP token or real home directory leak into a test."""
     for name in list(os.environ):
-        if name.startswith("CLAUDE_MEMORY_"):
+        if name.startswith("CLAUDE_MEMORY_") or name == "MEMORY_TUI_HTTP_TOKEN":
             monkeypatch.delenv(name)
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))

@@ -366,9 +366,23 @@ def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui serve-mcp``: the MCP server (stdio, or streamable HTTP with --http)."""
     import logging
 
+    from app.cli.options import EXIT_USAGE, PROG
+    from app.mcp.auth import TokenError, load_token, require_token_beyond_loopback
     from app.mcp_server import serve
 
-    code = serve(root, http=args.http, host=args.host, port=args.port, verbose=args.verbose)
+    if args.token_file is not None and not args.http:
+        print(f"{PROG}: error: --token-file goes with --http", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        token = load_token(args.token_file) if args.http else None
+        if args.http:  # refused here, before the server opens anything or binds the port
+            require_token_beyond_loopback(args.host, token)
+    except TokenError as exc:
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        return EXIT_USAGE
+    code = serve(
+        root, http=args.http, host=args.host, port=args.port, verbose=args.verbose, token=token
+    )
     # The memory is closed and the log flushed. The model may still be loading in a native
     # thread (the client left during the warm-up); finalising the interpreter under it
     # aborts the process (SIGABRT), so leave without finalising, as the terminal app does.

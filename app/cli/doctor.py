@@ -130,23 +130,34 @@ def doctor(args: argparse.Namespace, root: Path) -> int:
         return 2
 
     report = diagnose(root, default_embedder(), rebuild_store_if_needed=args.rebuild_store)
+    checks = [
+        {"part": c.part, "status": c.status.value, "detail": c.detail, "fix": c.fix}
+        for c in report.checks
+    ] + _http_server_checks(root)
+    problems = sum(c["status"] == "problem" for c in checks)
     if args.json:
-        data = {
-            "healthy": report.healthy,
-            "checks": [
-                {"part": c.part, "status": c.status.value, "detail": c.detail, "fix": c.fix}
-                for c in report.checks
-            ],
-        }
+        data = {"healthy": not problems, "checks": checks}
         sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     else:
-        for check in report.checks:
+        for check in checks:
             sys.stdout.write(
-                printable(f"{check.status.value:<9} {check.part:<16} {check.detail}\n")
+                printable(f"{check['status']:<9} {check['part']:<16} {check['detail']}\n")
             )
-            if check.fix and check.status.value in ("problem", "warning"):
-                sys.stdout.write(printable(f"{'':<26} → run: {check.fix}\n"))
-        problems = sum(c.status.value == "problem" for c in report.checks)
-        verdict = "healthy" if report.healthy else f"{problems} problem(s) left"
+            if check["fix"] and check["status"] in ("problem", "warning"):
+                sys.stdout.write(printable(f"{'':<26} → run: {check['fix']}\n"))
+        verdict = "healthy" if not problems else f"{problems} problem(s) left"
         print(f"memory-tui doctor: {verdict}", file=sys.stderr)
-    return 0 if report.healthy else 1
+    return 0 if not problems else 1
+
+
+def _http_server_checks(root: Path) -> list[dict[str, str]]:
+    """One check per running ``serve-mcp --http``: a warning when it serves without a
+    token on loopback, a problem beyond it (see app.mcp.serving)."""
+    from app.mcp.serving import running
+    from engine import MemoryPaths
+
+    checks = []
+    for server in running(MemoryPaths.for_root(root).memory_dir):
+        status, detail, fix = server.exposure()
+        checks.append({"part": "http server", "status": status, "detail": detail, "fix": fix})
+    return checks

@@ -7,6 +7,7 @@ the parser's tests import no engine code.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import NoReturn
 
 from app.cli.options import (
@@ -182,5 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="HTTP address (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
+    p.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="PATH",
+        help="with --http: require the token in this file (readable only by you) on every "
+        "request; or set MEMORY_TUI_HTTP_TOKEN. Required beyond loopback",
+    )
     p.set_defaults(handler=commands.serve_mcp)
     return parser

@@ -2,8 +2,9 @@
 
 Initialised or not, entries by source and category, personal notes not yet promoted
 (shared with nobody until then), knowledge files and how many changed since the last
-index, entries waiting for their vector (two-phase indexing), the git hooks, and whether
-``memory-tui`` is on PATH (the committed wiring needs it there, or ``MEMORY_TUI_BIN``).
+index, entries waiting for their vector (two-phase indexing), the git hooks, whether
+``memory-tui`` is on PATH (the committed wiring needs it there, or ``MEMORY_TUI_BIN``), and
+the ``serve-mcp --http`` servers running on the project, with whether each requires a token.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def gather(root: Path) -> dict[str, Any]:
         "on_path": shutil.which("memory-tui") is not None,
         "local_bin": _local_bin(root),
         "hooks": _hooks(root),
+        "http_servers": _http_servers(paths.memory_dir),
     }
     if data["initialised"]:
         data.update(_memory_state(root))
@@ -88,6 +90,27 @@ def _local_bin(root: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _http_servers(memory_dir: Path) -> list[dict[str, Any]]:
+    """The running ``serve-mcp --http`` servers: address, token, and how exposed."""
+    from app.mcp.serving import running
+
+    servers = []
+    for server in running(memory_dir):
+        status, detail, fix = server.exposure()
+        servers.append(
+            {
+                "pid": server.pid,
+                "host": server.host,
+                "port": server.port,
+                "token": server.token,
+                "exposure": status,
+                "detail": detail,
+                "fix": fix,
+            }
+        )
+    return servers
+
+
 def _hooks(root: Path) -> dict[str, str]:
     """Each git hook's state (``installed``, ``chained``, ``absent``); empty outside git."""
     from app.githooks.install import status as hook_status
@@ -118,6 +141,9 @@ def describe(data: dict[str, Any]) -> list[str]:
             "`memory-tui hooks install` keeps the index in step with git"
         )
     lines.append(_path_line(data))
+    for server in data["http_servers"]:
+        fix = f" ({server['fix']})" if server["fix"] else ""
+        lines.append(f"serving:   {server['detail']}{fix}")
     return lines
 
 

@@ -7,7 +7,9 @@
 - :mod:`app.mcp.state` — the lazily opened memory, model warm-up, reference bookkeeping;
 - :mod:`app.mcp.knowledge` — ``memory://`` resources and their path checks;
 - :mod:`app.mcp.prompts` — the ``query`` prompt;
-- :mod:`app.mcp.run` — logging and the stdio / streamable-HTTP transports.
+- :mod:`app.mcp.run` — logging and the stdio / streamable-HTTP transports;
+- :mod:`app.mcp.auth` — the HTTP server's token: its sources and the SDK's bearer check;
+- :mod:`app.mcp.serving` — records of the running HTTP servers, for ``doctor`` and ``status``.
 
 Importing this package is cheap; the SDK is imported by the modules that need it.
 """

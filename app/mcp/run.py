@@ -8,7 +8,6 @@ cannot corrupt it; logs go to stderr and to ``.claude/memory/memory-tui.log``.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import logging
 import logging.handlers
 import os
@@ -19,6 +18,8 @@ from pathlib import Path
 
 import anyio
 
+from app.mcp.auth import require_token_beyond_loopback
+from app.mcp.serving import HttpServer, record
 from engine import MemoryPaths
 
 log = logging.getLogger("memory_tui.mcp")
@@ -64,15 +65,6 @@ def configure_logging(root: Path, *, verbose: bool = False) -> Path | None:
     return log_path
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 M_ARENA_MAX = -8
 """glibc's ``mallopt`` parameter for the number of malloc arenas."""
 MALLOC_ARENAS = 2
@@ -112,11 +104,16 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
     verbose: bool = False,
+    token: str | None = None,
 ) -> int:
     """Serve the memory of the project at ``root`` until the client goes away (or Ctrl-C).
 
+    Over HTTP, ``token`` (see :mod:`app.mcp.auth`) is required beyond loopback: without
+    one this raises :class:`~app.mcp.auth.TokenError` before anything is opened or bound.
     Returns the exit code.
     """
+    if http:
+        require_token_beyond_loopback(host, token)
     configure_logging(root, verbose=verbose)
     # The server embeds one short query at a time, often on a machine whose cores are busy
     # with other work (agents, builds, tests). Intra-op threads gain little on such small
@@ -131,16 +128,22 @@ def serve(
     from app.mcp.server import create_server
 
     _few_malloc_arenas()
-    server = create_server(root)
+    server = create_server(root, token=token if http else None)
     _stop_on_sigterm()
     try:
         if http:
-            if not _is_loopback(host):
-                log.warning(
-                    "serving on %s: anyone who can reach it can read and change the memory", host
-                )
-            log.info("serving %s over streamable HTTP at http://%s:%d/mcp", root, host, port)
-            anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
+            log.info(
+                "serving %s over streamable HTTP at http://%s:%d/mcp (%s)",
+                root,
+                host,
+                port,
+                "every request must carry the token"
+                if token is not None
+                else "no token: every user and program on this machine can reach it",
+            )
+            running = HttpServer(pid=os.getpid(), host=host, port=port, token=token is not None)
+            with record(MemoryPaths.for_root(root).memory_dir, running):
+                anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
         else:
             log.info("serving %s over stdio (pid %d)", root, os.getpid())
             anyio.run(server.run_stdio_async)

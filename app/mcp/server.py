@@ -32,6 +32,7 @@ from mcp.types import (
 from pydantic import Field, ValidationError
 
 from app.mcp import errors, knowledge, strict
+from app.mcp.auth import SharedTokenVerifier, auth_settings
 from app.mcp.prompts import query_prompt
 from app.mcp.state import MemorySource, ServerState
 from app.mcp.tools import TOOL_NAMES, register_tools
@@ -58,10 +59,15 @@ def _version() -> str:
 class MemoryServer(MCPServer[None]):
     """The memory-tui MCP server; see the module docstring."""
 
-    def __init__(self, state: ServerState, *, warm_up: bool = True) -> None:
+    def __init__(
+        self, state: ServerState, *, warm_up: bool = True, token: str | None = None
+    ) -> None:
         self.state = state
         """The memory and background work behind the tools."""
         self.warm_up = warm_up
+        self.requires_token = token is not None
+        """Whether every HTTP request must carry the token (:mod:`app.mcp.auth`)."""
+        verifier = SharedTokenVerifier(token) if token is not None else None
         super().__init__(
             SERVER_NAME,
             title="memory-tui project memory",
@@ -69,6 +75,9 @@ class MemoryServer(MCPServer[None]):
             version=_version(),
             log_level="WARNING",
             lifespan=_lifespan,
+            # The SDK's bearer authentication for HTTP; stdio never consults it.
+            token_verifier=verifier,
+            auth=auth_settings() if verifier is not None else None,
         )
 
     async def call_tool(
@@ -169,13 +178,16 @@ async def _lifespan(server: MCPServer[None]) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(server.state.flush)
 
 
-def create_server(source: MemorySource, *, warm_up: bool = True) -> MemoryServer:
+def create_server(
+    source: MemorySource, *, warm_up: bool = True, token: str | None = None
+) -> MemoryServer:
     """Build the server over a memory, a project root, or a memory factory.
 
     With ``warm_up`` the embedding model loads in the background after start-up;
-    without it, on first need.
+    without it, on first need. With ``token``, every request over HTTP must carry
+    ``Authorization: Bearer <token>`` (401 otherwise, before any MCP processing).
     """
-    server = MemoryServer(ServerState(source), warm_up=warm_up)
+    server = MemoryServer(ServerState(source), warm_up=warm_up, token=token)
     register_tools(server, server.state)
     strict.seal_schemas(server._tool_manager.list_tools())
     _register_resources(server)
