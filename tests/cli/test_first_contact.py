@@ -90,6 +90,14 @@ class Terminal:
         return self.process.returncode
 
 
+def _env(home: Path) -> dict[str, str]:
+    """A clean environment with HOME at ``home``, sharing this machine's model export
+    (made once; a fresh HOME would make it again, 20-30 s)."""
+    from engine.embedding.onnx_export import cache_dir
+
+    return clean_env(home) | {"MEMORY_TUI_MODEL_CACHE": str(cache_dir())}
+
+
 def _search_finds_readme(term: Terminal, query: str) -> None:
     opened = term.wait_for("Search the memory", timeout=120)
     assert opened, f"the app did not open:\n{term.text()[-3000:]}"
@@ -111,7 +119,7 @@ def test_bare_memory_tui_in_a_new_git_project_opens_the_app_and_finds_the_readme
     home = tmp_path / "home"
     home.mkdir()
     assert CLI is not None
-    term = Terminal([CLI], cwd=project, env=clean_env(home))
+    term = Terminal([CLI], cwd=project, env=_env(home))
     try:
         _search_finds_readme(term, "quetzal feathers")
     finally:
@@ -132,7 +140,7 @@ def test_make_run_on_a_fresh_clone_opens_the_app_and_finds_the_readme(tmp_path: 
     home.mkdir()
     stamp = VENV / ".installed-stamp"
     argv = ["make", "--no-print-directory", "run", f"VENV={VENV}", "-o", str(stamp)]
-    term = Terminal(argv, cwd=clone, env=clean_env(home))
+    term = Terminal(argv, cwd=clone, env=_env(home))
     try:
         _search_finds_readme(term, "quick start")
     finally:

@@ -121,7 +121,8 @@ def test_init_end_to_end_is_idempotent_and_searchable(tmp_path: Path, home: Path
 
     first = run_cli("init", cwd=root, home=home)
     assert first.returncode == 0, first.stderr
-    suggested = first.stdout.rsplit('Try: memory-tui search "', 1)[1].split('"')[0]
+    try_line = next(line for line in first.stdout.splitlines() if line.startswith("Try: "))
+    suggested = try_line.rsplit(' search "', 1)[1].split('"')[0]
     assert suggested == "configuration"  # a first-steps topic of this repository's README
     tried = run_cli("search", suggested, "--json", cwd=root, home=home)
     assert any("WIDGETS_HOME" in r["content"] for r in json.loads(tried.stdout))
