@@ -53,27 +53,27 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
 _TolerantLoader.add_multi_constructor("", _unknown_tag)
 
 
-def _toml(text: str) -> dict[str, Any]:
+def _toml(text: str) -> dict[str, Any] | None:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError:
-        return {}
+        return None
 
 
-def _yaml(text: str) -> dict[str, Any]:
+def _yaml(text: str) -> dict[str, Any] | None:
     try:
         doc = yaml.load(text, Loader=_TolerantLoader)  # a SafeLoader subclass: no code runs
     except yaml.YAMLError:
-        return {}
-    return doc if isinstance(doc, dict) else {}
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
-def _json(text: str) -> dict[str, Any]:
+def _json(text: str) -> dict[str, Any] | None:
     try:
         doc = json.loads(text)
     except ValueError:
-        return {}
-    return doc if isinstance(doc, dict) else {}
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def _text_or(value: object, default: str) -> str:
@@ -81,12 +81,17 @@ def _text_or(value: object, default: str) -> str:
 
 
 def _mdbook(text: str) -> list[str]:
-    book = _toml(text).get("book")
+    """A ``book.toml`` that cannot be parsed declares nothing (nor does any other file)."""
+    config = _toml(text)
+    if config is None:
+        return []
+    book = config.get("book")
     return [_text_or(book.get("src") if isinstance(book, dict) else None, "src")]
 
 
 def _mkdocs(text: str) -> list[str]:
-    return [_text_or(_yaml(text).get("docs_dir"), "docs")]
+    config = _yaml(text)
+    return [] if config is None else [_text_or(config.get("docs_dir"), "docs")]
 
 
 def _sphinx(text: str) -> list[str]:
@@ -105,13 +110,17 @@ def _sphinx(text: str) -> list[str]:
     return ["."] if names & _SPHINX_SETTINGS else []
 
 
-def _hugo(config: dict[str, Any]) -> list[str]:
+def _hugo(config: dict[str, Any] | None) -> list[str]:
+    if config is None:
+        return []
     return [_text_or(config.get("contentDir") or config.get("contentdir"), "content")]
 
 
-def _site_config(config: dict[str, Any]) -> list[str]:
+def _site_config(config: dict[str, Any] | None) -> list[str]:
     """A ``config.toml``/``config.yaml``: Hugo's when it has ``baseURL``, Zola's when it
     has ``base_url``; any other tool's config names no docs."""
+    if config is None:
+        return []
     if "baseURL" in config or "baseurl" in config:
         return _hugo(config)
     return ["content"] if "base_url" in config else []
@@ -120,6 +129,8 @@ def _site_config(config: dict[str, Any]) -> list[str]:
 def _jekyll(text: str) -> list[str]:
     """A Jekyll site's collections (``_posts`` is its blog), and the site folder itself."""
     config = _yaml(text)
+    if config is None:
+        return []
     base = _text_or(config.get("collections_dir"), ".")
     collections = config.get("collections")
     names = list(collections) if isinstance(collections, dict | list) else []
