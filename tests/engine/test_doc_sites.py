@@ -94,6 +94,10 @@ SITES: dict[str, tuple[dict[str, str], list[str]]] = {
         {"guide/.vitepress/config.mts": "export default {title: 'tool'}\n"},
         ["guide/examples/plugins.md", "guide/index.md"],
     ),
+    "Antora": (
+        {"handbook/antora.yml": "name: tool\nversion: ~\n"},
+        ["handbook/modules/ROOT/pages/examples/proxy.md"],
+    ),
     "VuePress": (
         {"manual/.vuepress/config.js": "module.exports = {title: 'tool'}\n"},
         ["manual/README.md", "manual/examples/themes.md"],
