@@ -152,6 +152,8 @@ class NoiseClassifier:
     - An example-named folder holds examples, except a Go package that is not ``main``;
       an example- or test-named folder that is (or holds) a package another of the
       project's packages depends on by path is that library (``tokio-test/``).
+    - Markdown inside a docs folder that a docs tool's configuration declares is a page of
+      the documentation, never an example or a test by its folder's name.
     - A folder below the top level that carries its own licence file is a vendored copy
       only where no declaration claims it: not a declared package (each crate of a Cargo
       workspace ships its licence), not inside a Go module (vendoring there is ``vendor/``).
@@ -217,6 +219,8 @@ class NoiseClassifier:
                 return "examples", parent
             return self._licensed_copy(rel)
         kind, place = found
+        if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
+            return None  # docs/v3/examples/greet.md: a page of the declared docs site
         if kind == "vendored":
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
@@ -233,6 +237,21 @@ class NoiseClassifier:
                 if any(not (user + "/").startswith(place) for user in users):
                     return _below(rel, library)  # depended on from outside the folder
         return found
+
+    def doc_root(self, rel: str) -> str | None:
+        """The docs folder a docs tool's configuration declares that holds ``rel``
+        (``manual/src`` from ``manual/book.toml``), or ``None``. A declaration or folder that
+        is itself an example, a test fixture or someone else's (``tests/site/mkdocs.yml``)
+        declares nothing for the project. The one rule the indexer's sources and the
+        analyzer share."""
+        own = self.ownership
+        docs = own.doc_root(rel)
+        if docs is None:
+            return None
+        folder = own.doc_roots[docs]
+        if self.decide(f"{docs}/_") is not None or (folder and self.decide(f"{folder}/_")):
+            return None
+        return docs
 
     def why_vendored(self, rel: str) -> str:
         """Why the vendored file ``rel`` is someone else's, in a few words."""

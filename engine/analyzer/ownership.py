@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from engine.analyzer import workspaces
+from engine.analyzer import doc_sites, workspaces
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 
 MAX_DIRECTORIES = 20_000
@@ -68,6 +68,9 @@ class Ownership:
     submodules: dict[str, str] = field(default_factory=dict)
     """Submodule folder → its name in ``.gitmodules``."""
     attributes: list[_AttributeRule] = field(default_factory=list)
+    doc_roots: dict[str, str] = field(default_factory=dict)
+    """Docs folder → the folder of the docs tool's configuration that declares it
+    (:mod:`engine.analyzer.doc_sites`)."""
     _go_packages: dict[str, str | None] = field(default_factory=dict)
 
     def member(self, folder: str) -> str | None:
@@ -84,6 +87,14 @@ class Ownership:
             if folder in folders:
                 return folder
         return None
+
+    def doc_root(self, rel: str) -> str | None:
+        """The shallowest declared docs folder that holds ``rel``, if any."""
+        parts = rel.split("/")[:-1]
+        return next(
+            (f for d in range(1, len(parts) + 1) if (f := "/".join(parts[:d])) in self.doc_roots),
+            None,
+        )
 
     def submodule(self, rel: str) -> str | None:
         """The submodule folder that holds ``rel``, if any."""
@@ -139,6 +150,10 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
     poms: list[str] = []
     for folder, names in _walk(root, skip):
         for name in names:
+            if doc_sites.declares(name):
+                config = "" if name.endswith("/") else _text(root / folder / name) or ""
+                for docs in doc_sites.declared_roots(root, folder, name, config):
+                    own.doc_roots.setdefault(docs, folder)
             text = _text(root / folder / name) if _wanted(name) else None
             if text is None:
                 continue
@@ -168,7 +183,8 @@ _OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules"})
 
 def _walk(root: Path, skip: frozenset[str]) -> Iterator[tuple[str, list[str]]]:
     """(folder, file names) from the root down, shallow folders first; ignored, hidden
-    and ``skip`` folders are not entered."""
+    and ``skip`` folders are not entered. A docs site's hidden config folder
+    (``.vitepress``) is listed among the names, with a trailing ``/``."""
     dirs = DirectoryFilter(DEFAULT_IGNORED | skip)
     pending, seen = deque([""]), 0
     while pending and seen < MAX_DIRECTORIES:
@@ -185,6 +201,8 @@ def _walk(root: Path, skip: frozenset[str]) -> Iterator[tuple[str, list[str]]]:
                 if entry.is_dir(follow_symlinks=False):
                     if not dirs.skips(entry.name):
                         pending.append(f"{folder}/{entry.name}" if folder else entry.name)
+                    elif entry.name in doc_sites.MARKER_DIRS:
+                        files.append(entry.name + "/")  # .vitepress/: a docs site's config
                 elif entry.is_file(follow_symlinks=False):
                     files.append(entry.name)
             except OSError:

@@ -7,6 +7,12 @@ kept fresh the same way (incremental index, git hooks, watch). The ``sources`` a
 gitwildmatch: a pattern without a slash matches at any depth, a leading ``/`` anchors it
 to the root, ``**`` crosses folders).
 
+Besides the patterns, while ``sources`` keeps its default ones, the markdown of every docs
+folder that the project's docs tools declare (mdBook's ``book.toml``, ``mkdocs.yml``,
+Sphinx's ``conf.py``, Docusaurus, Hugo, Zola, Jekyll, VitePress, VuePress, Antora: see
+:mod:`engine.analyzer.doc_sites`); a page there is never an example or a test by its
+folder's name (:meth:`engine.analyzer.noise.NoiseClassifier.doc_root`).
+
 Left out unless a pattern names the file exactly: hidden files and folders, files git
 ignores, folders that are never project text (``node_modules``, ``.venv``…), and what
 :func:`engine.analyzer.noise.classify_path` calls noise (release notes, examples, tests,
@@ -28,6 +34,7 @@ from engine.analyzer.gitignore import IgnoreRule, is_ignored
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
+from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
@@ -53,6 +60,9 @@ class SourceSet:
         self.include = GitIgnoreSpec.from_lines(config.sources)
         self.exclude = GitIgnoreSpec.from_lines(config.sources_exclude)
         self.explicit = tuple(_named_path(p) for p in config.sources if _named_path(p))
+        self.declared = set(DEFAULT_SOURCES) <= set(config.sources)
+        """Whether the docs folders the project's docs tools declare are sources too (as
+        long as ``sources`` keeps the default patterns)."""
         try:
             self.knowledge_prefix = knowledge_dir.relative_to(root).as_posix().rstrip("/") + "/"
         except ValueError:
@@ -67,7 +77,9 @@ class SourceSet:
         parts = rel.split("/")
         if any(p.startswith(".") for p in parts) or any(_never_walked(p) for p in parts[:-1]):
             return False
-        if not self.include.match_file(rel) or self.exclude.match_file(rel):
+        if self.exclude.match_file(rel) or not (
+            self.include.match_file(rel) or (self.declared and self.noise.doc_root(rel))
+        ):
             return False
         return self.noise.kind(rel) is None and not self._translation(parts)
 
