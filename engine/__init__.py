@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     "Memory": "engine.services.memory",
+    "resolve_entry": "engine.services.lookup",
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
     "Indexer": "engine.services.indexing",
@@ -146,6 +147,7 @@ __all__ = [
     "promote",
     "read_project_text",
     "render",
+    "resolve_entry",
     "resolve_inside",
     "result_json",
     "result_rows",
@@ -229,6 +231,7 @@ if TYPE_CHECKING:
     from engine.services.entries import AddResult, NewEntry
     from engine.services.health import diagnose
     from engine.services.indexing import Indexer, IndexReport
+    from engine.services.lookup import resolve_entry
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
     from engine.services.secret_scan import fix_secrets, scan_secrets

@@ -160,7 +160,9 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
 def get(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui get``."""
     with _open(root) as memory:
-        entry = memory.resolve(args.id)
+        from engine import resolve_entry
+
+        entry = resolve_entry(memory, args.id)
         if entry.id != args.id and not entry.id.startswith(args.id):  # a promoted one's old id
             moved = f"{args.id} was promoted: it is now {entry.id} ({entry.location})"
             print(moved, file=sys.stderr)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
-from engine.core.errors import FileIsSourceError, InvalidInputError, NotFoundError
+from engine.core.errors import FileIsSourceError, InvalidInputError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
     check_search,
@@ -298,30 +298,6 @@ class Memory:
         from engine.services.aliases import promoted_entry
 
         return promoted_entry(self.paths.meta_path, self.mirror, entry_id)
-
-    MIN_ID_PREFIX = 4
-    """The shortest id prefix :meth:`resolve` accepts (as ``git`` takes short hashes)."""
-
-    def resolve(self, id_or_prefix: str) -> Entry:
-        """The entry with this id, or the one entry whose id starts with it (at least
-        :data:`MIN_ID_PREFIX` characters), as ``git`` takes a short hash.
-
-        Raises:
-            NotFoundError: no entry, or a prefix that several ids share (naming two).
-        """
-        found = self.get(id_or_prefix)
-        if found is not None:
-            return found
-        if len(id_or_prefix) >= self.MIN_ID_PREFIX and is_unicode(id_or_prefix):
-            matches = self.mirror.ids_with_prefix(id_or_prefix)
-            if len(matches) == 1:
-                return self.require(matches[0])
-            if matches:
-                raise NotFoundError(
-                    f"'{id_or_prefix}' is the start of several ids ({matches[0]}, "
-                    f"{matches[1]}, …): give more of it"
-                )
-        raise NotFoundError(f"no entry with id '{id_or_prefix}'")
 
     def require(self, entry_id: str) -> Entry:
         """The entry with this id. Raises :class:`NotFoundError` when there is none."""
