@@ -17,14 +17,19 @@ import logging
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import MemoryPaths, SearchResult, classify_path
+
+if TYPE_CHECKING:
+    from engine import Memory
 
 MAX_RESULTS = 3
 BUDGET = 1_500
 """Characters of snippets injected per prompt, all entries together."""
 SNIPPET = 400
+MAX_PROMPT = 2_000
+"""Characters of the prompt searched (a pasted log is not a question)."""
 _ASKS_ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|releases?|released|changelog|changes|changed|upgrad\w*|migrat\w*"
     r"|deprecat\w*|breaking|what'?s new|new in)\b",
@@ -56,9 +61,14 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
     from engine import Memory
 
     with Memory.open(root, config=config_or_defaults(root, "hook")) as memory:
-        chosen = choose([r for r, _ in memory.relevant(prompt[:2000])], prompt)
+        chosen = entries_for(memory, prompt)
         memory.record_references([r.entry.id for r in chosen])  # injected: referenced
     return format_context(chosen)
+
+
+def entries_for(memory: Memory, prompt: str) -> list[SearchResult]:
+    """The entries the hook injects for ``prompt`` (none when nothing is relevant)."""
+    return choose([r for r, _ in memory.relevant(prompt[:MAX_PROMPT])], prompt)
 
 
 def choose(results: list[SearchResult], prompt: str) -> list[SearchResult]:

@@ -8,6 +8,14 @@ in this memory (the BM25 idf): "option" in a CLI library's memory weighs little,
 name weighs a lot, and a term the memory has never seen ("banana") weighs the most — so
 a prompt about something else entirely is covered by nothing and injects nothing.
 Terms are matched by FTS5 itself (the same porter stemming as search).
+
+A prompt is read for what it is about: the words of asking ("how do I", "what is",
+"where", "some", "before") are dropped with the Snowball project's English stop-word list
+(:data:`PROMPT_STOPWORDS`), forms of one word count once (Porter stem), and the BM25
+candidates are searched with the informative terms only. A candidate must then hold
+:data:`MIN_COVERAGE` of their idf weight and at least :data:`MIN_MATCHED` of them (all
+but one, up to :data:`FULL_MATCH`): one rare word shared by chance ("capital" in "the
+capital of Australia") is not a match.
 """
 
 from __future__ import annotations
@@ -16,16 +24,39 @@ import math
 from dataclasses import dataclass
 
 from engine.search.keyword import KeywordHit, KeywordSearcher
-from engine.search.query import content_terms
+from engine.search.query import MAX_QUERY_TERMS, STOPWORDS, stem, words
 
-MIN_COVERAGE = 0.5
-"""Share of the prompt's idf weight an entry must hold: half of what the prompt says.
-Chosen by reasoning, then checked on bench/repo_qa (0.45 and 0.4 found a few more
-answers but spoke on more off-topic prompts)."""
+MIN_COVERAGE = 0.35
+"""Share of the prompt's idf weight an entry must hold. Chosen with :data:`MIN_MATCHED`
+and :data:`FULL_MATCH` by ``python -m bench.hook_gate`` on typer, express, zustand and
+hono only (0.4 and 0.45 found fewer answers, 0.5 fewer still), checked on the other four
+sets of bench/repo_qa."""
+MIN_MATCHED = 2
+"""Informative prompt terms an entry must hold, whatever their weight: without it, one
+rare word shared by chance made the hook speak on off-topic prompts."""
+FULL_MATCH = 3
+"""An entry must hold all but one of the prompt's informative terms, up to this many
+("explain the difference between TCP and UDP" is not answered by an entry that names TCP
+and UDP): two of four spoke on 12 % of the off-topic prompts on hono."""
 CANDIDATES = 20
 """Best BM25 hits examined."""
 MIN_TERMS = 2
-"""Prompts with fewer content terms ("thanks", "go on") never inject."""
+"""Prompts with fewer informative terms ("thanks", "go on") never inject."""
+PROMPT_STOPWORDS = frozenset(
+    # The Snowball project's English stop-word list (snowballstem.org/algorithms/english/
+    # stop.txt): the words of asking and linking in a prompt; contractions as \w+ splits
+    # them ("don't" → "don", "t").
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his
+    himself she her hers herself it its itself they them their theirs themselves what which
+    who whom this that these those am is are was were be been being have has had having do
+    does did doing would should could ought a an the and but if or because as until while of
+    at by for with about against between into through during before after above below to
+    from up down in out on off over under again further then once here there when where why
+    how all any both each few more most other some such no nor not only own same so than too
+    very can cannot will just don doesn didn isn aren wasn weren hasn haven hadn won wouldn
+    shouldn couldn mustn shan let s t d ll m re ve""".split()  # noqa: SIM905
+)
+"""Words of a prompt that say nothing about what it is about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,24 +87,37 @@ def relevant_hits(
 ) -> list[RelevantHit]:
     """The BM25 hits for ``prompt`` that hold at least ``min_coverage`` of its weight, in
     BM25 order (ordering by coverage instead found fewer answers on bench/repo_qa)."""
-    terms = content_terms(prompt)
+    terms = prompt_terms(prompt)
     if len(terms) < MIN_TERMS:
         return []
     # BM25 over the words alone: the phrase reranking (made for search) moved the hook's
     # candidates on bench/repo_qa for no answer found, and cost one on zustand.
-    hits = keyword.search(prompt, CANDIDATES, phrases=False)
+    hits = keyword.search(" ".join(terms), CANDIDATES, phrases=False)
     if not hits:
         return []
     weights = term_weights(keyword, terms)
     total = sum(weights.values()) or 1.0
     found = _matches(keyword, terms, [h.entry.id for h in hits])
+    needed = max(MIN_MATCHED, min(FULL_MATCH, len(terms) - 1))
     chosen = []
     for hit in hits:
         matched = tuple(t for t in terms if hit.entry.id in found.get(t, ()))
         coverage = sum(weights[t] for t in matched) / total
-        if coverage >= min_coverage:
+        if coverage >= min_coverage and len(matched) >= needed:
             chosen.append(RelevantHit(hit, coverage, matched))
     return chosen
+
+
+def prompt_terms(prompt: str) -> list[str]:
+    """The informative terms of ``prompt``: its words less :data:`PROMPT_STOPWORDS` and
+    the search stopwords, one per Porter stem (as FTS5 indexes them), in order; single
+    letters only when they are digits."""
+    terms: dict[str, str] = {}
+    for word in words(prompt):
+        if word in PROMPT_STOPWORDS or word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
+            continue
+        terms.setdefault(stem(word), word)
+    return list(terms.values())[:MAX_QUERY_TERMS]
 
 
 def _matches(keyword: KeywordSearcher, terms: list[str], ids: list[str]) -> dict[str, set[str]]:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from app.prompt_hook import BUDGET, MAX_RESULTS, choose, prompt_context
-from engine.search.relevance import relevant_hits, term_weights
+from engine.search.relevance import prompt_terms, relevant_hits, term_weights
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 
@@ -88,3 +88,102 @@ def test_one_entry_per_file_at_most_three_within_the_budget(memory: Memory) -> N
     block = hook(memory.paths.root, "deploy checklist step dashboards verify")
     snippets = [line.split("): ", 1)[1] for line in block.splitlines() if line.startswith("- [")]
     assert snippets and sum(len(s) for s in snippets) <= BUDGET + len(snippets)
+
+
+# --- newcomer phrasing on a small file-finder's docs (issue 34) ----------------------------
+
+FINDER_DOCS = [
+    ("docs/hidden.md", "Hidden files", "By default hidden files and directories are skipped."
+     " Pass --hidden (-H) to search hidden files and directories as well."),
+    ("docs/ignore.md", "Ignore files", "Paths matched by .gitignore and .ignore files are"
+     " skipped; --no-ignore searches ignored paths as well."),
+    ("docs/exec.md", "Command execution", "--exec (-x) runs a command for each search result;"
+     " --exec-batch (-X) runs the command once with all results as arguments."),
+    ("docs/types.md", "Filter by type", "--type f keeps regular files, --type d directories,"
+     " --type l symbolic links and --type x executables."),
+    ("docs/extension.md", "File extension", "--extension (-e) keeps results with the given"
+     " file extension, for example -e md for markdown files."),
+    ("docs/depth.md", "Search depth", "--max-depth limits how deep the directory traversal"
+     " descends; --min-depth skips results above a depth."),
+    ("docs/colors.md", "Colors", "Output is colored with LS_COLORS; --color never turns"
+     " colors off, --color always keeps them in pipes."),
+    ("docs/install.md", "Installation", "Install with cargo install fd-find, or from the"
+     " package manager of your distribution."),
+    ("src/walk.rs", "spawn_senders", "Walks the directory tree on parallel threads and sends"
+     " every entry that matches the pattern to the receiver."),
+    ("src/config.rs", "Config", "The search configuration: pattern, case sensitivity,"
+     " hidden and ignore settings, maximum depth and the output colors."),
+]  # fmt: skip
+
+
+def fill_finder(memory: Memory) -> None:
+    memory.add_many(
+        [
+            NewEntry(
+                content=f"{title}: {text}",
+                section_title=title,
+                category="general",
+                source="markdown",
+                file_path=path,
+                line_start=1,
+            )
+            for path, title, text in FINDER_DOCS
+        ]
+    )
+
+
+def injected(root: Path, prompt: str) -> list[str]:
+    block = hook(root, prompt)
+    return [line.split("] ", 1)[1].split(" ", 1)[0] for line in block.splitlines()
+            if line.startswith("- [")]  # fmt: skip
+
+
+def test_newcomer_phrasing_finds_the_section(tmp_path: Path, memory: Memory) -> None:
+    fill_finder(memory)
+    # The words of asking ("how do I", "make it", "too") are not what the prompt is about.
+    assert injected(tmp_path, "how do I make it search hidden files too")[0].startswith(
+        "docs/hidden.md"
+    )
+    assert any(
+        f.startswith("docs/exec.md")
+        for f in injected(tmp_path, "Is there some way to run a command on each result?")
+    )
+
+
+def test_off_topic_and_nonsense_prompts_stay_silent(tmp_path: Path, memory: Memory) -> None:
+    fill_finder(memory)
+    for prompt in [
+        "What is the capital of Australia?",
+        "Write a haiku about autumn leaves.",
+        "How do I make cold brew coffee at home?",
+        "Recommend a science fiction novel for a long flight.",
+        "qwxz plonk frabble snerg",
+        "What does the Kubernetes liveness probe do?",
+    ]:
+        assert injected(tmp_path, prompt) == [], prompt
+
+
+def test_a_single_shared_rare_word_is_not_a_match(memory: Memory) -> None:
+    fill_finder(memory)
+    keyword = memory.searcher.keyword
+    # "traversal" is in one entry only and weighs as much as a third of the prompt: even
+    # with a lower share asked for, sharing that one word is no match ...
+    assert relevant_hits(keyword, "the traversal of Peru", min_coverage=0.3) == []
+    # ... while two words of the prompt together are
+    found = relevant_hits(keyword, "the directory traversal", min_coverage=0.3)
+    assert [h.hit.entry.file_path for h in found][:1] == ["docs/depth.md"]
+
+
+def test_prompts_of_stop_words_only_stay_silent(tmp_path: Path, memory: Memory) -> None:
+    fill_finder(memory)
+    for prompt in ["how do I do it?", "what is this", "Where is it, and why?", "can you do that"]:
+        assert prompt_terms(prompt) == [], prompt
+        assert hook(tmp_path, prompt) == "", prompt
+
+
+def test_prompt_terms_keep_one_form_of_each_word() -> None:
+    assert prompt_terms("How do I search hidden files? Searching files too") == [
+        "search",
+        "hidden",
+        "files",
+    ]
