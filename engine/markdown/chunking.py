@@ -30,6 +30,7 @@ Oversized atomic chunks get no overlap, so overlap never pushes content past tha
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from engine.core.hashing import normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH
 from engine.markdown.blocks import FenceRole, block_map
+from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
 from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
 
@@ -49,8 +51,17 @@ MAX_OVERLAP_PERCENT = 50
 ATOMIC_LIMIT_FACTOR = 4
 """Code blocks and tables up to this many times ``chunk_size`` are kept whole."""
 
+MIN_PROSE_CHARS = 60
+"""A section with fewer characters of words than this joins a neighbour (a label, a lone
+link, a heading over a directive is no chunk of its own)."""
+
 OVERLAP_SEPARATOR = "\n\n"
 """Joins the overlap prefix to a chunk's own text."""
+
+
+_WORD = re.compile(r"\w+")
+_TAG = re.compile(r"<[^<>]*>")
+_BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +101,16 @@ class _Block:
     """Trailing lines repeated on each piece (fence closer)."""
 
 
-def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15) -> list[Chunk]:
+def chunk_markdown(
+    text: str,
+    chunk_size: int = 2000,
+    overlap_percent: int = 15,
+    min_prose: int = MIN_PROSE_CHARS,
+) -> list[Chunk]:
     """Split markdown into heading-titled chunks of at most ``chunk_size`` characters.
+
+    A section with fewer than ``min_prose`` characters of words joins a neighbour (0: every
+    section with a body is a chunk of its own).
 
     Raises ``ValueError`` when ``chunk_size`` is below 100 or ``overlap_percent`` is outside
     0..50. See the module docstring for how sections, atomic blocks and overlap behave.
@@ -104,12 +123,14 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
         )
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    for title, first, last in document.sections():
+    for title, first, last in document.sections(min_prose):
         path = _path_line(title, chunk_size)
         # The heading path takes room from the section's own text, so chunks stay near size.
         budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
         previous = ""  # overlap never crosses a section boundary
         for own, line_start, line_end in document.pieces(first, last, budget):
+            if document.rewritten:  # markup blanked in place leaves runs of blank lines
+                own = _BLANK_RUN.sub("\n\n", own)
             # An oversized atomic block is big enough already; it gets no overlap on top.
             fits = len(own) <= budget
             prefix = overlap(previous[-budget:], overlap_percent) if fits else ""
@@ -146,12 +167,14 @@ class _Document:
     """The input split into lines, with the offsets, fence roles and headings the splitter needs."""
 
     def __init__(self, text: str, chunk_size: int) -> None:
-        self.text = text
+        markup = strip_markup(text.split("\n"))
+        self.lines = markup.lines
+        self.rewritten = markup.changed
+        self.text = "\n".join(self.lines)
         self.size = chunk_size
-        self.lines = text.split("\n")
         blocks = block_map(self.lines)
         self.roles = blocks.roles
-        self.headings = blocks.headings
+        self.headings = {**blocks.headings, **markup.headings}
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
         }
@@ -163,21 +186,59 @@ class _Document:
             self.starts.append(offset)
             offset += len(line) + 1
 
-    def sections(self) -> Iterator[tuple[str, int, int]]:
-        """Yield ``(title, first_line, last_line)`` for each section that has a body.
+    def sections(self, min_prose: int) -> list[tuple[str, int, int]]:
+        """``(title, first_line, last_line)`` of each section that has a body.
 
-        A heading with nothing under it is not a section of its own: its lines join the next
-        section (``# Guide`` right above ``## Install`` opens the chunk titled
-        ``Guide > Install``), and a bare heading at the end of the text is dropped.
+        A heading with nothing under it is not a section of its own: it joins the next
+        section (``# Guide`` right above ``## Install`` opens the chunk titled ``Guide >
+        Install``, which starts at the ``## Install`` line: the heading path shows the
+        parent), and a bare heading at the end of the text is dropped. A section with less
+        than ``min_prose`` characters of words under its heading joins the next section too,
+        or the one before it when it is the last.
         """
-        carry: int | None = None
+        found: list[tuple[str, int, int]] = []
+        carried: list[int] = []  # bare headings waiting for a section with a body
+        short: tuple[str, int] | None = None  # (title, first line) of short text waiting
         for title, first, last in self._raw_sections():
-            start = first if carry is None else carry
-            if first in self.headings and self._blank(self.headings[first].last + 1, last):
-                carry = start
+            heading = self.headings.get(first)
+            body = heading.last + 1 if heading is not None else first
+            if self._blank(body, last):
+                if heading is not None and short is None:
+                    carried.append(first)
                 continue
-            carry = None
-            yield title, start, last
+            if self._prose(body, last) < min_prose:
+                # Short text joins the next section: the chunk takes the later title.
+                short = (title, short[1] if short else carried[0] if carried else first)
+                carried = []
+                continue
+            if short is not None:
+                start = short[1]
+            else:
+                names = set(title.split(" > ")[:-1])
+                start = next((i for i in carried if self.headings[i].text not in names), first)
+            found.append((title, start, last))
+            carried, short = [], None
+        if short is not None:
+            if found:
+                title, start, _ = found.pop()
+                short = (title, start)
+            found.append((short[0], short[1], self._last_text_line()))
+        return found
+
+    def _prose(self, first: int, last: int) -> int:
+        """Characters of words on lines ``first..last`` (fence lines and tags left out)."""
+        total = 0
+        for index in range(first, last + 1):
+            if self.blank[index] or self.roles[index] in (FenceRole.OPEN, FenceRole.CLOSE):
+                continue
+            total += len(" ".join(_WORD.findall(_TAG.sub(" ", self.lines[index]))))
+        return total
+
+    def _last_text_line(self) -> int:
+        index = len(self.lines) - 1
+        while index > 0 and (self.blank[index] or index in self.heading_lines):
+            index -= 1
+        return index
 
     def _raw_sections(self) -> Iterator[tuple[str, int, int]]:
         path: list[tuple[int, str]] = []

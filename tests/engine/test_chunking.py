@@ -48,7 +48,7 @@ def is_single_atomic_block(text: str) -> bool:
 def test_splits_at_headings_and_keeps_the_heading_line() -> None:
     text = "# One\nalpha\n## Two\nbeta\n###### Six\ngamma\n#nospace\n####### seven\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
 
     assert own_texts(chunks) == [
         "# One\nalpha",
@@ -74,7 +74,7 @@ def test_titles_are_heading_paths() -> None:
         "intro\n# Install\na\n## Linux\nb\n### Debian ###\nc\n## Mac\nd\n#### Deep\ne\n# Usage\nf\n"
     )
 
-    titles = [c.title for c in chunk_markdown(text)]
+    titles = [c.title for c in chunk_markdown(text, min_prose=0)]
 
     assert titles == [
         "",
@@ -104,21 +104,31 @@ def test_blank_text_gives_no_chunks_and_bare_headings_join_the_next_section() ->
 def test_a_parent_heading_with_no_text_opens_its_first_subsections_chunk() -> None:
     text = "# Guide\n\n## Install\n\n### From source\nRun make.\n\n### From pip\npip it.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
 
-    assert [(c.title, c.own_text) for c in chunks] == [
-        ("Guide > Install > From source", "# Guide\n\n## Install\n\n### From source\nRun make."),
-        ("Guide > Install > From pip", "### From pip\npip it."),
+    # The chunk is cited at its own heading's line (5), not at the bare parents' line 1:
+    # the heading path that opens its content shows the parents.
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("Guide > Install > From source", "### From source\nRun make.", 5),
+        ("Guide > Install > From pip", "### From pip\npip it.", 8),
     ]
-    # The heading path opens the content wherever the chunk's own text does not show it all.
-    assert chunks[0].path_chars == 0
-    assert chunks[1].content == "Guide > Install > From pip\n\n### From pip\npip it."
+    assert chunks[0].content == "Guide > Install > From source\n\n### From source\nRun make."
+
+
+def test_a_bare_heading_that_is_no_parent_stays_in_the_text() -> None:
+    text = "# Guide\n\n## Empty\n\n## Install\nRun make.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("Guide > Install", "## Empty\n\n## Install\nRun make.", 3),
+    ]
 
 
 def test_a_heading_above_an_oversized_block_stays_with_it() -> None:
     code = "```\n" + "\n".join(f"step {i}" for i in range(40)) + "\n```"
 
-    chunks = chunk_markdown(f"# Top\n\nintro\n\n## Steps\n\n{code}\n", 100, 0)
+    chunks = chunk_markdown(f"# Top\n\nintro\n\n## Steps\n\n{code}\n", 100, 0, min_prose=0)
 
     assert [c.own_text for c in chunks] == ["# Top\n\nintro", f"## Steps\n\n{code}"]
     assert chunks[1].line_start == 5
@@ -261,10 +271,33 @@ def test_oversized_atomic_chunks_get_no_overlap() -> None:
 # Rule 5: small adjacent sections are not merged.
 
 
-def test_small_sections_are_not_merged() -> None:
-    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", chunk_size=2000, overlap_percent=0)
+def test_small_sections_are_not_merged_when_asked() -> None:
+    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", overlap_percent=0, min_prose=0)
 
     assert [c.content for c in chunks] == ["# A\nx", "# B\ny", "# C\nz"]
+
+
+LONG = "This paragraph has well over sixty characters of words in it, so it stands alone."
+
+
+def test_a_section_under_sixty_characters_of_words_joins_the_next() -> None:
+    text = f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}\n\n# C\n\n{LONG}\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("B", f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}", 1),
+        ("C", f"# C\n\n{LONG}", 9),
+    ]
+
+
+def test_a_short_last_section_joins_the_one_before() -> None:
+    text = f"# A\n\n{LONG}\n\n## B\n\nShort.\n\n## C\n\n    x = 1\n\n## D\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [(c.title, c.line_start, c.line_end) for c in chunks] == [("A", 1, 11)]
+    assert chunks[0].own_text.endswith("## C\n\n    x = 1")  # the bare ## D is dropped
 
 
 # Rule 6: overlap.
@@ -298,7 +331,9 @@ def test_overlap_starts_at_a_sentence_and_is_bounded() -> None:
 def test_overlap_never_crosses_a_section_boundary() -> None:
     first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
 
-    chunks = chunk_markdown(first + "\n# B\nNext section.", chunk_size=200, overlap_percent=50)
+    chunks = chunk_markdown(
+        first + "\n# B\nNext section.", chunk_size=200, overlap_percent=50, min_prose=0
+    )
 
     assert [c.content for c in chunks] == [first, "# B\nNext section."]
     assert chunks[1].overlap_chars == 0
@@ -344,7 +379,7 @@ def test_boundary_arguments_are_accepted() -> None:
 def test_line_ranges_cover_each_pieces_own_text() -> None:
     text = "intro\n\n# Title\n\n" + "\n\n".join(f"para {i} " + "x " * 40 for i in range(4))
 
-    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=20)
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=20, min_prose=0)
     lines = text.split("\n")
 
     assert (chunks[0].line_start, chunks[0].line_end) == (1, 1)
@@ -356,7 +391,7 @@ def test_line_ranges_cover_each_pieces_own_text() -> None:
 
 
 def test_crlf_input_counts_lines_like_lf() -> None:
-    chunks = chunk_markdown("# A\r\nx\r\n\r\n# B\r\ny\r\n")
+    chunks = chunk_markdown("# A\r\nx\r\n\r\n# B\r\ny\r\n", min_prose=0)
 
     assert [(c.line_start, c.line_end) for c in chunks] == [(1, 2), (4, 5)]
     assert all("\r" not in c.content for c in chunks)
@@ -435,7 +470,8 @@ PROPERTY_SETTINGS = settings(
 @PROPERTY_SETTINGS
 @given(DOCUMENT, SIZE, st.integers(0, 50))
 def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
-    owns = own_texts(chunk_markdown(text, size, overlap))
+    chunks = chunk_markdown(text, size, overlap)
+    owns = own_texts(chunks)
     joined = "".join("".join(own.split()) for own in owns)
     lines = text.split("\n")
     # Only bare headings at the very end (no text under them) may be dropped.
@@ -447,6 +483,9 @@ def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
             # Only a line longer than the chunk (less its heading path) may be cut across
             # consecutive pieces.
             assert "".join(line.split()) in joined
+        elif line.startswith("#"):
+            # A parent heading with no text of its own may show only in the heading path.
+            assert any(line.strip("# ") in c.content for c in chunks), line
         else:
             assert any(line.strip() in own for own in owns), line
 
@@ -526,7 +565,7 @@ Call it.
 
 
 def test_setext_headings_start_sections() -> None:
-    chunks = chunk_markdown(SETEXT, overlap_percent=0)
+    chunks = chunk_markdown(SETEXT, overlap_percent=0, min_prose=0)
 
     assert [(c.title, c.line_start) for c in chunks] == [
         ("Project", 1),
@@ -539,7 +578,7 @@ def test_setext_headings_start_sections() -> None:
 def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
     text = "# Setup\n\n1. Install:\n   ```bash\n   pip install x\n\n## Usage\n\nRun it.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
 
     assert [c.title for c in chunks] == ["Setup", "Setup > Usage"]
     assert chunks[1].own_text == "## Usage\n\nRun it."
@@ -548,6 +587,6 @@ def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
 def test_a_fence_in_an_indented_code_block_hides_no_heading() -> None:
     text = "# Shell\n\nExample:\n\n    ```\n    echo hi\n\n# Later\n\nMore text.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
 
     assert [c.title for c in chunks] == ["Shell", "Later"]

@@ -1,0 +1,287 @@
+"""Markup in markdown that is not prose: MyST/Sphinx syntax and HTML headings.
+
+Documentation built with Sphinx and MyST writes its structure in markdown that a plain
+CommonMark reader sees as text: labels (``(install)=``), roles (``{func}`click.echo```),
+directives (````` ```{note} ````` or ``:::{note}`` fences), line comments (``% …``),
+attribute lines (``{.hide-header}``, ``{#id}``). Left as they are, a label becomes a chunk of
+its own, titled by itself, and an admonition's prose is stored as a code block. Pages written
+for GitHub often use HTML headings (``<h3 id="q">How do I…?</h3>``), which CommonMark reads as
+an HTML block, so a whole FAQ becomes one section cut at fixed sizes.
+
+:func:`strip_markup` rewrites a document's lines, their number unchanged (so chunks still cite
+the file's lines), into what a reader of the rendered page sees:
+
+* labels, MyST comments and block breaks, and attribute lines are blanked; a heading's
+  trailing attributes (``## Title {#id}``) are dropped;
+* a role becomes its text (``{ref}`the guide <guide>``` → ``the guide``);
+* a directive fence becomes its content, by kind: an admonition or any other directive whose
+  body is markdown keeps its title or argument as a line and its body as prose (nested
+  directives are unwrapped in turn); a code directive becomes an ordinary fence with its
+  language; a directive that shows no text of its own (``toctree``, ``currentmodule``,
+  ``include``…) is blanked; option lines (``:caption: x``, a ``---`` block) are blanked;
+* an HTML heading that opens a line (after tags only) becomes an ATX heading on its first
+  line, returned in ``headings`` so the chunker opens a section there even inside an HTML
+  block.
+
+The block structure comes from markdown-it-py with mdit-py-plugins' ``colon_fence`` and
+``myst_blocks`` (the parsers MyST itself is built on). The directive kinds are those of
+docutils and Sphinx (their documented directive names). Documents without any such syntax
+are returned as they are, after one linear scan.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+from engine.markdown.blocks import Heading, parse_tokens
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+MAX_PASSES = 8
+"""Directive fences nested deeper than this stay as they are (hostile input stays linear)."""
+
+# Quick test: could the text hold anything this module rewrites?
+_TRIGGER = re.compile(r"^ {0,3}(?:\(|%|\+\+\+|[`~]{3,}[ \t]*\{|:{3,}|\{|<)|\{[\w:.+-]+\}`", re.M)
+_DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)")
+_ROLE = re.compile(r"(?<![\w`])\{([A-Za-z][\w:.+-]*)\}(`+)")
+_OPTION = re.compile(r"^[ \t]*:[\w.-]+:(?:[ \t]|$)")
+_ATTRIBUTE_LINE = re.compile(r"^ {0,3}\{[ \t]*(?:[:#.%][^{}]*|[\w-]+=[^{}]*)\}[ \t]*$")
+_HEADING_ATTRIBUTES = re.compile(r"[ \t]+\{[ \t]*[#.][^{}]*\}[ \t]*$")
+_ROLE_TARGET = re.compile(r"^(.*?)[ \t]*<([^<>]*)>$", re.S)
+_TAG = re.compile(r"<[^<>]*>")
+_HTML_HEADING = re.compile(r"<h([1-6])(?:[ \t][^<>]*)?>", re.I)
+
+LITERAL_DIRECTIVES = frozenset(
+    {
+        "code", "code-block", "sourcecode", "code-cell", "math", "doctest", "testcode",
+        "testoutput", "testsetup", "testcleanup", "jupyter-execute", "ipython", "mermaid",
+        "graphviz", "digraph", "graph", "parsed-literal", "csv-table",
+    }
+)  # fmt: skip
+"""Directives whose body is code or data, kept as a fence."""
+
+SILENT_DIRECTIVES = frozenset(
+    {
+        "toctree", "currentmodule", "module", "py:currentmodule", "py:module", "contents",
+        "include", "index", "tableofcontents", "default-role", "default-domain", "meta",
+        "image", "rst-class", "cssclass", "class", "target", "autosummary", "bibliography",
+        "only", "tabularcolumns", "sectionauthor", "moduleauthor", "codeauthor", "title",
+        "literalinclude", "highlight", "raw", "glossary-include", "button-ref", "button-link",
+    }
+)  # fmt: skip
+"""Directives that render no text of their own (or only a link or a file's content)."""
+
+_ARGUMENT_IS_A_PATH = frozenset({"figure", "image", "include", "literalinclude"})
+_VERSION_PHRASES = {
+    "versionadded": "Added in version",
+    "version-added": "Added in version",
+    "versionchanged": "Changed in version",
+    "version-changed": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "version-deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+    "version-removed": "Removed in version",
+}
+_CODE_LANGUAGE = frozenset({"code", "code-block", "sourcecode", "code-cell"})
+
+
+@dataclass(slots=True)
+class Markup:
+    """A document's lines as rendered, and the HTML headings found in them."""
+
+    lines: list[str]
+    headings: dict[int, Heading] = field(default_factory=dict)
+    """HTML headings by their 0-based first line (their lines now read ``### Title``)."""
+    changed: bool = False
+    """Whether any line was rewritten."""
+
+
+@cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.colon_fence import colon_fence_plugin
+    from mdit_py_plugins.myst_blocks import myst_block_plugin
+
+    parser = MarkdownIt("commonmark").use(colon_fence_plugin).use(myst_block_plugin)
+    parser.disable("inline")
+    return parser
+
+
+def strip_markup(lines: Sequence[str]) -> Markup:
+    """The lines of a markdown document with MyST/Sphinx markup and HTML headings rewritten
+    (see the module docstring); the number of lines never changes."""
+    result = list(lines)
+    if not _TRIGGER.search("\n".join(result)):
+        return Markup(result)
+    myst = False
+    for _ in range(MAX_PASSES):
+        tokens = parse_tokens(_parser(), "\n".join(result))
+        unwrapped = _unwrap_directives(tokens, result)
+        myst = myst or unwrapped
+        if not unwrapped:
+            break
+    code = [False] * len(result)
+    headings: dict[int, Heading] = {}
+    for token in tokens:
+        if token.map is None:
+            continue
+        first, end = token.map[0], min(token.map[1], len(result))
+        if token.type in ("fence", "code_block", "colon_fence"):
+            code[first:end] = [True] * (end - first)
+        elif token.type == "myst_target":
+            result[first:end] = [""] * (end - first)
+            myst = True
+        elif token.type == "html_block" and token.level == 0:
+            headings.update(_html_headings(result, first, end))
+        elif token.type == "heading_open" and token.level == 0:
+            result[first] = _HEADING_ATTRIBUTES.sub("", result[first])
+    for token in tokens:
+        # A ``%`` line or ``+++`` is a comment or a break in MyST, but text in other markdown.
+        if token.map and token.type in ("myst_line_comment", "myst_block_break") and myst:
+            result[token.map[0] : token.map[1]] = [""] * (token.map[1] - token.map[0])
+    for index, line in enumerate(result):
+        if code[index] or index in headings:
+            continue
+        if _ATTRIBUTE_LINE.match(line):
+            result[index] = ""
+        elif "}`" in line:
+            result[index] = replace_roles(line)
+    return Markup(result, headings, result != list(lines))
+
+
+def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
+    """Rewrite every directive fence among ``tokens`` in ``lines``; whether there was one.
+
+    Fences nested in a directive's body are code to this parse; the next pass finds them.
+    """
+    found = False
+    for token in tokens:
+        if token.type not in ("fence", "colon_fence") or token.map is None:
+            continue
+        match = _DIRECTIVE.fullmatch(token.info.strip())
+        if match is None:
+            continue
+        found = True
+        first, end = token.map[0], min(token.map[1], len(lines))
+        name, argument = match[1].lower(), match[2].strip()
+        close = end - 1 if end - 1 > first and _closes(lines[end - 1], token.markup) else end
+        body = _skip_options(lines, first + 1, close)
+        indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+        lines[first + 1 : body] = [""] * (body - first - 1)
+        if name in LITERAL_DIRECTIVES:
+            language = argument.split()[0] if argument and name in _CODE_LANGUAGE else ""
+            fence = "~" * max(3, len(token.markup)) if token.markup[0] == ":" else token.markup
+            lines[first] = f"{indent}{fence}{language}"
+            if close < end:
+                lines[close] = indent + fence
+            elif token.markup[0] == ":":
+                lines[first] = ""  # an unclosed colon fence would hide the rest as code
+            continue
+        if name in SILENT_DIRECTIVES:
+            lines[first:end] = [""] * (end - first)
+            continue
+        lines[first] = indent + _argument_line(name, argument) if argument else ""
+        if close < end:
+            lines[close] = ""
+    return found
+
+
+def _argument_line(name: str, argument: str) -> str:
+    if name in _ARGUMENT_IS_A_PATH:
+        return ""
+    phrase = _VERSION_PHRASES.get(name)
+    return replace_roles(f"{phrase} {argument}" if phrase else argument)
+
+
+def _closes(line: str, markup: str) -> bool:
+    fence = line.strip()
+    return len(fence) >= len(markup) and fence == markup[0] * len(fence)
+
+
+def _skip_options(lines: list[str], first: int, close: int) -> int:
+    """The first body line after a directive's options (``:key: value`` lines or a ``---``
+    YAML block) starting at ``first``."""
+    if first < close and lines[first].strip() == "---":
+        end = next((i for i in range(first + 1, close) if lines[i].strip() == "---"), None)
+        return first if end is None else end + 1
+    index = first
+    while index < close and _OPTION.match(lines[index]):
+        index += 1
+    return index
+
+
+def replace_roles(line: str) -> str:
+    """``line`` with every ``{role}`text``` replaced by the text it shows.
+
+    A role's text is ``title <target>`` (shown: the title) or a target, possibly marked
+    ``~`` or ``!`` (shown: the target). A role whose backticks never close stays as written;
+    each backtick run length is looked for once, so a hostile line stays linear.
+    """
+    pieces: list[str] = []
+    done = 0
+    unclosed: set[int] = set()
+    for match in _ROLE.finditer(line):
+        if match.start() < done or len(match[2]) in unclosed:
+            continue
+        ticks = match[2]
+        close = line.find(ticks, match.end())
+        while close != -1 and line[close + len(ticks) : close + len(ticks) + 1] == "`":
+            close = line.find(ticks, close + len(ticks) + 1)
+        if close == -1:
+            unclosed.add(len(ticks))
+            continue
+        pieces += [line[done : match.start()], role_text(line[match.end() : close])]
+        done = close + len(ticks)
+    if not pieces:
+        return line
+    pieces.append(line[done:])
+    return "".join(pieces)
+
+
+def role_text(content: str) -> str:
+    """What a role (MyST or reStructuredText) shows for its ``content``."""
+    titled = _ROLE_TARGET.match(content)
+    if titled is not None and titled[1].strip():
+        return titled[1].strip()
+    target = titled[2] if titled is not None else content
+    return target.strip().lstrip("~!")
+
+
+def _html_headings(lines: list[str], first: int, end: int) -> dict[int, Heading]:
+    """HTML headings in the HTML block ``first..end``, each rewritten as an ATX heading.
+
+    A heading counts when only tags precede it on its line and only tags follow its closing
+    tag; one with no text (a logo in an ``<h1>``) is not a heading.
+    """
+    found: dict[int, Heading] = {}
+    index = first
+    while index < end:
+        line = lines[index]
+        opener = _HTML_HEADING.search(line)
+        if opener is None or _TAG.sub("", line[: opener.start()]).strip():
+            index += 1
+            continue
+        level = opener[1]
+        closing = f"</h{level}>"
+        last, start = index, opener.end()
+        while last < end and closing not in lines[last][start:].lower():
+            last, start = last + 1, 0
+        if last == end:
+            break
+        position = lines[last].lower().index(closing, start)
+        rest = lines[last][position + len(closing) :]
+        inner = "\n".join([lines[index][opener.end() :], *lines[index + 1 : last + 1]])
+        inner = inner[: len(inner) - len(lines[last]) + position]
+        text = " ".join(html.unescape(_TAG.sub(" ", replace_roles(inner))).split())
+        if text and not _TAG.sub("", rest).strip():
+            lines[index : last + 1] = ["#" * int(level) + " " + text] + [""] * (last - index)
+            found[index] = Heading(int(level), text, last)
+        index = last + 1
+    return found
