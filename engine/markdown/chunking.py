@@ -206,16 +206,12 @@ class _Document:
                 if heading is not None and short is None:
                     carried.append(first)
                 continue
+            start = short[1] if short is not None else self._start(title, carried, first)
             if self._prose(body, last) < min_prose:
                 # Short text joins the next section: the chunk takes the later title.
-                short = (title, short[1] if short else carried[0] if carried else first)
+                short = (title, start)
                 carried = []
                 continue
-            if short is not None:
-                start = short[1]
-            else:
-                names = set(title.split(" > ")[:-1])
-                start = next((i for i in carried if self.headings[i].text not in names), first)
             found.append((title, start, last))
             carried, short = [], None
         if short is not None:
@@ -224,6 +220,13 @@ class _Document:
                 short = (title, start)
             found.append((short[0], short[1], self._last_text_line()))
         return found
+
+    def _start(self, title: str, carried: list[int], first: int) -> int:
+        """Where a section opened by ``first`` starts, after the bare headings ``carried``
+        above it: at the first that is not one of its parents (the heading path shows
+        those), else at its own heading."""
+        parents = set(title.split(" > ")[:-1])
+        return next((i for i in carried if self.headings[i].text not in parents), first)
 
     def _prose(self, first: int, last: int) -> int:
         """Characters of words on lines ``first..last`` (fence lines and tags left out)."""

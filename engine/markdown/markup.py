@@ -187,13 +187,14 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
         if name in SILENT_DIRECTIVES:
             lines[first:end] = [""] * (end - first)
             continue
-        lines[first] = indent + _argument_line(name, argument) if argument else ""
+        lines[first] = indent + argument_line(name, argument) if argument else ""
         if close < end:
             lines[close] = ""
     return found
 
 
-def _argument_line(name: str, argument: str) -> str:
+def argument_line(name: str, argument: str) -> str:
+    """The line a directive's ``argument`` shows: its title, a version phrase, or nothing."""
     if name in _ARGUMENT_IS_A_PATH:
         return ""
     phrase = _VERSION_PHRASES.get(name)

@@ -44,6 +44,7 @@ from engine.guards.privacy import (
 )
 from engine.markdown.chunking import chunk_markdown, only_headings, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.markdown.rst import RST_SUFFIX, rst_as_markdown
 from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
@@ -258,7 +259,9 @@ class Indexer:
         return plan
 
     def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
-        parsed = parse_markdown(text, rel)
+        # reStructuredText is read as the markdown it renders like, line for line.
+        rst = rel.lower().endswith(RST_SUFFIX)
+        parsed = parse_markdown(rst_as_markdown(text) if rst else text, rel)
         for warning in parsed.warnings:
             report.warnings.append((rel, warning))
         if not parsed.index:

@@ -162,7 +162,9 @@ def test_editing_one_paragraph_re_embeds_only_the_changed_chunks(
     index(memory)
     before = hashes(memory, "architecture/platform.md")
     total = memory.count()
-    edited = dict(SECTIONS, Retention="A weekly kilimanjaro sweep archives partitions to tape.")
+    edited = dict(
+        SECTIONS, Retention="A weekly kilimanjaro sweep archives partitions to tape for audits."
+    )
     write(tree, "architecture/platform.md", multi_section(edited))
 
     report = index(memory)
@@ -497,7 +499,8 @@ def test_a_secret_in_a_heading_or_keyword_is_not_stored_either(
     write(
         tmp_path,
         "a.md",
-        f"# Token {token}\n\nParent text.\n\n## Child\n\nChild text about otters.\n"
+        f"# Token {token}\n\nParent text, long enough to be a section of its own in this file.\n\n"
+        "## Child\n\nChild text about otters, long enough to be a section of its own.\n"
         f"<!-- keywords: {token}, otters -->\n",
     )
 
@@ -519,9 +522,9 @@ def test_private_blocks_are_redacted_even_when_the_chunker_cuts_them(
         tmp_path,
         "ops.md",
         "<private>the whole preamble is private</private>\n\n"
-        "# Intro\n\nOps notes about lynxes.\n\n"
+        "# Intro\n\nOps notes about lynxes, long enough to be a section of their own.\n\n"
         "<private>\n# Credentials\n\ndb password hunter2\n</private>\n\n"
-        "# After\n\nThe rota lives in the wiki.\n",
+        "# After\n\nThe rota lives in the wiki, under the operations space, kept weekly.\n",
     )
 
     report = index(memory)
@@ -713,7 +716,9 @@ def test_each_chunk_carries_its_heading_path_for_keyword_search(
     first, *rest = sorted(entries, key=lambda e: e.line_start)
     assert rest
     assert {e.section_title for e in [first, *rest]} == {"Guide > Install > From source"}
-    assert first.content.startswith("# Guide\n\n## Install\n\n### From source\n\nStep 0 ")
-    # The path opens the text that is embedded and searched, even mid-section.
+    # The path opens the text that is embedded and searched, even mid-section; the first
+    # chunk is cited at its own heading, below the bare parents that the path shows.
+    assert first.content.startswith("Guide > Install > From source\n\n### From source\n\nStep 0")
+    assert first.line_start == 5
     assert all(e.content.startswith("Guide > Install > From source\n\n") for e in rest)
     assert len(found(memory, "guide install wombat")) == len(rest) + 1
