@@ -61,7 +61,7 @@ OVERLAP_SEPARATOR = "\n\n"
 
 _WORD = re.compile(r"\w+")
 _TAG = re.compile(r"<[^<>]*>")
-_BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+_FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,12 +105,13 @@ def chunk_markdown(
     text: str,
     chunk_size: int = 2000,
     overlap_percent: int = 15,
-    min_prose: int = MIN_PROSE_CHARS,
+    min_prose: int = 0,
 ) -> list[Chunk]:
     """Split markdown into heading-titled chunks of at most ``chunk_size`` characters.
 
-    A section with fewer than ``min_prose`` characters of words joins a neighbour (0: every
-    section with a body is a chunk of its own).
+    A section with fewer than ``min_prose`` characters of words joins a neighbour (0, the
+    default: every section with a body is a chunk of its own; documentation is indexed
+    with :data:`MIN_PROSE_CHARS`).
 
     Raises ``ValueError`` when ``chunk_size`` is below 100 or ``overlap_percent`` is outside
     0..50. See the module docstring for how sections, atomic blocks and overlap behave.
@@ -129,8 +130,7 @@ def chunk_markdown(
         budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
         previous = ""  # overlap never crosses a section boundary
         for own, line_start, line_end in document.pieces(first, last, budget):
-            if document.rewritten:  # markup blanked in place leaves runs of blank lines
-                own = _BLANK_RUN.sub("\n\n", own)
+            own = _single_blank_lines(own)
             # An oversized atomic block is big enough already; it gets no overlap on top.
             fits = len(own) <= budget
             prefix = overlap(previous[-budget:], overlap_percent) if fits else ""
@@ -151,6 +151,22 @@ def chunk_markdown(
     return chunks
 
 
+def _single_blank_lines(text: str) -> str:
+    """``text`` with each run of blank lines outside fenced code made one blank line (markup
+    blanked in place, a label or a directive's options, leaves runs of them)."""
+    if "\n\n\n" not in text and "\n \n" not in text and "\n\t" not in text:
+        return text
+    kept: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and not line.strip() and kept and not kept[-1].strip():
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def _is_delimiter_cell(cell: str) -> bool:
     """Whether a table cell is a delimiter such as ``---``, ``:--`` or ``:-:``."""
     dashes = cell.strip().removeprefix(":").removesuffix(":")
@@ -169,9 +185,8 @@ class _Document:
     def __init__(self, text: str, chunk_size: int) -> None:
         markup = strip_markup(text.split("\n"))
         self.lines = markup.lines
-        self.rewritten = markup.changed
         self.text = "\n".join(self.lines)
-        self.size = chunk_size
+        self.size = self.chunk_size = chunk_size
         blocks = block_map(self.lines)
         self.roles = blocks.roles
         self.headings = {**blocks.headings, **markup.headings}
@@ -224,7 +239,9 @@ class _Document:
     def _start(self, title: str, carried: list[int], first: int) -> int:
         """Where a section opened by ``first`` starts, after the bare headings ``carried``
         above it: at the first that is not one of its parents (the heading path shows
-        those), else at its own heading."""
+        those, unless it is too long to show whole), else at its own heading."""
+        if carried and len(_path_line(title, self.chunk_size)) < len(title):
+            return carried[0]  # the path is cut short: the parents stay in the text
         parents = set(title.split(" > ")[:-1])
         return next((i for i in carried if self.headings[i].text not in parents), first)
 
@@ -268,20 +285,46 @@ class _Document:
         """Yield ``(own_text, line_start, line_end)`` pieces of one section, each near ``size``.
 
         A piece of nothing but headings (one followed by a block too big to join it) is
-        joined to the front of the next piece, so every chunk has text under its headings.
+        joined to the front of the next piece, and so are the headings that end a piece (a
+        short section that joined a long one), so every chunk has text under its headings.
         """
         held: tuple[str, int, int] | None = None
-        for text, line_start, line_end in self._packed(first, last, size):
-            if held is not None:
-                text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
-            if all(
-                i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
-            ):
-                held = (text, line_start, line_end)
-                continue
-            yield text, line_start, line_end
+        for piece in self._packed(first, last, size):
+            for text, line_start, line_end in self._heading_tail_apart(*piece):
+                if held is not None:
+                    text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
+                if self._only_headings(line_start, line_end):
+                    held = (text, line_start, line_end)
+                    continue
+                yield text, line_start, line_end
         if held is not None:
             yield held
+
+    def _only_headings(self, line_start: int, line_end: int) -> bool:
+        return all(
+            i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
+        )
+
+    def _heading_tail_apart(
+        self, text: str, line_start: int, line_end: int
+    ) -> list[tuple[str, int, int]]:
+        """A piece ending in heading lines as two: its text, then those headings.
+
+        ``text`` spans lines ``line_start..line_end`` (1-based) one for one; a piece of
+        nothing but headings, or one that does not end in a heading, stays whole.
+        """
+        if line_end - 1 not in self.heading_lines or self._only_headings(line_start, line_end):
+            return [(text, line_start, line_end)]
+        cut = line_end - 1  # 0-based: walk up over the trailing headings and blank lines
+        while cut >= line_start - 1 and (cut in self.heading_lines or self.blank[cut]):
+            cut -= 1
+        tail = cut + 1
+        while self.blank[tail]:
+            tail += 1
+        lines = text.split("\n")
+        before = "\n".join(lines[: tail - line_start + 1]).rstrip()
+        after = "\n".join(lines[tail - line_start + 1 :])
+        return [(before, line_start, cut + 1), (after, tail + 1, line_end)]
 
     def _packed(self, first: int, last: int, size: int) -> Iterator[tuple[str, int, int]]:
         self.size = size

@@ -18,15 +18,16 @@ the file's lines), into what a reader of the rendered page sees:
   body is markdown keeps its title or argument as a line and its body as prose (nested
   directives are unwrapped in turn); a code directive becomes an ordinary fence with its
   language; a directive that shows no text of its own (``toctree``, ``currentmodule``,
-  ``include``…) is blanked; option lines (``:caption: x``, a ``---`` block) are blanked;
+  ``include``…) is blanked; an ``eval-rst`` body is read as reStructuredText
+  (:mod:`.rst`); option lines (``:caption: x``, a ``---`` block) are blanked;
 * an HTML heading that opens a line (after tags only) becomes an ATX heading on its first
   line, returned in ``headings`` so the chunker opens a section there even inside an HTML
   block.
 
 The block structure comes from markdown-it-py with mdit-py-plugins' ``colon_fence`` and
-``myst_blocks`` (the parsers MyST itself is built on). The directive kinds are those of
-docutils and Sphinx (their documented directive names). Documents without any such syntax
-are returned as they are, after one linear scan.
+``myst_blocks`` (the parsers MyST itself is built on); the directive kinds are in
+:mod:`.directives`. Documents without any such syntax are returned as they are, after one
+linear scan.
 """
 
 from __future__ import annotations
@@ -39,57 +40,36 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.markdown.blocks import Heading, parse_tokens
+from engine.markdown.directives import (
+    LITERAL_DIRECTIVES,
+    SILENT_DIRECTIVES,
+    argument_line,
+    code_language,
+    role_text,
+)
+from engine.markdown.rst import rst_as_markdown
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
+_RST_DIRECTIVES = frozenset({"eval-rst", "eval-rest"})
 MAX_PASSES = 8
 """Directive fences nested deeper than this stay as they are (hostile input stays linear)."""
 
 # Quick test: could the text hold anything this module rewrites?
-_TRIGGER = re.compile(r"^ {0,3}(?:\(|%|\+\+\+|[`~]{3,}[ \t]*\{|:{3,}|\{|<)|\{[\w:.+-]+\}`", re.M)
+_TRIGGER = re.compile(
+    r"^ {0,3}(?:\([^()\s]*\)=|[`~]{3,}[ \t]*\{|:{3,}|\{[ \t]*[:#.%\w-])|\{[\w:.+-]+\}`|<[hH][1-6]"
+    r"|[ \t]\{[ \t]*[#.]",
+    re.M,
+)
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)")
 _ROLE = re.compile(r"(?<![\w`])\{([A-Za-z][\w:.+-]*)\}(`+)")
 _OPTION = re.compile(r"^[ \t]*:[\w.-]+:(?:[ \t]|$)")
 _ATTRIBUTE_LINE = re.compile(r"^ {0,3}\{[ \t]*(?:[:#.%][^{}]*|[\w-]+=[^{}]*)\}[ \t]*$")
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]+\{[ \t]*[#.][^{}]*\}[ \t]*$")
-_ROLE_TARGET = re.compile(r"^(.*?)[ \t]*<([^<>]*)>$", re.S)
 _TAG = re.compile(r"<[^<>]*>")
 _HTML_HEADING = re.compile(r"<h([1-6])(?:[ \t][^<>]*)?>", re.I)
-
-LITERAL_DIRECTIVES = frozenset(
-    {
-        "code", "code-block", "sourcecode", "code-cell", "math", "doctest", "testcode",
-        "testoutput", "testsetup", "testcleanup", "jupyter-execute", "ipython", "mermaid",
-        "graphviz", "digraph", "graph", "parsed-literal", "csv-table",
-    }
-)  # fmt: skip
-"""Directives whose body is code or data, kept as a fence."""
-
-SILENT_DIRECTIVES = frozenset(
-    {
-        "toctree", "currentmodule", "module", "py:currentmodule", "py:module", "contents",
-        "include", "index", "tableofcontents", "default-role", "default-domain", "meta",
-        "image", "rst-class", "cssclass", "class", "target", "autosummary", "bibliography",
-        "only", "tabularcolumns", "sectionauthor", "moduleauthor", "codeauthor", "title",
-        "literalinclude", "highlight", "raw", "glossary-include", "button-ref", "button-link",
-    }
-)  # fmt: skip
-"""Directives that render no text of their own (or only a link or a file's content)."""
-
-_ARGUMENT_IS_A_PATH = frozenset({"figure", "image", "include", "literalinclude"})
-_VERSION_PHRASES = {
-    "versionadded": "Added in version",
-    "version-added": "Added in version",
-    "versionchanged": "Changed in version",
-    "version-changed": "Changed in version",
-    "deprecated": "Deprecated since version",
-    "version-deprecated": "Deprecated since version",
-    "versionremoved": "Removed in version",
-    "version-removed": "Removed in version",
-}
-_CODE_LANGUAGE = frozenset({"code", "code-block", "sourcecode", "code-cell"})
 
 
 @dataclass(slots=True)
@@ -99,8 +79,6 @@ class Markup:
     lines: list[str]
     headings: dict[int, Heading] = field(default_factory=dict)
     """HTML headings by their 0-based first line (their lines now read ``### Title``)."""
-    changed: bool = False
-    """Whether any line was rewritten."""
 
 
 @cache
@@ -153,7 +131,7 @@ def strip_markup(lines: Sequence[str]) -> Markup:
             result[index] = ""
         elif "}`" in line:
             result[index] = replace_roles(line)
-    return Markup(result, headings, result != list(lines))
+    return Markup(result, headings)
 
 
 def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
@@ -176,9 +154,12 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
         indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
         lines[first + 1 : body] = [""] * (body - first - 1)
         if name in LITERAL_DIRECTIVES:
-            language = argument.split()[0] if argument and name in _CODE_LANGUAGE else ""
+            language = code_language(name, argument)
             fence = "~" * max(3, len(token.markup)) if token.markup[0] == ":" else token.markup
-            lines[first] = f"{indent}{fence}{language}"
+            while body < close - 1 and not lines[body].strip():
+                body += 1
+            # The fence opens right above the code, below the blanked options.
+            lines[first:body] = [""] * (body - first - 1) + [f"{indent}{fence}{language}"]
             if close < end:
                 lines[close] = indent + fence
             elif token.markup[0] == ":":
@@ -187,18 +168,14 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
         if name in SILENT_DIRECTIVES:
             lines[first:end] = [""] * (end - first)
             continue
+        if name in _RST_DIRECTIVES:  # its body is reStructuredText
+            lines[first], lines[close:end] = "", [""] * (end - close)
+            lines[body:close] = rst_as_markdown("\n".join(lines[body:close])).split("\n")
+            continue
         lines[first] = indent + argument_line(name, argument) if argument else ""
         if close < end:
             lines[close] = ""
     return found
-
-
-def argument_line(name: str, argument: str) -> str:
-    """The line a directive's ``argument`` shows: its title, a version phrase, or nothing."""
-    if name in _ARGUMENT_IS_A_PATH:
-        return ""
-    phrase = _VERSION_PHRASES.get(name)
-    return replace_roles(f"{phrase} {argument}" if phrase else argument)
 
 
 def _closes(line: str, markup: str) -> bool:
@@ -244,15 +221,6 @@ def replace_roles(line: str) -> str:
         return line
     pieces.append(line[done:])
     return "".join(pieces)
-
-
-def role_text(content: str) -> str:
-    """What a role (MyST or reStructuredText) shows for its ``content``."""
-    titled = _ROLE_TARGET.match(content)
-    if titled is not None and titled[1].strip():
-        return titled[1].strip()
-    target = titled[2] if titled is not None else content
-    return target.strip().lstrip("~!")
 
 
 def _html_headings(lines: list[str], first: int, end: int) -> dict[int, Heading]:

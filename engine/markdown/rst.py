@@ -11,7 +11,7 @@
   ``versionadded``, ``autofunction``…) keeps its argument as a line and its body, dedented;
   a code directive's body becomes an indented code block; a directive that shows no text
   (``toctree``, ``currentmodule``…) is blanked; option lines are blanked. The directive
-  kinds are those of :mod:`engine.markdown.markup`, shared with MyST;
+  kinds are those of :mod:`engine.markdown.directives`, shared with MyST;
 * a literal block (a paragraph ending in ``::``) becomes an indented code block;
 * roles (``:func:`click.echo```, ``:ref:`the guide <guide>```) and references
   (```the guide <https://…>`_``) become the text they show;
@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
-from engine.markdown.markup import (
+from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
     SILENT_DIRECTIVES,
     argument_line,
@@ -77,11 +79,10 @@ def rst_as_markdown(text: str) -> str:
 def _titles(text: str, lines: list[str]) -> Iterator[tuple[int, tuple[int, int, int]]]:
     """``(title line, (level, first adornment-or-title line, last))`` of each section title,
     0-based, as docutils finds them; nothing when docutils fails on the text."""
-    try:
-        from docutils import nodes
-        from docutils.core import publish_doctree
+    from docutils import nodes
 
-        tree = publish_doctree(text, settings_overrides=_DOCUTILS_SETTINGS)
+    try:
+        tree = _doctree(text)
     except Exception:  # any failure of a third-party parser on hostile input
         return
     for title in tree.findall(nodes.title):
@@ -96,6 +97,30 @@ def _titles(text: str, lines: list[str]) -> Iterator[tuple[int, tuple[int, int, 
             first = index - 1  # an overline
         depth = sum(1 for parent in _parents(title) if isinstance(parent, nodes.section))
         yield index, (depth, first, underline)
+
+
+@cache
+def _parser() -> tuple[Any, Any]:
+    """docutils' reStructuredText parser and its settings, made once (they cost more to make
+    than a page costs to parse)."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    parser = Parser()
+    settings = get_default_settings(parser)
+    for key, value in _DOCUTILS_SETTINGS.items():
+        setattr(settings, key, value)
+    return parser, settings
+
+
+def _doctree(text: str) -> Any:
+    """docutils' document tree of ``text`` (its parser alone: no transforms are needed)."""
+    from docutils.utils import new_document
+
+    parser, settings = _parser()
+    document = new_document("<rst>", settings)
+    parser.parse(text, document)
+    return document
 
 
 def _parents(node: object) -> Iterator[object]:

@@ -42,7 +42,12 @@ from engine.guards.privacy import (
     redact_secrets,
     redact_secrets_in_place,
 )
-from engine.markdown.chunking import chunk_markdown, only_headings, split_to_fit
+from engine.markdown.chunking import (
+    MIN_PROSE_CHARS,
+    chunk_markdown,
+    only_headings,
+    split_to_fit,
+)
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.markdown.rst import RST_SUFFIX, rst_as_markdown
 from engine.services.aliases import promoted_from, promoted_sections
@@ -277,7 +282,11 @@ class Indexer:
         keywords = tuple(k for k in parsed.keywords if not find_secrets(k, allow))
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
-        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
+        # A curated note may be one sentence; a docs section that short (a link, a label,
+        # a heading over a directive) joins a neighbour instead of standing alone.
+        knowledge = path.is_relative_to(self.knowledge_dir)
+        min_prose = 0 if knowledge else MIN_PROSE_CHARS
+        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose):
             if only_headings(chunk.own_text):
                 continue  # a bare heading is not knowledge yet
             line = chunk.line_start + parsed.body_line_offset

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.markdown.chunking import ATOMIC_LIMIT_FACTOR, OVERLAP_SEPARATOR, Chunk, chunk_markdown
+from engine.markdown.chunking import (
+    ATOMIC_LIMIT_FACTOR,
+    MIN_PROSE_CHARS,
+    OVERLAP_SEPARATOR,
+    Chunk,
+    chunk_markdown,
+)
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 
@@ -48,7 +54,7 @@ def is_single_atomic_block(text: str) -> bool:
 def test_splits_at_headings_and_keeps_the_heading_line() -> None:
     text = "# One\nalpha\n## Two\nbeta\n###### Six\ngamma\n#nospace\n####### seven\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(text, overlap_percent=0)
 
     assert own_texts(chunks) == [
         "# One\nalpha",
@@ -74,7 +80,7 @@ def test_titles_are_heading_paths() -> None:
         "intro\n# Install\na\n## Linux\nb\n### Debian ###\nc\n## Mac\nd\n#### Deep\ne\n# Usage\nf\n"
     )
 
-    titles = [c.title for c in chunk_markdown(text, min_prose=0)]
+    titles = [c.title for c in chunk_markdown(text)]
 
     assert titles == [
         "",
@@ -97,14 +103,14 @@ def test_blank_text_gives_no_chunks_and_bare_headings_join_the_next_section() ->
     chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n# Trailing\n", overlap_percent=0)
 
     assert [(c.title, c.content, c.line_start) for c in chunks] == [
-        ("Full", "# Empty\n\n\n# Full\ntext", 3),
+        ("Full", "# Empty\n\n# Full\ntext", 3),
     ]
 
 
 def test_a_parent_heading_with_no_text_opens_its_first_subsections_chunk() -> None:
     text = "# Guide\n\n## Install\n\n### From source\nRun make.\n\n### From pip\npip it.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(text, overlap_percent=0)
 
     # The chunk is cited at its own heading's line (5), not at the bare parents' line 1:
     # the heading path that opens its content shows the parents.
@@ -118,7 +124,7 @@ def test_a_parent_heading_with_no_text_opens_its_first_subsections_chunk() -> No
 def test_a_bare_heading_that_is_no_parent_stays_in_the_text() -> None:
     text = "# Guide\n\n## Empty\n\n## Install\nRun make.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(text, overlap_percent=0)
 
     assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
         ("Guide > Install", "## Empty\n\n## Install\nRun make.", 3),
@@ -128,7 +134,7 @@ def test_a_bare_heading_that_is_no_parent_stays_in_the_text() -> None:
 def test_a_heading_above_an_oversized_block_stays_with_it() -> None:
     code = "```\n" + "\n".join(f"step {i}" for i in range(40)) + "\n```"
 
-    chunks = chunk_markdown(f"# Top\n\nintro\n\n## Steps\n\n{code}\n", 100, 0, min_prose=0)
+    chunks = chunk_markdown(f"# Top\n\nintro\n\n## Steps\n\n{code}\n", 100, 0)
 
     assert [c.own_text for c in chunks] == ["# Top\n\nintro", f"## Steps\n\n{code}"]
     assert chunks[1].line_start == 5
@@ -268,11 +274,11 @@ def test_oversized_atomic_chunks_get_no_overlap() -> None:
     assert chunks[2].overlap_chars == 0  # the tail of a code block is a fence line
 
 
-# Rule 5: small adjacent sections are not merged.
+# Rule 5: small sections are merged only when asked (documentation is indexed so).
 
 
-def test_small_sections_are_not_merged_when_asked() -> None:
-    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", overlap_percent=0, min_prose=0)
+def test_small_sections_are_not_merged_by_default() -> None:
+    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", overlap_percent=0)
 
     assert [c.content for c in chunks] == ["# A\nx", "# B\ny", "# C\nz"]
 
@@ -283,7 +289,7 @@ LONG = "This paragraph has well over sixty characters of words in it, so it stan
 def test_a_section_under_sixty_characters_of_words_joins_the_next() -> None:
     text = f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}\n\n# C\n\n{LONG}\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
 
     assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
         ("B", f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}", 1),
@@ -294,7 +300,7 @@ def test_a_section_under_sixty_characters_of_words_joins_the_next() -> None:
 def test_a_short_last_section_joins_the_one_before() -> None:
     text = f"# A\n\n{LONG}\n\n## B\n\nShort.\n\n## C\n\n    x = 1\n\n## D\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0)
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
 
     assert [(c.title, c.line_start, c.line_end) for c in chunks] == [("A", 1, 11)]
     assert chunks[0].own_text.endswith("## C\n\n    x = 1")  # the bare ## D is dropped
@@ -331,9 +337,7 @@ def test_overlap_starts_at_a_sentence_and_is_bounded() -> None:
 def test_overlap_never_crosses_a_section_boundary() -> None:
     first = "# A\nAlpha one is first. Beta two is second. Gamma three is third. Delta four ends."
 
-    chunks = chunk_markdown(
-        first + "\n# B\nNext section.", chunk_size=200, overlap_percent=50, min_prose=0
-    )
+    chunks = chunk_markdown(first + "\n# B\nNext section.", chunk_size=200, overlap_percent=50)
 
     assert [c.content for c in chunks] == [first, "# B\nNext section."]
     assert chunks[1].overlap_chars == 0
@@ -379,7 +383,7 @@ def test_boundary_arguments_are_accepted() -> None:
 def test_line_ranges_cover_each_pieces_own_text() -> None:
     text = "intro\n\n# Title\n\n" + "\n\n".join(f"para {i} " + "x " * 40 for i in range(4))
 
-    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=20, min_prose=0)
+    chunks = chunk_markdown(text, chunk_size=100, overlap_percent=20)
     lines = text.split("\n")
 
     assert (chunks[0].line_start, chunks[0].line_end) == (1, 1)
@@ -391,7 +395,7 @@ def test_line_ranges_cover_each_pieces_own_text() -> None:
 
 
 def test_crlf_input_counts_lines_like_lf() -> None:
-    chunks = chunk_markdown("# A\r\nx\r\n\r\n# B\r\ny\r\n", min_prose=0)
+    chunks = chunk_markdown("# A\r\nx\r\n\r\n# B\r\ny\r\n")
 
     assert [(c.line_start, c.line_end) for c in chunks] == [(1, 2), (4, 5)]
     assert all("\r" not in c.content for c in chunks)
@@ -403,7 +407,16 @@ def test_crlf_input_counts_lines_like_lf() -> None:
 def test_chunks_are_stripped_of_blank_lines_and_never_empty() -> None:
     chunks = chunk_markdown("\n\n  \n# A\n\n\n  indented text  \n\n\n# B\n\n", overlap_percent=0)
 
-    assert [c.content for c in chunks] == ["# A\n\n\n  indented text"]
+    assert [c.content for c in chunks] == ["# A\n\n  indented text"]
+
+
+def test_runs_of_blank_lines_become_one_except_in_fenced_code() -> None:
+    text = "# A\n\n\n\nwords\n\n\n```\ncode\n\n\nmore code\n```\n\n\nend\n"
+
+    [chunk] = chunk_markdown(text, overlap_percent=0)
+
+    assert chunk.content == "# A\n\nwords\n\n```\ncode\n\n\nmore code\n```\n\nend"
+    assert (chunk.line_start, chunk.line_end) == (1, 16)
 
 
 # Property tests.
@@ -468,9 +481,9 @@ PROPERTY_SETTINGS = settings(
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
-    chunks = chunk_markdown(text, size, overlap)
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_no_text_is_lost(text: str, size: int, overlap: int, min_prose: int) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
     owns = own_texts(chunks)
     joined = "".join("".join(own.split()) for own in owns)
     lines = text.split("\n")
@@ -565,7 +578,7 @@ Call it.
 
 
 def test_setext_headings_start_sections() -> None:
-    chunks = chunk_markdown(SETEXT, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(SETEXT, overlap_percent=0)
 
     assert [(c.title, c.line_start) for c in chunks] == [
         ("Project", 1),
@@ -578,7 +591,7 @@ def test_setext_headings_start_sections() -> None:
 def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
     text = "# Setup\n\n1. Install:\n   ```bash\n   pip install x\n\n## Usage\n\nRun it.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(text, overlap_percent=0)
 
     assert [c.title for c in chunks] == ["Setup", "Setup > Usage"]
     assert chunks[1].own_text == "## Usage\n\nRun it."
@@ -587,6 +600,6 @@ def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
 def test_a_fence_in_an_indented_code_block_hides_no_heading() -> None:
     text = "# Shell\n\nExample:\n\n    ```\n    echo hi\n\n# Later\n\nMore text.\n"
 
-    chunks = chunk_markdown(text, overlap_percent=0, min_prose=0)
+    chunks = chunk_markdown(text, overlap_percent=0)
 
     assert [c.title for c in chunks] == ["Shell", "Later"]

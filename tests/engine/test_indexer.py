@@ -162,9 +162,7 @@ def test_editing_one_paragraph_re_embeds_only_the_changed_chunks(
     index(memory)
     before = hashes(memory, "architecture/platform.md")
     total = memory.count()
-    edited = dict(
-        SECTIONS, Retention="A weekly kilimanjaro sweep archives partitions to tape for audits."
-    )
+    edited = dict(SECTIONS, Retention="A weekly kilimanjaro sweep archives partitions to tape.")
     write(tree, "architecture/platform.md", multi_section(edited))
 
     report = index(memory)
@@ -499,8 +497,7 @@ def test_a_secret_in_a_heading_or_keyword_is_not_stored_either(
     write(
         tmp_path,
         "a.md",
-        f"# Token {token}\n\nParent text, long enough to be a section of its own in this file.\n\n"
-        "## Child\n\nChild text about otters, long enough to be a section of its own.\n"
+        f"# Token {token}\n\nParent text.\n\n## Child\n\nChild text about otters.\n"
         f"<!-- keywords: {token}, otters -->\n",
     )
 
@@ -522,9 +519,9 @@ def test_private_blocks_are_redacted_even_when_the_chunker_cuts_them(
         tmp_path,
         "ops.md",
         "<private>the whole preamble is private</private>\n\n"
-        "# Intro\n\nOps notes about lynxes, long enough to be a section of their own.\n\n"
+        "# Intro\n\nOps notes about lynxes.\n\n"
         "<private>\n# Credentials\n\ndb password hunter2\n</private>\n\n"
-        "# After\n\nThe rota lives in the wiki, under the operations space, kept weekly.\n",
+        "# After\n\nThe rota lives in the wiki.\n",
     )
 
     report = index(memory)
