@@ -11,7 +11,9 @@ markup (a MyST label, role, directive or attribute line, an rst directive or com
 title, or the first line where there is no title, as the memory shows it), chunks whose
 text still holds such markup, and the parse + chunk time.
 
-    python -m bench.markdown_chunks [FOLDER]    # default: /work/shared/eval/markdown
+    python -m bench.markdown_chunks [FOLDER] [--knowledge]   # default: shared/eval/markdown
+
+``--knowledge`` chunks as the knowledge folder is indexed: no short section merged.
 
 For a "before" column, run this file against an older checkout of the engine:
 ``PYTHONPATH=/path/to/old/checkout python bench/markdown_chunks.py FOLDER`` (an engine
@@ -42,6 +44,7 @@ _MARKUP_LINE = re.compile(
     r"^\s*(?:\([^()\s]+\)=\s*$|\{[^{}\s]*[.#:%=][^{}]*\}\s*$|[`~:]{3,}\s*\{|\.\.(?:\s|$)|%\s)"
 )
 _ROLE = re.compile(r"\{[\w:.+-]+\}`|(?<![\w`]):[\w:.+-]+:`")
+_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
 
 
 def _rst_reader() -> Callable[[str], str] | None:
@@ -68,17 +71,31 @@ def _shown_title(chunk: chunking.Chunk) -> str:
 
 
 def _has_markup(text: str) -> bool:
-    return bool(_ROLE.search(text)) or any(_MARKUP_LINE.match(x) for x in text.splitlines())
+    """Whether ``text`` holds markup outside code (fenced, or indented four spaces)."""
+    fenced = False
+    for line in text.splitlines():
+        plain = not fenced and not line.startswith("    ")
+        if plain and (_MARKUP_LINE.match(line) or _ROLE.search(line)):
+            return True
+        if _FENCE.match(line):
+            fenced = not fenced
+    return False
 
 
-def measure(folder: Path) -> dict[str, float]:
-    """Counts and seconds for every documentation file under ``folder``."""
+def measure(folder: Path, min_prose: int | None = None) -> dict[str, float]:
+    """Counts and seconds for every documentation file under ``folder``; ``min_prose`` 0
+    chunks as the knowledge folder is (no short section merged)."""
     rst = _rst_reader()
     suffixes = (*SUFFIXES, ".rst") if rst else SUFFIXES
     files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
     texts = [(p, p.read_text(encoding="utf-8", errors="replace")) for p in files]
-    min_prose = getattr(chunking, "MIN_PROSE_CHARS", None)
-    extra = {} if min_prose is None else {"min_prose": min_prose}
+    if min_prose is None:
+        min_prose = getattr(chunking, "MIN_PROSE_CHARS", None)
+    extra = (
+        {}
+        if min_prose is None or not hasattr(chunking, "MIN_PROSE_CHARS")
+        else {"min_prose": min_prose}
+    )
     started = time.perf_counter()
     results = []
     for path, text in texts:
@@ -110,8 +127,10 @@ def measure(folder: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_FOLDER
-    for key, value in measure(folder).items():
+    args = [a for a in sys.argv[1:] if a != "--knowledge"]
+    folder = Path(args[0]) if args else DEFAULT_FOLDER
+    min_prose = 0 if "--knowledge" in sys.argv else None
+    for key, value in measure(folder, min_prose).items():
         print(f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}")
 
 

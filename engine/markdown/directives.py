@@ -10,6 +10,7 @@ project's own) is read as prose: its argument as a line, its body as text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 _ROLE_TARGET = re.compile(r"^(.*?)[ \t]*<([^<>]*)>$", re.S)
 
@@ -61,9 +62,57 @@ def code_language(name: str, argument: str) -> str:
 
 
 def role_text(content: str) -> str:
-    """What a role (MyST or reStructuredText) shows for its ``content``."""
+    """What a role (MyST or reStructuredText) shows for its ``content``.
+
+    ``title <target>`` shows the title; a bare target shows itself, less a leading ``~`` or
+    ``!``. A role may span lines: the text keeps as many line breaks as ``content`` had.
+    """
     titled = _ROLE_TARGET.match(content)
     if titled is not None and titled[1].strip():
-        return titled[1].strip()
-    target = titled[2] if titled is not None else content
-    return target.strip().lstrip("~!")
+        shown = titled[1].strip()
+    else:
+        shown = (titled[2] if titled is not None else content).strip().lstrip("~!")
+    return shown + "\n" * (content.count("\n") - shown.count("\n"))
+
+
+def replace_roles(text: str, opener: re.Pattern[str]) -> str:
+    """``text`` with every role that ``opener`` finds replaced by the text it shows.
+
+    ``opener`` matches a role's name and, as its group 2, the backtick run that opens its
+    content; the content ends at the next run of exactly that length. A role whose run never
+    closes stays as written; each run length is looked for once, so hostile text stays
+    linear.
+    """
+    pieces: list[str] = []
+    done = 0
+    unclosed: set[int] = set()
+    for match in opener.finditer(text):
+        ticks = match[2]
+        if match.start() < done or len(ticks) in unclosed:
+            continue
+        close = text.find(ticks, match.end())
+        while close != -1 and text[close + len(ticks) : close + len(ticks) + 1] == "`":
+            close = text.find(ticks, close + len(ticks) + 1)
+        if close == -1:
+            unclosed.add(len(ticks))
+            continue
+        pieces += [text[done : match.start()], role_text(text[match.end() : close])]
+        done = close + len(ticks)
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def by_paragraph(lines: list[str], skip: Sequence[bool], rewrite: Callable[[str], str]) -> None:
+    """Apply ``rewrite`` to each run of non-blank lines not marked in ``skip`` (roles may
+    span lines within a paragraph), in place; ``rewrite`` must keep the number of lines."""
+    start = 0
+    for index in range(len(lines) + 1):
+        if index < len(lines) and lines[index].strip() and not skip[index]:
+            continue
+        if index > start and "`" in "".join(lines[start:index]):
+            rewritten = rewrite("\n".join(lines[start:index])).split("\n")
+            if len(rewritten) == index - start:
+                lines[start:index] = rewritten
+        start = index + 1

@@ -44,8 +44,9 @@ from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
     SILENT_DIRECTIVES,
     argument_line,
+    by_paragraph,
     code_language,
-    role_text,
+    replace_roles,
 )
 from engine.markdown.rst import rst_as_markdown
 
@@ -64,7 +65,7 @@ _TRIGGER = re.compile(
     re.M,
 )
 _DIRECTIVE = re.compile(r"\{([A-Za-z][\w:.+-]*)\}[ \t]*(.*)")
-_ROLE = re.compile(r"(?<![\w`])\{([A-Za-z][\w:.+-]*)\}(`+)")
+_ROLE = re.compile(r"(?<!`)\{([A-Za-z][\w:.+-]*)\}(`+)")
 _OPTION = re.compile(r"^[ \t]*:[\w.-]+:(?:[ \t]|$)")
 _ATTRIBUTE_LINE = re.compile(r"^ {0,3}\{[ \t]*(?:[:#.%][^{}]*|[\w-]+=[^{}]*)\}[ \t]*$")
 _HEADING_ATTRIBUTES = re.compile(r"[ \t]+\{[ \t]*[#.][^{}]*\}[ \t]*$")
@@ -125,12 +126,10 @@ def strip_markup(lines: Sequence[str]) -> Markup:
         if token.map and token.type in ("myst_line_comment", "myst_block_break") and myst:
             result[token.map[0] : token.map[1]] = [""] * (token.map[1] - token.map[0])
     for index, line in enumerate(result):
-        if code[index] or index in headings:
-            continue
-        if _ATTRIBUTE_LINE.match(line):
+        if not code[index] and index not in headings and _ATTRIBUTE_LINE.match(line):
             result[index] = ""
-        elif "}`" in line:
-            result[index] = replace_roles(line)
+    skip = [code[i] or i in headings for i in range(len(result))]
+    by_paragraph(result, skip, replace_myst_roles)
     return Markup(result, headings)
 
 
@@ -195,32 +194,10 @@ def _skip_options(lines: list[str], first: int, close: int) -> int:
     return index
 
 
-def replace_roles(line: str) -> str:
-    """``line`` with every ``{role}`text``` replaced by the text it shows.
-
-    A role's text is ``title <target>`` (shown: the title) or a target, possibly marked
-    ``~`` or ``!`` (shown: the target). A role whose backticks never close stays as written;
-    each backtick run length is looked for once, so a hostile line stays linear.
-    """
-    pieces: list[str] = []
-    done = 0
-    unclosed: set[int] = set()
-    for match in _ROLE.finditer(line):
-        if match.start() < done or len(match[2]) in unclosed:
-            continue
-        ticks = match[2]
-        close = line.find(ticks, match.end())
-        while close != -1 and line[close + len(ticks) : close + len(ticks) + 1] == "`":
-            close = line.find(ticks, close + len(ticks) + 1)
-        if close == -1:
-            unclosed.add(len(ticks))
-            continue
-        pieces += [line[done : match.start()], role_text(line[match.end() : close])]
-        done = close + len(ticks)
-    if not pieces:
-        return line
-    pieces.append(line[done:])
-    return "".join(pieces)
+def replace_myst_roles(text: str) -> str:
+    """``text`` with every ``{role}`text``` replaced by the text it shows (a role whose
+    backticks never close stays as written)."""
+    return replace_roles(text, _ROLE) if "}`" in text else text
 
 
 def _html_headings(lines: list[str], first: int, end: int) -> dict[int, Heading]:
@@ -248,7 +225,7 @@ def _html_headings(lines: list[str], first: int, end: int) -> dict[int, Heading]
         rest = lines[last][position + len(closing) :]
         inner = "\n".join([lines[index][opener.end() :], *lines[index + 1 : last + 1]])
         inner = inner[: len(inner) - len(lines[last]) + position]
-        text = " ".join(html.unescape(_TAG.sub(" ", replace_roles(inner))).split())
+        text = " ".join(html.unescape(_TAG.sub(" ", replace_myst_roles(inner))).split())
         if text and not _TAG.sub("", rest).strip():
             lines[index : last + 1] = ["#" * int(level) + " " + text] + [""] * (last - index)
             found[index] = Heading(int(level), text, last)

@@ -33,6 +33,8 @@ from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
     SILENT_DIRECTIVES,
     argument_line,
+    by_paragraph,
+    replace_roles,
     role_text,
 )
 
@@ -56,8 +58,8 @@ _FOOTNOTE = re.compile(r"^\[[^\]]+\][ \t]*")
 _OPTION = re.compile(r"^[ \t]*:[\w .-]+:(?:[ \t]|$)")
 _FIELD = re.compile(r"^:[\w -]+:(?:[ \t].*)?$")
 _ROLE_BEFORE = re.compile(r"(?<![\w`]):([A-Za-z][\w:.+-]*):(`+)")
-_ROLE_AFTER = re.compile(r"(?<![\w`])`([^`\n]+)`:[A-Za-z][\w:.+-]*:")
-_REFERENCE = re.compile(r"(?<![\w`])`([^`\n]+)`__?(?!\w)")
+_ROLE_AFTER = re.compile(r"(?<![\w`])`([^`]+)`:[A-Za-z][\w:.+-]*:")
+_REFERENCE = re.compile(r"(?<![\w`])`([^`]+)`__?(?!\w)")
 
 
 def rst_as_markdown(text: str) -> str:
@@ -70,10 +72,8 @@ def rst_as_markdown(text: str) -> str:
         lines[index] = "#" * min(level, 6) + " " + heading
     _blank_opening_fields(lines)
     code = _Blocks(lines, set(titles)).rewrite()
-    return "\n".join(
-        replace_rst_roles(line) if "`" in line and not code[i] else line
-        for i, line in enumerate(lines)
-    )
+    by_paragraph(lines, code, replace_rst_roles)
+    return "\n".join(lines)
 
 
 def _titles(text: str, lines: list[str]) -> Iterator[tuple[int, tuple[int, int, int]]]:
@@ -251,28 +251,8 @@ class _Blocks:
             self.code[index] = True
 
 
-def replace_rst_roles(line: str) -> str:
-    """``line`` with roles and references replaced by the text they show."""
-    line = _replace_prefixed_roles(line)
-    line = _ROLE_AFTER.sub(lambda m: role_text(m[1]), line)
-    return _REFERENCE.sub(lambda m: role_text(m[1]), line)
-
-
-def _replace_prefixed_roles(line: str) -> str:
-    pieces: list[str] = []
-    done = 0
-    unclosed: set[int] = set()
-    for match in _ROLE_BEFORE.finditer(line):
-        ticks = match[2]
-        if match.start() < done or len(ticks) in unclosed:
-            continue
-        close = line.find(ticks, match.end())
-        if close == -1:
-            unclosed.add(len(ticks))
-            continue
-        pieces += [line[done : match.start()], role_text(line[match.end() : close])]
-        done = close + len(ticks)
-    if not pieces:
-        return line
-    pieces.append(line[done:])
-    return "".join(pieces)
+def replace_rst_roles(text: str) -> str:
+    """``text`` with roles and references replaced by the text they show."""
+    text = replace_roles(text, _ROLE_BEFORE)
+    text = _ROLE_AFTER.sub(lambda m: role_text(m[1]), text)
+    return _REFERENCE.sub(lambda m: role_text(m[1]), text)
