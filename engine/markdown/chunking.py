@@ -1,13 +1,13 @@
 """Splitting a markdown body into chunks for embedding and keyword search.
 
-Every heading of the document (ATX ``## Title`` or setext ``Title`` over ``===``/``---``, as
-CommonMark finds them, :mod:`.blocks`) starts a new section, titled by its heading path
-(``Install > Linux``). A heading with no text under it is not a section of its own: it joins
-the next section (and a bare heading at the very end is dropped), so no chunk is headings
-only. A section longer than ``chunk_size`` is cut into pieces, preferring paragraph
-boundaries, then line ends, then sentence ends, then whitespace, and only as a last resort a
-hard cut inside a word. Small sections are never merged, so a chunk always belongs to
-exactly one section.
+The page is first read as rendered (:mod:`.markup`: MyST/Sphinx markup, HTML headings).
+Every heading (ATX ``## Title``, setext ``Title`` over ``===``/``---`` as CommonMark finds
+them, :mod:`.blocks`, or HTML) starts a section titled by its heading path (``Install >
+Linux``); a bare heading joins the next section, and with ``min_prose`` so does a section of
+fewer characters of words (:mod:`.sections`), so no chunk is headings only. A section longer
+than ``chunk_size`` is cut into pieces, preferring paragraph boundaries, then line ends,
+then sentence ends, then whitespace, and only as a last resort a hard cut inside a word;
+runs of blank lines outside fenced code become one.
 
 Each chunk's ``content`` opens with its heading path on a line of its own wherever its own
 text does not show every heading of that path (a subsection, or the second piece of a long
@@ -30,7 +30,6 @@ Oversized atomic chunks get no overlap, so overlap never pushes content past tha
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,7 +39,18 @@ from engine.core.models import MAX_CONTENT_LENGTH
 from engine.markdown.blocks import FenceRole, block_map
 from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
-from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
+from engine.markdown.sections import MIN_PROSE_CHARS, Outline, path_line
+from engine.markdown.splitting import (
+    BLOCK,
+    SPLIT_STRENGTH,
+    SPLITTERS,
+    Unit,
+    best_cut,
+    overlap,
+    single_blank_lines,
+)
+
+__all__ = ["MIN_PROSE_CHARS", "Chunk", "chunk_markdown", "only_headings", "split_to_fit"]
 
 MIN_CHUNK_SIZE = 100
 """Smallest accepted ``chunk_size``."""
@@ -51,17 +61,8 @@ MAX_OVERLAP_PERCENT = 50
 ATOMIC_LIMIT_FACTOR = 4
 """Code blocks and tables up to this many times ``chunk_size`` are kept whole."""
 
-MIN_PROSE_CHARS = 60
-"""A section with fewer characters of words than this joins a neighbour (a label, a lone
-link, a heading over a directive is no chunk of its own)."""
-
 OVERLAP_SEPARATOR = "\n\n"
 """Joins the overlap prefix to a chunk's own text."""
-
-
-_WORD = re.compile(r"\w+")
-_TAG = re.compile(r"<[^<>]*>")
-_FENCE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +125,13 @@ def chunk_markdown(
         )
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    for title, first, last in document.sections(min_prose):
-        path = _path_line(title, chunk_size)
+    for title, first, last in document.outline.sections(min_prose):
+        path = path_line(title, chunk_size)
         # The heading path takes room from the section's own text, so chunks stay near size.
         budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
         previous = ""  # overlap never crosses a section boundary
         for own, line_start, line_end in document.pieces(first, last, budget):
-            own = _single_blank_lines(own)
+            own = single_blank_lines(own)
             # An oversized atomic block is big enough already; it gets no overlap on top.
             fits = len(own) <= budget
             prefix = overlap(previous[-budget:], overlap_percent) if fits else ""
@@ -151,32 +152,10 @@ def chunk_markdown(
     return chunks
 
 
-def _single_blank_lines(text: str) -> str:
-    """``text`` with each run of blank lines outside fenced code made one blank line (markup
-    blanked in place, a label or a directive's options, leaves runs of them)."""
-    if "\n\n\n" not in text and "\n \n" not in text and "\n\t" not in text:
-        return text
-    kept: list[str] = []
-    fenced = False
-    for line in text.split("\n"):
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced and not line.strip() and kept and not kept[-1].strip():
-            continue
-        kept.append(line)
-    return "\n".join(kept)
-
-
 def _is_delimiter_cell(cell: str) -> bool:
     """Whether a table cell is a delimiter such as ``---``, ``:--`` or ``:-:``."""
     dashes = cell.strip().removeprefix(":").removesuffix(":")
     return bool(dashes) and dashes == "-" * len(dashes)
-
-
-def _path_line(title: str, chunk_size: int) -> str:
-    """The heading path as the chunk's first line, cut from the left if it is very long."""
-    limit = chunk_size // 4
-    return title if len(title) <= limit else "…" + title[len(title) - limit + 1 :]
 
 
 class _Document:
@@ -186,95 +165,23 @@ class _Document:
         markup = strip_markup(text.split("\n"))
         self.lines = markup.lines
         self.text = "\n".join(self.lines)
-        self.size = self.chunk_size = chunk_size
+        self.size = chunk_size
         blocks = block_map(self.lines)
         self.roles = blocks.roles
         self.headings = {**blocks.headings, **markup.headings}
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
         }
+        self.outline = Outline(
+            self.lines, self.headings, self.roles, self.heading_lines, chunk_size
+        )
         # Computed once: a piece of a 1 MB line must not strip that line again.
-        self.blank = [not line.strip() for line in self.lines]
+        self.blank = self.outline.blank
         self.starts: list[int] = []
         offset = 0
         for line in self.lines:
             self.starts.append(offset)
             offset += len(line) + 1
-
-    def sections(self, min_prose: int) -> list[tuple[str, int, int]]:
-        """``(title, first_line, last_line)`` of each section that has a body.
-
-        A heading with nothing under it is not a section of its own: it joins the next
-        section (``# Guide`` right above ``## Install`` opens the chunk titled ``Guide >
-        Install``, which starts at the ``## Install`` line: the heading path shows the
-        parent), and a bare heading at the end of the text is dropped. A section with less
-        than ``min_prose`` characters of words under its heading joins the next section too,
-        or the one before it when it is the last.
-        """
-        found: list[tuple[str, int, int]] = []
-        carried: list[int] = []  # bare headings waiting for a section with a body
-        short: tuple[str, int] | None = None  # (title, first line) of short text waiting
-        for title, first, last in self._raw_sections():
-            heading = self.headings.get(first)
-            body = heading.last + 1 if heading is not None else first
-            if self._blank(body, last):
-                if heading is not None and short is None:
-                    carried.append(first)
-                continue
-            start = short[1] if short is not None else self._start(title, carried, first)
-            if self._prose(body, last) < min_prose:
-                # Short text joins the next section: the chunk takes the later title.
-                short = (title, start)
-                carried = []
-                continue
-            found.append((title, start, last))
-            carried, short = [], None
-        if short is not None:
-            if found:
-                title, start, _ = found.pop()
-                short = (title, start)
-            found.append((short[0], short[1], self._last_text_line()))
-        return found
-
-    def _start(self, title: str, carried: list[int], first: int) -> int:
-        """Where a section opened by ``first`` starts, after the bare headings ``carried``
-        above it: at the first that is not one of its parents (the heading path shows
-        those, unless it is too long to show whole), else at its own heading."""
-        if carried and len(_path_line(title, self.chunk_size)) < len(title):
-            return carried[0]  # the path is cut short: the parents stay in the text
-        parents = set(title.split(" > ")[:-1])
-        return next((i for i in carried if self.headings[i].text not in parents), first)
-
-    def _prose(self, first: int, last: int) -> int:
-        """Characters of words on lines ``first..last`` (fence lines and tags left out)."""
-        total = 0
-        for index in range(first, last + 1):
-            if self.blank[index] or self.roles[index] in (FenceRole.OPEN, FenceRole.CLOSE):
-                continue
-            total += len(" ".join(_WORD.findall(_TAG.sub(" ", self.lines[index]))))
-        return total
-
-    def _last_text_line(self) -> int:
-        index = len(self.lines) - 1
-        while index > 0 and (self.blank[index] or index in self.heading_lines):
-            index -= 1
-        return index
-
-    def _raw_sections(self) -> Iterator[tuple[str, int, int]]:
-        path: list[tuple[int, str]] = []
-        title, first = "", 0
-        for index, heading in sorted(self.headings.items()):
-            if index > first:
-                yield title, first, index - 1
-            # A heading closes every open heading at its own level or deeper.
-            path = [(lvl, name) for lvl, name in path if lvl < heading.level]
-            path.append((heading.level, heading.text))
-            title = " > ".join(name for _, name in path if name)
-            first = index
-        yield title, first, len(self.lines) - 1
-
-    def _blank(self, first: int, last: int) -> bool:
-        return all(self.blank[first : last + 1])
 
     def shows_path(self, title: str, line_start: int, line_end: int) -> bool:
         """Whether lines ``line_start..line_end`` (1-based) hold every heading of ``title``."""

@@ -18,8 +18,9 @@
 * the field list that opens a file (``:orphan:``, ``:tocdepth: 2``) is blanked.
 
 docutils parses with every report silenced, file and raw inclusion off and its
-configuration files ignored; a document it cannot parse (hostile input) simply has no
-headings, and the rest of the rewriting is line-based and linear.
+configuration files ignored, and never sees inline markup (only the sections are wanted);
+a document it cannot parse, or one of more than ``MAX_BLOCKS`` blocks (hostile input),
+simply has no headings. The rest of the rewriting is line-based and linear.
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ _DOCUTILS_SETTINGS = {
     "sectsubtitle_xform": False,
     "line_length_limit": 100_000,
 }
+MAX_BLOCKS = 3_000
+"""A document with more titles, list items and explicit markup blocks than this is read
+without docutils (so without titles): docutils spends a millisecond or more on each, and a
+hostile file of nothing else would hold indexing for minutes. Real pages have hundreds."""
+_BLOCK_START = re.compile(
+    r"^[ \t]*(?:[-*+•][ \t]|(?:\d+|#)[.)][ \t]|\.\.(?:[ \t]|$))"  # list items, explicit markup
+    r"|^([!-/:-@[-`{-~])\1*[ \t]*$"  # a line of one punctuation character: title, transition
+)
+_INLINE = str.maketrans({c: "x" for c in "`*|_[]<>"})
+"""Characters that open or close inline markup, which docutils need not see (``_doctree``)."""
 _EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+|$)(.*)$")
 _DIRECTIVE = re.compile(r"^(?:\|[^|]+\|[ \t]+)?([A-Za-z][\w:.+-]*)::(?:[ \t]+(.*))?$")
 _TARGET = re.compile(r"^_[^:]*:|^__(?:[ \t]|:|$)")
@@ -60,6 +71,11 @@ _FIELD = re.compile(r"^:[\w -]+:(?:[ \t].*)?$")
 _ROLE_BEFORE = re.compile(r"(?<![\w`]):([A-Za-z][\w:.+-]*):(`+)")
 _ROLE_AFTER = re.compile(r"(?<![\w`])`([^`]+)`:[A-Za-z][\w:.+-]*:")
 _REFERENCE = re.compile(r"(?<![\w`])`([^`]+)`__?(?!\w)")
+
+
+def as_markdown(text: str, name: str) -> str:
+    """A documentation file's text as markdown: ``.rst`` files rewritten, others as they are."""
+    return rst_as_markdown(text) if name.lower().endswith(RST_SUFFIX) else text
 
 
 def rst_as_markdown(text: str) -> str:
@@ -81,6 +97,8 @@ def _titles(text: str, lines: list[str]) -> Iterator[tuple[int, tuple[int, int, 
     0-based, as docutils finds them; nothing when docutils fails on the text."""
     from docutils import nodes
 
+    if sum(1 for line in lines if _BLOCK_START.match(line)) > MAX_BLOCKS:
+        return  # docutils takes a millisecond or more per block: too many on hostile input
     try:
         tree = _doctree(text)
     except Exception:  # any failure of a third-party parser on hostile input
@@ -114,12 +132,19 @@ def _parser() -> tuple[Any, Any]:
 
 
 def _doctree(text: str) -> Any:
-    """docutils' document tree of ``text`` (its parser alone: no transforms are needed)."""
+    """docutils' document tree of ``text`` (its parser alone: no transforms are needed).
+
+    Only the section structure is wanted, and docutils' inline parser takes quadratic time
+    on text with thousands of backtick or asterisk runs; so every character that can open
+    inline markup is replaced by a letter first, except on adornment lines (titles and
+    transitions). Lines and their lengths stay as they were.
+    """
     from docutils.utils import new_document
 
     parser, settings = _parser()
     document = new_document("<rst>", settings)
-    parser.parse(text, document)
+    lines = text.split("\n")
+    parser.parse("\n".join(x if _adornment(x) else x.translate(_INLINE) for x in lines), document)
     return document
 
 
