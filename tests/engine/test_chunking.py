@@ -306,6 +306,20 @@ def test_a_short_last_section_joins_the_one_before() -> None:
     assert chunks[0].own_text.endswith("## C\n\n    x = 1")  # the bare ## D is dropped
 
 
+def test_a_heading_never_ends_a_piece_of_merged_sections() -> None:
+    code = "```\n" + "\n".join(f"line {i} of the example" for i in range(30)) + "\n```"
+    text = f"# A\n\nshort text\n\n## B\n\n{code}\n"
+
+    chunks = chunk_markdown(text, 200, 0, min_prose=MIN_PROSE_CHARS)
+
+    # The short section A joined B; B's heading goes with its code, not after A's text.
+    assert [(c.own_text.split("\n")[0], c.own_text.split("\n")[-1]) for c in chunks] == [
+        ("# A", "short text"),
+        ("## B", "```"),
+    ]
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 3), (5, 38)]
+
+
 # Rule 6: overlap.
 
 
