@@ -162,7 +162,7 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
             if close < end:
                 lines[close] = indent + fence
             elif token.markup[0] == ":":
-                lines[first] = ""  # an unclosed colon fence would hide the rest as code
+                lines[body - 1] = ""  # an unclosed colon fence would hide the rest as code
             continue
         if name in SILENT_DIRECTIVES:
             lines[first:end] = [""] * (end - first)
