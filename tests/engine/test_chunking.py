@@ -529,9 +529,9 @@ def _without_leading_headings(text: str) -> str:
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
-    chunks = chunk_markdown(text, size, overlap)
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_size_and_overlap_bounds(text: str, size: int, overlap: int, min_prose: int) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
     for index, chunk in enumerate(chunks):
         own = chunk.own_text
         assert own and own == own.strip("\n")
@@ -555,14 +555,16 @@ def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
             OVERLAP_SEPARATOR
         )
     assert chunks == [] or chunks[0].overlap_chars == 0
-    without_overlap = chunk_markdown(text, size, 0)
+    without_overlap = chunk_markdown(text, size, 0, min_prose)
     assert [c.content[c.path_chars :] for c in without_overlap] == own_texts(chunks)
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_fences_balanced_and_line_ranges_monotonic(text: str, size: int, overlap: int) -> None:
-    chunks = chunk_markdown(text, size, overlap)
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_fences_balanced_and_line_ranges_monotonic(
+    text: str, size: int, overlap: int, min_prose: int
+) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
     line_count = len(text.split("\n"))
     previous_start = 1
     for chunk in chunks:
