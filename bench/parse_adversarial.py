@@ -2,15 +2,16 @@
 
 Each input is built to hit what made regex-based parsing quadratic or worse (thousands of
 unclosed ``<!--``, unclosed fences, deep nesting, long lines and whitespace runs, directive-like
-lines, unmatched brackets and backticks). Each parser runs on it at half size and full size:
-the budget is ``BUDGET_SECONDS`` at full size, and full size may take at most
-``MAX_GROWTH`` times half size (linear time doubles; quadratic quadruples; runs under a
-second are too noisy on shared cores to judge growth, and a quadratic parser takes minutes
-on 1 MB anyway). The exit status
+lines, unmatched brackets and backticks; MyST roles, labels and nested directive fences,
+HTML headings, reStructuredText titles, nested directives and roles). Each parser runs on
+it at half size and full size: the budget is ``BUDGET_SECONDS`` at full size, and full size
+may take at most ``MAX_GROWTH`` times half size (linear time doubles; quadratic quadruples;
+runs under a second are too noisy on shared cores to judge growth, and a quadratic parser
+takes minutes on 1 MB anyway). The exit status
 is 1 when any run is over budget, so ``make bench`` style runs catch a regression; no test
 times anything.
 
-    python -m bench.parse_adversarial [--mb 1.0] [--only NAME]
+    python -m bench.parse_adversarial [--mb 1.0] [--only NAME] [--parsers NAME]
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import time
 from collections.abc import Callable
 
 from engine.analyzer.docs import outline
-from engine.markdown.chunking import chunk_markdown
+from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
 from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.markdown.rst import rst_as_markdown
 
 BUDGET_SECONDS = 30.0
 """Most seconds any parser may take on one 1 MB input (on this shared 2-core machine)."""
@@ -53,6 +55,19 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "tags and anchors in a heading": lambda n: "# " + "<a" * (n // 4) + "{#" * (n // 4),
     "table rows": lambda n: "| a | b |\n|---|---|\n" + "| x |\n" * (n // 6),
     "jsx and esm lines": _repeat("<Tabs\nimport x\n"),
+    "myst roles unclosed": _repeat("{ref}`` a {func}`"),
+    "myst labels and comments": _repeat("(x)=\n% c\n{.c}\n"),
+    "myst directives nested": lambda n: "".join(
+        "`" * (3 + i % 40) + "{note}\n" for i in range(n // 40)
+    ),
+    "colon fences unclosed": _repeat(":::{tip} t\n"),
+    "html headings unclosed": _repeat("<h3>a "),
+    "html headings": _repeat("<h2 id=x>q</h2>\n"),
+    "rst titles": _repeat("T\n=\n\n"),
+    "rst directives nested": lambda n: "".join(
+        " " * (3 * (i % 50)) + ".. note::\n\n" for i in range(n // 80)
+    ),
+    "rst roles unclosed": _repeat(":ref:`a `x <y> "),
 }
 
 PARSERS: dict[str, Callable[[str], object]] = {
@@ -62,6 +77,8 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "chunk": lambda text: chunk_markdown(text, 2000, 15),
     "outline .md": lambda text: outline("doc.md", text),
     "outline .rst": lambda text: outline("doc.rst", text),
+    "chunk as docs": lambda text: chunk_markdown(text, 2000, 15, MIN_PROSE_CHARS),
+    "rst as markdown": rst_as_markdown,
 }
 
 
@@ -83,10 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--mb", type=float, default=1.0, help="full input size in MB")
     args.add_argument("--only", default="", help="run only inputs whose name contains this")
+    args.add_argument("--parsers", default="", help="run only parsers whose name contains this")
     options = args.parse_args(argv)
+    parsers = {k: v for k, v in PARSERS.items() if options.parsers in k}
     size = int(options.mb * 1_000_000)
-    print(f"| input ({options.mb:g} MB) | " + " | ".join(PARSERS) + " |")
-    print("|---" * (len(PARSERS) + 1) + "|")
+    print(f"| input ({options.mb:g} MB) | " + " | ".join(parsers) + " |")
+    print("|---" * (len(parsers) + 1) + "|")
     over: list[str] = []
     worst = 0.0
     for name, build in INPUTS.items():
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         full, half = build(size), build(size // 2)
         cells = []
-        for parser_name, parser in PARSERS.items():
+        for parser_name, parser in parsers.items():
             small, large = _seconds(parser, half), _seconds(parser, full)
             growth = large / max(small, 0.01)
             worst = max(worst, large)

@@ -8,17 +8,23 @@ DEFAULT_SOURCES: tuple[str, ...] = (
     "/*.md",
     "/*.markdown",
     "/*.mdx",
+    "/*.rst",
     "README.md",
     "[Rr]eadme.md",
+    "README.rst",
     "/docs/**/*.md",
     "/docs/**/*.markdown",
     "/docs/**/*.mdx",
+    "/docs/**/*.rst",
     "/doc/**/*.md",
+    "/doc/**/*.rst",
     "/site/content/**/*.md",
     "/website/docs/**/*.md",
     "/website/docs/**/*.mdx",
     "/documentation/**/*.md",
+    "/documentation/**/*.rst",
 )
-"""The project's own documentation: top-level markdown, every README, docs/ and doc/, and
-the usual homes of a docs site (Hugo's site/content/, Docusaurus' website/docs/).
+"""The project's own documentation: top-level markdown and reStructuredText, every README,
+docs/ and doc/ (Sphinx projects write ``.rst``), and the usual homes of a docs site (Hugo's
+site/content/, Docusaurus' website/docs/).
 ``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""

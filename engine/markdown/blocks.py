@@ -71,7 +71,12 @@ def _parser() -> MarkdownIt:
 
 
 def _parse(text: str) -> list[Token]:
-    """markdown-it's block tokens for ``text``, with the cyclic garbage collector paused.
+    """markdown-it's block tokens for ``text`` (CommonMark)."""
+    return parse_tokens(_parser(), text)
+
+
+def parse_tokens(parser: MarkdownIt, text: str) -> list[Token]:
+    """``parser``'s tokens for ``text``, with the cyclic garbage collector paused.
 
     A large document makes hundreds of thousands of tokens, none of them in a reference
     cycle; letting the collector walk them over and over doubled the parse time.
@@ -79,7 +84,7 @@ def _parse(text: str) -> list[Token]:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parser().parse(text)
+        return parser.parse(text)
     finally:
         if enabled:
             gc.enable()

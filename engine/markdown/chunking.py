@@ -1,13 +1,13 @@
 """Splitting a markdown body into chunks for embedding and keyword search.
 
-Every heading of the document (ATX ``## Title`` or setext ``Title`` over ``===``/``---``, as
-CommonMark finds them, :mod:`.blocks`) starts a new section, titled by its heading path
-(``Install > Linux``). A heading with no text under it is not a section of its own: it joins
-the next section (and a bare heading at the very end is dropped), so no chunk is headings
-only. A section longer than ``chunk_size`` is cut into pieces, preferring paragraph
-boundaries, then line ends, then sentence ends, then whitespace, and only as a last resort a
-hard cut inside a word. Small sections are never merged, so a chunk always belongs to
-exactly one section.
+The page is first read as rendered (:mod:`.markup`: MyST/Sphinx markup, HTML headings).
+Every heading (ATX ``## Title``, setext ``Title`` over ``===``/``---`` as CommonMark finds
+them, :mod:`.blocks`, or HTML) starts a section titled by its heading path (``Install >
+Linux``); a bare heading joins the next section, and with ``min_prose`` so does a section of
+fewer characters of words (:mod:`.sections`), so no chunk is headings only. A section longer
+than ``chunk_size`` is cut into pieces, preferring paragraph boundaries, then line ends,
+then sentence ends, then whitespace, and only as a last resort a hard cut inside a word;
+runs of blank lines outside fenced code become one.
 
 Each chunk's ``content`` opens with its heading path on a line of its own wherever its own
 text does not show every heading of that path (a subsection, or the second piece of a long
@@ -37,8 +37,20 @@ from dataclasses import dataclass
 from engine.core.hashing import normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH
 from engine.markdown.blocks import FenceRole, block_map
+from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
-from engine.markdown.splitting import BLOCK, SPLIT_STRENGTH, SPLITTERS, Unit, best_cut, overlap
+from engine.markdown.sections import MIN_PROSE_CHARS, Outline, path_line
+from engine.markdown.splitting import (
+    BLOCK,
+    SPLIT_STRENGTH,
+    SPLITTERS,
+    Unit,
+    best_cut,
+    overlap,
+    single_blank_lines,
+)
+
+__all__ = ["MIN_PROSE_CHARS", "Chunk", "chunk_markdown", "only_headings", "split_to_fit"]
 
 MIN_CHUNK_SIZE = 100
 """Smallest accepted ``chunk_size``."""
@@ -90,8 +102,17 @@ class _Block:
     """Trailing lines repeated on each piece (fence closer)."""
 
 
-def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15) -> list[Chunk]:
+def chunk_markdown(
+    text: str,
+    chunk_size: int = 2000,
+    overlap_percent: int = 15,
+    min_prose: int = 0,
+) -> list[Chunk]:
     """Split markdown into heading-titled chunks of at most ``chunk_size`` characters.
+
+    A section with fewer than ``min_prose`` characters of words joins a neighbour (0, the
+    default: every section with a body is a chunk of its own; documentation is indexed
+    with :data:`MIN_PROSE_CHARS`).
 
     Raises ``ValueError`` when ``chunk_size`` is below 100 or ``overlap_percent`` is outside
     0..50. See the module docstring for how sections, atomic blocks and overlap behave.
@@ -104,12 +125,13 @@ def chunk_markdown(text: str, chunk_size: int = 2000, overlap_percent: int = 15)
         )
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    for title, first, last in document.sections():
-        path = _path_line(title, chunk_size)
+    for title, first, last in document.outline.sections(min_prose):
+        path = path_line(title, chunk_size)
         # The heading path takes room from the section's own text, so chunks stay near size.
         budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
         previous = ""  # overlap never crosses a section boundary
         for own, line_start, line_end in document.pieces(first, last, budget):
+            own = single_blank_lines(own)
             # An oversized atomic block is big enough already; it gets no overlap on top.
             fits = len(own) <= budget
             prefix = overlap(previous[-budget:], overlap_percent) if fits else ""
@@ -136,64 +158,30 @@ def _is_delimiter_cell(cell: str) -> bool:
     return bool(dashes) and dashes == "-" * len(dashes)
 
 
-def _path_line(title: str, chunk_size: int) -> str:
-    """The heading path as the chunk's first line, cut from the left if it is very long."""
-    limit = chunk_size // 4
-    return title if len(title) <= limit else "…" + title[len(title) - limit + 1 :]
-
-
 class _Document:
     """The input split into lines, with the offsets, fence roles and headings the splitter needs."""
 
     def __init__(self, text: str, chunk_size: int) -> None:
-        self.text = text
+        markup = strip_markup(text.split("\n"))
+        self.lines = markup.lines
+        self.text = "\n".join(self.lines)
         self.size = chunk_size
-        self.lines = text.split("\n")
         blocks = block_map(self.lines)
         self.roles = blocks.roles
-        self.headings = blocks.headings
+        self.headings = {**blocks.headings, **markup.headings}
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
         }
+        self.outline = Outline(
+            self.lines, self.headings, self.roles, self.heading_lines, chunk_size
+        )
         # Computed once: a piece of a 1 MB line must not strip that line again.
-        self.blank = [not line.strip() for line in self.lines]
+        self.blank = self.outline.blank
         self.starts: list[int] = []
         offset = 0
         for line in self.lines:
             self.starts.append(offset)
             offset += len(line) + 1
-
-    def sections(self) -> Iterator[tuple[str, int, int]]:
-        """Yield ``(title, first_line, last_line)`` for each section that has a body.
-
-        A heading with nothing under it is not a section of its own: its lines join the next
-        section (``# Guide`` right above ``## Install`` opens the chunk titled
-        ``Guide > Install``), and a bare heading at the end of the text is dropped.
-        """
-        carry: int | None = None
-        for title, first, last in self._raw_sections():
-            start = first if carry is None else carry
-            if first in self.headings and self._blank(self.headings[first].last + 1, last):
-                carry = start
-                continue
-            carry = None
-            yield title, start, last
-
-    def _raw_sections(self) -> Iterator[tuple[str, int, int]]:
-        path: list[tuple[int, str]] = []
-        title, first = "", 0
-        for index, heading in sorted(self.headings.items()):
-            if index > first:
-                yield title, first, index - 1
-            # A heading closes every open heading at its own level or deeper.
-            path = [(lvl, name) for lvl, name in path if lvl < heading.level]
-            path.append((heading.level, heading.text))
-            title = " > ".join(name for _, name in path if name)
-            first = index
-        yield title, first, len(self.lines) - 1
-
-    def _blank(self, first: int, last: int) -> bool:
-        return all(self.blank[first : last + 1])
 
     def shows_path(self, title: str, line_start: int, line_end: int) -> bool:
         """Whether lines ``line_start..line_end`` (1-based) hold every heading of ``title``."""
@@ -204,20 +192,46 @@ class _Document:
         """Yield ``(own_text, line_start, line_end)`` pieces of one section, each near ``size``.
 
         A piece of nothing but headings (one followed by a block too big to join it) is
-        joined to the front of the next piece, so every chunk has text under its headings.
+        joined to the front of the next piece, and so are the headings that end a piece (a
+        short section that joined a long one), so every chunk has text under its headings.
         """
         held: tuple[str, int, int] | None = None
-        for text, line_start, line_end in self._packed(first, last, size):
-            if held is not None:
-                text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
-            if all(
-                i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
-            ):
-                held = (text, line_start, line_end)
-                continue
-            yield text, line_start, line_end
+        for piece in self._packed(first, last, size):
+            for text, line_start, line_end in self._heading_tail_apart(*piece):
+                if held is not None:
+                    text, line_start, held = held[0] + OVERLAP_SEPARATOR + text, held[1], None
+                if self._only_headings(line_start, line_end):
+                    held = (text, line_start, line_end)
+                    continue
+                yield text, line_start, line_end
         if held is not None:
             yield held
+
+    def _only_headings(self, line_start: int, line_end: int) -> bool:
+        return all(
+            i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
+        )
+
+    def _heading_tail_apart(
+        self, text: str, line_start: int, line_end: int
+    ) -> list[tuple[str, int, int]]:
+        """A piece ending in heading lines as two: its text, then those headings.
+
+        ``text`` spans lines ``line_start..line_end`` (1-based) one for one; a piece of
+        nothing but headings, or one that does not end in a heading, stays whole.
+        """
+        if line_end - 1 not in self.heading_lines or self._only_headings(line_start, line_end):
+            return [(text, line_start, line_end)]
+        cut = line_end - 1  # 0-based: walk up over the trailing headings and blank lines
+        while cut >= line_start - 1 and (cut in self.heading_lines or self.blank[cut]):
+            cut -= 1
+        tail = cut + 1
+        while self.blank[tail]:
+            tail += 1
+        lines = text.split("\n")
+        before = "\n".join(lines[: tail - line_start + 1]).rstrip()
+        after = "\n".join(lines[tail - line_start + 1 :])
+        return [(before, line_start, cut + 1), (after, tail + 1, line_end)]
 
     def _packed(self, first: int, last: int, size: int) -> Iterator[tuple[str, int, int]]:
         self.size = size

@@ -95,3 +95,19 @@ def overlap(previous: str, percent: int) -> str:
         after = tail.find("\n", fences[-1].end())
         tail = "" if after == -1 else tail[after:]
     return tail.strip()
+
+
+def single_blank_lines(text: str) -> str:
+    """``text`` with each run of blank lines outside fenced code made one blank line (markup
+    blanked in place, a label or a directive's options, leaves runs of them)."""
+    if "\n\n\n" not in text and "\n \n" not in text and "\n\t" not in text:
+        return text
+    kept: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not fenced and not line.strip() and kept and not kept[-1].strip():
+            continue
+        kept.append(line)
+    return "\n".join(kept)

@@ -42,8 +42,9 @@ from engine.guards.privacy import (
     redact_secrets,
     redact_secrets_in_place,
 )
-from engine.markdown.chunking import chunk_markdown, only_headings, split_to_fit
+from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown, only_headings, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
+from engine.markdown.rst import as_markdown
 from engine.services.aliases import promoted_from, promoted_sections
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
@@ -263,7 +264,7 @@ class Indexer:
         return plan
 
     def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
-        parsed = parse_markdown(text, rel)
+        parsed = parse_markdown(as_markdown(text, rel), rel)  # .rst: read line for line
         for warning in parsed.warnings:
             report.warnings.append((rel, warning))
         if not parsed.index:
@@ -279,7 +280,9 @@ class Indexer:
         keywords = tuple(k for k in parsed.keywords if not find_secrets(k, allow))
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
-        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap):
+        # A docs section of a link or a label joins a neighbour; a note may be one sentence.
+        min_prose = 0 if path.is_relative_to(self.knowledge_dir) else MIN_PROSE_CHARS
+        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose):
             if only_headings(chunk.own_text):
                 continue  # a bare heading is not knowledge yet
             line = chunk.line_start + parsed.body_line_offset

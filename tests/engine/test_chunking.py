@@ -8,7 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.markdown.chunking import ATOMIC_LIMIT_FACTOR, OVERLAP_SEPARATOR, Chunk, chunk_markdown
+from engine.markdown.chunking import (
+    ATOMIC_LIMIT_FACTOR,
+    MIN_PROSE_CHARS,
+    OVERLAP_SEPARATOR,
+    Chunk,
+    chunk_markdown,
+)
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 
@@ -97,7 +103,7 @@ def test_blank_text_gives_no_chunks_and_bare_headings_join_the_next_section() ->
     chunks = chunk_markdown("\n\n# Empty\n\n\n# Full\ntext\n\n# Trailing\n", overlap_percent=0)
 
     assert [(c.title, c.content, c.line_start) for c in chunks] == [
-        ("Full", "# Empty\n\n\n# Full\ntext", 3),
+        ("Full", "# Empty\n\n# Full\ntext", 3),
     ]
 
 
@@ -106,13 +112,23 @@ def test_a_parent_heading_with_no_text_opens_its_first_subsections_chunk() -> No
 
     chunks = chunk_markdown(text, overlap_percent=0)
 
-    assert [(c.title, c.own_text) for c in chunks] == [
-        ("Guide > Install > From source", "# Guide\n\n## Install\n\n### From source\nRun make."),
-        ("Guide > Install > From pip", "### From pip\npip it."),
+    # The chunk is cited at its own heading's line (5), not at the bare parents' line 1:
+    # the heading path that opens its content shows the parents.
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("Guide > Install > From source", "### From source\nRun make.", 5),
+        ("Guide > Install > From pip", "### From pip\npip it.", 8),
     ]
-    # The heading path opens the content wherever the chunk's own text does not show it all.
-    assert chunks[0].path_chars == 0
-    assert chunks[1].content == "Guide > Install > From pip\n\n### From pip\npip it."
+    assert chunks[0].content == "Guide > Install > From source\n\n### From source\nRun make."
+
+
+def test_a_bare_heading_that_is_no_parent_stays_in_the_text() -> None:
+    text = "# Guide\n\n## Empty\n\n## Install\nRun make.\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0)
+
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("Guide > Install", "## Empty\n\n## Install\nRun make.", 3),
+    ]
 
 
 def test_a_heading_above_an_oversized_block_stays_with_it() -> None:
@@ -258,13 +274,50 @@ def test_oversized_atomic_chunks_get_no_overlap() -> None:
     assert chunks[2].overlap_chars == 0  # the tail of a code block is a fence line
 
 
-# Rule 5: small adjacent sections are not merged.
+# Rule 5: small sections are merged only when asked (documentation is indexed so).
 
 
-def test_small_sections_are_not_merged() -> None:
-    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", chunk_size=2000, overlap_percent=0)
+def test_small_sections_are_not_merged_by_default() -> None:
+    chunks = chunk_markdown("# A\nx\n# B\ny\n# C\nz\n", overlap_percent=0)
 
     assert [c.content for c in chunks] == ["# A\nx", "# B\ny", "# C\nz"]
+
+
+LONG = "This paragraph has well over sixty characters of words in it, so it stands alone."
+
+
+def test_a_section_under_sixty_characters_of_words_joins_the_next() -> None:
+    text = f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}\n\n# C\n\n{LONG}\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
+
+    assert [(c.title, c.own_text, c.line_start) for c in chunks] == [
+        ("B", f"# A\n\nSee [the guide](guide.md).\n\n# B\n\n{LONG}", 1),
+        ("C", f"# C\n\n{LONG}", 9),
+    ]
+
+
+def test_a_short_last_section_joins_the_one_before() -> None:
+    text = f"# A\n\n{LONG}\n\n## B\n\nShort.\n\n## C\n\n    x = 1\n\n## D\n"
+
+    chunks = chunk_markdown(text, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
+
+    assert [(c.title, c.line_start, c.line_end) for c in chunks] == [("A", 1, 11)]
+    assert chunks[0].own_text.endswith("## C\n\n    x = 1")  # the bare ## D is dropped
+
+
+def test_a_heading_never_ends_a_piece_of_merged_sections() -> None:
+    code = "```\n" + "\n".join(f"line {i} of the example" for i in range(30)) + "\n```"
+    text = f"# A\n\nshort text\n\n## B\n\n{code}\n"
+
+    chunks = chunk_markdown(text, 200, 0, min_prose=MIN_PROSE_CHARS)
+
+    # The short section A joined B; B's heading goes with its code, not after A's text.
+    assert [(c.own_text.split("\n")[0], c.own_text.split("\n")[-1]) for c in chunks] == [
+        ("# A", "short text"),
+        ("## B", "```"),
+    ]
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 3), (5, 38)]
 
 
 # Rule 6: overlap.
@@ -368,7 +421,16 @@ def test_crlf_input_counts_lines_like_lf() -> None:
 def test_chunks_are_stripped_of_blank_lines_and_never_empty() -> None:
     chunks = chunk_markdown("\n\n  \n# A\n\n\n  indented text  \n\n\n# B\n\n", overlap_percent=0)
 
-    assert [c.content for c in chunks] == ["# A\n\n\n  indented text"]
+    assert [c.content for c in chunks] == ["# A\n\n  indented text"]
+
+
+def test_runs_of_blank_lines_become_one_except_in_fenced_code() -> None:
+    text = "# A\n\n\n\nwords\n\n\n```\ncode\n\n\nmore code\n```\n\n\nend\n"
+
+    [chunk] = chunk_markdown(text, overlap_percent=0)
+
+    assert chunk.content == "# A\n\nwords\n\n```\ncode\n\n\nmore code\n```\n\nend"
+    assert (chunk.line_start, chunk.line_end) == (1, 16)
 
 
 # Property tests.
@@ -433,9 +495,10 @@ PROPERTY_SETTINGS = settings(
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
-    owns = own_texts(chunk_markdown(text, size, overlap))
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_no_text_is_lost(text: str, size: int, overlap: int, min_prose: int) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
+    owns = own_texts(chunks)
     joined = "".join("".join(own.split()) for own in owns)
     lines = text.split("\n")
     # Only bare headings at the very end (no text under them) may be dropped.
@@ -447,6 +510,9 @@ def test_no_text_is_lost(text: str, size: int, overlap: int) -> None:
             # Only a line longer than the chunk (less its heading path) may be cut across
             # consecutive pieces.
             assert "".join(line.split()) in joined
+        elif line.startswith("#"):
+            # A parent heading with no text of its own may show only in the heading path.
+            assert any(line.strip("# ") in c.content for c in chunks), line
         else:
             assert any(line.strip() in own for own in owns), line
 
@@ -463,9 +529,9 @@ def _without_leading_headings(text: str) -> str:
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
-    chunks = chunk_markdown(text, size, overlap)
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_size_and_overlap_bounds(text: str, size: int, overlap: int, min_prose: int) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
     for index, chunk in enumerate(chunks):
         own = chunk.own_text
         assert own and own == own.strip("\n")
@@ -489,14 +555,16 @@ def test_size_and_overlap_bounds(text: str, size: int, overlap: int) -> None:
             OVERLAP_SEPARATOR
         )
     assert chunks == [] or chunks[0].overlap_chars == 0
-    without_overlap = chunk_markdown(text, size, 0)
+    without_overlap = chunk_markdown(text, size, 0, min_prose)
     assert [c.content[c.path_chars :] for c in without_overlap] == own_texts(chunks)
 
 
 @PROPERTY_SETTINGS
-@given(DOCUMENT, SIZE, st.integers(0, 50))
-def test_fences_balanced_and_line_ranges_monotonic(text: str, size: int, overlap: int) -> None:
-    chunks = chunk_markdown(text, size, overlap)
+@given(DOCUMENT, SIZE, st.integers(0, 50), st.sampled_from([0, MIN_PROSE_CHARS]))
+def test_fences_balanced_and_line_ranges_monotonic(
+    text: str, size: int, overlap: int, min_prose: int
+) -> None:
+    chunks = chunk_markdown(text, size, overlap, min_prose)
     line_count = len(text.split("\n"))
     previous_start = 1
     for chunk in chunks:

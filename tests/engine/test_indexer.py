@@ -734,7 +734,9 @@ def test_each_chunk_carries_its_heading_path_for_keyword_search(
     first, *rest = sorted(entries, key=lambda e: e.line_start)
     assert rest
     assert {e.section_title for e in [first, *rest]} == {"Guide > Install > From source"}
-    assert first.content.startswith("# Guide\n\n## Install\n\n### From source\n\nStep 0 ")
-    # The path opens the text that is embedded and searched, even mid-section.
+    # The path opens the text that is embedded and searched, even mid-section; the first
+    # chunk is cited at its own heading, below the bare parents that the path shows.
+    assert first.content.startswith("Guide > Install > From source\n\n### From source\n\nStep 0")
+    assert first.line_start == 5
     assert all(e.content.startswith("Guide > Install > From source\n\n") for e in rest)
     assert len(found(memory, "guide install wombat")) == len(rest) + 1

@@ -79,7 +79,7 @@ def test_sources_are_indexed_searchable_and_kept_fresh(tmp_path: Path, memory: M
     assert [(r.entry.file_path, r.entry.source) for r in hits] == [
         ("docs/deploy.md", Source.MARKDOWN)
     ]
-    assert (hits[0].entry.line_start, hits[0].entry.section_title) == (1, "Deploy > Rollback")
+    assert (hits[0].entry.line_start, hits[0].entry.section_title) == (3, "Deploy > Rollback")
     write(tmp_path, "docs/deploy.md", "# Deploy\n\nUse the quasar switch.\n")
     Indexer(memory).run()
     assert memory.search("zephyr", mode="keyword").results == ()

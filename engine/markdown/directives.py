@@ -1,0 +1,118 @@
+"""Directive kinds and role text, shared by MyST (:mod:`.markup`) and reStructuredText
+(:mod:`.rst`).
+
+The kinds are those of docutils and Sphinx (their documented directive names): a directive
+whose body is code or data stays code, one that renders no text of its own is blanked, and
+every other directive (admonitions, ``versionadded``, autodoc's ``autofunction``, a
+project's own) is read as prose: its argument as a line, its body as text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+_ROLE_TARGET = re.compile(r"^(.*?)[ \t]*<([^<>]*)>$", re.S)
+
+LITERAL_DIRECTIVES = frozenset(
+    {
+        "code", "code-block", "sourcecode", "code-cell", "math", "doctest", "testcode",
+        "testoutput", "testsetup", "testcleanup", "jupyter-execute", "ipython", "mermaid",
+        "graphviz", "digraph", "graph", "parsed-literal", "csv-table",
+    }
+)  # fmt: skip
+"""Directives whose body is code or data, kept as a fence."""
+
+SILENT_DIRECTIVES = frozenset(
+    {
+        "toctree", "currentmodule", "module", "py:currentmodule", "py:module", "contents",
+        "include", "index", "tableofcontents", "default-role", "default-domain", "meta",
+        "image", "rst-class", "cssclass", "class", "target", "autosummary", "bibliography",
+        "only", "tabularcolumns", "sectionauthor", "moduleauthor", "codeauthor", "title",
+        "literalinclude", "highlight", "raw", "glossary-include", "button-ref", "button-link",
+    }
+)  # fmt: skip
+"""Directives that render no text of their own (or only a link or a file's content)."""
+
+_ARGUMENT_IS_A_PATH = frozenset({"figure", "image", "include", "literalinclude"})
+_VERSION_PHRASES = {
+    "versionadded": "Added in version",
+    "version-added": "Added in version",
+    "versionchanged": "Changed in version",
+    "version-changed": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "version-deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+    "version-removed": "Removed in version",
+}
+_CODE_LANGUAGE = frozenset({"code", "code-block", "sourcecode", "code-cell"})
+
+
+def argument_line(name: str, argument: str) -> str:
+    """The line a directive's ``argument`` shows: its title, a version phrase, or nothing."""
+    if name in _ARGUMENT_IS_A_PATH:
+        return ""
+    phrase = _VERSION_PHRASES.get(name)
+    return f"{phrase} {argument}" if phrase else argument
+
+
+def code_language(name: str, argument: str) -> str:
+    """The language a code directive names (``code-block:: python``), or ``""``."""
+    return argument.split()[0] if argument and name in _CODE_LANGUAGE else ""
+
+
+def role_text(content: str) -> str:
+    """What a role (MyST or reStructuredText) shows for its ``content``.
+
+    ``title <target>`` shows the title; a bare target shows itself, less a leading ``~`` or
+    ``!``. A role may span lines: the text keeps as many line breaks as ``content`` had.
+    """
+    titled = _ROLE_TARGET.match(content)
+    if titled is not None and titled[1].strip():
+        shown = titled[1].strip()
+    else:
+        shown = (titled[2] if titled is not None else content).strip().lstrip("~!")
+    return shown + "\n" * (content.count("\n") - shown.count("\n"))
+
+
+def replace_roles(text: str, opener: re.Pattern[str]) -> str:
+    """``text`` with every role that ``opener`` finds replaced by the text it shows.
+
+    ``opener`` matches a role's name and, as its group 2, the backtick run that opens its
+    content; the content ends at the next run of exactly that length. A role whose run never
+    closes stays as written; each run length is looked for once, so hostile text stays
+    linear.
+    """
+    pieces: list[str] = []
+    done = 0
+    unclosed: set[int] = set()
+    for match in opener.finditer(text):
+        ticks = match[2]
+        if match.start() < done or len(ticks) in unclosed:
+            continue
+        close = text.find(ticks, match.end())
+        while close != -1 and text[close + len(ticks) : close + len(ticks) + 1] == "`":
+            close = text.find(ticks, close + len(ticks) + 1)
+        if close == -1:
+            unclosed.add(len(ticks))
+            continue
+        pieces += [text[done : match.start()], role_text(text[match.end() : close])]
+        done = close + len(ticks)
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def by_paragraph(lines: list[str], skip: Sequence[bool], rewrite: Callable[[str], str]) -> None:
+    """Apply ``rewrite`` to each run of non-blank lines not marked in ``skip`` (roles may
+    span lines within a paragraph), in place; ``rewrite`` must keep the number of lines."""
+    start = 0
+    for index in range(len(lines) + 1):
+        if index < len(lines) and lines[index].strip() and not skip[index]:
+            continue
+        if index > start and "`" in "".join(lines[start:index]):
+            rewritten = rewrite("\n".join(lines[start:index])).split("\n")
+            if len(rewritten) == index - start:
+                lines[start:index] = rewritten
+        start = index + 1
