@@ -215,10 +215,11 @@ def test_seed000_init_force_reindexes_every_knowledge_file(
     def knowledge(argv: list[str]) -> tuple[int, int]:
         """(files, files unchanged) of the init report."""
         assert main(argv) == 0
-        found = re.search(r"knowledge: (\d+) files, \d+ entries created, (\d+) files unchanged",
+        found = re.search(r"indexed: (\d+) knowledge files? and (\d+) doc files?; [\d,]+ "
+                          r"(?:entry|entries) created, (\d+) files? unchanged",
                           capsys.readouterr().out)  # fmt: skip
         assert found is not None
-        return int(found[1]), int(found[2])
+        return int(found[1]) + int(found[2]), int(found[3])
 
     files, _ = knowledge(init)
     assert files >= 1
