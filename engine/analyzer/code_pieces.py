@@ -1,0 +1,105 @@
+"""A source file cut along the definitions of its outline (:mod:`engine.analyzer.outline`).
+
+Each top-level definition is a piece with its doc comment; one too long for a chunk is
+cut into its head (the class line, fields) and its members, each named after what it
+defines, recursively. Tests (``#[cfg(test)]`` modules, ``func TestX``...) are left out.
+Between definitions, only code with words of its own is kept: imports, ``package`` and
+closing braces are not worth an entry. The file's opening comment is the file's summary
+(:mod:`engine.analyzer.modules`); when it says more than that summary holds, it is a
+piece too.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from engine.analyzer.outline import Definition, Outline
+from engine.analyzer.pieces import MIN_WORDS, Piece, size, words
+
+_BOILERPLATE = re.compile(
+    r"^\s*(?:$|[{}()\[\];,]+$|//|/\*|\*|#(?!\[)|--"
+    r"|(?:use|import|package|using|require|require_relative|include|extern\s+crate|from)\b"
+    r"|(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;|#\s*(?:include|import|pragma)\b"
+    r"|namespace\s+[\w\\.]+\s*;|<\?php|\?>)"
+)
+"""Lines that say nothing of their own between definitions."""
+
+
+def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
+    """The pieces of a file (before small ones are merged), in line order."""
+    pieces: list[Piece] = []
+    doc_start, doc_end = found.doc_lines
+    if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
+        name = f"Module documentation of {PurePosixPath(rel).name}"
+        pieces.append(Piece((name,), doc_start, doc_end))
+    top = [d for d in found.definitions if d.depth == 0]
+    covered = max(doc_end, 0)
+    for definition in top:
+        if pieces or covered:  # the file's header (imports, package) is not a piece
+            pieces += _gap(covered + 1, definition.start - 1, lines)
+        if not definition.test:
+            pieces += _split(definition, _members(found, definition), found, lines, high)
+        covered = max(covered, definition.end)
+    if top:
+        pieces += _gap(covered + 1, len(lines), lines)
+    return pieces
+
+
+def _members(found: Outline, parent: Definition) -> list[Definition]:
+    """The definitions directly inside ``parent``."""
+    return [d for d in _inside(found, parent) if d.depth == parent.depth + 1]
+
+
+def _inside(found: Outline, parent: Definition) -> list[Definition]:
+    """The definitions inside ``parent``, at any depth."""
+    return [
+        d
+        for d in found.definitions
+        if d.depth > parent.depth and parent.line <= d.line and d.end <= parent.end
+    ]
+
+
+def _split(
+    definition: Definition, members: list[Definition], found: Outline, lines: list[str], high: int
+) -> list[Piece]:
+    """One piece, or the head and the members of a definition too long for one (or one
+    holding a test); the lines after a member up to the next one go with it."""
+    tests_inside = any(d.test for d in _inside(found, definition))
+    if not members or (size(lines, definition.start, definition.end) <= high and not tests_inside):
+        return [Piece((definition.name,), definition.start, definition.end)]
+    if all(m.test for m in members) and not _has_words(definition, members, lines):
+        return []  # a class that only holds tests is a test class
+    pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
+    for i, member in enumerate(members):
+        following = members[i + 1] if i + 1 < len(members) else None
+        if member.test:
+            continue
+        if following is None:
+            end = definition.end
+        else:
+            end = member.end if following.test else following.start - 1
+        inner = _split(member, _members(found, member), found, lines, high)
+        if inner:
+            inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
+        pieces += inner
+    return [p for p in pieces if p.end >= p.start]
+
+
+def _has_words(definition: Definition, members: list[Definition], lines: list[str]) -> bool:
+    """Whether the head of a container (before its first member) says anything."""
+    return words(lines, definition.line, members[0].start - 1) > MIN_WORDS + 2
+
+
+def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
+    """The lines between two definitions as a piece, if any of them says something."""
+    if end < start:
+        return []
+    said = [line for line in lines[start - 1 : end] if not _BOILERPLATE.match(line)]
+    if words(said, 1, len(said)) < MIN_WORDS:
+        return []
+    while start <= end and not lines[start - 1].strip():
+        start += 1
+    while end >= start and not lines[end - 1].strip():
+        end -= 1
+    return [Piece((), start, end)]
