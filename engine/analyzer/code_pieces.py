@@ -12,6 +12,7 @@ piece too.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from engine.analyzer.outline import Definition, Outline
@@ -32,18 +33,43 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
     doc_start, doc_end = found.doc_lines
     if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
         name = f"Module documentation of {PurePosixPath(rel).name}"
-        pieces.append(Piece((name,), doc_start, doc_end))
+        pieces.append(Piece((name,), doc_start, doc_end, alone=True))
     top = [d for d in found.definitions if d.depth == 0]
     covered = max(doc_end, 0)
     for definition in top:
         if pieces or covered:  # the file's header (imports, package) is not a piece
-            pieces += _gap(covered + 1, definition.start - 1, lines)
+            pieces += _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
         if not definition.test:
             pieces += _split(definition, _members(found, definition), found, lines, high)
         covered = max(covered, definition.end)
     if top:
-        pieces += _gap(covered + 1, len(lines), lines)
-    return pieces
+        pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
+    tests = [(d.start, d.end) for d in found.definitions if d.test] + list(found.test_lines)
+    return _breaks(pieces, tests)
+
+
+def _breaks(pieces: list[Piece], tests: list[tuple[int, int]]) -> list[Piece]:
+    """The pieces, each marked when test code lies between it and the one before (so
+    that merging small neighbours does not take the test code in)."""
+    out = []
+    for i, piece in enumerate(pieces):
+        before = pieces[i - 1].end if i else 0
+        if any(before < a and b < piece.start for a, b in tests):
+            piece = replace(piece, after_break=True)
+        out.append(piece)
+    return out
+
+
+def _gaps(
+    start: int, end: int, lines: list[str], tests: tuple[tuple[int, int], ...]
+) -> list[Piece]:
+    """The pieces of the lines between two definitions, test code left out."""
+    pieces = []
+    for a, b in sorted(tests):
+        if a <= end and b >= start:
+            pieces += _gap(start, a - 1, lines)
+            start = b + 1
+    return pieces + _gap(start, end, lines)
 
 
 def _members(found: Outline, parent: Definition) -> list[Definition]:
@@ -68,8 +94,6 @@ def _split(
     tests_inside = any(d.test for d in _inside(found, definition))
     if not members or (size(lines, definition.start, definition.end) <= high and not tests_inside):
         return [Piece((definition.name,), definition.start, definition.end)]
-    if all(m.test for m in members) and not _has_words(definition, members, lines):
-        return []  # a class that only holds tests is a test class
     pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
     for i, member in enumerate(members):
         following = members[i + 1] if i + 1 < len(members) else None
@@ -84,11 +108,6 @@ def _split(
             inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
         pieces += inner
     return [p for p in pieces if p.end >= p.start]
-
-
-def _has_words(definition: Definition, members: list[Definition], lines: list[str]) -> bool:
-    """Whether the head of a container (before its first member) says anything."""
-    return words(lines, definition.line, members[0].start - 1) > MIN_WORDS + 2
 
 
 def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:

@@ -69,8 +69,9 @@ _JVM_TEST = (
 GRAMMARS: dict[str, Grammar] = {
     "Rust": Grammar(
         "tree-sitter-rust",
-        test=r"#\[(?:[\w:]+::)?(?:test|bench)\b|#\[cfg\((?:\w+\()?[^\]]*\btest\b",
-        public=r"\bpub\b",
+        test=r"#\[(?:[\w:]+::)?(?:test|bench)\b"
+        r"|#\[cfg\((?![^\]]*\b(?:not|any)\s*\()(?:all\()?[^\]]*\btest\b",
+        public=r"\bpub\b|#\[macro_export\]",
         attributes=frozenset({"attribute_item"}),
     ),
     "Go": Grammar(

@@ -12,11 +12,11 @@ headers and tool directives aside) is its documentation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
+from engine.analyzer.grammars import GRAMMARS, Grammar, definitions_query, parser_language
 from engine.analyzer.model import Symbol, SymbolKind
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ _NOT_DOC = re.compile(
 """Opening comments that are not about the file: licence headers and tool directives."""
 _MARKERS = re.compile(r"^\s*(?:/\*+!?|\*+/|\*(?!/)|//[/!]?|#+|\*/)\s?")
 _END_MARKER = re.compile(r"\s*\*+/\s*$")
+_XML_DOC = re.compile(r"</?(?:summary|remarks|para|returns|value|example)>")
 _SPACES = re.compile(r"\s+")
 _GENERICS = re.compile(r"<.*>$")
 MAX_SUMMARY = 240
@@ -72,6 +73,9 @@ class Outline:
     """The file's opening comment, markers removed ("" when none)."""
     doc_lines: tuple[int, int]
     """Its first and last line (``(0, 0)`` when none)."""
+    test_lines: tuple[tuple[int, int], ...] = ()
+    """Line ranges of top-level code marked as test code that defines nothing of the
+    query's (Rust: ``#[cfg(test)] thread_local! { ... }``)."""
 
     @property
     def summary(self) -> str:
@@ -96,9 +100,23 @@ def outline(text: str, language: str) -> Outline:
             if key not in found or index < found[key][0]:
                 found[key] = (index, captures)
     matches = sorted(found.items())
-    definitions = _definitions(matches, language)
+    definitions = _test_classes(_definitions(matches, language))
     doc, lines = _opening_comment(root, definitions)
-    return Outline(tuple(definitions), doc, lines)
+    return Outline(tuple(definitions), doc, lines, _test_code(root, grammar))
+
+
+def _test_code(root: Node, grammar: Grammar) -> tuple[tuple[int, int], ...]:
+    """The top-level nodes that an attribute marks as tests, with the attribute."""
+    found = []
+    children = root.named_children
+    for i, node in enumerate(children):
+        if node.type in grammar.attributes and grammar.tests(_text(node)):
+            following = next(
+                (c for c in children[i + 1 :] if c.type not in grammar.attributes), None
+            )
+            if following is not None and "comment" not in following.type:
+                found.append((_first_line(node), _last_line(following)))
+    return tuple(found)
 
 
 def _definitions(
@@ -133,10 +151,12 @@ def _definitions(
         if "trait" in captures:
             shown = f"{qualified} ({_clean(_text(captures['trait'][0]))})"
         first, doc = _leading(node, grammar.attributes)
-        head = _head(node, first, name_node)
-        before_name = _slice(node, node.start_byte, name_node.start_byte)
-        test = (parent is not None and parent.test) or grammar.tests(head)
-        public = kind == "impl" or _public(language, kind, name, before_name, parent)
+        attributes = _attributes(node, first)
+        test = (parent is not None and parent.test) or grammar.tests(
+            f"{attributes}\n{_first_line_of(node, name_node)}"
+        )
+        before_name = f"{attributes}\n{_slice(node, node.start_byte, name_node.start_byte)}"
+        public = kind in ("impl", "module") or _public(language, kind, name, before_name, parent)
         definition = Definition(
             name=shown,
             kind=kind,
@@ -151,6 +171,17 @@ def _definitions(
         out.append(definition)
         prefix = owner if kind == "module" else qualified
         stack.append((end_byte, definition, prefix if kind in CONTAINERS else owner))
+    return out
+
+
+def _test_classes(definitions: list[Definition]) -> list[Definition]:
+    """A class whose members are all tests is a test class (``DocumentStoreTests``)."""
+    out = list(definitions)
+    for i, d in enumerate(definitions):
+        inside = [m for m in definitions[i + 1 :] if m.line >= d.line and m.end <= d.end]
+        members = [m for m in inside if m.depth == d.depth + 1]
+        if d.kind == "class" and members and all(m.test for m in members):
+            out[i] = replace(d, test=True)
     return out
 
 
@@ -205,18 +236,22 @@ def _comment_above_in_parent(node: Node) -> Node | None:
     return None
 
 
-def _head(node: Node, first: Node, name: Node) -> str:
-    """Attributes, annotations and the definition's text up to the end of its name's line,
-    comments left out: what tells a test."""
+def _attributes(node: Node, first: Node) -> str:
+    """The attributes between a definition's doc comment and itself (``#[test]``)."""
     attrs = []
     sibling = node.prev_sibling
     while sibling is not None and sibling.start_byte >= first.start_byte:
         if "comment" not in sibling.type:
             attrs.append(_text(sibling))
         sibling = sibling.prev_sibling
+    return "\n".join(reversed(attrs))
+
+
+def _first_line_of(node: Node, name: Node) -> str:
+    """The definition's text up to the end of its name's line."""
     line_end = (node.text or b"").find(b"\n", name.end_byte - node.start_byte)
     end = node.end_byte if line_end < 0 else node.start_byte + line_end
-    return "\n".join([*reversed(attrs), _slice(node, node.start_byte, end)])
+    return _slice(node, node.start_byte, end)
 
 
 def _opening_comment(root: Node, definitions: list[Definition]) -> tuple[str, tuple[int, int]]:
@@ -246,7 +281,7 @@ def comment_text(comments: list[str]) -> str:
     for comment in comments:
         for line in comment.splitlines():
             line = _END_MARKER.sub("", line)
-            lines.append(_MARKERS.sub("", line, count=1).rstrip())
+            lines.append(_XML_DOC.sub("", _MARKERS.sub("", line, count=1)).rstrip())
     return "\n".join(lines).strip("\n")
 
 

@@ -27,6 +27,10 @@ class Piece:
     """1-based first line."""
     end: int
     """1-based last line, inclusive."""
+    alone: bool = False
+    """Never merged with its neighbours (a file's documentation)."""
+    after_break: bool = False
+    """Never merged with the piece before it (code left out lies between them)."""
 
 
 def size(lines: list[str], start: int, end: int) -> int:
@@ -48,7 +52,8 @@ def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterato
             pending = piece
             continue
         small = _small(pending, lines, low) or _small(piece, lines, low)
-        if small and size(lines, pending.start, piece.end) <= high:
+        apart = pending.alone or piece.alone or piece.after_break
+        if small and not apart and size(lines, pending.start, piece.end) <= high:
             pending = Piece(pending.names + piece.names, pending.start, piece.end)
         else:
             yield pending
@@ -80,7 +85,7 @@ def render(
 ) -> list[DiscoveryDraft]:
     """One draft per piece, or numbered parts of a long body (each under ``high``
     characters; a last part without words stays with the one before)."""
-    names = [n for n in piece.names if n]
+    names = list(dict.fromkeys(n for n in piece.names if n))
     shown = ", ".join(names) or f"lines {piece.start}-{piece.end}"
     if len(names) > MAX_TITLE_NAMES:
         first = names[: MAX_TITLE_NAMES - 1]
@@ -118,9 +123,13 @@ def _parts(piece: Piece, lines: list[str], high: int) -> list[tuple[int, int]]:
             begin, total = number, 0
         total += width
     parts.append((begin, piece.end))
-    if len(parts) > 1 and words(lines, *parts[-1]) < MIN_WORDS:
-        parts[-2:] = [(parts[-2][0], parts[-1][1])]
-    return parts
+    joined: list[tuple[int, int]] = []
+    for a, b in parts:  # a part without words (closing braces) joins the one before
+        if joined and words(lines, a, b) < MIN_WORDS:
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return joined
 
 
 def _keywords(names: list[str]) -> tuple[str, ...]:

@@ -1,0 +1,302 @@
+"""Issue 34: source code beyond Python and JS/TS is cut along what it defines.
+
+Each sample under ``code_samples/`` is a small file of the kind found in real projects of
+its language (a Rust module of flags, a Go package, a Java class...); the expected names
+are what a person reading it would list, each named after what it defines.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from engine.analyzer import analyze, discovery_drafts
+from engine.analyzer import definitions as definitions_module
+from engine.analyzer.definitions import definition_drafts, file_drafts
+from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
+from engine.analyzer.languages import language_of
+from engine.analyzer.outline import file_summary, outline
+from engine.analyzer.structure import is_test_path
+
+SAMPLES = Path(__file__).parent / "code_samples"
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+CASES = [
+    pytest.param(
+        "flags.rs",
+        ["Flag", "Flag.name_long", "Flag.is_switch", "Hidden", "Hidden (Flag)",
+         "Hidden.name_long", "Hidden.is_switch", "MAX_DEPTH", "parse", "Mode", "flag", "now"],
+        ["tests", "hidden_is_a_switch"],
+        {"Flag": "A single command line flag", "parse": "Parses the arguments",
+         "Hidden": "Search hidden files", "Flag.name_long": "The long name"},
+        "Defines all of the flags available in the command line tool.",
+        id="rust",
+    ),
+    pytest.param(
+        "server.go",
+        ["Server", "Handler", "Server.Serve", "New", "DefaultAddr", "ErrClosed"],
+        ["TestServe"],
+        {"Server.Serve": "Serve listens on the address", "New": "New returns a server"},
+        "Package server serves the search index over HTTP.",
+        id="go",
+    ),
+    pytest.param(
+        "Cache.java",
+        ["Cache", "Cache.Cache", "Cache.get", "Cache.Loader", "Cache.Loader.load", "Policy"],
+        [],
+        {"Cache.get": "Returns the cached value, or null when absent."},
+        "An in-memory cache that evicts the least recently used entries.",
+        id="java",
+    ),
+    pytest.param(
+        "Session.kt",
+        ["Session", "Session.isExpired", "open", "Store", "Store.save", "Sessions",
+         "Sessions.count"],
+        [],
+        {"Session.isExpired": "Whether the session has expired", "open": "Opens a session"},
+        "The session of one signed-in user.",
+        id="kotlin",
+    ),
+    pytest.param(
+        "list.c",
+        ["node", "node_t", "list_push", "list_free", "color"],
+        [],
+        {"list_free": "Free every node of the list.", "node": "One node of the list."},
+        "A singly linked list of strings, owned by the caller.",
+        id="c",
+    ),
+    pytest.param(
+        "parser.cpp",
+        ["query", "Query", "Query.Query", "Query.size", "Query.Query", "clamp", "Token"],
+        ["TEST"],
+        {"Query": "A parsed query: its terms and operators.", "clamp": ""},
+        "Parser for the query language.",
+        id="cpp",
+    ),
+    pytest.param(
+        "Store.cs",
+        ["Example.Storage", "DocumentStore", "DocumentStore.Save", "DocumentStore.Name",
+         "IStore", "IStore.Save", "Document"],
+        ["DocumentStoreTests", "DocumentStoreTests.SavesADocument"],
+        {"DocumentStore": "Stores documents by their identifier.",
+         "DocumentStore.Save": "Saves a document."},
+        "",  # only a licence header, and no type named after the file
+        id="csharp",
+    ),
+    pytest.param(
+        "client.rb",
+        ["Registry", "Client", "Client.fetch", "Client.default"],
+        [],
+        {"Client": "A client with retries.", "Client.fetch": "Fetch a package's metadata"},
+        "The HTTP client that talks to the registry.",  # the doc of its one module
+        id="ruby",
+    ),
+    pytest.param(
+        "Router.php",
+        ["Router", "Router.add", "helper", "Matcher", "Matcher.matches"],
+        [],
+        {"Router": "Matches a request path", "Router.add": "Register a route for a path."},
+        "Routes requests to their controllers.",
+        id="php",
+    ),
+    pytest.param(
+        "Player.swift",
+        ["Player", "Player.play", "Track", "Playable", "Playable.play", "Track (Playable)",
+         "Track.play", "shuffle"],
+        [],
+        {"Player.play": "Starts playing the track.", "Track": "A track of the library."},
+        "Plays audio files from the library.",
+        id="swift",
+    ),
+]  # fmt: skip
+
+
+def sample(name: str) -> tuple[str, str]:
+    text = (SAMPLES / name).read_text(encoding="utf-8")
+    language = language_of(name)
+    assert language is not None
+    return text, language
+
+
+@pytest.mark.parametrize(("name", "defined", "tests", "docs", "summary"), CASES)
+def test_each_definition_is_named_after_what_it_defines_with_its_doc(
+    name: str, defined: list[str], tests: list[str], docs: dict[str, str], summary: str
+) -> None:
+    text, language = sample(name)
+    found = outline(text, language)
+    assert [d.name for d in found.definitions if not d.test] == defined
+    assert [d.name for d in found.definitions if d.test] == tests
+    by_name = {d.name: d for d in found.definitions}
+    for key, doc in docs.items():
+        assert by_name[key].doc.startswith(doc), (key, by_name[key].doc)
+    assert file_summary(found, name) == summary
+
+
+@pytest.mark.parametrize(("name", "defined", "tests", "docs", "summary"), CASES)
+def test_chunks_name_their_definitions_and_leave_tests_out(
+    name: str, defined: list[str], tests: list[str], docs: dict[str, str], summary: str
+) -> None:
+    text, language = sample(name)
+    drafts = file_drafts(f"src/{name}", text, language, high=100)  # one definition a chunk
+    headers = " ".join(d.content.partition("\n")[0] for d in drafts)
+    shown = set(docs) | {n for n in defined if "." not in n}  # members on lines of their own
+    for definition in shown:
+        assert re.search(rf"[:,] {re.escape(definition)}[, ]", headers), definition
+    test_names = {t.rpartition(".")[2] for t in tests} - {"tests"}
+    for draft in drafts:
+        body = draft.content.split("\n", 2)[2]
+        assert len(WORD.findall(body)) >= 3, draft.content
+        assert not any(t in body for t in test_names), draft.content
+    for draft in file_drafts(f"src/{name}", text, language):  # the usual size
+        assert draft.section_title and not draft.section_title.startswith("lines ")
+
+
+def flag(name: str, long_doc_lines: int) -> str:
+    doc = "".join(f"    Show {name} in output, paragraph line {i} of the help.\n" for i in range(8))
+    return (
+        f"/// The --{name.lower()} flag.\n#[derive(Debug)]\nstruct {name};\n\n"
+        f"impl Flag for {name} {{\n"
+        f'    fn name_long(&self) -> &\'static str {{\n        "{name.lower()}"\n    }}\n'
+        f'    fn doc_long(&self) -> &\'static str {{\n        r"\n{doc * long_doc_lines}"\n    }}\n'
+        "    fn update(&self, v: FlagValue, args: &mut LowArgs) -> anyhow::Result<()> {\n"
+        f"        args.{name.lower()} = v.unwrap_switch();\n        Ok(())\n    }}\n}}\n\n"
+    )
+
+
+FLAGS_HEADER = (
+    "// Copyright the authors. Licensed under MIT or Apache-2.0.\n\n"
+    "/*!\nDefines all of the flags available in the search tool.\n\n"
+    "Each flag is a unit struct with an implementation of the Flag trait: its names, its\n"
+    "documentation and how it changes the low level arguments.\n*/\n\n"
+    "use crate::flags::{Flag, FlagValue};\n\n"
+)
+
+
+def test_a_trait_implementation_is_named_after_its_type_and_trait() -> None:
+    text = FLAGS_HEADER + "".join(flag(f"Flag{i}", 1) for i in range(40))
+    drafts = file_drafts("crates/core/flags/defs.rs", text, "Rust")
+    titles = [d.section_title for d in drafts]
+    assert len(titles) == len(set(titles)), titles  # not 158 chunks all titled "Flag"
+    for i in range(40):
+        assert any(f"Flag{i} (Flag)" in t.split(", ") for t in titles), i
+    doc = next(d for d in drafts if "Defines all of the flags" in d.content)
+    assert doc.section_title.startswith("Module documentation of defs.rs")
+
+
+def test_a_long_implementation_is_cut_into_its_methods() -> None:
+    text = FLAGS_HEADER + flag("Hidden", 6)
+    titles = [d.section_title for d in file_drafts("src/defs.rs", text, "Rust")]
+    assert titles[0] == "Module documentation of defs.rs"  # more than the summary holds
+    assert titles[1].startswith("Hidden, Hidden (Flag)")  # the struct, the impl's head
+    assert any(t.startswith("Hidden.doc_long") for t in titles)
+    assert titles[-1] == "Hidden.update"  # with the impl's closing brace: no `}` chunk
+
+
+def test_no_file_holds_more_than_its_share_and_small_definitions_are_grouped(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "src/flags").mkdir(parents=True)
+    (tmp_path / "src/flags/defs.rs").write_text(
+        FLAGS_HEADER + "".join(flag(f"Flag{i}", 1) for i in range(150)), encoding="utf-8"
+    )
+    for i in range(30):
+        funcs = "".join(
+            f"/// Step {j} of stage {i}, which checks the input and reports what is wrong.\n"
+            f"pub fn stage{i}_step{j}(input: &str) -> bool {{\n"
+            + "    let trimmed = input.trim_start_matches(' ').to_lowercase();\n" * 6
+            + "    trimmed.is_empty()\n}\n\n"
+            for j in range(4)
+        )
+        (tmp_path / f"src/stage{i}.rs").write_text(funcs, encoding="utf-8")
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.rs"))
+    uncapped = file_drafts(
+        "src/flags/defs.rs", (tmp_path / "src/flags/defs.rs").read_text(), "Rust"
+    )
+    drafts = definition_drafts(tmp_path, files)
+    from_defs = [d for d in drafts if d.file_path == "src/flags/defs.rs"]
+    assert len(uncapped) > 0.2 * len(drafts)  # the file would hold far more than its share
+    assert len(from_defs) <= definitions_module.MAX_FILE_SHARE * len(drafts) + 1
+    assert "Flag149" in "".join(d.content for d in from_defs)  # grouped, not dropped
+    assert all(len(d.content) <= 9_000 for d in drafts)
+
+
+def test_a_single_file_project_is_not_capped() -> None:
+    assert definitions_module.file_cap([500]) is None
+    assert definitions_module.file_cap([500, 0]) is None
+    cap = definitions_module.file_cap([1000, *([10] * 100)])
+    assert cap is not None and cap <= 0.12 * (1000 * 0 + cap + 1000)
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "lib/registry/client_spec.rb",
+        "app/src/androidTest/java/com/example/CacheTest.java",
+        "shared/src/jvmTest/kotlin/SessionChecks.kt",
+        "src/Http/RouterTest.php",
+        "Tests/PlayerTests/PlayerTests.swift",
+        "benches/search.rs",
+        "src/parser_unittest.cc",
+    ],
+)
+def test_test_files_of_every_language_are_told_by_their_path(rel: str) -> None:
+    assert is_test_path(rel)
+
+
+def test_ordinary_source_paths_are_not_tests() -> None:
+    for rel in ("src/main/java/com/example/Contest.java", "crates/core/flags/defs.rs",
+                "lib/registry/client.rb", "src/testing.go"):  # fmt: skip
+        assert not is_test_path(rel), rel
+
+
+def write_project(root: Path) -> Path:
+    files = {
+        "Cargo.toml": '[package]\nname = "finder"\n',
+        "go.mod": "module example.com/finder\n",
+        "src/flags.rs": (SAMPLES / "flags.rs").read_text(),
+        "server/server.go": (SAMPLES / "server.go").read_text(),
+        "src/search_spec.rb": "describe 'search' do\n  it 'finds' do\n  end\nend\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_go_and_rust_projects_have_symbols_and_file_summaries(tmp_path: Path) -> None:
+    analysis = analyze(write_project(tmp_path))
+    names = {(s.file, s.name): s for s in analysis.symbols}
+    assert names[("server/server.go", "Server.Serve")].kind == "method"
+    assert names[("src/flags.rs", "Flag")].kind == "interface"
+    assert names[("src/flags.rs", "parse")].summary == "Parses the arguments into a configuration."
+    assert ("server/server.go", "TestServe") not in names  # a test, not the package's API
+    assert ("src/flags.rs", "hidden_is_a_switch") not in names
+    assert ("src/flags.rs", "flag") not in names  # a macro_rules! without #[macro_export]
+    drafts = discovery_drafts(analysis)
+    module = next(d for d in drafts if d.section_title == "Module src/flags.rs")
+    first = module.content.splitlines()[0]
+    assert first == (
+        "Module src/flags.rs (Rust): Defines all of the flags available in the command line tool."
+    )
+    code = definition_drafts(tmp_path, sorted(analysis.files))
+    assert {d.file_path for d in code} == {"src/flags.rs", "server/server.go"}  # no spec
+    assert not any("hidden_is_a_switch" in d.content or "TestServe" in d.content for d in code)
+
+
+def test_the_grammars_ship_in_their_wheels_and_load_without_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the network was used")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    parser_language.cache_clear()
+    definitions_query.cache_clear()
+    for language in GRAMMARS:
+        assert definitions_query(language).pattern_count > 0
+    text, language = sample("flags.rs")
+    assert outline(text, language).definitions
