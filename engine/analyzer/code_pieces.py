@@ -22,13 +22,16 @@ _BOILERPLATE = re.compile(
     r"^\s*(?:$|[{}()\[\];,]+$|//|/\*|\*|#(?!\[)|--"
     r"|(?:use|import|package|using|require|require_relative|include|extern\s+crate|from)\b"
     r"|(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;|#\s*(?:include|import|pragma)\b"
-    r"|namespace\s+[\w\\.]+\s*;|<\?php|\?>)"
+    r"|namespace\s+[\w\\.]+\s*;|<\?php|\?>|(?:[\w.]+\s+)?\"[^\"]*\"\s*$)"
 )
-"""Lines that say nothing of their own between definitions."""
+"""Lines that say nothing of their own between definitions (a Go import block's lines
+are quoted paths)."""
 
 
 def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
     """The pieces of a file (before small ones are merged), in line order."""
+    imported = {n for a, b in found.import_lines for n in range(a, b + 1)}
+    lines = ["" if n in imported else line for n, line in enumerate(lines, start=1)]
     pieces: list[Piece] = []
     doc_start, doc_end = found.doc_lines
     if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
@@ -36,14 +39,12 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
         pieces.append(Piece((name,), doc_start, doc_end, alone=True))
     top = [d for d in found.definitions if d.depth == 0]
     covered = max(doc_end, 0)
-    for definition in top:
-        if pieces or covered:  # the file's header (imports, package) is not a piece
-            pieces += _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
+    for definition in top:  # a header of imports and `package` says nothing: no piece
+        pieces += _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
         if not definition.test:
             pieces += _split(definition, _members(found, definition), found, lines, high)
         covered = max(covered, definition.end)
-    if top:
-        pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
+    pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
     tests = [(d.start, d.end) for d in found.definitions if d.test] + list(found.test_lines)
     return _breaks(pieces, tests)
 
@@ -78,12 +79,14 @@ def _members(found: Outline, parent: Definition) -> list[Definition]:
 
 
 def _inside(found: Outline, parent: Definition) -> list[Definition]:
-    """The definitions inside ``parent``, at any depth."""
-    return [
-        d
-        for d in found.definitions
-        if d.depth > parent.depth and parent.line <= d.line and d.end <= parent.end
-    ]
+    """The definitions inside ``parent``, at any depth (they follow it in source order)."""
+    index = found.definitions.index(parent)
+    inside = []
+    for d in found.definitions[index + 1 :]:
+        if d.depth <= parent.depth:
+            break
+        inside.append(d)
+    return inside
 
 
 def _split(

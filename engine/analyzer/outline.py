@@ -40,6 +40,13 @@ _XML_DOC = re.compile(r"</?(?:summary|remarks|para|returns|value|example)>")
 _SPACES = re.compile(r"\s+")
 _GENERICS = re.compile(r"<.*>$")
 MAX_SUMMARY = 240
+_IMPORT = re.compile(
+    r"import|use_declaration|package|using_directive|namespace_use|preproc_include|extern_crate"
+    r"|php_tag"
+)
+"""Top-level nodes that bring names in (``import``, ``use``, ``package``, ``#include``)."""
+_BODILESS = frozenset({"mod_item", "namespace_definition"})
+"""Rust's ``mod flags;``, PHP's ``namespace App;``: declarations, not definitions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,8 @@ class Outline:
     test_lines: tuple[tuple[int, int], ...] = ()
     """Line ranges of top-level code marked as test code that defines nothing of the
     query's (Rust: ``#[cfg(test)] thread_local! { ... }``)."""
+    import_lines: tuple[tuple[int, int], ...] = ()
+    """Line ranges of the top-level imports, ``package`` and ``mod x;`` declarations."""
 
     @property
     def summary(self) -> str:
@@ -102,7 +111,12 @@ def outline(text: str, language: str) -> Outline:
     matches = sorted(found.items())
     definitions = _test_classes(_definitions(matches, language))
     doc, lines = _opening_comment(root, definitions)
-    return Outline(tuple(definitions), doc, lines, _test_code(root, grammar))
+    imports = tuple(
+        (_first_line(n), _last_line(n))
+        for n in root.named_children
+        if _IMPORT.search(n.type) or (n.type in _BODILESS and n.child_by_field_name("body") is None)
+    )
+    return Outline(tuple(definitions), doc, lines, _test_code(root, grammar), imports)
 
 
 def _test_code(root: Node, grammar: Grammar) -> tuple[tuple[int, int], ...]:
@@ -178,9 +192,15 @@ def _test_classes(definitions: list[Definition]) -> list[Definition]:
     """A class whose members are all tests is a test class (``DocumentStoreTests``)."""
     out = list(definitions)
     for i, d in enumerate(definitions):
-        inside = [m for m in definitions[i + 1 :] if m.line >= d.line and m.end <= d.end]
-        members = [m for m in inside if m.depth == d.depth + 1]
-        if d.kind == "class" and members and all(m.test for m in members):
+        if d.kind != "class" or d.test:
+            continue
+        members = []
+        for m in definitions[i + 1 :]:
+            if m.depth <= d.depth:  # in source order: past the class
+                break
+            if m.depth == d.depth + 1:
+                members.append(m)
+        if members and all(m.test for m in members):
             out[i] = replace(d, test=True)
     return out
 

@@ -8,3 +8,4 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
 (compact_constructor_declaration name: (identifier) @name) @definition.method
+(field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.const
