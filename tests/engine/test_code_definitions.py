@@ -45,7 +45,8 @@ CASES = [
     ),
     pytest.param(
         "Cache.java",
-        ["Cache", "Cache.Cache", "Cache.get", "Cache.Loader", "Cache.Loader.load", "Policy"],
+        ["Cache", "Cache.entries", "Cache.Cache", "Cache.get", "Cache.Loader", "Cache.Loader.load",
+         "Policy"],
         [],
         {"Cache.get": "Returns the cached value, or null when absent."},
         "An in-memory cache that evicts the least recently used entries.",
