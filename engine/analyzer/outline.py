@@ -38,6 +38,7 @@ _MARKERS = re.compile(r"^\s*(?:/\*+!?|\*+/|\*(?!/)|//[/!]?|#+|\*/)\s?")
 _END_MARKER = re.compile(r"\s*\*+/\s*$")
 _XML_DOC = re.compile(r"</?(?:summary|remarks|para|returns|value|example)>")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _GENERICS = re.compile(r"<.*>$")
 MAX_SUMMARY = 240
 _IMPORT = re.compile(
@@ -290,7 +291,7 @@ def _opening_comment(root: Node, definitions: list[Definition]) -> tuple[str, tu
             blocks.append([node])
     for block in blocks:
         text = comment_text([_text(n) for n in block])
-        if text and not _NOT_DOC.search(text):
+        if len(_WORD.findall(text)) >= 3 and not _NOT_DOC.search(text):  # not "-- uint Value"
             return text, (_first_line(block[0]), _last_line(block[-1]))
     return "", (0, 0)
 

@@ -259,6 +259,8 @@ def write_project(root: Path) -> Path:
         "go.mod": "module example.com/finder\n",
         "src/flags.rs": (SAMPLES / "flags.rs").read_text(),
         "server/server.go": (SAMPLES / "server.go").read_text(),
+        "server/routes.go": "// -- routes --\n\npackage server\n\n// Routes lists the paths.\n"
+        'func Routes() []string {\n\treturn []string{"/search", "/health"}\n}\n',
         "src/search_spec.rb": "describe 'search' do\n  it 'finds' do\n  end\nend\n",
     }
     for rel, text in files.items():
@@ -282,8 +284,14 @@ def test_go_and_rust_projects_have_symbols_and_file_summaries(tmp_path: Path) ->
     assert first == (
         "Module src/flags.rs (Rust): Defines all of the flags available in the command line tool."
     )
+    package = next(d for d in drafts if d.section_title == "Package server/")
+    assert package.content.startswith(
+        "Package server/: Package server serves the search index over HTTP.\n2 modules:"
+    )
+    # "-- routes --" says nothing: the doc of the function the file is named after does
+    assert analysis.summaries["server/routes.go"] == "Routes lists the paths."
     code = definition_drafts(tmp_path, sorted(analysis.files))
-    assert {d.file_path for d in code} == {"src/flags.rs", "server/server.go"}  # no spec
+    assert {d.file_path for d in code} == {"src/flags.rs", "server/server.go", "server/routes.go"}
     assert not any("hidden_is_a_switch" in d.content or "TestServe" in d.content for d in code)
 
 
