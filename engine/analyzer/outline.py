@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -93,9 +94,12 @@ class Outline:
         return first_paragraph(self.doc)
 
 
+@lru_cache(maxsize=4)
 def outline(text: str, language: str) -> Outline:
     """The definitions and opening comment of a file in ``language`` (a key of
-    :data:`~engine.analyzer.grammars.GRAMMARS`). Syntax errors cost only what they hide."""
+    :data:`~engine.analyzer.grammars.GRAMMARS`). Syntax errors cost only what they hide.
+    The last few are kept: a file cut again coarser (:mod:`engine.analyzer.definitions`)
+    is not parsed again."""
     from tree_sitter import Parser, QueryCursor
 
     data = text.encode("utf-8", errors="replace")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.analyzer.model import DiscoveryDraft
 
@@ -16,6 +17,7 @@ MAX_TITLE_NAMES = 6
 names them all."""
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_BACKTICKS = re.compile(r"`+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,12 @@ def size(lines: list[str], start: int, end: int) -> int:
 
 def words(lines: list[str], start: int, end: int) -> int:
     """Words (two letters or more) in lines ``start``..``end``."""
-    return sum(len(_WORD.findall(line)) for line in lines[start - 1 : end])
+    return sum(_line_words(line) for line in lines[start - 1 : end])
+
+
+@lru_cache(maxsize=65_536)
+def _line_words(line: str) -> int:
+    return len(_WORD.findall(line))
 
 
 def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterator[Piece]:
@@ -149,8 +156,4 @@ def _fence_language(language: str) -> str:
 
 
 def _longest_backtick_run(text: str) -> int:
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
