@@ -59,7 +59,8 @@ class Definition:
     """What it defines, qualified by its owner: ``Server.Serve``, ``Hidden (Flag)``."""
     kind: str
     """``class``, ``interface``, ``enum``, ``impl``, ``module``, ``type``, ``function``,
-    ``method``, ``const`` or ``macro``."""
+    ``method``, ``const``, ``macro`` or ``field`` (a struct's field, an enum's variant:
+    what a long struct is cut along, not a symbol)."""
     start: int
     """1-based first line, its doc comment and attributes included."""
     line: int

@@ -131,8 +131,10 @@ def _parts(piece: Piece, lines: list[str], high: int) -> list[tuple[int, int]]:
         total += width
     parts.append((begin, piece.end))
     joined: list[tuple[int, int]] = []
-    for a, b in parts:  # a part without words (closing braces) joins the one before
-        if joined and words(lines, a, b) < MIN_WORDS:
+    for a, b in parts:  # a part without words (closing braces), or a last few lines,
+        # joins the one before
+        last = b == piece.end and size(lines, a, b) < high // 8
+        if joined and (last or words(lines, a, b) < MIN_WORDS):
             joined[-1] = (joined[-1][0], b)
         else:
             joined.append((a, b))

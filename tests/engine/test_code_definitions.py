@@ -28,7 +28,8 @@ CASES = [
     pytest.param(
         "flags.rs",
         ["Flag", "Flag.name_long", "Flag.is_switch", "Hidden", "Hidden (Flag)",
-         "Hidden.name_long", "Hidden.is_switch", "MAX_DEPTH", "parse", "Mode", "flag", "now"],
+         "Hidden.name_long", "Hidden.is_switch", "MAX_DEPTH", "parse", "Mode", "Mode.Search",
+         "Mode.Files", "flag", "now"],
         ["tests", "hidden_is_a_switch"],
         {"Flag": "A single command line flag", "parse": "Parses the arguments",
          "Hidden": "Search hidden files", "Flag.name_long": "The long name"},
@@ -37,7 +38,8 @@ CASES = [
     ),
     pytest.param(
         "server.go",
-        ["Server", "Handler", "Server.Serve", "New", "DefaultAddr", "ErrClosed"],
+        ["Server", "Server.addr", "Handler", "Handler.Handle", "Server.Serve", "New",
+         "DefaultAddr", "ErrClosed"],
         ["TestServe"],
         {"Server.Serve": "Serve listens on the address", "New": "New returns a server"},
         "Package server serves the search index over HTTP.",
@@ -309,3 +311,17 @@ def test_the_grammars_ship_in_their_wheels_and_load_without_the_network(
         assert definitions_query(language).pattern_count > 0
     text, language = sample("flags.rs")
     assert outline(text, language).definitions
+
+
+def test_a_long_struct_is_cut_along_its_documented_fields() -> None:
+    fields = "".join(
+        f"    /// Search {name} files too: the long help of the --{name} option, which\n"
+        f"    /// explains when it is useful and what it changes in the results shown.\n"
+        f'    #[arg(long, help = "Search {name} files")]\n    pub {name}: bool,\n\n'
+        for name in ("hidden", "ignored", "binary", "compressed", "linked", "empty")
+    )
+    text = f"/// The command line options.\n#[derive(Parser)]\npub struct Opts {{\n{fields}}}\n"
+    titles = [d.section_title for d in file_drafts("src/cli.rs", text, "Rust")]
+    assert titles[0].startswith("Opts, Opts.hidden")
+    assert "Opts.compressed" in ", ".join(titles)
+    assert not any("(part" in t for t in titles)

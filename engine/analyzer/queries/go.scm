@@ -18,3 +18,5 @@
 (type_alias name: (type_identifier) @name) @definition.type
 (const_spec name: (identifier) @name) @definition.const
 (var_spec name: (identifier) @name) @definition.const
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+(method_elem name: (field_identifier) @name) @definition.method

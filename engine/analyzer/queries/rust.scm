@@ -15,3 +15,5 @@
 (macro_definition name: (identifier) @name) @definition.macro
 (const_item name: (identifier) @name) @definition.const
 (static_item name: (identifier) @name) @definition.const
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+(enum_variant_list (enum_variant name: (identifier) @name) @definition.field)
