@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import PurePosixPath
 
 from engine.analyzer.outline import Definition, Outline
 from engine.analyzer.pieces import MIN_WORDS, Piece, size, words
@@ -35,7 +34,7 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
     pieces: list[Piece] = []
     doc_start, doc_end = found.doc_lines
     if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
-        name = f"Module documentation of {PurePosixPath(rel).name}"
+        name = f"Module documentation of {rel}"
         pieces.append(Piece((name,), doc_start, doc_end, alone=True))
     top = [d for d in found.definitions if d.depth == 0]
     covered = max(doc_end, 0)

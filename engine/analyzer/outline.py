@@ -42,6 +42,11 @@ _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _GENERICS = re.compile(r"<.*>$")
 MAX_SUMMARY = 240
+MAX_PARAMETERS = 80
+_PARAMETER_LISTS = frozenset(
+    {"formal_parameters", "parameter_list", "function_value_parameters", "parameters",
+     "method_parameters"}
+)  # fmt: skip
 _IMPORT = re.compile(
     r"import|use_declaration|package|using_directive|namespace_use|preproc_include|extern_crate"
     r"|php_tag"
@@ -73,6 +78,8 @@ class Definition:
     public: bool
     test: bool
     """A test, or inside one."""
+    parameters: str = ""
+    """A function's parameter list, on one line (what tells overloads apart)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +122,7 @@ def outline(text: str, language: str) -> Outline:
             if key not in found or index < found[key][0]:
                 found[key] = (index, captures)
     matches = sorted(found.items())
-    definitions = _test_classes(_definitions(matches, language))
+    definitions = _overloads(_test_classes(_definitions(matches, language)))
     doc, lines = _opening_comment(root, definitions)
     imports = tuple(
         (_first_line(n), _last_line(n))
@@ -187,11 +194,43 @@ def _definitions(
             depth=len(stack),
             public=public,
             test=test,
+            parameters=_parameters(node) if kind in ("function", "method") else "",
         )
         out.append(definition)
         prefix = owner if kind == "module" else qualified
         stack.append((end_byte, definition, prefix if kind in CONTAINERS else owner))
     return out
+
+
+def _overloads(definitions: list[Definition]) -> list[Definition]:
+    """Functions of one name (Java's, C#'s, C++'s overloads) named with their parameters:
+    ``Gson.fromJson(String json, Class<T> classOfT)``."""
+    lists: dict[str, set[str]] = {}
+    for d in definitions:
+        if d.parameters:
+            lists.setdefault(d.name, set()).add(d.parameters)
+    return [  # (a C++ declaration and its definition have one list: one name)
+        replace(d, name=f"{d.name}{d.parameters}") if len(lists.get(d.name, ())) > 1 else d
+        for d in definitions
+    ]
+
+
+def _parameters(node: Node) -> str:
+    """The parameter list of a function's node (searched a few levels down, where C and
+    C++ keep it in the declarator), whitespace collapsed, at most :data:`MAX_PARAMETERS`."""
+    level = [node]
+    for _ in range(3):
+        below = []
+        for n in level:
+            for child in n.named_children:
+                if child.type in _PARAMETER_LISTS:
+                    text = _clean(_text(child))
+                    cut = MAX_PARAMETERS - 4
+                    return text if len(text) <= MAX_PARAMETERS else text[:cut] + "...)"
+                if "body" not in child.type and "block" not in child.type:
+                    below.append(child)
+        level = below
+    return ""
 
 
 def _test_classes(definitions: list[Definition]) -> list[Definition]:

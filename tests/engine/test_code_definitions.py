@@ -47,10 +47,11 @@ CASES = [
     ),
     pytest.param(
         "Cache.java",
-        ["Cache", "Cache.entries", "Cache.Cache", "Cache.get", "Cache.Loader", "Cache.Loader.load",
-         "Policy"],
+        ["Cache", "Cache.entries", "Cache.Cache", "Cache.get(K key)",
+         "Cache.get(K key, V fallback)", "Cache.Loader", "Cache.Loader.load", "Policy"],
         [],
-        {"Cache.get": "Returns the cached value, or null when absent."},
+        {"Cache.get(K key)": "Returns the cached value, or null when absent.",
+         "Cache.get(K key, V fallback)": "Returns the cached value, or {@code fallback}"},
         "An in-memory cache that evicts the least recently used entries.",
         id="java",
     ),
@@ -186,13 +187,13 @@ def test_a_trait_implementation_is_named_after_its_type_and_trait() -> None:
     for i in range(40):
         assert any(f"Flag{i} (Flag)" in t.split(", ") for t in titles), i
     doc = next(d for d in drafts if "Defines all of the flags" in d.content)
-    assert doc.section_title.startswith("Module documentation of defs.rs")
+    assert doc.section_title == "Module documentation of crates/core/flags/defs.rs"
 
 
 def test_a_long_implementation_is_cut_into_its_methods() -> None:
     text = FLAGS_HEADER + flag("Hidden", 6)
     titles = [d.section_title for d in file_drafts("src/defs.rs", text, "Rust")]
-    assert titles[0] == "Module documentation of defs.rs"  # more than the summary holds
+    assert titles[0] == "Module documentation of src/defs.rs"  # more than the summary holds
     assert titles[1].startswith("Hidden, Hidden (Flag)")  # the struct, the impl's head
     assert any(t.startswith("Hidden.doc_long") for t in titles)
     assert titles[-1] == "Hidden.update"  # with the impl's closing brace: no `}` chunk

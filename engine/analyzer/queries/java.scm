@@ -9,3 +9,5 @@
 (constructor_declaration name: (identifier) @name) @definition.method
 (compact_constructor_declaration name: (identifier) @name) @definition.method
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.const
+(enum_constant name: (identifier) @name body: (class_body)) @definition.class
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.const

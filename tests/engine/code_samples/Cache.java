@@ -24,6 +24,12 @@ public class Cache<K, V> {
         return entries.get(key);
     }
 
+    /** Returns the cached value, or {@code fallback} when absent. */
+    public V get(K key, V fallback) {
+        V value = entries.get(key);
+        return value == null ? fallback : value;
+    }
+
     public interface Loader<K, V> {
         V load(K key);
     }
