@@ -25,6 +25,7 @@ _BOILERPLATE = re.compile(
 )
 """Lines that say nothing of their own between definitions (a Go import block's lines
 are quoted paths)."""
+_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
 
 
 def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
@@ -119,8 +120,11 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
     said = [line for line in lines[start - 1 : end] if not _BOILERPLATE.match(line)]
     if words(said, 1, len(said)) < MIN_WORDS:
         return []
-    while start <= end and not lines[start - 1].strip():
-        start += 1
-    while end >= start and not lines[end - 1].strip():
+    first = start  # from the first line that says something, with the comment above it
+    while first <= end and _BOILERPLATE.match(lines[first - 1]):
+        first += 1
+    while first > start and _COMMENT.match(lines[first - 2]):
+        first -= 1
+    while end >= first and not lines[end - 1].strip():
         end -= 1
-    return [Piece((), start, end)]
+    return [Piece((), first, end)]

@@ -14,7 +14,7 @@ _TEST_DIRS = frozenset(
 )  # fmt: skip
 _TEST_FILE = re.compile(
     r"(test_.*\.py|.*_test\.py|conftest\.py|.*[._](test|spec)\.[cm]?[jt]sx?|.*_test\.go"
-    r"|.*_(test|spec)\.rb|.*_(test|unittest)\.(rs|c|cc|cpp|cxx)"
+    r"|.*_(test|spec)\.rb|.*_(test|unittest)\.(rs|c|cc|cpp|cxx)|(tests?|test_.*)\.(c|cc|cpp|cxx)"
     r"|.*Tests?\.(java|kt|cs|swift|php)|.*Spec\.(kt|scala|groovy))"
 )
 _SOURCE_SET_TEST = re.compile(r"[a-z]+Test")

@@ -244,6 +244,8 @@ def test_a_single_file_project_is_not_capped() -> None:
         "Tests/PlayerTests/PlayerTests.swift",
         "benches/search.rs",
         "src/parser_unittest.cc",
+        "test.c",
+        "tests/test_list.c",
     ],
 )
 def test_test_files_of_every_language_are_told_by_their_path(rel: str) -> None:

@@ -20,3 +20,5 @@
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (type_definition declarator: (type_identifier) @name) @definition.type
 (preproc_function_def name: (identifier) @name) @definition.macro
+(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.const)
+(preproc_def name: (identifier) @name) @definition.const
