@@ -22,4 +22,4 @@
 (alias_declaration name: (type_identifier) @name) @definition.type
 (preproc_function_def name: (identifier) @name) @definition.macro
 (translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.const)
-(preproc_def name: (identifier) @name) @definition.const
+(preproc_def name: (identifier) @name value: (_)) @definition.const
