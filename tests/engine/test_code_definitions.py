@@ -7,18 +7,21 @@ are what a person reading it would list, each named after what it defines.
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 import socket
 from pathlib import Path
 
 import pytest
 
-from engine.analyzer import analyze, discovery_drafts
+from engine.analyzer import analyze, discovery_drafts, parse_cache
 from engine.analyzer import definitions as definitions_module
 from engine.analyzer.definitions import definition_drafts, file_drafts
 from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
 from engine.analyzer.languages import language_of
 from engine.analyzer.outline import file_summary, outline
+from engine.analyzer.parse_cache import ParseCache, source_version
 from engine.analyzer.structure import is_test_path
 
 SAMPLES = Path(__file__).parent / "code_samples"
@@ -328,3 +331,32 @@ def test_a_long_struct_is_cut_along_its_documented_fields() -> None:
     assert titles[0].startswith("Opts, Opts.hidden")
     assert "Opts.compressed" in ", ".join(titles)
     assert not any("(part" in t for t in titles)
+
+
+def test_a_grammar_file_unchanged_since_the_last_discovery_is_not_parsed_again(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path / "project")
+    cache_path = tmp_path / "analysis-cache.json"
+    first_cache = ParseCache(cache_path)
+    first = analyze(root, cache=first_cache)
+    first_cache.save()
+    data = json.loads(cache_path.read_text())
+    data["files"]["src/flags.rs"]["summary"] = "from the cache"
+    cache_path.write_text(json.dumps(data))
+    cache = ParseCache(cache_path)
+    again = analyze(root, cache=cache)
+    assert cache.misses == 0 and cache.hits == first_cache.misses
+    assert again.summaries["src/flags.rs"] == "from the cache"
+    assert [s for s in again.symbols if s.file != "src/flags.rs"] == [
+        s for s in first.symbols if s.file != "src/flags.rs"
+    ]
+
+
+def test_the_query_files_are_part_of_the_analyzers_version(tmp_path: Path) -> None:
+    folder = tmp_path / "analyzer"
+    shutil.copytree(Path(parse_cache.__file__).parent, folder)
+    before = source_version(folder)
+    query = folder / "queries" / "rust.scm"
+    query.write_text(query.read_text() + "\n(struct_item) @definition.class\n")
+    assert source_version(folder) != before
