@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from engine.analyzer.comments import NOT_DOC, comment_text, first_paragraph
 from engine.analyzer.grammars import GRAMMARS, Grammar, definitions_query, parser_language
 from engine.analyzer.model import Symbol, SymbolKind
 
@@ -29,19 +30,9 @@ _SYMBOL_KINDS: dict[str, SymbolKind] = {
     "class": "class", "interface": "interface", "enum": "enum", "type": "type",
     "function": "function", "method": "method", "const": "const", "macro": "function",
 }  # fmt: skip
-_NOT_DOC = re.compile(
-    r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted"
-    r"|^\s*(?:-\*-|frozen_string_literal|\+build|go:build|code generated|eslint|@ts-|nolint)",
-    re.IGNORECASE,
-)
-"""Opening comments that are not about the file: licence headers and tool directives."""
-_MARKERS = re.compile(r"^\s*(?:/\*+!?|\*+/|\*(?!/)|//[/!]?|#+|\*/)\s?")
-_END_MARKER = re.compile(r"\s*\*+/\s*$")
-_XML_DOC = re.compile(r"</?(?:summary|remarks|para|returns|value|example)>")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _GENERICS = re.compile(r"<.*>$")
-MAX_SUMMARY = 240
 MAX_PARAMETERS = 80
 _PARAMETER_LISTS = frozenset(
     {"formal_parameters", "parameter_list", "function_value_parameters", "parameters",
@@ -98,7 +89,7 @@ class Outline:
 
     @property
     def summary(self) -> str:
-        """The opening comment's first paragraph, at most :data:`MAX_SUMMARY` characters."""
+        """The opening comment's first paragraph, at most 240 characters."""
         return first_paragraph(self.doc)
 
 
@@ -335,27 +326,9 @@ def _opening_comment(root: Node, definitions: list[Definition]) -> tuple[str, tu
             blocks.append([node])
     for block in blocks:
         text = comment_text([_text(n) for n in block])
-        if len(_WORD.findall(text)) >= 3 and not _NOT_DOC.search(text):  # not "-- uint Value"
+        if len(_WORD.findall(text)) >= 3 and not NOT_DOC.search(text):  # not "-- uint Value"
             return text, (_first_line(block[0]), _last_line(block[-1]))
     return "", (0, 0)
-
-
-def comment_text(comments: list[str]) -> str:
-    """Comments without their markers (``//``, ``///``, ``//!``, ``/** */``, ``#``)."""
-    lines = []
-    for comment in comments:
-        for line in comment.splitlines():
-            line = _END_MARKER.sub("", line)
-            lines.append(_XML_DOC.sub("", _MARKERS.sub("", line, count=1)).rstrip())
-    return "\n".join(lines).strip("\n")
-
-
-def first_paragraph(doc: str) -> str:
-    """The first paragraph of a doc comment on one line, at most :data:`MAX_SUMMARY`."""
-    paragraph = _SPACES.sub(" ", doc.strip().split("\n\n")[0]).strip()
-    if len(paragraph) <= MAX_SUMMARY:
-        return paragraph
-    return paragraph[: MAX_SUMMARY - 3].rsplit(" ", 1)[0] + "..."
 
 
 def outline_symbols(found: Outline, rel: str) -> tuple[Symbol, ...]:
