@@ -14,17 +14,19 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from engine.analyzer.comments import NOT_DOC
 from engine.analyzer.outline import Definition, Outline
 from engine.analyzer.pieces import MIN_WORDS, Piece, size, words
 
-_BOILERPLATE = re.compile(
-    r"^\s*(?:$|[{}()\[\];,]+$|//|/\*|\*|#(?!\[)|--"
+_SILENT = re.compile(
+    r"^\s*(?:$|[{}()\[\];,]+$|--"
     r"|(?:use|import|package|using|require|require_relative|include|extern\s+crate|from)\b"
-    r"|(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;|#\s*(?:include|import|pragma)\b"
-    r"|namespace\s+[\w\\.]+\s*;|<\?php|\?>|(?:[\w.]+\s+)?\"[^\"]*\"\s*$)"
+    r"|(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;|namespace\s+[\w\\.]+\s*;|<\?php|\?>"
+    r"|#\s*(?:include|import|pragma|if|ifdef|ifndef|else|elif|endif|define|undef)\b"
+    r"|(?:[\w.]+\s+)?\"[^\"]*\"\s*$)"
 )
-"""Lines that say nothing of their own between definitions (a Go import block's lines
-are quoted paths)."""
+"""Lines that say nothing of their own between definitions: imports, ``package``, the
+preprocessor, braces (a Go import block's lines are quoted paths)."""
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
 
 
@@ -40,13 +42,21 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
     top = [d for d in found.definitions if d.depth == 0]
     covered = max(doc_end, 0)
     for definition in top:  # a header of imports and `package` says nothing: no piece
-        pieces += _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
+        gaps = _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
+        pieces += [_comment_above(p, definition, lines) for p in gaps]
         if not definition.test:
             pieces += _split(definition, _members(found, definition), found, lines, high)
         covered = max(covered, definition.end)
     pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
     tests = [(d.start, d.end) for d in found.definitions if d.test] + list(found.test_lines)
     return _breaks(pieces, tests)
+
+
+def _comment_above(piece: Piece, following: Definition, lines: list[str]) -> Piece:
+    """A piece of nothing but comments is named after the definition below it."""
+    if all(_COMMENT.match(line) or not line.strip() for line in lines[piece.start - 1 : piece.end]):
+        return replace(piece, names=(f"Comment above {following.name}",))
+    return piece
 
 
 def _breaks(pieces: list[Piece], tests: list[tuple[int, int]]) -> list[Piece]:
@@ -114,14 +124,22 @@ def _split(
 
 
 def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
-    """The lines between two definitions as a piece, if any of them says something."""
+    """The lines between two definitions as a piece, if any of them says something: code,
+    or a comment of its own (a licence header says nothing)."""
     if end < start:
         return []
-    said = [line for line in lines[start - 1 : end] if not _BOILERPLATE.match(line)]
+    region = lines[start - 1 : end]
+    comments = "\n".join(line for line in region if _COMMENT.match(line))
+    licence = NOT_DOC.search(comments) is not None
+
+    def silent(line: str) -> bool:
+        return _SILENT.match(line) is not None or (licence and _COMMENT.match(line) is not None)
+
+    said = [line for line in region if not silent(line)]
     if words(said, 1, len(said)) < MIN_WORDS:
         return []
     first = start  # from the first line that says something, with the comment above it
-    while first <= end and _BOILERPLATE.match(lines[first - 1]):
+    while first <= end and silent(lines[first - 1]):
         first += 1
     while first > start and _COMMENT.match(lines[first - 2]):
         first -= 1

@@ -198,10 +198,12 @@ def _overloads(definitions: list[Definition]) -> list[Definition]:
     ``Gson.fromJson(String json, Class<T> classOfT)``."""
     lists: dict[str, set[str]] = {}
     for d in definitions:
-        if d.parameters:
+        if d.parameters and not d.test:
             lists.setdefault(d.name, set()).add(d.parameters)
     return [  # (a C++ declaration and its definition have one list: one name)
-        replace(d, name=f"{d.name}{d.parameters}") if len(lists.get(d.name, ())) > 1 else d
+        replace(d, name=f"{d.name}{d.parameters}")
+        if len(lists.get(d.name, ())) > 1 and not d.test
+        else d
         for d in definitions
     ]
 

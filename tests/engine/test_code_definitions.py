@@ -360,3 +360,24 @@ def test_the_query_files_are_part_of_the_analyzers_version(tmp_path: Path) -> No
     query = folder / "queries" / "rust.scm"
     query.write_text(query.read_text() + "\n(struct_item) @definition.class\n")
     assert source_version(folder) != before
+
+
+def test_a_comment_of_its_own_between_definitions_is_kept_and_a_licence_is_not() -> None:
+    table = "".join(f"// | {s:<10} | emit        | push        |\n" for s in ("CommitMeta", "Hunk"))
+    text = (
+        "// Copyright 2020 The Authors. Licensed under the MIT license.\n\n"
+        "use std::io;\n\n"
+        "/// Where the parser is in git's output.\npub enum State { Header, Hunk }\n\n"
+        "// Possible transitions of the state machine, with actions on entry:\n//\n"
+        f"{table}\n"
+        "/// Walks through the lines of git's output, one state at a time.\n"
+        "pub struct StateMachine {\n    state: State,\n}\n"
+    )
+    drafts = file_drafts("src/delta.rs", text, "Rust", high=200)
+    titles = [d.section_title for d in drafts]
+    assert "Comment above StateMachine" in titles
+    assert (
+        "Possible transitions of the state machine"
+        in drafts[titles.index("Comment above StateMachine")].content
+    )
+    assert not any("Copyright" in d.content for d in drafts)
