@@ -45,13 +45,14 @@ so that ``init`` on a ~750-file repository stays under a minute. Spent in
 :func:`budget_order`."""
 MAX_FILE_BYTES = 400_000
 """Larger source files are described by the module summary only."""
-MAX_FILE_SHARE = 0.12
-"""Most of the definition chunks one file may hold (the issue's bound is 15 % of all
-entries, which also count the summaries and the documentation)."""
-MIN_FILE_CAP = 24
+MAX_FILE_SHARE = 0.14
+"""Most of the definition chunks one file may hold (the bound is 15 % of all entries,
+which also count the summaries and the documentation)."""
+MIN_FILE_CAP = 12
 """A file is never cut coarser than this many chunks to meet :data:`MAX_FILE_SHARE`."""
-COARSER = (2_400, 4_800, 8_000)
-"""Chunk sizes tried in turn for a file over its cap (8,000: under the entry limit)."""
+COARSER = (1_600, 2_000, 2_400, 3_200, 4_000, 4_800, 6_400, 8_000)
+"""Chunk sizes tried in turn for a file over its cap, the smallest that fits it first
+(the embedder reads the first ~1,000 characters; 8,000: under the entry limit)."""
 CODE_LANGUAGES = frozenset(
     {"Python", "JavaScript", "TypeScript", "Go", "Rust", "Ruby", "Java", "Kotlin", "PHP",
      "C", "C++", "C#", "Swift", "Scala", "Shell"}

@@ -326,9 +326,10 @@ def _opening_comment(root: Node, definitions: list[Definition]) -> tuple[str, tu
             blocks[-1].append(node)
         else:
             blocks.append([node])
-    for block in blocks:
-        text = comment_text([_text(n) for n in block])
-        if len(_WORD.findall(text)) >= 3 and not NOT_DOC.search(text):  # not "-- uint Value"
+    for block in blocks:  # the paragraphs that are not a licence ("Copyright ...")
+        paragraphs = comment_text([_text(n) for n in block]).split("\n\n")
+        text = "\n\n".join(p for p in paragraphs if not NOT_DOC.search(p)).strip("\n")
+        if len(_WORD.findall(text)) >= 3:  # not "-- uint Value"
             return text, (_first_line(block[0]), _last_line(block[-1]))
     return "", (0, 0)
 

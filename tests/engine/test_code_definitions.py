@@ -233,8 +233,9 @@ def test_no_file_holds_more_than_its_share_and_small_definitions_are_grouped(
 def test_a_single_file_project_is_not_capped() -> None:
     assert definitions_module.file_cap([500]) is None
     assert definitions_module.file_cap([500, 0]) is None
-    cap = definitions_module.file_cap([1000, *([10] * 100)])
-    assert cap is not None and cap <= 0.12 * (1000 * 0 + cap + 1000)
+    cap = definitions_module.file_cap([1000, *([10] * 100)])  # the others hold 1,000
+    assert cap is not None
+    assert cap <= definitions_module.MAX_FILE_SHARE * (cap + 1000) < cap + 1  # the largest
 
 
 @pytest.mark.parametrize(
@@ -381,3 +382,17 @@ def test_a_comment_of_its_own_between_definitions_is_kept_and_a_licence_is_not()
         in drafts[titles.index("Comment above StateMachine")].content
     )
     assert not any("Copyright" in d.content for d in drafts)
+
+
+def test_an_opening_comment_keeps_its_purpose_and_drops_its_licence() -> None:
+    text = (
+        "// Formatting library for C++ - the C API\n//\n"
+        "// Copyright (c) 2012 - present, the authors. All rights reserved.\n//\n"
+        "// For the license information refer to format.h.\n\n"
+        "#ifndef FMT_C_H_\n#define FMT_C_H_\n\n"
+        "/* Formats the arguments into the buffer. */\n"
+        "int fmt_format(char* buffer, size_t size, const char* format);\n\n#endif\n"
+    )
+    found = outline(text, "C")
+    assert found.doc == "Formatting library for C++ - the C API"
+    assert file_summary(found, "include/fmt/fmt-c.h") == found.doc
