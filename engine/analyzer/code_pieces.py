@@ -90,9 +90,8 @@ def _members(found: Outline, parent: Definition) -> list[Definition]:
 
 def _inside(found: Outline, parent: Definition) -> list[Definition]:
     """The definitions inside ``parent``, at any depth (they follow it in source order)."""
-    index = found.definitions.index(parent)
     inside = []
-    for d in found.definitions[index + 1 :]:
+    for d in found.definitions[parent.index + 1 :]:
         if d.depth <= parent.depth:
             break
         inside.append(d)

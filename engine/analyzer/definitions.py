@@ -134,10 +134,15 @@ def capped_drafts(
     cap = file_cap([len(drafts) for *_, drafts in found])
     out = []
     for rel, text, language, drafts in found:
-        for high in COARSER:
-            if cap is None or len(drafts) <= cap:
-                break
-            drafts = file_drafts(rel, text, language, high)
+        if cap is not None and len(drafts) > cap:  # the size that should fit, then larger
+            guess = MAX_CHUNK_CHARS * len(drafts) / cap
+            sizes = [h for h in COARSER if h >= guess] or [COARSER[-1]]
+            smaller = [h for h in COARSER if h < sizes[0]][-1:]
+            for high in smaller + sizes:
+                fitted = file_drafts(rel, text, language, high)
+                if len(fitted) <= cap or high == COARSER[-1]:
+                    drafts = fitted
+                    break
         if cap is not None and len(drafts) > cap:
             log.info("%s: %d definition chunks, %d kept", rel, len(drafts), cap)
             drafts = drafts[:cap]

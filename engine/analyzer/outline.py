@@ -71,6 +71,8 @@ class Definition:
     """A test, or inside one."""
     parameters: str = ""
     """A function's parameter list, on one line (what tells overloads apart)."""
+    index: int = 0
+    """Its place in :attr:`Outline.definitions`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +95,12 @@ class Outline:
         return first_paragraph(self.doc)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=256)
 def outline(text: str, language: str) -> Outline:
     """The definitions and opening comment of a file in ``language`` (a key of
     :data:`~engine.analyzer.grammars.GRAMMARS`). Syntax errors cost only what they hide.
-    The last few are kept: a file cut again coarser (:mod:`engine.analyzer.definitions`)
-    is not parsed again."""
+    The last 256 are kept: the definitions of a file the analysis has just read, or of one
+    cut again coarser (:mod:`engine.analyzer.definitions`), are not parsed again."""
     from tree_sitter import Parser, QueryCursor
 
     data = text.encode("utf-8", errors="replace")
@@ -155,7 +157,7 @@ def _definitions(
         node = _extent(node, grammar.wrappers)
         kind = next(k for k in captures if k.startswith("definition.")).partition(".")[2]
         name_node = captures["name"][0]
-        name = _clean(_text(name_node), strip_generics=True)
+        name = _clean(_text(name_node), strip_generics=name_node.type != "template_type")
         owner = stack[-1][2] if stack else ""
         if "owner" in captures:
             owner = _clean(_text(captures["owner"][0]), strip_generics=True)
@@ -186,6 +188,7 @@ def _definitions(
             public=public,
             test=test,
             parameters=_parameters(node) if kind in ("function", "method") else "",
+            index=len(out),
         )
         out.append(definition)
         prefix = owner if kind == "module" else qualified
