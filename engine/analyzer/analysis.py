@@ -10,11 +10,14 @@ from pathlib import Path
 
 from engine.analyzer.catalog import classify, tool_from_file_name
 from engine.analyzer.docs import is_doc, outline
+from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
 from engine.analyzer.manifests import Manifests, is_manifest
 from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
 from engine.analyzer.noise import classify_path
+from engine.analyzer.outline import file_summary, outline_symbols
+from engine.analyzer.outline import outline as code_outline
 from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.python_symbols import python_module
 from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
@@ -135,6 +138,8 @@ class _Pass:
             self._python(rel, data, digest)
         elif language in _JS_LANGUAGES:
             self._js(rel, data, digest)
+        elif is_code(language):
+            self._code(rel, data, digest, language)
         elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
             doc = self.cache.doc(rel, digest)
             if doc is None:
@@ -178,6 +183,28 @@ class _Pass:
         except Exception as exc:  # a scanner bug must cost one file, not the analysis
             log.warning("cannot scan %s", rel, exc_info=True)
             self.errors.append((rel, f"cannot scan exports: {type(exc).__name__}"))
+
+    def _code(self, rel: str, data: bytes, digest: str, language: str) -> None:
+        """Go, Rust, Java... through their tree-sitter grammars: the public definitions,
+        tests left out, and the file's opening comment as its summary."""
+        cached = self.cache.code(rel, digest)
+        if cached is None:
+            text = data.decode("utf-8", errors="replace")
+            grammar = grammar_language(language, rel, text)
+            if grammar is None:
+                return
+            try:
+                found = code_outline(text, grammar)
+            except Exception as exc:  # a bug reading one file costs that file
+                log.warning("cannot outline %s", rel, exc_info=True)
+                self.errors.append((rel, f"cannot read definitions: {type(exc).__name__}"))
+                return
+            cached = (list(outline_symbols(found, rel)), file_summary(found, rel))
+            self.cache.put_code(rel, digest, tuple(cached[0]), cached[1])
+        symbols, summary = cached
+        self.symbols.extend(symbols)
+        if summary:
+            self.summaries[rel] = summary
 
 
 def _resolve_reexports(symbols: list[Symbol]) -> list[Symbol]:

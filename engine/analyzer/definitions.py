@@ -3,26 +3,37 @@
 A question about how the code works ("where are the options parsed?") is answered by a
 function's body, not by a module's list of signatures. Each of the project's own source
 files is cut into chunks along its definitions: Python through :mod:`ast` (a class that
-does not fit is split into its head and its methods), other languages at top-level
-declarations (a line at column 0 after a blank line, with the comment above it). Small
-neighbours are merged, long bodies are split into parts; every chunk keeps its file and
-line range and starts with a header naming what it holds, so that keyword search finds
-it by name and the embedder knows where it is.
+does not fit is split into its head and its methods), Go, Rust, Java, Kotlin, C, C++, C#,
+Ruby, PHP and Swift through their tree-sitter grammars (:mod:`engine.analyzer.outline`,
+:mod:`engine.analyzer.code_pieces`: named after what they define, tests left out), other
+languages at top-level declarations (a line at column 0 after a blank line, with the
+comment above it). Small neighbours are merged, long bodies are split into parts, and no
+chunk is without words; every chunk keeps its file and line range and starts with a
+header naming what it holds, so that keyword search finds it by name and the embedder
+knows where it is. No file takes more than :data:`MAX_FILE_SHARE` of the chunks: a file
+past it is cut coarser (:func:`capped_drafts`).
 """
 
 from __future__ import annotations
 
 import ast
+import logging
 import re
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from engine.analyzer.code_pieces import outline_pieces
+from engine.analyzer.grammars import grammar_language
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier, classify_path
+from engine.analyzer.outline import outline
+from engine.analyzer.pieces import Piece, merge, render, size, wordful
+from engine.analyzer.structure import is_test_path
+
+log = logging.getLogger(__name__)
 
 MAX_CHUNK_CHARS = 1_200
 """About what the embedding model reads (256 tokens) and a screenful to a person."""
@@ -34,6 +45,14 @@ so that ``init`` on a ~750-file repository stays under a minute. Spent in
 :func:`budget_order`."""
 MAX_FILE_BYTES = 400_000
 """Larger source files are described by the module summary only."""
+MAX_FILE_SHARE = 0.14
+"""Most of the definition chunks one file may hold (the bound is 15 % of all entries,
+which also count the summaries and the documentation)."""
+MIN_FILE_CAP = 12
+"""A file is never cut coarser than this many chunks to meet :data:`MAX_FILE_SHARE`."""
+COARSER = (1_600, 2_000, 2_400, 3_200, 4_000, 4_800, 6_400, 8_000)
+"""Chunk sizes tried in turn for a file over its cap, the smallest that fits it first
+(the embedder reads the first ~1,000 characters; 8,000: under the entry limit)."""
 CODE_LANGUAGES = frozenset(
     {"Python", "JavaScript", "TypeScript", "Go", "Rust", "Ruby", "Java", "Kotlin", "PHP",
      "C", "C++", "C#", "Swift", "Scala", "Shell"}
@@ -65,35 +84,70 @@ _NOT_METHODS = frozenset({"if", "for", "while", "switch", "catch", "return", "fu
 _PREFIXES = ("/*", "*", "//", "@")
 
 
-@dataclass(frozen=True, slots=True)
-class _Piece:
-    """A run of lines of one file that belongs to one definition (or a merged few)."""
-
-    names: tuple[str, ...]
-    start: int
-    """1-based first line."""
-    end: int
-    """1-based last line, inclusive."""
-
-
 def definition_drafts(
     root: Path, files: Iterable[str], noise: NoiseClassifier | None = None
 ) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
-    at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given."""
-    drafts: list[DiscoveryDraft] = []
+    at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given, none holding more
+    than its cap (:func:`capped_drafts`)."""
     noise = noise or NoiseClassifier(root)
+    found: list[tuple[str, str, str, list[DiscoveryDraft]]] = []
+    total = 0
     for rel in files:
         language = language_of(rel.rpartition("/")[2])
-        if language not in CODE_LANGUAGES or noise.kind(rel) is not None:
+        if language not in CODE_LANGUAGES or noise.kind(rel) is not None or is_test_path(rel):
             continue
         text = _read(root / rel)
         if text is None:
             continue
-        drafts += file_drafts(rel, text, language)
-        if len(drafts) >= MAX_DEFINITION_CHUNKS:
-            return drafts[:MAX_DEFINITION_CHUNKS]
-    return drafts
+        drafts = file_drafts(rel, text, language)
+        found.append((rel, text, language, drafts))
+        total += len(drafts)
+        if total >= 3 * MAX_DEFINITION_CHUNKS:
+            break
+    drafts = [d for item in capped_drafts(found) for d in item]
+    return drafts[:MAX_DEFINITION_CHUNKS]
+
+
+def file_cap(counts: list[int]) -> int | None:
+    """The most chunks one file may keep: the largest ``c`` with ``c`` at most
+    :data:`MAX_FILE_SHARE` of the chunks left when every file keeps at most ``c``; at
+    least :data:`MIN_FILE_CAP`. ``None`` (no cap) for a project of a single file."""
+    if len([n for n in counts if n]) < 2:
+        return None
+    low, high = 0, max(counts)
+    while low < high:  # the condition holds for small c and fails past the answer
+        mid = (low + high + 1) // 2
+        if mid <= MAX_FILE_SHARE * sum(min(n, mid) for n in counts):
+            low = mid
+        else:
+            high = mid - 1
+    return max(low, MIN_FILE_CAP)
+
+
+def capped_drafts(
+    found: list[tuple[str, str, str, list[DiscoveryDraft]]],
+) -> list[list[DiscoveryDraft]]:
+    """Each file's drafts, those of a file over :func:`file_cap` cut again with larger
+    chunks (:data:`COARSER`: small definitions grouped, no class split into methods),
+    and cut short at the cap if even the largest are too many."""
+    cap = file_cap([len(drafts) for *_, drafts in found])
+    out = []
+    for rel, text, language, drafts in found:
+        if cap is not None and len(drafts) > cap:  # the size that should fit, then larger
+            guess = MAX_CHUNK_CHARS * len(drafts) / cap
+            sizes = [h for h in COARSER if h >= guess] or [COARSER[-1]]
+            smaller = [h for h in COARSER if h < sizes[0]][-1:]
+            for high in smaller + sizes:
+                fitted = file_drafts(rel, text, language, high)
+                if len(fitted) <= cap or high == COARSER[-1]:
+                    drafts = fitted
+                    break
+        if cap is not None and len(drafts) > cap:
+            log.info("%s: %d definition chunks, %d kept", rel, len(drafts), cap)
+            drafts = drafts[:cap]
+        out.append(drafts)
+    return out
 
 
 def budget_order(analysis: Analysis) -> list[str]:
@@ -123,16 +177,24 @@ def main_folders(analysis: Analysis) -> list[str]:
     return [folder for folder, _ in counts.most_common()] + ["."]
 
 
-def file_drafts(rel: str, text: str, language: str) -> list[DiscoveryDraft]:
-    """The definition chunks of one source file."""
+def file_drafts(
+    rel: str, text: str, language: str, high: int = MAX_CHUNK_CHARS
+) -> list[DiscoveryDraft]:
+    """The definition chunks of one source file, each at most about ``high`` characters
+    (small definitions merged up to a quarter of it)."""
     lines = text.splitlines()
-    pieces = _python_pieces(text, rel) if language == "Python" else None
+    pieces = _python_pieces(text, rel, high) if language == "Python" else None
+    grammar = grammar_language(language, rel, text)
+    if pieces is None and grammar is not None:
+        try:
+            pieces = outline_pieces(outline(text, grammar), lines, rel, high)
+        except Exception:  # a bug reading one file costs its cut, not the discovery
+            log.warning("cannot outline %s", rel, exc_info=True)
     if pieces is None:
-        pieces = [part for p in _top_level_pieces(lines) for part in _class_members(p, lines)]
-    drafts = []
-    for piece in _merge(pieces, lines):
-        drafts += _render(rel, language, piece, lines)
-    return drafts
+        pieces = [part for p in _top_level_pieces(lines) for part in _class_members(p, lines, high)]
+    low = max(MIN_CHUNK_CHARS, high // 4)
+    merged = wordful(list(merge(pieces, lines, low, high)), lines)
+    return [draft for piece in merged for draft in render(rel, language, piece, lines, high)]
 
 
 def _read(path: Path) -> str | None:
@@ -147,7 +209,7 @@ def _read(path: Path) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def _python_pieces(text: str, rel: str) -> list[_Piece] | None:
+def _python_pieces(text: str, rel: str, high: int) -> list[Piece] | None:
     """Top-level definitions; a class too long for one chunk becomes its head and methods."""
     try:
         with warnings.catch_warnings():
@@ -162,25 +224,25 @@ def _python_pieces(text: str, rel: str) -> list[_Piece] | None:
             continue
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         end = node.end_lineno or node.lineno
-        if isinstance(node, ast.ClassDef) and _size(lines, start, end) > MAX_CHUNK_CHARS:
+        if isinstance(node, ast.ClassDef) and size(lines, start, end) > high:
             pieces += _class_pieces(node, start)
         else:
-            pieces.append(_Piece((node.name,), start, end))
+            pieces.append(Piece((node.name,), start, end))
     return pieces
 
 
-def _class_pieces(node: ast.ClassDef, start: int) -> list[_Piece]:
+def _class_pieces(node: ast.ClassDef, start: int) -> list[Piece]:
     methods = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     starts = [min([m.lineno, *(d.lineno for d in m.decorator_list)]) for m in methods]
     head_end = min(starts) - 1 if starts else (node.end_lineno or node.lineno)
-    pieces = [_Piece((node.name,), start, max(start, head_end))]
+    pieces = [Piece((node.name,), start, max(start, head_end))]
     for method, m_start in zip(methods, starts, strict=True):
         end = method.end_lineno or method.lineno
-        pieces.append(_Piece((f"{node.name}.{method.name}",), m_start, end))
+        pieces.append(Piece((f"{node.name}.{method.name}",), m_start, end))
     return pieces
 
 
-def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
+def _top_level_pieces(lines: list[str]) -> Iterator[Piece]:
     """Split at lines that start at column 0 after a blank line (declarations, blocks);
     a comment block stays with the declaration after it, even across a blank line."""
     start, names, commented = 1, list[str](), True
@@ -192,7 +254,7 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
             and not lines[number - 2].strip()
         )
         if opens and number > start and not commented:
-            yield _Piece(tuple(names), start, number - 1)
+            yield Piece(tuple(names), start, number - 1)
             start, names, commented = number, [], True
         if line.strip():
             commented = commented and line.lstrip().startswith(_COMMENT_STARTS)
@@ -200,15 +262,15 @@ def _top_level_pieces(lines: list[str]) -> Iterator[_Piece]:
         if name and not names:
             names.append(name)
     if lines:
-        yield _Piece(tuple(names), start, len(lines))
+        yield Piece(tuple(names), start, len(lines))
 
 
-def _class_members(piece: _Piece, lines: list[str]) -> list[_Piece]:
+def _class_members(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     """A class (JS/TS and the like) too long for one chunk: its head, then one piece per
     method (named ``Class.method``, with the comment and decorators above it)."""
     head = range(piece.start, min(piece.end, piece.start + 20) + 1)
     found = next(((n, m) for n in head if (m := _CLASS.match(lines[n - 1]))), None)
-    if found is None or _size(lines, piece.start, piece.end) <= MAX_CHUNK_CHARS:
+    if found is None or size(lines, piece.start, piece.end) <= high:
         return [piece]
     class_line, owner = found[0], found[1].group(1)
     body = [ln for ln in lines[class_line : piece.end] if ln.strip()]
@@ -227,9 +289,9 @@ def _class_members(piece: _Piece, lines: list[str]) -> list[_Piece]:
             starts.append((begin, method.group(1)))
     if not starts:
         return [piece]
-    parts = [_Piece(piece.names, piece.start, starts[0][0] - 1)]
+    parts = [Piece(piece.names, piece.start, starts[0][0] - 1)]
     ends = [b - 1 for b, _ in starts[1:]] + [piece.end]
-    parts += [_Piece((f"{owner}.{name}",), b, e) for (b, name), e in zip(starts, ends, strict=True)]
+    parts += [Piece((f"{owner}.{name}",), b, e) for (b, name), e in zip(starts, ends, strict=True)]
     return [p for p in parts if p.end >= p.start]
 
 
@@ -238,73 +300,3 @@ def _declared_name(line: str) -> str:
         return ""
     match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
     return match.group(1) if match else ""
-
-
-def _merge(pieces: list[_Piece], lines: list[str]) -> Iterator[_Piece]:
-    """Consecutive small pieces joined while they fit in one chunk."""
-    pending: _Piece | None = None
-    for piece in pieces:
-        if pending is None:
-            pending = piece
-            continue
-        small = _size(lines, pending.start, pending.end) < MIN_CHUNK_CHARS or (
-            _size(lines, piece.start, piece.end) < MIN_CHUNK_CHARS
-        )
-        if small and _size(lines, pending.start, piece.end) <= MAX_CHUNK_CHARS:
-            pending = _Piece(pending.names + piece.names, pending.start, piece.end)
-        else:
-            yield pending
-            pending = piece
-    if pending is not None:
-        yield pending
-
-
-def _render(rel: str, language: str, piece: _Piece, lines: list[str]) -> list[DiscoveryDraft]:
-    """One draft per piece, or numbered parts of a long body (each under the chunk size)."""
-    names = ", ".join(n for n in piece.names if n) or f"lines {piece.start}-{piece.end}"
-    parts: list[tuple[int, int]] = []
-    begin, size = piece.start, 0
-    for number in range(piece.start, piece.end + 1):
-        width = len(lines[number - 1]) + 1
-        if size and size + width > MAX_CHUNK_CHARS:
-            parts.append((begin, number - 1))
-            begin, size = number, 0
-        size += width
-    parts.append((begin, piece.end))
-    drafts = []
-    for i, (a, b) in enumerate(parts, start=1):
-        body = "\n".join(line[:400] for line in lines[a - 1 : b]).strip("\n")
-        if not body.strip():
-            continue
-        part = f" (part {i} of {len(parts)})" if len(parts) > 1 else ""
-        header = f"{language} code: {names}{part} in {rel}, lines {a}-{b}"
-        fence = "`" * max(3, _longest_backtick_run(body) + 1)
-        keywords = tuple(dict.fromkeys(n.rpartition(".")[2] for n in piece.names if n))[:10]
-        drafts.append(
-            DiscoveryDraft(
-                content=f"{header}\n{fence}{_fence_language(language)}\n{body}\n{fence}",
-                section_title=f"{names}{part}",
-                file_path=rel,
-                keywords=keywords,
-                line_start=a,
-                line_end=b,
-            )
-        )
-    return drafts
-
-
-def _size(lines: list[str], start: int, end: int) -> int:
-    return sum(len(line) + 1 for line in lines[start - 1 : end])
-
-
-def _fence_language(language: str) -> str:
-    """The info string of the code fence around a chunk, so previews render it as code."""
-    return {"C++": "cpp", "C#": "csharp", "Shell": "sh"}.get(language, language.lower())
-
-
-def _longest_backtick_run(text: str) -> int:
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest

@@ -79,6 +79,9 @@ def discovery_drafts(
     for sym in analysis.symbols:
         if sym.file in own:
             by_file[sym.file].append(sym)
+    for rel in analysis.summaries:  # a file that says what it is for, public names or not
+        if rel in own:
+            by_file.setdefault(rel, [])
     modules = sorted(by_file.items(), key=lambda kv: (_private(kv[0]), -len(kv[1]), kv[0]))
     drafts += _capped(
         modules,

@@ -27,6 +27,15 @@ MAX_KEYWORDS = 10
 MAX_PURPOSE = 240
 
 _KEY_KINDS = ("class", "interface", "function", "type", "enum", "default")
+_PACKAGE_LANGUAGES = frozenset(
+    {"Python", "JavaScript", "TypeScript", "Go", "Rust", "Java", "Kotlin", "C#", "PHP", "Ruby",
+     "Swift", "C", "C++"}
+)  # fmt: skip
+"""Languages whose folders of two or more modules get a package entry."""
+_PACKAGE_FILES = (
+    "__init__.py", "index.ts", "index.js", "mod.rs", "lib.rs", "doc.go", "package-info.java"
+)  # fmt: skip
+"""Files whose docstring or opening comment says what their folder's package is for."""
 
 
 def module_summary(file: str, symbols: list[Symbol], summary: str) -> DiscoveryDraft:
@@ -84,7 +93,7 @@ def package_summaries(analysis: Analysis, own: set[str]) -> list[DiscoveryDraft]
     by_folder: dict[str, list[str]] = defaultdict(list)
     for rel in sorted(own):
         folder, _, name = rel.rpartition("/")
-        if language_of(name) in ("Python", "JavaScript", "TypeScript") and folder:
+        if language_of(name) in _PACKAGE_LANGUAGES and folder:
             by_folder[folder].append(rel)
     drafts = []
     for folder, files in sorted(by_folder.items()):
@@ -104,10 +113,15 @@ def package_summaries(analysis: Analysis, own: set[str]) -> list[DiscoveryDraft]
 
 
 def _package_purpose(folder: str, analysis: Analysis) -> str:
-    """From the package's docstring, else the first paragraph of its README."""
-    for init in ("__init__.py", "index.ts", "index.js", "mod.rs"):
+    """From the package's docstring (Go: the comment that starts ``Package name``, in any
+    of its files), else the first paragraph of its README."""
+    for init in _PACKAGE_FILES:
         summary = analysis.summaries.get(f"{folder}/{init}")
         if summary:
+            return summary
+    go_doc = f"Package {folder.rpartition('/')[2]} "
+    for rel, summary in analysis.summaries.items():
+        if rel.rpartition("/")[0] == folder and summary.startswith(go_doc):
             return summary
     return _readme_paragraph(analysis.root / folder / "README.md")
 

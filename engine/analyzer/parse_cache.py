@@ -25,7 +25,12 @@ log = logging.getLogger(__name__)
 
 CACHE_FORMAT = 2
 """The layout of the JSON file; the analyzer's own version is :func:`analyzer_version`."""
-GRAMMARS = ("tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript")
+GRAMMARS = (
+    "tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript",
+    "tree-sitter-go", "tree-sitter-rust", "tree-sitter-java", "tree-sitter-kotlin",
+    "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-c-sharp", "tree-sitter-ruby",
+    "tree-sitter-php", "tree-sitter-swift",
+)  # fmt: skip
 """Distributions whose upgrade can change what a file parses to."""
 
 
@@ -37,12 +42,12 @@ def analyzer_version() -> str:
 
 
 def source_version(folder: Path) -> str:
-    """SHA-256 (16 hex digits) of every module in ``folder`` (name and bytes), the cache
-    format and the installed versions of :data:`GRAMMARS`."""
+    """SHA-256 (16 hex digits) of every module and query file in ``folder`` (name and
+    bytes), the cache format and the installed versions of :data:`GRAMMARS`."""
     from importlib import metadata  # 5-10 ms: only when a cache is opened
 
     digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]):
         digest.update(f"{path.name}\n".encode())
         digest.update(path.read_bytes())
     for name in GRAMMARS:
@@ -111,6 +116,17 @@ class ParseCache:
     def put_js(self, rel: str, digest: str, symbols: tuple[Symbol, ...]) -> None:
         """Remember a scanned JS/TS module."""
         self._put(rel, digest, "js", symbols=[asdict(s) for s in symbols])
+
+    def code(self, rel: str, digest: str) -> tuple[list[Symbol], str] | None:
+        """Cached (symbols, summary) of a file read through its tree-sitter grammar."""
+        item = self._get(rel, digest, "code")
+        if item is None:
+            return None
+        return [Symbol(**s) for s in item["symbols"]], item["summary"]
+
+    def put_code(self, rel: str, digest: str, symbols: tuple[Symbol, ...], summary: str) -> None:
+        """Remember the symbols and summary of a file read through its grammar."""
+        self._put(rel, digest, "code", symbols=[asdict(s) for s in symbols], summary=summary)
 
     def doc(self, rel: str, digest: str) -> DocOutline | None:
         """Cached outline of a documentation file."""

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 
 _CONTAINERS = frozenset({"src", "lib", "libs", "packages", "apps", "crates", "cmd", "internal"})
 """Top-level directories that only hold the real units one level down."""
 _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "spec", "specs", "fixtures", "__fixtures__", "testdata",
-     "__mocks__", "e2e"}
+     "__mocks__", "e2e", "benches"}
 )  # fmt: skip
 _TEST_FILE = re.compile(
-    r"(test_.*\.py|.*_test\.py|conftest\.py|.*[._](test|spec)\.[cm]?[jt]sx?|.*_test\.go)"
+    r"(test_.*\.py|.*_test\.py|conftest\.py|.*[._](test|spec)\.[cm]?[jt]sx?|.*_test\.go"
+    r"|.*_(test|spec)\.rb|.*_(test|unittest)\.(rs|c|cc|cpp|cxx)|(tests?|test_.*)\.(c|cc|cpp|cxx)"
+    r"|.*Tests?\.(java|kt|cs|swift|php)|.*Spec\.(kt|scala|groovy))"
 )
+_SOURCE_SET_TEST = re.compile(r"[a-z]+Test")
+"""Gradle source sets of tests beside ``src/main``: ``src/androidTest``, ``src/jvmTest``."""
 _ENTRY_FILE = re.compile(
     r"""(
         (.*/)?__main__\.py
@@ -32,7 +37,10 @@ def is_test_path(rel: str) -> bool:
     directory, _, name = rel.rpartition("/")
     if _TEST_FILE.fullmatch(name):
         return True
-    return any(part in _TEST_DIRS for part in directory.split("/") if part)
+    parts = directory.split("/")
+    if any(p == "src" and _SOURCE_SET_TEST.fullmatch(q) for p, q in pairwise(parts)):
+        return True
+    return any(part.lower() in _TEST_DIRS for part in parts if part)
 
 
 def is_entry_file(rel: str) -> bool:

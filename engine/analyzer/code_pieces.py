@@ -1,0 +1,147 @@
+"""A source file cut along the definitions of its outline (:mod:`engine.analyzer.outline`).
+
+Each top-level definition is a piece with its doc comment; one too long for a chunk is
+cut into its head (the class line, fields) and its members, each named after what it
+defines, recursively. Tests (``#[cfg(test)]`` modules, ``func TestX``...) are left out.
+Between definitions, only code with words of its own is kept: imports, ``package`` and
+closing braces are not worth an entry. The file's opening comment is the file's summary
+(:mod:`engine.analyzer.modules`); when it says more than that summary holds, it is a
+piece too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.analyzer.comments import NOT_DOC
+from engine.analyzer.outline import Definition, Outline
+from engine.analyzer.pieces import MIN_WORDS, Piece, size, words
+
+_SILENT = re.compile(
+    r"^\s*(?:$|[{}()\[\];,]+$|--"
+    r"|(?:use|import|package|using|require|require_relative|include|extern\s+crate|from)\b"
+    r"|(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*;|namespace\s+[\w\\.]+\s*;|<\?php|\?>"
+    r"|#\s*(?:include|import|pragma|if|ifdef|ifndef|else|elif|endif|define|undef)\b"
+    r"|(?:[\w.]+\s+)?\"[^\"]*\"\s*$)"
+)
+"""Lines that say nothing of their own between definitions: imports, ``package``, the
+preprocessor, braces (a Go import block's lines are quoted paths)."""
+_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
+
+
+def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
+    """The pieces of a file (before small ones are merged), in line order."""
+    imported = {n for a, b in found.import_lines for n in range(a, b + 1)}
+    lines = ["" if n in imported else line for n, line in enumerate(lines, start=1)]
+    pieces: list[Piece] = []
+    doc_start, doc_end = found.doc_lines
+    if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
+        name = f"Module documentation of {rel}"
+        pieces.append(Piece((name,), doc_start, doc_end, alone=True))
+    top = [d for d in found.definitions if d.depth == 0]
+    covered = max(doc_end, 0)
+    for definition in top:  # a header of imports and `package` says nothing: no piece
+        gaps = _gaps(covered + 1, definition.start - 1, lines, found.test_lines)
+        pieces += [_comment_above(p, definition, lines) for p in gaps]
+        if not definition.test:
+            pieces += _split(definition, _members(found, definition), found, lines, high)
+        covered = max(covered, definition.end)
+    pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
+    tests = [(d.start, d.end) for d in found.definitions if d.test] + list(found.test_lines)
+    return _breaks(pieces, tests)
+
+
+def _comment_above(piece: Piece, following: Definition, lines: list[str]) -> Piece:
+    """A piece of nothing but comments is named after the definition below it."""
+    if all(_COMMENT.match(line) or not line.strip() for line in lines[piece.start - 1 : piece.end]):
+        return replace(piece, names=(f"Comment above {following.name}",))
+    return piece
+
+
+def _breaks(pieces: list[Piece], tests: list[tuple[int, int]]) -> list[Piece]:
+    """The pieces, each marked when test code lies between it and the one before (so
+    that merging small neighbours does not take the test code in)."""
+    out = []
+    for i, piece in enumerate(pieces):
+        before = pieces[i - 1].end if i else 0
+        if any(before < a and b < piece.start for a, b in tests):
+            piece = replace(piece, after_break=True)
+        out.append(piece)
+    return out
+
+
+def _gaps(
+    start: int, end: int, lines: list[str], tests: tuple[tuple[int, int], ...]
+) -> list[Piece]:
+    """The pieces of the lines between two definitions, test code left out."""
+    pieces = []
+    for a, b in sorted(tests):
+        if a <= end and b >= start:
+            pieces += _gap(start, a - 1, lines)
+            start = b + 1
+    return pieces + _gap(start, end, lines)
+
+
+def _members(found: Outline, parent: Definition) -> list[Definition]:
+    """The definitions directly inside ``parent``."""
+    return [d for d in _inside(found, parent) if d.depth == parent.depth + 1]
+
+
+def _inside(found: Outline, parent: Definition) -> list[Definition]:
+    """The definitions inside ``parent``, at any depth (they follow it in source order)."""
+    inside = []
+    for d in found.definitions[parent.index + 1 :]:
+        if d.depth <= parent.depth:
+            break
+        inside.append(d)
+    return inside
+
+
+def _split(
+    definition: Definition, members: list[Definition], found: Outline, lines: list[str], high: int
+) -> list[Piece]:
+    """One piece, or the head and the members of a definition too long for one (or one
+    holding a test); the lines after a member up to the next one go with it."""
+    tests_inside = any(d.test for d in _inside(found, definition))
+    if not members or (size(lines, definition.start, definition.end) <= high and not tests_inside):
+        return [Piece((definition.name,), definition.start, definition.end)]
+    pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
+    for i, member in enumerate(members):
+        following = members[i + 1] if i + 1 < len(members) else None
+        if member.test:
+            continue
+        if following is None:
+            end = definition.end
+        else:
+            end = member.end if following.test else following.start - 1
+        inner = _split(member, _members(found, member), found, lines, high)
+        if inner:
+            inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
+        pieces += inner
+    return [p for p in pieces if p.end >= p.start]
+
+
+def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
+    """The lines between two definitions as a piece, if any of them says something: code,
+    or a comment of its own (a licence header says nothing)."""
+    if end < start:
+        return []
+    region = lines[start - 1 : end]
+    comments = "\n".join(line for line in region if _COMMENT.match(line))
+    licence = NOT_DOC.search(comments) is not None
+
+    def silent(line: str) -> bool:
+        return _SILENT.match(line) is not None or (licence and _COMMENT.match(line) is not None)
+
+    said = [line for line in region if not silent(line)]
+    if words(said, 1, len(said)) < MIN_WORDS:
+        return []
+    first = start  # from the first line that says something, with the comment above it
+    while first <= end and silent(lines[first - 1]):
+        first += 1
+    while first > start and _COMMENT.match(lines[first - 2]):
+        first -= 1
+    while end >= first and not lines[end - 1].strip():
+        end -= 1
+    return [Piece((), first, end)]

@@ -1,0 +1,161 @@
+"""Runs of a source file's lines that become definition chunks: merged while small,
+split while long, and rendered as entry texts with a header naming what they hold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.analyzer.model import DiscoveryDraft
+
+MIN_WORDS = 3
+"""A chunk with fewer words than this (``}\\n}``) is merged with its neighbour or dropped."""
+MAX_TITLE_NAMES = 6
+"""Most names shown in a merged chunk's title (past it, five and a count); the header
+names them all."""
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_BACKTICKS = re.compile(r"`+")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of lines of one file that belongs to one definition (or a merged few)."""
+
+    names: tuple[str, ...]
+    start: int
+    """1-based first line."""
+    end: int
+    """1-based last line, inclusive."""
+    alone: bool = False
+    """Never merged with its neighbours (a file's documentation)."""
+    after_break: bool = False
+    """Never merged with the piece before it (code left out lies between them)."""
+
+
+def size(lines: list[str], start: int, end: int) -> int:
+    """Characters of lines ``start``..``end`` (1-based, inclusive), line breaks counted."""
+    return sum(len(line) + 1 for line in lines[start - 1 : end])
+
+
+def words(lines: list[str], start: int, end: int) -> int:
+    """Words (two letters or more) in lines ``start``..``end``."""
+    return sum(_line_words(line) for line in lines[start - 1 : end])
+
+
+@lru_cache(maxsize=65_536)
+def _line_words(line: str) -> int:
+    return len(_WORD.findall(line))
+
+
+def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterator[Piece]:
+    """Consecutive pieces joined while one of them is under ``low`` characters (or has
+    fewer than :data:`MIN_WORDS` words) and together they fit in ``high``."""
+    pending: Piece | None = None
+    for piece in pieces:
+        if pending is None:
+            pending = piece
+            continue
+        small = _small(pending, lines, low) or _small(piece, lines, low)
+        apart = pending.alone or piece.alone or piece.after_break
+        if small and not apart and size(lines, pending.start, piece.end) <= high:
+            pending = Piece(pending.names + piece.names, pending.start, piece.end)
+        else:
+            yield pending
+            pending = piece
+    if pending is not None:
+        yield pending
+
+
+def _small(piece: Piece, lines: list[str], low: int) -> bool:
+    return size(lines, piece.start, piece.end) < low or (
+        words(lines, piece.start, piece.end) < MIN_WORDS
+    )
+
+
+def wordful(pieces: list[Piece], lines: list[str]) -> list[Piece]:
+    """The pieces with words: one with fewer than :data:`MIN_WORDS` joins the piece just
+    before it when nothing but blank lines lies between, else it is dropped."""
+    out: list[Piece] = []
+    for piece in pieces:
+        if words(lines, piece.start, piece.end) >= MIN_WORDS:
+            out.append(piece)
+        elif out and not any(line.strip() for line in lines[out[-1].end : piece.start - 1]):
+            out[-1] = Piece(out[-1].names, out[-1].start, piece.end)
+    return out
+
+
+def render(
+    rel: str, language: str, piece: Piece, lines: list[str], high: int
+) -> list[DiscoveryDraft]:
+    """One draft per piece, or numbered parts of a long body (each under ``high``
+    characters; a last part without words stays with the one before)."""
+    names = list(dict.fromkeys(n for n in piece.names if n))
+    shown = ", ".join(names) or f"lines {piece.start}-{piece.end}"
+    if len(names) > MAX_TITLE_NAMES:
+        first = names[: MAX_TITLE_NAMES - 1]
+        shown = ", ".join(first) + f" and {len(names) - len(first)} more"
+    listed = ", ".join(names) or shown
+    parts = _parts(piece, lines, high)
+    drafts = []
+    for i, (a, b) in enumerate(parts, start=1):
+        body = "\n".join(line[:400] for line in lines[a - 1 : b]).strip("\n")
+        if not body.strip():
+            continue
+        part = f" (part {i} of {len(parts)})" if len(parts) > 1 else ""
+        header = f"{language} code: {listed}{part} in {rel}, lines {a}-{b}"
+        fence = "`" * max(3, _longest_backtick_run(body) + 1)
+        drafts.append(
+            DiscoveryDraft(
+                content=f"{header}\n{fence}{_fence_language(language)}\n{body}\n{fence}",
+                section_title=f"{shown}{part}",
+                file_path=rel,
+                keywords=_keywords(names),
+                line_start=a,
+                line_end=b,
+            )
+        )
+    return drafts
+
+
+def _parts(piece: Piece, lines: list[str], high: int) -> list[tuple[int, int]]:
+    parts: list[tuple[int, int]] = []
+    begin, total = piece.start, 0
+    for number in range(piece.start, piece.end + 1):
+        width = len(lines[number - 1]) + 1
+        if total and total + width > high:
+            parts.append((begin, number - 1))
+            begin, total = number, 0
+        total += width
+    parts.append((begin, piece.end))
+    joined: list[tuple[int, int]] = []
+    for a, b in parts:  # a part without words (closing braces), or a last few lines,
+        # joins the one before
+        last = b == piece.end and size(lines, a, b) < high // 8
+        if joined and (last or words(lines, a, b) < MIN_WORDS):
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return joined
+
+
+def _keywords(names: list[str]) -> tuple[str, ...]:
+    """The last part of each name (``Engine.run`` → ``run``; ``Hidden (Flag)`` → both)."""
+    found: list[str] = []
+    for name in names:
+        head, _, trait = name.partition(" (")
+        if " " not in head:  # not a title such as "Module documentation of x.rs"
+            found.append(head.rpartition(".")[2])
+            found += _IDENTIFIER.findall(trait)
+    return tuple(dict.fromkeys(k for k in found if k))[:10]
+
+
+def _fence_language(language: str) -> str:
+    """The info string of the code fence around a chunk, so previews render it as code."""
+    return {"C++": "cpp", "C#": "csharp", "Shell": "sh"}.get(language, language.lower())
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)

@@ -1,0 +1,398 @@
+"""Issue 34: source code beyond Python and JS/TS is cut along what it defines.
+
+Each sample under ``code_samples/`` is a small file of the kind found in real projects of
+its language (a Rust module of flags, a Go package, a Java class...); the expected names
+are what a person reading it would list, each named after what it defines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+from engine.analyzer import analyze, discovery_drafts, parse_cache
+from engine.analyzer import definitions as definitions_module
+from engine.analyzer.definitions import definition_drafts, file_drafts
+from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
+from engine.analyzer.languages import language_of
+from engine.analyzer.outline import file_summary, outline
+from engine.analyzer.parse_cache import ParseCache, source_version
+from engine.analyzer.structure import is_test_path
+
+SAMPLES = Path(__file__).parent / "code_samples"
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+CASES = [
+    pytest.param(
+        "flags.rs",
+        ["Flag", "Flag.name_long", "Flag.is_switch", "Hidden", "Hidden (Flag)",
+         "Hidden.name_long", "Hidden.is_switch", "MAX_DEPTH", "parse", "Mode", "Mode.Search",
+         "Mode.Files", "flag", "now"],
+        ["tests", "hidden_is_a_switch"],
+        {"Flag": "A single command line flag", "parse": "Parses the arguments",
+         "Hidden": "Search hidden files", "Flag.name_long": "The long name"},
+        "Defines all of the flags available in the command line tool.",
+        id="rust",
+    ),
+    pytest.param(
+        "server.go",
+        ["Server", "Server.addr", "Handler", "Handler.Handle", "Server.Serve", "New",
+         "DefaultAddr", "ErrClosed"],
+        ["TestServe"],
+        {"Server.Serve": "Serve listens on the address", "New": "New returns a server"},
+        "Package server serves the search index over HTTP.",
+        id="go",
+    ),
+    pytest.param(
+        "Cache.java",
+        ["Cache", "Cache.entries", "Cache.Cache", "Cache.get(K key)",
+         "Cache.get(K key, V fallback)", "Cache.Loader", "Cache.Loader.load", "Policy"],
+        [],
+        {"Cache.get(K key)": "Returns the cached value, or null when absent.",
+         "Cache.get(K key, V fallback)": "Returns the cached value, or {@code fallback}"},
+        "An in-memory cache that evicts the least recently used entries.",
+        id="java",
+    ),
+    pytest.param(
+        "Session.kt",
+        ["Session", "Session.isExpired", "open", "Store", "Store.save", "Sessions",
+         "Sessions.count"],
+        [],
+        {"Session.isExpired": "Whether the session has expired", "open": "Opens a session"},
+        "The session of one signed-in user.",
+        id="kotlin",
+    ),
+    pytest.param(
+        "list.c",
+        ["node", "node_t", "list_push", "list_free", "color"],
+        [],
+        {"list_free": "Free every node of the list.", "node": "One node of the list."},
+        "A singly linked list of strings, owned by the caller.",
+        id="c",
+    ),
+    pytest.param(
+        "parser.cpp",
+        ["query", "Query", "Query.Query", "Query.size", "Query.Query", "clamp", "Token"],
+        ["TEST"],
+        {"Query": "A parsed query: its terms and operators.", "clamp": ""},
+        "Parser for the query language.",
+        id="cpp",
+    ),
+    pytest.param(
+        "Store.cs",
+        ["Example.Storage", "DocumentStore", "DocumentStore.Save", "DocumentStore.Name",
+         "IStore", "IStore.Save", "Document"],
+        ["DocumentStoreTests", "DocumentStoreTests.SavesADocument"],
+        {"DocumentStore": "Stores documents by their identifier.",
+         "DocumentStore.Save": "Saves a document."},
+        "",  # only a licence header, and no type named after the file
+        id="csharp",
+    ),
+    pytest.param(
+        "client.rb",
+        ["Registry", "Client", "Client.fetch", "Client.default"],
+        [],
+        {"Client": "A client with retries.", "Client.fetch": "Fetch a package's metadata"},
+        "The HTTP client that talks to the registry.",  # the doc of its one module
+        id="ruby",
+    ),
+    pytest.param(
+        "Router.php",
+        ["Router", "Router.add", "helper", "Matcher", "Matcher.matches"],
+        [],
+        {"Router": "Matches a request path", "Router.add": "Register a route for a path."},
+        "Routes requests to their controllers.",
+        id="php",
+    ),
+    pytest.param(
+        "Player.swift",
+        ["Player", "Player.play", "Track", "Playable", "Playable.play", "Track (Playable)",
+         "Track.play", "shuffle"],
+        [],
+        {"Player.play": "Starts playing the track.", "Track": "A track of the library."},
+        "Plays audio files from the library.",
+        id="swift",
+    ),
+]  # fmt: skip
+
+
+def sample(name: str) -> tuple[str, str]:
+    text = (SAMPLES / name).read_text(encoding="utf-8")
+    language = language_of(name)
+    assert language is not None
+    return text, language
+
+
+@pytest.mark.parametrize(("name", "defined", "tests", "docs", "summary"), CASES)
+def test_each_definition_is_named_after_what_it_defines_with_its_doc(
+    name: str, defined: list[str], tests: list[str], docs: dict[str, str], summary: str
+) -> None:
+    text, language = sample(name)
+    found = outline(text, language)
+    assert [d.name for d in found.definitions if not d.test] == defined
+    assert [d.name for d in found.definitions if d.test] == tests
+    by_name = {d.name: d for d in found.definitions}
+    for key, doc in docs.items():
+        assert by_name[key].doc.startswith(doc), (key, by_name[key].doc)
+    assert file_summary(found, name) == summary
+
+
+@pytest.mark.parametrize(("name", "defined", "tests", "docs", "summary"), CASES)
+def test_chunks_name_their_definitions_and_leave_tests_out(
+    name: str, defined: list[str], tests: list[str], docs: dict[str, str], summary: str
+) -> None:
+    text, language = sample(name)
+    drafts = file_drafts(f"src/{name}", text, language, high=100)  # one definition a chunk
+    headers = " ".join(d.content.partition("\n")[0] for d in drafts)
+    shown = set(docs) | {n for n in defined if "." not in n}  # members on lines of their own
+    for definition in shown:
+        assert re.search(rf"[:,] {re.escape(definition)}[, ]", headers), definition
+    test_names = {t.rpartition(".")[2] for t in tests} - {"tests"}
+    for draft in drafts:
+        body = draft.content.split("\n", 2)[2]
+        assert len(WORD.findall(body)) >= 3, draft.content
+        assert not any(t in body for t in test_names), draft.content
+    for draft in file_drafts(f"src/{name}", text, language):  # the usual size
+        assert draft.section_title and not draft.section_title.startswith("lines ")
+
+
+def flag(name: str, long_doc_lines: int) -> str:
+    doc = "".join(f"    Show {name} in output, paragraph line {i} of the help.\n" for i in range(8))
+    return (
+        f"/// The --{name.lower()} flag.\n#[derive(Debug)]\nstruct {name};\n\n"
+        f"impl Flag for {name} {{\n"
+        f'    fn name_long(&self) -> &\'static str {{\n        "{name.lower()}"\n    }}\n'
+        f'    fn doc_long(&self) -> &\'static str {{\n        r"\n{doc * long_doc_lines}"\n    }}\n'
+        "    fn update(&self, v: FlagValue, args: &mut LowArgs) -> anyhow::Result<()> {\n"
+        f"        args.{name.lower()} = v.unwrap_switch();\n        Ok(())\n    }}\n}}\n\n"
+    )
+
+
+FLAGS_HEADER = (
+    "// Copyright the authors. Licensed under MIT or Apache-2.0.\n\n"
+    "/*!\nDefines all of the flags available in the search tool.\n\n"
+    "Each flag is a unit struct with an implementation of the Flag trait: its names, its\n"
+    "documentation and how it changes the low level arguments.\n*/\n\n"
+    "use crate::flags::{Flag, FlagValue};\n\n"
+)
+
+
+def test_a_trait_implementation_is_named_after_its_type_and_trait() -> None:
+    text = FLAGS_HEADER + "".join(flag(f"Flag{i}", 1) for i in range(40))
+    drafts = file_drafts("crates/core/flags/defs.rs", text, "Rust")
+    titles = [d.section_title for d in drafts]
+    assert len(titles) == len(set(titles)), titles  # not 158 chunks all titled "Flag"
+    for i in range(40):
+        assert any(f"Flag{i} (Flag)" in t.split(", ") for t in titles), i
+    doc = next(d for d in drafts if "Defines all of the flags" in d.content)
+    assert doc.section_title == "Module documentation of crates/core/flags/defs.rs"
+
+
+def test_a_long_implementation_is_cut_into_its_methods() -> None:
+    text = FLAGS_HEADER + flag("Hidden", 6)
+    titles = [d.section_title for d in file_drafts("src/defs.rs", text, "Rust")]
+    assert titles[0] == "Module documentation of src/defs.rs"  # more than the summary holds
+    assert titles[1].startswith("Hidden, Hidden (Flag)")  # the struct, the impl's head
+    assert any(t.startswith("Hidden.doc_long") for t in titles)
+    assert titles[-1] == "Hidden.update"  # with the impl's closing brace: no `}` chunk
+
+
+def test_no_file_holds_more_than_its_share_and_small_definitions_are_grouped(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "src/flags").mkdir(parents=True)
+    (tmp_path / "src/flags/defs.rs").write_text(
+        FLAGS_HEADER + "".join(flag(f"Flag{i}", 1) for i in range(150)), encoding="utf-8"
+    )
+    for i in range(30):
+        funcs = "".join(
+            f"/// Step {j} of stage {i}, which checks the input and reports what is wrong.\n"
+            f"pub fn stage{i}_step{j}(input: &str) -> bool {{\n"
+            + "    let trimmed = input.trim_start_matches(' ').to_lowercase();\n" * 6
+            + "    trimmed.is_empty()\n}\n\n"
+            for j in range(4)
+        )
+        (tmp_path / f"src/stage{i}.rs").write_text(funcs, encoding="utf-8")
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.rs"))
+    uncapped = file_drafts(
+        "src/flags/defs.rs", (tmp_path / "src/flags/defs.rs").read_text(), "Rust"
+    )
+    drafts = definition_drafts(tmp_path, files)
+    from_defs = [d for d in drafts if d.file_path == "src/flags/defs.rs"]
+    assert len(uncapped) > 0.2 * len(drafts)  # the file would hold far more than its share
+    assert len(from_defs) <= definitions_module.MAX_FILE_SHARE * len(drafts) + 1
+    assert "Flag149" in "".join(d.content for d in from_defs)  # grouped, not dropped
+    assert all(len(d.content) <= 9_000 for d in drafts)
+
+
+def test_a_single_file_project_is_not_capped() -> None:
+    assert definitions_module.file_cap([500]) is None
+    assert definitions_module.file_cap([500, 0]) is None
+    cap = definitions_module.file_cap([1000, *([10] * 100)])  # the others hold 1,000
+    assert cap is not None
+    assert cap <= definitions_module.MAX_FILE_SHARE * (cap + 1000) < cap + 1  # the largest
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "lib/registry/client_spec.rb",
+        "app/src/androidTest/java/com/example/CacheTest.java",
+        "shared/src/jvmTest/kotlin/SessionChecks.kt",
+        "src/Http/RouterTest.php",
+        "Tests/PlayerTests/PlayerTests.swift",
+        "benches/search.rs",
+        "src/parser_unittest.cc",
+        "test.c",
+        "tests/test_list.c",
+    ],
+)
+def test_test_files_of_every_language_are_told_by_their_path(rel: str) -> None:
+    assert is_test_path(rel)
+
+
+def test_ordinary_source_paths_are_not_tests() -> None:
+    for rel in ("src/main/java/com/example/Contest.java", "crates/core/flags/defs.rs",
+                "lib/registry/client.rb", "src/testing.go"):  # fmt: skip
+        assert not is_test_path(rel), rel
+
+
+def write_project(root: Path) -> Path:
+    files = {
+        "Cargo.toml": '[package]\nname = "finder"\n',
+        "go.mod": "module example.com/finder\n",
+        "src/flags.rs": (SAMPLES / "flags.rs").read_text(),
+        "server/server.go": (SAMPLES / "server.go").read_text(),
+        "server/routes.go": "// -- routes --\n\npackage server\n\n// Routes lists the paths.\n"
+        'func Routes() []string {\n\treturn []string{"/search", "/health"}\n}\n',
+        "src/search_spec.rb": "describe 'search' do\n  it 'finds' do\n  end\nend\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_go_and_rust_projects_have_symbols_and_file_summaries(tmp_path: Path) -> None:
+    analysis = analyze(write_project(tmp_path))
+    names = {(s.file, s.name): s for s in analysis.symbols}
+    assert names[("server/server.go", "Server.Serve")].kind == "method"
+    assert names[("src/flags.rs", "Flag")].kind == "interface"
+    assert names[("src/flags.rs", "parse")].summary == "Parses the arguments into a configuration."
+    assert ("server/server.go", "TestServe") not in names  # a test, not the package's API
+    assert ("src/flags.rs", "hidden_is_a_switch") not in names
+    assert ("src/flags.rs", "flag") not in names  # a macro_rules! without #[macro_export]
+    drafts = discovery_drafts(analysis)
+    module = next(d for d in drafts if d.section_title == "Module src/flags.rs")
+    first = module.content.splitlines()[0]
+    assert first == (
+        "Module src/flags.rs (Rust): Defines all of the flags available in the command line tool."
+    )
+    package = next(d for d in drafts if d.section_title == "Package server/")
+    assert package.content.startswith(
+        "Package server/: Package server serves the search index over HTTP.\n2 modules:"
+    )
+    # "-- routes --" says nothing: the doc of the function the file is named after does
+    assert analysis.summaries["server/routes.go"] == "Routes lists the paths."
+    code = definition_drafts(tmp_path, sorted(analysis.files))
+    assert {d.file_path for d in code} == {"src/flags.rs", "server/server.go", "server/routes.go"}
+    assert not any("hidden_is_a_switch" in d.content or "TestServe" in d.content for d in code)
+
+
+def test_the_grammars_ship_in_their_wheels_and_load_without_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the network was used")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    parser_language.cache_clear()
+    definitions_query.cache_clear()
+    for language in GRAMMARS:
+        assert definitions_query(language).pattern_count > 0
+    text, language = sample("flags.rs")
+    assert outline(text, language).definitions
+
+
+def test_a_long_struct_is_cut_along_its_documented_fields() -> None:
+    fields = "".join(
+        f"    /// Search {name} files too: the long help of the --{name} option, which\n"
+        f"    /// explains when it is useful and what it changes in the results shown.\n"
+        f'    #[arg(long, help = "Search {name} files")]\n    pub {name}: bool,\n\n'
+        for name in ("hidden", "ignored", "binary", "compressed", "linked", "empty")
+    )
+    text = f"/// The command line options.\n#[derive(Parser)]\npub struct Opts {{\n{fields}}}\n"
+    titles = [d.section_title for d in file_drafts("src/cli.rs", text, "Rust")]
+    assert titles[0].startswith("Opts, Opts.hidden")
+    assert "Opts.compressed" in ", ".join(titles)
+    assert not any("(part" in t for t in titles)
+
+
+def test_a_grammar_file_unchanged_since_the_last_discovery_is_not_parsed_again(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path / "project")
+    cache_path = tmp_path / "analysis-cache.json"
+    first_cache = ParseCache(cache_path)
+    first = analyze(root, cache=first_cache)
+    first_cache.save()
+    data = json.loads(cache_path.read_text())
+    data["files"]["src/flags.rs"]["summary"] = "from the cache"
+    cache_path.write_text(json.dumps(data))
+    cache = ParseCache(cache_path)
+    again = analyze(root, cache=cache)
+    assert cache.misses == 0 and cache.hits == first_cache.misses
+    assert again.summaries["src/flags.rs"] == "from the cache"
+    assert [s for s in again.symbols if s.file != "src/flags.rs"] == [
+        s for s in first.symbols if s.file != "src/flags.rs"
+    ]
+
+
+def test_the_query_files_are_part_of_the_analyzers_version(tmp_path: Path) -> None:
+    folder = tmp_path / "analyzer"
+    shutil.copytree(Path(parse_cache.__file__).parent, folder)
+    before = source_version(folder)
+    query = folder / "queries" / "rust.scm"
+    query.write_text(query.read_text() + "\n(struct_item) @definition.class\n")
+    assert source_version(folder) != before
+
+
+def test_a_comment_of_its_own_between_definitions_is_kept_and_a_licence_is_not() -> None:
+    table = "".join(f"// | {s:<10} | emit        | push        |\n" for s in ("CommitMeta", "Hunk"))
+    text = (
+        "// Copyright 2020 The Authors. Licensed under the MIT license.\n\n"
+        "use std::io;\n\n"
+        "/// Where the parser is in git's output.\npub enum State { Header, Hunk }\n\n"
+        "// Possible transitions of the state machine, with actions on entry:\n//\n"
+        f"{table}\n"
+        "/// Walks through the lines of git's output, one state at a time.\n"
+        "pub struct StateMachine {\n    state: State,\n}\n"
+    )
+    drafts = file_drafts("src/delta.rs", text, "Rust", high=200)
+    titles = [d.section_title for d in drafts]
+    assert "Comment above StateMachine" in titles
+    assert (
+        "Possible transitions of the state machine"
+        in drafts[titles.index("Comment above StateMachine")].content
+    )
+    assert not any("Copyright" in d.content for d in drafts)
+
+
+def test_an_opening_comment_keeps_its_purpose_and_drops_its_licence() -> None:
+    text = (
+        "// Formatting library for C++ - the C API\n//\n"
+        "// Copyright (c) 2012 - present, the authors. All rights reserved.\n//\n"
+        "// For the license information refer to format.h.\n\n"
+        "#ifndef FMT_C_H_\n#define FMT_C_H_\n\n"
+        "/* Formats the arguments into the buffer. */\n"
+        "int fmt_format(char* buffer, size_t size, const char* format);\n\n#endif\n"
+    )
+    found = outline(text, "C")
+    assert found.doc == "Formatting library for C++ - the C API"
+    assert file_summary(found, "include/fmt/fmt-c.h") == found.doc
