@@ -148,9 +148,8 @@ class Indexer:
         return IndexFreshness(report.files_total, report.files_processed + report.files_removed)
 
     def embed(self, report: IndexReport, *, progress: Progress | None = None) -> IndexReport:
-        """The second phase: embed every entry that waits for its vector (this run's new
-        chunks and any an earlier run left), then refresh the ANN index if one is due;
-        ``report`` gains the figures. Another process embedding the backlog is waited for."""
+        """The second phase: embed every entry waiting for its vector (this run's or an
+        earlier one's), refresh the ANN index if due; ``report`` gains the figures."""
         misses_before = getattr(self.memory.embedder, "misses", 0)
         backlog = EmbeddingBacklog(self.memory.records, self.memory.embedder)
         done = backlog.run(progress=progress)
