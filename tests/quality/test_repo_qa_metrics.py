@@ -16,6 +16,7 @@ from bench.repo_qa import (
     is_noise,
     load,
     off_topic,
+    off_topic_groups,
     reciprocal_rank,
 )
 from bench.repo_qa.__main__ import bm25_baseline
@@ -72,7 +73,9 @@ def test_question_sets_are_complete(name: str) -> None:
     assert len(qs.commit) == 40 and len(qs.questions) >= 25
     assert all(1 <= len(q.files) <= 3 for q in qs.questions)
     assert len({q.q for q in qs.questions}) == len(qs.questions)
-    assert len(off_topic()) >= 20
+    groups = off_topic_groups()
+    assert set(groups) == {"nonsense", "everyday", "programming"}
+    assert len(off_topic()) >= 60 and all(len(g) >= 20 for g in groups.values())
 
 
 def test_injected_files_reads_what_the_real_hook_prints() -> None:
