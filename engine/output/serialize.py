@@ -60,6 +60,7 @@ EXPLANATION_KEYS: tuple[str, ...] = (
     "bm25",
     "fusedScore",
     "vectorWeight",
+    "coverage",
     "gate",
 )
 """The keys of a score explanation."""
@@ -143,6 +144,7 @@ def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
         "bm25": rounded(explanation.keyword_score),
         "fusedScore": rounded(explanation.fused_score),
         "vectorWeight": rounded(explanation.vector_weight),
+        "coverage": rounded(explanation.coverage),
         "gate": explanation.gate,
     }
 

@@ -1,9 +1,21 @@
-"""The relevance gate: which fused candidates are worth showing at all.
+"""The relevance gate: which candidates are worth showing at all, with the score shown.
 
-A candidate survives when its cosine similarity to the query reaches ``min_score`` or
-when it contains every content term of the query (or, while it waits for its vector, on
-its keyword match alone). That keeps exact identifier matches
-while an unrelated query returns nothing instead of its least-bad neighbours.
+Every candidate gets its relevance (:mod:`engine.search.scoring`: cosine similarity and
+the share of the query's information it holds). Two decisions follow:
+
+- **the query**: a search shows anything only when one of its candidates is relevant
+  (:data:`~engine.search.scoring.RELEVANT`, 0.5). An unrelated query (nonsense, another
+  topic) has no candidate close in meaning nor holding its rare words, and returns
+  nothing instead of its least-bad neighbours;
+- **each result**: once the query has found something, results down to ``min_score``
+  (0.2 by default) are listed: the answer to a question is often a section or a piece of
+  code less close in wording than the overview above it.
+
+The fused ranking chooses which candidates are looked at, best first, until ``limit`` are
+kept (and at least :data:`SCAN` while none is relevant); those are returned sorted by
+relevance, the score every face shows. A ``min_score`` of 0 or less turns both decisions
+off. An entry still waiting for its vector (two-phase indexing) is judged by its words
+alone.
 """
 
 from __future__ import annotations
@@ -14,13 +26,23 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
+from engine.search.scoring import (
+    EVIDENCE_MIDPOINT,
+    RELEVANT,
+    QueryWeights,
+    coverage,
+    relevance,
+)
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 VECTOR_PENDING = "vector_pending"
-"""The gate's reason for an entry kept on its keyword match alone: it has no vector yet."""
+"""The gate's reason for an entry judged on its words alone: it has no vector yet."""
+
+SCAN = 40
+"""Fused candidates examined at least before a search says that none is relevant."""
 
 Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, float]]
 """Cosine similarity of a query vector to entries, by id (missing: unknown)."""
@@ -47,25 +69,51 @@ def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> 
     )
 
 
+def judged(
+    result: SearchResult, sim: float | None, query: QueryWeights, *, pending: bool = False
+) -> SearchResult:
+    """``result`` scored by its relevance, with its cosine similarity and coverage in
+    the explanation and the gate's reason: ``similarity`` when the cosine alone reaches
+    the midpoint, ``terms`` when the query's words lifted it there, ``vector_pending``
+    when it has no vector yet. Without a similarity (pending, or a vector that cannot be
+    read) it is judged by its words alone, as if its cosine were 0 (unrelated text), so
+    holding all the query's words reads 0.5."""
+    covered = coverage(query, result.entry)
+    if sim is None:
+        score = relevance(0.0, covered)
+        reason = VECTOR_PENDING if pending else "terms"
+    else:
+        score = relevance(sim, covered)
+        reason = "similarity" if sim >= EVIDENCE_MIDPOINT else "terms"
+    explanation = replace(
+        result.explanation, vector_similarity=sim, coverage=round(covered, 6), gate=reason
+    )
+    return replace(result, score=score, explanation=explanation)
+
+
 def gate(
-    query: str,
+    query: QueryWeights,
     qvec: npt.NDArray[np.float32],
     fused: list[SearchResult],
     limit: int,
     *,
     min_score: float,
     similarities: Similarities,
-    prefix_last: bool = False,
     pending: Collection[str] = (),
 ) -> list[SearchResult]:
-    """The first ``limit`` fused candidates that are semantically close or lexically
-    complete; similarities of keyword-only candidates are looked up a batch at a time.
-    An entry in ``pending`` has no vector yet (two-phase indexing): its keyword match,
-    which made it a candidate, is all there is to judge it by, and it is kept with the
-    reason ``"vector_pending"``."""
+    """The first ``limit`` fused candidates whose relevance reaches ``min_score``, sorted
+    by relevance (best first; the fused order breaks ties), or none when no candidate is
+    relevant (see the module docstring). Similarities of keyword-only candidates are
+    looked up a batch at a time. An entry in ``pending`` has no vector yet (two-phase
+    indexing) and is judged by its words alone. A query without an informative word
+    keeps nothing."""
+    if not query.terms:
+        return []
     kept: list[SearchResult] = []
-    batch_start = 0
-    while len(kept) < limit and batch_start < len(fused):
+    best, batch_start = 0.0, 0
+    while batch_start < len(fused) and (
+        len(kept) < limit or (best < RELEVANT and batch_start < SCAN)
+    ):
         batch = fused[batch_start : batch_start + max(limit * 2, 20)]
         batch_start += len(batch)
         unknown = [r.entry for r in batch if r.explanation.vector_similarity is None]
@@ -74,21 +122,24 @@ def gate(
             sim = result.explanation.vector_similarity
             if sim is None:
                 sim = sims.get(result.entry.id)
-            if sim is not None and sim >= min_score:
-                passed = "similarity"
-            elif result.entry.id in pending:
-                passed = VECTOR_PENDING
-            elif covers_all_terms(query, result.entry, prefix_last=prefix_last):
-                passed = "terms"
-            else:
-                continue
-            kept.append(with_similarity(result, sim, passed))
-            if len(kept) == limit:
-                break
-    return kept
+            scored = judged(result, sim, query, pending=result.entry.id in pending)
+            best = max(best, scored.score)
+            if scored.score >= min_score:
+                kept.append(scored)
+                if len(kept) >= limit and best >= RELEVANT:
+                    break
+    return shown(kept, min_score, limit)
 
 
-def with_similarity(result: SearchResult, sim: float | None, passed: str | None) -> SearchResult:
-    """``result`` with the vector similarity and the gate's reason in its explanation."""
-    explanation = replace(result.explanation, vector_similarity=sim, gate=passed)
-    return replace(result, explanation=explanation)
+def shown(results: list[SearchResult], min_score: float, limit: int) -> list[SearchResult]:
+    """The best ``limit`` of ``results`` (each already at ``min_score`` or above) sorted
+    by score, or none when ``min_score`` is positive and none of them is relevant."""
+    ordered = by_score(results)
+    if min_score > 0 and (not ordered or ordered[0].score < max(RELEVANT, min_score)):
+        return []
+    return ordered[:limit]
+
+
+def by_score(results: list[SearchResult]) -> list[SearchResult]:
+    """``results`` best score first; equal scores keep their order (stable sort)."""
+    return sorted(results, key=lambda r: r.score, reverse=True)
