@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
 from engine.search.scoring import (
-    EVIDENCE_MIDPOINT,
+    COVERAGE_WEIGHT,
     RELEVANT,
     QueryWeights,
     coverage,
@@ -73,20 +73,22 @@ def judged(
     result: SearchResult, sim: float | None, query: QueryWeights, *, pending: bool = False
 ) -> SearchResult:
     """``result`` scored by its relevance, with its cosine similarity and coverage in
-    the explanation and the gate's reason: ``similarity`` when the cosine alone reaches
-    the midpoint, ``terms`` when the query's words lifted it there, ``vector_pending``
-    when it has no vector yet. Without a similarity (pending, or a vector that cannot be
-    read) it is judged by its words alone, as if its cosine were 0 (unrelated text), so
-    holding all the query's words reads 0.5."""
-    covered = coverage(query, result.entry)
+    the explanation and the gate's reason: which half of the evidence is the larger,
+    ``similarity`` (the cosine) or ``terms`` (the query's words it holds, weighed), or
+    ``vector_pending`` when it has no vector yet. Without a similarity (pending, or a
+    vector that cannot be read) it is judged by its words alone, as if its cosine were 0
+    (unrelated text), so holding all the query's words reads 0.5."""
+    covered = coverage(query, result.entry) if query.weights else None
+    words = covered or 0.0
     if sim is None:
-        score = relevance(0.0, covered)
+        score = relevance(0.0, words)
         reason = VECTOR_PENDING if pending else "terms"
     else:
-        score = relevance(sim, covered)
-        reason = "similarity" if sim >= EVIDENCE_MIDPOINT else "terms"
+        score = relevance(sim, words)
+        reason = "similarity" if sim >= COVERAGE_WEIGHT * words else "terms"
+    shown_coverage = None if covered is None else round(covered, 6)
     explanation = replace(
-        result.explanation, vector_similarity=sim, coverage=round(covered, 6), gate=reason
+        result.explanation, vector_similarity=sim, coverage=shown_coverage, gate=reason
     )
     return replace(result, score=score, explanation=explanation)
 
@@ -110,9 +112,10 @@ def gate(
     if not query.terms:
         return []
     kept: list[SearchResult] = []
+    waiting: list[SearchResult] = []
     best, batch_start = 0.0, 0
     while batch_start < len(fused) and (
-        len(kept) < limit or (best < RELEVANT and batch_start < SCAN)
+        len(kept) + len(waiting) < limit or (best < RELEVANT and batch_start < SCAN)
     ):
         batch = fused[batch_start : batch_start + max(limit * 2, 20)]
         batch_start += len(batch)
@@ -122,22 +125,32 @@ def gate(
             sim = result.explanation.vector_similarity
             if sim is None:
                 sim = sims.get(result.entry.id)
-            scored = judged(result, sim, query, pending=result.entry.id in pending)
+            if sim is None and result.entry.id in pending:
+                waiting.append(judged(result, None, query, pending=True))
+                continue
+            scored = judged(result, sim, query)
             best = max(best, scored.score)
             if scored.score >= min_score:
                 kept.append(scored)
-                if len(kept) >= limit and best >= RELEVANT:
+                if len(kept) + len(waiting) >= limit and best >= RELEVANT:
                     break
-    return shown(kept, min_score, limit)
+    return shown(kept, min_score, limit, waiting)
 
 
-def shown(results: list[SearchResult], min_score: float, limit: int) -> list[SearchResult]:
-    """The best ``limit`` of ``results`` (each already at ``min_score`` or above) sorted
-    by score, or none when ``min_score`` is positive and none of them is relevant."""
-    ordered = by_score(results)
-    if min_score > 0 and (not ordered or ordered[0].score < max(RELEVANT, min_score)):
-        return []
-    return ordered[:limit]
+def shown(
+    results: list[SearchResult],
+    min_score: float,
+    limit: int,
+    waiting: Sequence[SearchResult] = (),
+) -> list[SearchResult]:
+    """The best ``limit`` of ``results`` (each already at ``min_score`` or above) and of
+    ``waiting`` (entries without their vector yet, kept on their keyword match as before
+    they are embedded), sorted by score; ``results`` count only when ``min_score`` is 0
+    or less or one of them is relevant."""
+    best = max((r.score for r in results), default=0.0)
+    if min_score > 0 and best < max(RELEVANT, min_score):
+        results = []
+    return by_score([*results, *waiting])[:limit]
 
 
 def by_score(results: list[SearchResult]) -> list[SearchResult]:

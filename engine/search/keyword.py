@@ -122,14 +122,19 @@ class KeywordSearcher:
                     self._df[term] = int(rows[0][0]) if rows else 0
             return {t: self._df[t] for t in terms}
 
-    def query_weights(self, query: str, *, prefix_last: bool = False) -> QueryWeights:
-        """The informative words of ``query`` with their weight (idf) in this memory."""
+    def query_weights(
+        self, query: str, *, prefix_last: bool = False, every_word: bool = False
+    ) -> QueryWeights:
+        """The informative words of ``query`` (``every_word``: all it searches for) with
+        their weight (idf) in this memory."""
         total = self.mirror.count()
-        weights = query_weights(query, {}, total, prefix_last=prefix_last)
+        weights = query_weights(query, {}, total, prefix_last=prefix_last, every_word=every_word)
         asked = [t + "*" if t == weights.partial else t for t in weights.terms]
         found = self.document_frequencies(asked, total)
         frequencies = {t.rstrip("*"): n for t, n in found.items()}
-        return query_weights(query, frequencies, total, prefix_last=prefix_last)
+        return query_weights(
+            query, frequencies, total, prefix_last=prefix_last, every_word=every_word
+        )
 
     def _common_terms(self, query: str, prefix_last: bool) -> frozenset[str]:
         """Terms of ``query`` in more than :data:`COMMON_TERM_SHARE` of the entries (the

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.core.models import Entry
-from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
+from engine.search.query import STOPWORDS, WORD, content_terms, is_prefix, stem, words
 
 EVIDENCE_MIDPOINT = 0.40
 """Evidence (cosine + weighted coverage) at which a result's relevance is 0.5."""
@@ -97,11 +97,17 @@ class QueryWeights:
 
 
 def query_weights(
-    query: str, frequencies: Mapping[str, int], total: int, *, prefix_last: bool = False
+    query: str,
+    frequencies: Mapping[str, int],
+    total: int,
+    *,
+    prefix_last: bool = False,
+    every_word: bool = False,
 ) -> QueryWeights:
-    """The weights of ``query``'s informative words, from their document frequencies in
-    a memory of ``total`` entries."""
-    terms = tuple(informative_terms(query))
+    """The weights of ``query``'s informative words (``every_word``: of the words keyword
+    search looks for, single letters included), from their document frequencies in a
+    memory of ``total`` entries."""
+    terms = tuple(content_terms(query) if every_word else informative_terms(query))
     tokens = words(query)
     partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
     weights = {t: idf(total, frequencies.get(t, 0)) for t in terms}

@@ -107,20 +107,24 @@ class Searcher:
         min_score: float | None = None,
     ) -> SearchResponse:
         """Search; see the module docstring for the semantics of each mode.
-        ``min_score`` replaces the configured relevance gate for this search; keyword mode
-        (words only, what the user typed) applies it only when given.
+        ``min_score`` replaces the configured relevance floor for this search (vector and
+        hybrid modes: keyword mode lists what holds the words typed, single letters too).
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
         warnings: list[str] = []
         floor = self.min_score if min_score is None else min_score
+        if mode is SearchMode.KEYWORD:
+            if min_score is not None:
+                warnings.append(
+                    "min_score applies to vector and hybrid search: ignored in keyword mode"
+                )
+            hits = self._keyword(query, limit, category, prefix_last, warnings)
+            results = self._keyword_results(query, hits, prefix_last)
+            return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
         weights = self._weights(query, prefix_last)
         if not weights.terms:
             return SearchResponse((), mode, mode, (NOTHING_TO_SEARCH,))
-        if mode is SearchMode.KEYWORD:
-            hits = self._keyword(query, limit, category, prefix_last, warnings)
-            results = _keyword_results(hits, weights, min_score)
-            return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
         keyword: Future[list[KeywordHit]] | None = None
         if mode is SearchMode.HYBRID:
@@ -134,11 +138,12 @@ class Searcher:
                     hits = keyword.result()[:limit]
                 else:
                     hits = self._keyword(query, limit, category, prefix_last, warnings)
-                results = _keyword_results(hits, weights, min_score)
+                results = self._keyword_results(query, hits, prefix_last)
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
+            meaning = QueryWeights(weights.terms, {})  # vector mode: meaning alone
             scored = [
-                judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, weights)
+                judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, meaning)
                 for i, (e, s) in enumerate(vhits, start=1)
             ]
             kept = shown([r for r in scored if r.score >= floor], floor, limit)
@@ -164,6 +169,19 @@ class Searcher:
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def _keyword_results(
+        self, query: str, hits: Sequence[KeywordHit], prefix_last: bool
+    ) -> tuple[SearchResult, ...]:
+        """Keyword hits scored by their keyword relevance (it follows BM25: the order
+        stays), over every word searched for, single letters too."""
+        if not hits:
+            return ()
+        try:
+            weights = self.keyword.query_weights(query, prefix_last=prefix_last, every_word=True)
+        except Exception:  # a broken keyword index: no hits came from it either
+            weights = query_weights(query, {}, 0, prefix_last=prefix_last, every_word=True)
+        return tuple(_keyword_result(h, keyword_relevance(-h.bm25, weights)) for h in hits)
 
     def _weights(self, query: str, prefix_last: bool) -> QueryWeights:
         """The query's informative words and their weight in this memory (each the same
@@ -228,15 +246,6 @@ def _keyword_result(hit: KeywordHit, score: float | None = None) -> SearchResult
         hit.score if score is None else score,
         ScoreExplanation(keyword_rank=hit.rank, keyword_score=-hit.bm25),
     )
-
-
-def _keyword_results(
-    hits: Sequence[KeywordHit], weights: QueryWeights, min_score: float | None
-) -> tuple[SearchResult, ...]:
-    """Keyword hits scored by their keyword relevance (it follows BM25, so the order
-    stays), those under ``min_score`` left out when one is given."""
-    results = (_keyword_result(h, keyword_relevance(-h.bm25, weights)) for h in hits)
-    return tuple(r for r in results if min_score is None or r.score >= min_score)
 
 
 def narrowed(
