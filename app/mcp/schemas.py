@@ -162,6 +162,10 @@ class Explanation(BaseModel):
         description="Why the relevance gate kept it: close in meaning, its words, or "
         "(vector_pending) a keyword match of an entry not embedded yet."
     )
+    folded: int = Field(
+        description="More sections of the same file that matched at a lower score, folded "
+        "under this result instead of listed."
+    )
 
 
 class SearchHit(EntryOut):

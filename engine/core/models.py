@@ -139,6 +139,9 @@ class ScoreExplanation:
     coverage: float | None = None
     """The share (0..1) of the query's information the entry holds: its informative
     words weighed by their rarity in this memory (:mod:`engine.search.scoring`)."""
+    folded: int = 0
+    """How many more sections of the same file matched, at a lower score, and are folded
+    under this result instead of listed (see :func:`engine.search.gate.fold_by_file`)."""
 
 
 @dataclass(frozen=True, slots=True)

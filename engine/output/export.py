@@ -205,6 +205,9 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
         snippet = _shorten(_one_line(_body(result.entry)), TEXT_SNIPPET_CHARS)
         if snippet:
             lines.append("   " + snippet)
+        if result.explanation.folded:
+            more = result.explanation.folded
+            lines.append(f"   + {more} more section{'s' if more > 1 else ''} of this file")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 

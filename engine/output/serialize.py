@@ -62,6 +62,7 @@ EXPLANATION_KEYS: tuple[str, ...] = (
     "vectorWeight",
     "coverage",
     "gate",
+    "folded",
 )
 """The keys of a score explanation."""
 
@@ -146,6 +147,7 @@ def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
         "vectorWeight": rounded(explanation.vector_weight),
         "coverage": rounded(explanation.coverage),
         "gate": explanation.gate,
+        "folded": explanation.folded,
     }
 
 

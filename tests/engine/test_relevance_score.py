@@ -16,7 +16,7 @@ from fakes import FakeEmbedder
 
 from engine.core.models import Entry, ScoreExplanation, SearchResult
 from engine.search.fusion import fuse
-from engine.search.gate import gate
+from engine.search.gate import fold_by_file, gate, pooled
 from engine.search.keyword import KeywordHit
 from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
@@ -47,7 +47,7 @@ class TestFusionProperties:
         vector = [(entry(f"v{i}"), 0.62 - 0.0035 * i) for i in range(100)]
         vector[1] = (entry("both"), vector[1][1])
         vector[88] = (entry("one_sided"), vector[88][1])
-        keyword = [khit("one_sided", 1, 40.0)] + [
+        keyword = [khit("one_sided", 1, 25.0)] + [
             khit(f"k{i}", i + 2, 15.0 - 0.12 * i) for i in range(99)
         ]
         keyword[9] = khit("both", 10, keyword[9].bm25 * -1)
@@ -164,3 +164,21 @@ def test_nonsense_and_stopword_queries_return_nothing(crowded: Memory) -> None:
     # keyword mode lists what holds the words typed, the single letter too
     assert len(crowded.search("x", mode="keyword").results) == 1
     crowded.close()
+
+
+def at(entry_id: str, path: str, score: float) -> SearchResult:
+    return SearchResult(Entry(id=entry_id, content=entry_id, file_path=path), score)
+
+
+def test_pooled_scores_never_rise_down_the_list_and_keep_their_mean() -> None:
+    listed = pooled([at("a", "", 0.9), at("b", "", 0.4), at("c", "", 0.6), at("d", "", 0.1)])
+    assert [r.entry.id for r in listed] == ["a", "b", "c", "d"]  # the order stays
+    assert [r.score for r in listed] == pytest.approx([0.9, 0.5, 0.5, 0.1])
+
+
+def test_a_files_sections_past_its_best_two_are_folded_under_its_best() -> None:
+    results = [at("a1", "a.md", 0.9), at("a2", "a.md", 0.8), at("n1", "", 0.7),
+               at("a3", "a.md", 0.6), at("n2", "", 0.5), at("a4", "a.md", 0.4)]  # fmt: skip
+    listed = fold_by_file(results)
+    assert [r.entry.id for r in listed] == ["a1", "a2", "n1", "n2"]  # never moved down
+    assert [r.explanation.folded for r in listed] == [2, 0, 0, 0]

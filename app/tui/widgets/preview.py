@@ -105,6 +105,8 @@ def explanation(result: SearchResult, mode: str) -> Content:
         parts.append(Content.from_markup("[dim]vector weight[/] $w", w=num(why.vector_weight)))
     if why.gate is not None:  # as "gate" in every JSON result
         parts.append(Content.from_markup("[dim]gate[/] $g", g=why.gate))
+    if why.folded:  # the file's other sections, folded under this one
+        parts.append(Content.from_markup("[dim]+$n more of this file[/]", n=str(why.folded)))
     return Content("  ").join(parts)
 
 
