@@ -32,13 +32,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
-from engine.search.scoring import (
-    COVERAGE_WEIGHT,
-    RELEVANT,
-    QueryWeights,
-    coverage,
-    relevance,
-)
+from engine.search.scoring import RELEVANT, QueryWeights, coverage, evidence, relevance
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,7 +92,7 @@ def judged(
         reason = VECTOR_PENDING if pending else "terms"
     else:
         score = relevance(sim, words)
-        reason = "similarity" if sim >= COVERAGE_WEIGHT * words else "terms"
+        reason = "similarity" if sim >= evidence(0.0, words) else "terms"
     shown_coverage = None if covered is None else round(covered, 6)
     explanation = replace(
         result.explanation, vector_similarity=sim, coverage=shown_coverage, gate=reason
@@ -147,11 +141,10 @@ def gate(
     return shown(scored, min_score, limit, waiting)
 
 
-def evidence(result: SearchResult) -> float:
-    """A judged result's evidence: cosine + weighted coverage (what its relevance is a
-    curve of)."""
+def result_evidence(result: SearchResult) -> float:
+    """A judged result's evidence (:func:`engine.search.scoring.evidence`)."""
     why = result.explanation
-    return (why.vector_similarity or 0.0) + COVERAGE_WEIGHT * (why.coverage or 0.0)
+    return evidence(why.vector_similarity or 0.0, why.coverage or 0.0)
 
 
 def order_key(result: SearchResult) -> float:
@@ -159,7 +152,7 @@ def order_key(result: SearchResult) -> float:
     candidates in both lists, relative to this query) plus :data:`RERANK_WEIGHT` times
     its evidence (what it holds in absolute terms), so that a result near the top of both
     lists goes above one first in one list and far down the other."""
-    return (result.explanation.fused_score or 0.0) + RERANK_WEIGHT * evidence(result)
+    return (result.explanation.fused_score or 0.0) + RERANK_WEIGHT * result_evidence(result)
 
 
 def shown(

@@ -14,8 +14,8 @@ memory to the next:
   (:func:`coverage`): a word the memory has never seen weighs the most, so a query about
   something else is covered by nothing, and a word found in every entry weighs little.
 
-``evidence = cosine + COVERAGE_WEIGHT * coverage``, and the relevance is
-``1 / (1 + exp(-SLOPE * (evidence - EVIDENCE_MIDPOINT)))``: 0.5 exactly where the
+``evidence = cosine + COVERAGE_WEIGHT * coverage²`` (:func:`evidence`), and the
+relevance is ``1 / (1 + exp(-SLOPE * (evidence - EVIDENCE_MIDPOINT)))``: 0.5 exactly where the
 evidence reaches the midpoint, about 0.9 for a cosine 0.2 above it, about 0.1 for one 0.2
 below. A search shows results only when its best reaches 0.5 (:data:`RELEVANT`), and then
 lists the others down to ``min_score`` (0.2 by default; :mod:`engine.search.gate`).
@@ -28,10 +28,12 @@ midpoint from a plateau (0.38-0.42) where every on-topic question kept its answe
 first five and at least 95 % of 64 off-topic queries (nonsense strings, everyday topics,
 programming topics the projects do not deal with) returned nothing; the words' weight
 (0.15-0.40 kept those) as the largest, so that holding every word of the query is enough
-on its own; they were then checked on the others (zustand, hono, this project, SciFact, LoCoMo;
-bench/RESULTS.md, "Issue 36"). The memory's own similarity baseline for the query (the
-mean and spread of its cosine over every entry, a per-query z-score) separated on-topic
-from off-topic queries worse than the cosine itself there, and is not used.
+on its own, and squared because this project's own memory (code sharing everyday
+programming words) spoke on partial matches; they were then checked on the others
+(zustand, hono, this project, SciFact, LoCoMo; bench/RESULTS.md, "Issue 36"). The
+memory's own similarity baseline for the query (the mean and spread of its cosine over
+every entry, a per-query z-score) separated on-topic from off-topic queries worse than
+the cosine itself there, and is not used.
 """
 
 from __future__ import annotations
@@ -149,9 +151,16 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def evidence(cosine: float, covered: float) -> float:
+    """What the relevance is a curve of: ``cosine + COVERAGE_WEIGHT * coverage²``. The
+    square: holding part of the query's words is weak evidence (code shares "list",
+    "reverse", "link" with any programming question), holding all of them strong."""
+    return cosine + COVERAGE_WEIGHT * covered * covered
+
+
 def relevance(cosine: float, covered: float) -> float:
     """The relevance (0..1) of a result from its cosine similarity and its coverage."""
-    return _logistic(SLOPE * (cosine + COVERAGE_WEIGHT * covered - EVIDENCE_MIDPOINT))
+    return _logistic(SLOPE * (evidence(cosine, covered) - EVIDENCE_MIDPOINT))
 
 
 def keyword_strength(bm25: float, query: QueryWeights) -> float:
