@@ -74,8 +74,9 @@ MinScore = Annotated[
         ge=-1.0,
         le=1.0,
         description="Relevance floor (0 to 1; 0 or below shows every candidate) for this "
-        "search, instead of the project's min_score (default 0.5); raise it for fewer, "
-        "closer results. Acts on each result's score.",
+        "search, instead of the project's min_score (default 0.2): results show only when "
+        "one reaches 0.5, then those down to this. Raise it for fewer, closer results "
+        "(vector and hybrid modes).",
     ),
 ]
 Content = Annotated[
