@@ -130,9 +130,10 @@ class ScoreExplanation:
     fused_score: float | None = None
     """The fused value before scaling (hybrid only): a sum of z-scores or of 1/(k + rank)."""
     gate: str | None = None
-    """Why the relevance gate let the result through: ``"similarity"`` (close enough in
-    meaning), ``"terms"`` (contains every query term), ``"vector_pending"`` (not embedded
-    yet: kept on its keyword match); None where no gate ran (keyword)."""
+    """Which half of the evidence carried the result through the relevance gate:
+    ``"similarity"`` (its cosine), ``"terms"`` (the query's words it holds, weighed), or
+    ``"vector_pending"`` (not embedded yet: kept on its keyword match); None where no gate
+    ran (keyword)."""
     vector_weight: float | None = None
     """The vector list's weight in this query's z-score fusion (hybrid only): 1 when the
     two lists agree on their first results, down to 0.5 when they share none."""
