@@ -160,17 +160,19 @@ def shown(
     min_score: float,
     limit: int,
     waiting: Sequence[SearchResult] = (),
+    *,
+    key: Callable[[SearchResult], float] = order_key,
 ) -> list[SearchResult]:
     """The first ``limit`` of ``results`` and ``waiting`` (entries without their vector
-    yet, kept on their keyword match as before they are embedded) in :func:`order_key`
-    order, their scores pooled so that none rises down the list (:func:`pooled`), those
-    under ``min_score`` left out, a file's sections past its best two folded
-    (:func:`fold_by_file`). ``results`` count only when ``min_score`` is 0 or less or one
-    of them is relevant."""
+    yet, kept on their keyword match as before they are embedded) in ``key`` order
+    (:func:`order_key`; vector mode: the cosine), their scores pooled so that none rises
+    down the list (:func:`pooled`), those under ``min_score`` left out, a file's sections
+    past its best two folded (:func:`fold_by_file`). ``results`` count only when
+    ``min_score`` is 0 or less or one of them is relevant."""
     best = max((r.score for r in results), default=0.0)
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
-    ordered = pooled(sorted([*results, *waiting], key=order_key, reverse=True))
+    ordered = pooled(sorted([*results, *waiting], key=key, reverse=True))
     if min_score > 0:
         ordered = [
             r for r in ordered if r.score >= min_score or r.explanation.gate == VECTOR_PENDING

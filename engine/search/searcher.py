@@ -141,12 +141,12 @@ class Searcher:
                 results = self._keyword_results(query, hits, prefix_last)
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
-            meaning = QueryWeights(weights.terms, {})  # vector mode: meaning alone
             scored = [
-                judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, meaning)
+                judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, weights)
                 for i, (e, s) in enumerate(vhits, start=1)
             ]
-            kept = shown([r for r in scored if r.score >= floor], floor, limit)
+            # listed by meaning alone; judged and scored as in hybrid search
+            kept = shown(scored, floor, limit, key=_cosine)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
@@ -236,6 +236,10 @@ NOTHING_TO_SEARCH = (
     "nothing to search for: the query has no informative word (stopwords and single "
     "letters are left out)"
 )
+
+
+def _cosine(result: SearchResult) -> float:
+    return result.explanation.vector_similarity or 0.0
 
 
 def _keyword_result(hit: KeywordHit, score: float | None = None) -> SearchResult:
