@@ -227,15 +227,25 @@ def tune_more() -> None:
 
 
 def zsum_agreement(
-    kw: Ranked, vec: Ranked, w_kw: float = 1.0, floor: float = 0.5, full: float = 0.5
+    kw: Ranked,
+    vec: Ranked,
+    w_kw: float = 1.0,
+    floor: float = 0.5,
+    full: float = 0.5,
+    cap: float | None = None,
 ) -> list[str]:
     """The product's method (engine/search/fusion.py): z-score CombSUM with the vector
     list weighted by how much its first ten agree with keyword's: 1 from a share of
-    ``full`` shared, down to ``floor`` when none are."""
+    ``full`` shared, down to ``floor`` when none are; each list's z-scores capped at
+    ``cap`` when given (issue 36: a hit far above one list's rest must not outweigh
+    being far down the other)."""
     head = min(10, len(kw), len(vec))
     shared = len({d for d, _ in kw[:10]} & {d for d, _ in vec[:10]}) / head if head else 1.0
     weight = floor + (1 - floor) * min(1.0, shared / full) if head else 1.0
     zk, zv = _z(kw, 100), _z(vec, 100)
+    if cap is not None:
+        zk = {d: min(z, cap) for d, z in zk.items()}
+        zv = {d: min(z, cap) for d, z in zv.items()}
     floor_k = min(zk.values(), default=0.0)
     floor_v = min(zv.values(), default=0.0)
     docs = set(zk) | set(zv)
@@ -389,8 +399,20 @@ def phrases() -> None:
         print(f"weight {weight:<5}" + " | ".join(cells) + f" | LoCoMo R@5 by conversation {convs}")
 
 
+def tune_cap() -> None:
+    """Each list's z-scores capped (issue 36), against the product's fusion uncapped."""
+    data = json.loads(LISTS.read_text())
+    methods: dict[str, Callable[[Ranked, Ranked], list[str]]] = {
+        "agreement, no cap (before)": zsum_agreement
+    }
+    for cap in (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0):
+        methods[f"agreement, cap {cap}"] = lambda kw, vec, c=cap: zsum_agreement(kw, vec, cap=c)
+    _print_table(data, methods, 32)
+
+
 if __name__ == "__main__":
     commands = {
+        "cap": tune_cap,
         "collect": collect,
         "tune": tune,
         "more": tune_more,

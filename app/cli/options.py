@@ -47,7 +47,7 @@ def limit_value(text: str) -> int:
 
 
 def score_value(text: str) -> float:
-    """A similarity floor for ``--min-score``: a number from -1 to 1."""
+    """A relevance floor for ``--min-score``: a number from -1 to 1 (0 or less: no gate)."""
     try:
         value = float(text)
     except ValueError:

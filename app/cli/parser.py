@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-score",
         type=score_value,
         metavar="SCORE",
-        help="similarity floor (-1 to 1) for this search instead of the configured min_score",
+        help="relevance floor (0 to 1; 0 or less shows every candidate) for this search "
+        "instead of the configured min_score (0.2); results show only when one reaches 0.5",
     )
     p.add_argument("--source", choices=SOURCES, help="only entries from this source")
     p.add_argument("--stale", action="store_true", help=STALE_HELP)

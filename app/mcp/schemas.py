@@ -73,8 +73,10 @@ MinScore = Annotated[
     Field(
         ge=-1.0,
         le=1.0,
-        description="Similarity floor (-1 to 1) for this search, instead of the project's "
-        "min_score; raise it for fewer, closer results (vector and hybrid modes).",
+        description="Relevance floor (0 to 1; 0 or below shows every candidate) for this "
+        "search, instead of the project's min_score (default 0.2): results show only when "
+        "one reaches 0.5, then those down to this. Raise it for fewer, closer results "
+        "(vector and hybrid modes).",
     ),
 ]
 Content = Annotated[
@@ -145,7 +147,7 @@ class Explanation(BaseModel):
     vectorRank: int | None
     vectorSimilarity: float | None = Field(description="Cosine similarity, -1..1.")
     keywordRank: int | None
-    bm25: float | None = Field(description="BM25, normalised to the best keyword hit (0..1).")
+    bm25: float | None = Field(description="Raw BM25 of the keyword match (higher is better).")
     fusedScore: float | None = Field(
         description="Fused value before scaling (hybrid): sum of z-scores, or of 1/(k + rank)."
     )
@@ -153,9 +155,17 @@ class Explanation(BaseModel):
         description="The vector list's weight in this query's z-score fusion (hybrid): 1 "
         "when the two lists' first results agree, down to 0.5 when they share none."
     )
+    coverage: float | None = Field(
+        description="Share (0..1) of the query's information the entry holds: its "
+        "informative words weighed by their rarity in this memory (null in keyword mode)."
+    )
     gate: Literal["similarity", "terms", "vector_pending"] | None = Field(
-        description="Why the relevance gate kept it: close in meaning, every query term, or "
+        description="Why the relevance gate kept it: close in meaning, its words, or "
         "(vector_pending) a keyword match of an entry not embedded yet."
+    )
+    folded: int = Field(
+        description="More sections of the same file that matched at a lower score, folded "
+        "under this result instead of listed."
     )
 
 
@@ -163,7 +173,10 @@ class SearchHit(EntryOut):
     """One search result: the entry with its rank, score and score explanation."""
 
     rank: int
-    score: float = Field(description="0..1, higher is better.")
+    score: float = Field(
+        description="Relevance 0..1, the same scale for every query and memory (0.5: the "
+        "default gate); results are sorted by it."
+    )
     explanation: Explanation
 
 

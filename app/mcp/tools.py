@@ -208,11 +208,14 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         """Search the project's memory: curated knowledge files, notes saved by agents and
         people, and codebase discoveries. Search before exploring the code for how things
         work here. Returns {query, mode, used, count, results, warnings}; each result has
-        rank, score (0..1), explanation (vectorRank, vectorSimilarity, keywordRank, bm25,
-        fusedScore, vectorWeight, gate) and the entry: id, category, source, filePath,
-        line, lineEnd, sectionTitle, keywords, referenceCount, promoted, createdAt,
-        updatedAt, uri, content, and stale/staleReason (stale=true: the code it cites
-        changed since, so verify before relying on it). An empty list means nothing
+        rank, score (relevance 0..1, the same scale for every query: 0.5 is the default
+        gate, 0.9 a close match; results are sorted by it), explanation (vectorRank,
+        vectorSimilarity: raw cosine, keywordRank, bm25: raw, fusedScore, vectorWeight,
+        coverage, gate, folded: more sections of its file folded under it) and the
+        entry: id, category, source, filePath, line, lineEnd, sectionTitle, keywords,
+        referenceCount, promoted, createdAt, updatedAt, uri, content, and
+        stale/staleReason (stale=true: the code it cites changed since, so verify before
+        relying on it). An empty list means nothing
         relevant is stored."""
         return await run_tool(
             state,

@@ -68,10 +68,16 @@ def load(name: str) -> QuestionSet:
     )
 
 
-def off_topic() -> list[str]:
-    """Prompts unrelated to any project."""
+def off_topic_groups() -> dict[str, list[str]]:
+    """Queries unrelated to any project, by group (nonsense strings, everyday topics,
+    programming topics none of the projects deals with)."""
     data = json.loads((HERE / "offtopic.json").read_text(encoding="utf-8"))
-    return list(data["prompts"])
+    return {group: list(queries) for group, queries in data["groups"].items()}
+
+
+def off_topic() -> list[str]:
+    """Every off-topic query, the groups one after the other."""
+    return [q for queries in off_topic_groups().values() for q in queries]
 
 
 def is_noise(path: str) -> bool:

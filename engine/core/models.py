@@ -125,21 +125,30 @@ class ScoreExplanation:
     """Cosine similarity between query and entry embeddings (-1..1)."""
     keyword_rank: int | None = None
     keyword_score: float | None = None
-    """BM25 normalised to 0..1 relative to the best keyword hit of this query."""
+    """The raw BM25 of the keyword match (FTS5's ``bm25()`` negated: higher is better,
+    unbounded; its scale depends on the query's words and the memory)."""
     fused_score: float | None = None
     """The fused value before scaling (hybrid only): a sum of z-scores or of 1/(k + rank)."""
     gate: str | None = None
-    """Why the relevance gate let the result through: ``"similarity"`` (close enough in
-    meaning), ``"terms"`` (contains every query term), ``"vector_pending"`` (not embedded
-    yet: kept on its keyword match); None where no gate ran (keyword)."""
+    """Which half of the evidence carried the result through the relevance gate:
+    ``"similarity"`` (its cosine), ``"terms"`` (the query's words it holds, weighed), or
+    ``"vector_pending"`` (not embedded yet: kept on its keyword match); None where no gate
+    ran (keyword)."""
     vector_weight: float | None = None
     """The vector list's weight in this query's z-score fusion (hybrid only): 1 when the
     two lists agree on their first results, down to 0.5 when they share none."""
+    coverage: float | None = None
+    """The share (0..1) of the query's information the entry holds: its informative
+    words weighed by their rarity in this memory (:mod:`engine.search.scoring`)."""
+    folded: int = 0
+    """How many more sections of the same file matched, at a lower score, and are folded
+    under this result instead of listed (see :func:`engine.search.gate.fold_by_file`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """An entry found by a search, with its score (0..1, higher is better)."""
+    """An entry found by a search, with its score: the relevance (0..1) of
+    :mod:`engine.search.scoring`, the same scale for every query and memory."""
 
     entry: Entry
     score: float

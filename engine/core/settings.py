@@ -53,8 +53,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "min_score",
         float,
-        "Relevance gate: results whose cosine similarity to the query is below this are "
-        "dropped (vector and hybrid modes). Calibrated on SciFact's train split.",
+        "Relevance floor: a search lists results only when one reaches relevance 0.5, "
+        "then those down to this (0..1; 0 or less shows every candidate). Relevance: "
+        "engine/search/scoring.py. Vector and hybrid modes; keyword mode when given.",
         "minScore",
         "CLAUDE_MEMORY_MIN_SCORE",
         -1.0,

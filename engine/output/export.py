@@ -175,6 +175,18 @@ def _where(result: SearchResult) -> str:
     return result.entry.location or f"({result.entry.source})"
 
 
+def _evidence(result: SearchResult) -> str:
+    """What the score rests on, for a person: the raw cosine similarity and BM25 (each
+    only when that retriever ran), e.g. ``  (cosine 0.612, bm25 11.4)``."""
+    why = result.explanation
+    parts = []
+    if why.vector_similarity is not None:
+        parts.append(f"cosine {why.vector_similarity:.3f}")
+    if why.keyword_score is not None:
+        parts.append(f"bm25 {why.keyword_score:.1f}")
+    return f"  ({', '.join(parts)})" if parts else ""
+
+
 def _body(entry: Entry) -> str:
     """The content without what the section title line already says: a chunk starts with
     its heading path (``Auth > Tokens``) and its heading (``## Tokens``)."""
@@ -197,12 +209,15 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
     blocks = [f'Results for "{shown_query}"'] if shown_query else []
     for rank, result in enumerate(results, start=1):
         head = f"{rank}. [{result.score:.4f}] {result.entry.category}  {_one_line(_where(result))}"
-        lines = [head + (" [stale]" if result.stale else "")]
+        lines = [head + (" [stale]" if result.stale else "") + _evidence(result)]
         if result.entry.section_title:
             lines.append("   " + _one_line(result.entry.section_title))
         snippet = _shorten(_one_line(_body(result.entry)), TEXT_SNIPPET_CHARS)
         if snippet:
             lines.append("   " + snippet)
+        if result.explanation.folded:
+            more = result.explanation.folded
+            lines.append(f"   + {more} more section{'s' if more > 1 else ''} of this file")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 

@@ -60,7 +60,9 @@ EXPLANATION_KEYS: tuple[str, ...] = (
     "bm25",
     "fusedScore",
     "vectorWeight",
+    "coverage",
     "gate",
+    "folded",
 )
 """The keys of a score explanation."""
 
@@ -143,7 +145,9 @@ def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
         "bm25": rounded(explanation.keyword_score),
         "fusedScore": rounded(explanation.fused_score),
         "vectorWeight": rounded(explanation.vector_weight),
+        "coverage": rounded(explanation.coverage),
         "gate": explanation.gate,
+        "folded": explanation.folded,
     }
 
 

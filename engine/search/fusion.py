@@ -14,6 +14,15 @@ Two methods (the ``fusion`` setting):
   "this speaker on this topic" where a question asks for the one note holding a fact; when
   its head and keyword's differ, it is the vector list that is usually off (bench/RESULTS.md,
   "Hybrid fusion": chosen on SciFact train and LoCoMo dev, as bench/fusion_lab.py shows).
+  A word that matches few entries (a keyword list shorter than asked for) lifts them
+  against every entry it does not match, counted as a BM25 of 0 (a one-item list has no
+  spread of its own). The fused score only chooses the candidates: the relevance gate
+  (:mod:`engine.search.gate`) shows them sorted by their relevance, to which each half
+  adds what it found in absolute terms (cosine, share of the query's words), so a result
+  near the top of both lists is shown above one first in one list and far down the other.
+  (Capping each list's z-scores instead cost SciFact and LoCoMo: at a cap of 3, nDCG@10
+  0.7388 → 0.7101 on SciFact train, R@5 0.6150 → 0.6047 on LoCoMo dev; ``python -m
+  bench.fusion_lab cap``.)
 - ``rrf``: Reciprocal Rank Fusion, ``1 / (k + vector_rank) + keyword_weight / (k + keyword_rank)``.
 """
 
@@ -68,10 +77,16 @@ def fuse(
     k: int,
     keyword_weight: float = 1.0,
     method: str = "rrf",
+    *,
+    keyword_complete: bool = False,
 ) -> list[SearchResult]:
-    """Fuse two ranked lists by ``method`` (``zscore`` or ``rrf``); best first."""
+    """Fuse two ranked lists by ``method`` (``zscore`` or ``rrf``); best first.
+    ``keyword_complete``: the keyword list holds every entry that matches a query word
+    (it is shorter than what was asked for), so an entry missing from it has none."""
     if method == "zscore":
-        return fuse_zscores(vector_hits, keyword_hits, keyword_weight)
+        return fuse_zscores(
+            vector_hits, keyword_hits, keyword_weight, keyword_complete=keyword_complete
+        )
     return fuse_rrf(vector_hits, keyword_hits, k, keyword_weight)
 
 
@@ -79,20 +94,32 @@ def fuse_zscores(
     vector_hits: Sequence[tuple[Entry, float]],
     keyword_hits: Sequence[KeywordHit],
     keyword_weight: float = 1.0,
+    *,
+    keyword_complete: bool = False,
 ) -> list[SearchResult]:
     """CombSUM of z-normalised scores (see the module docstring). The result's ``score``
-    is the fused score scaled to 0..1 over the candidates (the best reads 1)."""
+    is the fused score scaled to 0..1 over the candidates (the best reads 1): it orders
+    the candidates, and the relevance gate replaces it with the score shown.
+
+    With ``keyword_complete`` the entries missing from the keyword list match no query
+    word: they get the z-score of a BM25 of 0, counted among the list's scores (so a
+    word that matches a single entry lifts it: a one-item list alone has no spread)."""
     fused: dict[str, _Fused] = {}
     weight = vector_weight([e.id for e, _ in vector_hits], [h.entry.id for h in keyword_hits])
     z_vec = [weight * z for z in _zscores([s for _, s in vector_hits])]
-    z_kw = _zscores([-h.bm25 for h in keyword_hits])  # bm25() is lower-is-better
+    bm25 = [-h.bm25 for h in keyword_hits]  # bm25() is lower-is-better
+    if keyword_complete and keyword_hits:
+        *z_kw, floor_kw = _zscores([*bm25, 0.0])
+    else:
+        z_kw = _zscores(bm25)
+        floor_kw = min(z_kw, default=0.0)
     for rank, ((entry, sim), z) in enumerate(zip(vector_hits, z_vec, strict=True), start=1):
         fused[entry.id] = _Fused(entry, z, rank, sim, vector_weight=weight)
-    floor_vec, floor_kw = min(z_vec, default=0.0), min(z_kw, default=0.0)
+    floor_vec = min(z_vec, default=0.0)
     seen_vec = set(fused)
     for hit, z in zip(keyword_hits, z_kw, strict=True):
         slot = fused.setdefault(hit.entry.id, _Fused(hit.entry, floor_vec, vector_weight=weight))
-        slot.keyword_rank, slot.keyword_score = hit.rank, hit.score
+        slot.keyword_rank, slot.keyword_score = hit.rank, -hit.bm25
         slot.value += keyword_weight * z
     for entry_id, slot in fused.items():
         if entry_id in seen_vec and slot.keyword_rank is None:
@@ -129,7 +156,7 @@ def fuse_rrf(
         fused[entry.id] = _Fused(entry, 1.0 / (k + rank), rank, sim)
     for hit in keyword_hits:
         slot = fused.setdefault(hit.entry.id, _Fused(hit.entry))
-        slot.keyword_rank, slot.keyword_score = hit.rank, hit.score
+        slot.keyword_rank, slot.keyword_score = hit.rank, -hit.bm25
         slot.value += keyword_weight / (k + hit.rank)
     best = (1.0 + keyword_weight) / (k + 1)
     return _ranked(fused, lambda value: value / best)
@@ -154,22 +181,3 @@ def _ranked(fused: dict[str, _Fused], scale: Callable[[float], float]) -> list[S
     ]
     results.sort(key=lambda r: r.score, reverse=True)
     return results
-
-
-MAX_PER_FILE = 2
-"""Chunks of one file among the first results before other files' get their turn."""
-
-
-def spread_by_file(results: list[SearchResult], per_file: int = MAX_PER_FILE) -> list[SearchResult]:
-    """``results`` with each file's chunks past the first ``per_file`` moved behind the
-    others (order kept otherwise): a long page cut in many chunks should not fill the
-    first page of results when other files match too. Entries without a file (notes)
-    are never moved."""
-    seen: dict[str, int] = {}
-    first: list[SearchResult] = []
-    later: list[SearchResult] = []
-    for result in results:
-        path = result.entry.file_path
-        seen[path] = seen.get(path, 0) + 1
-        (later if path and seen[path] > per_file else first).append(result)
-    return first + later

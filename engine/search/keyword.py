@@ -8,6 +8,7 @@ titles and keywords weighted above content, and normalised to 0..1 against the b
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core.models import ENTRY_COLUMNS, Category, Entry
@@ -18,6 +19,7 @@ from engine.search.query import (
     is_prefix,
     words,
 )
+from engine.search.scoring import QueryWeights, query_weights
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_rows import row_to_entry
 
@@ -46,7 +48,8 @@ PHRASE_POOL = 100
 
 @dataclass(frozen=True, slots=True)
 class KeywordHit:
-    """One keyword match: the entry, its 1-based rank and BM25 normalised to 0..1."""
+    """One keyword match: the entry, its 1-based rank, BM25 normalised to 0..1 against the
+    best hit (the fusion's and the hook's concern, never shown) and the raw BM25."""
 
     entry: Entry
     rank: int
@@ -101,6 +104,38 @@ class KeywordSearcher:
             for i, r in enumerate(rows)
         ]
 
+    def document_frequencies(
+        self, terms: Sequence[str], total: int | None = None
+    ) -> dict[str, int]:
+        """How many entries hold each of ``terms`` (as FTS5 matches it: by Porter stem),
+        cached until the entry count changes; ``total`` is that count when known."""
+        total = self.mirror.count() if total is None else total
+        with self._lock:
+            if self._df_total != total:  # document frequencies moved: count again
+                self._df, self._df_total = {}, total
+            for term in terms:
+                if term not in self._df:  # "word*": a word being typed, matched as a prefix
+                    match = _quoted(term[:-1]) + "*" if term.endswith("*") else _quoted(term)
+                    rows = self.mirror.read(
+                        "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)
+                    )
+                    self._df[term] = int(rows[0][0]) if rows else 0
+            return {t: self._df[t] for t in terms}
+
+    def query_weights(
+        self, query: str, *, prefix_last: bool = False, every_word: bool = False
+    ) -> QueryWeights:
+        """The informative words of ``query`` (``every_word``: all it searches for) with
+        their weight (idf) in this memory."""
+        total = self.mirror.count()
+        weights = query_weights(query, {}, total, prefix_last=prefix_last, every_word=every_word)
+        asked = [t + "*" if t == weights.partial else t for t in weights.terms]
+        found = self.document_frequencies(asked, total)
+        frequencies = {t.rstrip("*"): n for t, n in found.items()}
+        return query_weights(
+            query, frequencies, total, prefix_last=prefix_last, every_word=every_word
+        )
+
     def _common_terms(self, query: str, prefix_last: bool) -> frozenset[str]:
         """Terms of ``query`` in more than :data:`COMMON_TERM_SHARE` of the entries (the
         rarest term always stays); none in memories under :data:`COMMON_TERM_MIN_ENTRIES`."""
@@ -112,20 +147,15 @@ class KeywordSearcher:
             terms = terms[:-1]  # the word being typed is a prefix: always searched
         if not terms:
             return frozenset()
-        with self._lock:
-            if self._df_total != total:  # document frequencies moved: count again
-                self._df, self._df_total = {}, total
-            for term in terms:
-                if term not in self._df:
-                    rows = self.mirror.read(
-                        "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (f'"{term}"',)
-                    )
-                    self._df[term] = int(rows[0][0])
-            df = {t: self._df[t] for t in terms}
+        df = self.document_frequencies(terms, total)
         common = {t for t in terms if df[t] > COMMON_TERM_SHARE * total}
         if len(common) == len(terms):
             common.discard(min(terms, key=df.__getitem__))
         return frozenset(common)
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
 
 
 def _ranking_sql(

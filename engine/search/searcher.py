@@ -1,9 +1,11 @@
 """One search: the retrievers run, their rankings fused, the gate applied.
 
 Hybrid search over-fetches from both retrievers (:mod:`engine.search.keyword`,
-:mod:`engine.search.vector`), fuses the two ranked lists by ``1 / (k + rank)``
-(:mod:`engine.search.fusion`), and then applies the relevance gate
-(:mod:`engine.search.gate`). Keyword and vector modes run one retriever.
+:mod:`engine.search.vector`), fuses the two ranked lists (:mod:`engine.search.fusion`),
+and then applies the relevance gate (:mod:`engine.search.gate`), which scores each result
+by its relevance (:mod:`engine.search.scoring`) and returns them sorted by it. Keyword and
+vector modes run one retriever, and score their results on the same scale. A query with
+no informative word (stopwords and single letters only) returns nothing, with a warning.
 
 If one retriever fails (no model, unreadable vector store, keyword index trouble)
 the search degrades to the other and says so in :attr:`SearchResponse.warnings`.
@@ -28,10 +30,11 @@ from engine.core.models import (
 )
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
-from engine.search.fusion import fuse, spread_by_file
-from engine.search.gate import gate
+from engine.search.fusion import fuse
+from engine.search.gate import gate, judged, shown
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.relevance import relevant_hits
+from engine.search.scoring import QueryWeights, keyword_relevance, query_weights
 from engine.search.vector import VectorSearcher
 
 if TYPE_CHECKING:
@@ -107,7 +110,8 @@ class Searcher:
         min_score: float | None = None,
     ) -> SearchResponse:
         """Search; see the module docstring for the semantics of each mode.
-        ``min_score`` replaces the configured similarity gate for this search.
+        ``min_score`` replaces the configured relevance floor for this search (vector and
+        hybrid modes: keyword mode lists what holds the words typed, single letters too).
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
@@ -115,10 +119,15 @@ class Searcher:
         floor = self.min_score if min_score is None else min_score
         if mode is SearchMode.KEYWORD:
             if min_score is not None:
-                warnings.append("min_score applies to vector similarity: ignored in keyword mode")
+                warnings.append(
+                    "min_score applies to vector and hybrid search: ignored in keyword mode"
+                )
             hits = self._keyword(query, limit, category, prefix_last, warnings)
-            results = tuple(_keyword_result(h) for h in hits)
+            results = self._keyword_results(query, hits, prefix_last)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+        weights = self._weights(query, prefix_last)
+        if not weights.terms:
+            return SearchResponse((), mode, mode, (NOTHING_TO_SEARCH,))
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
         keyword: Future[list[KeywordHit]] | None = None
         if mode is SearchMode.HYBRID:
@@ -132,34 +141,59 @@ class Searcher:
                     hits = keyword.result()[:limit]
                 else:
                     hits = self._keyword(query, limit, category, prefix_last, warnings)
-                results = tuple(_keyword_result(h) for h in hits)
+                results = self._keyword_results(query, hits, prefix_last)
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
-            kept = [
-                SearchResult(
-                    e,
-                    max(0.0, s),
-                    ScoreExplanation(vector_rank=i, vector_similarity=s, gate="similarity"),
-                )
+            scored = [
+                judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, weights)
                 for i, (e, s) in enumerate(vhits, start=1)
-                if s >= floor
             ]
+            # listed by meaning alone; judged and scored as in hybrid search
+            kept = shown(scored, floor, limit, key=_cosine)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
-        fused = spread_by_file(fuse(vhits, khits, self.rrf_k, self.keyword_weight, self.fusion))
+        fused = fuse(
+            vhits,
+            khits,
+            self.rrf_k,
+            self.keyword_weight,
+            self.fusion,
+            keyword_complete=len(khits) < depth,
+        )
         gated = gate(
-            query,
+            weights,
             qvec,
             fused,
             limit,
             min_score=floor,
             similarities=self.vectors.similarities,
-            prefix_last=prefix_last,
             pending=self.vectors.pending_among([h.entry.id for h in khits]),
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def _keyword_results(
+        self, query: str, hits: Sequence[KeywordHit], prefix_last: bool
+    ) -> tuple[SearchResult, ...]:
+        """Keyword hits scored by their keyword relevance (it follows BM25: the order
+        stays), over every word searched for, single letters too."""
+        if not hits:
+            return ()
+        try:
+            weights = self.keyword.query_weights(query, prefix_last=prefix_last, every_word=True)
+        except Exception:  # a broken keyword index: no hits came from it either
+            weights = query_weights(query, {}, 0, prefix_last=prefix_last, every_word=True)
+        return tuple(_keyword_result(h, keyword_relevance(-h.bm25, weights)) for h in hits)
+
+    def _weights(self, query: str, prefix_last: bool) -> QueryWeights:
+        """The query's informative words and their weight in this memory (each the same
+        when the keyword index cannot say: the search then degrades as it says)."""
+        try:
+            return self.keyword.query_weights(query, prefix_last=prefix_last)
+        except Exception as exc:  # a broken keyword index must not fail the search
+            log.warning("keyword statistics unavailable: %s", exc)
+            return query_weights(query, {}, 0, prefix_last=prefix_last)
 
     def relevant(self, prompt: str) -> list[tuple[SearchResult, float]]:
         """Keyword hits that cover enough of ``prompt`` to be shown unasked (the hook),
@@ -203,9 +237,23 @@ class Searcher:
             return None
 
 
-def _keyword_result(hit: KeywordHit) -> SearchResult:
+NOTHING_TO_SEARCH = (
+    "nothing to search for: the query has no informative word (stopwords and single "
+    "letters are left out)"
+)
+
+
+def _cosine(result: SearchResult) -> float:
+    return result.explanation.vector_similarity or 0.0
+
+
+def _keyword_result(hit: KeywordHit, score: float | None = None) -> SearchResult:
+    """A keyword hit as a result: its raw BM25 in the explanation; its score the keyword
+    relevance when given (else BM25 normalised to the best hit: the hook's order)."""
     return SearchResult(
-        hit.entry, hit.score, ScoreExplanation(keyword_rank=hit.rank, keyword_score=hit.score)
+        hit.entry,
+        hit.score if score is None else score,
+        ScoreExplanation(keyword_rank=hit.rank, keyword_score=-hit.bm25),
     )
 
 

@@ -349,7 +349,8 @@ class Memory:
         min_score: float | None = None,
     ) -> SearchResponse:
         """Search the memory. ``mode`` and ``limit`` default to the configuration;
-        ``min_score`` (-1 to 1) replaces the configured similarity gate for this search;
+        ``min_score`` (a relevance, 0..1; 0 or less: no gate) replaces the configured
+        relevance floor for this search;
         with ``source`` or ``stale_only``, the best ``limit`` of the results that qualify.
 
         Raises:

@@ -10,10 +10,12 @@ from fakes import FailingEmbedder, FakeEmbedder
 
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
-from engine.core.models import Category, Entry, ScoreExplanation, SearchMode, SearchResult
+from engine.core.models import Category, Entry, SearchMode
 from engine.search.fusion import fuse, vector_weight
 from engine.search.gate import covers_all_terms
 from engine.search.keyword import KeywordHit
+from engine.search.scoring import EVIDENCE_MIDPOINT, RELEVANT, keyword_relevance
+from engine.search.searcher import NOTHING_TO_SEARCH
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 
@@ -62,7 +64,7 @@ class TestFuse:
         assert merged.explanation.vector_rank == 1
         assert merged.explanation.vector_similarity == pytest.approx(0.7)
         assert merged.explanation.keyword_rank == 2
-        assert merged.explanation.keyword_score == pytest.approx(0.4)
+        assert merged.explanation.keyword_score == pytest.approx(0.4)  # the raw BM25
         only_vector = next(r for r in results if r.entry.id == "b")
         assert only_vector.explanation.keyword_rank is None
 
@@ -162,7 +164,9 @@ class TestModes:
         assert response.used is SearchMode.KEYWORD
         assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
         top = response.results[0]
-        assert top.score == 1.0
+        weights = memory.searcher.keyword.query_weights("camelcase columns")
+        assert top.score == pytest.approx(keyword_relevance(top.explanation.keyword_score, weights))
+        assert 0.0 < top.score < 1.0  # a calibrated relevance, not "1.0 for the first"
         assert top.explanation.keyword_rank == 1
         assert top.explanation.vector_rank is None
 
@@ -172,8 +176,14 @@ class TestModes:
         top = response.results[0]
         assert top.entry.id == notes["sqlite"].id
         assert top.explanation.vector_rank == 1
-        assert top.explanation.vector_similarity == pytest.approx(top.score, abs=1e-6)
-        assert top.explanation.keyword_rank is None
+        why = top.explanation
+        assert why.vector_similarity is not None and why.coverage is not None
+        assert why.keyword_rank is None
+        # listed by meaning alone, scored on the one relevance scale (never rising)
+        sims = [r.explanation.vector_similarity or 0.0 for r in response.results]
+        scores = [r.score for r in response.results]
+        assert sims == sorted(sims, reverse=True) and scores == sorted(scores, reverse=True)
+        assert 0.0 < scores[0] < 1.0
 
     def test_hybrid_merges_both_retrievers(self, memory: Memory, notes: dict[str, Entry]) -> None:
         response = memory.search("vector keyword fusion", mode="hybrid")
@@ -186,7 +196,8 @@ class TestModes:
         assert top.vector_rank == 1
         assert top.keyword_rank == 1
         assert top.fused_score == max(r.explanation.fused_score for r in response.results)
-        assert response.results[0].score == pytest.approx(1.0)
+        scores = [r.score for r in response.results]
+        assert scores == sorted(scores, reverse=True) and scores[0] < 1.0
 
     def test_default_mode_and_limit_come_from_config(self, tmp_path: Path) -> None:
         config = replace(Config(), search_mode=SearchMode.KEYWORD, default_limit=2)
@@ -208,11 +219,18 @@ class TestModes:
         # FTS5 operators in user text are searched as words: the keyword index answers
         # (a failure there would only be a warning and a fallback, so both are checked)
         # and the words next to the operators still find their entry.
-        for query in ['"', "NOT", "lancedb*", "(camelcase", "NEAR(a b)", "x:y", "\x00lancedb"]:
+        for query in ["lancedb*", "(camelcase", "NEAR(a b)", "\x00lancedb"]:
             response = memory.search(query, mode=mode)
             assert response.warnings == (), (query, response.warnings)
             assert response.used is mode, (query, response.used)
+        for query in ['"', "NOT", "x:y"]:  # no informative word: nothing (and why)
+            response = memory.search(query, mode=mode)
+            assert response.results == (), query
+            if mode is not SearchMode.KEYWORD:
+                assert response.warnings == (NOTHING_TO_SEARCH,), query
         for query in ["lancedb*", "(camelcase", "\x00lancedb"]:
+            if mode is SearchMode.VECTOR:  # one word against a note: too far in meaning
+                continue
             results = memory.search(query, mode=mode).results
             assert results and results[0].entry == notes["lancedb"], (query, results)
 
@@ -260,13 +278,12 @@ class TestRelevanceGate:
     def test_exact_term_keyword_match_survives(self, memory: Memory) -> None:
         # A long entry mentions the identifier once: semantically far, lexically exact.
         target = memory.add(f"xyzzy {FILLER}").entry
-        vector = memory.search("xyzzy", mode="vector").results
-        assert vector == ()  # below min_score
         hybrid = memory.search("xyzzy", mode="hybrid").results
         assert [r.entry.id for r in hybrid] == [target.id]
-        sim = hybrid[0].explanation.vector_similarity
-        assert sim is not None
-        assert sim < memory.config.min_score
+        why = hybrid[0].explanation
+        assert why.vector_similarity is not None and why.vector_similarity < EVIDENCE_MIDPOINT
+        assert (why.coverage, why.gate) == (1.0, "terms")  # its words carried it
+        assert hybrid[0].score >= RELEVANT
 
     def test_partial_keyword_match_is_gated(self, memory: Memory) -> None:
         memory.add(f"xyzzy {FILLER}")
@@ -372,28 +389,6 @@ class TestVectorsInMemory:
         assert reader.mirror.state("vectors_version") == version  # counting is not a vector change
         writer.close()
         reader.close()
-
-
-def test_a_files_third_chunk_waits_behind_other_files() -> None:
-    from engine.search.fusion import spread_by_file
-
-    def at(entry_id: str, path: str) -> SearchResult:
-        return SearchResult(
-            Entry(id=entry_id, content=entry_id, file_path=path), 1.0, ScoreExplanation()
-        )
-
-    results = [at("a1", "a.md"), at("a2", "a.md"), at("a3", "a.md"), at("n1", ""),
-               at("n2", ""), at("n3", ""), at("b1", "b.md"), at("a4", "a.md")]  # fmt: skip
-    assert [r.entry.id for r in spread_by_file(results)] == [
-        "a1",
-        "a2",
-        "n1",
-        "n2",
-        "n3",
-        "b1",
-        "a3",
-        "a4",
-    ]
 
 
 def test_the_vector_weight_reaches_the_json_explanation(memory: Memory) -> None:

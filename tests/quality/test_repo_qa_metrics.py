@@ -19,6 +19,7 @@ from bench.repo_qa import (
     is_test_code,
     load,
     off_topic,
+    off_topic_groups,
     question_kind,
     reciprocal_rank,
     word_count,
@@ -95,7 +96,9 @@ def test_question_sets_are_complete(name: str) -> None:
         assert any(
             fnmatch.fnmatch(Path(f).name, glob) for f in question.files for glob in qs.source_globs
         ), question.q
-    assert len(off_topic()) >= 20
+    groups = off_topic_groups()
+    assert set(groups) == {"nonsense", "everyday", "programming"}
+    assert len(off_topic()) >= 60 and all(len(g) >= 20 for g in groups.values())
 
 
 @pytest.mark.parametrize("name", REPOSITORIES)

@@ -65,7 +65,9 @@ def metadata(result: SearchResult) -> Content:
 
 
 def explanation(result: SearchResult, mode: str) -> Content:
-    """The score explanation: each retriever's rank and score, and the fused score."""
+    """The score explanation: the relevance shown, then what it rests on: each
+    retriever's rank and raw score (cosine, BM25), the share of the query's words the
+    entry holds, the fused score that chose it."""
     why: ScoreExplanation = result.explanation
 
     def rank(value: int | None) -> str:
@@ -76,7 +78,7 @@ def explanation(result: SearchResult, mode: str) -> Content:
 
     parts = [
         Content.from_markup(
-            "[b]score $score[/] [dim]$mode[/]", score=f"{result.score:.2f}", mode=mode
+            "[b]relevance $score[/] [dim]$mode[/]", score=f"{result.score:.2f}", mode=mode
         )
     ]
     if mode != "keyword":
@@ -92,15 +94,19 @@ def explanation(result: SearchResult, mode: str) -> Content:
             Content.from_markup(
                 "[dim]keyword[/] $rank [dim]bm25[/] $bm25",
                 rank=rank(why.keyword_rank),
-                bm25=num(why.keyword_score),
+                bm25=num(why.keyword_score, 1),
             )
         )
+    if why.coverage is not None:
+        parts.append(Content.from_markup("[dim]words[/] $c", c=f"{why.coverage:.0%}"))
     if why.fused_score is not None:
         parts.append(Content.from_markup("[dim]fused[/] $f", f=num(why.fused_score, 4)))
     if why.vector_weight is not None and why.vector_weight < 1:  # the lists disagreed
         parts.append(Content.from_markup("[dim]vector weight[/] $w", w=num(why.vector_weight)))
     if why.gate is not None:  # as "gate" in every JSON result
         parts.append(Content.from_markup("[dim]gate[/] $g", g=why.gate))
+    if why.folded:  # the file's other sections, folded under this one
+        parts.append(Content.from_markup("[dim]+$n more of this file[/]", n=str(why.folded)))
     return Content("  ").join(parts)
 
 

@@ -1,0 +1,179 @@
+"""The relevance every face shows: one 0..1 score that means the same for every query and
+every memory, and the gate that hides results below it.
+
+Search ranks whatever it is given; a ranking says nothing about whether its first result
+answers anything ("the least bad of nothing" comes first too). The relevance of a result
+is judged from two pieces of evidence that keep their meaning from one query and one
+memory to the next:
+
+- **meaning**: the cosine similarity of the query and the entry (all-MiniLM-L6-v2 puts
+  text on a related topic at 0.4 and above, unrelated text at 0.0-0.3, whatever the
+  memory holds);
+- **words**: the share of the query's information the entry holds, each informative word
+  weighed by its BM25 inverse document frequency in *this* memory
+  (:func:`coverage`): a word the memory has never seen weighs the most, so a query about
+  something else is covered by nothing, and a word found in every entry weighs little.
+
+``evidence = cosine + COVERAGE_WEIGHT * coverage`` (:func:`evidence`), and the
+relevance is ``1 / (1 + exp(-SLOPE * (evidence - EVIDENCE_MIDPOINT)))``: 0.5 exactly where the
+evidence reaches the midpoint, about 0.9 for a cosine 0.2 above it, about 0.1 for one 0.2
+below. A search shows results only when its best reaches 0.5 (:data:`RELEVANT`), and then
+lists the others down to ``min_score`` (0.2 by default; :mod:`engine.search.gate`).
+
+Queries without an informative word (stopwords and one-letter words only: ``x``, ``how
+do I``) have nothing to judge and return nothing (:func:`informative_terms`).
+
+The constants were chosen on two ``bench/repo_qa`` memories (typer, express): the
+midpoint from a plateau (0.38-0.42) where every on-topic question kept its answer in the
+first five and at least 95 % of 64 off-topic queries (nonsense strings, everyday topics,
+programming topics the projects do not deal with) returned nothing; the words' weight
+(0.15-0.40 kept those) as the largest, so that holding every word of the query is enough
+on its own; they were then checked on the others
+(zustand, hono, this project, SciFact, LoCoMo; bench/RESULTS.md, "Issue 36"). The
+memory's own similarity baseline for the query (the mean and spread of its cosine over
+every entry, a per-query z-score) separated on-topic from off-topic queries worse than
+the cosine itself there, and is not used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.core.models import Entry
+from engine.search.query import STOPWORDS, WORD, content_terms, is_prefix, stem, words
+
+EVIDENCE_MIDPOINT = 0.40
+"""Evidence (cosine + weighted coverage) at which a result's relevance is 0.5."""
+COVERAGE_WEIGHT = 0.40
+"""How much cosine similarity an entry holding every informative word of the query is
+worth: the whole midpoint, so such an entry is relevant unless its meaning is further
+from the query than unrelated text's (a cosine below 0). An exact match of a rare name
+counts even in a long entry about other things too, as does the word being typed."""
+SLOPE = 11.0
+"""Steepness of the relevance curve: ln(9) / 0.2, so 0.2 of evidence above the midpoint
+reads 0.9 and 0.2 below reads 0.1."""
+KEYWORD_SLOPE = 1.8
+KEYWORD_MIDPOINT = 0.47
+"""Keyword mode (no model): relevance ``1 / (1 + exp(-KEYWORD_SLOPE * (strength -
+KEYWORD_MIDPOINT)))`` of the BM25 strength (:func:`keyword_strength`), a logistic fit of
+answers against off-topic hits on typer and express. Words alone are weaker evidence than
+meaning and words: the curve is flatter."""
+RELEVANT = 0.5
+"""A search shows results only when one of them reaches this relevance (the evidence
+midpoint); it then lists the others down to ``min_score``."""
+
+
+def is_informative(term: str) -> bool:
+    """A word that says what a query is about: not a stopword, and not a single Latin
+    letter or digit (``x``, ``q``, ``2``: in every memory, they match by accident)."""
+    return term not in STOPWORDS and (len(term) > 1 or not term.isascii())
+
+
+def informative_terms(query: str) -> list[str]:
+    """The distinct words of ``query`` that carry meaning, in order (see
+    :func:`is_informative`); empty when the query has none."""
+    return [t for t in dict.fromkeys(words(query)) if is_informative(t)]
+
+
+def idf(total: int, document_frequency: int) -> float:
+    """BM25's inverse document frequency (the non-negative form): a word in no entry
+    weighs the most, one in every entry close to nothing."""
+    return math.log(1.0 + (total - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+@dataclass(frozen=True, slots=True)
+class QueryWeights:
+    """The informative words of one query and their weight in one memory."""
+
+    terms: tuple[str, ...]
+    weights: Mapping[str, float]
+    partial: str | None = None
+    """The word being typed (search as you type): it only has to start a word."""
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights.values())
+
+
+def query_weights(
+    query: str,
+    frequencies: Mapping[str, int],
+    total: int,
+    *,
+    prefix_last: bool = False,
+    every_word: bool = False,
+) -> QueryWeights:
+    """The weights of ``query``'s informative words (``every_word``: of the words keyword
+    search looks for, single letters included), from their document frequencies in a
+    memory of ``total`` entries."""
+    terms = tuple(content_terms(query) if every_word else informative_terms(query))
+    tokens = words(query)
+    partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
+    weights = {t: idf(total, frequencies.get(t, 0)) for t in terms}
+    return QueryWeights(terms, weights, partial if partial in terms else None)
+
+
+def entry_words(entry: Entry) -> tuple[set[str], set[str]]:
+    """The words of an entry's searchable text (content, title, keywords, path) and their
+    Porter stems, as the keyword index reads them."""
+    text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords), entry.file_path))
+    found = set(WORD.findall(text.lower()))
+    return found, {stem(w) for w in found}
+
+
+def matched_terms(query: QueryWeights, entry: Entry) -> list[str]:
+    """The informative words of the query that the entry holds, compared by stem as the
+    keyword index does ("turnips" finds "turnip"); the word being typed by prefix."""
+    found, stems = entry_words(entry)
+    return [
+        t
+        for t in query.terms
+        if t in found
+        or stem(t) in stems
+        or (t == query.partial and any(w.startswith(t) for w in found))
+    ]
+
+
+def coverage(query: QueryWeights, entry: Entry) -> float:
+    """The share (0..1) of the query's information the entry holds."""
+    total = query.total
+    if not total:
+        return 0.0
+    return sum(query.weights[t] for t in matched_terms(query, entry)) / total
+
+
+def _logistic(x: float) -> float:
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def evidence(cosine: float, covered: float) -> float:
+    """What the relevance is a curve of: ``cosine + COVERAGE_WEIGHT * coverage``.
+
+    (Counting the coverage squared, so that part of the words counts less than its share,
+    silenced this project's own memory more on programming questions, 0.83 → 0.91 of the
+    off-topic set, but judged 5 SciFact claims instead of 3 to have nothing relevant:
+    nDCG@10 0.7345 → 0.7295; not taken.)"""
+    return cosine + COVERAGE_WEIGHT * covered
+
+
+def relevance(cosine: float, covered: float) -> float:
+    """The relevance (0..1) of a result from its cosine similarity and its coverage."""
+    return _logistic(SLOPE * (evidence(cosine, covered) - EVIDENCE_MIDPOINT))
+
+
+def keyword_strength(bm25: float, query: QueryWeights) -> float:
+    """A keyword hit's BM25 (positive, higher is better) over the summed weight of the
+    query's informative words: comparable across queries, unlike BM25 itself, which
+    grows with the number of words."""
+    return bm25 / query.total if query.total else 0.0
+
+
+def keyword_relevance(bm25: float, query: QueryWeights) -> float:
+    """The relevance (0..1) of a keyword-only result (keyword mode: no model)."""
+    if not query.total:
+        return 0.0
+    return _logistic(KEYWORD_SLOPE * (keyword_strength(bm25, query) - KEYWORD_MIDPOINT))
