@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         encoding="utf-8",
     )
     sys.path.insert(0, str(RULES.parents[2]))
-    from engine.guards.ruleset import load_ruleset  # noqa: PLC0415 (after the copy)
+    from engine.guards.ruleset import load_ruleset
 
     ruleset = load_ruleset(RULES / "gitleaks.toml")
     print(

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from engine.guards.ruleset import default_ruleset
+from engine.guards.ruleset import default_ruleset, shannon_entropy
 
 REDACTED = "[redacted: private]"
 """What a ``<private>`` block becomes."""
@@ -237,9 +237,28 @@ _PLACEHOLDERS = {"password", "passwd", "pass", "pwd", "secret", "token", "user",
 
 
 _IDENTIFIER_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_CURL_PLACEHOLDER = re.compile(
+    # After upstream's curl-auth-user allow-list: changeme, password, test, xxx, <…>, […].
+    r"(?i)(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+|(.)\1*|[<\[].*|.*>)"
+)
+_TOKEN_PLACEHOLDER_WORDS = ("xxxx", "example", "here", "your")
+
+
+def _random_token(token: str) -> bool:
+    """A token-shaped match that is not a stand-in: no placeholder word (``ghp_xxxx…``,
+    ``AKIA…EXAMPLE``, ``…TOKENHERE``) and more than 3 bits of entropy a character."""
+    lowered = token.lower()
+    return shannon_entropy(token) > 3.0 and not any(w in lowered for w in _TOKEN_PLACEHOLDER_WORDS)
+
+
 _VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
     # "self.password = other.password" is code, not a .properties line.
     "properties-password": lambda value: not _IDENTIFIER_PATH.fullmatch(value),
+    "curl-user-password": lambda value: not _CURL_PLACEHOLDER.fullmatch(value),
+    **dict.fromkeys(
+        ("aws-access-key-id", "github-token", "slack-token", "ai-api-key", "telegram-bot-token"),
+        _random_token,
+    ),
 }
 """Further checks on the value of some hand-written rules: a value must pass to count."""
 _VALUE_ONLY = frozenset(
@@ -324,7 +343,7 @@ def find_secrets(text: str, allow: Collection[str] = ()) -> list[SecretMatch]:
         for kind, rx in SECRET_PATTERNS
         for m in rx.finditer(text)
         if "value" not in rx.groupindex or not _is_placeholder(m.group("value"))
-        if kind not in _VALUE_CHECKS or _VALUE_CHECKS[kind](m.group("value"))
+        if kind not in _VALUE_CHECKS or _VALUE_CHECKS[kind](_value(m) or m.group(0))
         if not allow or not _allowed((m.group(0), _value(m)), allow)
     )
     upstream = (
