@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.guards.privacy import SECRET_PATTERNS, find_secrets
+
 try:
     from engine.guards.ruleset import default_ruleset
 except ImportError:  # measuring a version from before the upstream rules (issue 35)
@@ -158,11 +159,31 @@ def markdown_cost(root: Path, passes: int = 5) -> dict[str, float]:
     return out
 
 
+SOURCE_SUFFIXES = (".md", ".markdown", ".py", ".js", ".ts", ".go", ".rs", ".java", ".toml", ".yml")
+
+
+def touched_in(root: Path) -> tuple[int, int, list[tuple[str, list[str]]]]:
+    """False positives on a repository's files (docs, code, config), cut into chunks as
+    indexing cuts them: (chunks, chunks touched, (file, kinds) of each touched chunk)."""
+    chunks, touched = 0, []
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in SOURCE_SUFFIXES or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for chunk in chunk_markdown(text, 2000, 15):
+            chunks += 1
+            hits = find_secrets(chunk.content)
+            if hits:
+                touched.append((str(path.relative_to(root)), [h.kind for h in hits]))
+    return chunks, len(touched), touched
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=1.0)
     parser.add_argument("--markdown", type=Path, default=ARGO, help="folder of markdown")
     parser.add_argument("--skip-adversarial", action="store_true")
+    parser.add_argument("--tree", type=Path, action="append", default=[], help="a repository")
     parser.add_argument("--only", default="", help="rules whose name starts with this")
     parser.add_argument("--top", type=int, default=15, help="how many of the slowest to print")
     args = parser.parse_args(argv)
@@ -173,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:40} {spent * 1000:8.1f} ms  (slowest input: {label})")
         spent, label = guard_timings(size)
         print(f"{'whole guard (find_secrets)':40} {spent * 1000:8.1f} ms  (slowest input: {label})")
+    for tree in args.tree:
+        chunks, touched, where = touched_in(tree)
+        print(f"{tree.name}: {touched} of {chunks} chunks touched ({touched / max(chunks, 1):.2%})")
+        for file, kinds in where:
+            print(f"    {file}: {', '.join(kinds)}")
     if args.markdown.is_dir():
         cost = markdown_cost(args.markdown)
         print(

@@ -23,7 +23,8 @@ SAMPLES = {
         OPENSSH,
         "Encrypted:\n" + PEM.replace("RSA ", "ENCRYPTED "),
         "the key, pasted on one line: " + OPENSSH.replace("\n", " "),
-        "pasted, cut off before its end:\n" + PEM.split("-----END")[0],
+        # JSON-escaped and cut off before its END line (upstream's rule needs that line).
+        '{"private_key": "-----BEGIN RSA PRIVATE KEY-----\\n' + B64 + '\\n"}',
     ],
     "aws-access-key-id": ["aws_access_key_id = " + "AKIA" + "Z7QW3RT5YU8IOPLK"],
     "aws-secret-key": [
