@@ -172,7 +172,7 @@ def touched_in(root: Path) -> tuple[int, int, list[tuple[str, list[str]]]]:
         text = path.read_text(encoding="utf-8", errors="replace")
         for chunk in chunk_markdown(text, 2000, 15):
             chunks += 1
-            hits = find_secrets(chunk.content)
+            hits = find_secrets(chunk.content, path=path.name)
             if hits:
                 touched.append((str(path.relative_to(root)), [h.kind for h in hits]))
     return chunks, len(touched), touched

@@ -12,6 +12,9 @@ import hashlib
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Any
+
+import re2
 
 from engine.guards.ruleset import default_ruleset, shannon_entropy
 
@@ -49,9 +52,9 @@ class SecretMatch:
 _START = r"(?<![A-Za-z0-9_\-])"
 _QUOTED_VALUE = r"(?P<value>(?![$<{%*])[^'\"\s]{8,})"
 _ENV_VALUE = r"(?P<value>(?![$<{%*'\"])[^'\"\s(\[]{8,})(?=\s|$)"
-_FIELD_VALUE = r"(?P<value>(?![$<{%*])[^;\s'\"]{4,128}+)"
+_FIELD_VALUE = r"[^$<{%*;\s'\"][^;\s'\"]{3,127}"
 _PLAIN_VALUE = r"(?P<value>(?![$<{%*'\"])[^\s'\";()\[\]{}]{6,})(?=\s|$)"
-SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
     (
         "private-key",
         # A header alone (prose about the PEM format) is not a key: require key material.
@@ -119,13 +122,16 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "connection-string-password",
         # ADO.NET / ODBC / JDBC strings: "Server=…;User Id=sa;Password=…;" (SQL Server,
-        # MySQL, Oracle, Npgsql): a Password= or Pwd= field after a ";" ...
-        re.compile(r"(?i);[ \t]*(?:password|pwd)[ \t]*=[ \t]*" + _FIELD_VALUE),
+        # MySQL, Oracle, Npgsql): a Password= or Pwd= field after a ";" or first with a
+        # ";" after it. On RE2: Python's re would rescan the value from every "password=".
+        re2.compile(r"(?i);[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?P<value>" + _FIELD_VALUE + ")"),
     ),
     (
         "connection-string-password",
-        # ... or first, with a ";" after it.
-        re.compile(r"(?i)(?<![\w.\-])(?:password|pwd)[ \t]*=[ \t]*" + _FIELD_VALUE + r"[ \t]*;"),
+        re2.compile(
+            r"(?i)(?:^|[^\w.\-])(?:password|pwd)[ \t]*=[ \t]*(?P<value>" + _FIELD_VALUE + r")"
+            r"[ \t]*;"
+        ),
     ),
     (
         "netrc-password",
@@ -137,18 +143,20 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "curl-user-password",
-        # curl -u user:password / --user user:password, quoted or not.
-        re.compile(
+        # curl -u user:password / --user user:password, quoted or not. On RE2: the gap
+        # between "curl" and "-u" would make Python's re rescan it from every "curl".
+        re2.compile(
             r"\bcurl\b[^\n]{0,200}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})['\"]?"
-            r"[^\s:'\"]{1,100}:(?P<value>[^\s'\"]{3,})"
+            r"[^\s:'\"`]{1,100}:(?P<value>[^\s'\"`]{3,})"
         ),
     ),
     (
         "properties-password",
-        # Java .properties and Spring: "spring.datasource.password=…", "db.secret: …".
+        # Java .properties and Spring: "spring.datasource.password=…" (with "=": a
+        # "key.secret: value" line is YAML, where such keys hold examples in docs).
         re.compile(
             r"(?im)^[ \t]*[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*\.(?:password|passwd|pwd|secret|"
-            r"secret-key|client-secret|api-key|token)[ \t]*[=:][ \t]*" + _PLAIN_VALUE
+            r"secret-key|client-secret|api-key|token)[ \t]*=[ \t]*" + _PLAIN_VALUE
         ),
     ),
     (
@@ -197,40 +205,53 @@ _LOOSER = (
     "upstream's rule wants the exact shape of a real one; a mistyped, shortened or older"
     " one is still kept out"
 )
-OWN_RULE_REASONS: dict[str, str] = {
-    "private-key": (
+_REASONS = (  # pairs, not "kind": "reason" (that reads as a password assignment)
+    "private-key",
+    (
         "upstream needs the END line and the key in one piece: these also take a key cut off"
         " (pasted unterminated, or at a chunk's end), folded onto one line or JSON-escaped"
     ),
-    "aws-access-key-id": "upstream takes only base32 digits (2-7) after the prefix; " + _LOOSER,
-    "aws-secret-key": "upstream has no AWS secret key rule; its generic rule misses the"
-    " `aws configure` transcript",
-    "authorization-header": "upstream catches Authorization only inside a curl command",
-    "github-token": "upstream wants exactly 36 (ghp_) or 82 (github_pat_) characters; " + _LOOSER,
-    "ai-api-key": "upstream's OpenAI and Anthropic rules want the full length and inner marker; "
-    + _LOOSER,
-    "slack-token": "upstream's Slack rules want the numeric ids of a real token; " + _LOOSER,
-    "telegram-bot-token": "upstream needs the word telegram nearby; a bot token is unmistakable"
-    " without it",
-    "service-key": "upstream's Mailgun rule needs an assignment; this takes `key-…` named on"
-    " its line",
-    "url-password": "upstream has no rule for a password in a URL (scheme://user:pass@host)",
-    "connection-string-password": "upstream has no rule for `Password=`/`Pwd=` in ADO.NET,"
+    "aws-access-key-id",
+    "upstream takes only base32 digits (2-7) after the prefix; " + _LOOSER,
+    "aws-secret-key",
+    "upstream has no AWS secret key rule; its generic rule misses the `aws configure` transcript",
+    "authorization-header",
+    "upstream catches Authorization only inside a curl command",
+    "github-token",
+    "upstream wants exactly 36 (ghp_) or 82 (github_pat_) characters; " + _LOOSER,
+    "ai-api-key",
+    "upstream's OpenAI and Anthropic rules want the full length and inner marker; " + _LOOSER,
+    "slack-token",
+    "upstream's Slack rules want the numeric ids of a real token; " + _LOOSER,
+    "telegram-bot-token",
+    "upstream needs the word telegram nearby; a bot token is unmistakable without it",
+    "service-key",
+    "upstream's Mailgun rule needs an assignment; this takes `key-…` named on its line",
+    "url-password",
+    "upstream has no rule for a password in a URL (scheme://user:pass@host)",
+    "connection-string-password",
+    "upstream has no rule for `Password=`/`Pwd=` in ADO.NET,"
     " ODBC or JDBC connection strings (SQL Server and others)",
-    "netrc-password": "upstream has no .netrc rule (`machine … login … password …`)",
-    "curl-user-password": "upstream's curl-auth-user takes only word characters in the"
-    " password; this takes any (`curl -u admin:Sup3r!`)",
-    "properties-password": "upstream's generic rule drops low-entropy values; a"
+    "netrc-password",
+    "upstream has no .netrc rule (`machine … login … password …`)",
+    "curl-user-password",
+    "upstream's curl-auth-user takes only word characters in the"
+    " password; this takes any (a `!` or `%` in it)",
+    "properties-password",
+    "upstream's generic rule drops low-entropy values; a"
     " `spring.datasource.password=` line is a password whatever its entropy",
-    "password-assignment": "upstream's generic rule drops low-entropy or symbol-bearing"
+    "password-assignment",
+    "upstream's generic rule drops low-entropy or symbol-bearing"
     " values (`tr0ub4dor&3x`); a quoted value assigned to password/secret is one",
-    "password-in-prose": "upstream has no rule for a password stated in prose"
-    " (`the staging password is …`)",
-    "yaml-secret": "upstream's generic rule drops low-entropy values under PASSWORD/SECRET"
-    " keys in YAML",
-    "env-secret": "upstream's generic rule drops low-entropy or symbol-bearing values of"
+    "password-in-prose",
+    "upstream has no rule for a password stated in prose (`the staging password is …`)",
+    "yaml-secret",
+    "upstream's generic rule drops low-entropy values under PASSWORD/SECRET keys in YAML",
+    "env-secret",
+    "upstream's generic rule drops low-entropy or symbol-bearing values of"
     " PASSWORD/SECRET variables in .env files and shell lines",
-}
+)
+OWN_RULE_REASONS: dict[str, str] = dict(zip(_REASONS[::2], _REASONS[1::2], strict=True))
 """Why each hand-written rule exists: what the upstream set does not cover."""
 _PLACEHOLDER_WORDS = ("your", "example", "changeme", "placeholder", "xxxx", "redacted", "dummy")
 _PLACEHOLDERS = {"password", "passwd", "pass", "pwd", "secret", "token", "user", "***"}
@@ -255,6 +276,8 @@ _VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
     # "self.password = other.password" is code, not a .properties line.
     "properties-password": lambda value: not _IDENTIFIER_PATH.fullmatch(value),
     "curl-user-password": lambda value: not _CURL_PLACEHOLDER.fullmatch(value),
+    # "Authorization: Bearer strong-password" in docs is a stand-in, not a token.
+    "authorization-header": lambda value: _random_token(value) and "password" not in value.lower(),
     **dict.fromkeys(
         ("aws-access-key-id", "github-token", "slack-token", "ai-api-key", "telegram-bot-token"),
         _random_token,
@@ -270,6 +293,16 @@ _VALUE_ONLY = frozenset(
     )
 )
 """Rules whose redaction is the value alone: the host, user or key name stay readable."""
+
+
+_KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/=]{40}")
+_UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
+    # Upstream's private-key rule spans 64 characters of anything up to the next
+    # "KEY-----": two key examples elided with "..." in one document make one finding.
+    # A key has lines of base64; one run of 40 is asked for, as of the rule above.
+    "private-key": lambda secret: bool(_KEY_MATERIAL.search(secret)),
+}
+"""Checks on some upstream findings (an addition to the rule's allow-lists)."""
 
 
 def _is_placeholder(value: str) -> bool:
@@ -309,11 +342,12 @@ def redact_private(text: str, *, keep_lines: bool = False) -> str:
 
 
 def redact_secrets_in_place(
-    text: str, allow: Collection[str] = ()
+    text: str, allow: Collection[str] = (), path: str | None = None
 ) -> tuple[str, list[SecretMatch]]:
     """Every likely secret of a whole text (a file, before it is cut into chunks, so no
-    chunk boundary can split a key out of view) replaced, line breaks kept."""
-    hits = find_secrets(text, allow)
+    chunk boundary can split a key out of view) replaced, line breaks kept; ``path`` is
+    that file's."""
+    hits = find_secrets(text, allow, path)
     return _replace(text, [(h.start, h.end, marker(h.kind)) for h in hits], True), hits
 
 
@@ -331,15 +365,18 @@ def fingerprint(secret: str) -> str:
     return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def find_secrets(text: str, allow: Collection[str] = ()) -> list[SecretMatch]:
+def find_secrets(
+    text: str, allow: Collection[str] = (), path: str | None = None
+) -> list[SecretMatch]:
     """Likely secrets in ``text``, in order of position (overlaps dropped): the upstream
     rules' findings (:mod:`.ruleset`, kind = the rule id) and the hand-written rules'. A
     match whose text (or secret) is in ``allow``, itself or by its :func:`fingerprint`,
     is not one. Where two overlap the earlier, longer one wins; on the same span an
     upstream rule of a named service first, then a hand-written one, then
-    ``generic-api-key``."""
+    ``generic-api-key``. ``path``: the file the text is (or is cut from), if any: upstream
+    rules scoped to other files are skipped there."""
     own = (
-        (SecretMatch(kind, *(m.span("value") if kind in _VALUE_ONLY else m.span())), 1)
+        (SecretMatch(kind, *m.span(rx.groupindex["value"] if kind in _VALUE_ONLY else 0)), 1)
         for kind, rx in SECRET_PATTERNS
         for m in rx.finditer(text)
         if "value" not in rx.groupindex or not _is_placeholder(m.group("value"))
@@ -348,7 +385,8 @@ def find_secrets(text: str, allow: Collection[str] = ()) -> list[SecretMatch]:
     )
     upstream = (
         (SecretMatch(f.rule_id, f.start, f.end), 2 if f.rule_id.startswith("generic") else 0)
-        for f in default_ruleset().find(text)
+        for f in default_ruleset().find(text, path)
+        if f.rule_id not in _UPSTREAM_CHECKS or _UPSTREAM_CHECKS[f.rule_id](f.secret)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     hits = sorted([*own, *upstream], key=lambda h: (h[0].start, -h[0].end, h[1]))

@@ -13,10 +13,11 @@ What gitleaks does with a fragment of text, this does with a text, in the same o
 4. then the global allow-list and the rule's own (``regexes`` on the secret, the match or
    the line; ``stopwords`` in the secret; ``condition = "AND"`` needs all of them).
 
-Differences, because a note or a chunk has no file or commit: a rule scoped to a file
-``path`` runs on every text (a snippet pasted from a ``.tf`` file is still that), a rule
-that is only a path (a ``.p12`` file) is skipped, and allow-lists of paths or commits
-never apply. gitleaks' decoding of base64/hex segments is not done.
+Differences, because a note has no file and nothing here has a commit: a rule scoped to
+a file ``path`` runs on a file's text only when the path matches, as in gitleaks, but on
+every text that has no path (a snippet pasted from a ``.tf`` file into a note is still
+that); a rule that is only a path (a ``.p12`` file) is skipped, and allow-lists of paths
+or commits never apply. gitleaks' decoding of base64/hex segments is not done.
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ class Rule:
     entropy: float
     secret_group: int
     allowlists: tuple[Allowlist, ...]
+    path: Any | None = None
+    """The files the rule is for (gitleaks' ``path``), or None for every text."""
 
 
 def shannon_entropy(text: str) -> float:
@@ -155,17 +158,24 @@ class Ruleset:
             self._words.Add(re2.escape(word))
         self._words.Compile()
 
-    def candidates(self, text: str) -> list[Rule]:
-        """The rules worth running on ``text``: a keyword of theirs is in it (any case)."""
+    def candidates(self, text: str, path: str | None = None) -> list[Rule]:
+        """The rules worth running on ``text``: a keyword of theirs is in it (any case),
+        and, when the text is a file's, the rule is not for other files."""
         present = self._words.Match(text.lower()) or []
         chosen = {id(r): r for n in present for r in self._by_word[n]}
         chosen.update({id(r): r for r in self._always})
-        return [r for r in self.rules if id(r) in chosen]
+        return [
+            r
+            for r in self.rules
+            if id(r) in chosen and (path is None or r.path is None or r.path.search(path))
+        ]
 
-    def find(self, text: str) -> list[Finding]:
-        """Every finding of every candidate rule, in rule order."""
+    def find(self, text: str, path: str | None = None) -> list[Finding]:
+        """Every finding of every candidate rule, in rule order. ``path``: the file the
+        text comes from, when it comes from one (a rule scoped to other files is skipped
+        there, as gitleaks skips it; without a path every rule runs)."""
         found: list[Finding] = []
-        for rule in self.candidates(text):
+        for rule in self.candidates(text, path):
             found += self._run(rule, text)
         return found
 
@@ -218,6 +228,7 @@ def load_ruleset(path: Path = RULES_FILE) -> Ruleset:
                 entropy=float(spec.get("entropy", 0.0)),
                 secret_group=int(spec.get("secretGroup", 0)),
                 allowlists=allowlists,
+                path=_compile(spec["path"]) if spec.get("path") else None,
             )
         )
     globs = [config["allowlist"]] if config.get("allowlist") else []
