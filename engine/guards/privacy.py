@@ -305,6 +305,16 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
 """Checks on some upstream findings (an addition to the rule's allow-lists)."""
 
 
+def _stand_in(rule_id: str, secret: str) -> bool:
+    """Whether an upstream finding is a documentation stand-in rather than a secret: a
+    placeholder word (``your``, ``example``, ``xxxx``…), or the word ``password`` where
+    the rule is not about passwords (``Authorization: Bearer strong-password``)."""
+    lowered = secret.lower()
+    return any(w in lowered for w in _PLACEHOLDER_WORDS) or (
+        "password" in lowered and "password" not in rule_id
+    )
+
+
 def _is_placeholder(value: str) -> bool:
     """Whether a credential value is an obvious stand-in (docs, templates)."""
     lowered = value.lower()
@@ -387,6 +397,7 @@ def find_secrets(
         (SecretMatch(f.rule_id, f.start, f.end), 2 if f.rule_id.startswith("generic") else 0)
         for f in default_ruleset().find(text, path)
         if f.rule_id not in _UPSTREAM_CHECKS or _UPSTREAM_CHECKS[f.rule_id](f.secret)
+        if not _stand_in(f.rule_id, f.secret)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     hits = sorted([*own, *upstream], key=lambda h: (h[0].start, -h[0].end, h[1]))

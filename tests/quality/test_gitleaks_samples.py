@@ -10,14 +10,16 @@ configuration flags them too) or are caught by a hand-written rule that is loose
 upstream on purpose (issue 14's shapes): those are counted and printed, and kept under a
 bound.
 
-Measured (issue 35): 5,875 true positives of 220 rules, all found (0 missed by their
-rule, 0 by the guard); 342 false positives, 3 found by their own rule (the three below),
-27 by the whole guard (13 by other upstream rules, 14 by hand-written ones).
+Measured (issue 35): 5,875 true positives of 220 rules, all found by their own rule, all
+but one by the whole guard (a stand-in: ``STAND_IN``); 344 false positives, 3 found by
+their own rule (the path-scoped three below), 27 by the whole guard (12 by other upstream
+rules, 15 by hand-written ones).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -38,6 +40,12 @@ PATH_SCOPED = {
 }
 """Rules whose false positive differs from a true positive only by its file's path: a
 note or a chunk has no path, so the guard runs them on every text (ruleset's docstring)."""
+
+
+STAND_IN = re.compile(r"(?i)example|xxxx|your|placeholder|changeme|dummy|redacted")
+"""What the guard takes for a documentation stand-in, not a secret (privacy._stand_in):
+upstream counts ``ABSK…EXAMPLEEXAMPLE…`` as a true positive of its Bedrock rule; the guard
+lets it through, as it lets ``AKIA…EXAMPLE`` through."""
 
 
 @cache
@@ -76,8 +84,9 @@ def test_each_rule_finds_its_true_positives_and_not_its_false_ones(rule_id: str)
     record = samples()[rule_id]
     missed = [tp for tp in record["tps"] if not single.find(tp)]
     assert missed == [], f"{rule_id} misses {len(missed)} of {len(record['tps'])}"
+    # The guard leaves out only stand-ins a document would show (STAND_IN).
     unguarded = [tp for tp in record["tps"] if not find_secrets(tp)]
-    assert unguarded == []
+    assert [tp for tp in unguarded if not STAND_IN.search(tp)] == []
     if rule_id not in PATH_SCOPED:
         assert [fp for fp in record["fps"] if single.find(fp)] == []
 
