@@ -6,7 +6,8 @@ unique word, go in through a knowledge file, MCP ``memory_add`` and ``memory-tui
 Afterwards no file under ``.claude/memory/`` (``fts.sqlite``, the LanceDB data and
 version files, every other) holds the secret that the sample's own rule finds, and each
 sentence is still found by keyword search. False positives that the guard lets through
-are stored as written.
+are stored as written. In the knowledge file, the few upstream rules meant for other
+files (:func:`path_scoped`) do not run, as in gitleaks.
 """
 
 from __future__ import annotations
@@ -71,7 +72,14 @@ def _configure(root: Path) -> None:
     (root / ".claude" / "memory.config.toml").write_text('secret_policy = "redact"\n')
 
 
-def _leaked(root: Path) -> list[str]:
+def path_scoped() -> frozenset[str]:
+    """Upstream rules meant for other files (``.php``, ``.tf``, ``.yaml``,
+    ``nuget.config``): in a markdown knowledge file they do not run, as gitleaks runs none
+    of them on a ``.md`` file (a note has no path: there they run)."""
+    return frozenset(r.rule_id for r in default_ruleset().rules if r.path is not None)
+
+
+def _leaked(root: Path, skip: frozenset[str] = frozenset()) -> list[str]:
     files = [p for p in (root / ".claude" / "memory").rglob("*") if p.is_file()]
     assert any(p.name == "fts.sqlite" for p in files)
     assert any(p.suffix == ".lance" for p in files)  # the store's data files
@@ -79,7 +87,7 @@ def _leaked(root: Path) -> list[str]:
     return [
         f"{rule_id}: {secret[:12]}…"
         for rule_id, _, secret in planted()
-        if len(secret) >= MIN_SECRET and secret.encode() in raw
+        if len(secret) >= MIN_SECRET and secret.encode() in raw and rule_id not in skip
     ]
 
 
@@ -118,7 +126,8 @@ def test_knowledge_files_keep_no_upstream_secret(project: Path) -> None:
         report = Indexer(memory).run()
         assert not report.errors
         stored = "\n".join(e.content for e in memory.list(limit=None))
-    assert _leaked(project) == []
+    assert len(path_scoped()) <= 5
+    assert _leaked(project, skip=path_scoped()) == []
     assert [fp for fp in kept if fp.strip() not in stored] == []
     _found_all(project, len(items))
 
