@@ -43,8 +43,9 @@ class SecretMatch:
 # The maintained rules are gitleaks' (:mod:`.ruleset`, run on RE2): a finding's kind is the
 # upstream rule id. These hand-written rules cover only what that set does not, each with
 # its reason in OWN_RULE_REASONS (a test checks every kind has one and that its samples are
-# missed by the upstream rules). They run on Python's ``re``: each is written to stay
-# linear (``python -m bench.secret_rules`` runs them on 1 MB adversarial inputs). A
+# missed by the upstream rules). Most run on Python's ``re`` (they need look-arounds),
+# each written to stay linear; those that ``re`` would rescan run on RE2 (``python -m
+# bench.secret_rules`` runs all of them on 1 MB adversarial inputs). A
 # pattern with a ``value`` group is skipped when that value is an obvious placeholder.
 # Tokens start where a run of token characters starts (not at every "-" inside one):
 # with a plain \b, a long run such as "sk-sk-sk-…" is rescanned from each "-", which

@@ -4,8 +4,9 @@ False positives: the project's own documentation and source, and the Argo CD doc
 evaluation data when they are beside the checkout, cut into chunks as indexing cuts them
 (each with its file's name, as indexing passes it); at most 0.3 % of chunks may be
 touched (issue 35; measured: 12 of 4,286, 0.28 %, with gitleaks' rules, all but one
-example credentials in the Argo CD docs; 5 of 4,278 with issue 14's rules). Linear time: every rule over 1 MB adversarial inputs
-(``bench.secret_rules``), each well under a second on this machine.
+example credentials in the Argo CD docs; 5 of 4,278 with issue 14's rules). Linear time:
+every hand-written rule over 1 MB adversarial inputs (``bench.secret_rules``), each well
+under a second on this machine.
 """
 
 from __future__ import annotations
