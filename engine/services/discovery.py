@@ -126,7 +126,7 @@ def run_discovery(
     wanted: dict[str, NewEntry] = {}
     texts: dict[str, str] = {}
     for item in items:
-        text, _ = memory.prepare_content(item.content, secret_policy="redact")
+        text, _ = memory.prepare_content(item.content, secret_policy="redact", path=item.file_path)
         wanted.setdefault(content_hash(text), item)
         texts.setdefault(content_hash(text), text)
     creates = [item for digest, item in wanted.items() if digest not in existing]

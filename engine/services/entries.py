@@ -104,12 +104,13 @@ class EntryService:
         return entry
 
     def prepare_content(
-        self, content: str, *, secret_policy: str | None = None
+        self, content: str, *, secret_policy: str | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
         """Validate and clean content for storage: returns (content, redacted kinds).
 
         ``<private>`` blocks are always redacted; other likely secrets are rejected
-        or redacted according to ``secret_policy``.
+        or redacted according to ``secret_policy``. ``path``: the file the content is
+        from, if any (the secret rules scoped to other files are skipped for it).
         """
         if not isinstance(content, str):
             raise InvalidInputError("content must be text")
@@ -117,7 +118,7 @@ class EntryService:
         text = normalize_content(redact_private(content))
         if not text or text == REDACTED:
             raise InvalidInputError("content is empty (after removing <private> blocks)")
-        hits = find_secrets(text, self.config.secret_allowlist)
+        hits = find_secrets(text, self.config.secret_allowlist, path or None)
         kinds = tuple(dict.fromkeys(h.kind for h in hits))
         if hits:
             if (secret_policy or self.config.secret_policy) == "reject":
@@ -140,7 +141,9 @@ class EntryService:
     def _build(
         self, item: NewEntry, stamp: str, secret_policy: str | None
     ) -> tuple[Entry, tuple[str, ...]]:
-        text, kinds = self.prepare_content(item.content, secret_policy=secret_policy)
+        text, kinds = self.prepare_content(
+            item.content, secret_policy=secret_policy, path=item.file_path
+        )
         entry = Entry(
             id=uuid.uuid4().hex,
             content=text,

@@ -290,7 +290,7 @@ class Indexer:
                 if piece == REDACTED:
                     continue  # nothing left to index once the private block is gone
                 # Store-ready text (secrets redacted), so its hash matches what is stored.
-                text, kinds = self.memory.prepare_content(piece, secret_policy="redact")
+                text, kinds = self.memory.prepare_content(piece, secret_policy="redact", path=rel)
                 for kind in kinds:
                     report.warnings.append(
                         (
@@ -393,7 +393,7 @@ def _clean_body(body: str, rel: str, report: IndexReport, allow: Collection[str]
     line breaks kept: done before chunking, so that no chunk boundary can cut a key (or a
     private block) in two and leave half of it where no one looks for it."""
     body = blank_html_comments(redact_private(body, keep_lines=True))
-    body, found = redact_secrets_in_place(body, allow)
+    body, found = redact_secrets_in_place(body, allow, rel)
     if found:
         names = ", ".join(sorted({h.kind for h in found}))
         report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))

@@ -258,10 +258,10 @@ class Memory:
         self.entries.restore(entries)
 
     def prepare_content(
-        self, content: str, *, secret_policy: str | None = None
+        self, content: str, *, secret_policy: str | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
         """Validate and clean content for storage; see :meth:`EntryService.prepare_content`."""
-        return self.entries.prepare_content(content, secret_policy=secret_policy)
+        return self.entries.prepare_content(content, secret_policy=secret_policy, path=path)
 
     def record_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller (``count_references``)."""

@@ -53,7 +53,7 @@ def _secrets_of(entry: Entry, allow: Sequence[str]) -> tuple[list[str], list[str
     kinds: list[str] = []
     prints: list[str] = []
     for text in (entry.content, entry.section_title, *entry.keywords):
-        for hit in find_secrets(text, allow):
+        for hit in find_secrets(text, allow, entry.file_path or None):
             kinds.append(hit.kind)
             prints.append(fingerprint(text[hit.start : hit.end]))
     return kinds, prints
@@ -76,7 +76,7 @@ def scan_secrets(memory: Memory) -> SecretScan:
 
 def _redacted(entry: Entry, allow: Sequence[str]) -> Entry:
     def clean(text: str) -> str:
-        return redact_secrets(text, find_secrets(text, allow))
+        return redact_secrets(text, find_secrets(text, allow, entry.file_path or None))
 
     text = clean(entry.content)
     return replace(

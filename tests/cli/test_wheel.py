@@ -32,6 +32,9 @@ PACKAGE_DATA = (
     "app/templates/skills/memory-discover/SKILL.md",
     "tui_styles/app.tcss",
     "tui_styles/dialogs.tcss",
+    "engine/guards/rules/gitleaks.toml",
+    "engine/guards/rules/LICENSE",
+    "engine/guards/rules/UPSTREAM",
 )
 
 pytestmark = [

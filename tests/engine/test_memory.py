@@ -210,7 +210,7 @@ class TestValidation:
         assert memory.search("hunter2", mode="keyword").results == ()
 
     def test_secret_is_rejected_by_default(self, memory: Memory) -> None:
-        with pytest.raises(SecretDetectedError, match="github-token") as info:
+        with pytest.raises(SecretDetectedError, match="github-pat") as info:
             memory.add(f"CI uses token {GITHUB_TOKEN} for releases")
         assert info.value.code == "SECRET_DETECTED"
         assert "<private>" in str(info.value)
@@ -223,13 +223,13 @@ class TestValidation:
         with Memory.open(tmp_path, config=config, embedder=fake_embedder) as memory:
             result = memory.add(f"CI uses token {GITHUB_TOKEN} for releases")
             assert result.created
-            assert result.redactions == ("github-token",)
-            assert result.entry.content == "CI uses token [redacted: github-token] for releases"
+            assert result.redactions == ("github-pat",)
+            assert result.entry.content == "CI uses token [redacted: github-pat] for releases"
             assert GITHUB_TOKEN not in memory.store().all_entries()[0].content
 
     def test_secret_policy_override_per_batch(self, memory: Memory) -> None:
         [result] = memory.add_many([NewEntry(f"t {GITHUB_TOKEN}")], secret_policy="redact")
-        assert result.redactions == ("github-token",)
+        assert result.redactions == ("github-pat",)
 
     def test_update_validates_too(self, memory: Memory) -> None:
         entry = memory.add("valid").entry

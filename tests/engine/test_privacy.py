@@ -12,16 +12,27 @@ import pytest
 from secret_samples import PEM, SAMPLES
 
 from engine.guards.privacy import (
+    OWN_RULE_REASONS,
     REDACTED,
     SECRET_PATTERNS,
     find_secrets,
     redact_private,
     redact_secrets,
 )
+from engine.guards.ruleset import default_ruleset
 
 
-def test_every_pattern_has_a_sample() -> None:
-    assert {kind for kind, _ in SECRET_PATTERNS} == set(SAMPLES)
+def test_every_hand_written_rule_has_a_sample_and_a_reason() -> None:
+    own = {kind for kind, _ in SECRET_PATTERNS}
+    assert own <= set(SAMPLES)
+    assert own == set(OWN_RULE_REASONS)
+
+
+@pytest.mark.parametrize("kind", sorted(OWN_RULE_REASONS))
+def test_each_hand_written_rule_catches_what_the_upstream_rules_miss(kind: str) -> None:
+    # Its reason holds: some sample of its kind is found by no upstream rule at all.
+    upstream = default_ruleset()
+    assert any(not upstream.find(text) for text in SAMPLES[kind]), kind
 
 
 @pytest.mark.parametrize(
@@ -73,15 +84,15 @@ def test_overlapping_hits_are_reported_once() -> None:
 
 
 def test_hits_are_in_position_order() -> None:
-    text = SAMPLES["gitlab-token"][0] + " then " + SAMPLES["aws-access-key-id"][0]
-    assert [h.kind for h in find_secrets(text)] == ["gitlab-token", "aws-access-key-id"]
+    text = SAMPLES["gitlab-pat"][0] + " then " + SAMPLES["aws-access-key-id"][0]
+    assert [h.kind for h in find_secrets(text)] == ["gitlab-pat", "aws-access-key-id"]
 
 
 def test_redact_secrets_replaces_each_hit() -> None:
-    token = SAMPLES["gitlab-token"][0]
-    text = f"first {token} middle {SAMPLES['slack-token'][0]} end"
+    token = SAMPLES["gitlab-pat"][0]
+    text = f"first {token} middle {SAMPLES['slack-bot-token'][0]} end"
     redacted = redact_secrets(text, find_secrets(text))
-    assert redacted == "first [redacted: gitlab-token] middle [redacted: slack-token] end"
+    assert redacted == "first [redacted: gitlab-pat] middle [redacted: slack-bot-token] end"
     assert find_secrets(redacted) == []
 
 

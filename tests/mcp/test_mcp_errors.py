@@ -67,12 +67,12 @@ def test_engine_content_too_long_carries_the_limit() -> None:
 
 
 async def test_likely_secret_is_secret_detected(server: MemoryServer, memory: Memory) -> None:
+    # Not AWS's documented AKIAIOSFODNN7EXAMPLE: gitleaks' rules (issue 35) let that through.
+    key = "AKIA" + "QZ7XJ2M4PLRT3VWZ"
     async with connect(server) as client:
-        error = await call_error(
-            client, "memory_add", content="deploy with key AKIAIOSFODNN7EXAMPLE please"
-        )
+        error = await call_error(client, "memory_add", content=f"deploy with key {key} please")
     assert error["code"] == "SECRET_DETECTED"
-    assert "AKIAIOSFODNN7EXAMPLE" not in error["error"]
+    assert key not in error["error"]
     assert memory.count() == 0
 
 

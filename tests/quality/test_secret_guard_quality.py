@@ -1,10 +1,12 @@
 """The secret guard on real text and on hostile text (issue 14).
 
 False positives: the project's own documentation and source, and the Argo CD docs of the
-evaluation data when they are beside the checkout, cut into chunks as indexing cuts them;
-under 1 % of chunks may be touched (measured: 5 of 4,187, 0.12 %, all example tokens in
-the Argo CD docs). Linear time: every rule over 1 MB adversarial inputs
-(``bench.secret_rules``), each well under a second on this machine.
+evaluation data when they are beside the checkout, cut into chunks as indexing cuts them
+(each with its file's name, as indexing passes it); at most 0.3 % of chunks may be
+touched (issue 35; measured: 12 of 4,286, 0.28 %, with gitleaks' rules, all but one
+example credentials in the Argo CD docs; 5 of 4,278 with issue 14's rules). Linear time:
+every hand-written rule over 1 MB adversarial inputs (``bench.secret_rules``), each well
+under a second on this machine.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ def test_real_prose_and_code_are_left_alone() -> None:
     for path in _texts():
         for chunk in chunk_markdown(path.read_text(encoding="utf-8", errors="replace"), 2000, 15):
             chunks += 1
-            touched += bool(find_secrets(chunk.content))
+            touched += bool(find_secrets(chunk.content, path=path.name))  # as indexing does
     assert chunks > 500
     print(f"\nsecret guard: {touched} of {chunks} chunks touched ({touched / chunks:.2%})")
-    assert touched / chunks < 0.01
+    assert touched / chunks <= 0.003
 
 
 def test_prose_about_secrets_is_kept() -> None:

@@ -37,7 +37,7 @@ _QUERY = st.lists(st.one_of(st.text(), st.sampled_from(_FTS_TRICKS)), max_size=1
 # file itself holds no secret a scanner would flag).
 SECRETS = {
     "aws-access-key-id": "AKIA" + "Q7XJ2M4PL9RT3VWZ",
-    "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "github-pat": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "slack-token": "xoxb-" + "123456789012-abcdefABCDEF",
     "private-key": "-----BEGIN RSA PRIVATE KEY-----\n"
     + "MIIEpAIBAAKCAQEA7fK2b9Q" * 3
@@ -115,16 +115,16 @@ def test_cli_redact_policy_and_private_blocks_never_store_the_secret(
     config = tmp_path / ".claude" / "memory.config.toml"
     config.parent.mkdir()
     config.write_text('secret_policy = "redact"\n', encoding="utf-8")
-    text = f"token {SECRETS['github-token']} and <private>my pin 4711</private> done"
+    text = f"token {SECRETS['github-pat']} and <private>my pin 4711</private> done"
     added = run_cli("add", "-", "--json", cwd=tmp_path, home=home, stdin=text)
     assert added.returncode == 0, added.stderr
-    assert "redacted a likely secret (github-token)" in added.stderr
+    assert "redacted a likely secret (github-pat)" in added.stderr
     listed = run_cli("list", "--json", cwd=tmp_path, home=home)
     stored = listed.stdout
-    assert SECRETS["github-token"] not in stored and "4711" not in stored
-    assert "[redacted: github-token]" in stored and f"and {REDACTED} done" in stored
+    assert SECRETS["github-pat"] not in stored and "4711" not in stored
+    assert "[redacted: github-pat]" in stored and f"and {REDACTED} done" in stored
     raw = b"".join(p.read_bytes() for p in (tmp_path / ".claude").rglob("*") if p.is_file())
-    assert SECRETS["github-token"].encode() not in raw and b"4711" not in raw
+    assert SECRETS["github-pat"].encode() not in raw and b"4711" not in raw
 
 
 _SURROUNDING = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60)

@@ -71,7 +71,7 @@ async def test_mcp_add_redacts_private_blocks_and_names_the_secret(
     async with connect(server) as client:
         refused = await call_error(client, "memory_add", content=f"use {GITHUB_TOKEN} to push")
         added = await call(client, "memory_add", content="pin <private>4711</private> is set")
-    assert refused["code"] == "SECRET_DETECTED" and "github-token" in refused["error"]
+    assert refused["code"] == "SECRET_DETECTED" and "github-pat" in refused["error"]
     stored = memory.require(added["id"]).content
     assert stored == f"pin {REDACTED} is set"
     assert all(GITHUB_TOKEN not in e.content for e in memory.list())
