@@ -324,3 +324,61 @@ def test_import_of_a_folder_with_nothing_to_index_leaves_the_committed_config_al
     assert "no markdown file there can be indexed" in done.stderr
     assert "`sources` is unchanged" in done.stderr
     assert config.read_text() == "# ours\ndefault_limit = 7\n"
+
+
+def test_usage_errors_are_one_line_with_exit_2_and_an_empty_query_is_one(tmp_path: Path) -> None:
+    home, project, _ids = _planted(tmp_path, 1)
+    for argv in (("search", ""), ("search", "   "), ("search", "x", "--limit", "0"),
+                 ("serch", "x"), ("search",)):  # fmt: skip
+        done = run_cli(*argv, cwd=project, home=home)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2, (argv, done.stderr)
+        assert len(lines) == 1 and "--help" in lines[0], (argv, done.stderr)
+    empty = run_cli("search", "", cwd=project, home=home)
+    assert "the query is empty" in empty.stderr
+
+
+def test_help_texts_say_what_the_commands_do_whole(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    search = run_cli("search", "--help", cwd=tmp_path, home=home).stdout
+    index = run_cli("index", "--help", cwd=tmp_path, home=home).stdout
+    assert "changed since they were written or last reviewed" in " ".join(search.split())
+    assert "docs" in index and "knowledge" in index
+
+
+def test_a_long_query_is_cut_in_the_results_header() -> None:
+    from engine.output.export import render
+
+    query = "where is the deploy schedule " * 400  # about 11,000 characters
+    for fmt in ("text", "md"):
+        header = render([], fmt, query=query).splitlines()[0]
+        assert len(header) < 200 and "…" in header, fmt
+
+
+def test_a_teammates_first_keyword_search_builds_only_the_text(tmp_path: Path) -> None:
+    """A fresh clone of a project set up elsewhere: the keyword search answers after the
+    first phase; the vectors wait for `memory-tui embed` or a long-lived process."""
+    from cli_support import waiting
+
+    home = tmp_path / "home"
+    home.mkdir()
+    clone = git_repo(tmp_path / "clone")
+    knowledge = clone / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    for n in range(12):
+        (knowledge / f"page{n}.md").write_text(f"# Page {n}\n\nThe zephyr rota for team {n}.\n")
+
+    done = run_cli("search", "zephyr", "--mode", "keyword", "--json", cwd=clone, home=home)
+
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) >= 1
+    assert "keyword search is ready" in done.stderr and "vectors come later" in done.stderr
+    assert waiting(clone) == 12  # nothing was embedded on the way
+
+
+def test_the_mcp_query_prompt_does_not_say_fused_by_rank() -> None:
+    from app.mcp import prompts
+
+    text = " ".join(str(getattr(prompts, name)) for name in dir(prompts) if name.isupper())
+    assert "fused by rank" not in text
