@@ -16,6 +16,7 @@ from typing import Any
 
 import re2
 
+from engine.guards.own_rules import OWN_RULE_REASONS as OWN_RULE_REASONS
 from engine.guards.ruleset import default_ruleset, shannon_entropy
 
 REDACTED = "[redacted: private]"
@@ -202,58 +203,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
         ),
     ),
 )
-_LOOSER = (
-    "upstream's rule wants the exact shape of a real one; a mistyped, shortened or older"
-    " one is still kept out"
-)
-_REASONS = (  # pairs, not "kind": "reason" (that reads as a password assignment)
-    "private-key",
-    (
-        "upstream needs the END line and the key in one piece: these also take a key cut off"
-        " (pasted unterminated, or at a chunk's end), folded onto one line or JSON-escaped"
-    ),
-    "aws-access-key-id",
-    "upstream takes only base32 digits (2-7) after the prefix; " + _LOOSER,
-    "aws-secret-key",
-    "upstream has no AWS secret key rule; its generic rule misses the `aws configure` transcript",
-    "authorization-header",
-    "upstream catches Authorization only inside a curl command",
-    "github-token",
-    "upstream wants exactly 36 (ghp_) or 82 (github_pat_) characters; " + _LOOSER,
-    "ai-api-key",
-    "upstream's OpenAI and Anthropic rules want the full length and inner marker; " + _LOOSER,
-    "slack-token",
-    "upstream's Slack rules want the numeric ids of a real token; " + _LOOSER,
-    "telegram-bot-token",
-    "upstream needs the word telegram nearby; a bot token is unmistakable without it",
-    "service-key",
-    "upstream's Mailgun rule needs an assignment; this takes `key-…` named on its line",
-    "url-password",
-    "upstream has no rule for a password in a URL (scheme://user:pass@host)",
-    "connection-string-password",
-    "upstream has no rule for `Password=`/`Pwd=` in ADO.NET,"
-    " ODBC or JDBC connection strings (SQL Server and others)",
-    "netrc-password",
-    "upstream has no .netrc rule (`machine … login … password …`)",
-    "curl-user-password",
-    "upstream's curl-auth-user takes only word characters in the"
-    " password; this takes any (a `!` or `%` in it)",
-    "properties-password",
-    "upstream's generic rule drops low-entropy values; a"
-    " `spring.datasource.password=` line is a password whatever its entropy",
-    "password-assignment",
-    "upstream's generic rule drops low-entropy or symbol-bearing"
-    " values (`tr0ub4dor&3x`); a quoted value assigned to password/secret is one",
-    "password-in-prose",
-    "upstream has no rule for a password stated in prose (`the staging password is …`)",
-    "yaml-secret",
-    "upstream's generic rule drops low-entropy values under PASSWORD/SECRET keys in YAML",
-    "env-secret",
-    "upstream's generic rule drops low-entropy or symbol-bearing values of"
-    " PASSWORD/SECRET variables in .env files and shell lines",
-)
-OWN_RULE_REASONS: dict[str, str] = dict(zip(_REASONS[::2], _REASONS[1::2], strict=True))
-"""Why each hand-written rule exists: what the upstream set does not cover."""
+
 _PLACEHOLDER_WORDS = ("your", "example", "changeme", "placeholder", "xxxx", "redacted", "dummy")
 _PLACEHOLDERS = {"password", "passwd", "pass", "pwd", "secret", "token", "user", "***"}
 

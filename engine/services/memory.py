@@ -2,10 +2,9 @@
 
 ``Memory.open(root)``, then ``add``, ``search``, ``list``…; it composes the store of record
 and its mirror (:class:`engine.storage.records.Records`), writes (:class:`EntryService`),
-searches (:class:`engine.search.searcher.Searcher`) and stale flags
-(:class:`engine.freshness.stale.Freshness`). Reads that need no vectors (keyword search,
-list, get, stats) are served by the SQLite mirror and never import LanceDB or the
-embedding model; the store and the model are opened on first need.
+searches (:class:`engine.search.searcher.Searcher`) and stale flags (:class:`Freshness`).
+Reads that need no vectors (keyword search, list, get, stats) are served by the SQLite
+mirror and never import LanceDB or the model; those are opened on first need.
 """
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ def test_watch_indexes_changes_logs_one_line_each_and_stops_on_ctrl_c(
         while not any("watching" in line for line in lines):
             assert proc.poll() is None and time.monotonic() < deadline, lines
             time.sleep(0.1)
-        assert any("caught up: 1 file(s) re-indexed" in line for line in lines)
+        assert any("caught up: 1 file re-indexed" in line for line in lines)
         (knowledge / "new.md").write_text("# New\n\nThe loquat note.\n", encoding="utf-8")
         deadline = time.monotonic() + 60
         while not any("new.md" in line for line in lines):

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
+from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 from mcp_helpers import call, call_error, connect
 
@@ -101,6 +101,7 @@ def _found_all(root: Path, count: int) -> None:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
+    git_repo(tmp_path)  # the CLI starts a memory only in a git repository
     _configure(tmp_path)
     yield tmp_path
 
