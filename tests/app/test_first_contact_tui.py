@@ -43,7 +43,7 @@ async def delete_selected(pilot: object, app: object) -> None:
 async def test_deleting_the_last_result_shown_gives_the_query_the_focus(seeded: Memory) -> None:
     app = make_app(seeded)
     async with app.run_test(size=(120, 36)) as pilot:
-        await search_for(pilot, "lancedb quotes")
+        await search_for(pilot, "camelCase")
         assert len(contents(app)) == 1
         await pilot.press("down")
         assert isinstance(app.focused, ResultsTable)

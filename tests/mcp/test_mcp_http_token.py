@@ -284,10 +284,13 @@ async def test_without_a_token_on_loopback_it_serves_as_before(memory: Memory) -
 
 
 async def test_the_token_never_reaches_the_logs_or_the_answers(
-    token_server: MemoryServer, caplog: pytest.LogCaptureFixture
+    token_server: MemoryServer, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for name in ("", "mcp", "uvicorn", "uvicorn.error", "uvicorn.access", "httpx2", "starlette"):
         caplog.set_level(logging.DEBUG, logger=name)
+        # A server an earlier test ran in this process may have set uvicorn's loggers not
+        # to propagate (its default logging config): caplog would then see none of them.
+        monkeypatch.setattr(logging.getLogger(name), "propagate", True)
     bodies = []
     async with serving(token_server, log_level="trace") as url:
         async with sdk_client(url, TOKEN) as client:

@@ -59,7 +59,10 @@ def test_any_query_over_mcp_answers_or_is_invalid_input(server: MemoryServer, qu
             else:
                 assert isinstance(data["results"], list)
                 # A query the keyword index chokes on is only a warning and a fallback.
-                assert data["warnings"] == [], data
+                # One that has no informative word (a stop word, a lone letter or digit)
+                # finds nothing and says so; any other has no warning at all.
+                assert all(w.startswith("nothing to search for") for w in data["warnings"]), data
+                assert not data["warnings"] or data["count"] == 0, data
                 assert data["used"] == data["mode"], data
 
     anyio.run(ask)
