@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -57,6 +58,12 @@ def readme_commands() -> list[str]:
             if "memory-tui" in line and not line.startswith(("make ", ".venv/")):
                 commands.append(line)
     return commands
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def test_the_readme_shows_the_commands_this_test_runs() -> None:
@@ -116,6 +123,8 @@ def test_every_readme_command_runs_as_written_on_a_new_project(tmp_path: Path) -
             token = home / ".memory-tui-token"  # the README's line before it makes one
             token.write_text("t0ken-" + "x" * 40 + "\n")
             token.chmod(0o600)
+        if command.startswith("memory-tui serve-mcp --http"):
+            line += f" --port {_free_port()}"  # the default 8765 may be taken on this machine
         if command.startswith(LONG_RUNNING):
             process = subprocess.Popen(["sh", "-c", f"exec {line}"], cwd=project, env=env,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
