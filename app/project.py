@@ -127,6 +127,7 @@ def _set_up_elsewhere(root: Path) -> bool:
 
 def _build_from_knowledge(root: Path, *, vectors: bool) -> None:
     from app.progress import embedding_progress, progress_bar
+    from app.words import plural
     from engine import Indexer, Memory
 
     print(
@@ -156,12 +157,6 @@ def _build_from_knowledge(root: Path, *, vectors: bool) -> None:
                 "serve-mcp compute them in the background",
                 file=sys.stderr,
             )
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``1 file``, ``2 files``: a count with its noun in the right number."""
-    noun = singular if count == 1 else (plural_form or singular + "s")
-    return f"{count:,} {noun}"
 
 
 def main_worktree(worktree: Path) -> Path | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import common_options
-from app.project import plural
+from app.words import plural
 from engine import EngineError, entry_json, json_text, printable
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.progress import announce_model_export, embedding_progress, progress_bar
-from app.project import plural
+from app.words import plural
 from engine import EngineError, printable
 
 if TYPE_CHECKING:
@@ -50,14 +50,16 @@ def init(args: argparse.Namespace, root: Path) -> int:
     for error in report.errors:
         _say(f"memory-tui: error: {error}")
     head = f"Initialised {root}" if not report.errors else f"Initialised {root}, with errors"
-    sys.stdout.write(
-        f"{head}\n"
-        f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
-        f"already there: {len(report.unchanged)}\n"
-        + "".join(f"  {note}\n" for note in report.notes)
-        + f"  memory: {total} entries, keyword index ready"
-        + (f"; {pending} wait for their vector (`memory-tui embed`)\n" if pending else "\n")
-        + try_line(suggestion)
+    sys.stdout.write(  # paths, a git remote, section titles: nothing a terminal obeys
+        printable(
+            f"{head}\n"
+            f"  files created: {len(report.created)}, merged: {len(report.updated)}, "
+            f"already there: {len(report.unchanged)}\n"
+            + "".join(f"  {note}\n" for note in report.notes)
+            + f"  memory: {total} entries, keyword index ready"
+            + (f"; {pending} wait for their vector (`memory-tui embed`)\n" if pending else "\n")
+            + try_line(suggestion)
+        )
     )
     if report.errors:
         _say("memory-tui: init is incomplete: fix the errors above, then run it again")

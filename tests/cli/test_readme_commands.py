@@ -15,13 +15,13 @@ import json
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from cli_support import CLI, clean_env, git_repo
+from mcp_helpers import free_port
 
 from engine.embedding.onnx_export import cache_dir
 
@@ -58,12 +58,6 @@ def readme_commands() -> list[str]:
             if "memory-tui" in line and not line.startswith(("make ", ".venv/")):
                 commands.append(line)
     return commands
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_the_readme_shows_the_commands_this_test_runs() -> None:
@@ -124,7 +118,7 @@ def test_every_readme_command_runs_as_written_on_a_new_project(tmp_path: Path) -
             token.write_text("t0ken-" + "x" * 40 + "\n")
             token.chmod(0o600)
         if command.startswith("memory-tui serve-mcp --http"):
-            line += f" --port {_free_port()}"  # the default 8765 may be taken on this machine
+            line += f" --port {free_port()}"  # the default 8765 may be taken on this machine
         if command.startswith(LONG_RUNNING):
             process = subprocess.Popen(["sh", "-c", f"exec {line}"], cwd=project, env=env,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
@@ -47,3 +49,24 @@ async def call_error(client: Client, tool: str, **arguments: Any) -> dict[str, A
     assert set(data) >= {"error", "code", "recoverable"}
     assert "Traceback" not in data["error"]
     return data
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def wait_for_port(port: int, seconds: float = 60) -> None:
+    """Wait until something accepts connections on the loopback ``port``."""
+    with anyio.fail_after(seconds):
+        while True:
+            try:
+                stream = await anyio.connect_tcp("127.0.0.1", port)
+            except OSError:
+                await anyio.sleep(0.1)
+            else:
+                await stream.aclose()
+                return

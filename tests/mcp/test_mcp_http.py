@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -11,38 +10,19 @@ import anyio
 import pytest
 import uvicorn
 from mcp import Client
-from mcp_helpers import call
+from mcp_helpers import call, free_port, wait_for_port
 
 from app.mcp.server import MemoryServer
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-async def _wait_for_port(port: int, seconds: float = 60) -> None:
-    with anyio.fail_after(seconds):
-        while True:
-            try:
-                stream = await anyio.connect_tcp("127.0.0.1", port)
-            except OSError:
-                await anyio.sleep(0.1)
-            else:
-                await stream.aclose()
-                return
-
-
 async def test_two_http_clients_share_one_server(server: MemoryServer) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     app = server.streamable_http_app(host="127.0.0.1")
     http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     async with anyio.create_task_group() as group:
         group.start_soon(http.serve)
-        await _wait_for_port(port)
+        await wait_for_port(port)
         async with Client(url, cache=None) as first, Client(url, cache=None) as second:
             added = await call(first, "memory_add", content="Builds are cached in S3 by branch")
             found = await call(second, "memory_search", query="builds cached branch")
@@ -52,7 +32,7 @@ async def test_two_http_clients_share_one_server(server: MemoryServer) -> None:
 
 @pytest.mark.slow
 def test_serve_mcp_http_from_the_command_line(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     command = [str(Path(sys.executable).parent / "memory-tui"), "serve-mcp", "--http"]
     process = subprocess.Popen(
         [*command, "--port", str(port), "--project", str(tmp_path)],
@@ -61,7 +41,7 @@ def test_serve_mcp_http_from_the_command_line(tmp_path: Path) -> None:
     )
 
     async def session() -> dict[str, object]:
-        await _wait_for_port(port)
+        await wait_for_port(port)
         async with Client(f"http://127.0.0.1:{port}/mcp", cache=None) as client:
             return await call(client, "memory_list")
 

@@ -27,7 +27,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
-from mcp_helpers import call
+from mcp_helpers import call, free_port, wait_for_port
 
 from app.mcp.auth import TOKEN_ENV
 from app.mcp.server import MemoryServer, create_server
@@ -39,25 +39,6 @@ MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
 LEGACY_VERSION = "2025-06-18"
 RAW_TIMEOUT = 120.0
 """Seconds a raw request may wait: the first add creates the store, slow on a busy machine."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-async def _wait_for_port(port: int, seconds: float = 60) -> None:
-    with anyio.fail_after(seconds):
-        while True:
-            try:
-                stream = await anyio.connect_tcp("127.0.0.1", port)
-            except OSError:
-                await anyio.sleep(0.1)
-            else:
-                await stream.aclose()
-                return
 
 
 @pytest.fixture
@@ -81,13 +62,13 @@ def token_server(project: Path) -> MemoryServer:
 @asynccontextmanager
 async def serving(server: MemoryServer, *, log_level: str = "warning") -> AsyncIterator[str]:
     """``server`` over streamable HTTP on a free loopback port; yields its URL."""
-    port = _free_port()
+    port = free_port()
     app = server.streamable_http_app(host="127.0.0.1")
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, log_config=None)
     http = uvicorn.Server(config)
     async with anyio.create_task_group() as group:
         group.start_soon(http.serve)
-        await _wait_for_port(port)
+        await wait_for_port(port)
         try:
             yield f"http://127.0.0.1:{port}/mcp"
         finally:
@@ -403,7 +384,7 @@ def test_serve_mcp_beyond_loopback_with_a_token_file(project: Path, tmp_path: Pa
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
     token_file.chmod(0o600)
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     stderr_path = tmp_path / "stderr.log"
     with stderr_path.open("w") as stderr:
@@ -418,7 +399,7 @@ def test_serve_mcp_beyond_loopback_with_a_token_file(project: Path, tmp_path: Pa
         )
 
         async def sessions() -> dict[str, Any]:
-            await _wait_for_port(port)
+            await wait_for_port(port)
             without = await _refused_by_the_sdk_client(url, None)
             wrong = await _refused_by_the_sdk_client(url, WRONG)
             async with sdk_client(url, TOKEN) as client:

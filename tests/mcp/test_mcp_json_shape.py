@@ -9,8 +9,7 @@ import anyio
 import jsonschema
 import uvicorn
 from mcp import Client
-from mcp_helpers import call, connect
-from test_mcp_http import _free_port, _wait_for_port
+from mcp_helpers import call, connect, free_port, wait_for_port
 
 from app.mcp.server import MemoryServer
 from engine import output_schema
@@ -77,12 +76,12 @@ async def test_tool_results_over_http_match_the_schemas(
     memory: Memory, server: MemoryServer
 ) -> None:
     seed(memory)
-    port = _free_port()
+    port = free_port()
     app = server.streamable_http_app(host="127.0.0.1")
     http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     async with anyio.create_task_group() as group:
         group.start_soon(http.serve)
-        await _wait_for_port(port)
+        await wait_for_port(port)
         async with Client(f"http://127.0.0.1:{port}/mcp", cache=None) as client:
             payloads = await exercise(client)
         http.should_exit = True

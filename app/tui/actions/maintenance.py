@@ -17,8 +17,8 @@ from textual.worker import get_current_worker
 from app.tui import messages as msg
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
-from app.tui.widgets.results_text import plural
 from app.tui.widgets.status_line import StatusLine
+from app.words import plural
 from engine import SearchResult
 
 EXPORTS = "exports"

@@ -9,16 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.tui.messages import SearchRequest, SearchState
+from app.words import plural
 from engine import EngineError
 
 QUERY_CHARS = 40
 """Longest query quoted in the header."""
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``1 entry``, ``2 entries``, ``1,234 results``: the count and the word that agrees."""
-    word = singular if count == 1 else (plural_form or singular + "s")
-    return f"{count:,} {word}"
 
 
 def entries(count: int) -> str:

@@ -7,7 +7,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from app.tui.widgets.results_text import entries as plural_entries
-from app.tui.widgets.results_text import plural
+from app.words import plural
 from engine import SearchMode
 
 MODEL_LABELS = {
