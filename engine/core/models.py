@@ -15,25 +15,6 @@ MAX_CONTENT_LENGTH = 10_000
 MAX_KEYWORDS = 10
 """Most keywords one entry may carry."""
 
-ENTRY_COLUMNS = (
-    "id",
-    "content",
-    "category",
-    "source",
-    "filePath",
-    "sectionTitle",
-    "keywords",
-    "referenceCount",
-    "promoted",
-    "promotedAt",
-    "createdAt",
-    "updatedAt",
-    "contentHash",
-    "lineStart",
-    "lineEnd",
-)
-"""Stored fields of an entry (all but the vector), as named in the store and the mirror."""
-
 
 class Category(StrEnum):
     """What kind of knowledge an entry holds; used for filtering."""
@@ -70,7 +51,8 @@ class SearchMode(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One unit of memory: a chunk of a knowledge file or a free-standing note."""
+    """One unit of memory: a chunk of a knowledge file or a free-standing note. Its
+    fields are declared for the stores and faces in :data:`ENTRY_FIELDS`, in this order."""
 
     id: str
     content: str
@@ -78,6 +60,9 @@ class Entry:
     source: Source = Source.MANUAL
     file_path: str = ""
     """Path relative to the project root (markdown and discovery entries)."""
+    line_start: int = 0
+    """First source line (1-based) of a markdown chunk; 0 when not from a file."""
+    line_end: int = 0
     section_title: str = ""
     """Heading path of the chunk, e.g. ``Install > Linux``."""
     keywords: tuple[str, ...] = ()
@@ -87,9 +72,6 @@ class Entry:
     created_at: str = ""
     updated_at: str = ""
     content_hash: str = ""
-    line_start: int = 0
-    """First source line (1-based) of a markdown chunk; 0 when not from a file."""
-    line_end: int = 0
 
     @property
     def title(self) -> str:
@@ -110,6 +92,153 @@ class Entry:
         if self.line_start:
             return f"{self.file_path}:{self.line_start}"
         return self.file_path
+
+
+class FieldKind(StrEnum):
+    """What sort of value an entry field holds; each store and face maps a kind to its own
+    type (SQLite, Arrow, JSON), so a new field of a known kind needs no code there."""
+
+    ID = "id"
+    """Non-empty text that names the entry."""
+    TEXT = "text"
+    CATEGORY = "category"
+    SOURCE = "source"
+    KEYWORDS = "keywords"
+    """A tuple of words, stored as a JSON array in text."""
+    COUNT = "count"
+    """A whole number from 0."""
+    FLAG = "flag"
+    LINE = "line"
+    """A 1-based line number, 0 when unknown (``null`` in JSON)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryField:
+    """One field of :class:`Entry`: how it is named and kept everywhere."""
+
+    attr: str
+    """The attribute of :class:`Entry`."""
+    column: str
+    """The column in the store and the mirror."""
+    kind: FieldKind
+    description: str
+    """What it means, for people and clients (JSON Schema, MCP output schema)."""
+    json_key: str = ""
+    """Its key in the JSON shape; the column's name when empty."""
+    searchable: bool = False
+    """Indexed for keyword search (the mirror's FTS5 table, in declaration order)."""
+    exported: bool = False
+    """A column of the tabular export formats (csv, xml)."""
+    since: int = 1
+    """The store schema version that added it: stores written before it get the column
+    with its kind's empty value when they are opened (see the stores' migrations)."""
+
+    @property
+    def key(self) -> str:
+        """The JSON key."""
+        return self.json_key or self.column
+
+
+ENTRY_FIELDS: tuple[EntryField, ...] = (
+    EntryField(
+        "id",
+        "id",
+        FieldKind.ID,
+        "Stable id (32 hex digits for stored entries).",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "content", "content", FieldKind.TEXT, "The full text.", searchable=True, exported=True
+    ),
+    EntryField(
+        "category",
+        "category",
+        FieldKind.CATEGORY,
+        "What kind of knowledge it holds.",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "source",
+        "source",
+        FieldKind.SOURCE,
+        "markdown: a knowledge file; session: an agent's note; discovery: codebase "
+        "analysis; manual: added by a person.",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "file_path",
+        "filePath",
+        FieldKind.TEXT,
+        "File the entry comes from or cites, relative to the project root ('' if none).",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "line_start",
+        "lineStart",
+        FieldKind.LINE,
+        "First line in filePath (null if unknown).",
+        json_key="line",
+        exported=True,
+        since=2,
+    ),
+    EntryField(
+        "line_end",
+        "lineEnd",
+        FieldKind.LINE,
+        "Last line in filePath (null if unknown).",
+        since=2,
+    ),
+    EntryField(
+        "section_title",
+        "sectionTitle",
+        FieldKind.TEXT,
+        "Heading path of the section, e.g. 'Install > Linux'.",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "keywords",
+        "keywords",
+        FieldKind.KEYWORDS,
+        "Terms a later question would use to find it.",
+        searchable=True,
+        exported=True,
+    ),
+    EntryField(
+        "reference_count",
+        "referenceCount",
+        FieldKind.COUNT,
+        "How often searches returned it.",
+    ),
+    EntryField(
+        "promoted",
+        "promoted",
+        FieldKind.FLAG,
+        "Moved into a knowledge file (shared through git).",
+    ),
+    EntryField("promoted_at", "promotedAt", FieldKind.TEXT, "When it was promoted ('' if not)."),
+    EntryField("created_at", "createdAt", FieldKind.TEXT, "ISO 8601 time of creation."),
+    EntryField("updated_at", "updatedAt", FieldKind.TEXT, "ISO 8601 time of the last change."),
+    EntryField(
+        "content_hash",
+        "contentHash",
+        FieldKind.TEXT,
+        "SHA-256 of the content (duplicates are stored once).",
+        since=2,
+    ),
+)
+"""Every stored field of an entry (all but the vector), in one place: the mirror's and
+the store's schemas and migrations, row reading and writing, the JSON shape, the export
+columns and the MCP output model are derived from it, and the shipped JSON Schema files
+are checked against it by the tests. To add a field: an attribute of :class:`Entry` and
+an item here (``since`` the next store version), and its key in the two JSON Schema files."""
+
+ENTRY_COLUMNS: tuple[str, ...] = tuple(f.column for f in ENTRY_FIELDS)
+"""Stored fields of an entry (all but the vector), as named in the store and the mirror."""
 
 
 @dataclass(frozen=True, slots=True)

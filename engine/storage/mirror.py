@@ -25,7 +25,7 @@ from typing import Any
 from engine.core.errors import LockTimeoutError
 from engine.core.models import Category, Entry, Source
 from engine.storage.mirror_reader import ReadConnection
-from engine.storage.mirror_rows import COLUMNS, SCHEMA, SCHEMA_VERSION, entry_to_row, row_to_entry
+from engine.storage.mirror_rows import COLUMNS, SCHEMA, entry_to_row, migrate, row_to_entry
 from engine.storage.sqlite import (
     enable_wal,
     is_busy_error,
@@ -114,8 +114,7 @@ class EntryMirror:
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
             version = db.execute("SELECT value FROM fts_state WHERE key='schema'").fetchone()
-            if version is None or version[0] != SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"schema version {version} != {SCHEMA_VERSION}")
+            migrate(db, "" if version is None else str(version[0]))
             db.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'x'").fetchone()
         except sqlite3.DatabaseError:
             db.close()
@@ -379,5 +378,7 @@ class EntryMirror:
 
     def _select(self, tail: str, params: Sequence[object]) -> list[Entry]:
         with self._lock:
-            rows = self._db.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
+            cursor = self._db.cursor()
+            cursor.row_factory = sqlite3.Row
+            rows = cursor.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
             return [row_to_entry(r) for r in rows.fetchall()]

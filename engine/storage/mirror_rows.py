@@ -1,4 +1,5 @@
-"""The rows of the entry mirror (``fts.sqlite``): its schema, and an entry to a row and back.
+"""The rows of the entry mirror (``fts.sqlite``): its schema and migrations, derived from
+:data:`engine.core.models.ENTRY_FIELDS`, and an entry to a row and back.
 
 See :mod:`engine.storage.mirror` for how the mirror is kept in step with the store.
 """
@@ -6,53 +7,95 @@ See :mod:`engine.storage.mirror` for how the mirror is kept in step with the sto
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.core.models import ENTRY_COLUMNS, Category, Entry, Source
+from engine.core.models import (
+    ENTRY_COLUMNS,
+    ENTRY_FIELDS,
+    Category,
+    Entry,
+    EntryField,
+    FieldKind,
+    Source,
+)
 
-__all__ = ["COLUMNS", "SCHEMA", "SCHEMA_VERSION", "entry_to_row", "row_to_entry"]
+__all__ = [
+    "COLUMNS",
+    "FTS_COLUMNS",
+    "MIGRATIONS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "entry_to_row",
+    "migrate",
+    "row_to_entry",
+]
 
-SCHEMA_VERSION = "1"
 COLUMNS = ENTRY_COLUMNS
+FTS_COLUMNS: tuple[str, ...] = tuple(f.column for f in ENTRY_FIELDS if f.searchable)
+"""The columns of the FTS5 table, in its order (BM25 weights are given in this order)."""
+
+_SQL_TYPES: dict[FieldKind, tuple[str, str]] = {
+    FieldKind.ID: ("TEXT", ""),
+    FieldKind.TEXT: ("TEXT", "''"),
+    FieldKind.CATEGORY: ("TEXT", f"'{Category.GENERAL.value}'"),
+    FieldKind.SOURCE: ("TEXT", f"'{Source.MANUAL.value}'"),
+    FieldKind.KEYWORDS: ("TEXT", "'[]'"),
+    FieldKind.COUNT: ("INTEGER", "0"),
+    FieldKind.FLAG: ("INTEGER", "0"),
+    FieldKind.LINE: ("INTEGER", "0"),
+}
+"""SQLite type and default of each kind of field (every column but the id has a default,
+so that a migration can add it to a table with rows)."""
+
+
+def _column_sql(field: EntryField) -> str:
+    sql_type, default = _SQL_TYPES[field.kind]
+    if field.kind is FieldKind.ID:
+        return f"{field.column} {sql_type} NOT NULL UNIQUE"
+    return f"{field.column} {sql_type} NOT NULL DEFAULT {default}"
+
+
+def _fts_statements() -> list[str]:
+    """The FTS5 table and the triggers that keep it in step with ``entries``."""
+    cols = ", ".join(f"{c} UNINDEXED" if c == "id" else c for c in FTS_COLUMNS)
+    old = ", ".join(f"old.{c}" for c in FTS_COLUMNS)
+    new = ", ".join(f"new.{c}" for c in FTS_COLUMNS)
+    names = ", ".join(FTS_COLUMNS)
+    indexed = ", ".join(c for c in FTS_COLUMNS if c != "id")
+    remove = (
+        f"INSERT INTO memory_fts(memory_fts, rowid, {names}) VALUES ('delete', old.rowid, {old});"
+    )
+    add = f"INSERT INTO memory_fts(rowid, {names}) VALUES (new.rowid, {new});"
+    # The update trigger fires only when a searchable column changes: a reference count
+    # is one column's UPDATE and re-indexes nothing.
+    return [
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5({cols}, content='entries',"
+        " content_rowid='rowid', tokenize='porter unicode61')",
+        f"CREATE TRIGGER IF NOT EXISTS entries_ai AFTER INSERT ON entries BEGIN {add} END",
+        f"CREATE TRIGGER IF NOT EXISTS entries_ad AFTER DELETE ON entries BEGIN {remove} END",
+        f"CREATE TRIGGER IF NOT EXISTS entries_au AFTER UPDATE OF {indexed} ON entries"
+        f" BEGIN {remove} {add} END",
+    ]
+
+
+_TRIGGERS = ("entries_ai", "entries_ad", "entries_au")
+
+
+_FTS = ";\n".join(_fts_statements())
+SCHEMA_VERSION = "2"
+"""The mirror's schema version, kept in ``fts_state``; :data:`MIGRATIONS` brings an older
+mirror to it."""
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entries (
     rowid INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    content TEXT NOT NULL, category TEXT NOT NULL, source TEXT NOT NULL,
-    filePath TEXT NOT NULL DEFAULT '', sectionTitle TEXT NOT NULL DEFAULT '',
-    keywords TEXT NOT NULL DEFAULT '[]', referenceCount INTEGER NOT NULL DEFAULT 0,
-    promoted INTEGER NOT NULL DEFAULT 0, promotedAt TEXT NOT NULL DEFAULT '',
-    createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL, contentHash TEXT NOT NULL,
-    lineStart INTEGER NOT NULL DEFAULT 0, lineEnd INTEGER NOT NULL DEFAULT 0
+    {", ".join(_column_sql(f) for f in ENTRY_FIELDS)}
 );
 CREATE INDEX IF NOT EXISTS entries_hash ON entries(contentHash);
 CREATE INDEX IF NOT EXISTS entries_file ON entries(filePath);
 CREATE INDEX IF NOT EXISTS entries_created ON entries(createdAt);
-CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
-    id UNINDEXED, content, category, source, filePath, sectionTitle, keywords,
-    content='entries', content_rowid='rowid', tokenize='porter unicode61'
-);
-CREATE TRIGGER IF NOT EXISTS entries_ai AFTER INSERT ON entries BEGIN
-    INSERT INTO memory_fts(rowid, id, content, category, source, filePath, sectionTitle, keywords)
-    VALUES (new.rowid, new.id, new.content, new.category, new.source, new.filePath,
-            new.sectionTitle, new.keywords);
-END;
-CREATE TRIGGER IF NOT EXISTS entries_ad AFTER DELETE ON entries BEGIN
-    INSERT INTO memory_fts(memory_fts, rowid, id, content, category, source, filePath,
-                           sectionTitle, keywords)
-    VALUES ('delete', old.rowid, old.id, old.content, old.category, old.source, old.filePath,
-            old.sectionTitle, old.keywords);
-END;
-CREATE TRIGGER IF NOT EXISTS entries_au AFTER UPDATE ON entries BEGIN
-    INSERT INTO memory_fts(memory_fts, rowid, id, content, category, source, filePath,
-                           sectionTitle, keywords)
-    VALUES ('delete', old.rowid, old.id, old.content, old.category, old.source, old.filePath,
-            old.sectionTitle, old.keywords);
-    INSERT INTO memory_fts(rowid, id, content, category, source, filePath, sectionTitle, keywords)
-    VALUES (new.rowid, new.id, new.content, new.category, new.source, new.filePath,
-            new.sectionTitle, new.keywords);
-END;
+{_FTS};
 CREATE TABLE IF NOT EXISTS fts_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reference_backlog (id TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS unembedded (id TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -61,44 +104,98 @@ INSERT OR IGNORE INTO fts_state VALUES ('pending', '1');
 """
 
 
+def _recreate_triggers(db: sqlite3.Connection) -> None:
+    for name in _TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for statement in _fts_statements()[1:]:
+        db.execute(statement)
+
+
+MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
+    (2, "keyword index re-indexed only when a searchable column changes", _recreate_triggers),
+)
+"""Numbered steps from one mirror schema version to the next: ``(to, what, step)``."""
+
+
+def _table_columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def migrate(db: sqlite3.Connection, found: str) -> None:
+    """Bring a mirror at schema version ``found`` to :data:`SCHEMA_VERSION` in one
+    transaction: the numbered :data:`MIGRATIONS` after it, then the declared fields the
+    table lacks (added with their kind's default; the FTS5 table rebuilt when one of them
+    is searchable). A no-op on a current mirror.
+
+    Raises:
+        sqlite3.DatabaseError: the mirror's schema is not one this program knows (newer,
+            or older than the first, 1), or it is unreadable: the caller recreates it
+            from the store.
+    """
+    if not found.isdigit() or not 1 <= int(found) <= int(SCHEMA_VERSION):
+        raise sqlite3.DatabaseError(f"keyword index schema {found!r} is not {SCHEMA_VERSION}")
+    missing = [f for f in ENTRY_FIELDS if f.column not in _table_columns(db, "entries")]
+    fts_changed = list(FTS_COLUMNS) != _table_columns(db, "memory_fts")
+    if int(found) == int(SCHEMA_VERSION) and not missing and not fts_changed:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for number, _, step in MIGRATIONS:
+            if number > int(found):
+                step(db)
+        for field in missing:
+            db.execute(f"ALTER TABLE entries ADD COLUMN {_column_sql(field)}")
+        if fts_changed:
+            for name in _TRIGGERS:
+                db.execute(f"DROP TRIGGER IF EXISTS {name}")
+            db.execute("DROP TABLE memory_fts")
+            for statement in _fts_statements():
+                db.execute(statement)
+            db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
+        db.execute("UPDATE fts_state SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _to_sql(field: EntryField, value: Any) -> object:
+    if field.kind in (FieldKind.CATEGORY, FieldKind.SOURCE):
+        return str(value.value)
+    if field.kind is FieldKind.KEYWORDS:
+        return json.dumps(list(value), ensure_ascii=False)
+    if field.kind is FieldKind.FLAG:
+        return int(value)
+    return value
+
+
+def _from_sql(field: EntryField, value: Any) -> Any:
+    kind = field.kind
+    if kind is FieldKind.KEYWORDS:
+        return tuple(str(k) for k in json.loads(str(value))) if value else ()
+    if kind is FieldKind.CATEGORY:
+        return Category(str(value))
+    if kind is FieldKind.SOURCE:
+        return Source(str(value))
+    if kind in (FieldKind.COUNT, FieldKind.LINE):
+        return int(value or 0)
+    if kind is FieldKind.FLAG:
+        return bool(value)
+    return "" if value is None else str(value)
+
+
 def entry_to_row(entry: Entry) -> tuple[object, ...]:
     """The mirror row of an entry, in :data:`COLUMNS` order."""
-    return (
-        entry.id,
-        entry.content,
-        entry.category.value,
-        entry.source.value,
-        entry.file_path,
-        entry.section_title,
-        json.dumps(list(entry.keywords), ensure_ascii=False),
-        entry.reference_count,
-        int(entry.promoted),
-        entry.promoted_at,
-        entry.created_at,
-        entry.updated_at,
-        entry.content_hash,
-        entry.line_start,
-        entry.line_end,
-    )
+    return tuple(_to_sql(f, getattr(entry, f.attr)) for f in ENTRY_FIELDS)
 
 
-def row_to_entry(row: Sequence[Any]) -> Entry:
-    """Inverse of :func:`entry_to_row`."""
-    keywords = json.loads(str(row[6])) if row[6] else []
-    return Entry(
-        id=str(row[0]),
-        content=str(row[1]),
-        category=Category(str(row[2])),
-        source=Source(str(row[3])),
-        file_path=str(row[4]),
-        section_title=str(row[5]),
-        keywords=tuple(str(k) for k in keywords),
-        reference_count=int(row[7]),
-        promoted=bool(row[8]),
-        promoted_at=str(row[9]),
-        created_at=str(row[10]),
-        updated_at=str(row[11]),
-        content_hash=str(row[12]),
-        line_start=int(row[13]),
-        line_end=int(row[14]),
-    )
+def row_to_entry(row: sqlite3.Row | Mapping[str, Any] | Sequence[Any]) -> Entry:
+    """The entry of a mirror row, read by column name: a :class:`sqlite3.Row` or a
+    mapping; a plain sequence holds :data:`COLUMNS` in order (a ``SELECT`` of them)."""
+    if isinstance(row, sqlite3.Row):
+        named: Mapping[str, Any] = dict(zip(row.keys(), row, strict=True))
+    elif isinstance(row, Mapping):
+        named = row
+    else:
+        named = dict(zip(COLUMNS, row, strict=False))
+    return Entry(**{f.attr: _from_sql(f, named[f.column]) for f in ENTRY_FIELDS})

@@ -16,6 +16,7 @@ from engine.core.models import Category, Entry, Source
 from engine.search.keyword import KeywordSearcher
 from engine.search.query import MAX_QUERY_TERMS, build_match_query
 from engine.storage.mirror import EntryMirror
+from engine.storage.mirror_rows import SCHEMA_VERSION
 
 CORPUS = {
     "a": "LanceDB needs double quotes around camelCase column names in filters",
@@ -407,7 +408,7 @@ class TestStateAndRecovery:
         db.close()
         index = EntryMirror(path)
         assert index.recreated
-        assert index.state("schema") == "1"
+        assert index.state("schema") == SCHEMA_VERSION
         index.close()
 
     def test_two_connections_see_each_others_writes(self, tmp_path: Path) -> None:
