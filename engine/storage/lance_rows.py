@@ -1,4 +1,5 @@
-"""The LanceDB table's schema, entries to rows and back, and its version on disk.
+"""The LanceDB table's schema and migrations, derived from
+:data:`engine.core.models.ENTRY_FIELDS`, entries to rows and back, and its version on disk.
 
 Imports neither LanceDB nor pyarrow at module level (pyarrow only to build the schema).
 """
@@ -7,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.hashing import content_hash
-from engine.core.models import Category, Entry, Source
+from engine.core.models import ENTRY_FIELDS, Category, Entry, EntryField, FieldKind, Source
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -21,33 +23,59 @@ TABLE = "memories"
 """The table's name inside the store's folder."""
 
 
+_ARROW_TYPES: dict[FieldKind, str] = {
+    FieldKind.ID: "string",
+    FieldKind.TEXT: "string",
+    FieldKind.CATEGORY: "string",
+    FieldKind.SOURCE: "string",
+    FieldKind.KEYWORDS: "string",
+    FieldKind.COUNT: "int32",
+    FieldKind.FLAG: "bool_",
+    FieldKind.LINE: "int32",
+}
+"""The Arrow type of each kind of field (the name of its pyarrow factory)."""
+
+_FILL_SQL: dict[FieldKind, str] = {
+    FieldKind.TEXT: "''",
+    FieldKind.CATEGORY: f"'{Category.GENERAL.value}'",
+    FieldKind.SOURCE: f"'{Source.MANUAL.value}'",
+    FieldKind.KEYWORDS: "'[]'",
+    FieldKind.COUNT: "CAST(0 AS INT)",
+    FieldKind.FLAG: "false",
+    FieldKind.LINE: "CAST(0 AS INT)",
+}
+"""The SQL that fills a column added by a migration, for the rows already stored."""
+
+STORE_VERSION = max(f.since for f in ENTRY_FIELDS)
+"""The newest store schema version: the ``since`` of the latest declared field."""
+
+
 def schema(dimension: int) -> pa.Schema:
+    """The table's schema: every declared field, then the vector."""
     import pyarrow as pa
 
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False),
-            pa.field("content", pa.string()),
-            pa.field("category", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("filePath", pa.string()),
-            pa.field("sectionTitle", pa.string()),
-            pa.field("keywords", pa.string()),
-            pa.field("referenceCount", pa.int32()),
-            pa.field("promoted", pa.bool_()),
-            pa.field("promotedAt", pa.string()),
-            pa.field("createdAt", pa.string()),
-            pa.field("updatedAt", pa.string()),
-            pa.field("contentHash", pa.string()),
-            pa.field("lineStart", pa.int32()),
-            pa.field("lineEnd", pa.int32()),
-            pa.field("vector", pa.list_(pa.float32(), dimension)),
-        ]
-    )
+    columns = [
+        pa.field(f.column, getattr(pa, _ARROW_TYPES[f.kind])(), nullable=f.kind is not FieldKind.ID)
+        for f in ENTRY_FIELDS
+    ]
+    return pa.schema([*columns, pa.field("vector", pa.list_(pa.float32(), dimension))])
 
 
-# Columns added after the original (v0.1) schema, with the SQL that fills old rows.
-MIGRATIONS = {"contentHash": "''", "lineStart": "CAST(0 AS INT)", "lineEnd": "CAST(0 AS INT)"}
+def migrations(names: Collection[str]) -> list[tuple[int, dict[str, str]]]:
+    """The numbered steps a table with columns ``names`` still needs, oldest first: each
+    is ``(version, {column: SQL filling the rows already stored})``, the columns of the
+    fields declared ``since`` that version that the table lacks. Version 1 is the original
+    (v0.1) table; 2 added ``contentHash``, ``lineStart`` and ``lineEnd``."""
+    steps = []
+    for version in range(2, STORE_VERSION + 1):
+        added = {
+            f.column: _FILL_SQL[f.kind]
+            for f in ENTRY_FIELDS
+            if f.since == version and f.column not in names
+        }
+        if added:
+            steps.append((version, added))
+    return steps
 
 
 def first_line(exc: BaseException) -> str:
@@ -68,52 +96,49 @@ def quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def _from_arrow(field: EntryField, value: Any) -> Any:
+    """A stored value as the entry's attribute; nulls (rows of an older table) read as
+    the kind's empty value, numbers stored as doubles by older writers as integers."""
+    kind = field.kind
+    if kind is FieldKind.KEYWORDS:
+        raw = value or "[]"
+        try:
+            words = json.loads(raw)
+        except json.JSONDecodeError:
+            words = str(raw).split()
+        return tuple(str(k) for k in words if k)
+    if kind is FieldKind.CATEGORY:
+        return Category(value or Category.GENERAL.value)
+    if kind is FieldKind.SOURCE:
+        return Source(value or Source.MANUAL.value)
+    if kind in (FieldKind.COUNT, FieldKind.LINE):
+        return int(value or 0)
+    if kind is FieldKind.FLAG:
+        return bool(value)
+    return value or ""
+
+
+def _to_arrow(field: EntryField, value: Any) -> Any:
+    if field.kind in (FieldKind.CATEGORY, FieldKind.SOURCE):
+        return value.value
+    if field.kind is FieldKind.KEYWORDS:
+        return json.dumps(list(value), ensure_ascii=False)
+    return value
+
+
 def row_to_entry(row: dict[str, Any]) -> Entry:
-    """Build an :class:`Entry` from a LanceDB row (vector ignored)."""
-    keywords_raw = row.get("keywords") or "[]"
-    try:
-        keywords = json.loads(keywords_raw)
-    except json.JSONDecodeError:
-        keywords = [k for k in str(keywords_raw).split() if k]
-    return Entry(
-        id=row["id"],
-        content=row["content"] or "",
-        category=Category(row.get("category") or "general"),
-        source=Source(row.get("source") or "manual"),
-        file_path=row.get("filePath") or "",
-        section_title=row.get("sectionTitle") or "",
-        keywords=tuple(str(k) for k in keywords),
-        reference_count=int(row.get("referenceCount") or 0),
-        promoted=bool(row.get("promoted")),
-        promoted_at=row.get("promotedAt") or "",
-        created_at=row.get("createdAt") or "",
-        updated_at=row.get("updatedAt") or "",
-        content_hash=row.get("contentHash") or content_hash(row["content"] or ""),
-        line_start=int(row.get("lineStart") or 0),
-        line_end=int(row.get("lineEnd") or 0),
-    )
+    """Build an :class:`Entry` from a LanceDB row (vector ignored), by column name."""
+    entry = Entry(**{f.attr: _from_arrow(f, row.get(f.column)) for f in ENTRY_FIELDS})
+    if not entry.content_hash:  # a row written before the column: hashed on reading
+        entry = replace(entry, content_hash=content_hash(entry.content))
+    return entry
 
 
 def entry_to_row(entry: Entry, vector: Sequence[float]) -> dict[str, Any]:
     """The LanceDB row of an entry and its vector."""
-    return {
-        "id": entry.id,
-        "content": entry.content,
-        "category": entry.category.value,
-        "source": entry.source.value,
-        "filePath": entry.file_path,
-        "sectionTitle": entry.section_title,
-        "keywords": json.dumps(list(entry.keywords), ensure_ascii=False),
-        "referenceCount": entry.reference_count,
-        "promoted": entry.promoted,
-        "promotedAt": entry.promoted_at,
-        "createdAt": entry.created_at,
-        "updatedAt": entry.updated_at,
-        "contentHash": entry.content_hash,
-        "lineStart": entry.line_start,
-        "lineEnd": entry.line_end,
-        "vector": vector,
-    }
+    row = {f.column: _to_arrow(f, getattr(entry, f.attr)) for f in ENTRY_FIELDS}
+    row["vector"] = vector
+    return row
 
 
 def latest_version_on_disk(path: Path) -> int | None:

@@ -20,10 +20,10 @@ from engine.core.models import ENTRY_COLUMNS, Entry
 from engine.storage import lance_commits, maintenance
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
-    MIGRATIONS,
     TABLE,
     entry_to_row,
     first_line,
+    migrations,
     quote,
     row_to_entry,
     schema,
@@ -131,13 +131,16 @@ class RecordStore:
         return self._table
 
     def _migrate(self) -> None:
-        names = set(self._table.schema.names)
-        missing = {col: sql for col, sql in MIGRATIONS.items() if col not in names}
-        if missing:
-            log.info("migrating the vector store: adding %s", ", ".join(missing))
-            self._table.add_columns(missing)
-        if "contentHash" in missing:
-            self._backfill_hashes()
+        """Apply the numbered migrations the table still needs (see
+        :func:`engine.storage.lance_rows.migrations`): one commit per step, nothing when
+        the table is current."""
+        for version, added in migrations(set(self._table.schema.names)):
+            log.info(
+                "migrating the vector store to version %d: adding %s", version, ", ".join(added)
+            )
+            self._table.add_columns(added)
+            if "contentHash" in added:
+                self._backfill_hashes()
 
     def _backfill_hashes(self) -> None:
         import pyarrow as pa
@@ -145,8 +148,8 @@ class RecordStore:
         rows = self._table.search().select(["id", "content"]).limit(None).to_list()
         if not rows:
             return
-        # One merge (one commit) rather than an update per row: a per-row update costs
-        # ~20 ms and a table version each, minutes for a large v0.1 memory.
+        # One merge, one commit, whatever the number of rows (an update per row would be
+        # a table version each).
         hashes = pa.table(
             {
                 "id": pa.array([r["id"] for r in rows], pa.string()),
@@ -186,21 +189,6 @@ class RecordStore:
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
                 .execute(rows)
-            )
-        )
-
-    def update_fields(self, entry_id: str, values: dict[str, Any]) -> None:
-        """Change scalar columns of one entry (no re-embedding)."""
-        self._write(lambda t: t.update(where=f"id = {quote(entry_id)}", values=values))
-
-    def increment_references(self, ids: Sequence[str], amount: int = 1) -> None:
-        """``referenceCount += amount`` for each id, in one commit."""
-        part = ", ".join(quote(i) for i in ids)
-        step = int(amount)
-        self._write(
-            lambda t: t.update(
-                where=f"id IN ({part})",
-                values_sql={"referenceCount": f"`referenceCount` + {step}"},
             )
         )
 
@@ -297,21 +285,6 @@ class RecordStore:
             ):
                 out[entry_id] = np.asarray(vector, dtype=np.float32)
         return out
-
-    @_reads
-    def find_by_content_hash(self, digest: str) -> Entry | None:
-        """Some entry whose content hash is ``digest``."""
-        table = self.table()
-        if table is None:
-            return None
-        rows = (
-            table.search()
-            .where(f'"contentHash" = {quote(digest)}')
-            .select(_ENTRY_COLUMNS)
-            .limit(1)
-            .to_list()
-        )
-        return row_to_entry(rows[0]) if rows else None
 
     @_reads
     def all_entries(self) -> list[Entry]:

@@ -117,16 +117,15 @@ class TestBasics:
         assert filled.count() == 0
         assert filled.exists()
 
-    def test_update_fields_and_increment_references(self, filled: RecordStore) -> None:
-        filled.update_fields("b", {"promoted": True, "promotedAt": "2025-03-03"})
-        filled.increment_references(["a", "b"])
-        filled.increment_references(["a"])
+    def test_set_reference_counts_in_one_commit(self, filled: RecordStore) -> None:
+        before = filled.version
+        filled.set_reference_counts({"a": 2, "b": 1})
         got = filled.get_many(["a", "b", "c"])
         assert got["a"].reference_count == 2
         assert got["b"].reference_count == 1
         assert got["c"].reference_count == 0
-        assert got["b"].promoted
-        assert got["b"].promoted_at == "2025-03-03"
+        assert got["a"].content == TEXTS["a"]  # the other columns are untouched
+        assert filled.version == before + 1
 
     def test_ids_with_quotes_are_escaped(
         self, store: RecordStore, fake_embedder: FakeEmbedder
@@ -134,15 +133,10 @@ class TestBasics:
         entry = make_entry("it's", "quoted id")
         store.add([entry], fake_embedder.embed_documents([entry.content]))
         assert store.get_many(["it's"])["it's"] == entry
-        store.increment_references(["it's"])
+        store.set_reference_counts({"it's": 1})
+        assert store.get_many(["it's"])["it's"].reference_count == 1
         store.delete(["it's"])
         assert store.count() == 0
-
-    def test_find_by_content_hash(self, filled: RecordStore) -> None:
-        found = filled.find_by_content_hash(content_hash(TEXTS["d"]))
-        assert found is not None
-        assert found.id == "d"
-        assert filled.find_by_content_hash(content_hash("nothing like it")) is None
 
     def test_version_grows_with_writes(self, filled: RecordStore) -> None:
         before = filled.version
@@ -150,7 +144,7 @@ class TestBasics:
         assert filled.version > before
 
     def test_ids_and_stamps(self, filled: RecordStore) -> None:
-        filled.increment_references(["a"])
+        filled.set_reference_counts({"a": 1})
         stamps = filled.ids_and_stamps()
         assert set(stamps) == set(TEXTS)
         assert stamps["a"] == "2025-01-01T00:00:00+00:00|1|0"
@@ -292,11 +286,9 @@ class TestMigration:
         assert entries["old2"].section_title == ""
         assert entries["old2"].keywords == ("legacy",)
         assert entries["old2"].reference_count == 2
-        found = store.find_by_content_hash(
-            content_hash("Second entry, with 'quotes' and a trailing newline")
+        assert entries["old2"].content_hash == content_hash(
+            "Second entry, with 'quotes' and a trailing newline"
         )
-        assert found is not None
-        assert found.id == "old2"
         hits = store.vector_search(fake_embedder.embed_query("first entry old tool"), 1)
         assert hits[0][0].id == "old1"
         # Stamps read the same as the keyword mirror's would.
@@ -310,7 +302,7 @@ class TestMigration:
         store = RecordStore(path, fake_embedder.dimension)
         new = make_entry("new", "added after migration", line_start=4, line_end=8)
         store.add([new], fake_embedder.embed_documents([new.content]))
-        store.increment_references(["old1", "new"])
+        store.set_reference_counts({"old1": 3, "new": 1})
         version = store.version
         reopened = RecordStore(path, fake_embedder.dimension)
         assert reopened.count() == 4
