@@ -18,7 +18,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,9 +225,19 @@ class EntryMirror:
 
     # --- reference counts not yet in the store ------------------------------------------
 
-    def note_references(self, db: sqlite3.Connection, ids: Iterable[str]) -> None:
-        """Record that these entries' ``referenceCount`` changed here but not in the store."""
-        db.executemany("INSERT OR IGNORE INTO reference_backlog VALUES (?)", [(i,) for i in ids])
+    def count_references(self, db: sqlite3.Connection, counts: Mapping[str, int]) -> None:
+        """``referenceCount += n`` for each id and its ``n`` (unknown ids are ignored), and
+        the counted entries noted in the backlog of counts the store has yet to receive.
+        One column's UPDATE: the row keeps its rowid and the keyword index is not touched
+        (its update trigger watches only the searchable columns)."""
+        db.executemany(
+            "UPDATE entries SET referenceCount = referenceCount + ? WHERE id = ?",
+            [(int(n), i) for i, n in counts.items()],
+        )
+        db.executemany(
+            "INSERT OR IGNORE INTO reference_backlog SELECT id FROM entries WHERE id = ?",
+            [(i,) for i in counts],
+        )
 
     def reference_backlog(self) -> dict[str, int]:
         """id → the mirror's ``referenceCount``, for counts the store has yet to receive."""

@@ -14,7 +14,7 @@ import logging
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
@@ -323,22 +323,13 @@ class Records:
             log.info("reference counts not recorded: %s", exc)
 
     def _count(self, ids: Sequence[str]) -> None:
-        counts = Counter(ids)
-        # A search (the prompt hook above all) never waits long for a count.
-        with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
-            current = self.mirror.get_many(list(counts))
-            bumped = [
-                replace(e, reference_count=e.reference_count + counts[e.id])
-                for e in current.values()
-            ]
-            if not bumped:
-                return
-            # Counted in the mirror only; the store receives the counts with its next write
-            # (:meth:`_fold_references`). A search thus never opens LanceDB (a second to
-            # import, 100 MB resident in the MCP server) nor adds a store version.
-            with self.mirror.transaction() as db:
-                self.mirror.upsert(db, bumped)
-                self.mirror.note_references(db, [e.id for e in bumped])
+        # Counted in the mirror only, one column's UPDATE per entry; the store receives the
+        # counts with a later write (:meth:`_fold_references`), so a search never opens
+        # LanceDB nor adds a store version. Under the write lock, so that a fold in another
+        # process cannot clear the backlog between a count and its note. A search (the
+        # prompt hook above all) never waits long for it.
+        with self.lock.hold(timeout=REFERENCE_LOCK_WAIT), self.mirror.transaction() as db:
+            self.mirror.count_references(db, Counter(ids))
 
     def flush_references(self) -> None:
         """Write reference counts recorded since the store's last write into the store now

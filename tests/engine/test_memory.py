@@ -537,8 +537,14 @@ class TestCrashConsistency:
         self, memory: Memory, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         a = memory.add("referenced").entry
+        counted = memory.mirror.count_references
+
+        def count_then_fail(db: object, counts: object) -> None:
+            counted(db, counts)  # type: ignore[arg-type]
+            raise OSError("disk full")
+
         with monkeypatch.context() as patch:
-            patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            patch.setattr(memory.mirror, "count_references", count_then_fail)
             memory.record_references([a.id])  # bookkeeping: logged, never raised
         assert memory.mirror.reference_backlog() == {}  # the transaction rolled back whole
         reopened = reopen(memory)
