@@ -46,6 +46,8 @@ _EXPORTS: dict[str, str] = {
     "Source": "engine.core.models",
     "MAX_CONTENT_LENGTH": "engine.core.models",
     "MAX_KEYWORDS": "engine.core.models",
+    "ENTRY_FIELDS": "engine.core.models",
+    "FieldKind": "engine.core.models",
     "Config": "engine.core.config",
     "load_config": "engine.core.config",
     "EngineError": "engine.core.errors",
@@ -72,6 +74,7 @@ _EXPORTS: dict[str, str] = {
     "results_json": "engine.output.serialize",
     "output_schema": "engine.output.serialize",
     "RESOURCE_SCHEME": "engine.output.serialize",
+    "ENTRY_KEYS": "engine.output.serialize",
     "STOPWORDS": "engine.search.query",
     "words": "engine.search.query",
     "WriteLock": "engine.storage.locking",
@@ -91,6 +94,8 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "CONFIG_JSON",
     "CONFIG_TOML",
+    "ENTRY_FIELDS",
+    "ENTRY_KEYS",
     "MAX_CONTENT_LENGTH",
     "MAX_KEYWORDS",
     "RESOURCE_SCHEME",
@@ -105,6 +110,7 @@ __all__ = [
     "EngineError",
     "Entry",
     "ExportFormat",
+    "FieldKind",
     "FileIsSourceError",
     "FileRefusedError",
     "IndexReport",
@@ -194,10 +200,12 @@ if TYPE_CHECKING:
         StorageError,
     )
     from engine.core.models import (
+        ENTRY_FIELDS,
         MAX_CONTENT_LENGTH,
         MAX_KEYWORDS,
         Category,
         Entry,
+        FieldKind,
         ScoreExplanation,
         SearchMode,
         SearchResult,
@@ -215,6 +223,7 @@ if TYPE_CHECKING:
     from engine.guards.terminal import json_text, printable, printable_line
     from engine.output.export import ExportFormat, render, result_rows
     from engine.output.serialize import (
+        ENTRY_KEYS,
         RESOURCE_SCHEME,
         add_json,
         entry_json,

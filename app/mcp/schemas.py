@@ -3,17 +3,18 @@
 Input limits follow the original design (query 1-500 characters, limit 1-20, content up to
 10,000 characters, at most 10 keywords, list limit up to 100). Output models describe the
 ``structuredContent`` of successful calls; the same JSON is sent as text for older clients.
-Field names are camelCase, as in the original tool responses and on every face: entries and
-search results are serialized by :mod:`engine.output.serialize` and follow its JSON Schemas.
+Field names are camelCase, as on every face: entries and search results are serialized by
+:mod:`engine.output.serialize` and follow its JSON Schemas; :class:`EntryOut` is derived
+from the engine's declaration of an entry's fields.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
-from engine import MAX_CONTENT_LENGTH, MAX_KEYWORDS
+from engine import ENTRY_FIELDS, ENTRY_KEYS, MAX_CONTENT_LENGTH, MAX_KEYWORDS, FieldKind
 
 MAX_QUERY_LENGTH = 500
 MAX_SEARCH_LIMIT = 20
@@ -118,27 +119,51 @@ EntryId = Annotated[
 ]
 
 
-class EntryOut(BaseModel):
-    """One entry, in the shape every face writes (engine ``entry.schema.json``)."""
+_PYTHON_TYPES: dict[FieldKind, Any] = {
+    FieldKind.ID: str,
+    FieldKind.TEXT: str,
+    FieldKind.CATEGORY: str,
+    FieldKind.SOURCE: str,
+    FieldKind.KEYWORDS: list[str],
+    FieldKind.COUNT: int,
+    FieldKind.FLAG: bool,
+    FieldKind.LINE: int | None,
+}
+"""The Python type of each kind of entry field in the JSON shape."""
 
-    id: str
-    category: str
-    source: str = Field(description="markdown, session, discovery or manual.")
-    filePath: str = Field(description="File the entry comes from or cites ('' if none).")
-    line: int | None = Field(description="First line of the entry in filePath.")
-    lineEnd: int | None = Field(description="Last line of the entry in filePath.")
-    sectionTitle: str = Field(description="Heading path of the section, e.g. 'Install > Linux'.")
-    keywords: list[str]
-    referenceCount: int = Field(description="How often searches returned it.")
-    promoted: bool = Field(description="Moved into a knowledge file (shared through git).")
-    promotedAt: str
-    createdAt: str
-    updatedAt: str
-    contentHash: str
-    stale: bool = Field(description="The code this entry cites changed or disappeared since.")
-    staleReason: str = Field(description="Why it is stale ('' when it is not).")
-    uri: str | None = Field(description="memory:// resource of the knowledge file, if any.")
-    content: str
+_BEYOND_THE_STORE: dict[str, tuple[Any, str]] = {
+    "stale": (bool, "The code this entry cites changed or disappeared since it was written."),
+    "staleReason": (str, "Why it is stale ('' when it is not)."),
+    "uri": (str | None, "memory:// resource of its knowledge file (null if none)."),
+}
+
+
+def _entry_model_fields() -> dict[str, Any]:
+    """The fields of :class:`EntryOut`, in the JSON shape's order: the declared entry
+    fields (``engine.ENTRY_FIELDS``) and what is known of an entry beyond the store."""
+    declared = {f.key: f for f in ENTRY_FIELDS}
+    out: dict[str, Any] = {}
+    for key in ENTRY_KEYS:
+        if key in declared:
+            spec = declared[key]
+            out[key] = (_PYTHON_TYPES[spec.kind], Field(description=spec.description))
+        else:
+            kind, description = _BEYOND_THE_STORE[key]
+            out[key] = (kind, Field(description=description))
+    return out
+
+
+if TYPE_CHECKING:
+
+    class EntryOut(BaseModel):
+        """One entry, in the shape every face writes (engine ``entry.schema.json``)."""
+
+else:
+    EntryOut = create_model(
+        "EntryOut",
+        __doc__="One entry, in the shape every face writes (engine ``entry.schema.json``).",
+        **_entry_model_fields(),
+    )
 
 
 class Explanation(BaseModel):

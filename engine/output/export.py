@@ -37,9 +37,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.core.models import Entry, SearchResult
+from engine.core.models import ENTRY_FIELDS, Entry, SearchResult
 from engine.guards.terminal import json_text, printable, printable_line
-from engine.output.serialize import KNOWLEDGE_PREFIX, entry_record, results_json
+from engine.output.serialize import ENTRY_KEYS, KNOWLEDGE_PREFIX, entry_record, results_json
 
 
 class ExportFormat(StrEnum):
@@ -52,20 +52,11 @@ class ExportFormat(StrEnum):
     XML = "xml"
 
 
-FIELDS: tuple[str, ...] = (
-    "rank",
-    "id",
-    "score",
-    "category",
-    "source",
-    "filePath",
-    "line",
-    "sectionTitle",
-    "keywords",
-    "stale",
-    "content",
-)
-"""The fields of one exported record, in column order (names as in the original JSON output)."""
+_EXPORTED = tuple(k for k in ENTRY_KEYS if k in {f.key for f in ENTRY_FIELDS if f.exported})
+FIELDS: tuple[str, ...] = ("rank", _EXPORTED[0], "score", *_EXPORTED[1:-1], "stale", _EXPORTED[-1])
+"""The fields of one exported record, in column order: the rank, the id, the score, the
+entry fields declared ``exported`` (:data:`engine.core.models.ENTRY_FIELDS`) in the JSON
+shape's order and with its names, whether it is stale, and the content last."""
 _ENTRY_FIELDS = tuple(f for f in FIELDS if f not in ("rank", "score", "stale"))
 
 TEXT_SNIPPET_CHARS = 240
@@ -226,8 +217,8 @@ def _render_text(results: Sequence[SearchResult], query: str) -> str:
 
 
 def _render_json(results: Sequence[SearchResult], knowledge_prefix: str) -> str:
-    # The seed's contract is a bare array of records, so the query is not part of the output.
-    # Each record is a search result in the one JSON shape (search_result.schema.json).
+    # A bare array of records (the query is not part of it), each a search result in the one
+    # JSON shape (search_result.schema.json).
     rows = results_json(results, knowledge_prefix=knowledge_prefix)
     return json_text(json.dumps(rows, indent=2, ensure_ascii=False)) + "\n"
 

@@ -1,11 +1,12 @@
 """One entry → a JSON-ready dict, and one search result → the same plus its score: the
 only serializer of every face (CLI ``--json``, export json, MCP tools over stdio and HTTP).
 
-One key style, camelCase, as in the store's columns (:data:`engine.core.models.ENTRY_COLUMNS`),
-the original tool responses and the export formats. Values are plain JSON types: enums as
-their names, keywords as a list, ``line``/``lineEnd`` None when unknown. The JSON Schemas
-of both shapes ship with the package (``engine/output/schema/*.schema.json``,
-:func:`output_schema`), and the tests check every JSON-producing command and tool against them.
+One key style, camelCase, as declared for each field in :data:`engine.core.models.ENTRY_FIELDS`
+(the store's column names, but ``line`` for ``lineStart``); the keys and values are derived
+from that declaration. Values are plain JSON types: enums as their names, keywords as a
+list, ``line``/``lineEnd`` None when unknown. The JSON Schemas of both shapes ship with the
+package (``engine/output/schema/*.schema.json``, :func:`output_schema`); the tests check them
+against the declaration, and every JSON-producing command and tool against them.
 
 :func:`entry_record` is the lower-level picker of single fields that the tabular export
 formats (csv, xml, md, text) use for their columns.
@@ -15,42 +16,42 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.core.models import ENTRY_COLUMNS, Entry, ScoreExplanation, SearchResult
+from engine.core.models import (
+    ENTRY_COLUMNS,
+    ENTRY_FIELDS,
+    Entry,
+    EntryField,
+    FieldKind,
+    ScoreExplanation,
+    SearchResult,
+)
 
-ALL_FIELDS: tuple[str, ...] = (*ENTRY_COLUMNS, "line")
-"""Every key :func:`entry_record` knows, stored columns first."""
+ALL_FIELDS: tuple[str, ...] = tuple(dict.fromkeys([*ENTRY_COLUMNS, *(f.key for f in ENTRY_FIELDS)]))
+"""Every key :func:`entry_record` knows: the stored columns, then the JSON keys that
+differ from them (``line``)."""
 
 RESOURCE_SCHEME = "memory://"
 """URI scheme of the knowledge files offered as MCP resources."""
 KNOWLEDGE_PREFIX = ".claude/knowledge/"
 """Where knowledge files live unless the project configures another folder."""
 
+_LAST = "content"
+"""The long text goes last in the JSON shape, after every short field."""
+_FIRST_FIELDS = tuple(f for f in ENTRY_FIELDS if f.column != _LAST)
+_LAST_FIELD = next(f for f in ENTRY_FIELDS if f.column == _LAST)
 ENTRY_KEYS: tuple[str, ...] = (
-    "id",
-    "category",
-    "source",
-    "filePath",
-    "line",
-    "lineEnd",
-    "sectionTitle",
-    "keywords",
-    "referenceCount",
-    "promoted",
-    "promotedAt",
-    "createdAt",
-    "updatedAt",
-    "contentHash",
+    *(f.key for f in _FIRST_FIELDS),
     "stale",
     "staleReason",
     "uri",
-    "content",
+    _LAST_FIELD.key,
 )
-"""The keys of an entry, in order (the long ``content`` last)."""
+"""The keys of an entry, in order: its declared fields, what is known of it beyond the
+store (stale, staleReason, uri), the long ``content`` last."""
 RESULT_KEYS: tuple[str, ...] = ("rank", "score", *ENTRY_KEYS[:-1], "explanation", "content")
 """The keys of a search result: an entry's, with its rank, score and explanation."""
 EXPLANATION_KEYS: tuple[str, ...] = (
@@ -66,31 +67,38 @@ EXPLANATION_KEYS: tuple[str, ...] = (
 )
 """The keys of a score explanation."""
 
-_ATTRIBUTES = {column: f.name for column, f in zip(ENTRY_COLUMNS, fields(Entry), strict=True)}
+_BY_NAME: dict[str, EntryField] = {f.column: f for f in ENTRY_FIELDS} | {
+    f.key: f for f in ENTRY_FIELDS
+}
 
 
-def _value(entry: Entry, key: str) -> object:
-    if key == "line":
-        return entry.line_start or None
-    value = getattr(entry, _ATTRIBUTES[key])
-    if key in ("category", "source"):
+def _json_value(field: EntryField, entry: Entry) -> Any:
+    """The field's value in the JSON shape."""
+    value = getattr(entry, field.attr)
+    kind = field.kind
+    if kind in (FieldKind.CATEGORY, FieldKind.SOURCE):
         return value.value
-    if key == "keywords":
+    if kind is FieldKind.KEYWORDS:
         return list(value)
+    if kind is FieldKind.LINE:
+        return value or None
     return value
 
 
-def entry_record(
-    entry: Entry, keys: Sequence[str] = ENTRY_COLUMNS, *, snake_case: bool = False
-) -> dict[str, object]:
-    """``entry`` as a dict of ``keys`` (see :data:`ALL_FIELDS`), in that order.
+def entry_record(entry: Entry, keys: Sequence[str] = ENTRY_COLUMNS) -> dict[str, object]:
+    """``entry`` as a dict of ``keys`` (see :data:`ALL_FIELDS`), in that order: a JSON key
+    gives the field's JSON value, a column name its stored value (``lineStart`` 0 when
+    unknown, ``line`` None).
 
     Raises:
         KeyError: a key that is not an entry field.
     """
-    record = {key: _value(entry, key) for key in keys}
-    if snake_case:
-        return {_ATTRIBUTES.get(key, key): value for key, value in record.items()}
+    record: dict[str, object] = {}
+    for key in keys:
+        field = _BY_NAME[key]
+        # A column named otherwise in JSON (lineStart) gives its stored value.
+        same = key == field.key
+        record[key] = _json_value(field, entry) if same else getattr(entry, field.attr)
     return record
 
 
@@ -109,26 +117,14 @@ def entry_json(
 ) -> dict[str, Any]:
     """``entry`` in the one JSON shape (``entry.schema.json``); ``stale_reason`` non-empty
     when the code it cites changed or disappeared."""
-    return {
-        "id": entry.id,
-        "category": entry.category.value,
-        "source": entry.source.value,
-        "filePath": entry.file_path,
-        "line": entry.line_start or None,
-        "lineEnd": entry.line_end or None,
-        "sectionTitle": entry.section_title,
-        "keywords": list(entry.keywords),
-        "referenceCount": entry.reference_count,
-        "promoted": entry.promoted,
-        "promotedAt": entry.promoted_at,
-        "createdAt": entry.created_at,
-        "updatedAt": entry.updated_at,
-        "contentHash": entry.content_hash,
-        "stale": bool(stale_reason),
-        "staleReason": stale_reason,
-        "uri": resource_uri(entry, knowledge_prefix),
-        "content": entry.content,
-    }
+    shape = {f.key: _json_value(f, entry) for f in _FIRST_FIELDS}
+    shape.update(
+        stale=bool(stale_reason),
+        staleReason=stale_reason,
+        uri=resource_uri(entry, knowledge_prefix),
+    )
+    shape[_LAST_FIELD.key] = _json_value(_LAST_FIELD, entry)
+    return shape
 
 
 def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
