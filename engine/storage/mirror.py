@@ -113,8 +113,7 @@ class EntryMirror:
             enable_wal(db, BUSY_TIMEOUT_S)
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
-            version = db.execute("SELECT value FROM fts_state WHERE key='schema'").fetchone()
-            migrate(db, "" if version is None else str(version[0]))
+            migrate(db)
             db.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'x'").fetchone()
         except sqlite3.DatabaseError:
             db.close()

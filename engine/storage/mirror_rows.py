@@ -121,27 +121,42 @@ def _table_columns(db: sqlite3.Connection, table: str) -> list[str]:
     return [str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")]
 
 
-def migrate(db: sqlite3.Connection, found: str) -> None:
-    """Bring a mirror at schema version ``found`` to :data:`SCHEMA_VERSION` in one
-    transaction: the numbered :data:`MIGRATIONS` after it, then the declared fields the
-    table lacks (added with their kind's default; the FTS5 table rebuilt when one of them
-    is searchable). A no-op on a current mirror.
+def _stored_version(db: sqlite3.Connection) -> int:
+    row = db.execute("SELECT value FROM fts_state WHERE key = 'schema'").fetchone()
+    found = "" if row is None else str(row[0])
+    if not found.isdigit() or not 1 <= int(found) <= int(SCHEMA_VERSION):
+        raise sqlite3.DatabaseError(f"keyword index schema {found!r} is not {SCHEMA_VERSION}")
+    return int(found)
+
+
+def _missing(db: sqlite3.Connection) -> tuple[list[EntryField], bool]:
+    """The declared fields the table lacks, and whether the FTS5 columns differ."""
+    columns = _table_columns(db, "entries")
+    missing = [f for f in ENTRY_FIELDS if f.column not in columns]
+    return missing, list(FTS_COLUMNS) != _table_columns(db, "memory_fts")
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring a mirror (its tables created if missing) to :data:`SCHEMA_VERSION`, in one
+    transaction: the numbered :data:`MIGRATIONS` after its version, then the declared
+    fields its table lacks (added with their kind's default; the FTS5 table rebuilt when
+    one of them is searchable). A no-op on a current mirror; a second process that opens
+    the same old mirror at once waits, then finds it current.
 
     Raises:
         sqlite3.DatabaseError: the mirror's schema is not one this program knows (newer,
             or older than the first, 1), or it is unreadable: the caller recreates it
             from the store.
     """
-    if not found.isdigit() or not 1 <= int(found) <= int(SCHEMA_VERSION):
-        raise sqlite3.DatabaseError(f"keyword index schema {found!r} is not {SCHEMA_VERSION}")
-    missing = [f for f in ENTRY_FIELDS if f.column not in _table_columns(db, "entries")]
-    fts_changed = list(FTS_COLUMNS) != _table_columns(db, "memory_fts")
-    if int(found) == int(SCHEMA_VERSION) and not missing and not fts_changed:
+    missing, fts_changed = _missing(db)
+    if _stored_version(db) == int(SCHEMA_VERSION) and not missing and not fts_changed:
         return
     db.execute("BEGIN IMMEDIATE")
     try:
+        found = _stored_version(db)  # again, under the lock: another process may have run
+        missing, fts_changed = _missing(db)
         for number, _, step in MIGRATIONS:
-            if number > int(found):
+            if number > found:
                 step(db)
         for field in missing:
             db.execute(f"ALTER TABLE entries ADD COLUMN {_column_sql(field)}")
