@@ -1,8 +1,9 @@
 """One search: the retrievers run, their rankings fused, the gate applied.
 
 Hybrid search over-fetches from both retrievers (:mod:`engine.search.keyword`,
-:mod:`engine.search.vector`), fuses the two ranked lists (:mod:`engine.search.fusion`),
-and then applies the relevance gate (:mod:`engine.search.gate`), which scores each result
+:mod:`engine.search.vector`), fuses the two ranked lists (:mod:`engine.search.fusion`: by
+the z-scores of their raw scores unless the ``fusion`` setting asks for Reciprocal Rank
+Fusion), and then applies the relevance gate (:mod:`engine.search.gate`), which scores each result
 by its relevance (:mod:`engine.search.scoring`) and returns them sorted by it. Keyword and
 vector modes run one retriever, and score their results on the same scale. A query with
 no informative word (stopwords and single letters only) returns nothing, with a warning.
@@ -30,7 +31,7 @@ from engine.core.models import (
 )
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
-from engine.search.fusion import fuse
+from engine.search.fusion import DEFAULT_FUSION, fuse
 from engine.search.gate import gate, judged, shown
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.relevance import relevant_hits
@@ -84,7 +85,7 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
-        fusion: str = "zscore",
+        fusion: str = DEFAULT_FUSION,
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors

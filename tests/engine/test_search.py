@@ -50,7 +50,12 @@ def khit(entry_id: str, rank: int, score: float = 1.0) -> KeywordHit:
 class TestFuse:
     def test_rrf_formula(self) -> None:
         k = 60
-        results = fuse([(entry("a"), 0.9), (entry("b"), 0.8)], [khit("b", 1), khit("c", 2, 0.5)], k)
+        results = fuse(
+            [(entry("a"), 0.9), (entry("b"), 0.8)],
+            [khit("b", 1), khit("c", 2, 0.5)],
+            k,
+            method="rrf",
+        )
         by_id = {r.entry.id: r for r in results}
         assert by_id["a"].explanation.fused_score == pytest.approx(1 / (k + 1))
         assert by_id["b"].explanation.fused_score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
@@ -58,7 +63,9 @@ class TestFuse:
         assert [r.entry.id for r in results] == ["b", "a", "c"]
 
     def test_entry_in_both_lists_is_merged(self) -> None:
-        results = fuse([(entry("a"), 0.7), (entry("b"), 0.6)], [khit("a", 2, 0.4)], 60)
+        results = fuse(
+            [(entry("a"), 0.7), (entry("b"), 0.6)], [khit("a", 2, 0.4)], 60, method="rrf"
+        )
         assert [r.entry.id for r in results].count("a") == 1
         merged = next(r for r in results if r.entry.id == "a")
         assert merged.explanation.vector_rank == 1
@@ -70,17 +77,17 @@ class TestFuse:
 
     def test_first_in_both_scores_one(self) -> None:
         for k in (1, 60, 1000):
-            results = fuse([(entry("a"), 0.5), (entry("b"), 0.4)], [khit("a", 1)], k)
+            results = fuse([(entry("a"), 0.5), (entry("b"), 0.4)], [khit("a", 1)], k, method="rrf")
             assert results[0].score == pytest.approx(1.0)
             assert all(0.0 < r.score <= 1.0 for r in results)
 
     def test_first_in_one_list_only_scores_half(self) -> None:
-        results = fuse([(entry("a"), 0.5)], [], 60)
+        results = fuse([(entry("a"), 0.5)], [], 60, method="rrf")
         assert results[0].score == pytest.approx(0.5)
         assert results[0].explanation.keyword_rank is None
 
     def test_empty(self) -> None:
-        assert fuse([], [], 60) == []
+        assert fuse([], [], 60, method="rrf") == []
 
 
 class TestFuseZscores:
