@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
 from engine.search.keyword import KeywordSearcher
-from engine.search.query import MAX_QUERY_TERMS, build_match_query
+from engine.search.query import MAX_QUERY_TERMS, Query, build_match_query
 from engine.storage.mirror import EntryMirror
 
 CORPUS = {
@@ -123,7 +123,8 @@ class TestSearch:
     def test_prefix_last(self, filled: EntryMirror) -> None:
         assert KeywordSearcher(filled).search("lanc", 5) == []
         assert {
-            h.entry.id for h in KeywordSearcher(filled).search("lanc", 5, prefix_last=True)
+            h.entry.id
+            for h in KeywordSearcher(filled).search(Query.parse("lanc", prefix_last=True), 5)
         } == {"a", "e"}
 
     def test_category_filter(self, fts: EntryMirror) -> None:
@@ -131,7 +132,7 @@ class TestSearch:
         entries.append(make_entry("x", "a cache gotcha", category=Category.GOTCHA))
         with fts.transaction() as db:
             fts.upsert(db, entries)
-        hits = KeywordSearcher(fts).search("cache", 3, category=Category.GOTCHA)
+        hits = KeywordSearcher(fts).search(Query.parse("cache", category=Category.GOTCHA), 3)
         assert [h.entry.id for h in hits] == ["x"]
         assert hits[0].score == 1.0
 
@@ -186,7 +187,7 @@ class TestSearch:
     )
     def test_fts5_syntax_never_raises(self, filled: EntryMirror, query: str) -> None:
         for prefix_last in (False, True):
-            hits = KeywordSearcher(filled).search(query, 5, prefix_last=prefix_last)
+            hits = KeywordSearcher(filled).search(Query.parse(query, prefix_last=prefix_last), 5)
             assert all(0.0 <= h.score <= 1.0 for h in hits)
         assert filled.count() == len(CORPUS)
 
@@ -211,7 +212,7 @@ class TestSearch:
         self, tmp_path_factory: pytest.TempPathFactory, query: str, prefix_last: bool
     ) -> None:
         index = _shared_index(tmp_path_factory)
-        hits = KeywordSearcher(index).search(query, 5, prefix_last=prefix_last)
+        hits = KeywordSearcher(index).search(Query.parse(query, prefix_last=prefix_last), 5)
         assert all(0.0 <= h.score <= 1.0 for h in hits)
 
 

@@ -12,7 +12,7 @@ from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry
 from engine.search import keyword as keyword_module
 from engine.search.keyword import PHRASE_POOL, KeywordSearcher
-from engine.search.query import MAX_PHRASES, build_phrase_query
+from engine.search.query import MAX_PHRASES, Query, build_phrase_query
 from engine.storage.mirror import EntryMirror
 
 # "apart" is shorter, so BM25 over the words alone ranks it above "adjacent".
@@ -73,8 +73,16 @@ def mirror(tmp_path: Path) -> Iterator[EntryMirror]:
     index.close()
 
 
-def ids(mirror: EntryMirror, query: str, limit: int = 5, **kwargs: object) -> list[str]:
-    return [h.entry.id for h in KeywordSearcher(mirror).search(query, limit, **kwargs)]  # type: ignore[arg-type]
+def ids(
+    mirror: EntryMirror,
+    query: str,
+    limit: int = 5,
+    category: Category | None = None,
+    *,
+    phrases: bool = True,
+) -> list[str]:
+    asked = Query.parse(query, category=category)
+    return [h.entry.id for h in KeywordSearcher(mirror).search(asked, limit, phrases=phrases)]
 
 
 def test_the_words_alone_rank_the_shorter_entry_first(

@@ -18,6 +18,7 @@ from engine.core.models import Entry, ScoreExplanation, SearchResult
 from engine.search.fusion import fuse
 from engine.search.gate import fold_by_file, gate, pooled
 from engine.search.keyword import KeywordHit
+from engine.search.query import Query
 from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
     RELEVANT,
@@ -53,7 +54,7 @@ class TestFusionProperties:
         keyword[9] = khit("both", 10, keyword[9].bm25 * -1)
         fused = fuse(vector, keyword, 60, 1.0, "zscore")
         assert fused[0].entry.id == "one_sided"  # the fusion picks both as candidates ...
-        weights = query_weights("required flags", {"required": 3, "flags": 10}, 100)
+        weights = query_weights(Query.parse("required flags"), {"required": 3, "flags": 10}, 100)
         texts = {"both": "required flags", "one_sided": "flags"}
         fused = [replace(r, entry=entry(r.entry.id, texts.get(r.entry.id, ""))) for r in fused]
         shown = gate(
@@ -91,7 +92,9 @@ class TestScore:
     def test_coverage_weighs_each_word_by_its_rarity_here(self) -> None:
         # "option" is in 90 of 100 entries, "frobnicate" in 1, "banana" in none.
         weights = query_weights(
-            "option frobnicate banana", {"option": 90, "frobnicate": 1, "banana": 0}, 100
+            Query.parse("option frobnicate banana"),
+            {"option": 90, "frobnicate": 1, "banana": 0},
+            100,
         )
         common = coverage(weights, entry("a", "an option"))
         rare = coverage(weights, entry("b", "how to frobnicate"))
@@ -116,7 +119,7 @@ class TestGate:
         ]
 
     def run(self, sims: list[float], min_score: float = 0.2) -> list[SearchResult]:
-        weights = query_weights("unrelated words", {}, 100)
+        weights = query_weights(Query.parse("unrelated words"), {}, 100)
         return gate(
             weights,
             np.zeros(4, dtype=np.float32),

@@ -14,6 +14,7 @@ from engine.core.models import Category, Entry, SearchMode
 from engine.search.fusion import fuse, vector_weight
 from engine.search.gate import covers_all_terms
 from engine.search.keyword import KeywordHit
+from engine.search.query import Query
 from engine.search.scoring import EVIDENCE_MIDPOINT, RELEVANT, keyword_relevance
 from engine.search.searcher import NOTHING_TO_SEARCH
 from engine.services.entries import NewEntry
@@ -171,7 +172,7 @@ class TestModes:
         assert response.used is SearchMode.KEYWORD
         assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
         top = response.results[0]
-        weights = memory.searcher.keyword.query_weights("camelcase columns")
+        weights = memory.searcher.keyword.query_weights(Query.parse("camelcase columns"))
         assert top.score == pytest.approx(keyword_relevance(top.explanation.keyword_score, weights))
         assert 0.0 < top.score < 1.0  # a calibrated relevance, not "1.0 for the first"
         assert top.explanation.keyword_rank == 1
