@@ -21,12 +21,11 @@ from engine.storage.mirror_keyword import MatchQuery
 
 COMMON_TERM_SHARE = 0.1
 """In a memory of :data:`COMMON_TERM_MIN_ENTRIES` entries or more, a query term found in
-more than this share of entries is left out of keyword search. BM25 gives such a term
-little weight, but ranking the tens of thousands of entries it matches dominated search
-at 100,000 entries: warm keyword p50 59 → 21 ms, hybrid 84 → 41 ms. It costs quality
-(forced onto SciFact: train −0.014 keyword / −0.0025 hybrid nDCG@10, test −0.015 /
-−0.016; a 0.2 share costs half as much but leaves hybrid at 59 ms), so only memories of
-50,000 entries or more, where keyword search without it passes 30 ms, leave terms out."""
+more than this share of entries is left out of keyword search (the rarest term always
+stays). BM25 gives such a term little weight, yet ranking the tens of thousands of
+entries it matches is most of the time a search takes in a memory that large. Leaving it
+out costs a little quality, so smaller memories, where keyword search is fast with every
+term, keep them all (bench/RESULTS.md, "Keyword search at 100,000 entries")."""
 COMMON_TERM_MIN_ENTRIES = 50_000
 BM25_WEIGHTS = {
     "id": 0.0,
