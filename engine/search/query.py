@@ -213,22 +213,3 @@ class Query:
         """The terms whose frequencies decide which are too common to search (the word
         being typed, a prefix, is always searched)."""
         return self.terms[:-1] if self.partial is not None and self.terms else self.terms
-
-
-def content_terms(query: str) -> list[str]:
-    """The distinct lower-cased terms of ``query`` that keyword search looks for."""
-    return list(Query.parse(query).terms)
-
-
-def build_match_query(
-    query: str, *, prefix_last: bool = False, leave_out: frozenset[str] = frozenset()
-) -> str | None:
-    """:meth:`Query.match` of ``query`` read on its own (bench, tests)."""
-    return Query.parse(query, prefix_last=prefix_last).match(leave_out)
-
-
-def build_phrase_query(
-    query: str, *, prefix_last: bool = False, leave_out: frozenset[str] = frozenset()
-) -> str | None:
-    """:meth:`Query.phrases` of ``query`` read on its own (bench, tests)."""
-    return Query.parse(query, prefix_last=prefix_last).phrases(leave_out)

@@ -21,7 +21,8 @@ below. A search shows results only when its best reaches 0.5 (:data:`RELEVANT`),
 lists the others down to ``min_score`` (0.2 by default; :mod:`engine.search.gate`).
 
 Queries without an informative word (stopwords and one-letter words only: ``x``, ``how
-do I``) have nothing to judge and return nothing (:func:`informative_terms`).
+do I``) have nothing to judge and return nothing
+(:attr:`engine.search.query.Query.informative`).
 
 The constants were chosen on two ``bench/repo_qa`` memories (typer, express): the
 midpoint from a plateau (0.38-0.42) where every on-topic question kept its answer in the
@@ -63,12 +64,6 @@ meaning and words: the curve is flatter."""
 RELEVANT = 0.5
 """A search shows results only when one of them reaches this relevance (the evidence
 midpoint); it then lists the others down to ``min_score``."""
-
-
-def informative_terms(query: str) -> list[str]:
-    """The distinct words of ``query`` that carry meaning, in order (see
-    :func:`engine.search.query.is_informative`); empty when the query has none."""
-    return list(Query.parse(query).informative)
 
 
 def idf(total: int, document_frequency: int) -> float:

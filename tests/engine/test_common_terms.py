@@ -10,7 +10,7 @@ import pytest
 from engine.core.models import Entry
 from engine.search import keyword as fts_module
 from engine.search.keyword import KeywordSearcher
-from engine.search.query import Query, build_match_query
+from engine.search.query import Query
 from engine.storage.mirror import EntryMirror
 
 
@@ -65,5 +65,5 @@ def test_counts_are_refreshed_when_the_memory_changes(
 
 
 def test_match_query_leaves_out_terms_unless_nothing_would_remain() -> None:
-    assert build_match_query("alpha beta", leave_out=frozenset({"alpha"})) == '"beta"'
-    assert build_match_query("alpha", leave_out=frozenset({"alpha"})) == '"alpha"'
+    assert Query.parse("alpha beta").match(frozenset({"alpha"})) == '"beta"'
+    assert Query.parse("alpha").match(frozenset({"alpha"})) == '"alpha"'

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
 from engine.search.keyword import KeywordSearcher
-from engine.search.query import MAX_QUERY_TERMS, Query, build_match_query
+from engine.search.query import MAX_QUERY_TERMS, Query
 from engine.storage.mirror import EntryMirror
 
 CORPUS = {
@@ -63,31 +63,31 @@ def filled(fts: EntryMirror) -> EntryMirror:
 
 class TestMatchQuery:
     def test_terms_are_quoted_and_ored(self) -> None:
-        assert build_match_query("LanceDB quotes") == '"lancedb" OR "quotes"'
+        assert Query.parse("LanceDB quotes").match() == '"lancedb" OR "quotes"'
 
     def test_stopwords_are_dropped(self) -> None:
-        assert build_match_query("how do I install the package") == '"install" OR "package"'
+        assert Query.parse("how do I install the package").match() == '"install" OR "package"'
 
     def test_only_stopwords_are_kept_when_nothing_else(self) -> None:
-        assert build_match_query("the") == '"the"'
+        assert Query.parse("the").match() == '"the"'
 
     def test_no_terms_gives_none(self) -> None:
-        assert build_match_query("  ** -- ()  ") is None
-        assert build_match_query("") is None
+        assert Query.parse("  ** -- ()  ").match() is None
+        assert Query.parse("").match() is None
 
     def test_duplicate_terms_once(self) -> None:
-        assert build_match_query("Quote quote QUOTE") == '"quote"'
+        assert Query.parse("Quote quote QUOTE").match() == '"quote"'
 
     def test_prefix_last(self) -> None:
-        assert build_match_query("lance inst", prefix_last=True) == '"lance" OR "inst"*'
+        assert Query.parse("lance inst", prefix_last=True).match() == '"lance" OR "inst"*'
         # a trailing space means the last word is complete
-        assert build_match_query("lance inst ", prefix_last=True) == '"lance" OR "inst"'
+        assert Query.parse("lance inst ", prefix_last=True).match() == '"lance" OR "inst"'
         # a stopword as the last word gets no prefix
-        assert build_match_query("install the", prefix_last=True) == '"install"'
+        assert Query.parse("install the", prefix_last=True).match() == '"install"'
 
     def test_prefix_applies_to_the_word_being_typed(self) -> None:
         # The last word repeats an earlier one: it is still the one being typed.
-        assert build_match_query("db lance db", prefix_last=True) == '"db"* OR "lance"'
+        assert Query.parse("db lance db", prefix_last=True).match() == '"db"* OR "lance"'
 
 
 class TestSearch:
@@ -202,7 +202,7 @@ class TestSearch:
         started = time.monotonic()
         assert {h.entry.id for h in KeywordSearcher(filled).search(words, 5)} == {"a", "e"}
         assert time.monotonic() - started < 6.0  # 150k OR-ed terms took ~12 s
-        match = build_match_query(words)
+        match = Query.parse(words).match()
         assert match is not None
         assert match.count(" OR ") + 1 == MAX_QUERY_TERMS
 

@@ -23,7 +23,6 @@ from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
     RELEVANT,
     coverage,
-    informative_terms,
     query_weights,
     relevance,
 )
@@ -85,9 +84,12 @@ class TestFusionProperties:
 
 class TestScore:
     def test_informative_terms_leave_out_stopwords_and_single_letters(self) -> None:
-        assert informative_terms("How do I add a --version option?") == ["add", "version", "option"]
-        assert informative_terms("x") == informative_terms("how do I") == []
-        assert informative_terms("q 2 über") == ["über"]  # one letter of another script stays
+        def informative(text: str) -> tuple[str, ...]:
+            return Query.parse(text).informative
+
+        assert informative("How do I add a --version option?") == ("add", "version", "option")
+        assert informative("x") == informative("how do I") == ()
+        assert informative("q 2 über") == ("über",)  # one letter of another script stays
 
     def test_coverage_weighs_each_word_by_its_rarity_here(self) -> None:
         # "option" is in 90 of 100 entries, "frobnicate" in 1, "banana" in none.
