@@ -334,17 +334,18 @@ def _word_and_phrase_lists(memory: object, id_map: dict[str, str], text: str) ->
     """A query's BM25 over its words (top :data:`DEPTH`) and over its adjacent word pairs
     as phrases, both raw (higher is better), straight from the mirror's FTS5 index."""
     from engine.search.keyword import BM25_WEIGHTS
-    from engine.search.query import build_match_query, build_phrase_query
+    from engine.search.query import Query
+    from engine.storage.mirror_keyword import MatchQuery
 
     mirror = memory.mirror  # type: ignore[attr-defined]
-    rank = f"SELECT e.id, bm25(memory_fts, {BM25_WEIGHTS}) AS r FROM memory_fts JOIN entries e"
-    rank += " ON e.rowid = memory_fts.rowid WHERE memory_fts MATCH ? ORDER BY r"
-    match, phrases = build_match_query(text), build_phrase_query(text)
-    words = mirror.read(rank + " LIMIT ?", (match, DEPTH)) if match else []
-    pairs = mirror.read(rank, (phrases,)) if phrases else []
+    query = Query.parse(text)
+    match, phrases = query.match(), query.phrases()
+    words = mirror.ranked(MatchQuery(match, DEPTH, BM25_WEIGHTS)) if match else []
+    every = mirror.count()
+    pairs = mirror.ranked(MatchQuery(phrases, every, BM25_WEIGHTS)) if phrases else []
     return {
-        "kw": [(id_map[i], -r) for i, r in words],
-        "ph": {id_map[i]: -r for i, r in pairs if i in id_map},
+        "kw": [(id_map[e.id], -r) for e, r in words],
+        "ph": {id_map[e.id]: -r for e, r in pairs if e.id in id_map},
     }
 
 

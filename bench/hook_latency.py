@@ -23,7 +23,7 @@ import numpy as np
 
 from bench.index_corpus import CORPUS
 from bench.metrics import median
-from engine.embedding.base import DIMENSION
+from engine.embedding.base import DIMENSION, Uncached
 from engine.markdown.chunking import chunk_markdown
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
@@ -32,11 +32,18 @@ ROOT = Path(__file__).resolve().parent / ".cache" / "hook"
 CLI = str(Path(sys.executable).parent / "memory-tui")
 
 
-class HashEmbedder:
+class HashEmbedder(Uncached):
     """Random-but-deterministic unit vectors: enough for paths that never read them."""
 
     model_id = "bench-hash"
-    dimension = DIMENSION
+    loaded = True
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    def load(self) -> None:
+        """Nothing to load."""
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:  # type: ignore[type-arg]
         out = np.empty((len(texts), DIMENSION), dtype=np.float32)

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from engine.embedding.base import Uncached
 from engine.search.query import STOPWORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-class FakeEmbedder:
+class FakeEmbedder(Uncached):
     """Deterministic bag-of-words embedder: each word is hashed to a signed dimension.
 
     Texts sharing words are similar, texts sharing none have similarity ~0 (up to hash
@@ -33,6 +34,9 @@ class FakeEmbedder:
     @property
     def model_id(self) -> str:
         return self._model_id
+
+    def load(self) -> None:
+        """Nothing to load: the fake is always ready unless a test says otherwise."""
 
     @property
     def dimension(self) -> int:

@@ -158,13 +158,16 @@ class CachedEmbedder:
     @property
     def loaded(self) -> bool:
         """Whether the wrapped model is in memory (searches that must not wait check it)."""
-        return bool(getattr(self.inner, "loaded", True))
+        return self.inner.loaded
 
     def load(self) -> None:
         """Load the wrapped model now, if it loads lazily."""
-        load = getattr(self.inner, "load", None)
-        if callable(load):
-            load()
+        self.inner.load()
+
+    @property
+    def model(self) -> Embedder:
+        """See :class:`Embedder`: the wrapped model's."""
+        return self.inner.model
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         """See :class:`Embedder`; only cache misses reach the model."""
@@ -215,12 +218,13 @@ def keep_pulled(embedder: Embedder) -> Callable[[str, str, VectorDelta], None]:
     machine's cache: one-shot searches then read them without opening the store."""
 
     def listener(before: str, after: str, delta: VectorDelta) -> None:
-        if not (delta.pulled and delta.written and isinstance(embedder, CachedEmbedder)):
+        cache = embedder.cache
+        if not (delta.pulled and delta.written and cache is not None):
             return
         items = [
             (document_key(entry), vector.tobytes())
             for entry, vector in zip(delta.written, delta.vectors, strict=True)
         ]
-        embedder.cache.put_many(items, embedder.model_id)
+        cache.put_many(items, embedder.model_id)
 
     return listener

@@ -98,24 +98,13 @@ def embed_entries(embedder: Embedder, entries: Sequence[Entry]) -> Vectors:
     """The vectors of ``entries`` (their :func:`document_text`), through the embedding
     cache when ``embedder`` has one, under their :func:`document_key`."""
     texts = [document_text(e) for e in entries]
-    keyed = getattr(embedder, "embed_keyed", None)
-    if callable(keyed):
-        vectors: Vectors = keyed(texts, [document_key(e) for e in entries])
-        return vectors
-    return embedder.embed_documents(texts)
+    return embedder.embed_keyed(texts, [document_key(e) for e in entries])
 
 
 def cached_entries(embedder: Embedder, entries: Sequence[Entry]) -> tuple[Any, list[int]]:
     """The embedding cache's vectors of ``entries`` without running the model, and the
     rows it has none for (all zeros); every row when ``embedder`` keeps no cache."""
-    lookup = getattr(embedder, "cached_keyed", None)
-    if callable(lookup):
-        found: tuple[Any, list[int]] = lookup([document_key(e) for e in entries])
-        return found
-    import numpy as np
-
-    rows = list(range(len(entries)))
-    return np.zeros((len(entries), embedder.dimension), dtype=np.float32), rows
+    return embedder.cached_keyed([document_key(e) for e in entries])
 
 
 def cached_vector(found: Mapping[str, bytes], key: str, digest: str) -> bytes | None:

@@ -16,7 +16,14 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.embedding.base import DIMENSION, MODEL_ID, Embedder, force_offline, model_path
+from engine.embedding.base import (
+    DIMENSION,
+    MODEL_ID,
+    Embedder,
+    Uncached,
+    force_offline,
+    model_path,
+)
 from engine.embedding.onnx_export import Variant, ensure_onnx
 from engine.embedding.reference import SentenceTransformerEmbedder
 
@@ -42,7 +49,7 @@ def choose_providers(available: Sequence[str], device: str | None) -> list[str]:
     return ["CPUExecutionProvider"]
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(Uncached):
     """The packaged model through onnxruntime; loads on first use (thread-safe).
 
     ``variant`` is the export used for queries (and for documents unless

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.embedding.base import DIMENSION, MODEL_ID, force_offline, model_path
+from engine.embedding.base import DIMENSION, MODEL_ID, Uncached, force_offline, model_path
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(Uncached):
     """all-MiniLM-L6-v2 through sentence-transformers, loaded on first use (thread-safe)."""
 
     def __init__(self, batch_size: int = 32) -> None:

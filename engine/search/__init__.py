@@ -1,9 +1,11 @@
 """Finding entries: the retrievers, their fusion and the relevance gate.
 
-Owns: reading a query into terms, the one tokenizer (:mod:`.query`); BM25 keyword
-retrieval over the mirror's FTS5 index (:mod:`.keyword`); vector retrieval over the
+Owns: reading a query once into a :class:`~.query.Query`, with the one tokenizer
+(:mod:`.query`); BM25 keyword retrieval over the mirror's FTS5 index, what it asks and
+how it weighs it (:mod:`.keyword`; the SQL is the storage's); vector retrieval over the
 in-memory copy, the embedding cache or the store (:mod:`.vector`, :mod:`.vector_index`);
-Reciprocal Rank Fusion with its score explanation (:mod:`.fusion`); the relevance gate
-(:mod:`.gate`); one search from mode to response (:mod:`.searcher`).
+fusion of the two rankings (z-scores by default, or Reciprocal Rank Fusion) with its
+score explanation (:mod:`.fusion`); the relevance gate (:mod:`.gate`); one search from
+mode to response (:mod:`.searcher`).
 May import: :mod:`engine.core`, :mod:`engine.storage`, :mod:`engine.embedding`.
 """

@@ -50,6 +50,9 @@ class _Fused:
 
 
 FUSION_METHODS = ("zscore", "rrf")
+DEFAULT_FUSION = "zscore"
+"""The method used when none is named: the configuration's default too
+(:attr:`engine.core.config.Config.fusion`)."""
 
 AGREEMENT_HEAD = 10
 """How many first results of each list are compared to judge their agreement."""
@@ -76,7 +79,7 @@ def fuse(
     keyword_hits: Sequence[KeywordHit],
     k: int,
     keyword_weight: float = 1.0,
-    method: str = "rrf",
+    method: str = DEFAULT_FUSION,
     *,
     keyword_complete: bool = False,
 ) -> list[SearchResult]:

@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, SearchResult
-from engine.search.query import STOPWORDS, WORD, is_prefix, stem, words
+from engine.search.query import STOPWORDS, WORD, Query, stem
 from engine.search.scoring import RELEVANT, QueryWeights, coverage, evidence, relevance
 
 if TYPE_CHECKING:
@@ -62,14 +62,14 @@ def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> 
     With ``prefix_last`` (search as you type) the last word, unless followed by a space,
     only has to start a word of the entry, as it does for the keyword retriever.
     """
-    tokens = words(query)
-    terms = set(tokens) - STOPWORDS
+    asked = Query.parse(query, prefix_last=prefix_last)
+    terms = set(asked.tokens) - STOPWORDS
     if not terms:
         return False
     text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
     found = set(WORD.findall(text))
     stems = {stem(w) for w in found}
-    partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
+    partial = asked.partial
     return all(
         t in found or stem(t) in stems or (t == partial and any(w.startswith(t) for w in found))
         for t in terms

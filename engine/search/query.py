@@ -1,16 +1,23 @@
 r"""Query text → search terms: the one tokenizer every retriever and the gate share.
 
-Keyword search, the relevance gate and the Claude Code hook all read a query the same
-way: ``\w+`` tokens, lower-cased, stopwords dropped unless nothing else is left.
+A search reads its text once (:meth:`Query.parse`): ``\w+`` tokens, lower-cased,
+stopwords dropped unless nothing else is left, the word being typed (search as you type)
+and the filters. The :class:`Query` then serves every part of the search: the FTS5
+expressions of keyword search (:meth:`Query.match`, :meth:`Query.phrases`), the
+informative words the gate and the relevance score weigh (:attr:`Query.informative`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
 import snowballstemmer
+
+from engine.core.models import Category
 
 WORD = re.compile(r"\w+", re.UNICODE)
 """A term: a run of word characters (letters, digits, underscore; any script)."""
@@ -91,7 +98,7 @@ STOPWORDS = frozenset(
 
 
 def words(text: str) -> list[str]:
-    """Every term of ``text``, lower-cased, in order (repeats kept)."""
+    """Every term of ``text``, lower-cased, in order (repeats kept): the tokenizer."""
     return [t.lower() for t in WORD.findall(text)]
 
 
@@ -105,69 +112,104 @@ def stem(word: str) -> str:
     return str(_PORTER.stemWord(word))
 
 
-def content_terms(query: str) -> list[str]:
-    """The distinct lower-cased terms of ``query`` that keyword search looks for."""
-    terms = list(dict.fromkeys(t.lower() for t in WORD.findall(query)))
-    return ([t for t in terms if t not in STOPWORDS] or terms)[:MAX_QUERY_TERMS]
+def is_informative(term: str) -> bool:
+    """A word that says what a query is about: not a stopword, and not a single Latin
+    letter or digit (``x``, ``q``, ``2``: in every memory, they match by accident)."""
+    return term not in STOPWORDS and (len(term) > 1 or not term.isascii())
 
 
-def is_prefix(query: str, tokens: list[str]) -> bool:
+def is_prefix(query: str, tokens: Sequence[str]) -> bool:
     """Whether the last token of ``query`` is a word being typed, searched as a prefix:
     not followed by a space, and at least :data:`MIN_PREFIX` characters long."""
     return bool(tokens) and not query[-1].isspace() and len(tokens[-1]) >= MIN_PREFIX
 
 
-def build_match_query(
-    query: str, *, prefix_last: bool = False, leave_out: frozenset[str] = frozenset()
-) -> str | None:
-    """Turn free text into a safe FTS5 MATCH expression, or ``None`` if it has no terms.
-
-    Every term is double-quoted, so FTS5 operators in user text (``NOT``, ``*``, ``:``,
-    ``-``, parentheses, quotes) are searched for as words, never parsed. Terms are
-    OR-ed and ranked by BM25: an implicit AND finds nothing for long natural-language
-    queries. Stopwords are dropped unless the query has nothing else; so are the terms
-    in ``leave_out`` (see :data:`engine.search.keyword.COMMON_TERM_SHARE`), unless that
-    would leave nothing.
-    """
-    tokens = words(query)
-    if not tokens:
-        return None
-    # FTS5 slows down sharply with very many OR-ed phrases (150k terms: ~12 s); a query
-    # that long is pasted text, and its first terms rank as well as all of them.
-    terms = content_terms(query)
-    terms = [t for t in terms if t not in leave_out] or terms
-    quoted = [f'"{t}"' for t in terms]
-    # The word being typed is the last token, even when it repeats an earlier one.
-    if prefix_last and is_prefix(query, tokens) and tokens[-1] in terms:
-        where = terms.index(tokens[-1])
-        quoted[where] = quoted[where] + "*"
-    return " OR ".join(quoted)
+def quoted(term: str) -> str:
+    """``term`` as one quoted FTS5 string: searched for as a word, never parsed."""
+    return '"' + term.replace('"', '""') + '"'
 
 
 MAX_PHRASES = 16
 """Most word pairs of one query searched as phrases."""
 
 
-def build_phrase_query(
-    query: str, *, prefix_last: bool = False, leave_out: frozenset[str] = frozenset()
-) -> str | None:
-    """The pairs of adjacent words of ``query`` (neither a stopword nor in ``leave_out``)
-    as one FTS5 MATCH expression of quoted phrases (``"support group" OR "group
-    meeting"``), or ``None`` when it has no such pair. The word being typed
-    (``prefix_last``) is in none: it is not a whole word yet. A term left out of the
-    words' query for being in too many entries is left out here too: a phrase reads the
-    postings of both its words. Quoting makes it as safe as :func:`build_match_query`."""
-    tokens = words(query)
-    if prefix_last and is_prefix(query, tokens):
-        tokens = tokens[:-1]
-    skip = STOPWORDS | leave_out
-    pairs: list[str] = []
-    for first, second in pairwise(tokens):
-        if first in skip or second in skip:
-            continue
-        phrase = f'"{first} {second}"'
-        if phrase not in pairs:
-            pairs.append(phrase)
-            if len(pairs) == MAX_PHRASES:  # pasted text: its first pairs rank as well
-                break
-    return " OR ".join(pairs) or None
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One search's query, read once: its words and filters, shared by keyword search,
+    the gate, the relevance score and the explanation."""
+
+    text: str
+    tokens: tuple[str, ...]
+    """Every word of the text, lower-cased, in order (repeats kept)."""
+    terms: tuple[str, ...]
+    """The distinct words keyword search looks for: stopwords dropped unless nothing
+    else is left, at most :data:`MAX_QUERY_TERMS`."""
+    partial: str | None = None
+    """The word being typed (search as you type): matched as a prefix. None unless the
+    search asked for it and the last word is one (:func:`is_prefix`)."""
+    category: Category | None = None
+    """Only entries of this category."""
+
+    @classmethod
+    def parse(
+        cls, text: str, *, prefix_last: bool = False, category: Category | None = None
+    ) -> Query:
+        """Read ``text``: the only place a search tokenises its query."""
+        tokens = tuple(words(text))
+        distinct = list(dict.fromkeys(tokens))
+        # FTS5 slows down sharply with very many OR-ed phrases (150k terms: ~12 s); a
+        # query that long is pasted text, and its first terms rank as well as all of them.
+        terms = ([t for t in distinct if t not in STOPWORDS] or distinct)[:MAX_QUERY_TERMS]
+        partial = tokens[-1] if prefix_last and is_prefix(text, tokens) else None
+        return cls(text, tokens, tuple(terms), partial, category)
+
+    @property
+    def informative(self) -> tuple[str, ...]:
+        """The distinct words that carry meaning, in order (:func:`is_informative`);
+        empty when the query has none."""
+        return tuple(t for t in dict.fromkeys(self.tokens) if is_informative(t))
+
+    def match(self, leave_out: frozenset[str] = frozenset()) -> str | None:
+        """The query as a safe FTS5 MATCH expression, or ``None`` if it has no terms.
+
+        Every term is double-quoted, so FTS5 operators in user text (``NOT``, ``*``,
+        ``:``, ``-``, parentheses, quotes) are searched for as words, never parsed. Terms
+        are OR-ed and ranked by BM25: an implicit AND finds nothing for long
+        natural-language queries. The terms in ``leave_out`` (see
+        :data:`engine.search.keyword.COMMON_TERM_SHARE`) are dropped, unless that would
+        leave nothing. The word being typed is searched as a prefix (``"inst"*``)."""
+        if not self.tokens:
+            return None
+        terms = [t for t in self.terms if t not in leave_out] or list(self.terms)
+        found = [quoted(t) for t in terms]
+        # The word being typed is the last token, even when it repeats an earlier one.
+        if self.partial is not None and self.partial in terms:
+            where = terms.index(self.partial)
+            found[where] = found[where] + "*"
+        return " OR ".join(found)
+
+    def phrases(self, leave_out: frozenset[str] = frozenset()) -> str | None:
+        """The pairs of adjacent words (neither a stopword nor in ``leave_out``) as one
+        FTS5 MATCH expression of quoted phrases (``"support group" OR "group
+        meeting"``), or ``None`` when it has no such pair. The word being typed is in
+        none: it is not a whole word yet. A term left out of :meth:`match` for being in
+        too many entries is left out here too: a phrase reads the postings of both its
+        words. Quoting makes it as safe as :meth:`match`."""
+        tokens = self.tokens[:-1] if self.partial is not None else self.tokens
+        skip = STOPWORDS | leave_out
+        pairs: list[str] = []
+        for first, second in pairwise(tokens):
+            if first in skip or second in skip:
+                continue
+            phrase = f'"{first} {second}"'
+            if phrase not in pairs:
+                pairs.append(phrase)
+                if len(pairs) == MAX_PHRASES:  # pasted text: its first pairs rank as well
+                    break
+        return " OR ".join(pairs) or None
+
+    @property
+    def searched_terms(self) -> tuple[str, ...]:
+        """The terms whose frequencies decide which are too common to search (the word
+        being typed, a prefix, is always searched)."""
+        return self.terms[:-1] if self.partial is not None and self.terms else self.terms

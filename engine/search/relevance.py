@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 from engine.search.keyword import KeywordHit, KeywordSearcher
-from engine.search.query import MAX_QUERY_TERMS, STOPWORDS, stem, words
+from engine.search.query import MAX_QUERY_TERMS, STOPWORDS, Query, quoted, stem, words
 
 MIN_COVERAGE = 0.35
 """Share of the prompt's idf weight an entry must hold. Chosen with :data:`MIN_MATCHED`
@@ -74,10 +74,7 @@ def term_weights(keyword: KeywordSearcher, terms: list[str]) -> dict[str, float]
     total = keyword.mirror.count()
     weights = {}
     for term in terms:
-        rows = keyword.mirror.read(
-            "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (_quoted(term),)
-        )
-        df = int(rows[0][0]) if rows else 0
+        df = keyword.mirror.match_count(quoted(term))
         weights[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
     return weights
 
@@ -92,7 +89,7 @@ def relevant_hits(
         return []
     # BM25 over the words alone: the phrase reranking (made for search) moved the hook's
     # candidates on bench/repo_qa for no answer found, and cost one on zustand.
-    hits = keyword.search(" ".join(terms), CANDIDATES, phrases=False)
+    hits = keyword.search(Query.parse(" ".join(terms)), CANDIDATES, phrases=False)
     if not hits:
         return []
     weights = term_weights(keyword, terms)
@@ -122,17 +119,4 @@ def prompt_terms(prompt: str) -> list[str]:
 
 def _matches(keyword: KeywordSearcher, terms: list[str], ids: list[str]) -> dict[str, set[str]]:
     """For each term, which of the entries ``ids`` contain it (any column FTS indexes)."""
-    marks = ", ".join("?" for _ in ids)
-    found: dict[str, set[str]] = {}
-    for term in terms:
-        rows = keyword.mirror.read(
-            "SELECT e.id FROM memory_fts JOIN entries e ON e.rowid = memory_fts.rowid"
-            f" WHERE memory_fts MATCH ? AND e.id IN ({marks})",
-            (_quoted(term), *ids),
-        )
-        found[term] = {str(r[0]) for r in rows}
-    return found
-
-
-def _quoted(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
+    return {term: keyword.mirror.holding(quoted(term), ids) for term in terms}

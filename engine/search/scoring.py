@@ -21,7 +21,8 @@ below. A search shows results only when its best reaches 0.5 (:data:`RELEVANT`),
 lists the others down to ``min_score`` (0.2 by default; :mod:`engine.search.gate`).
 
 Queries without an informative word (stopwords and one-letter words only: ``x``, ``how
-do I``) have nothing to judge and return nothing (:func:`informative_terms`).
+do I``) have nothing to judge and return nothing
+(:attr:`engine.search.query.Query.informative`).
 
 The constants were chosen on two ``bench/repo_qa`` memories (typer, express): the
 midpoint from a plateau (0.38-0.42) where every on-topic question kept its answer in the
@@ -42,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.core.models import Entry
-from engine.search.query import STOPWORDS, WORD, content_terms, is_prefix, stem, words
+from engine.search.query import WORD, Query, stem
 
 EVIDENCE_MIDPOINT = 0.40
 """Evidence (cosine + weighted coverage) at which a result's relevance is 0.5."""
@@ -63,18 +64,6 @@ meaning and words: the curve is flatter."""
 RELEVANT = 0.5
 """A search shows results only when one of them reaches this relevance (the evidence
 midpoint); it then lists the others down to ``min_score``."""
-
-
-def is_informative(term: str) -> bool:
-    """A word that says what a query is about: not a stopword, and not a single Latin
-    letter or digit (``x``, ``q``, ``2``: in every memory, they match by accident)."""
-    return term not in STOPWORDS and (len(term) > 1 or not term.isascii())
-
-
-def informative_terms(query: str) -> list[str]:
-    """The distinct words of ``query`` that carry meaning, in order (see
-    :func:`is_informative`); empty when the query has none."""
-    return [t for t in dict.fromkeys(words(query)) if is_informative(t)]
 
 
 def idf(total: int, document_frequency: int) -> float:
@@ -98,21 +87,14 @@ class QueryWeights:
 
 
 def query_weights(
-    query: str,
-    frequencies: Mapping[str, int],
-    total: int,
-    *,
-    prefix_last: bool = False,
-    every_word: bool = False,
+    query: Query, frequencies: Mapping[str, int], total: int, *, every_word: bool = False
 ) -> QueryWeights:
     """The weights of ``query``'s informative words (``every_word``: of the words keyword
     search looks for, single letters included), from their document frequencies in a
     memory of ``total`` entries."""
-    terms = tuple(content_terms(query) if every_word else informative_terms(query))
-    tokens = words(query)
-    partial = tokens[-1] if prefix_last and is_prefix(query, tokens) else None
+    terms = query.terms if every_word else query.informative
     weights = {t: idf(total, frequencies.get(t, 0)) for t in terms}
-    return QueryWeights(terms, weights, partial if partial in terms else None)
+    return QueryWeights(terms, weights, query.partial if query.partial in terms else None)
 
 
 def entry_words(entry: Entry) -> tuple[set[str], set[str]]:

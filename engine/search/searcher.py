@@ -1,8 +1,9 @@
 """One search: the retrievers run, their rankings fused, the gate applied.
 
 Hybrid search over-fetches from both retrievers (:mod:`engine.search.keyword`,
-:mod:`engine.search.vector`), fuses the two ranked lists (:mod:`engine.search.fusion`),
-and then applies the relevance gate (:mod:`engine.search.gate`), which scores each result
+:mod:`engine.search.vector`), fuses the two ranked lists (:mod:`engine.search.fusion`: by
+the z-scores of their raw scores unless the ``fusion`` setting asks for Reciprocal Rank
+Fusion), and then applies the relevance gate (:mod:`engine.search.gate`), which scores each result
 by its relevance (:mod:`engine.search.scoring`) and returns them sorted by it. Keyword and
 vector modes run one retriever, and score their results on the same scale. A query with
 no informative word (stopwords and single letters only) returns nothing, with a warning.
@@ -30,9 +31,10 @@ from engine.core.models import (
 )
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
-from engine.search.fusion import fuse
+from engine.search.fusion import DEFAULT_FUSION, fuse
 from engine.search.gate import gate, judged, shown
 from engine.search.keyword import KeywordHit, KeywordSearcher
+from engine.search.query import Query
 from engine.search.relevance import relevant_hits
 from engine.search.scoring import QueryWeights, keyword_relevance, query_weights
 from engine.search.vector import VectorSearcher
@@ -84,7 +86,7 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
-        fusion: str = "zscore",
+        fusion: str = DEFAULT_FUSION,
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors
@@ -117,15 +119,16 @@ class Searcher:
         """
         warnings: list[str] = []
         floor = self.min_score if min_score is None else min_score
+        asked = Query.parse(query, prefix_last=prefix_last, category=category)
         if mode is SearchMode.KEYWORD:
             if min_score is not None:
                 warnings.append(
                     "min_score applies to vector and hybrid search: ignored in keyword mode"
                 )
-            hits = self._keyword(query, limit, category, prefix_last, warnings)
-            results = self._keyword_results(query, hits, prefix_last)
+            hits = self._keyword(asked, limit, warnings)
+            results = self._keyword_results(asked, hits)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
-        weights = self._weights(query, prefix_last)
+        weights = self._weights(asked)
         if not weights.terms:
             return SearchResponse((), mode, mode, (NOTHING_TO_SEARCH,))
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
@@ -133,15 +136,15 @@ class Searcher:
         if mode is SearchMode.HYBRID:
             # BM25 runs while the query is embedded: SQLite and onnxruntime both release
             # the GIL, so the two halves overlap (bench/RESULTS.md).
-            keyword = _pool().submit(self._keyword, query, depth, category, prefix_last, warnings)
-        vector = self._vector(query, depth, category, wait_for_model, warnings)
+            keyword = _pool().submit(self._keyword, asked, depth, warnings)
+        vector = self._vector(asked, depth, wait_for_model, warnings)
         if keyword is None or vector is None:
             if vector is None:  # degrade to keyword search
                 if keyword is not None:  # the first `limit` of the deeper list
                     hits = keyword.result()[:limit]
                 else:
-                    hits = self._keyword(query, limit, category, prefix_last, warnings)
-                results = self._keyword_results(query, hits, prefix_last)
+                    hits = self._keyword(asked, limit, warnings)
+                results = self._keyword_results(asked, hits)
                 return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
             qvec, vhits = vector
             scored = [
@@ -174,42 +177,35 @@ class Searcher:
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
     def _keyword_results(
-        self, query: str, hits: Sequence[KeywordHit], prefix_last: bool
+        self, query: Query, hits: Sequence[KeywordHit]
     ) -> tuple[SearchResult, ...]:
         """Keyword hits scored by their keyword relevance (it follows BM25: the order
         stays), over every word searched for, single letters too."""
         if not hits:
             return ()
         try:
-            weights = self.keyword.query_weights(query, prefix_last=prefix_last, every_word=True)
+            weights = self.keyword.query_weights(query, every_word=True)
         except Exception:  # a broken keyword index: no hits came from it either
-            weights = query_weights(query, {}, 0, prefix_last=prefix_last, every_word=True)
+            weights = query_weights(query, {}, 0, every_word=True)
         return tuple(_keyword_result(h, keyword_relevance(-h.bm25, weights)) for h in hits)
 
-    def _weights(self, query: str, prefix_last: bool) -> QueryWeights:
+    def _weights(self, query: Query) -> QueryWeights:
         """The query's informative words and their weight in this memory (each the same
         when the keyword index cannot say: the search then degrades as it says)."""
         try:
-            return self.keyword.query_weights(query, prefix_last=prefix_last)
+            return self.keyword.query_weights(query)
         except Exception as exc:  # a broken keyword index must not fail the search
             log.warning("keyword statistics unavailable: %s", exc)
-            return query_weights(query, {}, 0, prefix_last=prefix_last)
+            return query_weights(query, {}, 0)
 
     def relevant(self, prompt: str) -> list[tuple[SearchResult, float]]:
         """Keyword hits that cover enough of ``prompt`` to be shown unasked (the hook),
         with their coverage, in BM25 order (:mod:`engine.search.relevance`)."""
         return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
-    def _keyword(
-        self,
-        query: str,
-        limit: int,
-        category: Category | None,
-        prefix_last: bool,
-        warnings: list[str],
-    ) -> list[KeywordHit]:
+    def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:
         try:
-            return self.keyword.search(query, limit, category=category, prefix_last=prefix_last)
+            return self.keyword.search(query, limit)
         except Exception as exc:  # a broken keyword index must not fail the search
             if not self.closed:
                 log.warning("keyword search failed: %s", exc)
@@ -217,19 +213,14 @@ class Searcher:
             return []
 
     def _vector(
-        self,
-        query: str,
-        depth: int,
-        category: Category | None,
-        wait_for_model: bool,
-        warnings: list[str],
+        self, query: Query, depth: int, wait_for_model: bool, warnings: list[str]
     ) -> tuple[npt.NDArray[np.float32], list[tuple[Entry, float]]] | None:
-        if not wait_for_model and not getattr(self._embedder, "loaded", True):
+        if not wait_for_model and not self._embedder.loaded:
             warnings.append("embedding model is still loading: keyword results only")
             return None
         try:
-            qvec = self.query_cache.embed_query(self._embedder, query)
-            return qvec, self.vectors.search(qvec, depth, category=category)
+            qvec = self.query_cache.embed_query(self._embedder, query.text)
+            return qvec, self.vectors.search(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
             if not self.closed:
                 log.warning("vector search failed: %s", exc)

@@ -118,9 +118,8 @@ class Memory:
         self.records.close()
         if self._freshness is not None:
             self._freshness.close()
-        cache = getattr(self.embedder, "cache", None)
-        if isinstance(cache, EmbeddingCache):
-            cache.close()
+        if self.embedder.cache is not None:
+            self.embedder.cache.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -163,12 +162,10 @@ class Memory:
     @property
     def base_embedder(self) -> Embedder:
         """The model behind the cache."""
-        return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
+        return self.embedder.model
 
     def _load_model(self) -> None:
-        load = getattr(self.base_embedder, "load", None)
-        if callable(load):
-            load()
+        self.embedder.load()
 
     def warm_up(self, *, mode: SearchMode | str = SearchMode.HYBRID) -> None:
         """Load the model and run one throw-away search in ``mode``, so the first real

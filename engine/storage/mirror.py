@@ -3,7 +3,8 @@
 ``fts.sqlite`` holds a mirror of every entry's fields (all but the vector) in the
 ``entries`` table and an external-content FTS5 index over it, kept in step by triggers.
 Listing and lookups by id or content hash are served from here, and keyword search
-(:mod:`engine.search.keyword`) reads its FTS5 index, so those paths never import
+(:mod:`engine.search.keyword`) reads its FTS5 index through :meth:`EntryMirror.ranked`
+and its neighbours (the SQL in :mod:`.mirror_keyword`), so those paths never import
 LanceDB or the embedding stack. The mirror is rebuildable from the store.
 
 Consistency with the store is tracked in ``fts_state``: writers set ``pending`` before
@@ -24,6 +25,8 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import Category, Entry, Source
+from engine.storage import mirror_keyword
+from engine.storage.mirror_keyword import MatchQuery, fts_columns
 from engine.storage.mirror_reader import ReadConnection
 from engine.storage.mirror_rows import COLUMNS, SCHEMA, entry_to_row, migrate, row_to_entry
 from engine.storage.sqlite import (
@@ -56,6 +59,7 @@ class EntryMirror:
         """True when the file was missing or unreadable and had to be made anew."""
         self._db = self._connect()
         self._identity = self._file_identity()
+        self._fts_columns = fts_columns(self._db)
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -103,6 +107,7 @@ class EntryMirror:
                 self._db.close()
             self._db = self._connect()
             self._identity = self._file_identity()
+            self._fts_columns = fts_columns(self._db)
 
     def _open_schema(self) -> sqlite3.Connection:
         db = sqlite3.connect(
@@ -218,7 +223,7 @@ class EntryMirror:
         for start in range(0, len(ids), 500):  # on the read connection: every hybrid search
             part = list(ids[start : start + 500])  # asks, and must not wait for a writer
             marks = ",".join("?" * len(part))
-            rows = self.read(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
+            rows = self._read(f"SELECT id FROM unembedded WHERE id IN ({marks})", part)
             found.update(str(r[0]) for r in rows)
         return found
 
@@ -253,11 +258,22 @@ class EntryMirror:
 
     # --- reads ----------------------------------------------------------------------------
 
-    def read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
-        """Rows of one read-only statement (the keyword retriever's way in:
-        :class:`engine.search.keyword.KeywordSearcher`), on a connection of its own so
-        that it does not wait for this one (:mod:`.mirror_reader`); on this one if that
-        cannot read."""
+    def ranked(self, query: MatchQuery) -> list[tuple[Entry, float]]:
+        """Entries ranked by BM25 for keyword search, with their raw rank (lower is better;
+        :func:`.mirror_keyword.ranked`)."""
+        return mirror_keyword.ranked(self._read, self._fts_columns, query)
+
+    def match_count(self, match: str) -> int:
+        """How many entries match an FTS5 expression (a term's document frequency)."""
+        return mirror_keyword.match_count(self._read, match)
+
+    def holding(self, match: str, ids: Sequence[str]) -> set[str]:
+        """Those of the entries ``ids`` that match an FTS5 expression."""
+        return mirror_keyword.holding(self._read, match, ids)
+
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
+        """Rows of one read-only statement, on a connection of its own so that a search
+        does not wait for this one (:mod:`.mirror_reader`); on this one if that cannot."""
         rows = self.reader.read(sql, params)
         if rows is not None:
             return rows

@@ -10,7 +10,7 @@ import pytest
 from engine.core.models import Entry
 from engine.search import keyword as fts_module
 from engine.search.keyword import KeywordSearcher
-from engine.search.query import build_match_query
+from engine.search.query import Query
 from engine.storage.mirror import EntryMirror
 
 
@@ -29,7 +29,7 @@ def index(tmp_path: Path) -> KeywordSearcher:
 
 
 def test_small_memories_keep_every_term(index: KeywordSearcher) -> None:
-    assert index._common_terms("kubernetes etcd", prefix_last=False) == frozenset()
+    assert index._common_terms(Query.parse("kubernetes etcd", prefix_last=False)) == frozenset()
     hits = index.search("kubernetes etcd", 100)
     assert len(hits) == 32  # "kubernetes" alone matches 31
 
@@ -38,7 +38,7 @@ def test_large_memories_leave_common_terms_out(
     index: KeywordSearcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
-    assert index._common_terms("kubernetes etcd", prefix_last=False) == {"kubernetes"}
+    assert index._common_terms(Query.parse("kubernetes etcd", prefix_last=False)) == {"kubernetes"}
     hits = index.search("kubernetes etcd", 100)
     assert {h.entry.id for h in hits} == {"e30", "e31"}  # only what "etcd" finds
 
@@ -48,22 +48,22 @@ def test_the_rarest_term_and_the_word_being_typed_stay(
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
     # Both common: the rarer one ("cluster" and "kubernetes" tie; one of them) stays.
-    assert len(index._common_terms("kubernetes cluster", prefix_last=False)) == 1
+    assert len(index._common_terms(Query.parse("kubernetes cluster", prefix_last=False))) == 1
     assert index.search("kubernetes cluster", 5)
     # The last word while typing is a prefix and is never left out.
-    assert index._common_terms("etcd kuber", prefix_last=True) == frozenset()
+    assert index._common_terms(Query.parse("etcd kuber", prefix_last=True)) == frozenset()
 
 
 def test_counts_are_refreshed_when_the_memory_changes(
     index: KeywordSearcher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fts_module, "COMMON_TERM_MIN_ENTRIES", 10)
-    assert "etcd" not in index._common_terms("kubernetes etcd", prefix_last=False)
+    assert "etcd" not in index._common_terms(Query.parse("kubernetes etcd", prefix_last=False))
     with index.mirror.transaction() as db:
         index.mirror.upsert(db, [entry(100 + n, f"etcd member {n}") for n in range(40)])
-    assert "etcd" in index._common_terms("kubernetes etcd", prefix_last=False)
+    assert "etcd" in index._common_terms(Query.parse("kubernetes etcd", prefix_last=False))
 
 
 def test_match_query_leaves_out_terms_unless_nothing_would_remain() -> None:
-    assert build_match_query("alpha beta", leave_out=frozenset({"alpha"})) == '"beta"'
-    assert build_match_query("alpha", leave_out=frozenset({"alpha"})) == '"alpha"'
+    assert Query.parse("alpha beta").match(frozenset({"alpha"})) == '"beta"'
+    assert Query.parse("alpha").match(frozenset({"alpha"})) == '"alpha"'

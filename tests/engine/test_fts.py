@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
 from engine.search.keyword import KeywordSearcher
-from engine.search.query import MAX_QUERY_TERMS, build_match_query
+from engine.search.query import MAX_QUERY_TERMS, Query
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_rows import SCHEMA_VERSION
 
@@ -64,31 +64,31 @@ def filled(fts: EntryMirror) -> EntryMirror:
 
 class TestMatchQuery:
     def test_terms_are_quoted_and_ored(self) -> None:
-        assert build_match_query("LanceDB quotes") == '"lancedb" OR "quotes"'
+        assert Query.parse("LanceDB quotes").match() == '"lancedb" OR "quotes"'
 
     def test_stopwords_are_dropped(self) -> None:
-        assert build_match_query("how do I install the package") == '"install" OR "package"'
+        assert Query.parse("how do I install the package").match() == '"install" OR "package"'
 
     def test_only_stopwords_are_kept_when_nothing_else(self) -> None:
-        assert build_match_query("the") == '"the"'
+        assert Query.parse("the").match() == '"the"'
 
     def test_no_terms_gives_none(self) -> None:
-        assert build_match_query("  ** -- ()  ") is None
-        assert build_match_query("") is None
+        assert Query.parse("  ** -- ()  ").match() is None
+        assert Query.parse("").match() is None
 
     def test_duplicate_terms_once(self) -> None:
-        assert build_match_query("Quote quote QUOTE") == '"quote"'
+        assert Query.parse("Quote quote QUOTE").match() == '"quote"'
 
     def test_prefix_last(self) -> None:
-        assert build_match_query("lance inst", prefix_last=True) == '"lance" OR "inst"*'
+        assert Query.parse("lance inst", prefix_last=True).match() == '"lance" OR "inst"*'
         # a trailing space means the last word is complete
-        assert build_match_query("lance inst ", prefix_last=True) == '"lance" OR "inst"'
+        assert Query.parse("lance inst ", prefix_last=True).match() == '"lance" OR "inst"'
         # a stopword as the last word gets no prefix
-        assert build_match_query("install the", prefix_last=True) == '"install"'
+        assert Query.parse("install the", prefix_last=True).match() == '"install"'
 
     def test_prefix_applies_to_the_word_being_typed(self) -> None:
         # The last word repeats an earlier one: it is still the one being typed.
-        assert build_match_query("db lance db", prefix_last=True) == '"db"* OR "lance"'
+        assert Query.parse("db lance db", prefix_last=True).match() == '"db"* OR "lance"'
 
 
 class TestSearch:
@@ -124,7 +124,8 @@ class TestSearch:
     def test_prefix_last(self, filled: EntryMirror) -> None:
         assert KeywordSearcher(filled).search("lanc", 5) == []
         assert {
-            h.entry.id for h in KeywordSearcher(filled).search("lanc", 5, prefix_last=True)
+            h.entry.id
+            for h in KeywordSearcher(filled).search(Query.parse("lanc", prefix_last=True), 5)
         } == {"a", "e"}
 
     def test_category_filter(self, fts: EntryMirror) -> None:
@@ -132,7 +133,7 @@ class TestSearch:
         entries.append(make_entry("x", "a cache gotcha", category=Category.GOTCHA))
         with fts.transaction() as db:
             fts.upsert(db, entries)
-        hits = KeywordSearcher(fts).search("cache", 3, category=Category.GOTCHA)
+        hits = KeywordSearcher(fts).search(Query.parse("cache", category=Category.GOTCHA), 3)
         assert [h.entry.id for h in hits] == ["x"]
         assert hits[0].score == 1.0
 
@@ -187,7 +188,7 @@ class TestSearch:
     )
     def test_fts5_syntax_never_raises(self, filled: EntryMirror, query: str) -> None:
         for prefix_last in (False, True):
-            hits = KeywordSearcher(filled).search(query, 5, prefix_last=prefix_last)
+            hits = KeywordSearcher(filled).search(Query.parse(query, prefix_last=prefix_last), 5)
             assert all(0.0 <= h.score <= 1.0 for h in hits)
         assert filled.count() == len(CORPUS)
 
@@ -202,7 +203,7 @@ class TestSearch:
         started = time.monotonic()
         assert {h.entry.id for h in KeywordSearcher(filled).search(words, 5)} == {"a", "e"}
         assert time.monotonic() - started < 6.0  # 150k OR-ed terms took ~12 s
-        match = build_match_query(words)
+        match = Query.parse(words).match()
         assert match is not None
         assert match.count(" OR ") + 1 == MAX_QUERY_TERMS
 
@@ -212,7 +213,7 @@ class TestSearch:
         self, tmp_path_factory: pytest.TempPathFactory, query: str, prefix_last: bool
     ) -> None:
         index = _shared_index(tmp_path_factory)
-        hits = KeywordSearcher(index).search(query, 5, prefix_last=prefix_last)
+        hits = KeywordSearcher(index).search(Query.parse(query, prefix_last=prefix_last), 5)
         assert all(0.0 <= h.score <= 1.0 for h in hits)
 
 

@@ -1,5 +1,5 @@
 """Adjacent query words found next to each other in an entry raise its keyword rank
-(engine/search/keyword.py, PHRASE_WEIGHT; engine/search/query.py, build_phrase_query)."""
+(engine/search/keyword.py, PHRASE_WEIGHT; engine/search/query.py, Query.phrases)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry
 from engine.search import keyword as keyword_module
 from engine.search.keyword import PHRASE_POOL, KeywordSearcher
-from engine.search.query import MAX_PHRASES, build_phrase_query
+from engine.search.query import MAX_PHRASES, Query
 from engine.storage.mirror import EntryMirror
 
 # "apart" is shorter, so BM25 over the words alone ranks it above "adjacent".
@@ -28,32 +28,32 @@ def make_entry(entry_id: str, content: str, category: Category = Category.GENERA
 
 class TestPhraseQuery:
     def test_adjacent_content_words_become_quoted_phrases(self) -> None:
-        assert build_phrase_query("When did Caroline go to the LGBTQ support group?") == (
+        assert Query.parse("When did Caroline go to the LGBTQ support group?").phrases() == (
             '"caroline go" OR "lgbtq support" OR "support group"'
         )
 
     def test_no_pair_no_phrase_query(self) -> None:
-        assert build_phrase_query("docker") is None
-        assert build_phrase_query("what is the docker") is None  # stopwords break pairs
-        assert build_phrase_query("") is None
+        assert Query.parse("docker").phrases() is None
+        assert Query.parse("what is the docker").phrases() is None  # stopwords break pairs
+        assert Query.parse("").phrases() is None
 
     def test_operators_and_quotes_stay_words(self) -> None:
-        assert build_phrase_query('NEAR "x" foo*') == '"near x" OR "x foo"'
+        assert Query.parse('NEAR "x" foo*').phrases() == '"near x" OR "x foo"'
 
     def test_the_word_being_typed_is_in_no_pair(self) -> None:
-        assert build_phrase_query("support gro", prefix_last=True) is None
-        assert build_phrase_query("support group ", prefix_last=True) == '"support group"'
+        assert Query.parse("support gro", prefix_last=True).phrases() is None
+        assert Query.parse("support group ", prefix_last=True).phrases() == '"support group"'
 
     def test_terms_left_out_of_the_words_are_in_no_pair(self) -> None:
         """In very large memories a term in too many entries is left out (keyword.py,
         COMMON_TERM_SHARE): its postings are what made searches slow."""
         query = "argo sync wave order"
-        assert build_phrase_query(query, leave_out=frozenset({"sync"})) == ('"wave order"')
+        assert Query.parse(query).phrases(frozenset({"sync"})) == ('"wave order"')
 
     def test_pairs_repeat_once_and_are_capped(self) -> None:
-        assert build_phrase_query("video game video game") == '"video game" OR "game video"'
+        assert Query.parse("video game video game").phrases() == '"video game" OR "game video"'
         many = " ".join(f"w{i}" for i in range(10_000))
-        assert (build_phrase_query(many) or "").count(" OR ") + 1 == MAX_PHRASES
+        assert (Query.parse(many).phrases() or "").count(" OR ") + 1 == MAX_PHRASES
 
 
 @pytest.fixture
@@ -73,8 +73,16 @@ def mirror(tmp_path: Path) -> Iterator[EntryMirror]:
     index.close()
 
 
-def ids(mirror: EntryMirror, query: str, limit: int = 5, **kwargs: object) -> list[str]:
-    return [h.entry.id for h in KeywordSearcher(mirror).search(query, limit, **kwargs)]  # type: ignore[arg-type]
+def ids(
+    mirror: EntryMirror,
+    query: str,
+    limit: int = 5,
+    category: Category | None = None,
+    *,
+    phrases: bool = True,
+) -> list[str]:
+    asked = Query.parse(query, category=category)
+    return [h.entry.id for h in KeywordSearcher(mirror).search(asked, limit, phrases=phrases)]
 
 
 def test_the_words_alone_rank_the_shorter_entry_first(

@@ -18,11 +18,11 @@ from engine.core.models import Entry, ScoreExplanation, SearchResult
 from engine.search.fusion import fuse
 from engine.search.gate import fold_by_file, gate, pooled
 from engine.search.keyword import KeywordHit
+from engine.search.query import Query
 from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
     RELEVANT,
     coverage,
-    informative_terms,
     query_weights,
     relevance,
 )
@@ -53,7 +53,7 @@ class TestFusionProperties:
         keyword[9] = khit("both", 10, keyword[9].bm25 * -1)
         fused = fuse(vector, keyword, 60, 1.0, "zscore")
         assert fused[0].entry.id == "one_sided"  # the fusion picks both as candidates ...
-        weights = query_weights("required flags", {"required": 3, "flags": 10}, 100)
+        weights = query_weights(Query.parse("required flags"), {"required": 3, "flags": 10}, 100)
         texts = {"both": "required flags", "one_sided": "flags"}
         fused = [replace(r, entry=entry(r.entry.id, texts.get(r.entry.id, ""))) for r in fused]
         shown = gate(
@@ -84,14 +84,19 @@ class TestFusionProperties:
 
 class TestScore:
     def test_informative_terms_leave_out_stopwords_and_single_letters(self) -> None:
-        assert informative_terms("How do I add a --version option?") == ["add", "version", "option"]
-        assert informative_terms("x") == informative_terms("how do I") == []
-        assert informative_terms("q 2 über") == ["über"]  # one letter of another script stays
+        def informative(text: str) -> tuple[str, ...]:
+            return Query.parse(text).informative
+
+        assert informative("How do I add a --version option?") == ("add", "version", "option")
+        assert informative("x") == informative("how do I") == ()
+        assert informative("q 2 über") == ("über",)  # one letter of another script stays
 
     def test_coverage_weighs_each_word_by_its_rarity_here(self) -> None:
         # "option" is in 90 of 100 entries, "frobnicate" in 1, "banana" in none.
         weights = query_weights(
-            "option frobnicate banana", {"option": 90, "frobnicate": 1, "banana": 0}, 100
+            Query.parse("option frobnicate banana"),
+            {"option": 90, "frobnicate": 1, "banana": 0},
+            100,
         )
         common = coverage(weights, entry("a", "an option"))
         rare = coverage(weights, entry("b", "how to frobnicate"))
@@ -116,7 +121,7 @@ class TestGate:
         ]
 
     def run(self, sims: list[float], min_score: float = 0.2) -> list[SearchResult]:
-        weights = query_weights("unrelated words", {}, 100)
+        weights = query_weights(Query.parse("unrelated words"), {}, 100)
         return gate(
             weights,
             np.zeros(4, dtype=np.float32),

@@ -14,6 +14,7 @@ from engine.core.models import Category, Entry, SearchMode
 from engine.search.fusion import fuse, vector_weight
 from engine.search.gate import covers_all_terms
 from engine.search.keyword import KeywordHit
+from engine.search.query import Query
 from engine.search.scoring import EVIDENCE_MIDPOINT, RELEVANT, keyword_relevance
 from engine.search.searcher import NOTHING_TO_SEARCH
 from engine.services.entries import NewEntry
@@ -50,7 +51,12 @@ def khit(entry_id: str, rank: int, score: float = 1.0) -> KeywordHit:
 class TestFuse:
     def test_rrf_formula(self) -> None:
         k = 60
-        results = fuse([(entry("a"), 0.9), (entry("b"), 0.8)], [khit("b", 1), khit("c", 2, 0.5)], k)
+        results = fuse(
+            [(entry("a"), 0.9), (entry("b"), 0.8)],
+            [khit("b", 1), khit("c", 2, 0.5)],
+            k,
+            method="rrf",
+        )
         by_id = {r.entry.id: r for r in results}
         assert by_id["a"].explanation.fused_score == pytest.approx(1 / (k + 1))
         assert by_id["b"].explanation.fused_score == pytest.approx(1 / (k + 2) + 1 / (k + 1))
@@ -58,7 +64,9 @@ class TestFuse:
         assert [r.entry.id for r in results] == ["b", "a", "c"]
 
     def test_entry_in_both_lists_is_merged(self) -> None:
-        results = fuse([(entry("a"), 0.7), (entry("b"), 0.6)], [khit("a", 2, 0.4)], 60)
+        results = fuse(
+            [(entry("a"), 0.7), (entry("b"), 0.6)], [khit("a", 2, 0.4)], 60, method="rrf"
+        )
         assert [r.entry.id for r in results].count("a") == 1
         merged = next(r for r in results if r.entry.id == "a")
         assert merged.explanation.vector_rank == 1
@@ -70,17 +78,17 @@ class TestFuse:
 
     def test_first_in_both_scores_one(self) -> None:
         for k in (1, 60, 1000):
-            results = fuse([(entry("a"), 0.5), (entry("b"), 0.4)], [khit("a", 1)], k)
+            results = fuse([(entry("a"), 0.5), (entry("b"), 0.4)], [khit("a", 1)], k, method="rrf")
             assert results[0].score == pytest.approx(1.0)
             assert all(0.0 < r.score <= 1.0 for r in results)
 
     def test_first_in_one_list_only_scores_half(self) -> None:
-        results = fuse([(entry("a"), 0.5)], [], 60)
+        results = fuse([(entry("a"), 0.5)], [], 60, method="rrf")
         assert results[0].score == pytest.approx(0.5)
         assert results[0].explanation.keyword_rank is None
 
     def test_empty(self) -> None:
-        assert fuse([], [], 60) == []
+        assert fuse([], [], 60, method="rrf") == []
 
 
 class TestFuseZscores:
@@ -164,7 +172,7 @@ class TestModes:
         assert response.used is SearchMode.KEYWORD
         assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
         top = response.results[0]
-        weights = memory.searcher.keyword.query_weights("camelcase columns")
+        weights = memory.searcher.keyword.query_weights(Query.parse("camelcase columns"))
         assert top.score == pytest.approx(keyword_relevance(top.explanation.keyword_score, weights))
         assert 0.0 < top.score < 1.0  # a calibrated relevance, not "1.0 for the first"
         assert top.explanation.keyword_rank == 1

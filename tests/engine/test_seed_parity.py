@@ -115,7 +115,7 @@ def test_seed004_v01_json_config_keys_are_mapped_or_ignored(
 
 
 def test_seed003_f2_single_letter_terms_do_not_match_everything(memory: Memory) -> None:
-    from engine.search.query import build_match_query
+    from engine.search.query import Query
 
     notes = ["Sprocket grease weekly", "Slow start of the server", "The C compiler flags"]
     for note in notes:
@@ -127,7 +127,7 @@ def test_seed003_f2_single_letter_terms_do_not_match_everything(memory: Memory) 
 
     # Typing "s": a one-letter prefix would match every word starting with s.
     assert found("s", prefix_last=True) == []
-    assert build_match_query("s", prefix_last=True) == '"s"'
+    assert Query.parse("s", prefix_last=True).match() == '"s"'
     assert found("c", prefix_last=True) == ["The C compiler flags"]  # the word "c"
     assert sorted(found("sl", prefix_last=True)) == ["Slow start of the server"]
     assert found("c", prefix_last=False) == ["The C compiler flags"]
