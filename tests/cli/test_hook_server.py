@@ -171,8 +171,8 @@ def test_the_hook_searches_by_itself_when_the_server_does_not_answer_in_time(
 async def test_a_running_serve_mcp_answers_the_hook_with_the_model_warm(
     tmp_path: Path, home: Path
 ) -> None:
-    # The prompt shares no informative word with the note: the keyword search alone
-    # stays silent, the server's hybrid search finds it by meaning.
+    # The prompt holds two of its four informative words ("retry", "uploading"): the
+    # keyword selection alone stays silent, the server's hybrid search finds the note.
     project = tmp_path / "served"
     (project / ".claude").mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
@@ -182,9 +182,13 @@ async def test_a_running_serve_mcp_answers_the_hook_with_the_model_warm(
         env=env,
     )
     folder = project / ".claude" / "memory" / FOLDER
-    prompt = json.dumps({"prompt": "what does a newcomer need to know about flaky transfers?"})
+    prompt = json.dumps({"prompt": "how often do we retry when uploading breaks?"})
     async with Client(params, mode="legacy", cache=None) as client:
-        note = await call(client, "memory_add", content="Uploads that fail are retried three times")
+        note = await call(
+            client,
+            "memory_add",
+            content="Uploads that fail are retried three times before the importer gives up",
+        )
         found = await call(client, "memory_search", query="retrying failed uploads")
         assert found["used"] == "hybrid"  # the model is loaded
         assert len(list(folder.glob("*.json"))) == 1
