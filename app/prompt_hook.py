@@ -38,7 +38,10 @@ SERVED_TIMEOUT = 0.25
 """Seconds the hook waits for a running ``serve-mcp`` to answer before it searches the
 keyword index itself (its own budget is 0.5 s at p95; see bench/RESULTS.md)."""
 SERVED_MIN_SCORE = 0.6
-"""Relevance (0..1, :mod:`engine.search.gate`) a served hybrid result must reach."""
+"""Relevance (0..1, :mod:`engine.search.gate`) a served hybrid result must reach. Chosen
+by ``python -m bench.hook_gate --served`` on typer, express, zustand and hono only: the
+lowest floor that kept each silent on >= 95 % of the off-topic prompts (0.5 spoke on 4 of
+64 on typer), checked on the other four sets (bench/RESULTS.md)."""
 SERVED_CANDIDATES = 10
 MAX_PROMPT = 2_000
 """Characters of the prompt searched (a pasted log is not a question)."""
