@@ -9,6 +9,7 @@ itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -200,3 +201,45 @@ async def test_a_running_serve_mcp_answers_the_hook_with_the_model_warm(
     assert served.returncode == 0 and f"(id {note['id']})" in served.stdout, served.stdout
     assert list(folder.glob("*.json")) == []  # removed on exit
     assert alone.returncode == 0 and note["id"] not in alone.stdout  # keywords alone: silent
+
+
+def test_a_malformed_answer_leaves_the_hook_to_its_keyword_search(
+    project: Path, home: Path
+) -> None:
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer_badly() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                conn.sendall(b'{"results": [{"id": 7, "content": null}]}\n')
+
+    thread = threading.Thread(target=answer_badly, daemon=True)
+    thread.start()
+    folder = project / ".claude" / "memory" / FOLDER
+    folder.mkdir(parents=True)
+    record = folder / f"{os.getpid()}.json"
+    fd = os.open(record, os.O_WRONLY | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(
+            {
+                "pid": os.getpid(),
+                "port": port,
+                "token": "t",
+                "root": str(project.resolve()),
+                "protocol": 1,
+            },
+            out,
+        )
+    try:
+        result = run_cli("hook", cwd=project, home=home, stdin=KEYWORD_PROMPT)
+    finally:
+        listener.close()
+        thread.join(5)
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert KEYWORD_NOTE in result.stdout
