@@ -18,7 +18,9 @@ from pathlib import Path
 
 import anyio
 
+from app.hook_endpoint import serve_hook
 from app.mcp.auth import require_token_beyond_loopback
+from app.mcp.hook import hook_answer
 from app.mcp.serving import HttpServer, record
 from engine import MemoryPaths
 
@@ -142,11 +144,13 @@ def serve(
                 else "no token: every user and program on this machine can reach it",
             )
             running = HttpServer(pid=os.getpid(), host=host, port=port, token=token is not None)
-            with record(MemoryPaths.for_root(root).memory_dir, running):
+            memory_dir = MemoryPaths.for_root(root).memory_dir
+            with record(memory_dir, running), serve_hook(root, hook_answer(server)):
                 anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
         else:
             log.info("serving %s over stdio (pid %d)", root, os.getpid())
-            anyio.run(server.run_stdio_async)
+            with serve_hook(root, hook_answer(server)):
+                anyio.run(server.run_stdio_async)
     except KeyboardInterrupt:
         pass
     finally:

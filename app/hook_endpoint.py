@@ -1,0 +1,347 @@
+"""A running ``serve-mcp`` answers the prompt hook: hybrid search with the model warm.
+
+The prompt hook (:mod:`app.prompt_hook`) is a fresh process per prompt and cannot load the
+embedding model within its budget. A ``serve-mcp`` of the same project (Claude Code starts
+one per session, over stdio) has it loaded, so while it runs it also listens here:
+
+* **where**: a TCP socket on the loopback address (127.0.0.1, a port the system picks),
+  never any other interface;
+* **discovery**: a file ``.claude/memory/hook-endpoints/<pid>.json`` holding the pid, the
+  port, the project root and a token drawn for this run (:func:`secrets.token_urlsafe`),
+  created with mode 0600 (only this user can read the token) and removed when the server
+  stops. A file whose process is gone (a killed server) is stale: the hook ignores it and
+  removes it; one that is not a plain file of this user with mode 0600, or names another
+  project, is ignored;
+* **the exchange**: one JSON line each way per connection. The hook sends ``{"token",
+  "prompt"}``; the server checks the token (constant-time) and answers ``{"results":
+  [...]}``, the entries to inject as plain fields (:class:`Injected`), or ``{"error"}``.
+  A request larger than :data:`MAX_REQUEST` bytes, or not sent within
+  :data:`REQUEST_TIMEOUT`, is dropped.
+
+The hook waits at most its budget (:data:`app.prompt_hook.SERVED_TIMEOUT`) and searches
+the keyword index itself when no server runs, none answers in time, or the answer is not
+well formed. What it prints is formatted by the hook from the fields received, through the
+same formatting and terminal guard as its own keyword results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import socket
+import socketserver
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("memory_tui.hook")
+
+FOLDER = "hook-endpoints"
+"""The discovery files' folder, under ``.claude/memory/``."""
+PROTOCOL = 1
+MAX_REQUEST = 64 * 1024
+"""Bytes of one request line (the hook sends at most 2,000 characters of prompt)."""
+MAX_RESPONSE = 256 * 1024
+REQUEST_TIMEOUT = 2.0
+"""Seconds the server waits for a request line before dropping the connection."""
+HOST = "127.0.0.1"
+POLL = 0.1
+"""Seconds between the endpoint's checks for shutdown: what it adds to a server's exit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Injected:
+    """One entry the hook injects, as plain fields (what crosses the socket)."""
+
+    id: str
+    category: str
+    location: str
+    content: str
+    stale: bool = False
+    stale_reason: str = ""
+
+    @classmethod
+    def from_fields(cls, data: object) -> Injected:
+        """One entry from a server's answer.
+
+        Raises:
+            ValueError: ``data`` is not an entry's fields.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("an entry is not an object")
+        texts = {k: data.get(k) for k in ("id", "category", "location", "content")}
+        reason = data.get("stale_reason", "")
+        if not all(isinstance(v, str) for v in texts.values()) or not isinstance(reason, str):
+            raise ValueError("an entry's field is not text")
+        return cls(
+            id=str(texts["id"]),
+            category=str(texts["category"]),
+            location=str(texts["location"]),
+            content=str(texts["content"]),
+            stale=data.get("stale") is True,
+            stale_reason=reason,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One running server's discovery record."""
+
+    pid: int
+    port: int
+    token: str
+    root: str
+    protocol: int = PROTOCOL
+
+
+# --- the server side ------------------------------------------------------------------
+
+
+Answer = Callable[[str], list[Injected]]
+"""Finds the entries to inject for a prompt (runs in the endpoint's worker threads)."""
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = False
+
+    def __init__(self, answer: Answer, token: str) -> None:
+        self.answer = answer
+        self.token = token
+        super().__init__((HOST, 0), _Handler)
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    server: _Server
+
+    def handle(self) -> None:
+        self.connection.settimeout(REQUEST_TIMEOUT)
+        try:
+            line = self.rfile.readline(MAX_REQUEST + 1)
+        except OSError:
+            return
+        if len(line) > MAX_REQUEST or not line.endswith(b"\n"):
+            return  # too long, or the client gave up mid-line
+        try:
+            request: Any = json.loads(line)
+        except ValueError:
+            self._reply({"error": "not a JSON line"})
+            return
+        if not isinstance(request, dict) or not isinstance(request.get("token"), str):
+            self._reply({"error": "no token"})
+            return
+        if not hmac.compare_digest(request["token"].encode(), self.server.token.encode()):
+            self._reply({"error": "wrong token"})
+            return
+        prompt = request.get("prompt")
+        if not isinstance(prompt, str):
+            self._reply({"error": "no prompt"})
+            return
+        try:
+            found = self.server.answer(prompt)
+        except Exception:
+            log.warning("the hook endpoint could not answer", exc_info=True)
+            self._reply({"error": "search failed"})
+            return
+        self._reply({"results": [asdict(i) for i in found]})
+
+    def _reply(self, data: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # the hook gave up waiting: nothing to do
+            self.wfile.write(json.dumps(data).encode() + b"\n")
+            self.wfile.flush()
+
+
+@contextlib.contextmanager
+def serve_hook(root: Path, answer: Answer) -> Iterator[Endpoint | None]:
+    """Answer the prompt hook of the project at ``root`` while the block runs (see the
+    module docstring).
+
+    Nothing is opened when the project has no ``.claude/`` folder, its memory folder leads
+    outside it, or the discovery file cannot be written (the hook then searches by
+    itself); yields the endpoint or None.
+    """
+    from engine import EngineError, MemoryPaths
+
+    try:
+        memory_dir = MemoryPaths.for_root(root).memory_dir
+    except EngineError as exc:  # every tool call reports it too
+        log.warning("not answering the prompt hook: %s", exc.message)
+        yield None
+        return
+    if not memory_dir.parent.is_dir():
+        yield None
+        return
+    token = secrets.token_urlsafe(32)
+    try:
+        server = _Server(answer, token)
+    except OSError as exc:
+        log.warning("cannot open the prompt hook's endpoint on %s: %s", HOST, exc.strerror)
+        yield None
+        return
+    endpoint = Endpoint(
+        pid=os.getpid(), port=server.server_address[1], token=token, root=str(root.resolve())
+    )
+    path = memory_dir / FOLDER / f"{endpoint.pid}.json"
+    thread = threading.Thread(
+        target=server.serve_forever, args=(POLL,), name="hook-endpoint", daemon=True
+    )
+    thread.start()
+    written = False
+    try:
+        _write_private(path, json.dumps(asdict(endpoint)))
+        written = True
+        log.info("answering the prompt hook on %s:%d", HOST, endpoint.port)
+    except OSError as exc:
+        log.warning("cannot write the prompt hook's discovery file %s: %s", path, exc)
+    try:
+        yield endpoint if written else None
+    finally:
+        if written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        server.shutdown()
+        server.server_close()
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` readable by this user only (0600), atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+# --- the hook's side ------------------------------------------------------------------
+
+
+def endpoints(memory_dir: Path, root: Path) -> list[Endpoint]:
+    """The live servers of the project at ``root``, newest first. Stale records (their
+    process is gone) are removed; unsafe or foreign ones are skipped."""
+    folder = memory_dir / FOLDER
+    try:
+        paths = list(folder.glob("*.json"))
+    except OSError:
+        return []
+    found: list[tuple[float, Endpoint]] = []
+    project = str(root.resolve())
+    for path in paths:
+        read = _read_private(path)
+        if read is None:
+            continue
+        mtime, data = read
+        try:
+            endpoint = Endpoint(
+                pid=int(data["pid"]),
+                port=int(data["port"]),
+                token=str(data["token"]),
+                root=str(data["root"]),
+                protocol=int(data.get("protocol", 0)),
+            )
+        except (KeyError, TypeError, ValueError):
+            continue
+        if endpoint.protocol != PROTOCOL or endpoint.root != project:
+            continue
+        if not 0 < endpoint.port < 65536:
+            continue
+        if not _alive(endpoint.pid):
+            with contextlib.suppress(OSError):
+                path.unlink()  # a killed server's record
+            continue
+        found.append((mtime, endpoint))
+    return [e for _, e in sorted(found, key=lambda f: -f[0])]
+
+
+def _read_private(path: Path) -> tuple[float, dict[str, Any]] | None:
+    """The record at ``path`` if it is a plain file of this user that nobody else can
+    read or write (mode 0600), with its modification time; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077:
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            raw = stream.read(4096)
+        data = json.loads(raw)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    return (info.st_mtime, data) if isinstance(data, dict) else None
+
+
+def ask(memory_dir: Path, root: Path, prompt: str, timeout: float) -> list[Injected] | None:
+    """The entries a running server of this project chooses for ``prompt``, or None when
+    none runs or none answers well within ``timeout`` seconds (all tries together)."""
+    deadline = time.monotonic() + timeout
+    for endpoint in endpoints(memory_dir, root):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            return _exchange(endpoint, prompt, left)
+        except (OSError, ValueError) as exc:
+            log.info("the server (pid %d) did not answer the hook: %s", endpoint.pid, exc)
+            if isinstance(exc, TimeoutError):
+                return None
+    return None
+
+
+def _exchange(endpoint: Endpoint, prompt: str, timeout: float) -> list[Injected]:
+    deadline = time.monotonic() + timeout
+    request = json.dumps({"token": endpoint.token, "prompt": prompt}).encode() + b"\n"
+    with socket.create_connection((HOST, endpoint.port), timeout=timeout) as sock:
+        sock.sendall(request)
+        received = bytearray()
+        while not received.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no answer in time")
+            sock.settimeout(left)
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ValueError("the connection closed before the answer")
+            received += chunk
+            if len(received) > MAX_RESPONSE:
+                raise ValueError("the answer is too long")
+    answer = json.loads(received)
+    if not isinstance(answer, dict) or not isinstance(answer.get("results"), list):
+        error = answer.get("error") if isinstance(answer, dict) else None
+        raise ValueError(f"the server said: {error}" if error else "not an answer")
+    return [Injected.from_fields(item) for item in answer["results"]]
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: not ours to ask
+        return False
+    except OSError:
+        return False
+    return True
