@@ -222,7 +222,7 @@ class NoiseClassifier:
             return "vendored", submodule + "/"
         if own.attribute(rel, "linguist-vendored"):
             return "vendored", parent
-        if own.attribute(rel, "linguist-generated"):
+        if own.attribute(rel, "linguist-generated") or own.written_by_make(rel):
             return "generated", rel
         if (older := self.older_version(rel)) is not None:
             return "old-versions", older
