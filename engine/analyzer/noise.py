@@ -20,16 +20,21 @@ from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
 if TYPE_CHECKING:
     from engine.analyzer.ownership import Ownership
 
-NoiseKind = Literal["release-notes", "examples", "tests", "vendored", "generated", "excluded"]
+NoiseKind = Literal[
+    "release-notes", "old-versions", "examples", "tests", "vendored", "generated", "excluded"
+]
 NOISE_KINDS: tuple[NoiseKind, ...] = (
     "release-notes",
+    "old-versions",
     "examples",
     "tests",
     "vendored",
     "generated",
     "excluded",
 )
-"""``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone)."""
+"""``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone);
+``old-versions``: the pages of an earlier version kept beside the current one in a declared
+docs site (never by the path alone either)."""
 
 _RELEASE_FILE = re.compile(
     r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
@@ -68,6 +73,10 @@ _GENERATED_FILE = re.compile(
     r"|^(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|Cargo\.lock"
     r"|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum)$"
 )
+_VERSION_DIR = re.compile(r"^(?:v|version[-_]?)(\d+)(?:\.(?:\d+|x))*$", re.IGNORECASE)
+"""A docs folder named for a version: ``v2``, ``v1.x``, ``version-3.1``."""
+_GO_MAJOR = re.compile(r"^\s*module\s+\S*?/v(\d+)\s*$", re.MULTILINE)
+"""Go's semantic import versioning: a module of major version 2 or above ends in ``/vN``."""
 _DOCS_EXAMPLE_SOURCE = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|sh)$")
 
 
@@ -171,6 +180,8 @@ class NoiseClassifier:
         self._excluded = parse_gitignore("\n".join(excluded), "")
         self._ownership: Ownership | None = None
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
+        self._doc_versions: dict[str, set[int]] = {}
+        self._major: tuple[int | None] | None = None
 
     @property
     def ownership(self) -> Ownership:
@@ -211,8 +222,10 @@ class NoiseClassifier:
             return "vendored", submodule + "/"
         if own.attribute(rel, "linguist-vendored"):
             return "vendored", parent
-        if own.attribute(rel, "linguist-generated"):
+        if own.attribute(rel, "linguist-generated") or own.written_by_make(rel):
             return "generated", rel
+        if (older := self.older_version(rel)) is not None:
+            return "old-versions", older
         found = decide_path(rel)
         if found is None:
             if own.attribute(rel, "linguist-documentation") and not _DOC_PAGE.search(rel):
@@ -252,6 +265,50 @@ class NoiseClassifier:
         if self.decide(f"{docs}/_") is not None or (folder and self.decide(f"{folder}/_")):
             return None
         return docs
+
+    def older_version(self, rel: str) -> str | None:
+        """The folder (``docs/v2/``) when the page ``rel`` documents an earlier version of
+        the project than the one its docs site also holds, else ``None``.
+
+        A declared docs folder (:meth:`doc_root`) whose sub-folders are named for versions
+        (``v1/``, ``v2/``, ``v3/``: at least two of them) keeps each version's manual; the
+        current one is the major version the project declares (a Go module path's ``/vN``,
+        the ``version`` of ``package.json``, ``Cargo.toml`` or ``pyproject.toml``) where a
+        folder is named for it, else the highest. Pages of lower versions repeat the
+        current manual's subjects in words that no longer apply."""
+        if not _DOC_PAGE.search(rel):
+            return None
+        docs = self.ownership.doc_root(rel)
+        if docs is None:
+            return None
+        below = rel[len(docs) + 1 :].split("/")
+        match = _VERSION_DIR.match(below[0]) if len(below) > 1 else None
+        if match is None:
+            return None
+        versions = self._versions(docs)
+        if len(versions) < 2:
+            return None
+        declared = self.declared_major()
+        current = declared if declared in versions else max(versions)
+        return f"{docs}/{below[0]}/" if int(match.group(1)) < current else None
+
+    def _versions(self, docs: str) -> set[int]:
+        """The major versions named by the sub-folders of the docs folder ``docs``."""
+        if docs not in self._doc_versions:
+            try:
+                with os.scandir(self.root / docs) as it:
+                    names = [e.name for e in it if e.is_dir(follow_symlinks=False)]
+            except OSError:
+                names = []
+            found = (_VERSION_DIR.match(n) for n in names)
+            self._doc_versions[docs] = {int(m.group(1)) for m in found if m}
+        return self._doc_versions[docs]
+
+    def declared_major(self) -> int | None:
+        """The project's major version as its root manifest declares it, or ``None``."""
+        if self._major is None:
+            self._major = (_declared_major(self.root),)
+        return self._major[0]
 
     def why_vendored(self, rel: str) -> str:
         """Why the vendored file ``rel`` is someone else's, in a few words."""
@@ -303,3 +360,36 @@ def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:
         return None
     kind, place = found
     return kind, f"{folder}/{place}" if place else place
+
+
+def _declared_major(root: Path) -> int | None:
+    """The major version in ``root``'s ``go.mod`` (``/vN``, else 1), ``package.json``,
+    ``Cargo.toml`` or ``pyproject.toml``, the first that declares one."""
+    import json
+    import tomllib
+
+    def text(name: str) -> str | None:
+        try:
+            return (root / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    if (go := text("go.mod")) is not None:
+        found = _GO_MAJOR.search(go)
+        return int(found.group(1)) if found else 1
+    version: object = None
+    if (package := text("package.json")) is not None:
+        try:
+            doc = json.loads(package)
+        except ValueError:
+            doc = None
+        version = doc.get("version") if isinstance(doc, dict) else None
+    for name, table in (("Cargo.toml", "package"), ("pyproject.toml", "project")):
+        if version is None and (toml := text(name)) is not None:
+            try:
+                section = tomllib.loads(toml).get(table)
+            except tomllib.TOMLDecodeError:
+                section = None
+            version = section.get("version") if isinstance(section, dict) else None
+    major = re.match(r"^v?(\d+)\.", version) if isinstance(version, str) else None
+    return int(major.group(1)) if major else None

@@ -6,7 +6,9 @@ workspaces, modules and path dependencies (:mod:`engine.analyzer.workspaces`), `
 files (every package below a module's root belongs to that module, whatever its folder is
 called), ``.gitmodules`` (a submodule is someone else's repository) and ``.gitattributes``
 (``linguist-vendored``, ``linguist-generated``, ``linguist-documentation``, set or unset by
-later lines and deeper files, as git and GitHub's linguist read them).
+later lines and deeper files, as git and GitHub's linguist read them), and the files a
+Makefile's recipes write (``delta --generate-completion fish > etc/completion/completion.fish``:
+generated output kept in the tree).
 :class:`engine.analyzer.noise.NoiseClassifier` weighs these against the path rules.
 """
 
@@ -68,6 +70,8 @@ class Ownership:
     submodules: dict[str, str] = field(default_factory=dict)
     """Submodule folder → its name in ``.gitmodules``."""
     attributes: list[_AttributeRule] = field(default_factory=list)
+    built: list[tuple[str, GitIgnoreSpec]] = field(default_factory=list)
+    """(Makefile folder, the paths its recipes write to) (:func:`_make_outputs`)."""
     doc_roots: dict[str, str] = field(default_factory=dict)
     """Docs folder → the folder of the docs tool's configuration that declares it
     (:mod:`engine.analyzer.doc_sites`)."""
@@ -110,6 +114,14 @@ class Ownership:
             if rule.spec.match_file(rel[len(rule.base) + 1 :] if rule.base else rel):
                 value = rule.values[name]
         return value
+
+    def written_by_make(self, rel: str) -> bool:
+        """Whether a Makefile's recipe writes the file ``rel`` (a shell redirect)."""
+        return any(
+            (not base or rel.startswith(base + "/"))
+            and spec.match_file(rel[len(base) + 1 :] if base else rel)
+            for base, spec in self.built
+        )
 
     def go_library(self, rel: str) -> bool:
         """Whether ``rel`` is a non-test Go file of a package of one of the project's Go
@@ -170,12 +182,49 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
                 own.attributes += _attribute_rules(folder, text)
             elif name == ".gitmodules" and not folder:
                 own.submodules = _submodules(text)
+            elif _MAKEFILE.match(name) and (written := _make_outputs(text)):
+                own.built.append((folder, GitIgnoreSpec.from_lines(written)))
     _maven(root, poms, own.declared)
     return own
 
 
 def _wanted(name: str) -> bool:
-    return name in _READERS or name.endswith(".sln") or name in _OTHERS
+    return (
+        name in _READERS or name.endswith(".sln") or name in _OTHERS or bool(_MAKEFILE.match(name))
+    )
+
+
+_MAKEFILE = re.compile(r"^(?:GNUmakefile|[Mm]akefile|.+\.mk|.+\.[Mm]akefile)$")
+_REDIRECT = re.compile(r"(?<![>&\d])>\s*([^\s;|&<>()]+)")
+"""A shell redirect to a file in a recipe line (not ``>>``, ``2>``, ``>&2``)."""
+_MAKE_VARIABLE = re.compile(r"\$\$\{?\w+\}?|\$[({][^)}]*[)}]|\$\w")
+
+
+def _make_outputs(text: str) -> list[str]:
+    """Anchored patterns (``/etc/completion/completion.*``) of the files a Makefile's
+    recipe lines (tab-indented) write by a shell redirect; a variable in a path matches
+    any name. Paths outside the Makefile's folder, ``/dev/…`` and ones whose every folder
+    or file name is a variable (``$@``, ``$(OUT)``) say nothing about a file here."""
+    found = []
+    for line in text.splitlines():
+        if not line.startswith("\t"):
+            continue
+        for target in _REDIRECT.findall(line):
+            target = target.strip("\"'")
+            if target.startswith("./"):
+                target = target[2:]
+            pattern = _MAKE_VARIABLE.sub("*", target)
+            parts = pattern.split("/")
+            if (
+                not target
+                or target.startswith(("/", "$@", "~"))
+                or ".." in parts
+                or "$" in pattern
+                or any(not part.strip("*") for part in parts)
+            ):
+                continue
+            found.append("/" + pattern)
+    return found
 
 
 _OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules"})

@@ -21,6 +21,8 @@ summary for all of them, not one per folder."""
 
 _WHAT: dict[str, str] = {
     "release-notes": "release notes (what changed in each version)",
+    "old-versions": "the documentation of an earlier version of the project, kept beside the "
+    "current one",
     "examples": "example programs (samples, tutorials, the documentation's code)",
     "tests": "the test suite",
     "vendored": "a vendored copy of another project (third-party code kept in the tree)",

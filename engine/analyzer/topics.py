@@ -50,6 +50,7 @@ _DOC_FOLDERS = frozenset({"doc", "docs"})
 of man-page generators), they are source code."""
 _KIND_ROLE = {
     "release-notes": "release notes",
+    "old-versions": "documentation of earlier versions",
     "examples": "example programs",
     "tests": "the test suite",
     "vendored": "vendored third-party code",

@@ -30,8 +30,9 @@ Oversized atomic chunks get no overlap, so overlap never pushes content past tha
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from engine.core.hashing import normalize_content
@@ -50,7 +51,14 @@ from engine.markdown.splitting import (
     single_blank_lines,
 )
 
-__all__ = ["MIN_PROSE_CHARS", "Chunk", "chunk_markdown", "only_headings", "split_to_fit"]
+__all__ = [
+    "MIN_PROSE_CHARS",
+    "Chunk",
+    "chunk_markdown",
+    "only_headings",
+    "page_title",
+    "split_to_fit",
+]
 
 MIN_CHUNK_SIZE = 100
 """Smallest accepted ``chunk_size``."""
@@ -107,8 +115,14 @@ def chunk_markdown(
     chunk_size: int = 2000,
     overlap_percent: int = 15,
     min_prose: int = 0,
+    *,
+    page_title: str = "",
 ) -> list[Chunk]:
     """Split markdown into heading-titled chunks of at most ``chunk_size`` characters.
+
+    ``page_title``: the page's title where it is not written as a heading (front matter,
+    the file's name, as a docs site shows it); on a page without a level-1 heading it
+    opens every section's heading path (``Greet``, ``Flags > Ordering``).
 
     A section with fewer than ``min_prose`` characters of words joins a neighbour (0, the
     default: every section with a body is a chunk of its own; documentation is indexed
@@ -125,7 +139,11 @@ def chunk_markdown(
         )
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
+    if any(h.level == 1 for h in document.headings.values()):
+        page_title = ""  # the page shows its own title
     for title, first, last in document.outline.sections(min_prose):
+        if page_title:
+            title = f"{page_title} > {title}" if title else page_title
         path = path_line(title, chunk_size)
         # The heading path takes room from the section's own text, so chunks stay near size.
         budget = max(chunk_size - len(path) - 2, chunk_size // 2) if path else chunk_size
@@ -395,3 +413,22 @@ def split_to_fit(content: str) -> list[str]:
     if len(text) <= MAX_CONTENT_LENGTH:
         return [text] if text else []
     return [text[i : i + MAX_CONTENT_LENGTH] for i in range(0, len(text), MAX_CONTENT_LENGTH)]
+
+
+_GENERIC_PAGE = re.compile(r"^(?:index|readme|_index)$", re.IGNORECASE)
+
+
+def page_title(rel: str, front_matter: Mapping[str, object]) -> str:
+    """A documentation page's title where the page may not write it as a heading, as a
+    docs site would show it: the front matter's ``title``, else the file's name in words
+    (``getting-started.md`` → ``Getting started``; an ``index.md`` or ``README.md`` is
+    named after its folder; the project's own top-level README gets none)."""
+    declared = front_matter.get("title")
+    if isinstance(declared, str) and declared.strip():
+        return " ".join(declared.split())
+    folders, _, name = rel.rpartition("/")
+    stem = name.rsplit(".", 1)[0]
+    if _GENERIC_PAGE.match(stem):
+        stem = folders.rpartition("/")[2]
+    words = " ".join(re.split(r"[-_\s]+", stem)).strip()
+    return words[:1].upper() + words[1:]

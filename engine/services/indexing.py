@@ -42,7 +42,13 @@ from engine.guards.privacy import (
     redact_secrets,
     redact_secrets_in_place,
 )
-from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown, only_headings, split_to_fit
+from engine.markdown.chunking import (
+    MIN_PROSE_CHARS,
+    chunk_markdown,
+    only_headings,
+    page_title,
+    split_to_fit,
+)
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.markdown.rst import as_markdown
 from engine.services.aliases import promoted_from, promoted_sections
@@ -280,8 +286,14 @@ class Indexer:
         if len(keywords) < len(parsed.keywords):
             report.warnings.append((rel, "dropped a keyword that looks like a secret"))
         # A docs section of a link or a label joins a neighbour; a note may be one sentence.
-        min_prose = 0 if path.is_relative_to(self.knowledge_dir) else MIN_PROSE_CHARS
-        for chunk in chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose):
+        note = path.is_relative_to(self.knowledge_dir)
+        min_prose = 0 if note else MIN_PROSE_CHARS
+        # A docs page's title may live outside its text (front matter, the file's name).
+        title = "" if note else page_title(rel, parsed.front_matter)
+        chunks = chunk_markdown(
+            body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title
+        )
+        for chunk in chunks:
             if only_headings(chunk.own_text):
                 continue  # a bare heading is not knowledge yet
             line = chunk.line_start + parsed.body_line_offset

@@ -1,0 +1,37 @@
+"""Files a Makefile's recipes write are the build's output, classified as generated
+(issue 34: a Rust CLI's shell completion scripts, written by ``make shell-completion``,
+outranked its manual)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.ownership import _make_outputs
+
+MAKEFILE = (
+    "shell-completion:\n"
+    "\tfor shell in bash fish zsh; do ./target/release/tool --generate-completion $$shell"
+    " > etc/completion/completion.$$shell; done\n"
+    "bench:\n"
+    "\t$(BENCH) > $(BENCH_INPUT)\n"
+    "\t./tests/run > /dev/null 2>&1\n"
+    "\tcat notes >> log.txt\n"
+    "\techo $@ > $@\n"
+    "not-a-recipe: > build/x.md\n"
+)
+
+
+def test_recipe_redirects_name_the_generated_files() -> None:
+    assert _make_outputs(MAKEFILE) == ["/etc/completion/completion.*"]
+
+
+def test_what_a_makefile_writes_is_generated(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text(MAKEFILE)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "release.Makefile").write_text("docs:\n\ttool --help > help.md\n")
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("etc/completion/completion.zsh") == "generated"
+    assert noise.kind("etc/completion/README.md") is None
+    assert noise.kind("sub/help.md") == "generated"  # relative to the Makefile's folder
+    assert noise.kind("help.md") is None
