@@ -186,10 +186,9 @@ def _check_memory(
 
 
 def _check_store(memory: Memory, report: HealthReport) -> bool:
-    parts = parts_of(memory)
-    mirrored = parts.mirror.count()
+    mirrored = parts_of(memory).mirror.count()
     try:
-        store = parts.store()
+        store = parts_of(memory).store()
         if not store.exists():
             if mirrored or not check_store_missing(memory, report):
                 report.add("vector store", Status.OK, "empty (created on the first write)")
@@ -213,17 +212,14 @@ def _report_store_size(memory: Memory, count: int, version: int, report: HealthR
     before compaction existed, or a crash before it ran) is compacted now."""
     from engine.storage.maintenance import compaction_threshold
 
-    parts = parts_of(memory)
-    store = parts.store()
-    figures = store.figures()
+    figures = parts_of(memory).store().figures()
     size = f"{_count(figures['fragments'], 'fragment')}, {figures['bytes'] / 1e6:.1f} MB on disk"
     if figures["small_fragments"] < compaction_threshold(figures["rows"]):
         report.add(
             "vector store", Status.OK, f"{_count(count, 'entry')} (version {version}; {size})"
         )
         return
-    with parts.lock.hold():
-        done = store.compact()
+    done = memory.compact()
     if not done:
         report.add(
             "vector store",

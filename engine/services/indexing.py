@@ -1,8 +1,6 @@
 """Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
-project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
-
-Two phases: text, keyword index and store rows first, vectors after
-(:mod:`engine.services.embedding_backlog`).
+project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`), in
+two phases: text, keyword index and store rows first, vectors after (:mod:`.embedding_backlog`).
 
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
@@ -141,7 +139,7 @@ class Indexer:
             report = self._run(force=force, dry_run=False, progress=progress, only=only)
         if embed:
             return self.embed(report, progress=embed_progress)
-        report.pending = EmbeddingBacklog(self.parts.records, self.parts.embedder).pending()
+        report.pending = self.memory.vectors_waiting()
         return report
 
     def freshness(self) -> IndexFreshness:
@@ -153,11 +151,10 @@ class Indexer:
         """The second phase: embed every entry waiting for its vector (this run's or an
         earlier one's), refresh the ANN index if due; ``report`` gains the figures."""
         misses_before = getattr(self.parts.embedder, "misses", 0)
-        backlog = EmbeddingBacklog(self.parts.records, self.parts.embedder)
-        done = backlog.run(progress=progress)
+        done = EmbeddingBacklog(self.parts.records, self.parts.embedder).run(progress=progress)
         report.embed_seconds = done.seconds
         report.seconds += done.seconds
-        report.pending = backlog.pending()
+        report.pending = self.memory.vectors_waiting()
         if not report.pending:  # an ANN index over placeholders would be wrong
             report.vector_index = self.parts.records.maintain_vector_index()
         report.embedded += getattr(self.parts.embedder, "misses", 0) - misses_before
