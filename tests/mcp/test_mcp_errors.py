@@ -109,7 +109,7 @@ async def test_storage_failure_is_storage_error(
     def broken(**_: object) -> None:
         raise StorageError("cannot read .claude/memory/vectors")
 
-    monkeypatch.setattr(memory, "list", broken)
+    monkeypatch.setattr(memory, "listing", broken)
     async with connect(server) as client:
         error = await call_error(client, "memory_list")
     assert error["code"] == "STORAGE_ERROR" and error["recoverable"] is False
