@@ -98,7 +98,7 @@ def served_entries(
     """The entries a running server injects for ``prompt``: a hybrid search (the model is
     warm there) whose results reach :data:`SERVED_MIN_SCORE`; the keyword selection
     (:func:`entries_for`) while the model is not loaded yet."""
-    if not getattr(memory.embedder, "loaded", True):
+    if not memory.model_loaded:
         return entries_for(memory, prompt)
     floor = SERVED_MIN_SCORE if min_score is None else min_score
     response = memory.search(

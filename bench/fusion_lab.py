@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.metrics import ndcg_at_k, recall_at_k
+from engine.services.parts import parts_of
 
 CACHE = Path(__file__).parent / ".cache"
 LISTS = CACHE / "fusion_lists.json"
@@ -47,9 +48,9 @@ def _qrels(path: Path) -> dict[str, dict[str, int]]:
 
 
 def _lists(memory: object, id_map: dict[str, str], text: str) -> tuple[Ranked, Ranked]:
-    searcher = memory.searcher  # type: ignore[attr-defined]
+    searcher = parts_of(memory).searcher  # type: ignore[attr-defined]
     kw = [(id_map[h.entry.id], -h.bm25) for h in searcher.keyword.search(text, DEPTH)]
-    qvec = memory.embedder.embed_query(text)  # type: ignore[attr-defined]
+    qvec = parts_of(memory).embedder.embed_query(text)  # type: ignore[attr-defined]
     vec = [(id_map[e.id], float(s)) for e, s in searcher.vectors.search(qvec, DEPTH)]
     return kw, vec
 
@@ -337,7 +338,7 @@ def _word_and_phrase_lists(memory: object, id_map: dict[str, str], text: str) ->
     from engine.search.query import Query
     from engine.storage.mirror_keyword import MatchQuery
 
-    mirror = memory.mirror  # type: ignore[attr-defined]
+    mirror = parts_of(memory).mirror  # type: ignore[attr-defined]
     query = Query.parse(text)
     match, phrases = query.match(), query.phrases()
     words = mirror.ranked(MatchQuery(match, DEPTH, BM25_WEIGHTS)) if match else []

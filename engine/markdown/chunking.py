@@ -30,13 +30,10 @@ Oversized atomic chunks get no overlap, so overlap never pushes content past tha
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.core.hashing import normalize_content
-from engine.core.models import MAX_CONTENT_LENGTH
 from engine.markdown.blocks import FenceRole, block_map
 from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
@@ -51,14 +48,7 @@ from engine.markdown.splitting import (
     single_blank_lines,
 )
 
-__all__ = [
-    "MIN_PROSE_CHARS",
-    "Chunk",
-    "chunk_markdown",
-    "only_headings",
-    "page_title",
-    "split_to_fit",
-]
+__all__ = ["MIN_PROSE_CHARS", "Chunk", "chunk_markdown"]
 
 MIN_CHUNK_SIZE = 100
 """Smallest accepted ``chunk_size``."""
@@ -120,23 +110,13 @@ def chunk_markdown(
 ) -> list[Chunk]:
     """Split markdown into heading-titled chunks of at most ``chunk_size`` characters.
 
-    ``page_title``: the page's title where it is not written as a heading (front matter,
-    the file's name, as a docs site shows it); on a page without a level-1 heading it
-    opens every section's heading path (``Greet``, ``Flags > Ordering``).
-
-    A section with fewer than ``min_prose`` characters of words joins a neighbour (0, the
-    default: every section with a body is a chunk of its own; documentation is indexed
-    with :data:`MIN_PROSE_CHARS`).
-
+    ``page_title`` (front matter's, or the file's name) opens every section's heading path
+    on a page without a level-1 heading. A section with fewer than ``min_prose``
+    characters of words joins a neighbour (documentation uses :data:`MIN_PROSE_CHARS`).
     Raises ``ValueError`` when ``chunk_size`` is below 100 or ``overlap_percent`` is outside
     0..50. See the module docstring for how sections, atomic blocks and overlap behave.
     """
-    if chunk_size < MIN_CHUNK_SIZE:
-        raise ValueError(f"chunk_size must be at least {MIN_CHUNK_SIZE}, got {chunk_size}")
-    if not 0 <= overlap_percent <= MAX_OVERLAP_PERCENT:
-        raise ValueError(
-            f"overlap_percent must be between 0 and {MAX_OVERLAP_PERCENT}, got {overlap_percent}"
-        )
+    _check_sizes(chunk_size, overlap_percent)
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
     if any(h.level == 1 for h in document.headings.values()):
@@ -168,6 +148,15 @@ def chunk_markdown(
             )
             previous = own
     return chunks
+
+
+def _check_sizes(chunk_size: int, overlap_percent: int) -> None:
+    if chunk_size < MIN_CHUNK_SIZE:
+        raise ValueError(f"chunk_size must be at least {MIN_CHUNK_SIZE}, got {chunk_size}")
+    if not 0 <= overlap_percent <= MAX_OVERLAP_PERCENT:
+        raise ValueError(
+            f"overlap_percent must be between 0 and {MAX_OVERLAP_PERCENT}, got {overlap_percent}"
+        )
 
 
 def _is_delimiter_cell(cell: str) -> bool:
@@ -399,36 +388,3 @@ class _Document:
             first_line = block.first + 1 if number == 0 else line_start
             last_line = block.last + 1 if number == len(pieces) - 1 else line_end
             yield "\n".join([*head, text, *tail]), first_line, last_line
-
-
-def only_headings(text: str) -> bool:
-    """Whether a chunk's own text is nothing but headings (not knowledge yet)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return all(line.startswith("#") for line in lines)
-
-
-def split_to_fit(content: str) -> list[str]:
-    """Split the rare chunk longer than the entry limit (a giant code block)."""
-    text = normalize_content(content)
-    if len(text) <= MAX_CONTENT_LENGTH:
-        return [text] if text else []
-    return [text[i : i + MAX_CONTENT_LENGTH] for i in range(0, len(text), MAX_CONTENT_LENGTH)]
-
-
-_GENERIC_PAGE = re.compile(r"^(?:index|readme|_index)$", re.IGNORECASE)
-
-
-def page_title(rel: str, front_matter: Mapping[str, object]) -> str:
-    """A documentation page's title where the page may not write it as a heading, as a
-    docs site would show it: the front matter's ``title``, else the file's name in words
-    (``getting-started.md`` → ``Getting started``; an ``index.md`` or ``README.md`` is
-    named after its folder; the project's own top-level README gets none)."""
-    declared = front_matter.get("title")
-    if isinstance(declared, str) and declared.strip():
-        return " ".join(declared.split())
-    folders, _, name = rel.rpartition("/")
-    stem = name.rsplit(".", 1)[0]
-    if _GENERIC_PAGE.match(stem):
-        stem = folders.rpartition("/")[2]
-    words = " ".join(re.split(r"[-_\s]+", stem)).strip()
-    return words[:1].upper() + words[1:]

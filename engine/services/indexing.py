@@ -1,8 +1,6 @@
 """Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
-project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
-
-Two phases: text, keyword index and store rows first, vectors after
-(:mod:`engine.services.embedding_backlog`).
+project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`), in
+two phases: text, keyword index and store rows first, vectors after (:mod:`.embedding_backlog`).
 
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
@@ -26,7 +24,7 @@ from pathlib import Path
 
 from engine.core.errors import EngineError, NotFoundError
 from engine.core.hashing import content_hash, content_hash_bytes
-from engine.core.models import Category, Entry, Source
+from engine.core.models import Entry, Source
 from engine.core.validation import now_iso, parse_category
 from engine.guards.files import (
     DEFAULT_MAX_BYTES,
@@ -35,28 +33,14 @@ from engine.guards.files import (
     project_files,
     read_project_bytes,
 )
-from engine.guards.privacy import (
-    REDACTED,
-    find_secrets,
-    redact_private,
-    redact_secrets,
-    redact_secrets_in_place,
-)
-from engine.markdown.chunking import (
-    MIN_PROSE_CHARS,
-    chunk_markdown,
-    only_headings,
-    page_title,
-    split_to_fit,
-)
-from engine.markdown.parse import blank_html_comments, parse_markdown
-from engine.markdown.rst import as_markdown
-from engine.services.aliases import promoted_from, promoted_sections
+from engine.services.aliases import promoted_from
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
+from engine.services.file_entries import file_entries
 from engine.services.index_report import FilePlan, IndexFreshness, IndexReport
 from engine.services.memory import Memory
-from engine.services.sources import SourceSet, category_for
+from engine.services.parts import parts_of
+from engine.services.sources import SourceSet
 from engine.storage.meta import IndexMeta
 
 __all__ = ["BATCH_CHUNKS", "MAX_FILE_BYTES", "IndexReport", "Indexer", "Progress"]
@@ -80,6 +64,7 @@ class Indexer:
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
+        self.parts = parts_of(memory)
         self.root = memory.paths.root
         self.knowledge_dir = memory.paths.knowledge_dir
         self.sources = SourceSet(self.root, memory.config, self.knowledge_dir)
@@ -90,7 +75,7 @@ class Indexer:
         return {
             "chunk_size": cfg.chunk_size,
             "chunk_overlap": cfg.chunk_overlap,
-            "model": self.memory.embedder.model_id,
+            "model": self.parts.embedder.model_id,
             "chunker": CHUNKER_VERSION,
         }
 
@@ -138,14 +123,14 @@ class Indexer:
         """
         if dry_run:
             return self._run(force=force, dry_run=True, progress=progress, only=only)
-        lock = self.memory.records.index_lock
+        lock = self.parts.records.index_lock
         if not lock.try_hold():
             log.warning("another index run of this project is in progress: waiting for it")
         with lock.hold():
             report = self._run(force=force, dry_run=False, progress=progress, only=only)
         if embed:
             return self.embed(report, progress=embed_progress)
-        report.pending = EmbeddingBacklog(self.memory.records, self.memory.embedder).pending()
+        report.pending = self.memory.vectors_waiting()
         return report
 
     def freshness(self) -> IndexFreshness:
@@ -156,15 +141,14 @@ class Indexer:
     def embed(self, report: IndexReport, *, progress: Progress | None = None) -> IndexReport:
         """The second phase: embed every entry waiting for its vector (this run's or an
         earlier one's), refresh the ANN index if due; ``report`` gains the figures."""
-        misses_before = getattr(self.memory.embedder, "misses", 0)
-        backlog = EmbeddingBacklog(self.memory.records, self.memory.embedder)
-        done = backlog.run(progress=progress)
+        misses_before = getattr(self.parts.embedder, "misses", 0)
+        done = EmbeddingBacklog(self.parts.records, self.parts.embedder).run(progress=progress)
         report.embed_seconds = done.seconds
         report.seconds += done.seconds
-        report.pending = backlog.pending()
+        report.pending = self.memory.vectors_waiting()
         if not report.pending:  # an ANN index over placeholders would be wrong
-            report.vector_index = self.memory.maintain_vector_index()
-        report.embedded += getattr(self.memory.embedder, "misses", 0) - misses_before
+            report.vector_index = self.parts.records.maintain_vector_index()
+        report.embedded += getattr(self.parts.embedder, "misses", 0) - misses_before
         return report
 
     def _run(
@@ -194,9 +178,9 @@ class Indexer:
             wanted = set(only)
             files = [(rel, path) for rel, path in files if rel in wanted]
         report.files_total = len(files)
-        misses_before = getattr(self.memory.embedder, "misses", 0)
+        misses_before = getattr(self.parts.embedder, "misses", 0)
         current = {rel for rel, _ in files}
-        owned = self.memory.mirror.file_paths_of_source(Source.MARKDOWN.value)
+        owned = self.parts.mirror.file_paths_of_source(Source.MARKDOWN.value)
         if owned and not problem and not meta_path.exists():
             problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
             log.warning(problem)
@@ -221,16 +205,16 @@ class Indexer:
             if not dry_run and sum(len(p.creates) for p in batch) >= BATCH_CHUNKS:
                 self._commit(batch, [], settings)
                 batch = []
-        removed_ids = [e.id for rel in gone for e in self.memory.mirror.by_file(rel)]
+        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel)]
         report.files_removed = len(gone)
         report.entries_deleted += len(removed_ids)
         if not dry_run:
             self._commit(batch, gone, settings, removed_ids)
             if force:  # --force also rebuilds the derived keyword index from the store
-                self.memory.rebuild_index()
+                self.parts.records.rebuild_index()
         if progress is not None:
             progress(len(files), len(files), "")
-        report.embedded = getattr(self.memory.embedder, "misses", 0) - misses_before
+        report.embedded = getattr(self.parts.embedder, "misses", 0) - misses_before
         report.seconds = time.perf_counter() - started
         return report
 
@@ -260,7 +244,7 @@ class Indexer:
             return None
         try:
             text = decode(data, rel)
-            desired = self._chunks(rel, path, text, report)
+            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report)
         except (ValueError, EngineError) as exc:
             report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
@@ -268,77 +252,10 @@ class Indexer:
         plan.aliases = promoted_from(text)
         return plan
 
-    def _chunks(self, rel: str, path: Path, text: str, report: IndexReport) -> list[NewEntry]:
-        parsed = parse_markdown(as_markdown(text, rel), rel)  # .rst: read line for line
-        for warning in parsed.warnings:
-            report.warnings.append((rel, warning))
-        if not parsed.index:
-            return []
-        category = self._category(path, parsed.category)
-        promoted_at = str(parsed.front_matter.get("promoted_at") or "")
-        appended = promoted_sections(text)  # sections promote appended to this file
-        cfg = self.memory.config
-        entries = []
-        body = _clean_body(parsed.body, rel, report, cfg.secret_allowlist)
-        # Titles and keywords are stored too; a secret in them must not slip past.
-        allow = cfg.secret_allowlist
-        keywords = tuple(k for k in parsed.keywords if not find_secrets(k, allow))
-        if len(keywords) < len(parsed.keywords):
-            report.warnings.append((rel, "dropped a keyword that looks like a secret"))
-        # A docs section of a link or a label joins a neighbour; a note may be one sentence.
-        note = path.is_relative_to(self.knowledge_dir)
-        min_prose = 0 if note else MIN_PROSE_CHARS
-        # A docs page's title may live outside its text (front matter, the file's name).
-        title = "" if note else page_title(rel, parsed.front_matter)
-        chunks = chunk_markdown(
-            body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title
-        )
-        for chunk in chunks:
-            if only_headings(chunk.own_text):
-                continue  # a bare heading is not knowledge yet
-            line = chunk.line_start + parsed.body_line_offset
-            when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
-            for piece in split_to_fit(chunk.content):
-                if piece == REDACTED:
-                    continue  # nothing left to index once the private block is gone
-                # Store-ready text (secrets redacted), so its hash matches what is stored.
-                text, kinds = self.memory.prepare_content(piece, secret_policy="redact", path=rel)
-                for kind in kinds:
-                    report.warnings.append(
-                        (
-                            f"{rel}:{chunk.line_start + parsed.body_line_offset}",
-                            f"redacted a likely secret ({kind})",
-                        )
-                    )
-                entries.append(
-                    NewEntry(
-                        content=text,
-                        category=category,
-                        source=Source.MARKDOWN,
-                        keywords=keywords,
-                        file_path=rel,
-                        section_title=redact_secrets(chunk.title, find_secrets(chunk.title, allow)),
-                        line_start=line,
-                        line_end=chunk.line_end + parsed.body_line_offset,
-                        promoted_at=when,
-                    )
-                )
-        return entries
-
-    def _category(self, path: Path, declared: str | None) -> Category:
-        """By front matter or folder in the knowledge folder; a documentation source is
-        general (its own front matter may use ``category`` for something else)."""
-        if path.is_relative_to(self.knowledge_dir):
-            return category_for(path.relative_to(self.knowledge_dir), declared)
-        try:
-            return parse_category(declared) if declared else Category.GENERAL
-        except (ValueError, EngineError):
-            return Category.GENERAL
-
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
         plan = FilePlan(rel, digest)
         existing: dict[str, list[Entry]] = {}
-        for entry in self.memory.mirror.by_file(rel):
+        for entry in self.parts.mirror.by_file(rel):
             existing.setdefault(entry.content_hash, []).append(entry)
         seen: set[str] = set()
         for item in desired:
@@ -376,14 +293,14 @@ class Indexer:
     ) -> None:
         creates = [item for plan in plans for item in plan.creates]
         if creates:  # the first phase: vectors come from the cache or the backlog's run
-            self.memory.entries.add_many(creates, secret_policy="redact", embed=False)
+            self.parts.entries.add_many(creates, secret_policy="redact", embed=False)
         updates = [entry for plan in plans for entry in plan.updates]
         if updates:
-            self.memory.update_metadata(updates)
+            self.parts.entries.update_metadata(updates)
         deletes = [i for plan in plans for i in plan.deletes] + (removed_ids or [])
         if deletes:
-            self.memory.delete_many(deletes)
-        with self.memory.lock.hold():
+            self.parts.entries.delete_many(deletes)
+        with self.parts.lock.hold():
             # Re-read: another indexer may have recorded other files meanwhile.
             meta, _ = IndexMeta.load(self.memory.paths.meta_path)
             if meta.settings != settings:
@@ -398,15 +315,3 @@ class Indexer:
                 meta.file_hashes.pop(rel, None)
             meta.last_indexed_at = now_iso()
             meta.save(self.memory.paths.meta_path)
-
-
-def _clean_body(body: str, rel: str, report: IndexReport, allow: Collection[str]) -> str:
-    """The text of a whole file, ``<private>`` blocks, secrets and comments taken out,
-    line breaks kept: done before chunking, so that no chunk boundary can cut a key (or a
-    private block) in two and leave half of it where no one looks for it."""
-    body = blank_html_comments(redact_private(body, keep_lines=True))
-    body, found = redact_secrets_in_place(body, allow, rel)
-    if found:
-        names = ", ".join(sorted({h.kind for h in found}))
-        report.warnings.append((rel, f"redacted {len(found)} likely secret(s) ({names})"))
-    return body

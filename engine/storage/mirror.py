@@ -1,11 +1,10 @@
-"""The entry mirror: every entry's fields in SQLite, derived from the store of record.
+"""The entry mirror: every entry's fields but its vector in SQLite (``fts.sqlite``),
+derived from the store of record and rebuildable from it.
 
-``fts.sqlite`` holds a mirror of every entry's fields (all but the vector) in the
-``entries`` table and an external-content FTS5 index over it, kept in step by triggers.
-Listing and lookups by id or content hash are served from here, and keyword search
-(:mod:`engine.search.keyword`) reads its FTS5 index through :meth:`EntryMirror.ranked`
-and its neighbours (the SQL in :mod:`.mirror_keyword`), so those paths never import
-LanceDB or the embedding stack. The mirror is rebuildable from the store.
+The ``entries`` table and an external-content FTS5 index over it are kept in step by
+triggers. Listing and lookups by id or content hash are served from here, and keyword
+search reads the FTS5 index through :meth:`EntryMirror.ranked` (the SQL in
+:mod:`.mirror_keyword`), so those paths never import LanceDB or the embedding stack.
 
 Consistency with the store is tracked in ``fts_state``: writers set ``pending`` before
 touching the store and clear it in the same transaction that updates the mirror, so a
@@ -28,7 +27,14 @@ from engine.core.models import Category, Entry, Source
 from engine.storage import mirror_keyword
 from engine.storage.mirror_keyword import MatchQuery, fts_columns
 from engine.storage.mirror_reader import ReadConnection
-from engine.storage.mirror_rows import COLUMNS, SCHEMA, entry_to_row, migrate, row_to_entry
+from engine.storage.mirror_rows import (
+    COLUMNS,
+    SCHEMA,
+    entry_to_row,
+    migrate,
+    row_to_entry,
+    where_clause,
+)
 from engine.storage.sqlite import (
     enable_wal,
     is_busy_error,
@@ -87,11 +93,10 @@ class EntryMirror:
         return db
 
     def _file_identity(self) -> tuple[int, int] | None:
-        try:
+        with contextlib.suppress(OSError):
             stat = os.stat(self.path)
-        except OSError:
-            return None
-        return stat.st_dev, stat.st_ino
+            return stat.st_dev, stat.st_ino
+        return None
 
     def replaced(self) -> bool:
         """Whether ``fts.sqlite`` was deleted or replaced since this connection opened
@@ -148,8 +153,6 @@ class EntryMirror:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-
-    # --- consistency state -------------------------------------------------------------
 
     def state(self, key: str) -> str | None:
         """A value of ``fts_state`` (``pending``, ``store_version``, …)."""
@@ -324,14 +327,14 @@ class EntryMirror:
     ) -> list[Entry]:
         """Entries newest first (``by_references``: most referenced first, then newest),
         optionally filtered."""
-        clauses, params = self._filters(category, source)
+        clauses, params = where_clause(category, source)
         order = "referenceCount DESC, " if by_references else ""
         sql = f"{clauses} ORDER BY {order}createdAt DESC, rowid DESC LIMIT ? OFFSET ?"
         return self._select(sql, [*params, -1 if limit is None else limit, offset])
 
     def count(self, *, category: Category | None = None, source: Source | None = None) -> int:
         """Number of entries, optionally filtered."""
-        clauses, params = self._filters(category, source)
+        clauses, params = where_clause(category, source)
         with self._lock:
             return int(
                 self._db.execute(f"SELECT count(*) FROM entries {clauses}", params).fetchone()[0]
@@ -388,18 +391,6 @@ class EntryMirror:
                 return bool(self._db.execute("PRAGMA quick_check").fetchone()[0] == "ok")
             except sqlite3.DatabaseError:
                 return False
-
-    @staticmethod
-    def _filters(category: Category | None, source: Source | None) -> tuple[str, list[object]]:
-        clauses: list[str] = []
-        params: list[object] = []
-        if category is not None:
-            clauses.append("category = ?")
-            params.append(category.value)
-        if source is not None:
-            clauses.append("source = ?")
-            params.append(source.value)
-        return ("WHERE " + " AND ".join(clauses) if clauses else ""), params
 
     def _select(self, tail: str, params: Sequence[object]) -> list[Entry]:
         with self._lock:

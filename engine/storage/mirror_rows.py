@@ -214,3 +214,16 @@ def row_to_entry(row: sqlite3.Row | Mapping[str, Any] | Sequence[Any]) -> Entry:
     else:
         named = dict(zip(COLUMNS, row, strict=False))
     return Entry(**{f.attr: _from_sql(f, named[f.column]) for f in ENTRY_FIELDS})
+
+
+def where_clause(category: Category | None, source: Source | None) -> tuple[str, list[object]]:
+    """The ``WHERE`` of a listing narrowed to a category and/or a source, and its parameters."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if category is not None:
+        clauses.append("category = ?")
+        params.append(category.value)
+    if source is not None:
+        clauses.append("source = ?")
+        params.append(source.value)
+    return ("WHERE " + " AND ".join(clauses) if clauses else ""), params

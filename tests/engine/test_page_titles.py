@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.markdown.chunking import chunk_markdown, page_title
+from engine.markdown.chunking import chunk_markdown
+from engine.markdown.pages import page_title
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 

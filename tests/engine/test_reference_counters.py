@@ -11,6 +11,7 @@ from fakes import FakeEmbedder
 
 from app.prompt_hook import prompt_context
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 REWRITES = """
 CREATE TABLE rewrites (what TEXT NOT NULL, id TEXT NOT NULL);
@@ -66,7 +67,7 @@ def test_counting_a_searchs_results_rewrites_no_row(tmp_path: Path) -> None:
     with Memory.open(root, embedder=FakeEmbedder(384)) as memory:  # the counts reach the store
         memory.add("a later write folds the counts in when the process closes")
     with Memory.open(root, embedder=FakeEmbedder(384)) as memory:
-        stored = memory.store().get_many(ids)
+        stored = parts_of(memory).store().get_many(ids)
         assert [stored[i].reference_count for i in ids] == [2, 1, 0]
 
 

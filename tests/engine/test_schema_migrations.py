@@ -16,6 +16,7 @@ from fakes import FakeEmbedder
 
 from engine.core.models import ENTRY_COLUMNS, Category, EntryField, FieldKind
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage import lance_rows
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_rows import FTS_COLUMNS, SCHEMA_VERSION
@@ -182,4 +183,4 @@ def test_memory_written_by_main_opens_searches_and_writes(memory_dir: Path) -> N
     with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
         assert memory.require(added.id).keywords == ("later",)
         assert {e.id for e in memory.list()} == {WOMBAT, TRAINS, PARQUET, added.id}
-        assert memory.store().get_many([WOMBAT])[WOMBAT].reference_count == 3  # folded
+        assert parts_of(memory).store().get_many([WOMBAT])[WOMBAT].reference_count == 3  # folded

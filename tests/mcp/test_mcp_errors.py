@@ -13,6 +13,7 @@ from app.mcp import errors
 from app.mcp.server import MemoryServer, create_server
 from engine.core.errors import ContentTooLongError, StorageError
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.locking import WriteLock
 
 
@@ -92,7 +93,7 @@ async def test_bad_config_is_config_invalid_until_fixed(tmp_path: Path) -> None:
 
 
 async def test_held_write_lock_is_storage_busy(server: MemoryServer, memory: Memory) -> None:
-    memory.lock.timeout = 0.2
+    parts_of(memory).lock.timeout = 0.2
     other_process = WriteLock(memory.paths.lock_path)  # its own flock, like another process
     async with connect(server) as client:
         with other_process.hold():
@@ -108,7 +109,7 @@ async def test_storage_failure_is_storage_error(
     def broken(**_: object) -> None:
         raise StorageError("cannot read .claude/memory/vectors")
 
-    monkeypatch.setattr(memory, "list", broken)
+    monkeypatch.setattr(memory, "listing", broken)
     async with connect(server) as client:
         error = await call_error(client, "memory_list")
     assert error["code"] == "STORAGE_ERROR" and error["recoverable"] is False

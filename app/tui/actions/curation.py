@@ -149,7 +149,7 @@ class CurationActions(_Base):
         entry = self._selected("delete")
         if entry is None:
             return
-        if entry.source is Source.MARKDOWN:  # the file is the source: edit it instead
+        if self.memory.delete_refusal(entry) is not None:  # the file is the source: edit it
             self.notify(
                 printable(f"It comes from {entry.location}: edit or delete the text there."),
                 title="Not deleted",

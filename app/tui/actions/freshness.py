@@ -145,7 +145,7 @@ class FreshnessActions(_Base):
         else:
             entry = self.memory.get(entry_id)
             if entry is not None:
-                self.memory.freshness.record_notes([entry])
+                self.memory.mark_reviewed([entry])
             text = "marked as reviewed: it now cites the code as it is"
         self.post_message(msg.EntryRefreshed(entry_id, text))
 

@@ -7,14 +7,13 @@ UI thread and posts a message from :mod:`app.tui.messages`; none touches a widge
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import work
 from textual.worker import get_current_worker
 
 from app.tui import messages as msg
-from engine import Category, SearchMode, SearchResult
+from engine import SearchMode, SearchResult
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -43,22 +42,6 @@ def prefix_worthy(query: str) -> bool:
     return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
 
 
-def mark_stale(
-    memory: Memory, results: tuple[SearchResult, ...], *, only: bool
-) -> tuple[SearchResult, ...]:
-    """Listed entries with their stale flags (searches come flagged by the engine); with
-    ``only``, just the stale ones."""
-    try:
-        stale = memory.freshness.stale([r.entry.id for r in results])
-    except Exception:  # derived data: never fail the listing over it
-        stale = {}
-    flagged = tuple(
-        replace(r, stale=True, stale_reason=stale[r.entry.id]) if r.entry.id in stale else r
-        for r in results
-    )
-    return tuple(r for r in flagged if r.stale) if only else flagged
-
-
 class SearchWorkers(_Base):
     """Workers that read the memory (mixed into the main screen)."""
 
@@ -74,18 +57,19 @@ class SearchWorkers(_Base):
         state = request.state
         total: int | None = None
         if state.browsing:
-            entries = self.memory.list(
+            listed = self.memory.listing(
                 category=state.category,
                 source=state.source,
-                limit=None if state.stale_only else BROWSE_LIMIT,
+                limit=BROWSE_LIMIT,
+                stale_only=state.stale_only,
             )
-            results: tuple[SearchResult, ...] = tuple(SearchResult(e, 0.0) for e in entries)
-            results = mark_stale(self.memory, results, only=state.stale_only)
-            if state.stale_only:
-                total = len(results)
-            else:
-                total = self.memory.mirror.count(category=state.category, source=state.source)
-            results = results[:BROWSE_LIMIT]
+            results: tuple[SearchResult, ...] = tuple(
+                SearchResult(
+                    e, 0.0, stale=e.id in listed.stale, stale_reason=listed.stale.get(e.id, "")
+                )
+                for e in listed.entries
+            )
+            total = listed.total
             warnings: tuple[str, ...] = ()
         else:
             response = self.memory.search(
@@ -105,19 +89,14 @@ class SearchWorkers(_Base):
     @work(thread=True, exclusive=True, group="counts", exit_on_error=False, description="count")
     def refresh_counts(self) -> None:
         """Count entries per category and source; posts :class:`~app.tui.messages.CountsReady`."""
-        fts = self.memory.mirror
-        by_source = fts.counts_by("source")
-        source = self.state.source
-        if source is None:
-            by_category = fts.counts_by("category")
-        else:
-            by_category = {c.value: fts.count(category=c, source=source) for c in Category}
-        self.post_message(msg.CountsReady(fts.count(), by_category, by_source))
+        counts = self.memory.counts(source=self.state.source)
+        self.post_message(
+            msg.CountsReady(counts.total, dict(counts.by_category), dict(counts.by_source))
+        )
 
     @work(thread=True, group="model", exit_on_error=False, description="load the model")
     def load_model(self) -> None:
         """Load the embedding model and open the vector store, off the UI thread."""
         started = time.perf_counter()
-        self.memory.store()  # a store that cannot be opened says so now
-        self.memory.warm_up(mode=SearchMode.HYBRID)
+        self.memory.warm_up(mode=SearchMode.HYBRID)  # a store that cannot open says so now
         self.post_message(msg.ModelReady(time.perf_counter() - started))

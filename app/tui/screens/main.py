@@ -150,7 +150,7 @@ class MainScreen(
         self._start_search()
         self.check_index()  # "index ready" only if no file changed since the last index
         self.set_interval(CHECK_INTERVAL, self.check_index_now_and_then)
-        if getattr(self.memory.base_embedder, "loaded", True):
+        if self.memory.model_loaded:
             self._set_model_state("ready")
         # The import of the model's libraries holds the GIL for seconds: start it once the
         # first screen is up, so that it does not slow down the first paint.
