@@ -13,9 +13,11 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine import BackgroundEmbedder, SearchMode
+from engine import BackgroundEmbedder, SearchMode, printable
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from engine import Memory
 
 STYLES = Path(tui_styles.__file__).parent
@@ -64,6 +66,22 @@ class MemoryApp(App[None]):
         self.embedding = BackgroundEmbedder(memory.records, memory.embedder)
         """Embeds entries that wait for their vector (two-phase indexing) while the app
         runs; the re-index action wakes it."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Notify, with what the memory supplied (titles, paths) shown as it is: never read
+        as markup, escape sequences made inert. Every widget's ``notify`` lands here."""
+        super().notify(
+            printable(message), title=printable(title), severity=severity, timeout=timeout,
+            markup=False,
+        )  # fmt: skip
 
     def on_mount(self) -> None:
         """Route logging to a file while the screen is ours, then show the main screen."""

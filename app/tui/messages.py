@@ -6,39 +6,14 @@ one of these messages instead, and the screen's handlers update the widgets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from textual.message import Message
 
-from engine import Category, Entry, SearchMode, SearchResult, Source
+from app.tui.search_state import SearchRequest, SearchState
+from engine import Entry, SearchResult
 
-
-@dataclass(frozen=True, slots=True)
-class SearchState:
-    """What the results pane should show: the screen owns it and pushes it down."""
-
-    query: str = ""
-    mode: SearchMode = SearchMode.HYBRID
-    category: Category | None = None
-    source: Source | None = None
-    stale_only: bool = False
-    """Show only entries whose cited code changed (F6)."""
-
-    @property
-    def browsing(self) -> bool:
-        """True when there is no query: entries are listed newest first."""
-        return not self.query.strip()
-
-
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """One search (or listing) as sent to a worker; ``generation`` identifies it."""
-
-    state: SearchState
-    generation: int
-    effective_mode: SearchMode
-    """The mode actually asked of the engine (keyword while the model is loading)."""
+__all__ = ["SearchRequest", "SearchState"]
 
 
 class ResultsReady(Message):

@@ -38,8 +38,6 @@ from app.tui.widgets.status_line import StatusLine
 from engine import Category, SearchMode, SearchResult, Source, printable
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from engine import Memory
 
 DEBOUNCE_SECONDS = 0.05
@@ -96,22 +94,6 @@ class MainScreen(
         self._select_after: str | None = None
         self._refocus_after: int | None = None
         self._filters_shown: bool | None = None
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Notify, with what the memory supplied (titles, paths) shown as it is: never read
-        as markup, escape sequences made inert."""
-        super().notify(
-            printable(message), title=printable(title), severity=severity, timeout=timeout,
-            markup=markup,
-        )  # fmt: skip
 
     # --- layout --------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.tui.messages import SearchRequest, SearchState
+from app.tui.search_state import SearchRequest, SearchState
 from app.words import plural
 from engine import EngineError
 
