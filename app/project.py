@@ -143,7 +143,7 @@ def _build_from_knowledge(root: Path, *, vectors: bool) -> None:
             f"{plural(report.files_total, 'file')}; keyword search is ready",
             file=sys.stderr,
         )
-        if vectors and memory.mirror.unembedded_count():
+        if vectors and memory.vectors_waiting():
             print(
                 "memory-tui: computing the vectors for search by meaning (Ctrl-C stops; "
                 "`memory-tui embed` resumes)",
@@ -151,7 +151,7 @@ def _build_from_knowledge(root: Path, *, vectors: bool) -> None:
             )
             with embedding_progress("Embedding") as update:
                 indexer.embed(report, progress=update)
-        elif memory.mirror.unembedded_count():
+        elif memory.vectors_waiting():
             print(
                 "memory-tui: the vectors come later: `memory-tui embed`, or the app and "
                 "serve-mcp compute them in the background",

@@ -22,6 +22,7 @@ import numpy as np
 from bench import synthetic
 from bench.metrics import percentile
 from bench.scifact import load_queries
+from engine.services.parts import parts_of
 
 KINDS = {"IVF_HNSW_SQ"}
 """Index types measured (IVF_PQ: add ``--pq``; it took 177 s to build at 100,000)."""
@@ -51,9 +52,9 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
     rows = []
     with Memory.open(root) as memory:
         texts = list(load_queries("test")[0].values())[:n_queries]
-        qvecs = [memory.embedder.embed_query(t) for t in texts]
+        qvecs = [parts_of(memory).embedder.embed_query(t) for t in texts]
         started = time.perf_counter()
-        ids, _, matrix = memory.vectors.snapshot()
+        ids, _, matrix = parts_of(memory).vectors.snapshot()
         load_s = time.perf_counter() - started
 
         def exact(q: Any) -> list[str]:

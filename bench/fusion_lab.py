@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.metrics import ndcg_at_k, recall_at_k
+from engine.services.parts import parts_of
 
 CACHE = Path(__file__).parent / ".cache"
 LISTS = CACHE / "fusion_lists.json"
@@ -47,9 +48,9 @@ def _qrels(path: Path) -> dict[str, dict[str, int]]:
 
 
 def _lists(memory: object, id_map: dict[str, str], text: str) -> tuple[Ranked, Ranked]:
-    searcher = memory.searcher  # type: ignore[attr-defined]
+    searcher = parts_of(memory).searcher  # type: ignore[attr-defined]
     kw = [(id_map[h.entry.id], -h.bm25) for h in searcher.keyword.search(text, DEPTH)]
-    qvec = memory.embedder.embed_query(text)  # type: ignore[attr-defined]
+    qvec = parts_of(memory).embedder.embed_query(text)  # type: ignore[attr-defined]
     vec = [(id_map[e.id], float(s)) for e, s in searcher.vectors.search(qvec, DEPTH)]
     return kw, vec
 
@@ -336,7 +337,7 @@ def _word_and_phrase_lists(memory: object, id_map: dict[str, str], text: str) ->
     from engine.search.keyword import BM25_WEIGHTS
     from engine.search.query import build_match_query, build_phrase_query
 
-    mirror = memory.mirror  # type: ignore[attr-defined]
+    mirror = parts_of(memory).mirror  # type: ignore[attr-defined]
     rank = f"SELECT e.id, bm25(memory_fts, {BM25_WEIGHTS}) AS r FROM memory_fts JOIN entries e"
     rank += " ON e.rowid = memory_fts.rowid WHERE memory_fts MATCH ? ORDER BY r"
     match, phrases = build_match_query(text), build_phrase_query(text)

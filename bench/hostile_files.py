@@ -90,31 +90,35 @@ print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss//1024} MB;"
     "promote into a gotchas/ folder symlinked outside": """
 (K/"gotchas").symlink_to(outside, target_is_directory=True)
 from engine.services.promote import promote
+from engine.services.parts import parts_of
 with Memory.open(root, embedder=FakeEmbedder()) as m:
     n = m.add("Never write outside", category="gotcha", source="session").entry
-    try: r = promote(m, n.id); print("wrote", r.path.resolve(), "| entry kept:", m.mirror.get(n.id) is not None)
-    except Exception as e: print("refused:", str(e)[:70], "| entry kept:", m.mirror.get(n.id) is not None)
+    try: r = promote(m, n.id); print("wrote", r.path.resolve(), "| entry kept:", parts_of(m).mirror.get(n.id) is not None)
+    except Exception as e: print("refused:", str(e)[:70], "| entry kept:", parts_of(m).mirror.get(n.id) is not None)
 print("outside now holds:", sorted(p.name for p in outside.iterdir()))
 """,
     "promote through a dangling gotchas.md link": """
 (K/"gotchas.md").symlink_to(outside / "planted.md")
 from engine.services.promote import promote
+from engine.services.parts import parts_of
 with Memory.open(root, embedder=FakeEmbedder()) as m:
     n = m.add("Dangling links are traps", category="gotcha", source="session").entry
     try: r = promote(m, n.id); print("wrote", r.path.relative_to(root), "| planted exists:", (outside/"planted.md").exists())
-    except Exception as e: print("refused:", str(e)[:70], "| entry kept:", m.mirror.get(n.id) is not None)
+    except Exception as e: print("refused:", str(e)[:70], "| entry kept:", parts_of(m).mirror.get(n.id) is not None)
 """,
     "promote into a file that indexes nothing": """
 (K/"gotchas.md").write_text("<!-- vector-index: false -->\\n# Gotchas\\n")
 from engine.services.promote import promote
+from engine.services.parts import parts_of
 with Memory.open(root, embedder=FakeEmbedder()) as m:
     n = m.add("Indexed nowhere", category="gotcha", source="session").entry
-    try: r = promote(m, n.id); print("promoted to", r.path.relative_to(root), "| indexed:", len(r.entries), "| entry kept:", m.mirror.get(n.id) is not None)
-    except Exception as e: print("refused:", str(e)[-60:], "| entry kept:", m.mirror.get(n.id) is not None)
+    try: r = promote(m, n.id); print("promoted to", r.path.relative_to(root), "| indexed:", len(r.entries), "| entry kept:", parts_of(m).mirror.get(n.id) is not None)
+    except Exception as e: print("refused:", str(e)[-60:], "| entry kept:", parts_of(m).mirror.get(n.id) is not None)
 """,
     "promote beside gotchas.md, then get OLD_ID": """
 (K/"gotchas.md").write_text("# Gotchas\\n\\n## First\\n\\nOne.\\n")
 from engine.services.promote import promote
+from engine.services.parts import parts_of
 with Memory.open(root, embedder=FakeEmbedder()) as m:
     Indexer(m).run()
     n = m.add("A fairly long gotcha title about the seed script and migrations ordering", category="gotcha", source="session").entry

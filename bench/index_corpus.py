@@ -18,6 +18,7 @@ from pathlib import Path
 
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "markdown"
 CORPUS = CORPUS / "argo-cd-docs" / "docs"
@@ -39,7 +40,7 @@ def main() -> None:
         cache.write_bytes(saved)
 
     memory = Memory.open(ROOT)
-    memory.base_embedder.embed_query("warm up")  # model load is not indexing time
+    parts_of(memory).base_embedder.embed_query("warm up")  # model load is not indexing time
     cold = Indexer(memory).run()
     print(
         f"cold index: {cold.files_total} files, {memory.count()} chunks, "
@@ -56,7 +57,7 @@ def main() -> None:
     text = target.read_text(encoding="utf-8")
     paragraph = "Argo CD needs a running Kubernetes cluster to do anything useful."
     target.write_text(text.replace("\n## ", f"\n{paragraph}\n\n## ", 1), encoding="utf-8")
-    before = len(memory.mirror.by_file(f".claude/knowledge/{EDITED}"))
+    before = len(parts_of(memory).mirror.by_file(f".claude/knowledge/{EDITED}"))
     edited = Indexer(memory).run()
     print(
         f"one file edited ({EDITED}, {before} chunks): {edited.seconds:.2f} s, "

@@ -19,14 +19,15 @@ from bench.metrics import ndcg_at_k
 from bench.scifact import load_queries, open_memory
 from engine.embedding.onnx_embedder import OnnxEmbedder
 from engine.search.fusion import fuse
+from engine.services.parts import parts_of
 
 DEPTH = 40
 
 
 def main() -> None:
     memory, id_map, _ = open_memory(fresh=False)
-    ids, _, fp32_docs = memory.vectors.snapshot()
-    entries = memory.mirror.get_many(ids)
+    ids, _, fp32_docs = parts_of(memory).vectors.snapshot()
+    entries = parts_of(memory).mirror.get_many(ids)
     texts = [entries[i].content for i in ids]
     int8 = OnnxEmbedder("int8")
     int8.embed_documents(texts[:8])
@@ -54,7 +55,7 @@ def main() -> None:
             vhits = [(entries[ids[i]], float(scores[i])) for i in top]
             ranked = [id_map[e.id] for e, _ in vhits]
             vector_scores.append(ndcg_at_k(ranked, qrels[qid], 10))
-            khits = memory.searcher.keyword.search(text, DEPTH)
+            khits = parts_of(memory).searcher.keyword.search(text, DEPTH)
             fused = fuse(vhits, khits, k, weight)
             hybrid_scores.append(ndcg_at_k([id_map[r.entry.id] for r in fused], qrels[qid], 10))
         print(f"{name:<26} {np.mean(vector_scores):>8.4f} {np.mean(hybrid_scores):>8.4f}")

@@ -34,6 +34,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.services.parts import parts_of
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fakes import FakeEmbedder
@@ -98,15 +100,18 @@ def new_machine(tmp: Path, uri: str, entries: int) -> None:
             writer.add_many(
                 [NewEntry(f"entry {n} about topic{n % 997} and item{n}") for n in batch]
             )
-        count = writer.store().count()
+        count = parts_of(writer).store().count()
     started = time.perf_counter()
     with _open(tmp / "newcomer", uri) as newcomer:
         built = time.perf_counter() - started
-        assert newcomer.mirror.count() == count, (newcomer.mirror.count(), count)
+        assert parts_of(newcomer).mirror.count() == count, (
+            parts_of(newcomer).mirror.count(),
+            count,
+        )
         first = time.perf_counter()
         newcomer.search("topic42 item42", mode="hybrid")
         search = (time.perf_counter() - first) * 1000
-        newcomer_embedded = newcomer.base_embedder.texts_embedded  # type: ignore[attr-defined]
+        newcomer_embedded = parts_of(newcomer).base_embedder.texts_embedded  # type: ignore[attr-defined]
     print(
         f"new machine, {count:,} entries: mirror + vectors + embedding cache built in "
         f"{built:.1f} s; first hybrid search {search:.0f} ms; texts embedded {newcomer_embedded}"
@@ -175,7 +180,7 @@ def requests_per_operation(tmp: Path, uri: str) -> None:
             other.add("a note from another machine")
         time.sleep(2.1)
         count("search, look finds another machine's add", lambda: memory.search("topic5"))
-        count("compaction (memory-tui compact)", lambda: memory.store().compact())
+        count("compaction (memory-tui compact)", lambda: parts_of(memory).store().compact())
 
     def one_shot() -> None:
         with _open(root, uri) as fresh:

@@ -23,6 +23,7 @@ from engine.core.config import Config
 from engine.core.models import SearchMode
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "beir" / "scifact"
 CACHE = Path(__file__).resolve().parent / ".cache" / "scifact"
@@ -122,7 +123,7 @@ def calibrate(memory: Memory, id_map: dict[str, str]) -> None:
     from engine.search.gate import covers_all_terms
 
     queries, qrels = load_queries("train")
-    memory.searcher.min_score = -1.0
+    parts_of(memory).searcher.min_score = -1.0
     runs = []
     for qid, text in queries.items():
         results = memory.search(text, mode=SearchMode.HYBRID, limit=40).results
@@ -177,7 +178,7 @@ def main() -> None:
             f"{row['p50_ms']:>7.1f} {row['p95_ms']:>7.1f}  {PUBLISHED[mode.value]}"
         )
     if args.no_gate:
-        memory.searcher.min_score = -1.0
+        parts_of(memory).searcher.min_score = -1.0
         for mode in (SearchMode.VECTOR, SearchMode.HYBRID):
             row = evaluate(memory, id_map, args.split, mode)
             print(

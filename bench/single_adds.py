@@ -18,6 +18,7 @@ from pathlib import Path
 
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 
 def _disk(root: Path) -> int:
@@ -46,7 +47,7 @@ def main(n: int = 2000) -> None:
         after_adds, manifests = _disk(single), _versions(single)
         with Memory.open(single) as memory:  # what the next writes (or `compact`) do
             time.sleep(3)
-            memory.store().compact()
+            parts_of(memory).store().compact()
         settled = _disk(single), _versions(single)
         with Memory.open(batch) as memory:
             memory.add("warm up the model")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.metrics import percentile
+from engine.services.parts import parts_of
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -117,12 +118,12 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
                     )
                 )
             # Recall of the vector list against brute force over the same vectors.
-            ids, _, matrix = memory.vectors.snapshot()
+            ids, _, matrix = parts_of(memory).vectors.snapshot()
             hits_total = 0
             for query in queries[:50]:
-                qvec = memory.embedder.embed_query(query)
+                qvec = parts_of(memory).embedder.embed_query(query)
                 exact = {ids[i] for i in np.argsort(-(matrix @ qvec))[:10]}
-                got = {e.id for e, _ in memory.vectors.search(qvec, 10)}
+                got = {e.id for e, _ in parts_of(memory).vectors.search(qvec, 10)}
                 hits_total += len(exact & got)
             recall = f"{hits_total / 500:.3f}"
             rows.append((f"vector recall@10 vs exact, {size:,}", recall, "≥ 0.95"))
@@ -194,7 +195,7 @@ def _index_corpus(rows: list[Row]) -> None:
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(CORPUS, root / ".claude" / "knowledge")
     with Memory.open(root) as memory:
-        memory.base_embedder.embed_query("load the model outside the timing")
+        parts_of(memory).base_embedder.embed_query("load the model outside the timing")
         report = Indexer(memory).run()
         rows.append(
             (

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bench.metrics import ndcg_at_k
 from bench.scifact import load_queries, open_memory
 from engine.core.models import SearchMode
+from engine.services.parts import parts_of
 
 
 def fuse(vec: list[str], kw: list[str], depth: int, k: int, w_kw: float) -> list[str]:
@@ -25,7 +26,7 @@ def fuse(vec: list[str], kw: list[str], depth: int, k: int, w_kw: float) -> list
 
 def main() -> None:
     memory, id_map, _ = open_memory(False)
-    memory.searcher.min_score = -1.0
+    parts_of(memory).searcher.min_score = -1.0
     queries, qrels = load_queries("train")
     runs = []
     for qid, text in queries.items():

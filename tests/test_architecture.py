@@ -1,5 +1,6 @@
-"""The architecture holds: no import cycle between modules of engine/ or app/, and no
-module or function in engine/ grows past the size the house style allows.
+"""The architecture holds: no import cycle between modules of engine/ or app/, no
+module or function in engine/ grows past the size the house style allows, and the faces
+use Memory's methods, never its parts.
 
 The layer contracts themselves are import-linter's (pyproject.toml, run by `make lint`).
 Cycles are counted over every import grimp finds, function-level ones included.
@@ -17,6 +18,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 50
+MEMORY_PARTS = frozenset(
+    {
+        "records",
+        "mirror",
+        "lock",
+        "searcher",
+        "entries",
+        "embedder",
+        "base_embedder",
+        "vectors",
+        "freshness",
+        "store",
+    }
+)
+"""What :class:`engine.services.parts.Parts` holds; Memory hands none of it out."""
 
 
 def strongly_connected(nodes: Iterable[str], edges: dict[str, set[str]]) -> list[list[str]]:
@@ -134,3 +150,67 @@ def test_the_tests_import_the_real_packages() -> None:
     assert engine.__file__ == str(ROOT / "engine" / "__init__.py")
     assert app.__file__ == str(ROOT / "app" / "__init__.py")
     assert engine.Memory.__module__ == "engine.services.memory"
+
+
+def _names_a_memory(node: ast.expr) -> bool:
+    """``memory``, ``self.memory``, ``self._memory``, ``state.memory()``…"""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id.endswith("memory")
+    return isinstance(node, ast.Attribute) and node.attr.endswith("memory")
+
+
+def parts_reached(folder: Path) -> list[str]:
+    """Where code under ``folder`` reads a part of a Memory (``memory.mirror``…)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in MEMORY_PARTS
+                and _names_a_memory(node.value)
+            ):
+                found.append(f"{path.relative_to(folder.parent)}:{node.lineno} .{node.attr}")
+    return sorted(found, key=_by_line)
+
+
+def _by_line(where: str) -> tuple[str, int]:
+    path, rest = where.split(":", 1)
+    return path, int(rest.split()[0])
+
+
+def test_the_faces_reach_no_part_of_memory() -> None:
+    assert parts_reached(ROOT / "app") == []
+
+
+def test_the_part_finder_finds_a_part(tmp_path: Path) -> None:
+    face = tmp_path / "app" / "face.py"
+    face.parent.mkdir()
+    face.write_text(
+        "def f(memory, self, state):\n"
+        "    memory.mirror.count()\n"
+        "    self.memory.records\n"
+        "    state.memory().embedder\n"
+        "    memory.list()\n"
+        "    other.mirror\n"
+    )
+    assert parts_reached(tmp_path / "app") == [
+        "app/face.py:2 .mirror",
+        "app/face.py:3 .records",
+        "app/face.py:4 .embedder",
+    ]
+
+
+def test_memory_hands_out_no_parts(tmp_path: Path) -> None:
+    """Its public attributes are its data (where, how configured, what opening repaired)
+    and its use cases (methods), none of them a part."""
+    from fakes import FakeEmbedder
+
+    from engine import Memory
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        public = {name for name in dir(memory) if not name.startswith("_")}
+        data = {name for name in public if not callable(getattr(memory, name))}
+    assert public & MEMORY_PARTS == set()
+    assert data == {"paths", "config", "last_repair", "model_loaded"}

@@ -6,11 +6,12 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.messages import add_message
+from app.cli.messages import add_message, report_index_problems
 from app.project import require_initialised
 from engine import (
     EngineError,
@@ -34,9 +35,13 @@ def _open(root: Path, *, must_exist: bool = True, vectors: bool = False) -> Memo
     return Memory.open(root)
 
 
-def _entries_json(memory: Memory, entries: list[Entry]) -> list[dict[str, object]]:
-    """Entries in the one JSON shape of every face, with their stale flags."""
-    stale = memory.stale_reasons([e.id for e in entries])
+def _entries_json(
+    memory: Memory, entries: Sequence[Entry], stale: Mapping[str, str] | None = None
+) -> list[dict[str, object]]:
+    """Entries in the one JSON shape of every face, with their stale flags (``stale``:
+    the reasons by id, when the caller has them already)."""
+    if stale is None:
+        stale = memory.stale_reasons([e.id for e in entries])
     prefix = memory.paths.knowledge_prefix
     return [
         entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix) for e in entries
@@ -131,21 +136,17 @@ def add(args: argparse.Namespace, root: Path) -> int:
 def list_entries(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui list``."""
     with _open(root) as memory:
-        entries = memory.list(
+        found = memory.listing(
             category=args.category,
             source=args.source,
-            limit=None if args.stale or args.all else args.limit,
+            limit=None if args.all else args.limit,
+            stale_only=args.stale,
             sort=args.sort,
         )
-        if args.stale:
-            stale = memory.stale_reasons([e.id for e in entries])
-            entries = [e for e in entries if e.id in stale][: None if args.all else args.limit]
+        entries, total = found.entries, found.total
         if args.json:
-            _emit_json(_entries_json(memory, entries))
+            _emit_json(_entries_json(memory, entries, found.stale))
             return 0
-        total = (
-            len(entries) if args.stale else memory.count(category=args.category, source=args.source)
-        )
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
         where = entry.location or f"({entry.source.value})"
@@ -273,10 +274,7 @@ def index(args: argparse.Namespace, root: Path) -> int:
         if not args.dry_run and not args.no_embed:
             with embedding_progress("Embedding") as update:
                 indexer.embed(report, progress=update)
-    for where, message in report.warnings:
-        _warn(f"{where}: {message}")
-    for where, message in report.errors:
-        print(printable(f"memory-tui: error: {where}: {message}"), file=sys.stderr)
+    report_index_problems(report)
     if args.json:
         data = asdict(report)
         data["errors"] = [{"file": f, "message": m} for f, m in report.errors]
@@ -312,14 +310,10 @@ def pending_line(pending: int) -> str:
 def embed(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui embed``: the second phase of indexing alone, in the foreground."""
     from app.progress import announce_model_export, embedding_progress
-    from engine import EmbeddingBacklog
 
     announce_model_export()
     with _open(root) as memory, embedding_progress("Embedding") as update:
-        backlog = EmbeddingBacklog(memory.records, memory.embedder)
-        done = backlog.run(progress=update)
-        if done.embedded and not done.pending:
-            memory.maintain_vector_index()
+        done = memory.embed_waiting(progress=update)
     if args.json:
         _emit_json({"embedded": done.embedded, "pending": done.pending, "seconds": done.seconds})
     else:

@@ -53,10 +53,8 @@ def compact(args: argparse.Namespace, root: Path) -> int:
     require_initialised(root)
     from app.progress import working
 
-    with Memory.open(root) as memory:
-        memory.flush_references()  # pending counts first, so compaction takes them in too
-        with memory.lock.hold(), working("Compacting the vector store"):
-            done = memory.store().compact()
+    with Memory.open(root) as memory, working("Compacting the vector store"):
+        done = memory.compact()
     if args.json:
         sys.stdout.write(json.dumps(done, indent=2) + "\n")
     elif not done:

@@ -199,7 +199,7 @@ def discover(args: argparse.Namespace, root: Path) -> int:
     with Memory.open(root) as memory:
         with working("Analysing what changed"):
             found = run_discovery(memory, incremental=not args.full)
-        stale = len(memory.freshness.all_stale(e.id for e in memory.list()))
+        stale = len(memory.stale_entries())
     if args.json:
         _emit(json.dumps({**found.summary(), "skipped": found.skipped}, indent=2) + "\n")
         return 0
@@ -231,20 +231,17 @@ def stale(args: argparse.Namespace, root: Path) -> int:
 
     require_initialised(root)
     with Memory.open(root) as memory:
-        entries = {e.id: e for e in memory.list()}
-        found = memory.freshness.all_stale(entries)
+        rows = memory.stale_entries()
         if args.refresh:
-            refreshed = [entries[i] for i in found if i in entries]
-            memory.freshness.record_notes(refreshed)
+            refreshed = [entry for entry, _ in rows]
+            memory.mark_reviewed(refreshed)
             notes = sum(1 for e in refreshed if e.source.value in ("session", "manual"))
             print(
                 f"re-recorded the citations of {notes} note(s) as reviewed; "
                 "run `memory-tui discover` for discovery entries",
                 file=sys.stderr,
             )
-            found = memory.freshness.all_stale(entries)
-    rows = [(entries[i], why) for i, why in found.items() if i in entries]
-    rows.sort(key=lambda row: row[0].updated_at, reverse=True)
+            rows = memory.stale_entries()
     if args.json:  # entries in the one JSON shape, with staleReason
         prefix = memory.paths.knowledge_prefix
         data = [entry_json(e, stale_reason=why, knowledge_prefix=prefix) for e, why in rows]

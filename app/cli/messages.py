@@ -1,11 +1,15 @@
-"""What ``memory-tui add`` says on stderr about the entry it stored (or did not)."""
+"""What the CLI says on stderr about a write: the entry ``add`` stored (or did not), and
+the files an index run could not read or index."""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
+from engine import printable
+
 if TYPE_CHECKING:
-    from engine import AddResult
+    from engine import AddResult, IndexReport
 
 
 def add_message(result: AddResult) -> str:
@@ -19,3 +23,12 @@ def add_message(result: AddResult) -> str:
     if result.created:
         return f"added {entry.category.value} entry {entry.id}"
     return f"already stored as {entry.id} (nothing added)"
+
+
+def report_index_problems(report: IndexReport) -> None:
+    """An index run's warnings and errors, one line each on stderr; they quote file names
+    and parser messages, so escape sequences in them are made inert."""
+    for where, message in report.warnings:
+        print(printable(f"memory-tui: warning: {where}: {message}"), file=sys.stderr)
+    for where, message in report.errors:
+        print(printable(f"memory-tui: error: {where}: {message}"), file=sys.stderr)

@@ -44,7 +44,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
             suggestion = try_query(memory)
             if not args.skip_index and not getattr(args, "no_embed", False):
                 _embed(memory)
-            pending = memory.mirror.unembedded_count()
+            pending = memory.vectors_waiting()
     except OSError as exc:
         raise _failed("opening the memory in .claude/memory", exc) from None
     for error in report.errors:
@@ -127,7 +127,7 @@ def _embed(memory: Memory) -> None:
     """The second phase of indexing: every entry's vector, with a bar and its ETA."""
     from engine import Indexer, IndexReport
 
-    if not memory.mirror.unembedded_count():
+    if not memory.vectors_waiting():
         return
     _say("  keyword search is ready; computing the vectors (Ctrl-C: `memory-tui embed` resumes)")
     with embedding_progress("Embedding") as update:

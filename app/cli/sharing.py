@@ -22,8 +22,6 @@ from engine import EngineError, printable
 if TYPE_CHECKING:
     from engine import Entry, Memory
 
-PERSONAL = ("session", "manual")
-
 
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add ``promote`` to the parser."""
@@ -76,8 +74,7 @@ def promote(args: argparse.Namespace, root: Path) -> int:
 
 def personal_notes(memory: Memory) -> list[Entry]:
     """Every note not promoted yet, oldest first (the order they were written in)."""
-    notes = [e for source in PERSONAL for e in memory.list(source=source) if not e.promoted]
-    return sorted(notes, key=lambda e: e.created_at)
+    return memory.unpromoted_notes()
 
 
 def _confirmed(notes: list[Entry], *, assume_yes: bool) -> bool:

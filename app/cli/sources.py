@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.cli.messages import report_index_problems
+
 
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the parser."""
@@ -60,8 +62,7 @@ def import_sources(args: argparse.Namespace, root: Path) -> int:
         "entriesCreated": report.entries_created,
         "errors": [{"file": f, "message": m} for f, m in report.errors],
     }
-    for where, message in report.errors:
-        print(f"memory-tui: error: {where}: {message}", file=sys.stderr)
+    report_index_problems(report)
     if args.json:
         sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     else:

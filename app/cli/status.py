@@ -19,7 +19,6 @@ from typing import Any
 
 from engine import json_text, printable
 
-PERSONAL = ("session", "manual")
 """Sources of the notes that live only in this machine's .claude/memory/."""
 
 
@@ -63,9 +62,9 @@ def _memory_state(root: Path) -> dict[str, Any]:
 
     with Memory.open(root) as memory:
         stats = memory.stats()
-        notes = [e for source in PERSONAL for e in memory.list(source=source) if not e.promoted]
+        notes = memory.unpromoted_notes()
         fresh = Indexer(memory).freshness()  # the terminal app's status line asks the same
-        waiting = memory.mirror.unembedded_count()
+        waiting = memory.vectors_waiting()
     return {
         "entries": stats["entries"],
         "by_source": stats["by_source"],

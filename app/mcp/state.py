@@ -168,17 +168,16 @@ class ServerState:
     def _start_embedding(self, memory: Memory) -> None:
         """Embed the entries waiting for their vector in the background (searches use
         their keyword half meanwhile), unless the server is closing."""
-        from engine import BackgroundEmbedder
 
         with self._warm_lock:
             if self._closing.is_set() or self._embedding is not None:
                 return
-            self._embedding = BackgroundEmbedder(memory.records, memory.embedder).start()
+            self._embedding = memory.background_embedder().start()
 
     def model_loaded(self) -> bool:
         """Whether vector search can run without waiting for the model."""
         memory = self._memory
-        return memory is not None and bool(getattr(memory.embedder, "loaded", True))
+        return memory is not None and memory.model_loaded
 
     # --- bookkeeping -----------------------------------------------------------------
 

@@ -153,22 +153,15 @@ def list_payload(
     stale_only: bool = False,
 ) -> dict[str, Any]:
     """Entries newest first; ``total``: how many match the filters."""
-    entries = memory.list(category=category, source=source, limit=None if stale_only else limit)
-    stale = memory.stale_reasons([e.id for e in entries])
-    if stale_only:
-        entries = [e for e in entries if e.id in stale]
-        total = len(entries)
-        entries = entries[:limit]
-    else:
-        total = memory.count(category=category, source=source)
+    found = memory.listing(category=category, source=source, limit=limit, stale_only=stale_only)
     prefix = memory.paths.knowledge_prefix
     return {
         "entries": [
-            entry_json(e, stale_reason=stale.get(e.id, ""), knowledge_prefix=prefix)
-            for e in entries
+            entry_json(e, stale_reason=found.stale.get(e.id, ""), knowledge_prefix=prefix)
+            for e in found.entries
         ],
-        "count": len(entries),
-        "total": total,
+        "count": len(found.entries),
+        "total": found.total,
         "category": category,
     }
 

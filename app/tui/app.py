@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine import BackgroundEmbedder, SearchMode, printable
+from engine import SearchMode, printable
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -68,7 +68,7 @@ class MemoryApp(App[None]):
         self._mode = mode or memory.config.search_mode
         self._saved_handlers: list[logging.Handler] = []
         self.sub_title = str(memory.paths.root)
-        self.embedding = BackgroundEmbedder(memory.records, memory.embedder)
+        self.embedding = memory.background_embedder()
         """Embeds entries that wait for their vector (two-phase indexing) while the app
         runs; the re-index action wakes it."""
 

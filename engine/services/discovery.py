@@ -22,6 +22,7 @@ from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
 from engine.services.indexing import Progress
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ def run_discovery(
     what runs under the write lock would be harder to see. ``progress(done, total, what)``
     follows the embedding of the new entries (the long part of a first run).
     """
+    parts = parts_of(memory)
     previous, _ = IndexMeta.load(memory.paths.meta_path)
     before = previous.discovery.get("files")
     before = before if isinstance(before, dict) else {}
@@ -135,13 +137,13 @@ def run_discovery(
     stale = [e.id for digest, e in existing.items() if digest not in wanted]
     added = memory.add_many(creates, secret_policy="redact") if creates else []
     if stale:
-        memory.delete_many(stale)
+        parts.entries.delete_many(stale)
     ids = {digest: e.id for digest, e in existing.items() if digest in wanted}
     ids.update(
         (r.entry.content_hash, r.entry.id) for r in added if r.entry.source is Source.DISCOVERY
     )
     _record_citations(memory, analysis, wanted, ids, stale)
-    with memory.lock.hold():
+    with parts.lock.hold():
         meta, _ = IndexMeta.load(memory.paths.meta_path)
         meta.discovery = {
             "lastRunAt": now_iso(),
@@ -164,7 +166,7 @@ def _embed_ahead(memory: Memory, texts: list[str], progress: Progress) -> None:
     """Embed ``texts`` in batches, reporting each: the cache then serves ``add_many``."""
     for start in range(0, len(texts), EMBED_BATCH):
         progress(start, len(texts), "embedding")
-        memory.embedder.embed_documents(texts[start : start + EMBED_BATCH])
+        parts_of(memory).embedder.embed_documents(texts[start : start + EMBED_BATCH])
     progress(len(texts), len(texts), "")
 
 
@@ -182,6 +184,7 @@ def _record_citations(
 ) -> None:
     """Each discovery entry cites the file it describes (flagged stale when that changes);
     the symbol table lets notes that name a symbol cite its file."""
+    parts = parts_of(memory)
     cited: dict[str, list[Citation]] = {}
     for digest, item in wanted.items():
         entry_id = ids.get(digest)
@@ -190,8 +193,8 @@ def _record_citations(
         file_hash = analysis.files.get(item.file_path)
         cited[entry_id] = [Citation(item.file_path, "", file_hash)] if file_hash else []
     try:
-        memory.freshness.record(cited)
-        memory.freshness.index.forget(removed)
-        memory.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
+        parts.freshness.record(cited)
+        parts.freshness.index.forget(removed)
+        parts.freshness.index.set_symbols((s.name, s.file) for s in analysis.symbols)
     except Exception:  # stale flags are derived; the discovery itself succeeded
         log.warning("could not record what discovery entries cite", exc_info=True)

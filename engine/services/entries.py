@@ -11,6 +11,7 @@ computed outside the write lock; the store and mirror change through
 from __future__ import annotations
 
 import logging
+import sqlite3
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -18,25 +19,21 @@ from typing import Any
 
 from engine.core.config import Config
 from engine.core.errors import (
-    ContentTooLongError,
-    InvalidInputError,
     NotFoundError,
-    SecretDetectedError,
 )
-from engine.core.hashing import content_hash, normalize_content
-from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, Source
+from engine.core.hashing import content_hash
+from engine.core.models import Category, Entry, Source
 from engine.core.validation import (
-    clean_keywords,
     is_unicode,
     now_iso,
     parse_category,
     parse_source,
-    require_unicode,
 )
 from engine.embedding.base import Embedder
 from engine.embedding.document import cached_entries, document_key, embed_entries
-from engine.guards.privacy import REDACTED, find_secrets, redact_private, redact_secrets
-from engine.storage.records import Records, VectorDelta
+from engine.services.content import checked_content, checked_keywords
+from engine.storage.changes import Change, VectorDelta
+from engine.storage.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +61,15 @@ class NearDuplicate:
 
     entry: Entry
     similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """An entry as it will be stored (content checked, redacted and hashed once), and the
+    kinds of secret redacted from it."""
+
+    entry: Entry
+    redactions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,37 +112,16 @@ class EntryService:
     def prepare_content(
         self, content: str, *, secret_policy: str | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
-        """Validate and clean content for storage: returns (content, redacted kinds).
+        """Validate and clean content for storage; see :func:`.content.checked_content`."""
+        return checked_content(content, self.config, secret_policy=secret_policy, path=path)
 
-        ``<private>`` blocks are always redacted; other likely secrets are rejected
-        or redacted according to ``secret_policy``. ``path``: the file the content is
-        from, if any (the secret rules scoped to other files are skipped for it).
-        """
-        if not isinstance(content, str):
-            raise InvalidInputError("content must be text")
-        require_unicode(content, "content")
-        text = normalize_content(redact_private(content))
-        if not text or text == REDACTED:
-            raise InvalidInputError("content is empty (after removing <private> blocks)")
-        hits = find_secrets(text, self.config.secret_allowlist, path or None)
-        kinds = tuple(dict.fromkeys(h.kind for h in hits))
-        if hits:
-            if (secret_policy or self.config.secret_policy) == "reject":
-                raise SecretDetectedError(
-                    "content looks like it contains a secret (" + ", ".join(kinds) + "); "
-                    "remove it, wrap it in <private>…</private>, or set secret_policy = "
-                    '"redact"'
-                )
-            text = redact_secrets(text, hits)
-        if len(text) > MAX_CONTENT_LENGTH:
-            raise ContentTooLongError(
-                f"content is {len(text):,} characters; the limit is {MAX_CONTENT_LENGTH:,}"
-            )
-        return text, kinds
-
-    def draft(self, item: NewEntry) -> Entry:
-        """``item`` as :meth:`add_many` would store it (not stored; raises as it would)."""
-        return self._build(item, "", None)[0]
+    def prepare(
+        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+    ) -> list[Prepared]:
+        """``items`` as they will be stored, for :meth:`add_prepared` (raises as
+        :meth:`add_many` would). ``secret_policy`` overrides the configured one."""
+        stamp = now_iso()
+        return [Prepared(*self._build(item, stamp, secret_policy)) for item in items]
 
     def _build(
         self, item: NewEntry, stamp: str, secret_policy: str | None
@@ -151,7 +136,7 @@ class EntryService:
             source=parse_source(item.source),
             file_path=item.file_path,
             section_title=item.section_title.strip(),
-            keywords=self._safe_keywords(item.keywords, secret_policy),
+            keywords=checked_keywords(item.keywords, self.config, secret_policy),
             created_at=stamp,
             updated_at=stamp,
             content_hash=content_hash(text),
@@ -162,19 +147,6 @@ class EntryService:
             reference_count=item.reference_count,
         )
         return entry, kinds
-
-    def _safe_keywords(self, keywords: Sequence[str], secret_policy: str | None) -> tuple[str, ...]:
-        """Clean keywords; one that looks like a secret is rejected or dropped."""
-        kept = []
-        for keyword in clean_keywords(keywords):
-            hits = find_secrets(keyword, self.config.secret_allowlist)
-            if not hits:
-                kept.append(keyword)
-            elif (secret_policy or self.config.secret_policy) == "reject":
-                raise SecretDetectedError(
-                    f"a keyword looks like a secret ({hits[0].kind}); remove it"
-                )
-        return tuple(kept)
 
     def _existing(self, entry: Entry) -> Entry | None:
         # Markdown chunks are owned by their file: the same paragraph in two files is two
@@ -198,51 +170,53 @@ class EntryService:
         holds are stored; the other entries get a placeholder and are marked in the
         mirror, for :class:`engine.services.embedding_backlog.EmbeddingBacklog`.
         """
-        stamp = now_iso()
-        built = [self._build(item, stamp, secret_policy) for item in items]
+        return self.add_prepared(self.prepare(items, secret_policy=secret_policy), embed=embed)
+
+    def add_prepared(self, built: Sequence[Prepared], *, embed: bool = True) -> list[AddResult]:
+        """Store entries made by :meth:`prepare` in one write; see :meth:`add_many`."""
         # Known duplicates are not embedded; the check is repeated under the lock,
         # where it is authoritative (another process may have added the same text).
-        candidates = [e for e in _unique([e for e, _ in built]) if self._existing(e) is None]
+        candidates = [e for e in _unique([p.entry for p in built]) if self._existing(e) is None]
         if candidates:
             self.records.store()  # a missing store refuses here, before the model loads
         vectors, waiting = self._vectors(candidates, embed)
         results: dict[str, AddResult] = {}
-        with self.records.lock.hold():
-            for entry, _ in built:
-                existing = self._existing(entry)
+
+        def plan() -> Change | None:
+            for prepared in built:
+                existing = self._existing(prepared.entry)
                 if existing is not None:
-                    results[_dedup_key(entry)] = AddResult(existing, False)
-            fresh, fresh_rows = [], []
+                    results[_dedup_key(prepared.entry)] = AddResult(existing, False)
+            fresh, rows = [], []
             for row, entry in enumerate(candidates):
                 if _dedup_key(entry) not in results:
                     fresh.append(entry)
-                    fresh_rows.append(row)
+                    rows.append(row)
                     results[_dedup_key(entry)] = AddResult(entry, True)
-            if fresh:
-                self._write_new(fresh, vectors[fresh_rows], waiting)
+            return self._new_rows(fresh, vectors[rows], waiting) if fresh else None
+
+        self.records.apply(plan)
         self._on_written([r.entry for r in results.values() if r.created])
         out, reported = [], set()
-        for entry, kinds in built:
-            key = _dedup_key(entry)
+        for prepared in built:
+            key = _dedup_key(prepared.entry)
             result = results[key]
             if result.created and key in reported:
                 result = AddResult(result.entry, False)  # a repeat within this batch
             elif result.created:
-                result = replace(result, redactions=kinds)
+                result = replace(result, redactions=prepared.redactions)
             reported.add(key)
             out.append(result)
         return out
 
-    def _write_new(self, fresh: Sequence[Entry], vectors: Any, waiting: set[str]) -> None:
-        """Add new entries (under the lock); those in ``waiting`` have placeholders."""
+    def _new_rows(self, fresh: Sequence[Entry], vectors: Any, waiting: set[str]) -> Change:
+        """The write of new entries; those in ``waiting`` have placeholders."""
 
-        def mirror_op(db: Any) -> None:
+        def mirror_op(db: sqlite3.Connection) -> None:
             self.mirror.upsert(db, fresh)
             self.mirror.mark_unembedded(db, [e.id for e in fresh if e.id in waiting])
 
-        self.records.write(
-            lambda s: s.add(fresh, vectors), mirror_op, delta=VectorDelta(fresh, vectors)
-        )
+        return Change(lambda s: s.add(fresh, vectors), mirror_op, VectorDelta(fresh, vectors))
 
     def _vectors(self, entries: Sequence[Entry], embed: bool) -> tuple[Any, set[str]]:
         """The vectors of ``entries``, and the ids of those given a placeholder instead
@@ -280,19 +254,24 @@ class EntryService:
         if category is not None:
             changes["category"] = parse_category(category)
         if keywords is not None:
-            changes["keywords"] = self._safe_keywords(keywords, None)
+            changes["keywords"] = checked_keywords(keywords, self.config, None)
         if section_title is not None:
             changes["section_title"] = section_title.strip()
         vector = embed_entries(self.embedder, [replace(current, **changes)])
-        with self.records.lock.hold():
+        written: list[Entry] = []
+
+        def plan() -> Change:
             # Re-read under the lock: a reference counted meanwhile must not be lost.
-            latest = self.require(entry_id)
-            entry = replace(latest, **changes, updated_at=now_iso())
-            self.records.write(
+            entry = replace(self.require(entry_id), **changes, updated_at=now_iso())
+            written.append(entry)
+            return Change(
                 lambda s: s.upsert([entry], vector),
                 lambda db: self._upsert_embedded(db, [entry]),
-                delta=VectorDelta([entry], vector),
+                VectorDelta([entry], vector),
             )
+
+        self.records.apply(plan)
+        entry = written[0]
         if content is not None:
             self._on_written([entry])
         return entry
@@ -334,14 +313,19 @@ class EntryService:
 
     def delete_many(self, ids: Sequence[str]) -> int:
         """Delete entries by id; returns how many existed."""
-        with self.records.lock.hold():
-            present = list(self.mirror.get_many([i for i in ids if is_unicode(i)]))
-            if present:
-                self.records.write(
-                    lambda s: s.delete(present),
-                    lambda db: self.mirror.delete(db, present),
-                    delta=VectorDelta(removed=present),
-                )
+        present: list[str] = []
+
+        def plan() -> Change | None:
+            present.extend(self.mirror.get_many([i for i in ids if is_unicode(i)]))
+            if not present:
+                return None
+            return Change(
+                lambda s: s.delete(present),
+                lambda db: self.mirror.delete(db, present),
+                VectorDelta(removed=present),
+            )
+
+        self.records.apply(plan)
         return len(present)
 
     def restore(self, entries: Sequence[Entry]) -> None:
@@ -355,7 +339,7 @@ class EntryService:
             delta=VectorDelta(list(entries), vectors),
         )
 
-    def _upsert_embedded(self, db: Any, entries: Sequence[Entry]) -> None:
+    def _upsert_embedded(self, db: sqlite3.Connection, entries: Sequence[Entry]) -> None:
         """Mirror entries written with their real vectors (none waits for one now)."""
         self.mirror.upsert(db, entries)
         self.mirror.clear_unembedded(db, [e.id for e in entries])
@@ -380,3 +364,10 @@ def file_source_refusal(entry: Entry) -> str:
         "source, so the entry is not deleted (it would come back on the next index); edit or "
         "delete the text in the file, then run `memory-tui index`"
     )
+
+
+def delete_refusal(entry: Entry) -> str | None:
+    """Why ``entry`` is not deleted from the memory alone, or None when it may be: a chunk
+    indexed from a markdown file has the file as its source, and would come back with the
+    next index."""
+    return file_source_refusal(entry) if entry.source is Source.MARKDOWN else None

@@ -33,6 +33,7 @@ from engine.services.health_report import Check, HealthReport, Status
 from engine.services.health_report import count_of as _count
 from engine.services.health_vectors import check_vectors
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.locking import WriteLock
 from engine.storage.meta import IndexMeta
 from engine.storage.mirror import EntryMirror
@@ -162,6 +163,7 @@ def _check_memory(
         report.add("vector store", Status.PROBLEM, exc.message, REBUILD_STORE)
         return
     with memory:
+        parts = parts_of(memory)
         store_ok = check_remote(memory, report) and _check_store(memory, report)
         if store_ok:
             _check_keyword_index(memory, fts_existed, report)
@@ -172,10 +174,10 @@ def _check_memory(
             report.add(
                 "keyword index",
                 Status.WARNING,
-                f"{memory.mirror.count()} entries, left untouched: while the vector store "
+                f"{parts.mirror.count()} entries, left untouched: while the vector store "
                 "cannot be read it is the only copy of them",
             )
-        free = memory.lock.try_hold()
+        free = parts.lock.try_hold()
         report.add(
             "write lock",
             Status.OK if free else Status.WARNING,
@@ -184,9 +186,9 @@ def _check_memory(
 
 
 def _check_store(memory: Memory, report: HealthReport) -> bool:
-    mirrored = memory.mirror.count()
+    mirrored = parts_of(memory).mirror.count()
     try:
-        store = memory.store()
+        store = parts_of(memory).store()
         if not store.exists():
             if mirrored or not check_store_missing(memory, report):
                 report.add("vector store", Status.OK, "empty (created on the first write)")
@@ -210,16 +212,14 @@ def _report_store_size(memory: Memory, count: int, version: int, report: HealthR
     before compaction existed, or a crash before it ran) is compacted now."""
     from engine.storage.maintenance import compaction_threshold
 
-    store = memory.store()
-    figures = store.figures()
+    figures = parts_of(memory).store().figures()
     size = f"{_count(figures['fragments'], 'fragment')}, {figures['bytes'] / 1e6:.1f} MB on disk"
     if figures["small_fragments"] < compaction_threshold(figures["rows"]):
         report.add(
             "vector store", Status.OK, f"{_count(count, 'entry')} (version {version}; {size})"
         )
         return
-    with memory.lock.hold():
-        done = store.compact()
+    done = memory.compact()
     if not done:
         report.add(
             "vector store",
@@ -237,21 +237,20 @@ def _report_store_size(memory: Memory, count: int, version: int, report: HealthR
 
 
 def _check_keyword_index(memory: Memory, existed: bool, report: HealthReport) -> None:
+    parts = parts_of(memory)
     repaired = []
-    if memory.mirror.recreated or not existed:
+    if parts.mirror.recreated or not existed:
         repaired.append("was missing or unreadable and has been rebuilt from the store")
     elif memory.last_repair is not None and memory.last_repair.changed:
         repaired.append("was out of step with the store (an interrupted write) and is repaired")
-    if not memory.mirror.integrity_ok():
-        memory.rebuild_index()
+    if not parts.mirror.integrity_ok():
+        parts.records.rebuild_index()
         repaired.append("failed its integrity check and has been rebuilt")
-    drift = memory.repair_index()
+    drift = parts.records.repair_index()
     if drift.changed:
         repaired.append(f"disagreed with the store ({drift.added} added, {drift.removed} removed)")
-    count, stored = memory.mirror.count(), memory.store().count()
-    if count != stored or set(memory.mirror.ids_and_stamps()) != set(
-        memory.store().ids_and_stamps()
-    ):
+    count, stored = parts.mirror.count(), parts.store().count()
+    if count != stored or set(parts.mirror.ids_and_stamps()) != set(parts.store().ids_and_stamps()):
         report.add(
             "keyword index", Status.PROBLEM, f"{_count(count, 'entry')} but the store has {stored}"
         )

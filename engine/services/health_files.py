@@ -16,6 +16,7 @@ from engine.freshness.citations import CITATIONS_FILE
 from engine.freshness.stale import CITING_SOURCES
 from engine.services.health_report import HealthReport, Status
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.meta import IndexMeta
 from engine.storage.sqlite import is_busy_error
 
@@ -61,6 +62,7 @@ def check_store_missing(memory: Memory, report: HealthReport) -> bool:
 
 def check_citations(memory: Memory, report: HealthReport) -> None:
     """Open and check citations.sqlite; move an unreadable one aside and re-record."""
+    parts = parts_of(memory)
     path = memory.paths.memory_dir / CITATIONS_FILE
     if not path.exists():
         report.add("citations", Status.OK, "absent (recorded on the next write)")
@@ -81,10 +83,10 @@ def check_citations(memory: Memory, report: HealthReport) -> None:
             return
         _rebuild_citations(memory, report, str(exc))
         return
-    orphans = sorted(set(cited) - set(memory.mirror.ids_and_stamps()))
+    orphans = sorted(set(cited) - set(parts.mirror.ids_and_stamps()))
     detail = f"{len(cited)} {'entry cites' if len(cited) == 1 else 'entries cite'} code"
     if orphans:
-        memory.freshness.index.forget(orphans)
+        parts.freshness.index.forget(orphans)
         report.add(
             "citations",
             Status.REPAIRED,
@@ -96,11 +98,12 @@ def check_citations(memory: Memory, report: HealthReport) -> None:
 
 
 def _rebuild_citations(memory: Memory, report: HealthReport, why: str) -> None:
-    memory.freshness.close()
+    parts = parts_of(memory)
+    parts.freshness.close()
     aside = move_aside(memory.paths.memory_dir / CITATIONS_FILE)
-    memory.freshness.index.unreadable = None
+    parts.freshness.index.unreadable = None
     notes = [e for e in memory.list() if e.source in CITING_SOURCES]
-    memory.freshness.record_notes(notes)
+    parts.freshness.record_notes(notes)
     report.add(
         "citations",
         Status.WARNING,

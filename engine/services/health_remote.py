@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.errors import StorageError
 from engine.services.health_report import HealthReport, Status
+from engine.services.parts import parts_of
 from engine.storage.maintenance import REMOTE_KEEP_VERSIONS_FOR
 from engine.storage.remote import store_error
 
@@ -30,7 +31,7 @@ def check_remote(memory: Memory, report: HealthReport) -> bool:
     if not memory.paths.store_uri:
         return True
     try:
-        store = memory.store()
+        store = parts_of(memory).store()
         started = time.monotonic()
         exists = store.exists()
         reached = (time.monotonic() - started) * 1000

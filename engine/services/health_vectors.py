@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.services.health_report import HealthReport, Status
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 EMBED = "memory-tui embed"
 
@@ -13,7 +14,8 @@ EMBED = "memory-tui embed"
 def check_vectors(memory: Memory, report: HealthReport) -> None:
     """One line: every entry embedded, or how many wait (a warning, not a problem:
     searches work, hybrid search ranks those by their keywords)."""
-    total, pending = memory.mirror.count(), memory.mirror.unembedded_count()
+    parts = parts_of(memory)
+    total, pending = parts.mirror.count(), parts.mirror.unembedded_count()
     if not pending:
         report.add("vectors", Status.OK, f"all {total:,} entries embedded")
         return

@@ -1,8 +1,6 @@
 """Incremental indexing of the curated markdown under ``.claude/knowledge/`` and of the
-project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`).
-
-Two phases: text, keyword index and store rows first, vectors after
-(:mod:`engine.services.embedding_backlog`).
+project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`), in
+two phases: text, keyword index and store rows first, vectors after (:mod:`.embedding_backlog`).
 
 Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
 and chunked again and compared with the entries it owns, by content hash: chunks
@@ -50,6 +48,7 @@ from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
 from engine.services.index_report import FilePlan, IndexFreshness, IndexReport
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.services.sources import SourceSet, category_for
 from engine.storage.meta import IndexMeta
 
@@ -74,6 +73,7 @@ class Indexer:
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
+        self.parts = parts_of(memory)
         self.root = memory.paths.root
         self.knowledge_dir = memory.paths.knowledge_dir
         self.sources = SourceSet(self.root, memory.config, self.knowledge_dir)
@@ -84,7 +84,7 @@ class Indexer:
         return {
             "chunk_size": cfg.chunk_size,
             "chunk_overlap": cfg.chunk_overlap,
-            "model": self.memory.embedder.model_id,
+            "model": self.parts.embedder.model_id,
             "chunker": CHUNKER_VERSION,
         }
 
@@ -132,14 +132,14 @@ class Indexer:
         """
         if dry_run:
             return self._run(force=force, dry_run=True, progress=progress, only=only)
-        lock = self.memory.records.index_lock
+        lock = self.parts.records.index_lock
         if not lock.try_hold():
             log.warning("another index run of this project is in progress: waiting for it")
         with lock.hold():
             report = self._run(force=force, dry_run=False, progress=progress, only=only)
         if embed:
             return self.embed(report, progress=embed_progress)
-        report.pending = EmbeddingBacklog(self.memory.records, self.memory.embedder).pending()
+        report.pending = self.memory.vectors_waiting()
         return report
 
     def freshness(self) -> IndexFreshness:
@@ -150,15 +150,14 @@ class Indexer:
     def embed(self, report: IndexReport, *, progress: Progress | None = None) -> IndexReport:
         """The second phase: embed every entry waiting for its vector (this run's or an
         earlier one's), refresh the ANN index if due; ``report`` gains the figures."""
-        misses_before = getattr(self.memory.embedder, "misses", 0)
-        backlog = EmbeddingBacklog(self.memory.records, self.memory.embedder)
-        done = backlog.run(progress=progress)
+        misses_before = getattr(self.parts.embedder, "misses", 0)
+        done = EmbeddingBacklog(self.parts.records, self.parts.embedder).run(progress=progress)
         report.embed_seconds = done.seconds
         report.seconds += done.seconds
-        report.pending = backlog.pending()
+        report.pending = self.memory.vectors_waiting()
         if not report.pending:  # an ANN index over placeholders would be wrong
-            report.vector_index = self.memory.maintain_vector_index()
-        report.embedded += getattr(self.memory.embedder, "misses", 0) - misses_before
+            report.vector_index = self.parts.records.maintain_vector_index()
+        report.embedded += getattr(self.parts.embedder, "misses", 0) - misses_before
         return report
 
     def _run(
@@ -188,9 +187,9 @@ class Indexer:
             wanted = set(only)
             files = [(rel, path) for rel, path in files if rel in wanted]
         report.files_total = len(files)
-        misses_before = getattr(self.memory.embedder, "misses", 0)
+        misses_before = getattr(self.parts.embedder, "misses", 0)
         current = {rel for rel, _ in files}
-        owned = self.memory.mirror.file_paths_of_source(Source.MARKDOWN.value)
+        owned = self.parts.mirror.file_paths_of_source(Source.MARKDOWN.value)
         if owned and not problem and not meta_path.exists():
             problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
             log.warning(problem)
@@ -215,16 +214,16 @@ class Indexer:
             if not dry_run and sum(len(p.creates) for p in batch) >= BATCH_CHUNKS:
                 self._commit(batch, [], settings)
                 batch = []
-        removed_ids = [e.id for rel in gone for e in self.memory.mirror.by_file(rel)]
+        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel)]
         report.files_removed = len(gone)
         report.entries_deleted += len(removed_ids)
         if not dry_run:
             self._commit(batch, gone, settings, removed_ids)
             if force:  # --force also rebuilds the derived keyword index from the store
-                self.memory.rebuild_index()
+                self.parts.records.rebuild_index()
         if progress is not None:
             progress(len(files), len(files), "")
-        report.embedded = getattr(self.memory.embedder, "misses", 0) - misses_before
+        report.embedded = getattr(self.parts.embedder, "misses", 0) - misses_before
         report.seconds = time.perf_counter() - started
         return report
 
@@ -326,7 +325,7 @@ class Indexer:
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
         plan = FilePlan(rel, digest)
         existing: dict[str, list[Entry]] = {}
-        for entry in self.memory.mirror.by_file(rel):
+        for entry in self.parts.mirror.by_file(rel):
             existing.setdefault(entry.content_hash, []).append(entry)
         seen: set[str] = set()
         for item in desired:
@@ -364,14 +363,14 @@ class Indexer:
     ) -> None:
         creates = [item for plan in plans for item in plan.creates]
         if creates:  # the first phase: vectors come from the cache or the backlog's run
-            self.memory.entries.add_many(creates, secret_policy="redact", embed=False)
+            self.parts.entries.add_many(creates, secret_policy="redact", embed=False)
         updates = [entry for plan in plans for entry in plan.updates]
         if updates:
-            self.memory.update_metadata(updates)
+            self.parts.entries.update_metadata(updates)
         deletes = [i for plan in plans for i in plan.deletes] + (removed_ids or [])
         if deletes:
-            self.memory.delete_many(deletes)
-        with self.memory.lock.hold():
+            self.parts.entries.delete_many(deletes)
+        with self.parts.lock.hold():
             # Re-read: another indexer may have recorded other files meanwhile.
             meta, _ = IndexMeta.load(self.memory.paths.meta_path)
             if meta.settings != settings:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.errors import NotFoundError
 from engine.core.validation import is_unicode
+from engine.services.parts import parts_of
 
 if TYPE_CHECKING:
     from engine.core.models import Entry
@@ -26,7 +27,7 @@ def resolve_entry(memory: Memory, id_or_prefix: str) -> Entry:
     if found is not None:
         return found
     if len(id_or_prefix) >= MIN_ID_PREFIX and is_unicode(id_or_prefix):
-        matches = memory.mirror.ids_with_prefix(id_or_prefix)
+        matches = parts_of(memory).mirror.ids_with_prefix(id_or_prefix)
         if len(matches) == 1:
             return memory.require(matches[0])
         if matches:

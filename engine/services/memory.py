@@ -1,23 +1,27 @@
 """The engine's front door: :class:`Memory`, the one object every face talks to.
 
-``Memory.open(root)``, then ``add``, ``search``, ``list``…; it composes the store of record
-and its mirror (:class:`engine.storage.records.Records`), writes (:class:`EntryService`),
-searches (:class:`engine.search.searcher.Searcher`) and stale flags (:class:`Freshness`).
-Reads that need no vectors (keyword search, list, get, stats) are served by the SQLite
-mirror and never import LanceDB or the model; those are opened on first need.
+``Memory.open(root)``, then ``add``, ``search``, ``listing``…: each method is a use case
+(the rules live in the use-case modules beside this one: :mod:`.listing`,
+:mod:`.staleness`, :mod:`.adding`, :mod:`.entries`, :mod:`.upkeep`;
+those that compose Memory with other services, promotion, indexing and discovery, are
+functions beside it: :func:`engine.promote`, :class:`engine.Indexer`…).
+Memory hands out none of its parts (:class:`engine.services.parts.Parts`): the faces ask
+it, and the engine's own use cases reach the parts through
+:func:`engine.services.parts.parts_of`. Reads that need no vectors (keyword search,
+list, get, stats) are served by the SQLite mirror and never import LanceDB or the model;
+those are opened on first need.
 """
 
 from __future__ import annotations
 
 import builtins
-import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
-from engine.core.errors import FileIsSourceError, InvalidInputError
+from engine.core.errors import FileIsSourceError
 from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
 from engine.core.validation import (
     check_search,
@@ -27,27 +31,23 @@ from engine.core.validation import (
     parse_source,
 )
 from engine.embedding.base import Embedder
-from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
 from engine.embedding.default import default_embedder
-from engine.search.keyword import KeywordSearcher
-from engine.search.searcher import Searcher, SearchResponse, narrowed
-from engine.search.vector import VectorSearcher
-from engine.services.entries import AddResult, EntryService, NewEntry, file_source_refusal
-from engine.services.near_duplicates import add_checked
+from engine.search.searcher import SearchResponse, narrowed
+from engine.services import adding, listing, staleness, upkeep
+from engine.services.entries import AddResult, NewEntry, delete_refusal
+from engine.services.parts import Parts
 from engine.storage.paths import MemoryPaths
-from engine.storage.records import Records, RepairReport
 
 if TYPE_CHECKING:
-    from engine.freshness.stale import Freshness
-    from engine.storage.record_store import RecordStore
-
-log = logging.getLogger(__name__)
+    from engine.services.embedding_backlog import BacklogReport
+    from engine.services.embedding_worker import BackgroundEmbedder
+    from engine.services.listing import Counts, Listing
 
 NARROWED_OVERFETCH = 200  # candidates searched when results are narrowed (source, stale)
 
 
 class Memory:
-    """One project's memory: store of record, keyword index, embedder and config."""
+    """One project's memory: its use cases, over the parts it is made of."""
 
     def __init__(
         self,
@@ -60,33 +60,15 @@ class Memory:
     ) -> None:
         self.paths = paths
         self.config = config
-        paths.memory_dir.mkdir(parents=True, exist_ok=True)
-        self.embedder: Embedder = (
-            CachedEmbedder(embedder, EmbeddingCache(paths.embedding_cache_path))
-            if cache_embeddings
-            else embedder
+        self._parts = Parts(
+            paths,
+            config,
+            embedder,
+            cache_embeddings=cache_embeddings,
+            vectors_in_memory=vectors_in_memory,
         )
-        self.records = Records(paths, self.embedder.dimension)
-        self.mirror = self.records.mirror
-        self.lock = self.records.lock
-        self._freshness: Freshness | None = None
-        self.entries = EntryService(
-            self.records, self.embedder, config, on_written=self._record_citations
-        )
-        self.vectors = VectorSearcher(
-            self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
-        )
-        self.records.vector_listeners += [self.vectors.apply, keep_pulled(self.embedder)]
-        self.searcher = Searcher(
-            KeywordSearcher(self.mirror),
-            self.vectors,
-            self.embedder,
-            rrf_k=config.rrf_k,
-            min_score=config.min_score,
-            keyword_weight=config.keyword_weight,
-            fusion=config.fusion,
-        )
-        self.last_repair = self.records.ensure_consistent()
+        self.last_repair = self._parts.records.ensure_consistent()
+        """What opening repaired of the keyword index (None: nothing was out of step)."""
 
     @classmethod
     def open(
@@ -113,14 +95,9 @@ class Memory:
         )
 
     def close(self) -> None:
-        """Release file handles (reference counts wait in the mirror; see :meth:`Records.close`)."""
-        self.searcher.closed = True
-        self.records.close()
-        if self._freshness is not None:
-            self._freshness.close()
-        cache = getattr(self.embedder, "cache", None)
-        if isinstance(cache, EmbeddingCache):
-            cache.close()
+        """Release file handles (reference counts wait in the mirror; see
+        :meth:`engine.storage.records.Records.close`)."""
+        self._parts.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -128,64 +105,50 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- parts ---------------------------------------------------------------------------
-
-    def store(self) -> RecordStore:
-        """The store of record (LanceDB is imported on first call); see
-        :meth:`engine.storage.records.Records.store`."""
-        return self.records.store()
+    # --- the model and the vectors (see :mod:`.upkeep`) ----------------------------------
 
     @property
-    def freshness(self) -> Freshness:
-        """Citations of code and stale flags (:mod:`engine.freshness`), opened on first use."""
-        if self._freshness is None:
-            from engine.freshness.stale import Freshness
-
-            self._freshness = Freshness(self.paths.root, self.paths.memory_dir)
-        return self._freshness
-
-    def stale_reasons(self, ids: Sequence[str]) -> dict[str, str]:
-        """Why each of these entries is stale, by id (fresh ones are absent); a failure
-        (stale flags are derived data) is logged and reads as "none stale"."""
-        try:
-            return self.freshness.stale(list(ids)) if ids else {}
-        except Exception:
-            log.warning("could not check entries for stale citations", exc_info=True)
-            return {}
-
-    def _record_citations(self, entries: Sequence[Entry]) -> None:
-        """Record what notes cite of the code; a failure here never fails the write."""
-        try:
-            self.freshness.record_notes(entries)
-        except Exception:
-            log.warning("could not record what %d entries cite", len(entries), exc_info=True)
-
-    @property
-    def base_embedder(self) -> Embedder:
-        """The model behind the cache."""
-        return self.embedder.inner if isinstance(self.embedder, CachedEmbedder) else self.embedder
-
-    def _load_model(self) -> None:
-        load = getattr(self.base_embedder, "load", None)
-        if callable(load):
-            load()
+    def model_loaded(self) -> bool:
+        """Whether vector search can run without waiting for the model to load."""
+        return upkeep.model_loaded(self._parts)
 
     def warm_up(self, *, mode: SearchMode | str = SearchMode.HYBRID) -> None:
-        """Load the model and run one throw-away search in ``mode``, so the first real
-        search does not pay for loading, the first inference or the vectors' first read.
-        Blocking: long-lived faces call it from a background thread."""
-        self._load_model()
+        """Open the store (one that cannot be opened says so now), load the model and run
+        one throw-away search in ``mode``, so the first real search does not pay for
+        loading, the first inference or the vectors' first read. Blocking: long-lived
+        faces call it from a background thread."""
+        self._parts.store()
+        upkeep.load_model(self._parts)
         self.search("warm up", mode=mode, limit=1)
 
     def warm_up_writes(self) -> None:
         """Load the model, embed once and open the store's table, so the first write
         (watch mode's first change) does not pay for them. Blocking."""
-        self._load_model()
-        self.base_embedder.embed_documents(["warm up"])  # the first inference is slow
-        if self.store().exists():
-            self.store().count()  # imports LanceDB and opens the table
+        upkeep.warm_up_writes(self._parts)
 
-    # --- writes (see EntryService and Records) --------------------------------------------
+    def vectors_waiting(self) -> int:
+        """How many entries wait for their vector (the second phase of indexing)."""
+        return self._parts.mirror.unembedded_count()
+
+    def embed_waiting(
+        self, *, progress: Callable[[int, int, str], None] | None = None
+    ) -> BacklogReport:
+        """Embed every entry waiting for its vector, in the foreground; once none waits,
+        create or refresh the ANN index if the memory is large enough for one."""
+        return upkeep.embed_waiting(self._parts, progress=progress)
+
+    def background_embedder(self) -> BackgroundEmbedder:
+        """A (not yet started) thread that embeds waiting entries as they appear."""
+        from engine.services.embedding_worker import BackgroundEmbedder
+
+        return BackgroundEmbedder(self._parts.records, self._parts.embedder)
+
+    def compact(self) -> dict[str, int]:
+        """Fold the pending reference counts into the store, then merge its small
+        fragments and drop old versions; returns the figures (empty: nothing to do)."""
+        return upkeep.compact(self._parts)
+
+    # --- writes --------------------------------------------------------------------------
 
     def add(
         self,
@@ -206,13 +169,13 @@ class Memory:
             SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
         """
         item = NewEntry(content, category, source, keywords, file_path, section_title)
-        return add_checked(self, item)
+        return adding.add_checked(self._parts, item)
 
     def add_many(
         self, items: Sequence[NewEntry], *, secret_policy: str | None = None
     ) -> list[AddResult]:
         """Store several entries in one write; see :meth:`EntryService.add_many`."""
-        return self.entries.add_many(items, secret_policy=secret_policy)
+        return self._parts.entries.add_many(items, secret_policy=secret_policy)
 
     def update(
         self,
@@ -224,7 +187,7 @@ class Memory:
         section_title: str | None = None,
     ) -> Entry:
         """Change an entry; new content is re-embedded. Raises NotFoundError."""
-        return self.entries.update(
+        return self._parts.entries.update(
             entry_id,
             content=content,
             category=category,
@@ -232,9 +195,10 @@ class Memory:
             section_title=section_title,
         )
 
-    def update_metadata(self, entries: Sequence[Entry]) -> None:
-        """Rewrite entries whose text is unchanged (line numbers, titles): no re-embedding."""
-        self.entries.update_metadata(entries)
+    def delete_refusal(self, entry: Entry) -> str | None:
+        """Why ``entry`` is not deleted from the memory alone (a chunk of a knowledge
+        file: the file is the source), or None when :meth:`delete` may delete it."""
+        return delete_refusal(entry)
 
     def delete(self, entry_id: str) -> bool:
         """Delete one entry; False when there was none with this id.
@@ -243,45 +207,27 @@ class Memory:
             FileIsSourceError: the entry is indexed from a markdown file. The file is the
                 source: a deleted chunk would come back with the next ``index --force``.
         """
-        found = self.mirror.get(entry_id) if is_unicode(entry_id) else None
-        if found is not None and found.source is Source.MARKDOWN:
-            raise FileIsSourceError(file_source_refusal(found))
-        return self.entries.delete(entry_id)
-
-    def delete_many(self, ids: Sequence[str]) -> int:
-        """Delete entries by id; returns how many existed."""
-        return self.entries.delete_many(ids)
+        found = self._parts.mirror.get(entry_id) if is_unicode(entry_id) else None
+        refusal = delete_refusal(found) if found is not None else None
+        if refusal is not None:
+            raise FileIsSourceError(refusal)
+        return self._parts.entries.delete(entry_id)
 
     def restore(self, entries: Sequence[Entry]) -> None:
         """Put back entries exactly as they were (undo of a delete)."""
-        self.entries.restore(entries)
+        self._parts.entries.restore(entries)
 
     def prepare_content(
         self, content: str, *, secret_policy: str | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
-        """Validate and clean content for storage; see :meth:`EntryService.prepare_content`."""
-        return self.entries.prepare_content(content, secret_policy=secret_policy, path=path)
+        """Content as it would be stored, and the kinds of secret redacted from it
+        (raises as :meth:`add` would); see :func:`engine.services.content.checked_content`."""
+        return self._parts.entries.prepare_content(content, secret_policy=secret_policy, path=path)
 
     def record_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller (``count_references``)."""
         if self.config.count_references:
-            self.records.record_references(ids)
-
-    def flush_references(self) -> None:
-        """Write reference counts recorded since the store's last write into the store."""
-        self.records.flush_references()
-
-    def repair_index(self) -> RepairReport:
-        """Bring the keyword index in line with the store (only what differs is rewritten)."""
-        return self.records.repair_index()
-
-    def rebuild_index(self) -> int:
-        """Rebuild the keyword index from the store from scratch; returns the entry count."""
-        return self.records.rebuild_index()
-
-    def maintain_vector_index(self) -> str:
-        """Create or refresh the store's ANN index when the memory is large enough."""
-        return self.records.maintain_vector_index()
+            self._parts.records.record_references(ids)
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -290,17 +236,17 @@ class Memory:
         with the entry now holding its text in the knowledge file (:mod:`.aliases`)."""
         if not is_unicode(entry_id):
             return None
-        self.records.refresh_mirror()
-        found = self.mirror.get(entry_id)
+        self._parts.records.refresh_mirror()
+        found = self._parts.mirror.get(entry_id)
         if found is not None:
             return found
         from engine.services.aliases import promoted_entry
 
-        return promoted_entry(self.paths.meta_path, self.mirror, entry_id)
+        return promoted_entry(self.paths.meta_path, self._parts.mirror, entry_id)
 
     def require(self, entry_id: str) -> Entry:
         """The entry with this id. Raises :class:`NotFoundError` when there is none."""
-        return self.entries.require(entry_id)
+        return self._parts.entries.require(entry_id)
 
     def list(
         self,
@@ -310,29 +256,68 @@ class Memory:
         limit: int | None = None,
         offset: int = 0,
         sort: str = "recent",
-    ) -> list[Entry]:
+    ) -> builtins.list[Entry]:
         """Entries newest first, optionally filtered by category and source; with
         ``sort="refs"`` the most referenced first (then newest)."""
-        if sort not in ("recent", "refs"):
-            raise InvalidInputError(f"sort must be recent or refs, got {sort!r}")
-        self.records.refresh_mirror()
-        return self.mirror.recent(
-            category=parse_category(category) if category is not None else None,
-            source=parse_source(source) if source is not None else None,
+        return listing.entries(
+            self._parts, category=category, source=source, limit=limit, offset=offset, sort=sort
+        )
+
+    def listing(
+        self,
+        *,
+        category: Category | str | None = None,
+        source: Source | str | None = None,
+        limit: int | None = None,
+        stale_only: bool = False,
+        sort: str = "recent",
+    ) -> Listing:
+        """The first ``limit`` entries (all with None) that match the filters, with how
+        many match in all and why each listed one is stale; with ``stale_only``, only
+        the stale ones. See :func:`engine.services.listing.listing`."""
+        return listing.listing(
+            self._parts,
+            category=category,
+            source=source,
             limit=limit,
-            offset=offset,
-            by_references=sort == "refs",
+            stale_only=stale_only,
+            sort=sort,
         )
 
     def count(
         self, *, category: Category | str | None = None, source: Source | str | None = None
     ) -> int:
         """Number of entries (optionally of one category, from one source)."""
-        self.records.refresh_mirror()
-        return self.mirror.count(
-            category=parse_category(category) if category else None,
-            source=parse_source(source) if source else None,
-        )
+        return listing.count(self._parts, category=category, source=source)
+
+    def counts(self, *, source: Source | str | None = None) -> Counts:
+        """Entries in all, by source, and by category (within ``source`` when given)."""
+        return listing.counts(self._parts, source=source)
+
+    def unpromoted_notes(self) -> builtins.list[Entry]:
+        """Every personal note (session and manual) not promoted yet, oldest first."""
+        notes = [
+            e
+            for source in (Source.SESSION, Source.MANUAL)
+            for e in self.list(source=source)
+            if not e.promoted
+        ]
+        return sorted(notes, key=lambda e: e.created_at)
+
+    def stale_reasons(self, ids: Sequence[str]) -> dict[str, str]:
+        """Why each of these entries is stale, by id (fresh ones are absent); a failure
+        (stale flags are derived data) is logged and reads as "none stale"."""
+        return staleness.stale_reasons(self._parts, ids)
+
+    def stale_entries(self) -> builtins.list[tuple[Entry, str]]:
+        """Every entry whose cited code changed, with the reason, most recently updated
+        first."""
+        return staleness.stale_entries(self._parts, self.list())
+
+    def mark_reviewed(self, entries: Sequence[Entry]) -> None:
+        """Record what these notes cite as of now: reviewed, they are no longer stale
+        (discovery entries are renewed by discovery instead)."""
+        staleness.mark_reviewed(self._parts, entries)
 
     def search(
         self,
@@ -357,10 +342,10 @@ class Memory:
         """
         limit = self.config.default_limit if limit is None else limit
         text = check_search(query, limit, min_score)
-        self.records.refresh_mirror()
+        self._parts.records.refresh_mirror()
         wanted = parse_source(source) if source is not None else None
         narrow = wanted is not None or stale_only
-        response = self.searcher.search(
+        response = self._parts.searcher.search(
             text,
             mode=parse_mode(mode) if mode is not None else self.config.search_mode,
             limit=max(limit, NARROWED_OVERFETCH) if narrow else limit,
@@ -369,10 +354,7 @@ class Memory:
             wait_for_model=wait_for_model,
             min_score=min_score,
         )
-        try:
-            response = replace(response, results=self.freshness.mark(response.results))
-        except Exception:  # a broken citation file must not fail a search
-            log.warning("could not check results for stale citations", exc_info=True)
+        response = replace(response, results=staleness.marked(self._parts, response.results))
         if not narrow:
             return response
         return replace(response, results=narrowed(response.results, wanted, stale_only, limit))
@@ -380,20 +362,18 @@ class Memory:
     def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:
         """Entries worth showing unasked for ``prompt`` (keyword only, no model), each with
         the share of the prompt it covers; stale flags set."""
-        found = self.searcher.relevant(prompt.replace("\x00", " "))
-        try:
-            marked = self.freshness.mark(tuple(r for r, _ in found))
-        except Exception:  # a broken citation file must not fail the hook
-            return found
+        found = self._parts.searcher.relevant(prompt.replace("\x00", " "))
+        marked = staleness.marked(self._parts, [r for r, _ in found])
         return [(m, c) for m, (_, c) in zip(marked, found, strict=True)]
 
     def stats(self) -> dict[str, Any]:
         """Counts by category and source, and where things are."""
+        mirror = self._parts.mirror
         return {
-            "entries": self.mirror.count(),
-            "by_category": self.mirror.counts_by("category"),
-            "by_source": self.mirror.counts_by("source"),
-            "files": len(self.mirror.file_paths()),
+            "entries": mirror.count(),
+            "by_category": mirror.counts_by("category"),
+            "by_source": mirror.counts_by("source"),
+            "files": len(mirror.file_paths()),
             "project": str(self.paths.root),
             "memory_dir": str(self.paths.memory_dir),
             "config": self.config.source,

@@ -11,12 +11,11 @@ here: exact duplicates are stored once already (content hash). What happens then
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
-from engine.services.entries import AddResult, NearDuplicate, NewEntry
+from engine.services.entries import NearDuplicate
 
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder
@@ -50,20 +49,3 @@ def find_near_duplicate(
             return NearDuplicate(entry, similarity)
         break  # nearest first: the rest are further away
     return None
-
-
-def add_checked(memory: Any, item: NewEntry) -> AddResult:
-    """Add one entry through ``memory``, looking for a near duplicate first; the
-    ``near_duplicate`` setting says whether one is reported (and the entry added), skipped
-    or not looked for. ``memory`` is the :class:`engine.services.memory.Memory` adding
-    (typed loosely: that module imports this one)."""
-    policy = memory.config.near_duplicate
-    near = None
-    if policy != "keep" and memory.mirror.count():
-        draft = memory.entries.draft(item)
-        memory.records.store()  # a missing store refuses here, before the model loads
-        near = find_near_duplicate(memory.embedder, memory.searcher.vectors, draft)
-    if near is not None and policy == "skip":
-        return AddResult(near.entry, False, near_duplicate=near)
-    result: AddResult = memory.entries.add_many([item])[0]
-    return replace(result, near_duplicate=near) if result.created and near else result

@@ -35,6 +35,7 @@ from engine.markdown.parse import blank_html_comments
 from engine.services.aliases import marker
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,7 @@ def _indexed(memory: Memory, rel: str, after_line: int, entry: Entry) -> list[En
     """
     report = Indexer(memory).run(only=[rel])
     problems = [message for path, message in report.errors if path == rel]
-    created = [e for e in memory.mirror.by_file(rel) if e.line_end > after_line]
+    created = [e for e in parts_of(memory).mirror.by_file(rel) if e.line_end > after_line]
     found = {w.lower() for e in created for w in _WORD.findall(f"{e.section_title} {e.content}")}
     wanted = {w.lower() for w in _WORD.findall(blank_html_comments(entry.content))}
     missing = sorted(wanted - found)
@@ -236,14 +237,15 @@ def _put_back(memory: Memory, path: Path, rel: str, before: str | None) -> None:
 
 def _carry_over(memory: Memory, entry: Entry, created: list[Entry]) -> None:
     """Reference count and citations of ``entry`` onto the entries holding its text."""
+    parts = parts_of(memory)
     if entry.reference_count:
-        memory.update_metadata(
+        parts.entries.update_metadata(
             [replace(e, reference_count=e.reference_count + entry.reference_count) for e in created]
         )
     try:
-        citations = memory.freshness.index.of([entry.id]).get(entry.id, [])
+        citations = parts.freshness.index.of([entry.id]).get(entry.id, [])
         if citations:
-            memory.freshness.record({e.id: citations for e in created})
-        memory.freshness.index.forget([entry.id])
+            parts.freshness.record({e.id: citations for e in created})
+        parts.freshness.index.forget([entry.id])
     except Exception:  # stale flags are derived; the promotion itself succeeded
         log.warning("could not carry the citations of %s over", entry.id, exc_info=True)

@@ -22,6 +22,7 @@ from engine.core.validation import now_iso
 from engine.embedding.document import document_key, embed_entries
 from engine.guards.privacy import find_secrets, fingerprint, redact_secrets
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.records import VectorDelta
 
 
@@ -61,10 +62,11 @@ def _secrets_of(entry: Entry, allow: Sequence[str]) -> tuple[list[str], list[str
 
 def scan_secrets(memory: Memory) -> SecretScan:
     """Every stored entry (store and keyword mirror) that holds a likely secret."""
+    parts = parts_of(memory)
     allow = memory.config.secret_allowlist
     scan = SecretScan()
-    stored = memory.store().all_entries() if memory.paths.may_have_store() else []
-    mirrored = memory.mirror.recent(limit=None)
+    stored = parts.store().all_entries() if memory.paths.may_have_store() else []
+    mirrored = parts.mirror.recent(limit=None)
     for where, entries in (("store", stored), ("keyword index", mirrored)):
         for entry in entries:
             kinds, prints = _secrets_of(entry, allow)
@@ -91,20 +93,21 @@ def _redacted(entry: Entry, allow: Sequence[str]) -> Entry:
 
 def fix_secrets(memory: Memory) -> SecretScan:
     """Redact every finding in the store, then rebuild what is derived from it."""
+    parts = parts_of(memory)
     scan = scan_secrets(memory)
     allow = memory.config.secret_allowlist
     ids = {f.entry_id for f in scan.findings if f.where == "store"}
-    with memory.lock.hold():
-        old = [e for e in memory.store().all_entries() if e.id in ids] if ids else []
+    with parts.lock.hold():
+        old = [e for e in parts.store().all_entries() if e.id in ids] if ids else []
         fixed = [_redacted(e, allow) for e in old]
         if fixed:
-            vectors = embed_entries(memory.embedder, fixed)
-            memory.records.write(
+            vectors = embed_entries(parts.embedder, fixed)
+            parts.records.write(
                 lambda s: s.upsert(fixed, vectors),
-                lambda db: memory.mirror.upsert(db, fixed),
+                lambda db: parts.mirror.upsert(db, fixed),
                 delta=VectorDelta(fixed, vectors),
             )
-        memory.rebuild_index()  # the mirror anew from the redacted store
+        parts.records.rebuild_index()  # the mirror anew from the redacted store
         _vacuum(memory.paths.fts_path)
         # Labels (keywords, titles) are embedded too: forget both keys of each old entry,
         # but not the vectors just computed for the redacted ones.
@@ -112,7 +115,7 @@ def fix_secrets(memory: Memory) -> SecretScan:
         old_keys = {k for e in old for k in (e.content_hash, document_key(e))}
         _forget_vectors(memory, sorted(old_keys - kept))
         if memory.paths.may_have_store():
-            memory.store().compact()  # no old version keeps a data file with the secret
+            parts.store().compact()  # no old version keeps a data file with the secret
     scan.fixed = len(fixed)
     return scan
 

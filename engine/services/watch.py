@@ -19,9 +19,9 @@ from pathlib import Path
 
 from engine.core.errors import EngineError
 from engine.guards.files import project_files
-from engine.services.embedding_worker import BackgroundEmbedder
 from engine.services.indexing import Indexer, IndexReport
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.services.sources import MARKDOWN_SUFFIXES
 from engine.storage.meta import IndexMeta
 
@@ -59,11 +59,12 @@ class KnowledgeWatcher:
 
     def __init__(self, memory: Memory, *, debounce_ms: int = DEBOUNCE_MS) -> None:
         self.memory = memory
+        self.parts = parts_of(memory)
         self.debounce_ms = debounce_ms
         self.folder = memory.paths.knowledge_dir
         self.root = memory.paths.root
         self.indexer = Indexer(memory)
-        self.embedder = BackgroundEmbedder(memory.records, memory.embedder)
+        self.embedder = memory.background_embedder()
         """Embeds what the watcher indexed, in the background, while it runs."""
 
     def watched(self) -> list[Path]:
@@ -175,7 +176,7 @@ class KnowledgeWatcher:
             log.warning("re-indexing %s failed", ", ".join(sorted(only)), exc_info=True)
             batch.error = f"{type(exc).__name__}: {exc}"
         for path in only:
-            batch.entries_by_file[path] = len(self.memory.mirror.by_file(path))
+            batch.entries_by_file[path] = len(self.parts.mirror.by_file(path))
         batch.seconds = time.perf_counter() - started
         return batch
 

@@ -11,15 +11,24 @@ recorded by searches live in the mirror (and its backlog) and reach the store in
 from __future__ import annotations
 
 import logging
+import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
 from engine.storage import maintenance
+from engine.storage.changes import (
+    Change,
+    MirrorOp,
+    StoreOp,
+    VectorListener,
+)
+from engine.storage.changes import RepairReport as RepairReport  # re-exported
+from engine.storage.changes import VectorDelta as VectorDelta  # re-exported
 from engine.storage.lance_rows import latest_version_on_disk, placeholders
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
@@ -40,38 +49,6 @@ REFERENCE_LOCK_WAIT = 1.0
 """Seconds a search waits for the write lock to count its results before giving up."""
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
-
-
-@dataclass(frozen=True, slots=True)
-class VectorDelta:
-    """What a write changed of the vectors: entries written with their vectors (row for
-    row), and ids removed. Given to :attr:`Records.vector_listeners` after the commit."""
-
-    written: Sequence[Entry] = ()
-    vectors: Any = None
-    removed: Sequence[str] = ()
-    pulled: bool = False
-    """Written by another machine, pulled from a remote store (not embedded here)."""
-
-
-VectorListener = Callable[[str, str, VectorDelta], None]
-"""Called as ``listener(version_before, version_after, delta)``."""
-
-StoreOp = Callable[[RecordStore], object]
-MirrorOp = Callable[[Any], object]
-
-
-@dataclass(frozen=True, slots=True)
-class RepairReport:
-    """What re-synchronising the keyword index with the store changed."""
-
-    added: int
-    removed: int
-
-    @property
-    def changed(self) -> bool:
-        """Whether anything was out of step."""
-        return bool(self.added or self.removed)
 
 
 class Records:
@@ -239,14 +216,16 @@ class Records:
         waiting = placeholders([e.id for e in entries], matrix)
         return [entries[n] for n in rows], matrix[rows], looked, waiting
 
-    def _mark_unembedded(self, db: Any, ids: set[str]) -> None:
+    def _mark_unembedded(self, db: sqlite3.Connection, ids: set[str]) -> None:
         """Make the mirror's marks of entries waiting for their vector those of the store
         (its placeholder vectors): a crash between the store's write and the mirror's, or
         a mirror rebuilt from scratch, then neither loses a mark nor keeps a stale one."""
         self.mirror.clear_unembedded(db)
         self.mirror.mark_unembedded(db, sorted(ids))
 
-    def _mark_synced(self, db: Any, version: int, *, vectors_changed: bool = True) -> str:
+    def _mark_synced(
+        self, db: sqlite3.Connection, version: int, *, vectors_changed: bool = True
+    ) -> str:
         """Record the store version the mirror now matches; returns the new
         ``vectors_version`` ("" when the vectors did not change)."""
         self.mirror.set_state(db, "pending", "0")
@@ -268,32 +247,48 @@ class Records:
         force_fold: bool = False,
         delta: VectorDelta | None = None,
     ) -> None:
-        """Apply one change to the store and the mirror, crash-safely, under the lock.
+        """Apply one change to the store and the mirror, crash-safely, under the lock
+        (:meth:`apply` with a change decided beforehand)."""
+        self.apply(
+            lambda: Change(store_op, mirror_op, delta, vectors_changed), force_fold=force_fold
+        )
+
+    def apply(self, plan: Callable[[], Change | None], *, force_fold: bool = False) -> bool:
+        """Decide a change and apply it to the store and the mirror, crash-safely, holding
+        the write lock once for both: ``plan`` runs under it, so what it reads of the
+        mirror (a duplicate, the entry as it is now) is what the write changes; it returns
+        None when there is nothing to write. Returns whether something was written.
+
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         self.refresh_mirror(look=False)  # other machines' commits: see _version_after
         with self.lock.hold():
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
+            change = plan()
+            if change is None:
+                return False
             store = self.store()  # a missing store refuses here, before pending is set
             try:
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
                 self.mirror.mark_pending()
                 folded = self._fold_references(store, force=force_fold)
-                store_op(store)
+                change.store_op(store)
             except StorageError as exc:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
+            delta = change.delta
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
-                mirror_op(db)
-                after = self._mark_synced(db, version, vectors_changed=vectors_changed)
+                change.mirror_op(db)
+                after = self._mark_synced(db, version, vectors_changed=change.vectors_changed)
             if delta is not None and after:
                 self._tell(before, after, delta)
+        return True
 
     def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:
         """The store version the mirror records after a write (see

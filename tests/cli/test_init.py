@@ -11,6 +11,7 @@ from fakes import FakeEmbedder
 
 from app.init import HOOK_COMMAND
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 PACKAGE = {
     "pyproject.toml": (
@@ -172,11 +173,11 @@ def test_promote_moves_an_entry_into_markdown(tmp_path: Path, home: Path) -> Non
     assert path.parent == root / ".claude" / "knowledge" / "patterns"
     assert "Run ruff before pushing" in path.read_text()
     with Memory.open(root) as memory:  # reading needs no model
-        assert memory.mirror.get(entry_id) is None  # the note itself is gone
+        assert parts_of(memory).mirror.get(entry_id) is None  # the note itself is gone
         holder = memory.get(entry_id)  # its old id answers with the promoted text
         assert holder is not None and holder.id != entry_id
         assert holder.file_path == path.relative_to(root).as_posix()
-        holders = memory.mirror.by_file(path.relative_to(root).as_posix())
+        holders = parts_of(memory).mirror.by_file(path.relative_to(root).as_posix())
         assert holders and all(e.promoted for e in holders)
         assert memory.count() == len(holders)  # not duplicated
 

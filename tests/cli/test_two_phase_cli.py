@@ -19,6 +19,7 @@ from cli_support import CLI, clean_env, git_repo, run_cli, waiting
 
 from engine.embedding.default import default_embedder
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 NOTE = "# Gears\n\nEvery sprocket is greased weekly.\n\n## Chains\n\nChains are oiled daily.\n"
 
@@ -143,8 +144,8 @@ def test_memory_tui_index_killed_mid_embedding_is_completed_by_the_next_run(
     with Memory.open(root, embedder=default_embedder()) as memory:
         entries = memory.list()
         assert len(entries) == first  # every chunk, once
-        assert memory.mirror.unembedded_count() == 0
-        ids, _, matrix = memory.store().all_vectors()
+        assert parts_of(memory).mirror.unembedded_count() == 0
+        ids, _, matrix = parts_of(memory).store().all_vectors()
         assert sorted(ids) == sorted(e.id for e in entries)
         assert max(Counter((e.file_path, e.content_hash) for e in entries).values()) == 1
         assert matrix.any(axis=1).all()

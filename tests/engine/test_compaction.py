@@ -9,6 +9,7 @@ import pytest
 from fakes import FakeEmbedder
 
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.maintenance import COMPACT_CHECK_EVERY, COMPACT_SMALL_FRAGMENTS
 
 
@@ -17,7 +18,7 @@ def test_one_at_a_time_adds_are_compacted_as_they_go(tmp_path: Path) -> None:
         ids = [
             memory.add(f"note {i}: the quokka number {i} lives here").entry.id for i in range(120)
         ]
-        figures = memory.records.store().figures()
+        figures = parts_of(memory).records.store().figures()
         assert figures["rows"] == 120
         assert figures["fragments"] <= COMPACT_SMALL_FRAGMENTS + COMPACT_CHECK_EVERY
         assert {e.id for e in memory.list(limit=1000)} == set(ids)
@@ -32,7 +33,7 @@ def test_compact_now_merges_fragments_and_keeps_every_entry(tmp_path: Path) -> N
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         for i in range(COMPACT_CHECK_EVERY - 1):  # below the automatic check
             memory.add(f"entry {i} about zebras")
-        store = memory.records.store()
+        store = parts_of(memory).records.store()
         assert store.figures()["fragments"] == COMPACT_CHECK_EVERY - 1
         done = store.compact()
         assert done["fragments_before"] == COMPACT_CHECK_EVERY - 1 and done["fragments"] == 1
@@ -52,7 +53,9 @@ def test_doctor_compacts_a_store_of_many_small_fragments(
     with Memory.open(tmp_path, embedder=embedder) as memory:
         for i in range(COMPACT_SMALL_FRAGMENTS + 3):
             memory.add(f"fragment maker {i}")
-        assert memory.records.store().figures()["fragments"] == COMPACT_SMALL_FRAGMENTS + 3
+        assert (
+            parts_of(memory).records.store().figures()["fragments"] == COMPACT_SMALL_FRAGMENTS + 3
+        )
     report = diagnose(tmp_path, embedder)
     store = next(c for c in report.checks if c.part == "vector store")
     assert store.status is Status.REPAIRED

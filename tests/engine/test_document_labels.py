@@ -17,6 +17,7 @@ from engine.core.models import Category, Entry, Source
 from engine.embedding.document import document_key, document_text, row_key
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.record_store import RecordStore
 
 NOTE = "Pass --no-cache when building in CI: the layer cache there is stale."
@@ -100,7 +101,7 @@ def add_note_and_distractors(memory: Memory) -> str:
 
 
 def vector_ids(memory: Memory, query: str) -> list[str]:
-    memory.searcher.min_score = -1.0  # no gate: the whole ranking
+    parts_of(memory).searcher.min_score = -1.0  # no gate: the whole ranking
     return [r.entry.id for r in memory.search(query, mode="vector", limit=10).results]
 
 
@@ -145,7 +146,7 @@ def test_a_vector_cached_before_labels_is_read_under_the_content_hash(
     monkeypatch.setattr(RecordStore, "all_vectors", lambda self: pytest.fail("store opened"))
 
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.searcher.min_score = -1.0
+        parts_of(memory).searcher.min_score = -1.0
         [hit] = [
             r
             for r in memory.search("stale layer cache", mode="vector").results

@@ -12,6 +12,7 @@ from engine.freshness.citations import CITATIONS_FILE, mentioned_names, mentione
 from engine.freshness.code_symbols import defined_names
 from engine.services.discovery import run_discovery
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 BILLING = '''"""Billing."""
 
@@ -58,7 +59,7 @@ def test_a_note_citing_a_deleted_function_is_flagged_stale(project: Path) -> Non
 
         assert stale is True
         assert reason == "compute_total is no longer defined in shop/billing.py"
-        assert memory.freshness.all_stale() == {note.id: reason}
+        assert parts_of(memory).freshness.all_stale() == {note.id: reason}
         assert _search(memory, "deploys tuesdays")[plain.id] == (False, "")
 
 
@@ -67,11 +68,11 @@ def test_a_symbol_named_without_a_path_is_found_through_discovery(project: Path)
         run_discovery(memory)
         note = memory.add("`apply_discount` takes the rate as a fraction", source="session")
 
-        cited = memory.freshness.index.of([note.entry.id])[note.entry.id]
+        cited = parts_of(memory).freshness.index.of([note.entry.id])[note.entry.id]
         assert [(c.path, c.symbol) for c in cited] == [("shop/billing.py", "apply_discount")]
 
         (project / "shop" / "billing.py").unlink()
-        stale = memory.freshness.stale([note.entry.id])
+        stale = parts_of(memory).freshness.stale([note.entry.id])
         assert stale == {note.entry.id: "shop/billing.py no longer exists"}
 
 
@@ -81,12 +82,12 @@ def test_a_changed_file_makes_its_notes_stale_and_an_edit_refreshes_them(project
         path = project / "shop" / "billing.py"
         path.write_text(BILLING + "\nTAX = 0.2\n", encoding="utf-8")
 
-        assert memory.freshness.stale([note.id]) == {
+        assert parts_of(memory).freshness.stale([note.id]) == {
             note.id: "shop/billing.py changed since this was written"
         }
 
         memory.update(note.id, content="shop/billing.py applies a flat TAX of 20 %")
-        assert memory.freshness.stale([note.id]) == {}
+        assert parts_of(memory).freshness.stale([note.id]) == {}
 
 
 def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them(
@@ -104,7 +105,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
 
         path = project / "shop" / "billing.py"
         path.write_text(BILLING.replace("compute_total", "grand_total"), encoding="utf-8")
-        assert memory.freshness.stale([module.id]) == {
+        assert parts_of(memory).freshness.stale([module.id]) == {
             module.id: "shop/billing.py changed since this was written"
         }
 
@@ -116,7 +117,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
             e for e in memory.list(source=Source.DISCOVERY) if e.file_path == "shop/billing.py"
         )
         assert "grand_total" in renamed.content and "compute_total" not in renamed.content
-        assert memory.freshness.stale([renamed.id]) == {}
+        assert parts_of(memory).freshness.stale([renamed.id]) == {}
         hits = memory.search("grand_total", mode="keyword").results
         assert renamed.id in [h.entry.id for h in hits]
         assert not memory.search("compute_total", mode="keyword").results
@@ -126,7 +127,7 @@ def test_markdown_entries_and_notes_without_code_record_nothing(project: Path) -
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
         memory.add("See the README for setup", source="session")
         memory.add("shop/billing.py is indexed as markdown here", source="markdown")
-        assert memory.freshness.index.all() == {}
+        assert parts_of(memory).freshness.index.all() == {}
 
 
 def test_a_broken_citation_file_never_fails_a_search_or_an_add(project: Path) -> None:
@@ -140,8 +141,8 @@ def test_a_broken_citation_file_never_fails_a_search_or_an_add(project: Path) ->
         assert added.created
         results = memory.search("billing", mode="keyword").results
         assert len(results) == 2 and not any(r.stale for r in results)
-        assert memory.freshness.index.all() == {}  # damaged: no citations, one warning
-        assert memory.freshness.index.unreadable  # what doctor reports
+        assert parts_of(memory).freshness.index.all() == {}  # damaged: no citations, one warning
+        assert parts_of(memory).freshness.index.unreadable  # what doctor reports
 
 
 def test_mentioned_paths_stay_inside_the_project(project: Path, tmp_path: Path) -> None:
@@ -197,9 +198,9 @@ def test_an_edited_discovery_entry_survives_analysis_and_goes_stale_with_its_fil
         ]
         assert [e.id for e in same_place] == [module.id]  # not re-created beside it
 
-        assert memory.freshness.stale([module.id]) == {}
+        assert parts_of(memory).freshness.stale([module.id]) == {}
         (project / "shop" / "billing.py").write_text(BILLING + "\nTAX = 0.2\n", encoding="utf-8")
-        assert memory.freshness.stale([module.id]) == {
+        assert parts_of(memory).freshness.stale([module.id]) == {
             module.id: "shop/billing.py changed since this was written"
         }
 
@@ -210,7 +211,7 @@ def test_discovery_reports_the_embedding_of_new_entries_and_embeds_each_once(
     calls: list[tuple[int, int, str]] = []
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
         found = run_discovery(memory, progress=lambda *call: calls.append(call))
-        embedded = memory.embedder.misses  # type: ignore[attr-defined]
+        embedded = parts_of(memory).embedder.misses  # type: ignore[attr-defined]
         again = run_discovery(memory, progress=lambda *call: calls.append(call))
 
     assert found.created > 0

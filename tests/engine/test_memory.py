@@ -25,15 +25,16 @@ from engine.core.hashing import content_hash
 from engine.core.models import MAX_CONTENT_LENGTH, Category, Entry, SearchMode, Source
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
 def assert_mirror_matches_store(memory: Memory) -> None:
     """The keyword mirror holds exactly the store's entries, field for field."""
-    stored = {e.id: e for e in memory.store().all_entries()}
-    assert memory.mirror.count() == len(stored)
-    assert memory.mirror.get_many(list(stored)) == stored
+    stored = {e.id: e for e in parts_of(memory).store().all_entries()}
+    assert parts_of(memory).mirror.count() == len(stored)
+    assert parts_of(memory).mirror.get_many(list(stored)) == stored
 
 
 def reopen(memory: Memory, embedder: FakeEmbedder | None = None) -> Memory:
@@ -62,7 +63,7 @@ class TestAdd:
         assert entry.created_at == entry.updated_at != ""
         assert len(entry.id) == 32
         assert memory.get(entry.id) == entry
-        assert memory.store().get_many([entry.id]) == {entry.id: entry}
+        assert parts_of(memory).store().get_many([entry.id]) == {entry.id: entry}
         assert memory.count() == 1
 
     def test_identical_content_returns_the_existing_entry(self, memory: Memory) -> None:
@@ -72,7 +73,7 @@ class TestAdd:
             assert not again.created
             assert again.entry == first.entry
         assert memory.count() == 1
-        assert memory.store().count() == 1
+        assert parts_of(memory).store().count() == 1
 
     def test_different_content_is_a_new_entry(self, memory: Memory) -> None:
         memory.add("Line one")
@@ -139,18 +140,18 @@ class TestMarkdownDedup:
 
     def test_removing_one_files_entries_keeps_the_other(self, memory: Memory) -> None:
         memory.add_many([self.md("a.md"), self.md("b.md"), self.md("a.md", "Only in a.")])
-        a_ids = [e.id for e in memory.mirror.by_file("a.md")]
+        a_ids = [e.id for e in parts_of(memory).mirror.by_file("a.md")]
         assert len(a_ids) == 2
-        assert memory.delete_many(a_ids) == 2
+        assert parts_of(memory).entries.delete_many(a_ids) == 2
         left = memory.search("identical paragraph", mode="keyword").results
         assert [r.entry.file_path for r in left] == ["b.md"]
-        assert memory.store().count() == 1
+        assert parts_of(memory).store().count() == 1
 
     def test_markdown_and_separate_files_added_one_by_one(self, memory: Memory) -> None:
         memory.add(self.PARAGRAPH, source="markdown", file_path="a.md")
         second = memory.add(self.PARAGRAPH, source="markdown", file_path="b.md")
         assert second.created
-        assert memory.mirror.file_paths() == {"a.md", "b.md"}
+        assert parts_of(memory).mirror.file_paths() == {"a.md", "b.md"}
 
 
 class TestValidation:
@@ -202,7 +203,7 @@ class TestValidation:
         with pytest.raises(InvalidInputError):
             memory.add_many([NewEntry("fine"), NewEntry(""), NewEntry("also fine")])
         assert memory.count() == 0
-        assert not memory.store().exists()
+        assert not parts_of(memory).store().exists()
 
     def test_private_blocks_are_redacted(self, memory: Memory) -> None:
         entry = memory.add("Deploy key is <private>hunter2</private>, rotate monthly").entry
@@ -225,7 +226,7 @@ class TestValidation:
             assert result.created
             assert result.redactions == ("github-pat",)
             assert result.entry.content == "CI uses token [redacted: github-pat] for releases"
-            assert GITHUB_TOKEN not in memory.store().all_entries()[0].content
+            assert GITHUB_TOKEN not in parts_of(memory).store().all_entries()[0].content
 
     def test_secret_policy_override_per_batch(self, memory: Memory) -> None:
         [result] = memory.add_many([NewEntry(f"t {GITHUB_TOKEN}")], secret_policy="redact")
@@ -256,7 +257,7 @@ class TestUpdate:
         assert new.updated_at > old.updated_at
         assert new.content_hash == content_hash("submarine torpedo periscope")
         assert memory.get(old.id) == new
-        assert memory.store().get_many([old.id]) == {old.id: new}
+        assert parts_of(memory).store().get_many([old.id]) == {old.id: new}
         assert memory.count() == 1
         vector = memory.search("torpedo periscope", mode="vector").results
         assert [r.entry.id for r in vector] == [old.id]
@@ -301,15 +302,15 @@ class TestDeleteRestore:
         assert memory.delete(a.id)
         assert not memory.delete(a.id)
         assert memory.get(a.id) is None
-        assert memory.store().get_many([a.id, b.id]) == {b.id: b}
+        assert parts_of(memory).store().get_many([a.id, b.id]) == {b.id: b}
         assert [r.entry.id for r in memory.search("entry", mode="keyword").results] == [b.id]
 
     def test_delete_many_counts_existing(self, memory: Memory) -> None:
         ids = [memory.add(f"entry {i}").entry.id for i in range(4)]
-        assert memory.delete_many([ids[0], ids[1], "missing", ids[0]]) == 2
+        assert parts_of(memory).entries.delete_many([ids[0], ids[1], "missing", ids[0]]) == 2
         assert memory.count() == 2
-        assert memory.store().count() == 2
-        assert memory.delete_many([]) == 0
+        assert parts_of(memory).store().count() == 2
+        assert parts_of(memory).entries.delete_many([]) == 0
 
     def test_restore_puts_entries_back_exactly(
         self, memory: Memory, fake_embedder: FakeEmbedder
@@ -322,7 +323,7 @@ class TestDeleteRestore:
         memory.restore([a])
         assert fake_embedder.texts_embedded == embedded  # vector came from the cache
         assert memory.get(a.id) == a
-        assert memory.store().get_many([a.id]) == {a.id: a}
+        assert parts_of(memory).store().get_many([a.id]) == {a.id: a}
         assert memory.search("gardening", mode="vector").results[0].entry == a
         memory.restore([])
         assert_mirror_matches_store(memory)
@@ -331,23 +332,23 @@ class TestDeleteRestore:
 class TestReferences:
     def test_record_references_counts_in_the_mirror_then_the_store(self, memory: Memory) -> None:
         a, b = (memory.add(t).entry for t in ("first", "second"))
-        version = memory.store().version
+        version = parts_of(memory).store().version
         memory.record_references([a.id, a.id, b.id, "missing"])
         memory.record_references([a.id])
         memory.record_references([])
         assert memory.require(a.id).reference_count == 3  # each occurrence counts
         assert memory.require(b.id).reference_count == 1
-        assert memory.store().version == version  # a search never writes the store
-        assert memory.mirror.reference_backlog() == {a.id: 3, b.id: 1}
+        assert parts_of(memory).store().version == version  # a search never writes the store
+        assert parts_of(memory).mirror.reference_backlog() == {a.id: 3, b.id: 1}
         memory.add("a later write leaves a small backlog where it is")
-        assert memory.store().version == version + 1  # the add's own commit only
-        assert memory.mirror.reference_backlog() == {a.id: 3, b.id: 1}
-        memory.records.flush_references()  # what closing a process does
-        stored = memory.store().get_many([a.id, b.id])
+        assert parts_of(memory).store().version == version + 1  # the add's own commit only
+        assert parts_of(memory).mirror.reference_backlog() == {a.id: 3, b.id: 1}
+        parts_of(memory).records.flush_references()  # what closing a process does
+        stored = parts_of(memory).store().get_many([a.id, b.id])
         assert stored[a.id].reference_count == 3
         assert stored[b.id].reference_count == 1
-        assert memory.mirror.reference_backlog() == {}
-        assert memory.store().version == version + 2  # all counts in one commit
+        assert parts_of(memory).mirror.reference_backlog() == {}
+        assert parts_of(memory).store().version == version + 2  # all counts in one commit
         assert_mirror_matches_store(memory)
 
     def test_a_full_backlog_is_folded_by_the_next_write_in_one_commit(self, memory: Memory) -> None:
@@ -357,11 +358,11 @@ class TestReferences:
         entries = [e.entry for e in memory.add_many(notes)]
         for n, entry in enumerate(entries):
             memory.record_references([entry.id] * (1 + n % 3))
-        version = memory.store().version
+        version = parts_of(memory).store().version
         memory.add("this write folds the counts first")
-        assert memory.store().version == version + 2  # one commit for all counts, one add
-        assert memory.mirror.reference_backlog() == {}
-        stored = memory.store().get_many([e.id for e in entries])
+        assert parts_of(memory).store().version == version + 2  # one commit for all counts, one add
+        assert parts_of(memory).mirror.reference_backlog() == {}
+        stored = parts_of(memory).store().get_many([e.id for e in entries])
         assert [stored[e.id].reference_count for e in entries] == [
             1 + n % 3 for n in range(len(entries))
         ]
@@ -372,24 +373,26 @@ class TestReferences:
             entry = writer.add("referenced entry").entry
         reader = Memory.open(tmp_path, embedder=FakeEmbedder())
         reader.record_references([entry.id])
-        assert reader.records._store is None  # LanceDB neither imported nor opened for a count
+        assert (
+            parts_of(reader).records._store is None
+        )  # LanceDB neither imported nor opened for a count
         reader.close()  # closing does not open the store either: the count waits
-        assert reader.records._store is None
+        assert parts_of(reader).records._store is None
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as again:
             assert again.require(entry.id).reference_count == 1  # every face reads this
-            assert again.mirror.reference_backlog() == {entry.id: 1}
-            again.flush_references()
-            assert again.store().get_many([entry.id])[entry.id].reference_count == 1
-            assert again.mirror.reference_backlog() == {}
+            assert parts_of(again).mirror.reference_backlog() == {entry.id: 1}
+            parts_of(again).records.flush_references()
+            assert parts_of(again).store().get_many([entry.id])[entry.id].reference_count == 1
+            assert parts_of(again).mirror.reference_backlog() == {}
 
     def test_a_repair_keeps_counts_the_store_has_not_received(self, memory: Memory) -> None:
         a = memory.add("counted entry").entry
         memory.record_references([a.id, a.id])
-        memory.mirror.mark_pending()  # as if another writer had died mid-way
+        parts_of(memory).mirror.mark_pending()  # as if another writer had died mid-way
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 2
-            assert reopened.store().get_many([a.id])[a.id].reference_count == 2
+            assert parts_of(reopened).store().get_many([a.id])[a.id].reference_count == 2
             assert_mirror_matches_store(reopened)
         finally:
             reopened.close()
@@ -398,11 +401,11 @@ class TestReferences:
         # A writer killed between the store update and clearing the backlog repeats it.
         a = memory.add("counted once").entry
         memory.record_references([a.id])
-        backlog = memory.mirror.reference_backlog()
-        memory.store().set_reference_counts(backlog)
-        memory.store().set_reference_counts(backlog)
+        backlog = parts_of(memory).mirror.reference_backlog()
+        parts_of(memory).store().set_reference_counts(backlog)
+        parts_of(memory).store().set_reference_counts(backlog)
         memory.add("next write folds the same backlog again")
-        assert memory.store().get_many([a.id])[a.id].reference_count == 1
+        assert parts_of(memory).store().get_many([a.id])[a.id].reference_count == 1
         assert memory.require(a.id).reference_count == 1
 
     def test_only_unknown_ids_is_a_no_op(self, memory: Memory) -> None:
@@ -479,7 +482,7 @@ class TestCrashConsistency:
     def test_fresh_memory_is_consistent(self, memory: Memory) -> None:
         assert memory.last_repair is not None
         assert not memory.last_repair.changed
-        assert not memory.mirror.pending
+        assert not parts_of(memory).mirror.pending
         reopened = reopen(memory)
         assert reopened.last_repair is None  # nothing pending: no repair, no store access
         reopened.close()
@@ -492,17 +495,17 @@ class TestCrashConsistency:
         def crash(*args: object, **kwargs: object) -> None:
             raise RuntimeError("killed before the mirror was updated")
 
-        monkeypatch.setattr(memory.mirror, "upsert", crash)
+        monkeypatch.setattr(parts_of(memory).mirror, "upsert", crash)
         with pytest.raises(RuntimeError):
             memory.add("written to the store only")
-        assert memory.store().count() == 2
-        assert memory.mirror.count() == 1
-        assert memory.mirror.pending
+        assert parts_of(memory).store().count() == 2
+        assert parts_of(memory).mirror.count() == 1
+        assert parts_of(memory).mirror.pending
         reopened = reopen(memory)
         try:
             assert reopened.last_repair is not None
             assert (reopened.last_repair.added, reopened.last_repair.removed) == (1, 0)
-            assert not reopened.mirror.pending
+            assert not parts_of(reopened).mirror.pending
             assert_mirror_matches_store(reopened)
             assert reopened.get(kept.id) == kept
             hits = reopened.search("store only", mode="keyword").results
@@ -521,7 +524,7 @@ class TestCrashConsistency:
         def crash(*args: object, **kwargs: object) -> None:
             raise RuntimeError("killed")
 
-        monkeypatch.setattr(memory.mirror, "delete", crash)
+        monkeypatch.setattr(parts_of(memory).mirror, "delete", crash)
         with pytest.raises(RuntimeError):
             memory.delete(a.id)
         reopened = reopen(memory)
@@ -538,9 +541,13 @@ class TestCrashConsistency:
     ) -> None:
         a = memory.add("referenced").entry
         with monkeypatch.context() as patch:
-            patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            patch.setattr(
+                parts_of(memory).mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError)
+            )
             memory.record_references([a.id])  # bookkeeping: logged, never raised
-        assert memory.mirror.reference_backlog() == {}  # the transaction rolled back whole
+        assert (
+            parts_of(memory).mirror.reference_backlog() == {}
+        )  # the transaction rolled back whole
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 0
@@ -558,8 +565,10 @@ class TestCrashConsistency:
             content_hash=content_hash("entry whose writer died"),
         )
         memory.add("normal entry")
-        memory.mirror.mark_pending()
-        memory.store().add([ghost], memory.embedder.embed_documents([ghost.content]))
+        parts_of(memory).mirror.mark_pending()
+        parts_of(memory).store().add(
+            [ghost], parts_of(memory).embedder.embed_documents([ghost.content])
+        )
         reopened = reopen(memory)
         try:
             assert reopened.get("ghost") == ghost
@@ -571,7 +580,9 @@ class TestCrashConsistency:
         self, memory: Memory, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         with monkeypatch.context() as patch:
-            patch.setattr(memory.mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError))
+            patch.setattr(
+                parts_of(memory).mirror, "upsert", lambda *a, **k: (_ for _ in ()).throw(OSError)
+            )
             with pytest.raises(OSError):
                 memory.add("lost from the mirror")
         memory.add("a later, successful write")
@@ -589,7 +600,7 @@ class TestCrashConsistency:
             Path(str(memory.paths.fts_path) + suffix).unlink(missing_ok=True)
         reopened = Memory.open(memory.paths.root, embedder=FakeEmbedder())
         try:
-            assert reopened.mirror.count() == 25
+            assert parts_of(reopened).mirror.count() == 25
             assert reopened.last_repair is not None
             assert reopened.last_repair.added == 25
             assert_mirror_matches_store(reopened)
@@ -613,18 +624,18 @@ class TestCrashConsistency:
 
     def test_rebuild_index(self, memory: Memory) -> None:
         memory.add_many([NewEntry(f"entry {i}") for i in range(3)])
-        with memory.mirror.transaction() as db:
-            memory.mirror.clear(db)
-        assert memory.rebuild_index() == 3
+        with parts_of(memory).mirror.transaction() as db:
+            parts_of(memory).mirror.clear(db)
+        assert parts_of(memory).records.rebuild_index() == 3
         assert_mirror_matches_store(memory)
 
     def test_repair_index_on_demand(self, memory: Memory) -> None:
         memory.add_many([NewEntry(f"entry {i}") for i in range(3)])
-        with memory.mirror.transaction() as db:
-            memory.mirror.delete(db, [memory.list()[0].id])
-        report = memory.repair_index()
+        with parts_of(memory).mirror.transaction() as db:
+            parts_of(memory).mirror.delete(db, [memory.list()[0].id])
+        report = parts_of(memory).records.repair_index()
         assert (report.added, report.removed) == (1, 0)
-        assert not memory.repair_index().changed
+        assert not parts_of(memory).records.repair_index().changed
 
 
 class TestConcurrency:
@@ -646,7 +657,7 @@ class TestConcurrency:
             thread.join(timeout=120)
         assert errors == []
         assert memory.count() == 15
-        assert memory.store().count() == 15
+        assert parts_of(memory).store().count() == 15
         assert_mirror_matches_store(memory)
 
     def test_separate_memories_on_one_project(self, tmp_path: Path) -> None:
@@ -674,7 +685,7 @@ class TestConcurrency:
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
             assert memory.last_repair is None
             assert memory.count() == 13  # 3 x 4 distinct + 1 shared, never duplicated
-            assert memory.store().count() == 13
+            assert parts_of(memory).store().count() == 13
             assert_mirror_matches_store(memory)
             total_refs = sum(e.reference_count for e in memory.list())
             assert total_refs == 6

@@ -9,6 +9,7 @@ from app.prompt_hook import BUDGET, MAX_RESULTS, choose, prompt_context
 from engine.search.relevance import prompt_terms, relevant_hits, term_weights
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 NOTES = [
     ("docs/deploy.md", "Deploys go out with make release; the release job tags the image."),
@@ -34,7 +35,7 @@ def hook(root: Path, prompt: str) -> str:
 
 def test_rare_terms_weigh_more_and_unseen_terms_most(memory: Memory) -> None:
     fill(memory)
-    weights = term_weights(memory.searcher.keyword, ["deploy", "billing", "banana"])
+    weights = term_weights(parts_of(memory).searcher.keyword, ["deploy", "billing", "banana"])
     assert weights["banana"] > weights["billing"] > weights["deploy"]
 
 
@@ -56,7 +57,7 @@ def test_prompts_about_something_else_inject_nothing(tmp_path: Path, memory: Mem
 def test_a_shared_common_word_is_not_enough(memory: Memory) -> None:
     fill(memory)
     # "deploy" is in half the memory; the rest of the prompt is unknown to it
-    assert relevant_hits(memory.searcher.keyword, "deploy my kubernetes helm chart") == []
+    assert relevant_hits(parts_of(memory).searcher.keyword, "deploy my kubernetes helm chart") == []
 
 
 def test_release_notes_only_when_the_prompt_asks_about_changes(
@@ -165,7 +166,7 @@ def test_off_topic_and_nonsense_prompts_stay_silent(tmp_path: Path, memory: Memo
 
 def test_a_single_shared_rare_word_is_not_a_match(memory: Memory) -> None:
     fill_finder(memory)
-    keyword = memory.searcher.keyword
+    keyword = parts_of(memory).searcher.keyword
     # "traversal" is in one entry only and weighs as much as a third of the prompt: even
     # with a lower share asked for, sharing that one word is no match ...
     assert relevant_hits(keyword, "the traversal of Peru", min_coverage=0.3) == []

@@ -26,6 +26,7 @@ from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.health import Status, diagnose
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage import remote as remote_options
 from engine.storage.record_store import RecordStore
 from engine.storage.remote import remote_store
@@ -157,7 +158,7 @@ class TestMemoryOnS3:
         caplog.set_level(logging.DEBUG)
         with machine(tmp_path / "a", f"s3://{bucket}/team") as memory:
             added = memory.add("LanceDB commits on S3 use conditional writes")
-            assert memory.store().count() == 1
+            assert parts_of(memory).store().count() == 1
             hits = memory.search("conditional writes", mode="keyword").results
             assert [h.entry.id for h in hits] == [added.entry.id]
         keys = s3_env.keys(bucket, "team/")
@@ -215,7 +216,7 @@ class TestTwoMachines:
         (tmp_path / "b" / ".claude" / "memory.config.toml").write_text(f'store_uri = "{uri}"\n')
         with Memory.open(tmp_path / "b", embedder=fresh) as b:
             assert b.last_repair is not None and b.last_repair.added == 30
-            assert b.count() == 30 == b.mirror.count()
+            assert b.count() == 30 == parts_of(b).mirror.count()
             hits = b.search("topic7", mode="vector", limit=1).results
             assert hits[0].entry.content == "note 7 about topic7"
             assert fresh.texts_embedded == 0  # the vectors came with the entries
@@ -252,12 +253,14 @@ class TestConcurrentWriters:
             thread.join()
         assert errors == []
         try:
-            assert a.store().count() == 400
+            assert parts_of(a).store().count() == 400
             # compacted while the other machine wrote (maintenance with several machines)
-            assert a.store().uncounted + b.store().uncounted > 0
+            assert parts_of(a).store().uncounted + parts_of(b).store().uncounted > 0
             for memory in (a, b):
-                memory.repair_index()  # what the next look at the remote version does
-                assert memory.mirror.count() == 400 == memory.store().count()
+                parts_of(
+                    memory
+                ).records.repair_index()  # what the next look at the remote version does
+                assert parts_of(memory).mirror.count() == 400 == parts_of(memory).store().count()
                 for name in ("a", "b"):
                     for n in range(0, 200, 7):
                         hits = memory.search(f"token{name}{n}", mode="keyword", limit=1).results
@@ -308,17 +311,21 @@ class TestKilledWriter:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
         with machine(tmp_path / "other", uri) as other:
-            stored = other.store().get_many(acknowledged)
+            stored = parts_of(other).store().get_many(acknowledged)
             assert len(set(acknowledged)) == len(acknowledged) == 24
             assert sorted(stored) == sorted(acknowledged)
-            assert other.mirror.count() == other.store().count() >= len(acknowledged)
+            assert (
+                parts_of(other).mirror.count()
+                == parts_of(other).store().count()
+                >= len(acknowledged)
+            )
             for entry_id in acknowledged:
                 mark = stored[entry_id].content.split()[-1]
                 hits = other.search(mark, mode="keyword", limit=1).results
                 assert hits and hits[0].entry.id == entry_id
         with machine(writer_root, uri) as writer:  # the killed machine repairs its mirror
-            assert not writer.mirror.pending
-            assert writer.mirror.count() == writer.store().count()
+            assert not parts_of(writer).mirror.pending
+            assert parts_of(writer).mirror.count() == parts_of(writer).store().count()
 
 
 class TestServerStopped:
@@ -332,7 +339,7 @@ class TestServerStopped:
         a, b = machine(tmp_path / "a", uri), machine(tmp_path / "b", uri)
         try:
             ids = [a.add(f"before the outage {n} outage{n}").entry.id for n in range(5)]
-            b.repair_index()
+            parts_of(b).records.repair_index()
             server.stop()
             started = time.monotonic()
             with pytest.raises(StorageError) as info:
@@ -340,7 +347,9 @@ class TestServerStopped:
             assert time.monotonic() - started < 30  # seconds, not LanceDB's 3-minute retries
             assert f"the store of record at {uri}" in info.value.message
             assert "is unreachable" in info.value.message
-            assert a.records.watch is not None and not a.records.watch.due()  # reads don't wait
+            assert (
+                parts_of(a).records.watch is not None and not parts_of(a).records.watch.due()
+            )  # reads don't wait
             hits = b.search("outage3", mode="keyword").results
             assert [h.entry.id for h in hits] == [ids[3]]
             assert len(b.list()) == 5 and a.count() == 5
@@ -351,10 +360,10 @@ class TestServerStopped:
         try:
             with machine(tmp_path / "a", uri) as a2, machine(tmp_path / "c", uri) as c:
                 assert sorted(e.id for e in c.list()) == sorted(ids)
-                assert a2.mirror.count() == a2.store().count() == 5
-                assert not a2.mirror.pending
+                assert parts_of(a2).mirror.count() == parts_of(a2).store().count() == 5
+                assert not parts_of(a2).mirror.pending
                 a2.add("after the outage")
-                assert a2.store().count() == 6
+                assert parts_of(a2).store().count() == 6
         finally:
             server.close()
 

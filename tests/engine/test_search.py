@@ -18,6 +18,7 @@ from engine.search.scoring import EVIDENCE_MIDPOINT, RELEVANT, keyword_relevance
 from engine.search.searcher import NOTHING_TO_SEARCH
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 NOTES = [
     ("LanceDB needs double quotes around camelCase column names in filters", "gotcha"),
@@ -164,7 +165,7 @@ class TestModes:
         assert response.used is SearchMode.KEYWORD
         assert [r.entry.id for r in response.results] == [notes["lancedb"].id]
         top = response.results[0]
-        weights = memory.searcher.keyword.query_weights("camelcase columns")
+        weights = parts_of(memory).searcher.keyword.query_weights("camelcase columns")
         assert top.score == pytest.approx(keyword_relevance(top.explanation.keyword_score, weights))
         assert 0.0 < top.score < 1.0  # a calibrated relevance, not "1.0 for the first"
         assert top.explanation.keyword_rank == 1
@@ -327,7 +328,7 @@ class TestDegradation:
         def broken(*args: object, **kwargs: object) -> list[KeywordHit]:
             raise RuntimeError("fts is broken")
 
-        monkeypatch.setattr(memory.searcher.keyword, "search", broken)
+        monkeypatch.setattr(parts_of(memory).searcher.keyword, "search", broken)
         response = memory.search("readers writer commits", mode="hybrid")
         assert response.used is SearchMode.VECTOR
         assert any("keyword search unavailable" in w for w in response.warnings)
@@ -384,9 +385,11 @@ class TestVectorsInMemory:
         assert added.id not in {
             r.entry.id for r in reader.search("backpressure", mode="vector").results
         }
-        version = reader.mirror.state("vectors_version")
+        version = parts_of(reader).mirror.state("vectors_version")
         writer.record_references([e.id for e in writer.list(limit=3)])
-        assert reader.mirror.state("vectors_version") == version  # counting is not a vector change
+        assert (
+            parts_of(reader).mirror.state("vectors_version") == version
+        )  # counting is not a vector change
         writer.close()
         reader.close()
 

@@ -15,6 +15,7 @@ from fakes import ControlledEmbedder, FakeEmbedder
 
 from engine.core.errors import ConfigError, InvalidInputError
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 CLOSE = "sprocket grease schedule weekly"
 FAR = "sprocket alignment jig workshop"
@@ -224,7 +225,7 @@ def test_seed002_near_duplicate_check_never_stops_an_add(
         def broken(*args: object, **kwargs: object) -> None:
             raise OSError("vector store unreadable")
 
-        monkeypatch.setattr(memory.searcher.vectors, "search", broken)
+        monkeypatch.setattr(parts_of(memory).searcher.vectors, "search", broken)
         result = memory.add(PARAPHRASE)
         assert result.created and result.near_duplicate is None
         assert memory.count() == 2

@@ -18,6 +18,7 @@ from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.embedding_worker import BackgroundEmbedder
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.services.watch import FileChange, KnowledgeWatcher
 
 
@@ -34,7 +35,7 @@ def write_corpus(root: Path, files: int = 6) -> None:
 
 def store_state(memory: Memory) -> tuple[int, int, set[str]]:
     """(store rows, rows with a placeholder vector, ids in the store)."""
-    ids, _, matrix = memory.store().all_vectors()
+    ids, _, matrix = parts_of(memory).store().all_vectors()
     return len(ids), int((~matrix.any(axis=1)).sum()), set(ids)
 
 
@@ -58,7 +59,7 @@ def test_the_first_phase_makes_every_chunk_keyword_searchable_without_the_model(
 
     assert report.entries_created == 12 and report.pending == 12
     assert embedder.texts_embedded == 0  # the model never ran
-    assert mem.mirror.unembedded_count() == 12
+    assert parts_of(mem).mirror.unembedded_count() == 12
     assert store_state(mem)[:2] == (12, 12)  # rows in the store, placeholders as vectors
     assert mem.search("quokka3", mode="keyword").results
     assert mem.search("quokka3", mode="vector").results == ()
@@ -108,30 +109,30 @@ def test_text_already_in_the_embedding_cache_never_waits(mem: Memory) -> None:
     report = Indexer(mem).run(force=True, embed=False)  # re-chunks every file
 
     assert report.pending == 0
-    assert mem.mirror.unembedded_count() == 0
+    assert parts_of(mem).mirror.unembedded_count() == 0
 
 
 def test_an_entry_deleted_while_it_waits_is_not_brought_back(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
     victim = mem.list()[0]
-    batch = mem.mirror.unembedded(100)
-    mem.delete_many([victim.id])
+    batch = parts_of(mem).mirror.unembedded(100)
+    parts_of(mem).entries.delete_many([victim.id])
 
-    written = EmbeddingBacklog(mem.records, mem.embedder).embed(batch)
+    written = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder).embed(batch)
 
     assert written == 11
     assert mem.get(victim.id) is None
     assert victim.id not in store_state(mem)[2]
-    assert mem.mirror.unembedded_count() == 0
+    assert parts_of(mem).mirror.unembedded_count() == 0
 
 
 def test_new_content_written_by_update_is_embedded_and_no_longer_waits(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
-    entry = mem.mirror.unembedded(1)[0]
+    entry = parts_of(mem).mirror.unembedded(1)[0]
 
     mem.update(entry.id, content="Ostriches run fast across the savanna.")
 
-    assert entry.id not in mem.mirror.unembedded_among([entry.id])
+    assert entry.id not in parts_of(mem).mirror.unembedded_among([entry.id])
     assert mem.search("ostriches savanna", mode="vector").results[0].entry.id == entry.id
 
 
@@ -139,7 +140,9 @@ def test_marks_are_rebuilt_from_the_store_when_the_keyword_index_is_lost(
     tmp_path: Path, mem: Memory, embedder: FakeEmbedder
 ) -> None:
     Indexer(mem).run(embed=False)
-    EmbeddingBacklog(mem.records, mem.embedder, batch_size=5).embed(mem.mirror.unembedded(5))
+    EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder, batch_size=5).embed(
+        parts_of(mem).mirror.unembedded(5)
+    )
     mem.close()
     for suffix in ("", "-wal", "-shm"):
         (tmp_path / ".claude" / "memory" / f"fts.sqlite{suffix}").unlink(missing_ok=True)
@@ -147,7 +150,7 @@ def test_marks_are_rebuilt_from_the_store_when_the_keyword_index_is_lost(
     reopened = Memory.open(tmp_path, embedder=embedder)
     try:
         assert reopened.count() == 12
-        assert reopened.mirror.unembedded_count() == 7  # the store's placeholders
+        assert parts_of(reopened).mirror.unembedded_count() == 7  # the store's placeholders
         assert Indexer(reopened).run().pending == 0
         assert store_state(reopened)[1] == 0
     finally:
@@ -160,18 +163,18 @@ def test_a_batch_written_to_the_store_but_not_the_mirror_is_not_embedded_again(
     """A writer killed between the store's commit and the mirror's: the next open repairs
     the marks from the store, so the batch that reached the store is done."""
     Indexer(mem).run(embed=False)
-    batch = mem.mirror.unembedded(4)
+    batch = parts_of(mem).mirror.unembedded(4)
     vectors = embedder.embed_documents([e.content for e in batch])
-    mem.mirror.mark_pending()
-    mem.store().upsert(batch, vectors)  # ... and the process dies here
+    parts_of(mem).mirror.mark_pending()
+    parts_of(mem).store().upsert(batch, vectors)  # ... and the process dies here
 
     root = mem.paths.root
     mem.close()
     reopened = Memory.open(root, embedder=embedder)
     try:
-        assert reopened.mirror.unembedded_count() == 8
+        assert parts_of(reopened).mirror.unembedded_count() == 8
         assert {e.id for e in batch}.isdisjoint(
-            reopened.mirror.unembedded_among([e.id for e in batch])
+            parts_of(reopened).mirror.unembedded_among([e.id for e in batch])
         )
     finally:
         reopened.close()
@@ -180,7 +183,7 @@ def test_a_batch_written_to_the_store_but_not_the_mirror_is_not_embedded_again(
 def test_a_stopped_run_leaves_the_rest_for_the_next(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
     stop = threading.Event()
-    backlog = EmbeddingBacklog(mem.records, mem.embedder, batch_size=5)
+    backlog = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder, batch_size=5)
 
     report = backlog.run(progress=lambda done, total, _: stop.set(), stop=stop)
 
@@ -191,10 +194,10 @@ def test_a_stopped_run_leaves_the_rest_for_the_next(mem: Memory) -> None:
 
 def test_a_second_embedder_leaves_the_backlog_to_the_one_at_work(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
-    backlog = EmbeddingBacklog(mem.records, mem.embedder)
-    other = EmbeddingBacklog(mem.records, mem.embedder)
+    backlog = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
+    other = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
 
-    with other.lock.hold():
+    with parts_of(other).lock.hold():
         report = backlog.run(wait=False)
 
     assert report.busy and report.embedded == 0 and report.pending == 12
@@ -202,13 +205,15 @@ def test_a_second_embedder_leaves_the_backlog_to_the_one_at_work(mem: Memory) ->
 
 def test_the_background_embedder_empties_the_backlog(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
-    worker = BackgroundEmbedder(mem.records, mem.embedder, poll_seconds=60).start()
+    worker = BackgroundEmbedder(
+        parts_of(mem).records, parts_of(mem).embedder, poll_seconds=60
+    ).start()
     try:
         assert worker.wait_idle(timeout=30)
     finally:
         worker.stop(timeout=5)
 
-    assert mem.mirror.unembedded_count() == 0 and worker.embedded == 12
+    assert parts_of(mem).mirror.unembedded_count() == 0 and worker.embedded == 12
     assert not worker.running
 
 
@@ -223,7 +228,7 @@ def test_a_watched_edit_is_keyword_searchable_at_once_and_embedded_in_the_backgr
 
     watcher.apply([FileChange("modified", rel)])
     [hit] = mem.search("platypus1", mode="keyword").results
-    assert mem.mirror.unembedded_among([hit.entry.id]) == {hit.entry.id}
+    assert parts_of(mem).mirror.unembedded_among([hit.entry.id]) == {hit.entry.id}
 
     watcher.embedder.start()
     try:
@@ -244,13 +249,13 @@ def test_placeholders_never_reach_the_in_memory_vectors(
         (tmp_path / ".claude/knowledge/extra.md").write_text("# Extra\n\nA kiwi bird.\n")
         Indexer(memory).run(embed=False)
 
-        assert memory.vectors.index.size == 4
+        assert parts_of(memory).vectors.index.size == 4
         found = memory.search("kiwi bird", mode="vector").results
         assert all("kiwi" not in r.entry.content for r in found)
         Indexer(memory).run()
-        assert memory.vectors.index.size == 5
+        assert parts_of(memory).vectors.index.size == 5
         assert "kiwi" in memory.search("kiwi bird", mode="vector").results[0].entry.content
-        matrix = memory.vectors.snapshot()[2]
+        matrix = parts_of(memory).vectors.snapshot()[2]
         assert np.all(np.linalg.norm(matrix, axis=1) > 0.5)
 
 
@@ -258,12 +263,12 @@ def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(
     mem: Memory,
 ) -> None:
     Indexer(mem).run(embed=False)
-    backlog = EmbeddingBacklog(mem.records, mem.embedder)
+    backlog = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
     backlog.lock.timeout = 0.2
-    other = EmbeddingBacklog(mem.records, mem.embedder)
+    other = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
 
-    with other.lock.hold(), pytest.raises(LockTimeoutError) as caught:
+    with parts_of(other).lock.hold(), pytest.raises(LockTimeoutError) as caught:
         backlog.run()
 
     assert "embed.lock" in caught.value.message and "memory is busy" in caught.value.message
-    assert mem.mirror.unembedded_count() == 12  # nothing half done
+    assert parts_of(mem).mirror.unembedded_count() == 12  # nothing half done

@@ -13,6 +13,7 @@ from engine.search import vector as memory_module
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage import maintenance as maintenance_module
 
 WORDS = [
@@ -68,25 +69,28 @@ def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def exact_top(memory: Memory, query: str, k: int = 10) -> list[str]:
-    qvec = memory.embedder.embed_query(query)
-    hits = memory.store().vector_search(qvec, k, exact=True)
+    qvec = parts_of(memory).embedder.embed_query(query)
+    hits = parts_of(memory).store().vector_search(qvec, k, exact=True)
     return [entry.id for entry, _ in hits]
 
 
 def test_small_memories_get_no_index(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in texts(50, 1)])
-        assert memory.maintain_vector_index() == ""
-        assert not memory.store().has_vector_index()
+        assert parts_of(memory).records.maintain_vector_index() == ""
+        assert not parts_of(memory).store().has_vector_index()
 
 
 @pytest.mark.usefixtures("small_threshold")
 def test_index_is_built_past_the_threshold_and_searches_agree(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in texts(400, 1)])
-        assert memory.maintain_vector_index() == "built a vector index over 400 entries"
-        assert memory.store().has_vector_index()
-        assert memory.maintain_vector_index() == ""  # nothing new since
+        assert (
+            parts_of(memory).records.maintain_vector_index()
+            == "built a vector index over 400 entries"
+        )
+        assert parts_of(memory).store().has_vector_index()
+        assert parts_of(memory).records.maintain_vector_index() == ""  # nothing new since
 
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         assert memory.last_repair is None  # the index build is not drift
@@ -101,12 +105,12 @@ def test_index_is_built_past_the_threshold_and_searches_agree(tmp_path: Path) ->
 def test_new_rows_are_found_then_folded_in(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in texts(400, 1)])
-        memory.maintain_vector_index()
+        parts_of(memory).records.maintain_vector_index()
         added = memory.add("zeppelin hangar blueprint").entry
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id  # unindexed rows are searched too
         memory.add_many([NewEntry(t) for t in texts(60, 2)])
-        assert memory.maintain_vector_index().startswith("folded 61 new entries")
+        assert parts_of(memory).records.maintain_vector_index().startswith("folded 61 new entries")
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id
 

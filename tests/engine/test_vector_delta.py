@@ -15,6 +15,7 @@ from fakes import FakeEmbedder
 
 from engine.search.vector_index import VectorIndex
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 
 @pytest.fixture
@@ -26,13 +27,13 @@ def memory(tmp_path: Path) -> Memory:
 
 def _count_loads(memory: Memory) -> list[int]:
     loads = [0]
-    original = memory.vectors.snapshot
+    original = parts_of(memory).vectors.snapshot
 
     def counting() -> object:
         loads[0] += 1
         return original()
 
-    memory.vectors.snapshot = counting  # type: ignore[method-assign]
+    parts_of(memory).vectors.snapshot = counting  # type: ignore[method-assign]
     return loads
 
 
@@ -49,7 +50,7 @@ def test_own_writes_update_the_copy_without_a_reload(memory: Memory, tmp_path: P
     added = memory.add("river delta sediment", category="architecture").entry
     memory.update(first[0].id, content="mountain glacier retreat")
     memory.delete(first[1].id)
-    memory.update_metadata([memory.require(first[2].id)])
+    parts_of(memory).entries.update_metadata([memory.require(first[2].id)])
     ranking = _ranking(memory, "river erosion")
     assert loads[0] == before  # no reload for this process's own writes
     assert added.id in ranking and first[1].id not in ranking

@@ -11,6 +11,7 @@ from fakes import FakeEmbedder
 from engine.search import vector as memory_module
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 TOPICS = [
     "gearbox oil change in spring",
@@ -39,7 +40,7 @@ def root(tmp_path: Path) -> Path:
 def ranked(root: Path, query: str, category: str | None = None) -> list[tuple[str, float]]:
     """Every entry (of ``category``) with its similarity, best first, ties by id."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
-        memory.searcher.min_score = -1.0  # no gate: compare whole rankings
+        parts_of(memory).searcher.min_score = -1.0  # no gate: compare whole rankings
         response = memory.search(query, mode="vector", limit=100, category=category)
         hits = [(r.entry.id, round(r.score, 5)) for r in response.results]
     return sorted(hits, key=lambda hit: (-hit[1], hit[0]))

@@ -13,6 +13,7 @@ from app.mcp import errors
 from app.mcp.server import MemoryServer, create_server
 from engine.core.errors import ContentTooLongError, StorageError
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.locking import WriteLock
 
 
@@ -92,7 +93,7 @@ async def test_bad_config_is_config_invalid_until_fixed(tmp_path: Path) -> None:
 
 
 async def test_held_write_lock_is_storage_busy(server: MemoryServer, memory: Memory) -> None:
-    memory.lock.timeout = 0.2
+    parts_of(memory).lock.timeout = 0.2
     other_process = WriteLock(memory.paths.lock_path)  # its own flock, like another process
     async with connect(server) as client:
         with other_process.hold():

@@ -15,6 +15,7 @@ from mcp_helpers import call, connect
 
 from app.mcp.server import MemoryServer, create_server
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 
 @pytest.fixture
@@ -97,9 +98,11 @@ async def test_a_refused_auto_promotion_keeps_the_entry_and_promotes_the_others(
         after = await call(client, "memory_search", query="celery", mode="keyword")
     server.state.close()
 
-    kept = memory.mirror.get(gotcha["id"])
+    kept = parts_of(memory).mirror.get(gotcha["id"])
     assert kept is not None and kept.content == "Celery gotcha: celery needs redis"
-    assert memory.mirror.get(pattern["id"]) is None  # promoted despite the refusal before it
+    assert (
+        parts_of(memory).mirror.get(pattern["id"]) is None
+    )  # promoted despite the refusal before it
     assert not outside.exists()
     assert {r["source"] for r in after["results"]} == {kept.source.value, "markdown"}
     memory.close()

@@ -14,6 +14,7 @@ from fakes import FakeEmbedder
 from engine.core.models import Source
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("worker.py")
@@ -143,10 +144,10 @@ def snapshot(root: Path) -> Snapshot:
     """Open the memory (repairing what it repairs on open) and compare mirror and store."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         # Reference counts wait in the mirror until folded into the store in a batch.
-        memory.flush_references()
-        stored = {e.id: e for e in memory.store().all_entries()}
-        mirror = memory.mirror.get_many(list(stored))
-        mirror_ids = frozenset(memory.mirror.ids_and_stamps())
+        parts_of(memory).records.flush_references()
+        stored = {e.id: e for e in parts_of(memory).store().all_entries()}
+        mirror = parts_of(memory).mirror.get_many(list(stored))
+        mirror_ids = frozenset(parts_of(memory).mirror.ids_and_stamps())
         return Snapshot(
             store_ids=frozenset(stored),
             mirror_ids=mirror_ids,
@@ -156,7 +157,7 @@ def snapshot(root: Path) -> Snapshot:
                 if e.source is Source.MARKDOWN
             ),
             mirror_matches_store=mirror == stored and mirror_ids == frozenset(stored),
-            integrity_ok=memory.mirror.integrity_ok(),
+            integrity_ok=parts_of(memory).mirror.integrity_ok(),
         )
 
 

@@ -29,6 +29,7 @@ from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 SEED = 20261122
 WRITER_ADDS = 5000
@@ -246,7 +247,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     assert CLI is not None
     clean_tree = tree(clean)
     with Memory.open(clean, embedder=FakeEmbedder(DIMENSION)) as memory:
-        clean_indexed = memory.mirror.file_paths()
+        clean_indexed = parts_of(memory).mirror.file_paths()
     # Kill points: once one of the files init writes exists, or one of its later stages
     # has begun; every kill must land while init is still running.
     written_files = sorted(set(clean_tree) - {"app.py", "README.md"})
@@ -285,7 +286,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
             for rel in (".mcp.json", ".claude/settings.json")
         )
         with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
-            indexed_ok = memory.mirror.file_paths() == clean_indexed
+            indexed_ok = parts_of(memory).mirror.file_paths() == clean_indexed
         ok = again.returncode == 0 and same and json_ok and indexed_ok
         print(
             f"trial {trial}: killed once {marker} existed (+{extra:.2f} s), "

@@ -17,6 +17,7 @@ from engine.embedding.onnx_export import CACHE_ENV
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage import mirror as fts_module
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
@@ -75,7 +76,7 @@ def test_a_missing_store_refuses_writes_and_keeps_the_keyword_copy(tmp_path: Pat
             memory.add("a new note that would start an empty store")
         assert model.texts_embedded == 0  # refused before the model was asked for anything
         with pytest.raises(StorageError, match="rebuild-store"):
-            memory.repair_index()
+            parts_of(memory).records.repair_index()
         assert memory.count() == 6
     assert not MemoryPaths.for_root(tmp_path).vectors_dir.exists()
 
@@ -101,9 +102,9 @@ def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> 
         part.unlink()
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         with pytest.raises(StorageError, match=r"cannot be read .*memory-tui doctor"):
-            memory.store().all_entries()
+            parts_of(memory).store().all_entries()
         with pytest.raises(StorageError, match="cannot be read"):
-            memory.repair_index()
+            parts_of(memory).records.repair_index()
         assert memory.count() == 3  # the mirror is left alone
 
 

@@ -15,6 +15,7 @@ from engine.services.entries import NewEntry
 from engine.services.health import REBUILD_STORE, HealthReport, Status, diagnose
 from engine.services.indexing import MAX_FILE_BYTES, Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.storage.paths import MemoryPaths
 
 PARTS = [
@@ -88,8 +89,8 @@ def test_keyword_index_deleted_or_corrupted_is_rebuilt(project: Path, damage: st
 def test_keyword_index_out_of_step_is_resynchronised(project: Path) -> None:
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
         victim = memory.list()[0].id
-        with memory.mirror.transaction() as db:
-            memory.mirror.delete(db, [victim])
+        with parts_of(memory).mirror.transaction() as db:
+            parts_of(memory).mirror.delete(db, [victim])
     report = diagnose(project, FakeEmbedder())
     check = next(c for c in report.checks if c.part == "keyword index")
     assert check.status is Status.REPAIRED and "1 added" in check.detail
@@ -137,7 +138,7 @@ def test_missing_store_is_a_problem_naming_rebuild_then_rebuilt(project: Path) -
     )
     assert rebuilt.healthy, rebuilt.checks
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
-        assert {e.id for e in memory.store().all_entries()} == before
+        assert {e.id for e in parts_of(memory).store().all_entries()} == before
         hits = memory.search("billing ledger note 3", mode="vector").results
         assert hits and "note 3" in hits[0].entry.content
 
@@ -205,5 +206,5 @@ def test_a_store_built_with_another_model_is_re_embedded_on_request(project: Pat
     rebuilt = diagnose(project, other_model, rebuild_store_if_needed=True)
     assert rebuilt.healthy, rebuilt.checks
     with Memory.open(project, embedder=other_model) as memory:
-        assert {e.id for e in memory.store().all_entries()} == before
-        assert memory.store().all_vectors()[2].shape == (14, 384)
+        assert {e.id for e in parts_of(memory).store().all_entries()} == before
+        assert parts_of(memory).store().all_vectors()[2].shape == (14, 384)

@@ -21,6 +21,7 @@ from engine.core.models import Entry
 from engine.core.validation import now_iso
 from engine.guards.privacy import fingerprint
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 from engine.services.secret_scan import fix_secrets, scan_secrets
 from engine.storage.records import VectorDelta
 
@@ -38,10 +39,10 @@ def _plant(memory: Memory, text: str) -> Entry:
         created_at=stamp,
         updated_at=stamp,
     )
-    vectors = memory.embedder.embed_documents([text])
-    memory.records.write(
+    vectors = parts_of(memory).embedder.embed_documents([text])
+    parts_of(memory).records.write(
         lambda s: s.add([entry], vectors),
-        lambda db: memory.mirror.upsert(db, [entry]),
+        lambda db: parts_of(memory).mirror.upsert(db, [entry]),
         delta=VectorDelta([entry], vectors),
     )
     return entry
@@ -134,10 +135,10 @@ def test_fix_forgets_the_vector_of_a_secret_keyword_and_keeps_the_redacted_ones(
             created_at=now_iso(),
             updated_at=now_iso(),
         )
-        vectors = embed_entries(memory.embedder, [entry])
-        memory.records.write(
+        vectors = embed_entries(parts_of(memory).embedder, [entry])
+        parts_of(memory).records.write(
             lambda s: s.add([entry], vectors),
-            lambda db: memory.mirror.upsert(db, [entry]),
+            lambda db: parts_of(memory).mirror.upsert(db, [entry]),
             delta=VectorDelta([entry], vectors),
         )
         fix_secrets(memory)

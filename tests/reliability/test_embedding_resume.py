@@ -16,6 +16,7 @@ from reliability_support import KNOWLEDGE, knowledge_file, spawn
 
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 BATCH = 10
 
@@ -55,13 +56,13 @@ def test_kill_9_mid_embedding_then_resume_leaves_every_chunk_once_with_its_vecto
         report = Indexer(memory).run()  # the next run resumes
 
         assert report.entries_created == 0 and report.files_skipped == 12
-        assert report.pending == 0 and memory.mirror.unembedded_count() == 0
+        assert report.pending == 0 and parts_of(memory).mirror.unembedded_count() == 0
         # Only what was left reaches the model (less the batch the killed process had
         # embedded into the cache but not yet written).
         assert left - BATCH <= embedder.texts_embedded <= left
         entries = memory.list()
         assert len(entries) == created
-        ids, _, matrix = memory.store().all_vectors()
+        ids, _, matrix = parts_of(memory).store().all_vectors()
         assert sorted(ids) == sorted(e.id for e in entries)  # store == mirror, no duplicate
         assert not [
             k for k, n in Counter((e.file_path, e.content_hash) for e in entries).items() if n > 1

@@ -21,6 +21,7 @@ from fakes import FakeEmbedder
 
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 TRIALS = 5
 SECTIONS = 6
@@ -77,8 +78,10 @@ def test_overlapping_runs_after_edits_leave_no_stale_chunk(tmp_path: Path, trial
     second.join(60)
     assert not errors, errors
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
-        contents = [e.content for e in memory.mirror.by_file(".claude/knowledge/guide.md")]
-        stored = [e.content for e in memory.store().all_entries()]
+        contents = [
+            e.content for e in parts_of(memory).mirror.by_file(".claude/knowledge/guide.md")
+        ]
+        stored = [e.content for e in parts_of(memory).store().all_entries()]
     assert not [c for c in stored if "Version two" in c or "Version one" in c]
     assert len(contents) == len(stored) == SECTIONS
     assert all("Version three" in c for c in contents)

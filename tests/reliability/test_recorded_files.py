@@ -14,6 +14,7 @@ from fakes import FakeEmbedder
 from engine.embedding.base import DIMENSION
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.parts import parts_of
 
 NOTE = "The sprocket math lives in gears.py: see `spin()` before changing it"
 
@@ -29,7 +30,7 @@ def project(tmp_path: Path) -> Path:
     with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         memory.add(NOTE, category="gotcha")
         Indexer(memory).run()
-        assert memory.freshness.index.all()  # the note cites gears.py
+        assert parts_of(memory).freshness.index.all()  # the note cites gears.py
     return root
 
 

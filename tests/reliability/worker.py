@@ -24,6 +24,8 @@ import time
 import traceback
 from pathlib import Path
 
+from engine.services.parts import parts_of
+
 # tests/ for fakes; the project root too, or tests/engine and tests/app would be found
 # as namespace packages named engine and app.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -112,7 +114,9 @@ def embed(root: Path, batch: int, delay: float) -> None:
     with Memory.open(root, embedder=SlowEmbedder(delay)) as memory:
         report = Indexer(memory).run(embed=False)
         print(f"INDEXED {report.entries_created}", flush=True)
-        EmbeddingBacklog(memory.records, memory.embedder, batch_size=batch).run()
+        EmbeddingBacklog(
+            parts_of(memory).records, parts_of(memory).embedder, batch_size=batch
+        ).run()
         print("EMBEDDED", flush=True)
 
 

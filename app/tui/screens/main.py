@@ -136,7 +136,7 @@ class MainScreen(Screen[None]):
         self.query_one(SearchBar).focus()
         self.sidebar.refresh_counts(self.state.source)
         self.results.ask(self.state, self.effective_mode())
-        if getattr(self.memory.base_embedder, "loaded", True):
+        if self.memory.model_loaded:
             self._set_model_state("ready")
         # The import of the model's libraries holds the GIL for seconds: start it once the
         # first screen is up, so that it does not slow down the first paint.
@@ -167,8 +167,7 @@ class MainScreen(Screen[None]):
     def load_model(self) -> None:
         """Load the embedding model and open the vector store, off the UI thread."""
         started = time.perf_counter()
-        self.memory.store()  # a store that cannot be opened says so now
-        self.memory.warm_up(mode=SearchMode.HYBRID)
+        self.memory.warm_up(mode=SearchMode.HYBRID)  # a store that cannot open says so now
         self.post_message(self.ModelReady(time.perf_counter() - started))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

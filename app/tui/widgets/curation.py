@@ -165,7 +165,7 @@ class Curation(Widget):
         """Ask, then delete ``entry``."""
         from app.tui.screens.confirm import ConfirmScreen
 
-        if entry.source is Source.MARKDOWN:  # the file is the source: edit it instead
+        if self.memory.delete_refusal(entry) is not None:  # the file is the source: edit it
             self.notify(
                 printable(f"It comes from {entry.location}: edit or delete the text there."),
                 title="Not deleted",
@@ -256,7 +256,7 @@ class Curation(Widget):
         else:
             entry = self.memory.get(entry_id)
             if entry is not None:
-                self.memory.freshness.record_notes([entry])
+                self.memory.mark_reviewed([entry])
             text = "marked as reviewed: it now cites the code as it is"
         self.post_message(self.EntryRefreshed(entry_id, text))
 

@@ -72,13 +72,10 @@ class FilterSidebar(Vertical):
     def refresh_counts(self, source: Source | None = None) -> None:
         """Count entries per category (within ``source``) and per source; posts
         :class:`CountsReady`."""
-        fts = self.memory.mirror
-        by_source = fts.counts_by("source")
-        if source is None:
-            by_category = fts.counts_by("category")
-        else:
-            by_category = {c.value: fts.count(category=c, source=source) for c in Category}
-        self.post_message(self.CountsReady(fts.count(), by_category, by_source))
+        counts = self.memory.counts(source=source)
+        self.post_message(
+            self.CountsReady(counts.total, dict(counts.by_category), dict(counts.by_source))
+        )
 
     def on_filter_sidebar_counts_ready(self, message: CountsReady) -> None:
         """Show the counts (the message goes on up to the screen)."""

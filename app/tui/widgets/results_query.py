@@ -6,7 +6,7 @@ request, so that it touches no widget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import SearchResult
@@ -46,38 +46,23 @@ def prefix_worthy(query: str) -> bool:
     return bool(words) and len(words[-1]) >= PREFIX_MIN_CHARS
 
 
-def mark_stale(
-    memory: Memory, results: tuple[SearchResult, ...], *, only: bool
-) -> tuple[SearchResult, ...]:
-    """Listed entries with their stale flags (searches come flagged by the engine); with
-    ``only``, just the stale ones."""
-    try:
-        stale = memory.freshness.stale([r.entry.id for r in results])
-    except Exception:  # derived data: never fail the listing over it
-        stale = {}
-    flagged = tuple(
-        replace(r, stale=True, stale_reason=stale[r.entry.id]) if r.entry.id in stale else r
-        for r in results
-    )
-    return tuple(r for r in flagged if r.stale) if only else flagged
-
-
 def ask(memory: Memory, request: SearchRequest) -> Answer:
     """Search for the request's query, or list the entries newest first without one."""
     state = request.state
     if state.browsing:
-        entries = memory.list(
+        listed = memory.listing(
             category=state.category,
             source=state.source,
-            limit=None if state.stale_only else BROWSE_LIMIT,
+            limit=BROWSE_LIMIT,
+            stale_only=state.stale_only,
         )
-        results = tuple(SearchResult(e, 0.0) for e in entries)
-        results = mark_stale(memory, results, only=state.stale_only)
-        if state.stale_only:
-            total = len(results)
-        else:
-            total = memory.mirror.count(category=state.category, source=state.source)
-        return Answer(results[:BROWSE_LIMIT], total=total)
+        results = tuple(
+            SearchResult(
+                e, 0.0, stale=e.id in listed.stale, stale_reason=listed.stale.get(e.id, "")
+            )
+            for e in listed.entries
+        )
+        return Answer(results, total=listed.total)
     response = memory.search(
         state.query,
         mode=request.effective_mode,
