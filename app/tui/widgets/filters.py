@@ -13,7 +13,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.worker import Worker
 
+from app.tui.failures import failure, report_failure
 from app.tui.widgets.filter_list import FilterList
 from engine import Category, Source
 
@@ -83,6 +85,12 @@ class FilterSidebar(Vertical):
             message.by_category, sum(message.by_category.values())
         )
         self.query_one("#sources", FilterList).show_counts(message.by_source, message.total)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Say why the entries could not be counted."""
+        text = failure(event)
+        if text is not None:
+            report_failure(self, event.worker, text)
 
     @on(FilterList.Changed)
     def _mark_chosen(self, message: FilterList.Changed) -> None:
