@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "resolve_entry": "engine.services.lookup",
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
+    "Listing": "engine.services.listing",
+    "Counts": "engine.services.listing",
     "Indexer": "engine.services.indexing",
     "EmbeddingBacklog": "engine.services.embedding_backlog",
     "BackgroundEmbedder": "engine.services.embedding_worker",
@@ -101,6 +103,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "ContentTooLongError",
+    "Counts",
     "EmbeddingBacklog",
     "EngineError",
     "Entry",
@@ -111,6 +114,7 @@ __all__ = [
     "Indexer",
     "InvalidInputError",
     "KnowledgeWatcher",
+    "Listing",
     "LockTimeoutError",
     "Memory",
     "MemoryPaths",
@@ -231,6 +235,7 @@ if TYPE_CHECKING:
     from engine.services.entries import AddResult, NewEntry
     from engine.services.health import diagnose
     from engine.services.indexing import Indexer, IndexReport
+    from engine.services.listing import Counts, Listing
     from engine.services.lookup import resolve_entry
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote

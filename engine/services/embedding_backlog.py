@@ -18,18 +18,19 @@ One process embeds a project's backlog at a time (``embed.lock``): a second one 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import Entry
 from engine.embedding.base import Embedder
 from engine.embedding.document import document_key, embed_entries
+from engine.storage.changes import Change, VectorDelta
 from engine.storage.locking import WriteLock
-from engine.storage.records import Records, VectorDelta
+from engine.storage.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,9 @@ class EmbeddingBacklog:
         """Embed ``batch`` (outside the write lock) and write the vectors of those of its
         entries that still wait for them, unchanged; returns how many were written."""
         vectors = embed_entries(self.embedder, batch)
-        with self.records.lock.hold():
+        written: list[Entry] = []
+
+        def plan() -> Change | None:
             ids = [e.id for e in batch]
             current = self.mirror.get_many(ids)
             waiting = self.mirror.unembedded_among(ids)
@@ -135,14 +138,15 @@ class EmbeddingBacklog:
             matrix = vectors[rows]
             gone = [i for i in waiting if i not in current]
             if not entries and not gone:
-                return 0
+                return None
+            written.extend(entries)
 
-            def mirror_op(db: Any) -> None:
+            def mirror_op(db: sqlite3.Connection) -> None:
                 self.mirror.clear_unembedded(db, [e.id for e in entries] + gone)
 
-            self.records.write(
-                lambda store: store.upsert(entries, matrix),
-                mirror_op,
-                delta=VectorDelta(entries, matrix),
+            return Change(
+                lambda store: store.upsert(entries, matrix), mirror_op, VectorDelta(entries, matrix)
             )
-        return len(entries)
+
+        self.records.apply(plan)
+        return len(written)

@@ -197,7 +197,7 @@ def test_a_second_embedder_leaves_the_backlog_to_the_one_at_work(mem: Memory) ->
     backlog = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
     other = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
 
-    with parts_of(other).lock.hold():
+    with other.lock.hold():
         report = backlog.run(wait=False)
 
     assert report.busy and report.embedded == 0 and report.pending == 12
@@ -267,7 +267,7 @@ def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(
     backlog.lock.timeout = 0.2
     other = EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder)
 
-    with parts_of(other).lock.hold(), pytest.raises(LockTimeoutError) as caught:
+    with other.lock.hold(), pytest.raises(LockTimeoutError) as caught:
         backlog.run()
 
     assert "embed.lock" in caught.value.message and "memory is busy" in caught.value.message
