@@ -8,10 +8,14 @@ import inspect
 import pkgutil
 
 from textual.message import Message
-from tui_helpers import make_app, wait_until
+from textual.widgets import TextArea
+from tui_helpers import make_app, search_for, wait_until
 
 import app.tui
+from app.tui.app import PALETTE_ACTIONS
+from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.export import ExportRequest
+from app.tui.screens.main import MainScreen
 from app.tui.widgets.results_pane import ResultsPane
 from engine import ExportFormat
 from engine.services.memory import Memory
@@ -71,3 +75,23 @@ async def test_each_widget_says_why_its_worker_failed(seeded: Memory) -> None:
         await wait_until(pilot, lambda: "Could not export" in errors(), "the export's failure")
     assert errors()["Could not count"] == "OSError: the mirror went away"
     assert "No such file or directory" in errors()["Could not export"]
+
+
+async def test_every_palette_command_reaches_the_widget_that_acts(seeded: Memory) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await search_for(pilot, "lancedb")
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        for _, _, action in PALETTE_ACTIONS:
+            target, _, name = action.rpartition(".")
+            node = screen.results if target == "results" else screen
+            assert callable(getattr(node, f"action_{name.split('(')[0]}", None)), action
+        commands = {c.title: c.callback for c in app.get_system_commands(screen)}
+        await commands["Edit entry"]()  # type: ignore[operator]
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, EntryFormScreen) and app.screen.query("#content"),
+            "the form",
+        )
+        assert "LanceDB" in app.screen.query_one("#content", TextArea).text
