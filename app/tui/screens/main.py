@@ -87,13 +87,6 @@ class MainScreen(Screen[None]):
 
     # --- layout --------------------------------------------------------------------------
 
-    def _knowledge_prefix(self) -> str:
-        paths = self.memory.paths
-        try:
-            return paths.knowledge_dir.relative_to(paths.root).as_posix() + "/"
-        except ValueError:
-            return ""
-
     def compose(self) -> ComposeResult:
         """Query and mode on top, filters on the left, results and preview, status below."""
         memory = self.memory
@@ -103,7 +96,7 @@ class MainScreen(Screen[None]):
         with Horizontal(id="body"):
             yield FilterSidebar(memory, id="sidebar")
             with Horizontal(id="panes"):
-                yield ResultsPane(memory, strip_prefix=self._knowledge_prefix(), id="results-pane")
+                yield ResultsPane(memory, id="results-pane")
                 yield EntryPreview(id="preview")
         yield IndexingBar(memory, id="indexing")
         yield StatusLine(id="status")
@@ -366,11 +359,10 @@ class MainScreen(Screen[None]):
 
     def action_reindex(self) -> None:
         """Index what changed: the knowledge folder and the project's docs."""
-        if self.indexing.indexing:
+        if self.indexing.reindex():
+            self.status.index_state = "indexing…"
+        else:
             self.notify("Re-indexing is already running.", severity="warning")
-            return
-        self.status.index_state = "indexing…"
-        self.indexing.reindex()
 
     def action_toggle_watch(self) -> None:
         """Start or stop watching the knowledge folder."""

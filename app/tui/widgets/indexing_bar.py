@@ -153,11 +153,15 @@ class IndexingBar(Horizontal):
 
     # --- re-index ------------------------------------------------------------------------
 
-    def reindex(self, only: Collection[str] | None = None) -> None:
-        """Index what changed (only the files ``only`` names, if given), with the bar."""
+    def reindex(self, only: Collection[str] | None = None) -> bool:
+        """Index what changed, with the bar; or only the files ``only`` names (one just
+        edited), quietly. False when a full re-index is already running."""
         if only is None:
+            if self.indexing:
+                return False
             self.start()
         self.run_reindex(only)
+        return True
 
     @work(thread=True, group="index", exit_on_error=False, description="re-index")
     def run_reindex(self, only: Collection[str] | None = None) -> None:

@@ -91,7 +91,7 @@ class ResultsPane(Vertical):
             self.count = count
             """Results written."""
 
-    def __init__(self, memory: Memory, *, strip_prefix: str = "", id: str | None = None) -> None:
+    def __init__(self, memory: Memory, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.memory = memory
         """The engine's front door (searches and exports go through it)."""
@@ -99,7 +99,6 @@ class ResultsPane(Vertical):
         """Number of the newest request; answers to older ones are dropped."""
         self.shown: SearchRequest | None = None
         """The request whose results are on display."""
-        self._strip_prefix = strip_prefix
         self._state = SearchState()
         self._mode = SearchMode.KEYWORD
         self._timer: Timer | None = None
@@ -110,7 +109,8 @@ class ResultsPane(Vertical):
     def compose(self) -> ComposeResult:
         """The header, the table and the message shown instead of an empty table."""
         yield Label("", id="results-header", markup=False)
-        yield ResultsTable(id="results", strip_prefix=self._strip_prefix)
+        # Paths in the knowledge folder are shown relative to it.
+        yield ResultsTable(id="results", strip_prefix=self.memory.paths.knowledge_prefix)
         yield Static("", id="results-message", markup=False)
         yield Curation(self.memory)
 
