@@ -63,18 +63,13 @@ def promote(args: argparse.Namespace, root: Path) -> int:
             if not ids:
                 _say("nothing is due for promotion")
         if args.all_notes:
-            notes = personal_notes(memory)
+            notes = memory.unpromoted_notes()
             if not notes:
                 _say("no personal notes to promote")
             elif not _confirmed(notes, assume_yes=args.yes):
                 return EXIT_USAGE if not sys.stdin.isatty() and not args.yes else EXIT_ERROR
             ids += [e.id for e in notes]
         return _promote_each(memory, root, list(dict.fromkeys(ids)), keep_going=args.all_notes)
-
-
-def personal_notes(memory: Memory) -> list[Entry]:
-    """Every note not promoted yet, oldest first (the order they were written in)."""
-    return memory.unpromoted_notes()
 
 
 def _confirmed(notes: list[Entry], *, assume_yes: bool) -> bool:

@@ -19,8 +19,6 @@ from typing import Any
 
 from engine import json_text, printable
 
-"""Sources of the notes that live only in this machine's .claude/memory/."""
-
 
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add ``status`` to the parser."""

@@ -168,7 +168,6 @@ class ServerState:
     def _start_embedding(self, memory: Memory) -> None:
         """Embed the entries waiting for their vector in the background (searches use
         their keyword half meanwhile), unless the server is closing."""
-
         with self._warm_lock:
             if self._closing.is_set() or self._embedding is not None:
                 return
