@@ -45,13 +45,13 @@ async def launch(query: str, modes: list[str], keys: dict[str, list[float]]) -> 
     """Launch the app headless on the memory once; time each key of ``query`` per mode
     (added to ``keys``). Returns (launch → usable s, launch → model ready s)."""
     from app.tui.factory import build_app
-    from app.tui.messages import ResultsReady
     from app.tui.screens.main import MainScreen
+    from app.tui.widgets.results_pane import ResultsPane
 
     arrivals: dict[int, float] = {}
 
     def hook(message: object) -> None:
-        if isinstance(message, ResultsReady):
+        if isinstance(message, ResultsPane.ResultsReady):
             arrivals.setdefault(message.request.generation, time.perf_counter())
 
     started = time.perf_counter()
@@ -59,7 +59,7 @@ async def launch(query: str, modes: list[str], keys: dict[str, list[float]]) -> 
     async with app.run_test(size=(160, 48), message_hook=hook) as pilot:
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        while screen._shown is None or screen.total is None:
+        while screen.results.shown is None or screen.status.entries is None:
             await asyncio.sleep(0.005)
         usable = time.perf_counter() - started
         while screen.model_state != "ready":
@@ -76,10 +76,10 @@ async def launch(query: str, modes: list[str], keys: dict[str, list[float]]) -> 
                 await pilot.press(char)
                 await asyncio.sleep(0.3)  # a pause, so that each key is timed on its own
                 deadline = time.perf_counter() + 5
-                while screen._generation not in arrivals and time.perf_counter() < deadline:
+                while screen.results.generation not in arrivals and time.perf_counter() < deadline:
                     await asyncio.sleep(0.01)  # a slow answer on a busy machine
                 if char != " ":  # a space does not change the query that is searched
-                    keys[mode].append((arrivals[screen._generation] - t0) * 1000)
+                    keys[mode].append((arrivals[screen.results.generation] - t0) * 1000)
             await pilot.press("ctrl+u")
             await _idle(pilot)
             if mode == "hybrid":
@@ -109,7 +109,7 @@ async def burst(
         await asyncio.sleep(0.03)
     while screen.state.query != query:  # type: ignore[attr-defined]
         await asyncio.sleep(0.005)
-    final = screen._generation  # type: ignore[attr-defined]
+    final = screen.results.generation  # type: ignore[attr-defined]
     deadline = time.perf_counter() + 10
     while final not in arrivals and time.perf_counter() < deadline:
         await asyncio.sleep(0.005)

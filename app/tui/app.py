@@ -13,9 +13,11 @@ from textual.screen import Screen
 
 import tui_styles
 from app.tui.screens.main import MainScreen
-from engine import SearchMode
+from engine import SearchMode, printable
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from engine import Memory
 
 STYLES = Path(tui_styles.__file__).parent
@@ -26,20 +28,25 @@ PALETTE_ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Search mode: keyword", "BM25 over the words typed (F3)", "set_mode('keyword')"),
     ("Search mode: vector", "Compare meanings with the embedding model (F4)", "set_mode('vector')"),
     ("Add entry", "Write a new entry (ctrl+n)", "add_entry"),
-    ("Edit entry", "Edit the selected entry; it is re-embedded (e)", "edit_entry"),
-    ("Delete entry", "Delete the selected entry, with undo (d)", "delete_entry"),
+    ("Edit entry", "Edit the selected entry; it is re-embedded (e)", "results.edit_entry"),
+    ("Delete entry", "Delete the selected entry, with undo (d)", "results.delete_entry"),
     ("Undo delete", "Put back the last deleted entry (ctrl+z)", "undo_delete"),
-    ("Promote entry", "Move the selected entry into a knowledge file (p)", "promote_entry"),
-    ("Open file in editor", "Open the selected entry's file in $EDITOR (o)", "open_source"),
+    ("Promote entry", "Move the selected entry into a knowledge file (p)", "results.promote_entry"),
+    ("Open file in editor", "Open the selected entry's file in $EDITOR (o)", "results.open_source"),
     ("Export results", "Write the results as text, json, csv, md or xml (ctrl+s)", "export"),
     ("Re-index knowledge", "Index what changed under .claude/knowledge (ctrl+r)", "reindex"),
     ("Watch knowledge files", "Index edits as they are saved; again to stop (F5)", "toggle_watch"),
     ("Stale entries", "Only entries whose cited code changed; again for all (F6)", "toggle_stale"),
-    ("Refresh stale entry", "Mark a stale note reviewed, or re-discover (f)", "refresh_entry"),
+    (
+        "Refresh stale entry",
+        "Mark a stale note reviewed, or re-discover (f)",
+        "results.refresh_entry",
+    ),
     ("Filters", "Go to the category and source filters (ctrl+g)", "focus_filters"),
     ("Help", "Keys and concepts (F1)", "help"),
 )
-"""(title, help, main-screen action) offered by the command palette."""
+"""(title, help, action) offered by the command palette: an action of the main screen,
+or of its results pane (``results.``) for those on the selected entry."""
 
 
 class MemoryApp(App[None]):
@@ -64,6 +71,22 @@ class MemoryApp(App[None]):
         self.embedding = memory.background_embedder()
         """Embeds entries that wait for their vector (two-phase indexing) while the app
         runs; the re-index action wakes it."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Notify, with what the memory supplied (titles, paths) shown as it is: never read
+        as markup, escape sequences made inert. Every widget's ``notify`` lands here."""
+        super().notify(
+            printable(message), title=printable(title), severity=severity, timeout=timeout,
+            markup=False,
+        )  # fmt: skip
 
     def on_mount(self) -> None:
         """Route logging to a file while the screen is ours, then show the main screen."""
@@ -109,6 +132,7 @@ class MemoryApp(App[None]):
     @staticmethod
     def _runner(screen: MainScreen, action: str) -> object:
         async def run() -> None:
-            await screen.run_action(action)
+            target, _, name = action.rpartition(".")
+            await (screen.results if target == "results" else screen).run_action(name)
 
         return run

@@ -9,11 +9,12 @@ import pytest
 from textual.widgets import Input, Label, Select, TextArea
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
-from app.tui import messages as msg
-from app.tui.actions import curation
 from app.tui.screens.confirm import ConfirmScreen
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.main import MainScreen
+from app.tui.widgets import curation
+from app.tui.widgets.curation import Curation
+from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.results_table import ResultsTable
 from engine.core.models import Category, Source
 from engine.services.indexing import Indexer
@@ -40,7 +41,7 @@ async def test_add_appears_in_search(seeded: Memory, recorder: Recorder) -> None
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        saved = recorder.of(msg.EntrySaved)
+        saved = recorder.of(Curation.EntrySaved)
         assert saved and saved[-1].created
         assert saved[-1].entry.keywords == ("sprocket", "grease")
         await search_for(pilot, "sprockets")
@@ -107,7 +108,7 @@ async def test_delete_then_undo(seeded: Memory, recorder: Recorder) -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await settle(pilot)
-        assert recorder.of(msg.EntryDeleted)[-1].entry.id == target.id
+        assert recorder.of(Curation.EntryDeleted)[-1].entry.id == target.id
         assert target.content not in results(app)
         assert seeded.get(target.id) is None
         await pilot.press("ctrl+z")
@@ -131,7 +132,7 @@ async def test_delete_can_be_cancelled(seeded: Memory, recorder: Recorder) -> No
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        assert not recorder.of(msg.EntryDeleted)
+        assert not recorder.of(Curation.EntryDeleted)
         assert seeded.get(target.id) == target
         assert seeded.count() == 5
         assert target.content in results(app)
@@ -161,8 +162,8 @@ async def test_reindex_shows_progress_and_finds_new_files(
         await settle(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
-        assert recorder.of(msg.IndexProgress)[-1].done == 3
-        assert recorder.of(msg.IndexFinished)
+        assert recorder.of(IndexingBar.IndexProgress)[-1].done == 3
+        assert recorder.of(IndexingBar.IndexFinished)
         assert len(results(app)) == 3
         await search_for(pilot, "sprocket squeaks")
         assert len(results(app)) == 3
@@ -191,7 +192,7 @@ async def test_open_in_editor_suspends_and_reindexes_the_file(
         await pilot.press("enter", "o")
         await settle(pilot)
         assert calls == [["vi", "+1", str(knowledge)]]
-        assert recorder.of(msg.IndexFinished)
+        assert recorder.of(IndexingBar.IndexFinished)
         await search_for(pilot, "greased")
         assert results(app) and "greased on Fridays" in results(app)[0]
 

@@ -12,12 +12,12 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Label, RadioSet
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
-from app.tui import messages as msg
 from app.tui.app import PALETTE_ACTIONS
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.export import ExportScreen
 from app.tui.screens.help import HelpScreen
 from app.tui.screens.main import MainScreen
+from app.tui.widgets.results_pane import ResultsPane
 from engine.output.export import ExportFormat
 from engine.services.memory import Memory
 
@@ -60,7 +60,7 @@ async def test_export_writes_each_format(seeded: Memory, project: Path, recorder
             await pilot.press("ctrl+s")
             await settle(pilot)
             assert isinstance(app.screen, MainScreen)
-            written = recorder.of(msg.ExportWritten)[-1]
+            written = recorder.of(ResultsPane.ExportWritten)[-1]
             assert written.path == project / "out" / f"results.{fmt.value}"
             assert written.count == count
             check_parses(fmt, written.path.read_text(encoding="utf-8"), count)
@@ -80,7 +80,7 @@ async def test_the_default_export_goes_where_it_is_never_indexed(
         assert dialog.query_one("#path", Input).value == ".claude/memory/exports/memory-export.md"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        written = recorder.of(msg.ExportWritten)[-1].path
+        written = recorder.of(ResultsPane.ExportWritten)[-1].path
     assert written == project / ".claude/memory/exports/memory-export.md"
     from engine.services.indexing import Indexer
 

@@ -9,7 +9,8 @@ import pytest
 from textual.widgets import Static
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
-from app.tui import messages as msg
+from app.tui.widgets.curation import Curation
+from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.preview import EntryPreview
 from app.tui.widgets.results_table import ResultsTable
 from engine.services.memory import Memory
@@ -54,7 +55,7 @@ async def test_the_stale_filter_shows_flags_and_refresh_clears_them(
         app.screen.query_one(ResultsTable).focus()
         await pilot.press("f")
         await settle(pilot)
-        assert recorder.of(msg.EntryRefreshed)
+        assert recorder.of(Curation.EntryRefreshed)
         assert shown(app) == []
         message = str(app.screen.query_one("#results-message", Static).render())
         assert "No stale entries" in message
@@ -85,7 +86,9 @@ async def test_the_watcher_worker_shows_files_edited_elsewhere(
         await wait_until(pilot, in_place.is_set, "the watch to be in place")
         (knowledge / "ops.md").write_text("# Ops\n\nThe jackfruit runbook.\n", encoding="utf-8")
         await wait_until(
-            pilot, lambda: recorder.of(msg.KnowledgeChanged), "the watcher to report the file"
+            pilot,
+            lambda: recorder.of(IndexingBar.KnowledgeChanged),
+            "the watcher to report the file",
         )
         await pilot.press("f5")  # stop, so that settle can wait for every worker
         await settle(pilot)
@@ -102,7 +105,7 @@ async def test_watching_without_a_knowledge_folder_warns(memory: Memory) -> None
         await settle(pilot)
         warnings = [str(n.message) for n in app._notifications if n.severity == "warning"]
         assert warnings == ["There is no knowledge folder to watch."]
-        assert not app.screen.watching  # type: ignore[attr-defined]
+        assert not app.screen.query_one(IndexingBar).watching
         assert not [w for w in app.workers if w.group == "watch"]
 
 

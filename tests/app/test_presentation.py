@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.tui.actions.curation import editor_command
-from app.tui.actions.search import prefix_worthy
-from app.tui.messages import SearchRequest, SearchState
 from app.tui.screens.entry_form import content_problem, split_keywords
+from app.tui.search_state import SearchRequest, SearchState
+from app.tui.widgets.curation import editor_command
+from app.tui.widgets.results_query import prefix_worthy
 from app.tui.widgets.results_table import column_widths, fit_title, score_bar, tail
 from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from engine.core.errors import SecretDetectedError

@@ -8,10 +8,11 @@ from fakes import FakeEmbedder
 from textual.widgets import Markdown, Static
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
-from app.tui import messages as msg
 from app.tui.screens.main import MainScreen
+from app.tui.search_state import SearchRequest, SearchState
 from app.tui.widgets.filter_list import FilterList
 from app.tui.widgets.preview import EntryPreview
+from app.tui.widgets.results_pane import ResultsPane
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.status_line import StatusLine
 from engine.core.errors import StorageError
@@ -50,7 +51,7 @@ async def test_typing_shows_results(seeded: Memory, recorder: Recorder) -> None:
         await settle(pilot)
         screen = app.screen
         assert titles(screen)[0].startswith("LanceDB filters")
-        ready = recorder.of(msg.ResultsReady)
+        ready = recorder.of(ResultsPane.ResultsReady)
         assert ready[-1].request.state.query == "lancedb"
         # as-you-type: the last word matches as a prefix
         await pilot.press("ctrl+u", *"recipro")
@@ -87,8 +88,8 @@ async def test_results_for_a_changed_query_are_dropped(seeded: Memory) -> None:
         await settle(pilot)
         assert titles(screen) == ["Keyword search quotes every term so FTS5 syntax never raises"]
         # A late answer to an old generation changes nothing either.
-        stale = msg.SearchRequest(msg.SearchState(query="lancedb"), 0, SearchMode.HYBRID)
-        screen.post_message(msg.ResultsReady(stale, (), ()))
+        stale = SearchRequest(SearchState(query="lancedb"), 0, SearchMode.HYBRID)
+        screen.query_one(ResultsPane).post_message(ResultsPane.ResultsReady(stale, (), ()))
         await pilot.pause()
         assert len(titles(screen)) == 1
 
@@ -98,20 +99,20 @@ async def test_changing_mode_reruns_the_search(seeded: Memory, recorder: Recorde
     async with app.run_test(message_hook=recorder) as pilot:
         await settle(pilot)
         await search_for(pilot, "fts5 syntax")
-        before = len(recorder.of(msg.ResultsReady))
+        before = len(recorder.of(ResultsPane.ResultsReady))
         await pilot.press("f3")
         await settle(pilot)
-        last = recorder.of(msg.ResultsReady)[-1]
-        assert len(recorder.of(msg.ResultsReady)) == before + 1
+        last = recorder.of(ResultsPane.ResultsReady)[-1]
+        assert len(recorder.of(ResultsPane.ResultsReady)) == before + 1
         assert last.request.effective_mode is SearchMode.KEYWORD
         assert "keyword" in text_of(app.screen, "#results-header")
         await pilot.click("#mode-vector")  # the mouse works too
         await settle(pilot)
-        assert recorder.of(msg.ResultsReady)[-1].request.effective_mode is SearchMode.VECTOR
+        assert recorder.of(ResultsPane.ResultsReady)[-1].request.effective_mode is SearchMode.VECTOR
         assert app.screen.query_one(StatusLine).mode is SearchMode.VECTOR
         await pilot.press("ctrl+t")  # cycles back to hybrid
         await settle(pilot)
-        assert recorder.of(msg.ResultsReady)[-1].request.effective_mode is SearchMode.HYBRID
+        assert recorder.of(ResultsPane.ResultsReady)[-1].request.effective_mode is SearchMode.HYBRID
 
 
 async def test_category_filter_narrows_results_and_counts(seeded: Memory) -> None:

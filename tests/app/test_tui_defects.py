@@ -13,6 +13,7 @@ from app.tui.app import MemoryApp
 from app.tui.screens.entry_form import EntryFormScreen
 from app.tui.screens.main import MainScreen
 from app.tui.widgets.filter_list import FilterList
+from app.tui.widgets.results_pane import ResultsPane
 from app.tui.widgets.results_table import ResultsTable, tail
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
@@ -167,7 +168,7 @@ async def test_export_toast_is_pluralised(seeded: Memory, tmp_path: Path) -> Non
 
         target = tmp_path / "out.json"
         request = ExportRequest(path=target, fmt=ExportFormat.JSON)
-        screen.write_export(  # type: ignore[attr-defined]
+        screen.query_one(ResultsPane).write_export(
             request, screen.query_one(ResultsTable).results, "fts5 syntax"
         )
         await settle(pilot)
@@ -216,9 +217,9 @@ async def test_a_key_typed_during_a_search_runs_when_that_search_ends(
 ) -> None:
     import threading
 
-    from app.tui.screens import main
+    from app.tui.widgets import results_pane
 
-    monkeypatch.setattr(main, "DEBOUNCE_SECONDS", 5.0)  # a wait the test would notice
+    monkeypatch.setattr(results_pane, "DEBOUNCE_SECONDS", 5.0)  # a wait the test would notice
     held, release = threading.Event(), threading.Event()
     asked: list[str] = []
     real_search = seeded.search

@@ -13,6 +13,8 @@ from textual.worker import WorkerCancelled, WorkerState
 from app.tui.app import MemoryApp
 from app.tui.factory import build_app
 from app.tui.screens.main import MainScreen
+from app.tui.widgets.preview import EntryPreview
+from app.tui.widgets.results_pane import ResultsPane
 from engine.services.memory import Memory
 
 WAIT_LIMIT = 30.0
@@ -69,7 +71,7 @@ def busy(app: App[object]) -> bool:
     if any(not w.is_finished for w in app.workers):
         return True
     return any(
-        screen._timer is not None or screen._preview_timer is not None
+        screen.query_one(ResultsPane).waiting or screen.query_one(EntryPreview).waiting
         for screen in app.screen_stack
         if isinstance(screen, MainScreen)
     )

@@ -15,7 +15,7 @@ from reliability_support import LOCKED, snapshot, spawn
 from textual.widgets import Label
 from tui_helpers import Recorder, make_app, search_for, settle
 
-from app.tui import messages as msg
+from app.tui.widgets.results_pane import ResultsPane
 from app.tui.widgets.results_table import ResultsTable
 from engine.services.memory import Memory
 
@@ -46,7 +46,7 @@ async def test_the_app_searches_while_two_processes_add(tmp_path: Path) -> None:
     for proc, (stdout, stderr) in zip(writers, outputs, strict=True):
         assert proc.returncode == 0, stderr[-2000:]
         assert not any(word in stdout + stderr for word in LOCKED)
-    ready = recorder.of(msg.ResultsReady)
+    ready = recorder.of(ResultsPane.ResultsReady)
     assert len(ready) >= 9
     assert all(not m.warnings for m in ready)  # type: ignore[attr-defined]
     assert "failed" not in header.lower() and "81 entries" in header

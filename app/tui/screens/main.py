@@ -1,59 +1,50 @@
 """The main screen: query, mode, filters, results, preview and status.
 
-The screen owns the search state (query, mode, category, source) and pushes it down to
-its widgets; widgets post messages up. Every engine call runs in a thread worker that
-posts a message from :mod:`app.tui.messages`; results that answer an out-of-date
-request (the user typed on) are dropped.
+The screen composes the widgets and routes between them. It owns the search state
+(query, mode, category, source, stale only) and the model's state, pushes them down to
+the widgets that act on them, and hears their messages: the results pane searches and
+shows, the sidebar counts and filters, the indexing bar keeps the index in step, the
+curation widget writes; none of them reaches into another.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.widgets import Footer, Label, Static
-from textual.worker import Worker, WorkerState
+from textual.widgets import Footer
+from textual.worker import Worker
 
-from app.tui import messages as msg
-from app.tui.actions.curation import CurationActions
-from app.tui.actions.freshness import FreshnessActions
-from app.tui.actions.maintenance import CHECK_INTERVAL, MaintenanceActions
-from app.tui.actions.search import SearchWorkers
+from app.tui.failures import failure
+from app.tui.search_state import SearchState
+from app.tui.widgets.curation import Curation
 from app.tui.widgets.filter_list import FilterList
+from app.tui.widgets.filters import FilterSidebar
 from app.tui.widgets.indexing_bar import IndexingBar
 from app.tui.widgets.mode_toggle import ModeToggle
 from app.tui.widgets.preview import EntryPreview
+from app.tui.widgets.results_pane import ResultsPane
 from app.tui.widgets.results_table import ResultsTable
-from app.tui.widgets.results_text import describe_error, error_text, header_text, placeholder_text
 from app.tui.widgets.search_bar import SearchBar
 from app.tui.widgets.status_line import StatusLine
-from engine import Category, SearchMode, SearchResult, Source, printable
+from engine import Category, SearchMode, Source
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from engine import Memory
 
-DEBOUNCE_SECONDS = 0.05
-"""Pause after a keystroke before searching (typing fast runs one search, not five)."""
-PREVIEW_DELAY = 0.06
-"""Seconds the preview waits for the selection to settle before rendering it."""
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
 
 
-class MainScreen(
-    SearchWorkers, CurationActions, MaintenanceActions, FreshnessActions, Screen[None]
-):
+class MainScreen(Screen[None]):
     """Search, browse and curate; see the module docstring."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -77,79 +68,67 @@ class MainScreen(
         (140, "-wide"),
     ]
 
+    class ModelReady(Message):
+        """The embedding model finished loading: vector and hybrid search are available."""
+
+        def __init__(self, seconds: float) -> None:
+            super().__init__()
+            self.seconds = seconds
+            """How long the load took."""
+
     def __init__(self, memory: Memory, *, mode: SearchMode = SearchMode.HYBRID) -> None:
         super().__init__()
         self.memory = memory
         """The engine's front door (the only way this screen reaches the data)."""
-        self.state = msg.SearchState(mode=mode)
+        self.state = SearchState(mode=mode)
         """What is being searched; widgets are updated from it."""
         self.model_state = "loading"
         """"loading", "ready" or "failed"."""
-        self.total: int | None = None
-        """Entries in the memory, once counted."""
-        self._generation = 0
-        self._shown: msg.SearchRequest | None = None
-        self._timer: Timer | None = None
-        self._last_start = 0.0
-        self._preview_timer: Timer | None = None
-        self._preview_pending: SearchResult | None = None
-        self._select_after: str | None = None
-        self._refocus_after: int | None = None
-        self._filters_shown: bool | None = None
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Notify, with what the memory supplied (titles, paths) shown as it is: never read
-        as markup, escape sequences made inert."""
-        super().notify(
-            printable(message), title=printable(title), severity=severity, timeout=timeout,
-            markup=markup,
-        )  # fmt: skip
 
     # --- layout --------------------------------------------------------------------------
 
-    def _knowledge_prefix(self) -> str:
-        paths = self.memory.paths
-        try:
-            return paths.knowledge_dir.relative_to(paths.root).as_posix() + "/"
-        except ValueError:
-            return ""
-
     def compose(self) -> ComposeResult:
         """Query and mode on top, filters on the left, results and preview, status below."""
+        memory = self.memory
         with Horizontal(id="top"):
             yield SearchBar(id="search")
             yield ModeToggle(id="mode")
         with Horizontal(id="body"):
-            with Vertical(id="sidebar"):
-                yield FilterList([c.value for c in Category], title="Category", id="categories")
-                yield FilterList([s.value for s in Source], title="Source", id="sources")
+            yield FilterSidebar(memory, id="sidebar")
             with Horizontal(id="panes"):
-                with Vertical(id="results-pane"):
-                    yield Label("", id="results-header", markup=False)
-                    yield ResultsTable(id="results", strip_prefix=self._knowledge_prefix())
-                    yield Static("", id="results-message", markup=False)
+                yield ResultsPane(memory, id="results-pane")
                 yield EntryPreview(id="preview")
-        yield IndexingBar(id="indexing")
+        yield IndexingBar(memory, id="indexing")
         yield StatusLine(id="status")
         yield Footer()
+
+    @property
+    def results(self) -> ResultsPane:
+        """The results pane."""
+        return self.query_one(ResultsPane)
+
+    @property
+    def sidebar(self) -> FilterSidebar:
+        """The filter sidebar."""
+        return self.query_one(FilterSidebar)
+
+    @property
+    def indexing(self) -> IndexingBar:
+        """The indexing bar (and the index workers)."""
+        return self.query_one(IndexingBar)
+
+    @property
+    def status(self) -> StatusLine:
+        """The status line."""
+        return self.query_one(StatusLine)
 
     def on_mount(self) -> None:
         """Show what is there at once; load the model in the background."""
         self.query_one(ModeToggle).mode = self.state.mode
-        self.query_one(StatusLine).mode = self.state.mode
+        self.status.mode = self.state.mode
         self.query_one(SearchBar).focus()
-        self.refresh_counts()
-        self._start_search()
-        self.check_index()  # "index ready" only if no file changed since the last index
-        self.set_interval(CHECK_INTERVAL, self.check_index_now_and_then)
+        self.sidebar.refresh_counts(self.state.source)
+        self.results.ask(self.state, self.effective_mode())
         if self.memory.model_loaded:
             self._set_model_state("ready")
         # The import of the model's libraries holds the GIL for seconds: start it once the
@@ -161,130 +140,40 @@ class MainScreen(
     def update_state(self, *, debounce: bool = False, **changes: Any) -> None:
         """Apply ``changes`` to the search state and search again (after a pause if asked)."""
         self.state = replace(self.state, **changes)
-        self._generation += 1
         self.query_one(ModeToggle).mode = self.state.mode
-        self.query_one(StatusLine).mode = self.state.mode
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        # A key typed after a pause searches at once; one typed moments after a search
-        # started waits out the pause; one typed while a search runs starts when it ends.
-        running, rest = self._searching, DEBOUNCE_SECONDS - (time.monotonic() - self._last_start)
-        if debounce and (running or rest > 0):
-            self._timer = self.set_timer(DEBOUNCE_SECONDS if running else rest, self._start_search)
-        else:
-            self._start_search()
+        self.status.mode = self.state.mode
+        self.results.ask(self.state, self.effective_mode(), debounce=debounce)
 
     def refresh_results(self, *, select: str | None = None, refocus: bool = False) -> None:
         """Run the current search again (after a change to the memory); with ``refocus``,
         its results take the focus (the query when none are left)."""
-        self._select_after = select
-        self.update_state()
-        self._refocus_after = self._generation if refocus else None
-        self.refresh_counts()
+        self.results.reload(self.state, self.effective_mode(), select=select, refocus=refocus)
+        self.sidebar.refresh_counts(self.state.source)
 
     def effective_mode(self) -> SearchMode:
         """The mode to ask of the engine: keyword until the model is ready."""
         return self.state.mode if self.model_state == "ready" else SearchMode.KEYWORD
 
-    def _start_search(self) -> None:
-        self._timer = None
-        self._last_start = time.monotonic()
-        request = msg.SearchRequest(self.state, self._generation, self.effective_mode())
-        self.query_one("#results-header", Label).update("Searching…")
-        # exclusive: a newer search cancels the older one (a thread cannot be stopped, so
-        # the older one checks before posting, and the handler drops stale generations).
-        self.run_worker(
-            partial(self.run_search, request),
-            name=f"search-{request.generation}",
-            group="search",
-            description="search",
-            exclusive=True,
-            thread=True,
-            exit_on_error=False,
-        )
+    # --- the model -----------------------------------------------------------------------
 
-    # --- worker results ----------------------------------------------------------------
+    @work(thread=True, group="model", exit_on_error=False, description="load the model")
+    def load_model(self) -> None:
+        """Load the embedding model and open the vector store, off the UI thread."""
+        started = time.perf_counter()
+        self.memory.warm_up(mode=SearchMode.HYBRID)  # a store that cannot open says so now
+        self.post_message(self.ModelReady(time.perf_counter() - started))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place where worker errors become messages for the user; a search that
-        ended lets the one waiting for it start."""
-        if event.worker.group == "search" and event.state in (
-            WorkerState.SUCCESS,
-            WorkerState.ERROR,
-        ):
-            self._search_ended()
-        if event.state is not WorkerState.ERROR or event.worker.error is None:
+        """Without the model, search goes on by keyword."""
+        text = failure(event)
+        if text is None or event.worker.group != "model":
             return
-        worker, text = event.worker, describe_error(event.worker.error)
-        if worker.group == "search":
-            if worker.name == f"search-{self._generation}":
-                self._show_search_error(text)
-        elif worker.group == "model":
-            self._set_model_state("failed")
-            self.notify(text, title="Embedding model unavailable", severity="error")
-            if self.state.mode is not SearchMode.KEYWORD:
-                self.update_state()
-        else:
-            if worker.group == "index":
-                self.indexing_failed(text)
-            self.notify(text, title=f"Could not {worker.description}", severity="error")
+        self._set_model_state("failed")
+        self.notify(text, title="Embedding model unavailable", severity="error")
+        if self.state.mode is not SearchMode.KEYWORD:
+            self.update_state()
 
-    @property
-    def _searching(self) -> bool:
-        return any(w.group == "search" and w.is_running for w in self.workers)
-
-    def _search_ended(self) -> None:
-        if self._timer is not None and not self._searching:  # the newest query, now
-            self._timer.stop()
-            self._start_search()
-
-    # --- message handlers ----------------------------------------------------------------
-
-    def on_results_ready(self, message: msg.ResultsReady) -> None:
-        """Show results, unless the user has changed the search since it was asked."""
-        request = message.request
-        if request.generation != self._generation:
-            return  # stale: a newer request is on its way
-        same_search = self._shown is not None and self._shown.state == request.state
-        self._shown = request
-        table = self.query_one(ResultsTable)
-        table.show_results(
-            message.results, browsing=request.state.browsing, keep_cursor=same_search
-        )
-        if self._select_after is not None:
-            ids = [r.entry.id for r in message.results]
-            if self._select_after in ids:
-                table.move_cursor(row=ids.index(self._select_after), animate=False)
-            self._select_after = None
-        self._show_header(request, len(message.results), message.total, message.warnings)
-        self._show_placeholder(request, len(message.results))
-        self._keep_focus(refocus=self._refocus_after == request.generation)
-
-    def _keep_focus(self, *, refocus: bool = False) -> None:
-        """Never leave the focus on rows that went away (a delete, a refresh that takes the
-        last stale entry off the list): the results take it if any are left, else the
-        query, so that the next key typed lands somewhere."""
-        table = self.query_one(ResultsTable)
-        lost = self.focused is None or (self.focused is table and not table.results)
-        if refocus or lost:
-            self._refocus_after = None
-            self.set_focus(table if table.results else self.query_one(SearchBar))
-
-    def on_counts_ready(self, message: msg.CountsReady) -> None:
-        """Update the filter counts and the status line."""
-        self.total = message.total
-        self.query_one("#categories", FilterList).show_counts(
-            message.by_category, sum(message.by_category.values())
-        )
-        self.query_one("#sources", FilterList).show_counts(message.by_source, message.total)
-        self.query_one(StatusLine).entries = message.total
-        personal = (Source.SESSION.value, Source.MANUAL.value)
-        self.query_one(StatusLine).notes = sum(message.by_source.get(s, 0) for s in personal)
-        if self._shown is not None and self._shown.state.browsing:
-            self._show_placeholder(self._shown, len(self.query_one(ResultsTable).results))
-
-    def on_model_ready(self, message: msg.ModelReady) -> None:
+    def on_main_screen_model_ready(self, message: ModelReady) -> None:
         """Switch to the chosen mode now that vectors can be used."""
         was_waiting = self.model_state != "ready"
         self._set_model_state("ready")
@@ -293,15 +182,19 @@ class MainScreen(
             if self.state.mode is not SearchMode.KEYWORD and not self.state.browsing:
                 self.update_state()
 
+    def _set_model_state(self, state: str) -> None:
+        self.model_state = state
+        self.status.model_state = state
+
+    # --- routing: query, mode, filters, results ------------------------------------------
+
     @on(SearchBar.QueryChanged)
     def _query_changed(self, message: SearchBar.QueryChanged) -> None:
         self.update_state(query=message.query, debounce=True)
 
     @on(SearchBar.LeaveRequested)
     def _leave_search(self) -> None:
-        table = self.query_one(ResultsTable)
-        if table.results:
-            self.set_focus(table)
+        self.results.take_focus()
 
     @on(ModeToggle.Changed)
     def _mode_clicked(self, message: ModeToggle.Changed) -> None:
@@ -309,62 +202,84 @@ class MainScreen(
 
     @on(FilterList.Changed, "#categories")
     def _category_chosen(self, message: FilterList.Changed) -> None:
-        message.filter_list.set_active(message.value)
         self.update_state(category=Category(message.value) if message.value else None)
         self.action_focus_search()  # the next key typed narrows the query
 
     @on(FilterList.Changed, "#sources")
     def _source_chosen(self, message: FilterList.Changed) -> None:
-        message.filter_list.set_active(message.value)
         self.update_state(source=Source(message.value) if message.value else None)
-        self.refresh_counts()
         self.action_focus_search()
+
+    def on_filter_sidebar_counts_ready(self, message: FilterSidebar.CountsReady) -> None:
+        """The status line counts the entries and the notes not shared yet."""
+        self.status.entries = message.total
+        self.status.notes = message.notes
 
     @on(ResultsTable.EntryHighlighted)
     def _entry_highlighted(self, message: ResultsTable.EntryHighlighted) -> None:
-        # Rendering markdown takes longer than drawing the results: it follows a moment
-        # later, once, instead of on every keystroke or cursor step.
-        self._preview_pending = message.result
-        if self._preview_timer is not None:
-            self._preview_timer.stop()
-        self._preview_timer = self.set_timer(PREVIEW_DELAY, self._show_preview)
-
-    def _show_preview(self) -> None:
-        self._preview_timer = None
-        shown = self._shown
+        shown = self.results.shown
         mode = shown.effective_mode.value if shown else self.state.mode.value
         browsing = shown.state.browsing if shown else True
-        self.query_one(EntryPreview).show(self._preview_pending, mode=mode, browsing=browsing)
+        self.query_one(EntryPreview).follow(message.result, mode=mode, browsing=browsing)
 
-    # --- presentation --------------------------------------------------------------------
+    def on_results_pane_results_gone(self) -> None:
+        """The next key typed goes to the query."""
+        self.action_focus_search()
 
-    def _set_model_state(self, state: str) -> None:
-        self.model_state = state
-        self.query_one(StatusLine).model_state = state
+    # --- routing: index and curation -----------------------------------------------------
 
-    def _show_header(
-        self,
-        request: msg.SearchRequest,
-        count: int,
-        total: int | None,
-        warnings: tuple[str, ...],
-    ) -> None:
-        text = printable(header_text(request, count, total, warnings))
-        self.query_one("#results-header", Label).update(text)
+    def on_indexing_bar_index_checked(self, message: IndexingBar.IndexChecked) -> None:
+        """Show the count, unless a re-index started since (it checks again when done)."""
+        if not self.indexing.indexing:
+            self.status.outdated = message.outdated
 
-    def _show_placeholder(self, request: msg.SearchRequest, count: int) -> None:
-        text = printable(placeholder_text(request, count))
-        pane = self.query_one("#results-pane")
-        pane.set_class(bool(text), "-placeholder")
-        pane.remove_class("-error")
-        self.query_one("#results-message", Static).update(text)
+    def on_indexing_bar_index_progress(self, message: IndexingBar.IndexProgress) -> None:
+        """Count the files in the status line."""
+        self.status.index_state = f"indexing {message.done}/{message.total}"
 
-    def _show_search_error(self, text: str) -> None:
-        self.query_one("#results-header", Label).update("Search failed")
-        self.query_one(ResultsTable).show_results((), browsing=self.state.browsing)
-        self.query_one("#results-pane").add_class("-placeholder", "-error")
-        self.query_one("#results-message", Static).update(printable(error_text(text)))
-        self._keep_focus()
+    def on_indexing_bar_index_finished(self, message: IndexingBar.IndexFinished) -> None:
+        """Report, and search again."""
+        self.status.index_state = f"{len(message.errors)} errors" if message.errors else "ready"
+        severity = "warning" if message.errors else "information"
+        details = "\n".join([message.summary, *message.errors[:3]])
+        self.notify(details, title="Re-indexed", severity=severity)
+        self.refresh_results()
+
+    def on_indexing_bar_index_failed(self) -> None:
+        """The status line says so."""
+        self.status.index_state = "error"
+
+    def on_indexing_bar_knowledge_changed(self, message: IndexingBar.KnowledgeChanged) -> None:
+        """Say what changed and show the current results."""
+        severity = "warning" if message.failed else "information"
+        self.notify(message.summary, title="Knowledge re-indexed", severity=severity)
+        self.refresh_results()
+
+    def on_curation_entry_saved(self, message: Curation.EntrySaved) -> None:
+        """Show the entry saved."""
+        self.refresh_results(select=message.entry.id)
+
+    def on_curation_entry_deleted(self) -> None:
+        """Show what is left."""
+        self.refresh_results(refocus=True)
+
+    def on_curation_entry_restored(self, message: Curation.EntryRestored) -> None:
+        """Show the entry again."""
+        self.refresh_results(select=message.entry.id, refocus=True)
+
+    def on_curation_entry_promoted(self, message: Curation.EntryPromoted) -> None:
+        """Show the entry where it went; the index now lags behind one more file."""
+        self.refresh_results(select=message.new_id)
+        self.indexing.check_index()
+
+    def on_curation_entry_refreshed(self, message: Curation.EntryRefreshed) -> None:
+        """Show the results again."""
+        self.refresh_results(select=message.entry_id)
+
+    def on_curation_source_edited(self, message: Curation.SourceEdited) -> None:
+        """Re-index a knowledge file that was just edited in ``$EDITOR``."""
+        self.status.index_state = "indexing…"
+        self.indexing.reindex([message.rel_path])
 
     # --- actions -------------------------------------------------------------------------
 
@@ -382,9 +297,7 @@ class MainScreen(
 
     def action_focus_results(self) -> None:
         """Move to the results (↓ from the query), synchronously."""
-        table = self.query_one(ResultsTable)
-        if table.results:
-            self.set_focus(table)
+        self.results.take_focus()
 
     def action_focus_search(self) -> None:
         """Move to the query input (at once: the next key typed must land there)."""
@@ -394,25 +307,15 @@ class MainScreen(
     def filters_visible(self) -> bool:
         """Whether the filter sidebar is on screen: as the user last chose with ctrl+g,
         else as the width has it (shown on wide terminals, hidden on narrow ones)."""
-        if self._filters_shown is not None:
-            return self._filters_shown
-        return not self.has_class("-narrow")
-
-    def _show_filters(self, shown: bool) -> None:
-        # An absolute choice, not a flip of the width's default: a resize across the
-        # breakpoint keeps the filters as the user left them.
-        self._filters_shown = shown
-        self.set_class(shown, "-filters-shown")
-        self.set_class(not shown, "-filters-hidden")
+        return self.sidebar.visible(narrow=self.has_class("-narrow"))
 
     def action_toggle_filters(self) -> None:
         """Go to the filters (shown first if they are hidden); from the filters, hide them
         and go back to the query. The results and the preview stay as they are."""
-        focused = self.focused
-        sidebar = self.query_one("#sidebar")
+        focused, sidebar = self.focused, self.sidebar
         in_filters = focused is not None and (focused is sidebar or sidebar in focused.ancestors)
         if self.filters_visible and in_filters:
-            self._show_filters(False)
+            sidebar.choose(False)
             self.action_focus_search()
         else:
             self.action_focus_filters()
@@ -420,8 +323,58 @@ class MainScreen(
     def action_focus_filters(self) -> None:
         """Show the filters and move to the category list."""
         if not self.filters_visible:
-            self._show_filters(True)
-        self.call_after_refresh(self.query_one("#categories", FilterList).focus)
+            self.sidebar.choose(True)
+        self.sidebar.focus_categories()
+
+    def action_review_notes(self) -> None:
+        """Show the personal notes, which nobody else sees until promoted: agents' notes
+        first (source ``session``), then yours (``manual``), then everything again."""
+        chosen = self.sidebar.next_notes_source()
+        self.sidebar.set_source(chosen)
+        self.update_state(source=chosen)
+        if chosen is None:
+            return
+        who = "agents' notes" if chosen is Source.SESSION else "your notes"
+        self.notify(
+            f"Showing {who}: personal until promoted (p on one). {self.status.notes} in all; "
+            "`memory-tui promote --all-notes` promotes them after a review.",
+            title="Notes to share",
+        )
+
+    def action_toggle_stale(self) -> None:
+        """Show only the stale entries (or everything again)."""
+        self.update_state(stale_only=not self.state.stale_only)
+
+    def action_add_entry(self) -> None:
+        """Open the form for a new entry."""
+        self.results.curation.add()
+
+    def action_undo_delete(self) -> None:
+        """Put back the last deleted entry."""
+        self.results.curation.undo()
+
+    def action_export(self) -> None:
+        """Open the export dialog for the results on screen."""
+        self.results.export()
+
+    def action_reindex(self) -> None:
+        """Index what changed: the knowledge folder and the project's docs."""
+        if self.indexing.reindex():
+            self.status.index_state = "indexing…"
+        else:
+            self.notify("Re-indexing is already running.", severity="warning")
+
+    def action_toggle_watch(self) -> None:
+        """Start or stop watching the knowledge folder."""
+        if self.indexing.watching:
+            self.indexing.stop_watching()
+            self.status.index_state = "ready"
+            self.notify("Stopped watching the knowledge folder.", title="Watch")
+        elif not self.indexing.start_watching():
+            self.notify("There is no knowledge folder to watch.", severity="warning")
+        else:
+            self.status.index_state = "watching"
+            self.notify("Edits to knowledge files are indexed as you save them.", title="Watching")
 
     def action_help(self) -> None:
         """Show the help screen."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
 from engine import ScoreExplanation, SearchResult, printable, printable_line
 
 EMPTY_HINT = "Select a result to preview it here."
+PREVIEW_DELAY = 0.06
+"""Seconds the preview waits for the selection to settle before rendering it."""
 
 
 def short_time(stamp: str) -> str:
@@ -111,9 +114,31 @@ def explanation(result: SearchResult, mode: str) -> Content:
 
 
 class EntryPreview(VerticalScroll):
-    """Shows one result; the screen calls :meth:`show` when the selection moves."""
+    """Shows one result; the screen calls :meth:`follow` when the selection moves."""
 
     _shown: tuple[SearchResult | None, str, bool] | None = None
+    _pending: tuple[SearchResult | None, str, bool] | None = None
+    _timer: Timer | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a selection waits to be shown."""
+        return self._timer is not None
+
+    def follow(self, result: SearchResult | None, *, mode: str, browsing: bool) -> None:
+        """Show ``result`` once the selection settles: rendering markdown takes longer
+        than drawing the results, so it follows a moment later, once, instead of on every
+        keystroke or cursor step."""
+        self._pending = (result, mode, browsing)
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(PREVIEW_DELAY, self._show_pending)
+
+    def _show_pending(self) -> None:
+        self._timer = None
+        if self._pending is not None:
+            result, mode, browsing = self._pending
+            self.show(result, mode=mode, browsing=browsing)
 
     @property
     def result(self) -> SearchResult | None:

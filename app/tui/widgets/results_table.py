@@ -108,11 +108,6 @@ class ResultsTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
-        Binding("e", "screen.edit_entry", "Edit"),
-        Binding("d,delete", "screen.delete_entry", "Delete"),
-        Binding("p", "screen.promote_entry", "Promote"),
-        Binding("o", "screen.open_source", "Open file"),
-        Binding("f", "screen.refresh_entry", "Refresh stale", show=False),
         Binding("escape,slash", "screen.focus_search", "Search", show=False),
     ]
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.tui.messages import SearchRequest, SearchState
+from app.tui.search_state import SearchRequest, SearchState
 from app.words import plural
-from engine import EngineError
 
 QUERY_CHARS = 40
 """Longest query quoted in the header."""
@@ -104,13 +103,6 @@ def stale_placeholder(state: SearchState) -> str:
         f"No stale entries{what}."
         "\n\nF6 shows every entry again; clear the query or the filters to look wider."
     )
-
-
-def describe_error(error: BaseException) -> str:
-    """A one-line message for an error raised in a worker."""
-    if isinstance(error, EngineError):
-        return error.message
-    return f"{type(error).__name__}: {error}"
 
 
 def error_text(message: str) -> str:
