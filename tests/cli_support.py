@@ -19,6 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import traceback
 import warnings
 from collections.abc import Iterator, Mapping
@@ -70,6 +71,11 @@ def run_cli(
     alone)."""
     from app.cli.main import main
 
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(
+            "run_cli changes process-wide state (cwd, environment, streams, signal handlers): "
+            "call it from the main thread, or run_console_script from others"
+        )
     environ = clean_env(home) | dict(env or {})
     # Without a terminal a child's width is the fallback of shutil.get_terminal_size;
     # this process may have one.
@@ -170,6 +176,29 @@ def git_repo(path: Path) -> Path:
     else:  # find_project_root only looks for a .git entry
         (path / ".git").mkdir()
     return path
+
+
+def project_with_notes(root: Path) -> Path:
+    """The project at ``root`` with one indexed knowledge file, two personal notes (a session
+    one, a manual one) and one discovery, filled in this process with the fake embedder."""
+    from fakes import FakeEmbedder
+
+    from engine.embedding.base import DIMENSION
+    from engine.embedding.default import default_embedder
+    from engine.services.indexing import Indexer
+    from engine.services.memory import Memory
+
+    knowledge = root / ".claude" / "knowledge"
+    knowledge.mkdir(parents=True)
+    (knowledge / "gotchas.md").write_text("# Gotchas\n\nQuote the columns.\n", encoding="utf-8")
+    # The real model's id: the CLI's index then finds the file unchanged, not re-embedded.
+    fake = FakeEmbedder(dimension=DIMENSION, model_id=default_embedder().model_id)
+    with Memory.open(root, embedder=fake) as memory:
+        Indexer(memory).run()
+        memory.add("Seed scripts need migrations first", category="gotcha", source="session")
+        memory.add("Deploys run on Fridays", category="architecture", source="manual")
+        memory.add("The parser lives in src/parse.py", category="discovery", source="discovery")
+    return root
 
 
 def tree(root: Path) -> dict[str, str]:

@@ -1,0 +1,48 @@
+"""Progress is drawn on a terminal (a pty, the real console script) and never in a pipe."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_support import CLI, clean_env, git_repo, project_with_notes, run_cli
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return project_with_notes(git_repo(tmp_path / "project"))
+
+
+def test_progress_shows_on_a_terminal_and_never_in_a_pipe(project: Path, home: Path) -> None:
+    assert CLI is not None
+    piped = run_cli("index", "--force", cwd=project, home=home)
+    controller, terminal = os.openpty()
+    try:
+        on_tty = subprocess.run(
+            [CLI, "index", "--force"],
+            cwd=project,
+            env={**clean_env(home), "TERM": "xterm", "COLUMNS": "120"},
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            timeout=300,
+            check=False,
+        )
+        os.close(terminal)
+        drawn = b""
+        while chunk := _read(controller):
+            drawn += chunk
+    finally:
+        os.close(controller)
+
+    assert piped.returncode == 0 and on_tty.returncode == 0
+    assert "Indexing" not in piped.stderr and "\x1b" not in piped.stderr
+    assert b"Indexing" in drawn and b"ETA" in drawn
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the terminal side is closed and drained
+        return b""
