@@ -24,6 +24,7 @@ import traceback
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TextIO
 
 SCRIPT = Path(sys.executable).parent / "memory-tui"
 CLI = str(SCRIPT) if SCRIPT.exists() else shutil.which("memory-tui")
@@ -128,6 +129,7 @@ def _process_state(environ: Mapping[str, str], cwd: Path) -> Iterator[None]:
     saved_signals = {sig: signal.getsignal(sig) for sig in _HANDLED_SIGNALS}
     with warnings.catch_warnings():
         warnings.filters[:] = _DEFAULT_WARNINGS
+        warnings.showwarning = _show_on_stderr  # the test runner's records them instead
         os.environ.clear()
         os.environ.update(environ)
         try:
@@ -143,6 +145,18 @@ def _process_state(environ: Mapping[str, str], cwd: Path) -> Iterator[None]:
             for sig, handler in saved_signals.items():
                 if handler is not None:
                     signal.signal(sig, handler)
+
+
+def _show_on_stderr(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning written on stderr, as an interpreter without a test runner shows it."""
+    (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def run_console_script(
