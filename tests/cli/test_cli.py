@@ -1,9 +1,11 @@
-"""The ``memory-tui`` console script, run as a user runs it: a subprocess in a git repository.
+"""The ``memory-tui`` command line, run as a user runs it in a git repository: in this
+process through ``main(argv)``, and as the installed console script where the process is
+the point (``--version``, a pipe closed early).
 
-Projects are filled in-process with the fake embedder, so the CLI processes here only run
-commands that never load the embedding model (keyword search, list, get, delete, stats,
-index of unchanged files); the one test that embeds for real uses its own project. The fake
-makes vectors of the real model's dimension, because opening the store (``delete``) checks it.
+Projects are filled in-process with the fake embedder, so the commands run here never load
+the embedding model (keyword search, list, get, delete, stats, index of unchanged files);
+the one test that embeds for real uses its own project. The fake makes vectors of the real
+model's dimension, because opening the store (``delete``) checks it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli, run_console_script
 from fakes import FakeEmbedder
 
 from app.cli import build_parser
@@ -84,7 +86,7 @@ def search(project: Path, home: Path, *extra: str) -> subprocess.CompletedProces
 
 
 def test_version(tmp_path: Path, home: Path) -> None:
-    result = run_cli("--version", cwd=tmp_path, home=home)
+    result = run_console_script("--version", cwd=tmp_path, home=home)  # the installed script
 
     assert result.returncode == 0
     assert re.fullmatch(r"memory-tui \d+\.\d+\.\d+\S*\n", result.stdout)
@@ -273,17 +275,10 @@ def test_bad_config_names_the_file_and_key(
 
 
 def test_bad_environment_variable_is_reported(project: Path, home: Path) -> None:
-    env = clean_env(home) | {"CLAUDE_MEMORY_DEFAULT_LIMIT": "zero"}
-
-    result = subprocess.run(
-        [str(CLI), "search", "x", "--mode", "keyword"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_cli(
+        "search", "x", "--mode", "keyword", cwd=project, home=home,
+        env={"CLAUDE_MEMORY_DEFAULT_LIMIT": "zero"},
+    )  # fmt: skip
 
     assert_clean_failure(result, 2)
     assert "CLAUDE_MEMORY_DEFAULT_LIMIT" in result.stderr

@@ -1,4 +1,4 @@
-"""Hostile input and output through the real ``memory-tui`` console script.
+"""Hostile input and output through the ``memory-tui`` command line.
 
 Entries holding terminal escape sequences are printed inert by every text output and kept
 exact by the machine formats; arguments and stdin that are not UTF-8 get one clear error
@@ -8,12 +8,11 @@ line, never a traceback, and change nothing.
 from __future__ import annotations
 
 import json
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo, run_cli
+from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 
 from engine.embedding.base import DIMENSION
@@ -118,18 +117,9 @@ def test_arguments_that_are_not_utf8_get_a_clear_error(
 
 
 def test_stdin_that_is_not_utf8_gets_a_clear_error(project: Path, home: Path) -> None:
-    assert CLI is not None
     before = contents(project)
-    result = subprocess.run(
-        [CLI, "add", "-"],
-        cwd=project,
-        env=clean_env(home),
-        input=b"a note \xff\xfe here",
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
-    stderr = result.stderr.decode()
+    result = run_cli("add", "-", cwd=project, home=home, stdin=b"a note \xff\xfe here")
+    stderr = result.stderr
     assert result.returncode == 1, stderr
     assert "Traceback" not in stderr
     assert "stdin is not UTF-8 text (byte 0xff at offset 7)" in stderr

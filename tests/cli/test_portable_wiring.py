@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from cli_support import CLI, clean_env
+from cli_support import CLI, clean_env, run_cli
 from mcp import Client, StdioServerParameters
 
 from app.init import HOOK_COMMAND
@@ -109,8 +109,7 @@ def test_init_migrates_wiring_an_older_version_wrote_with_an_absolute_path(tmp_p
     (root / ".claude/settings.json").write_text(
         json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}})
     )
-    assert CLI is not None
-    done = run([CLI, "init", "--skip-analyze", "--skip-index", "--no-hooks"], root, clean_env(home))
+    done = run_cli("init", "--skip-analyze", "--skip-index", "--no-hooks", cwd=root, home=home)
     assert done.returncode == 0, done.stderr
     servers = json.loads((root / ".mcp.json").read_text())["mcpServers"]
     assert servers["memory-tui"]["command"] == "${MEMORY_TUI_BIN:-memory-tui}"
@@ -133,8 +132,7 @@ async def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path
     first.mkdir()
     run([*GIT, "init", "-q"], first, env)
     (first / "README.md").write_text("# Shop\n\nThe zephyr checkout runs nightly.\n")
-    assert CLI is not None
-    assert run([CLI, "init", "--skip-analyze", "--no-hooks"], first, env).returncode == 0
+    assert run_cli("init", "--skip-analyze", "--no-hooks", cwd=first, home=home).returncode == 0
     knowledge = first / ".claude" / "knowledge" / "gotchas.md"
     knowledge.write_text("# Gotchas\n\nThe quokka cache must be warmed before deploys.\n")
     run([*GIT, "add", "-A"], first, env)
@@ -142,11 +140,11 @@ async def test_a_fresh_clone_builds_its_memory_from_the_knowledge_files(tmp_path
     second = tmp_path / "second"
     run([*GIT, "clone", "-q", str(first), str(second)], tmp_path, env)
     assert not (second / ".claude" / "memory").exists()
-    found = run([CLI, "search", "quokka cache", "--mode", "keyword"], second, env)
+    found = run_cli("search", "quokka cache", "--mode", "keyword", cwd=second, home=home)
     assert found.returncode == 0, found.stderr
     assert "quokka cache must be warmed" in found.stdout
     assert "building it from the knowledge files" in found.stderr
-    again = run([CLI, "search", "zephyr checkout", "--mode", "keyword"], second, env)
+    again = run_cli("search", "zephyr checkout", "--mode", "keyword", cwd=second, home=home)
     assert "zephyr checkout runs nightly" in again.stdout
     assert "building" not in again.stderr  # once
     third = tmp_path / "third"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
+from cli_support import run_console_script
 from fakes import FakeEmbedder
 from reliability_support import (
     LOCKED,
@@ -38,7 +38,7 @@ class CliLog:
     failures: list[str] = field(default_factory=list)
 
     def run(self, root: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-        out = run_cli(*args, "--project", str(root), cwd=root, home=home, timeout=120)
+        out = run_console_script(*args, "--project", str(root), cwd=root, home=home, timeout=120)
         self.runs += 1
         if out.returncode != 0 or any(word in out.stderr for word in LOCKED):
             self.failures.append(f"{args}: exit {out.returncode}: {out.stderr[-500:]}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from cli_support import run_cli
+from cli_support import run_console_script
 from fakes import FakeEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -104,7 +104,7 @@ async def test_mcp_servers_workers_and_cli_at_once_lose_nothing(tmp_path: Path) 
 
     def cli_reads() -> None:
         for _ in range(6):
-            out = run_cli(
+            out = run_console_script(
                 "search",
                 "agent note",
                 "--mode",

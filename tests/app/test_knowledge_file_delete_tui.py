@@ -1,4 +1,6 @@
-"""Seed parity (issue #20) in the terminal app (Pilot)."""
+"""The terminal app does not delete an entry indexed from a knowledge file: the file is its
+source (Pilot).
+"""
 
 from __future__ import annotations
 
