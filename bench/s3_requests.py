@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 
@@ -73,8 +74,9 @@ def counting_server() -> Iterator[tuple[str, str, Requests]]:
             aws_secret_access_key="bench",
             region_name="us-east-1",
         )
-        client.create_bucket(Bucket="bench")
-        yield endpoint, "bench", counter
+        bucket = f"bench-{uuid.uuid4().hex[:12]}"  # moto's buckets outlive its server
+        client.create_bucket(Bucket=bucket)
+        yield endpoint, bucket, counter
     finally:
         log.removeHandler(counter)
         for handler in saved[0]:

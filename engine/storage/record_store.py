@@ -67,6 +67,7 @@ class RecordStore:
         self._index_checked_at: int | None = None
         self._db: Any = None
         self._writes = 0
+        self._fresh = False  # opened since the last latest_version(): at its latest
 
     # --- opening -------------------------------------------------------------------------
 
@@ -74,12 +75,7 @@ class RecordStore:
         """Whether the table has been created on disk (or on the object store)."""
         if self.remote is None:
             return (self.path / f"{TABLE}.lance").is_dir()
-        if self._table is not None:
-            return True
-        try:
-            return TABLE in self._connect().list_tables().tables
-        except Exception as exc:
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+        return self.table() is not None  # opening it costs what a listing of tables would
 
     def _connect(self) -> Any:
         if self._db is None:
@@ -89,10 +85,15 @@ class RecordStore:
 
             remote = self.remote
             try:
-                # interval 0: every read sees other processes' latest commits.
+                # interval 0: every read sees other processes' latest commits. On object
+                # storage each such look is a listing of the versions, several per
+                # operation: there the table stays on its version until
+                # :meth:`latest_version` moves it (remote_sync's looks), and commits land
+                # on the latest version whatever the one they began from (Lance rebases
+                # them; lance_commits retries the incompatible ones).
                 self._db = lancedb.connect(
                     self.path if remote is None else remote.uri,
-                    read_consistency_interval=timedelta(0),
+                    read_consistency_interval=timedelta(0) if remote is None else None,
                     session=lancedb.Session(
                         index_cache_size_bytes=INDEX_CACHE_BYTES,
                         metadata_cache_size_bytes=METADATA_CACHE_BYTES,
@@ -109,16 +110,13 @@ class RecordStore:
         if self._table is not None:
             return self._table
         db = self._connect()
-        if not self.exists():
+        table = self._open(db)
+        if table is None:
             if not create:
                 return None
             table, restored = lance_commits.create(db, TABLE, schema(self.dimension), self.where)
             self.uncounted += bool(restored)  # another machine's rows came back
-        else:
-            try:
-                table = db.open_table(TABLE)
-            except Exception as exc:
-                raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+        self._fresh = True
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -129,6 +127,34 @@ class RecordStore:
         self._table = table
         self._migrate()
         return self._table
+
+    def _open(self, db: Any) -> Any:
+        """The existing table, ``None`` if there is none: on object storage, opened
+        straight away (one listing of its versions and its manifest) rather than after a
+        listing of the tables."""
+        if self.remote is None and not self.exists():
+            return None
+        try:
+            return db.open_table(TABLE)
+        except Exception as exc:
+            if self.remote is not None and f"'{TABLE}' was not found" in str(exc):
+                return None
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+
+    def latest_version(self) -> int | None:
+        """The table's latest version, the table moved to it (``None``: no table yet). A
+        table opened since the last call is at its latest already: no second look."""
+        fresh = self._table is None or self._fresh
+        table = self.table()
+        if table is None:
+            return None
+        try:
+            if not fresh:
+                table.checkout_latest()
+            self._fresh = False
+            return int(table.version)
+        except Exception as exc:  # a remote store: one listing of its versions
+            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
 
     def _migrate(self) -> None:
         names = set(self._table.schema.names)

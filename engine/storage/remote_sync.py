@@ -58,7 +58,7 @@ class RemoteWatch:
         if not force and not self.due():
             return None
         try:
-            latest = store.version if store.exists() else None
+            latest = store.latest_version()
         except StorageError:
             self.unreachable()
             raise
