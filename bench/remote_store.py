@@ -202,7 +202,7 @@ def main() -> None:
             print(f"add p50 {name}: first 10 % {first:.1f} ms, last 10 % {last:.1f} ms")
         new_machine(tmp, f"s3://{bucket}/big", args.entries)
         requests_per_operation(tmp)
-        stopped_server(tmp, server.server, f"s3://{bucket}/outage")
+        stopped_server(tmp, server, f"s3://{bucket}/outage")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
 from engine.services.entries import AddResult, NearDuplicate, NewEntry
+from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder
@@ -36,10 +37,12 @@ def find_near_duplicate(
     near duplicate, not identical. Embedded through the memory's embedding cache (its
     labels and text, :mod:`engine.embedding.document`), so storing it afterwards does
     not embed it again."""
-    vector = embed_entries(embedder, [draft])[0]
+    with write_profile.timed("embed"):
+        vector = embed_entries(embedder, [draft])[0]
     own_hash = draft.content_hash
     try:
-        nearest = vectors.search(vector, _NEIGHBOURS)
+        with write_profile.timed("near_duplicate"):
+            nearest = vectors.search(vector, _NEIGHBOURS)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
         return None
@@ -57,13 +60,14 @@ def add_checked(memory: Any, item: NewEntry) -> AddResult:
     ``near_duplicate`` setting says whether one is reported (and the entry added), skipped
     or not looked for. ``memory`` is the :class:`engine.services.memory.Memory` adding
     (typed loosely: that module imports this one)."""
-    policy = memory.config.near_duplicate
-    near = None
-    if policy != "keep" and memory.mirror.count():
-        draft = memory.entries.draft(item)
-        memory.records.store()  # a missing store refuses here, before the model loads
-        near = find_near_duplicate(memory.embedder, memory.searcher.vectors, draft)
-    if near is not None and policy == "skip":
-        return AddResult(near.entry, False, near_duplicate=near)
-    result: AddResult = memory.entries.add_many([item])[0]
+    with write_profile.add():
+        policy = memory.config.near_duplicate
+        near = None
+        if policy != "keep" and memory.mirror.count():
+            draft = memory.entries.draft(item)
+            memory.records.store()  # a missing store refuses here, before the model loads
+            near = find_near_duplicate(memory.embedder, memory.searcher.vectors, draft)
+        if near is not None and policy == "skip":
+            return AddResult(near.entry, False, near_duplicate=near)
+        result: AddResult = memory.entries.add_many([item])[0]
     return replace(result, near_duplicate=near) if result.created and near else result

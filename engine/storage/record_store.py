@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -49,6 +50,9 @@ add until its RSS had nearly doubled (bench/http_load.py)."""
 INDEX_CACHE_BYTES = 512 * 1024 * 1024
 """LanceDB's cache of ANN index pages (default 6 GiB); an index exists from
 ``maintenance.ANN_MIN_ROWS`` rows, and one-shot processes read little of it."""
+JUST_OPENED_S = 1.0
+"""A remote table opened this recently is at its latest version: a look at it then (the
+one on open) costs no second listing."""
 
 
 class RecordStore:
@@ -67,7 +71,7 @@ class RecordStore:
         self._index_checked_at: int | None = None
         self._db: Any = None
         self._writes = 0
-        self._fresh = False  # opened since the last latest_version(): at its latest
+        self._opened_at: float | None = None  # when the table was opened, if not looked since
 
     # --- opening -------------------------------------------------------------------------
 
@@ -116,7 +120,7 @@ class RecordStore:
                 return None
             table, restored = lance_commits.create(db, TABLE, schema(self.dimension), self.where)
             self.uncounted += bool(restored)  # another machine's rows came back
-        self._fresh = True
+        self._opened_at = time.monotonic()
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -143,15 +147,18 @@ class RecordStore:
 
     def latest_version(self) -> int | None:
         """The table's latest version, the table moved to it (``None``: no table yet). A
-        table opened since the last call is at its latest already: no second look."""
-        fresh = self._table is None or self._fresh
+        table opened by this call or within :data:`JUST_OPENED_S` before it, and not
+        looked at since, is at its latest already: no second look."""
+        opened = self._opened_at
+        just_opened = opened is not None and time.monotonic() - opened < JUST_OPENED_S
+        fresh = self._table is None or just_opened
         table = self.table()
         if table is None:
             return None
         try:
             if not fresh:
                 table.checkout_latest()
-            self._fresh = False
+            self._opened_at = None
             return int(table.version)
         except Exception as exc:  # a remote store: one listing of its versions
             raise store_error(self.where, exc, unreadable(self.where, exc)) from exc

@@ -11,6 +11,7 @@ recorded by searches live in the mirror (and its backlog) and reach the store in
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
-from engine.storage import maintenance
+from engine.storage import maintenance, write_profile
 from engine.storage.lance_rows import latest_version_on_disk, placeholders
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
@@ -183,6 +184,7 @@ class Records:
                     self.mirror.clear(db)
                     self._mark_synced(db, 0)
                 return RepairReport(0, removed)
+            self._to_latest()
             # Counts only the mirror has would otherwise be overwritten by the store's.
             folded = self._fold_references(self.store())
             version = self.store().version  # before the scan: a later commit is seen next time
@@ -210,6 +212,7 @@ class Records:
     def rebuild_index(self) -> int:
         """Rebuild the keyword index from the store from scratch; returns the entry count."""
         with self.lock.hold():
+            self._to_latest()
             if self.store().exists():
                 self._fold_references(self.store())
             version = self.store().version  # before the scan, as in repair_index
@@ -224,6 +227,12 @@ class Records:
                 self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, version)
         return len(entries)
+
+    def _to_latest(self) -> None:
+        """Move a remote store's table to its latest version (it stays on its version
+        between looks: :meth:`RecordStore.latest_version`); a local one reads the latest."""
+        if self.watch is not None and self.store().exists():
+            self.store().latest_version()
 
     def _pull_stale(self, stale: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
         """The ``stale`` entries and their vectors (other machines embedded these), read
@@ -272,28 +281,32 @@ class Records:
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         self.refresh_mirror(look=False)  # other machines' commits: see _version_after
+        waited = time.perf_counter()
         with self.lock.hold():
+            write_profile.note("lock_wait", (time.perf_counter() - waited) * 1000)
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
             try:
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
-                self.mirror.mark_pending()
-                folded = self._fold_references(store, force=force_fold)
-                store_op(store)
+                with write_profile.timed("store"):
+                    self.mirror.mark_pending()
+                    folded = self._fold_references(store, force=force_fold)
+                    store_op(store)
             except StorageError as exc:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
-            with self.mirror.transaction() as db:
+            with write_profile.timed("mirror"), self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 mirror_op(db)
                 after = self._mark_synced(db, version, vectors_changed=vectors_changed)
             if delta is not None and after:
-                self._tell(before, after, delta)
+                with write_profile.timed("vectors_in_memory"):
+                    self._tell(before, after, delta)
 
     def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:
         """The store version the mirror records after a write (see

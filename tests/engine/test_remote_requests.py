@@ -5,7 +5,9 @@ keyword search cost a few requests, the same after many adds, counted on a real 
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from s3_server import aws_env
 from bench.s3_requests import Requests, counting_server
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
+from engine.storage import maintenance, record_store, remote_sync
 
 
 @pytest.fixture
@@ -75,10 +78,11 @@ def test_a_one_shot_open_and_keyword_search_costs_three_requests(
 
 
 def test_a_machine_behind_by_a_compaction_adds_and_both_see_everything(
-    tmp_path: Path, counted: tuple[str, Requests]
+    tmp_path: Path, counted: tuple[str, Requests], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The table stays on its version between looks: a machine whose version another one
     compacted away (no old version kept) still commits on the latest one."""
+    monkeypatch.setattr(maintenance, "REMOTE_KEEP_VERSIONS_FOR", timedelta(0))
     uri, _ = counted
     with machine(tmp_path / "a", uri) as first, machine(tmp_path / "b", uri) as second:
         first.add("the first machine's opening note")
@@ -95,3 +99,18 @@ def test_a_machine_behind_by_a_compaction_adds_and_both_see_everything(
             "the second machine, behind by forty commits and a compaction"
         ]
         assert third.mirror.count() == 43
+
+
+def test_the_first_look_after_a_machine_created_the_store_sees_another_machines_add(
+    tmp_path: Path, counted: tuple[str, Requests], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table opened a while ago is looked at again (one listing), not taken as latest."""
+    monkeypatch.setattr(remote_sync, "CHECK_EVERY", 0.5)
+    uri, _ = counted
+    with machine(tmp_path / "a", uri) as first:
+        first.add("the first machine created the store with this note")
+        with machine(tmp_path / "b", uri) as second:
+            second.add("the second machine's note about rollbacks")
+        time.sleep(record_store.JUST_OPENED_S + 0.1)
+        found = first.search("rollbacks", mode="keyword").results
+        assert [r.entry.content for r in found] == ["the second machine's note about rollbacks"]
