@@ -11,11 +11,14 @@ here: exact duplicates are stored once already (content hash). What happens then
 from __future__ import annotations
 
 import logging
+import threading
+import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
+from engine.services.add_batch import AddBatcher
 from engine.services.entries import AddResult, NearDuplicate, NewEntry
 from engine.storage import write_profile
 
@@ -69,5 +72,19 @@ def add_checked(memory: Any, item: NewEntry) -> AddResult:
             near = find_near_duplicate(memory.embedder, memory.searcher.vectors, draft)
         if near is not None and policy == "skip":
             return AddResult(near.entry, False, near_duplicate=near)
-        result: AddResult = memory.entries.add_many([item])[0]
+        result = batcher(memory).add(item)
     return replace(result, near_duplicate=near) if result.created and near else result
+
+
+_batchers: weakref.WeakKeyDictionary[Any, AddBatcher] = weakref.WeakKeyDictionary()
+_batchers_lock = threading.Lock()
+
+
+def batcher(memory: Any) -> AddBatcher:
+    """The :class:`AddBatcher` of ``memory``'s entries: concurrent adds of its threads
+    written in one commit (:mod:`engine.services.add_batch`)."""
+    with _batchers_lock:
+        found = _batchers.get(memory)
+        if found is None:
+            found = _batchers[memory] = AddBatcher(memory.entries.add_many)
+        return found

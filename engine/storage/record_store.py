@@ -292,7 +292,9 @@ class RecordStore:
 
     @_reads
     def count(self) -> int:
-        """Number of entries."""
+        """Number of entries (in the latest version: on object storage, one look more)."""
+        if self.remote is not None:
+            self.latest_version()
         table = self.table()
         return 0 if table is None else int(table.count_rows())
 

@@ -11,7 +11,6 @@ recorded by searches live in the mirror (and its backlog) and reach the store in
 from __future__ import annotations
 
 import logging
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -281,9 +280,7 @@ class Records:
         Reference counts recorded since the last fold go to the store first when
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         self.refresh_mirror(look=False)  # other machines' commits: see _version_after
-        waited = time.perf_counter()
         with self.lock.hold():
-            write_profile.note("lock_wait", (time.perf_counter() - waited) * 1000)
             if self.mirror.pending:  # an earlier write reached the store but not the index
                 self.repair_index()
             store = self.store()  # a missing store refuses here, before pending is set
