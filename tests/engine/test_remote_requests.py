@@ -9,15 +9,21 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import FakeEmbedder
 from s3_server import aws_env
 
 from bench.s3_requests import Requests, counting_server
+from engine.core.hashing import content_hash
+from engine.core.models import Entry
+from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
-from engine.storage import maintenance, record_store, remote_sync
+from engine.storage import lance_commits, maintenance, record_store, remote_sync
+from engine.storage.record_store import RecordStore
+from engine.storage.remote import remote_store
 
 
 @pytest.fixture
@@ -114,3 +120,38 @@ def test_the_first_look_after_a_machine_created_the_store_sees_another_machines_
         time.sleep(record_store.JUST_OPENED_S + 0.1)
         found = first.search("rollbacks", mode="keyword").results
         assert [r.entry.content for r in found] == ["the second machine's note about rollbacks"]
+
+
+def test_a_commit_that_finds_its_manifest_compacted_away_is_tried_again(
+    tmp_path: Path, counted: tuple[str, Requests]
+) -> None:
+    """Another machine's compaction removed the manifest this commit had just listed as
+    latest (the message Lance gives then): nothing was committed, so it is tried again."""
+    uri, _ = counted
+    store = RecordStore(Path("unused"), DIMENSION, remote_store(uri))
+    embedder = FakeEmbedder(dimension=DIMENSION)
+    store.add([_entry("first")], embedder.embed_documents(["first"]))
+    tries: list[int] = []
+
+    def add(table: Any) -> None:
+        tries.append(table.version)
+        if len(tries) == 1:
+            raise RuntimeError(
+                "lance error: LanceError(IO): Generic N/A error: Wrapped error: Not found: "
+                "team/memories.lance/_versions/18446744073709551520.manifest"
+            )
+        table.add([{**table.to_arrow().to_pylist()[0], "id": "second"}])
+
+    lance_commits.committed(store.table(), add)
+    assert len(tries) == 2
+    assert store.count() == 2
+
+
+def _entry(text: str) -> Entry:
+    return Entry(
+        id=text,
+        content=text,
+        created_at="2026-01-01T00:00:00+00:00",
+        updated_at="2026-01-01T00:00:00+00:00",
+        content_hash=content_hash(text),
+    )
