@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, maintenance
+from engine.storage import lance_commits, maintenance, remote_table
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
     MIGRATIONS,
@@ -50,9 +49,6 @@ add until its RSS had nearly doubled (bench/http_load.py)."""
 INDEX_CACHE_BYTES = 512 * 1024 * 1024
 """LanceDB's cache of ANN index pages (default 6 GiB); an index exists from
 ``maintenance.ANN_MIN_ROWS`` rows, and one-shot processes read little of it."""
-JUST_OPENED_S = 1.0
-"""A remote table opened this recently is at its latest version: a look at it then (the
-one on open) costs no second listing."""
 
 
 class RecordStore:
@@ -71,7 +67,7 @@ class RecordStore:
         self._index_checked_at: int | None = None
         self._db: Any = None
         self._writes = 0
-        self._opened_at: float | None = None  # when the table was opened, if not looked since
+        self._opened_at: float | None = None  # see remote_table.latest_version
 
     # --- opening -------------------------------------------------------------------------
 
@@ -89,12 +85,8 @@ class RecordStore:
 
             remote = self.remote
             try:
-                # interval 0: every read sees other processes' latest commits. On object
-                # storage each such look is a listing of the versions, several per
-                # operation: there the table stays on its version until
-                # :meth:`latest_version` moves it (remote_sync's looks), and commits land
-                # on the latest version whatever the one they began from (Lance rebases
-                # them; lance_commits retries the incompatible ones).
+                # interval 0: every read sees other processes' latest commits (on object
+                # storage, the table stays on its version between looks: remote_table).
                 self._db = lancedb.connect(
                     self.path if remote is None else remote.uri,
                     read_consistency_interval=timedelta(0) if remote is None else None,
@@ -114,13 +106,13 @@ class RecordStore:
         if self._table is not None:
             return self._table
         db = self._connect()
-        table = self._open(db)
+        table = remote_table.open_table(self, db)
         if table is None:
             if not create:
                 return None
             table, restored = lance_commits.create(db, TABLE, schema(self.dimension), self.where)
             self.uncounted += bool(restored)  # another machine's rows came back
-        self._opened_at = time.monotonic()
+        remote_table.mark_opened(self)
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -132,36 +124,9 @@ class RecordStore:
         self._migrate()
         return self._table
 
-    def _open(self, db: Any) -> Any:
-        """The existing table, ``None`` if there is none: on object storage, opened
-        straight away (one listing of its versions and its manifest) rather than after a
-        listing of the tables."""
-        if self.remote is None and not self.exists():
-            return None
-        try:
-            return db.open_table(TABLE)
-        except Exception as exc:
-            if self.remote is not None and f"'{TABLE}' was not found" in str(exc):
-                return None
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
-
     def latest_version(self) -> int | None:
-        """The table's latest version, the table moved to it (``None``: no table yet). A
-        table opened by this call or within :data:`JUST_OPENED_S` before it, and not
-        looked at since, is at its latest already: no second look."""
-        opened = self._opened_at
-        just_opened = opened is not None and time.monotonic() - opened < JUST_OPENED_S
-        fresh = self._table is None or just_opened
-        table = self.table()
-        if table is None:
-            return None
-        try:
-            if not fresh:
-                table.checkout_latest()
-            self._opened_at = None
-            return int(table.version)
-        except Exception as exc:  # a remote store: one listing of its versions
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+        """See :func:`engine.storage.remote_table.latest_version`."""
+        return remote_table.latest_version(self)
 
     def _migrate(self) -> None:
         names = set(self._table.schema.names)

@@ -26,7 +26,7 @@ from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
 from engine.storage.remote import is_unreachable, remote_store
-from engine.storage.remote_sync import RemoteWatch, pull, synced_version
+from engine.storage.remote_sync import RemoteWatch, pull, synced_version, to_latest
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ class Records:
                     self.mirror.clear(db)
                     self._mark_synced(db, 0)
                 return RepairReport(0, removed)
-            self._to_latest()
+            to_latest(self.store())
             # Counts only the mirror has would otherwise be overwritten by the store's.
             folded = self._fold_references(self.store())
             version = self.store().version  # before the scan: a later commit is seen next time
@@ -211,7 +211,7 @@ class Records:
     def rebuild_index(self) -> int:
         """Rebuild the keyword index from the store from scratch; returns the entry count."""
         with self.lock.hold():
-            self._to_latest()
+            to_latest(self.store())
             if self.store().exists():
                 self._fold_references(self.store())
             version = self.store().version  # before the scan, as in repair_index
@@ -226,12 +226,6 @@ class Records:
                 self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, version)
         return len(entries)
-
-    def _to_latest(self) -> None:
-        """Move a remote store's table to its latest version (it stays on its version
-        between looks: :meth:`RecordStore.latest_version`); a local one reads the latest."""
-        if self.watch is not None and self.store().exists():
-            self.store().latest_version()
 
     def _pull_stale(self, stale: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
         """The ``stale`` entries and their vectors (other machines embedded these), read

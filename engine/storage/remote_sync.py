@@ -70,6 +70,14 @@ class RemoteWatch:
         self._next = time.monotonic() + UNREACHABLE_BACKOFF
 
 
+def to_latest(store: RecordStore) -> None:
+    """Move a remote store's table to its latest version before a repair reads it (it
+    stays on its version between looks: :mod:`engine.storage.remote_table`); a local
+    store reads the latest version anyway."""
+    if store.remote is not None and store.exists():
+        store.latest_version()
+
+
 def synced_version(recorded: int, before: int, after: int, own_commits: int) -> int:
     """The store version a mirror can record after a write that moved the store from
     ``before`` to ``after`` with ``own_commits`` commits of its own (-1: uncounted ones

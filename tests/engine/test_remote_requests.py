@@ -21,7 +21,7 @@ from engine.core.models import Entry
 from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
-from engine.storage import lance_commits, maintenance, record_store, remote_sync
+from engine.storage import lance_commits, maintenance, remote_sync, remote_table
 from engine.storage.record_store import RecordStore
 from engine.storage.remote import remote_store
 
@@ -117,7 +117,7 @@ def test_the_first_look_after_a_machine_created_the_store_sees_another_machines_
         first.add("the first machine created the store with this note")
         with machine(tmp_path / "b", uri) as second:
             second.add("the second machine's note about rollbacks")
-        time.sleep(record_store.JUST_OPENED_S + 0.1)
+        time.sleep(remote_table.JUST_OPENED_S + 0.1)
         found = first.search("rollbacks", mode="keyword").results
         assert [r.entry.content for r in found] == ["the second machine's note about rollbacks"]
 
