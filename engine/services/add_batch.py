@@ -66,6 +66,11 @@ class AddBatcher:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
         try:
             self._write(batch)
+        except BaseException as exc:  # an interrupt: no add of the batch waits forever
+            for waiting in batch:
+                if not waiting.done:
+                    self._finish(waiting, error=exc)
+            raise
         finally:
             with self._cond:
                 self._busy = False
@@ -76,14 +81,14 @@ class AddBatcher:
         self.batches += 1
         try:
             results = self._add_many([s.item for s in batch])
-        except BaseException as exc:
+        except Exception as exc:
             if len(batch) == 1:
                 self._finish(batch[0], error=exc)
                 return
             for slot in batch:  # each add's own answer: its error, or its entry stored
                 try:
                     self._finish(slot, result=self._add_many([slot.item])[0])
-                except BaseException as own:
+                except Exception as own:
                     self._finish(slot, error=own)
             return
         for slot, result in zip(batch, results, strict=True):
