@@ -7,10 +7,12 @@ Builds a project of ``--entries`` short notes (real model), starts the real
 ``memory-tui serve-mcp --http`` on loopback and runs ``--sessions`` MCP SDK clients for
 ``--seconds``: each picks 80 % ``memory_search``, 15 % ``memory_add``, 5 % ``memory_list``,
 waiting ``--think-ms`` between calls (0: back to back). Prints errors, acknowledged adds
-missing afterwards, latency percentiles per tool, and the server's resident memory once
-warm and at the end. Targets (issue 16): 0 errors, 0 lost, add p99 ≤ 250 ms, search p95 ≤
-150 ms, RSS growth ≤ 30 %. With ``--token`` the server requires a random token (given in
-``MEMORY_TUI_HTTP_TOKEN``) and every client sends it (issue 39).
+missing afterwards, latency percentiles per tool, the server's resident memory after
+``--warmup`` seconds of the same load (not measured) and every 10 s until the end, and where
+an add's time goes in the server (engine/storage/write_profile.py: lock wait, store commit,
+mirror transaction, embedding). Targets (issue 38): 0 errors, 0 lost, add p95 ≤ 250 ms,
+RSS growth ≤ 15 % after warm-up. With ``--token`` the server requires a random token
+(given in ``MEMORY_TUI_HTTP_TOKEN``) and every client sends it (issue 39).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
+
+from engine.storage import write_profile
 
 MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
 TOPICS = ["deploy", "database", "cache", "auth", "queue", "frontend", "logging", "billing"]
@@ -154,6 +158,57 @@ def wait_ready(url: str, headers: dict[str, str], process: subprocess.Popen[byte
     raise SystemExit("the server did not answer in 120 s")
 
 
+async def sampled(
+    url: str,
+    headers: dict[str, str],
+    sessions: int,
+    seconds: float,
+    think: float,
+    pid: int,
+    rss: list[tuple[float, float]],
+) -> Load:
+    """:func:`run_load`, with the server's RSS sampled every 10 s into ``rss``."""
+    started = time.monotonic()
+
+    async def sample() -> None:
+        while time.monotonic() - started < seconds:
+            rss.append((time.monotonic() - started, rss_mib(pid)))
+            await anyio.sleep(10)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(sample)
+        load = await run_load(url, headers, sessions, seconds, think)
+        group.cancel_scope.cancel()
+    return load
+
+
+def read_profile(path: Path) -> dict[str, list[float]]:
+    """The server's add profile (engine/storage/write_profile.py): ms per part, per add."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    names = [*sorted({k for row in rows for k in row} - {"total"}), "total"]
+    return {name: [float(row.get(name, 0.0)) for row in rows] for name in names}
+
+
+def print_profile(parts: dict[str, list[float]]) -> None:
+    """Where the adds' time went: mean, p50 and p95 per part, and its share of the total."""
+    total = parts.get("total") or []
+    if not total:
+        return
+    whole = sum(total)
+    print(f"  where an add's time goes in the server ({len(total)} adds; mean / p50 / p95 ms):")
+    known = [0.0] * len(total)
+    for name, values in parts.items():
+        if name != "total":
+            known = [a + b for a, b in zip(known, values, strict=True)]
+    rest = [t - k for t, k in zip(total, known, strict=True)]
+    for name, values in [*parts.items(), ("other (validation, checks)", rest)]:
+        share = sum(values) / whole * 100
+        print(
+            f"    {name:26} {statistics.fmean(values):7.1f} {pct(values, 50):7.1f} "
+            f"{pct(values, 95):7.1f}  {share:5.1f} %"
+        )
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -174,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entries", type=int, default=2000)
     parser.add_argument("--think-ms", type=float, default=0)
     parser.add_argument(
+        "--warmup", type=float, default=30, help="seconds of the same load before measuring"
+    )
+    parser.add_argument(
         "--token", action="store_true", help="the server requires a token; clients send it"
     )
     args = parser.parse_args(argv)
@@ -189,18 +247,26 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         command = [MEMORY_TUI, "serve-mcp", "--http", "--port", str(port), "--project", str(root)]
+        profile = Path(tmp) / "write-profile.jsonl"
+        env[write_profile.ENV] = str(profile)
         process = subprocess.Popen(command, stderr=subprocess.PIPE, env=env)
+        rss: list[tuple[float, float]] = []
         try:
             wait_ready(url, headers, process)
+            think = args.think_ms / 1000
+            if args.warmup:  # the same load, not measured: caches and pools fill up
+                warmed = anyio.run(run_load, url, headers, args.sessions, args.warmup, think)
+                profile.unlink(missing_ok=True)
             rss_start = rss_mib(process.pid)
             load = anyio.run(
-                run_load, url, headers, args.sessions, args.seconds, args.think_ms / 1000
+                sampled, url, headers, args.sessions, args.seconds, think, process.pid, rss
             )
             rss_end = rss_mib(process.pid)
         finally:
             process.terminate()
             stderr = process.communicate(timeout=30)[1].decode(errors="replace")
-        missing = lost(root, load.acked)
+        missing = lost(root, load.acked + (warmed.acked if args.warmup else []))
+        parts = read_profile(profile)
     calls = sum(len(v) for v in load.ms.values())
     print(
         f"{args.sessions} sessions x {args.seconds:g} s (think {args.think_ms:g} ms) on "
@@ -216,8 +282,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     growth = (rss_end - rss_start) / rss_start * 100
     print(
-        f"  server RSS {rss_start:.0f} MiB warm -> {rss_end:.0f} MiB at the end ({growth:+.0f} %)"
+        f"  server RSS {rss_start:.0f} MiB after {args.warmup:g} s of warm-up load -> "
+        f"{rss_end:.0f} MiB at the end ({growth:+.0f} %); every 10 s: "
+        + " ".join(f"{mib:.0f}" for _, mib in rss)
     )
+    print_profile(parts)
     for error in load.errors[:5]:
         print(f"  error: {error}")
     if "Traceback" in stderr:

@@ -23,14 +23,11 @@ Loopback has no network latency: against a real bucket add each request's round 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-import re
 import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakes import FakeEmbedder
 from s3_server import aws_env, start_server
 
+from bench.s3_requests import Requests, counting_server
 from engine.core.errors import StorageError
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
@@ -131,38 +129,25 @@ def stopped_server(tmp: Path, server: object, uri: str) -> None:
             print(f"  {exc.message[:160]}…")
 
 
-class _Requests(logging.Handler):
-    """Counts the requests moto's server logs, by HTTP method."""
+def requests_per_operation(tmp: Path) -> None:
+    """Object store requests of one add, one search and the rest, by method, counted on an
+    in-process moto server (bench/s3_requests.py: the child server's log is not ours)."""
+    with counting_server() as (endpoint, bucket, counter):
+        saved = {k: os.environ.get(k) for k in aws_env(endpoint)}
+        os.environ.update(aws_env(endpoint))
+        try:
+            _requests(tmp, f"s3://{bucket}/requests", counter)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.counts: Counter[str] = Counter()
 
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        found = re.search(r'"(?:\x1b\[[0-9;]*m)*(GET|PUT|HEAD|DELETE|POST) ', message)
-        if found:
-            listing = found.group(1) == "GET" and "list-type=2" in message
-            self.counts["LIST" if listing else found.group(1)] += 1
-
-
-def requests_per_operation(tmp: Path, uri: str) -> None:
-    """Object store requests of one add, one search and the rest, by method."""
-    log = logging.getLogger("werkzeug")
-    counter = _Requests()
-    quiet = list(log.handlers)
-    for handler in quiet:
-        log.removeHandler(handler)
-    log.addHandler(counter)
-    log.propagate = False
-    log.setLevel(logging.INFO)
-
+def _requests(tmp: Path, uri: str, counter: Requests) -> None:
     def count(what: str, action: Callable[[], object], times: int = 1) -> None:
-        counter.counts.clear()
-        for _ in range(times):
-            action()
-        per = {m: round(n / times, 1) for m, n in sorted(counter.counts.items())}
-        print(f"  {what:52s} {per}")
+        print(f"  {what:52s} {counter.measure(action, times)}")
 
     print("object store requests per operation (by HTTP method):")
     root = tmp / "requests"
@@ -171,6 +156,9 @@ def requests_per_operation(tmp: Path, uri: str) -> None:
         for n in range(20):  # the small fragments of single adds, as in daily use
             memory.add(f"warm note {n}")
         count("add (one note, mean of 20)", lambda: memory.add(f"note {time.time_ns()}"), 20)
+        for n in range(160):
+            memory.add(f"more note {n}")
+        count("add after 200 adds (mean of 20)", lambda: memory.add(f"n {time.time_ns()}"), 20)
         time.sleep(2.1)
         memory.search("topic6")  # the look after the adds: this machine's own commits
         time.sleep(2.1)
@@ -184,17 +172,13 @@ def requests_per_operation(tmp: Path, uri: str) -> None:
 
     def one_shot() -> None:
         with _open(root, uri) as fresh:
-            fresh.search("topic9")
+            fresh.search("topic9", mode="keyword")
 
-    count("one-shot open + keyword search", one_shot)
+    count("one-shot open + keyword search (mean of 5)", one_shot, 5)
     count(
-        "new machine: open and build the mirror (340 entries)",
+        "new machine: open and build the mirror (~520 entries)",
         lambda: _open(tmp / "n", uri).close(),
     )
-    log.removeHandler(counter)
-    log.setLevel(logging.ERROR)
-    for handler in quiet:
-        log.addHandler(handler)
 
 
 def main() -> None:
@@ -210,7 +194,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         if args.requests_only:
-            requests_per_operation(tmp, f"s3://{bucket}/requests")
+            requests_per_operation(tmp)
             return
         local = latencies(tmp, "", args.adds, args.searches)
         remote = latencies(tmp, f"s3://{bucket}/team", args.adds, args.searches)
@@ -222,8 +206,8 @@ def main() -> None:
             first, last = statistics.median(run[:tenth]), statistics.median(run[-tenth:])
             print(f"add p50 {name}: first 10 % {first:.1f} ms, last 10 % {last:.1f} ms")
         new_machine(tmp, f"s3://{bucket}/big", args.entries)
-        requests_per_operation(tmp, f"s3://{bucket}/requests")
-        stopped_server(tmp, server.server, f"s3://{bucket}/outage")
+        requests_per_operation(tmp)
+        stopped_server(tmp, server, f"s3://{bucket}/outage")
 
 
 if __name__ == "__main__":

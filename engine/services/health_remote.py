@@ -42,12 +42,13 @@ def check_remote(memory: Memory, report: HealthReport) -> bool:
     except StorageError as exc:
         report.add("remote store", Status.PROBLEM, exc.message, _FIX)
         return False
-    keep = int(REMOTE_KEEP_VERSIONS_FOR.total_seconds() // 60)
+    keep = int(REMOTE_KEEP_VERSIONS_FOR.total_seconds())
+    kept = f"old versions {keep} s" if keep else "no old version (readers read the latest)"
     report.add(
         "remote store",
         Status.OK,
         f"{store.where}: reachable ({reached:.0f} ms), writable ({probe}); {facts}; "
-        f"compaction keeps old versions {keep} min for other machines' readers",
+        f"compaction keeps {kept}",
     )
     return True
 

@@ -21,6 +21,7 @@ from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
 from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher
 from engine.search.vector import VectorSearcher
+from engine.services.add_batch import AddBatcher
 from engine.services.entries import EntryService
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
@@ -64,6 +65,8 @@ class Parts:
         self.entries = EntryService(
             self.records, self.embedder, config, on_written=self.record_citations
         )
+        self.add_batcher = AddBatcher(self.entries.add_prepared)
+        """Concurrent adds of this process written in one commit (:mod:`.add_batch`)."""
         self.vectors = VectorSearcher(
             self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
         )

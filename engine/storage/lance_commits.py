@@ -46,9 +46,13 @@ _CONFLICTS = (
 
 
 def is_conflict(exc: BaseException) -> bool:
-    """Whether Lance refused a commit because another one landed first."""
+    """Whether Lance refused a commit because another one landed first, or could not read
+    the manifest of a version it had just found latest because another machine's
+    compaction removed it meanwhile (``maintenance.REMOTE_KEEP_VERSIONS_FOR``): nothing
+    was committed then either, and the latest version is there to try again on."""
     text = str(exc).lower()
-    return any(mark in text for mark in _CONFLICTS)
+    vanished = "not found" in text and "_versions/" in text and ".manifest" in text
+    return vanished or any(mark in text for mark in _CONFLICTS)
 
 
 def committed(table: Any, op: Callable[[Any], object], *, attempts: int = ATTEMPTS) -> None:

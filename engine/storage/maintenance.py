@@ -60,10 +60,16 @@ on a version another process has just removed reads again from the latest one (s
 ``record_store._reads``). Every version kept also keeps the copy of the table's tail that
 compaction rewrote: with 2 s, 1,000 single adds through serve-mcp left 10.9 MB of data
 files for 1.6 MB of rows; with 60 s, 35.7 MB."""
-REMOTE_KEEP_VERSIONS_FOR = timedelta(minutes=5)
-"""The same for a store on object storage: other machines hold no lock of ours and may
-be reading a version one of them has just compacted away; five minutes outlast any read
-(a search takes well under a second), at the price of the rewritten tail kept as long."""
+REMOTE_KEEP_VERSIONS_FOR = timedelta(seconds=2)
+"""The same for a store on object storage (it was five minutes). Other machines hold no
+lock of ours: a read on a version that one of them has just compacted away reads again
+from the latest one, as locally, and a commit begun on such a version still lands on the
+latest (Lance rebases it; tests/engine/test_remote_requests.py). What the two seconds
+cover is the moment between another machine's listing of ``_versions/`` and its read of
+the manifest it found latest: with none kept, two machines adding 200 notes each at once
+saw one add fail on a manifest compacted away in between. Every version kept is an object
+each commit's listing returns, with the data files it keeps: with five minutes, 200 single
+adds grew from 56 to 247 ms p50 on loopback S3 (bench/RESULTS.md, issue 38)."""
 
 
 def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:

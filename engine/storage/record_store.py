@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, maintenance
+from engine.storage import lance_commits, maintenance, remote_table
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
     TABLE,
@@ -67,6 +67,7 @@ class RecordStore:
         self._index_checked_at: int | None = None
         self._db: Any = None
         self._writes = 0
+        self._opened_at: float | None = None  # see remote_table.latest_version
 
     # --- opening -------------------------------------------------------------------------
 
@@ -74,12 +75,7 @@ class RecordStore:
         """Whether the table has been created on disk (or on the object store)."""
         if self.remote is None:
             return (self.path / f"{TABLE}.lance").is_dir()
-        if self._table is not None:
-            return True
-        try:
-            return TABLE in self._connect().list_tables().tables
-        except Exception as exc:
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+        return self.table() is not None  # opening it costs what a listing of tables would
 
     def _connect(self) -> Any:
         if self._db is None:
@@ -89,10 +85,11 @@ class RecordStore:
 
             remote = self.remote
             try:
-                # interval 0: every read sees other processes' latest commits.
+                # interval 0: every read sees other processes' latest commits (on object
+                # storage, the table stays on its version between looks: remote_table).
                 self._db = lancedb.connect(
                     self.path if remote is None else remote.uri,
-                    read_consistency_interval=timedelta(0),
+                    read_consistency_interval=timedelta(0) if remote is None else None,
                     session=lancedb.Session(
                         index_cache_size_bytes=INDEX_CACHE_BYTES,
                         metadata_cache_size_bytes=METADATA_CACHE_BYTES,
@@ -109,16 +106,13 @@ class RecordStore:
         if self._table is not None:
             return self._table
         db = self._connect()
-        if not self.exists():
+        table = remote_table.open_table(self, db)
+        if table is None:
             if not create:
                 return None
             table, restored = lance_commits.create(db, TABLE, schema(self.dimension), self.where)
             self.uncounted += bool(restored)  # another machine's rows came back
-        else:
-            try:
-                table = db.open_table(TABLE)
-            except Exception as exc:
-                raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+        remote_table.mark_opened(self)
         stored = table.schema.field("vector").type.list_size
         if stored != self.dimension:
             raise StorageError(
@@ -129,6 +123,10 @@ class RecordStore:
         self._table = table
         self._migrate()
         return self._table
+
+    def latest_version(self) -> int | None:
+        """See :func:`engine.storage.remote_table.latest_version`."""
+        return remote_table.latest_version(self)
 
     def _migrate(self) -> None:
         """Apply the numbered migrations the table still needs (see
@@ -247,7 +245,9 @@ class RecordStore:
 
     @_reads
     def count(self) -> int:
-        """Number of entries."""
+        """Number of entries (in the latest version: on object storage, one look more)."""
+        if self.remote is not None:
+            self.latest_version()
         table = self.table()
         return 0 if table is None else int(table.count_rows())
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
-from engine.storage import maintenance
+from engine.storage import maintenance, write_profile
 from engine.storage.changes import (
     Change,
     MirrorOp,
@@ -34,7 +34,7 @@ from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
 from engine.storage.record_store import RecordStore
 from engine.storage.remote import is_unreachable, remote_store
-from engine.storage.remote_sync import RemoteWatch, pull, synced_version
+from engine.storage.remote_sync import RemoteWatch, pull, synced_version, to_latest
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +159,7 @@ class Records:
                     self.mirror.clear(db)
                     self._mark_synced(db, 0)
                 return RepairReport(0, removed)
+            to_latest(self.store())
             # Counts only the mirror has would otherwise be overwritten by the store's.
             folded = self._fold_references(self.store())
             version = self.store().version  # before the scan: a later commit is seen next time
@@ -186,6 +187,7 @@ class Records:
     def rebuild_index(self) -> int:
         """Rebuild the keyword index from the store from scratch; returns the entry count."""
         with self.lock.hold():
+            to_latest(self.store())
             if self.store().exists():
                 self._fold_references(self.store())
             version = self.store().version  # before the scan, as in repair_index
@@ -270,9 +272,10 @@ class Records:
             store = self.store()  # a missing store refuses here, before pending is set
             try:
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
-                self.mirror.mark_pending()
-                folded = self._fold_references(store, force=force_fold)
-                change.store_op(store)
+                with write_profile.timed("store"):
+                    self.mirror.mark_pending()
+                    folded = self._fold_references(store, force=force_fold)
+                    change.store_op(store)
             except StorageError as exc:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
@@ -280,13 +283,14 @@ class Records:
             delta = change.delta
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
-            with self.mirror.transaction() as db:
+            with write_profile.timed("mirror"), self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 change.mirror_op(db)
                 after = self._mark_synced(db, version, vectors_changed=change.vectors_changed)
             if delta is not None and after:
-                self._tell(before, after, delta)
+                with write_profile.timed("vectors_in_memory"):
+                    self._tell(before, after, delta)
         return True
 
     def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:

@@ -58,7 +58,7 @@ class RemoteWatch:
         if not force and not self.due():
             return None
         try:
-            latest = store.version if store.exists() else None
+            latest = store.latest_version()
         except StorageError:
             self.unreachable()
             raise
@@ -68,6 +68,14 @@ class RemoteWatch:
     def unreachable(self) -> None:
         """A call failed because the store could not be reached: no look for a while."""
         self._next = time.monotonic() + UNREACHABLE_BACKOFF
+
+
+def to_latest(store: RecordStore) -> None:
+    """Move a remote store's table to its latest version before a repair reads it (it
+    stays on its version between looks: :mod:`engine.storage.remote_table`); a local
+    store reads the latest version anyway."""
+    if store.remote is not None and store.exists():
+        store.latest_version()
 
 
 def synced_version(recorded: int, before: int, after: int, own_commits: int) -> int:

@@ -1,0 +1,208 @@
+"""A memory a hundred times larger (issue 38) — ``python -m bench.scale [--entries 100000]
+[--queries 100] [--adds 50] [--keep DIR]``.
+
+Builds a memory of ``--entries`` synthetic entries and measures what a user of that
+memory meets: the one-shot open + keyword search (a fresh process, what the prompt hook
+and the CLI pay), warm hybrid and keyword search in a long-lived process (the MCP server,
+the TUI: vectors in memory), single adds there, the process's RSS, the memory's size on
+disk, and the time to build the ANN index (``maintenance.ANN_MIN_ROWS`` rows and more).
+
+Entries are random but shaped like real ones: words drawn from a Zipf-distributed
+vocabulary of 30,000 made-up words (so BM25 sees common and rare terms), lengths from a
+log-normal distribution around 60 words (a short note to a long section, at most 1,200
+words), six categories. The embedder is the tests' deterministic bag-of-words fake at the
+real model's 384 dimensions (tests/fakes.py): the model's time is not the point here, and
+queries then embed in microseconds, so hybrid figures are the storage's and search's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fakes import FakeEmbedder
+
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.services.parts import parts_of
+
+DIMENSION = 384
+VOCABULARY = 30_000
+CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "general")
+SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in ("a", "e", "i", "o", "u", "ai", "ou")]
+
+
+def vocabulary(rng: np.random.Generator) -> list[str]:
+    """Made-up words of two to four syllables, distinct."""
+    words: set[str] = set()
+    while len(words) < VOCABULARY:
+        size = int(rng.integers(2, 5))
+        words.add("".join(SYLLABLES[int(i)] for i in rng.integers(0, len(SYLLABLES), size)))
+    return sorted(words)
+
+
+def texts(count: int, seed: int = 38) -> list[str]:
+    """``count`` synthetic entry texts (see the module's docstring)."""
+    rng = np.random.default_rng(seed)
+    words = vocabulary(rng)
+    lengths = np.clip(rng.lognormal(np.log(60), 0.8, count), 5, 1_200).astype(int)
+    ranks = rng.zipf(1.15, int(lengths.sum())) - 1
+    ranks = np.where(ranks < VOCABULARY, ranks, rng.integers(0, VOCABULARY, ranks.shape))
+    out, at = [], 0
+    for n, length in enumerate(lengths):
+        chosen = ranks[at : at + length]
+        at += length
+        out.append(f"note {n}: " + " ".join(words[int(r)] for r in chosen))
+    return out
+
+
+def build(root: Path, entries: list[str]) -> dict[str, float]:
+    """Write the entries (2,000 an ``add_many``), then build the ANN index."""
+    (root / ".claude").mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
+        for start in range(0, len(entries), 2_000):
+            batch = entries[start : start + 2_000]
+            memory.add_many(
+                [NewEntry(t, category=CATEGORIES[(start + i) % 6]) for i, t in enumerate(batch)]
+            )
+            if start % 100_000 == 0:
+                print(f"  {start + len(batch):,} written, {time.perf_counter() - started:.0f} s")
+        built = time.perf_counter() - started
+        memory.store().compact()
+        ann_started = time.perf_counter()
+        done = parts_of(memory).records.maintain_vector_index()
+        ann = time.perf_counter() - ann_started
+    print(f"  build: {built:.0f} s; ANN index: {done or 'none'} in {ann:.1f} s")
+    return {"build_s": built, "ann_s": ann}
+
+
+ONE_SHOT = """
+import sys, time
+sys.path[:0] = {paths!r}
+started = time.perf_counter()
+from fakes import FakeEmbedder
+from engine.services.memory import Memory
+with Memory.open({root!r}, embedder=FakeEmbedder({dimension})) as memory:
+    opened = time.perf_counter()
+    memory.search({query!r}, mode="keyword")
+print((opened - started) * 1000, (time.perf_counter() - started) * 1000)
+"""
+
+
+def one_shot(root: Path, query: str) -> tuple[float, float]:
+    """A fresh process: ms to import and open the memory, and to open + keyword search."""
+    paths = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).parent.parent / "tests")]
+    code = ONE_SHOT.format(paths=paths, root=str(root), dimension=DIMENSION, query=query)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    opened, total = (float(x) for x in out.stdout.split())
+    return opened, total
+
+
+def timed(action: Callable[[int], object], runs: int) -> list[float]:
+    times = []
+    for n in range(runs):
+        started = time.perf_counter()
+        action(n)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def summary(times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"p50 {statistics.median(ordered):7.1f} ms, p95 {p95:7.1f} ms"
+
+
+def rss_mib() -> tuple[float, float]:
+    """This process's resident memory now and at its peak, MiB."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024
+
+
+def disk_mib(root: Path) -> dict[str, float]:
+    memory = root / ".claude" / "memory"
+    sizes: dict[str, float] = {}
+    for part in sorted(memory.iterdir()):
+        files = [part] if part.is_file() else [p for p in part.rglob("*") if p.is_file()]
+        sizes[part.name] = sum(p.stat().st_size for p in files) / 2**20
+    return sizes
+
+
+def measure(root: Path, entries: list[str], queries: int, adds: int) -> None:
+    rng = np.random.default_rng(7)
+    picks = rng.integers(0, len(entries), queries)
+    # Queries: three words of an entry (a known topic), as an agent's searches are.
+    words = [entries[int(i)].split()[2:] for i in picks]
+    asks = [" ".join(w[j] for j in rng.integers(0, len(w), 3)) for w in words]
+    shots = [one_shot(root, asks[n]) for n in range(5)]
+    print(
+        f"  one-shot process (import + open; + keyword search), median of 5: "
+        f"{statistics.median(s[0] for s in shots):.0f} ms; "
+        f"{statistics.median(s[1] for s in shots):.0f} ms"
+    )
+    started = time.perf_counter()
+    memory = Memory.open(root, embedder=FakeEmbedder(DIMENSION), vectors_in_memory=True)
+    opened = (time.perf_counter() - started) * 1000
+    try:
+        first = time.perf_counter()
+        memory.search(asks[0], mode="hybrid")  # loads the vectors into memory
+        load = (time.perf_counter() - first) * 1000
+        print(
+            f"  long-lived open {opened:.0f} ms; first hybrid search (vectors loaded) {load:.0f} ms"
+        )
+        hybrid = timed(lambda n: memory.search(asks[n], mode="hybrid"), queries)
+        keyword = timed(lambda n: memory.search(asks[n], mode="keyword"), queries)
+        add = timed(lambda n: memory.add(f"scale bench note {n} about {asks[n]}"), adds)
+        print(f"  warm hybrid search   {summary(hybrid)}")
+        print(f"  warm keyword search  {summary(keyword)}")
+        print(f"  single add           {summary(add)}")
+        now, peak = rss_mib()
+        print(f"  RSS of the long-lived process: {now:.0f} MiB now, peak {peak:.0f} MiB")
+    finally:
+        memory.close()
+    sizes = disk_mib(root)
+    parts = ", ".join(f"{k} {v:.0f}" for k, v in sizes.items() if v >= 1)
+    print(f"  on disk: {sum(sizes.values()):.0f} MiB ({parts})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, nargs="+", default=[100_000])
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--adds", type=int, default=50)
+    parser.add_argument("--keep", type=Path, help="build (or reuse) the memories here")
+    args = parser.parse_args()
+    os.environ.setdefault("LANCE_LOG", "error")
+    for count in args.entries:
+        print(f"{count:,} entries:")
+        started = time.perf_counter()
+        entries = texts(count)
+        chars = [len(t) for t in entries]
+        print(
+            f"  texts made in {time.perf_counter() - started:.0f} s: median "
+            f"{statistics.median(chars):.0f} characters, p95 {np.percentile(chars, 95):.0f}"
+        )
+        folder = Path(tempfile.mkdtemp(prefix="scale-")) if args.keep is None else args.keep
+        root = folder / f"scale-{count}"
+        if not (root / ".claude" / "memory" / "fts.sqlite").exists():
+            build(root, entries)
+        measure(root, entries, args.queries, args.adds)
+        if args.keep is None:
+            shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The near-duplicate check of a memory large enough for an ANN index goes through the
+index, not through every vector (issue 38)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine.search.vector import VectorSearcher
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.services.parts import parts_of
+from engine.storage import maintenance
+
+WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+]
+
+
+def note(n: int) -> str:
+    """A note of ten words, most of them its own."""
+    own = [f"w{n}x{k}" for k in range(7)]
+    return " ".join([*own, WORDS[n % len(WORDS)], WORDS[(n * 7) % len(WORDS)], f"topic{n}"])
+
+
+@pytest.fixture
+def indexed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Memory, list[str]]]:
+    monkeypatch.setattr(maintenance, "ANN_MIN_ROWS", 300)
+    memory = Memory.open(tmp_path, embedder=FakeEmbedder())
+    added = memory.add_many([NewEntry(note(n)) for n in range(400)])
+    assert parts_of(memory).records.maintain_vector_index().startswith("built a vector index")
+    yield memory, [r.entry.id for r in added]
+    memory.close()
+
+
+def test_a_near_duplicate_is_found_through_the_ann_index(
+    indexed: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory, ids = indexed
+
+    def scan(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the near-duplicate check scanned every vector")
+
+    monkeypatch.setattr(VectorSearcher, "search", scan)
+    added = memory.add(note(123) + " again")
+    assert added.created
+    assert added.near_duplicate is not None
+    assert added.near_duplicate.entry.id == ids[123]
+    assert added.near_duplicate.similarity >= 0.9
+    assert memory.add("an unrelated sentence about database failover").near_duplicate is None
