@@ -43,6 +43,8 @@ _IMPORT = re.compile(
     r"|php_tag"
 )
 """Top-level nodes that bring names in (``import``, ``use``, ``package``, ``#include``)."""
+_TEXT_NODE = re.compile(r"comment|string|text_block|heredoc")
+"""Node types of text for people in the grammars: comments and string literals."""
 _BODILESS = frozenset({"mod_item", "namespace_definition"})
 """Rust's ``mod flags;``, PHP's ``namespace App;``: declarations, not definitions."""
 
@@ -88,6 +90,9 @@ class Outline:
     query's (Rust: ``#[cfg(test)] thread_local! { ... }``)."""
     import_lines: tuple[tuple[int, int], ...] = ()
     """Line ranges of the top-level imports, ``package`` and ``mod x;`` declarations."""
+    text_chars: tuple[int, ...] = ()
+    """Per line (0-based), the characters (bytes, blanks at its ends left out) that lie in
+    comments and string literals: text written for people, not code."""
 
     @property
     def summary(self) -> str:
@@ -122,7 +127,38 @@ def outline(text: str, language: str) -> Outline:
         for n in root.named_children
         if _IMPORT.search(n.type) or (n.type in _BODILESS and n.child_by_field_name("body") is None)
     )
-    return Outline(tuple(definitions), doc, lines, _test_code(root, grammar), imports)
+    return Outline(
+        tuple(definitions), doc, lines, _test_code(root, grammar), imports, _text_chars(root, data)
+    )
+
+
+def text_share(found: Outline, lines: list[str], start: int, end: int) -> float:
+    """The share of the characters of lines ``start``..``end`` (1-based, inclusive, blanks
+    at the ends of lines left out) that lie in comments and string literals."""
+    total = sum(len(line.strip().encode("utf-8", "replace")) for line in lines[start - 1 : end])
+    text = sum(found.text_chars[start - 1 : end])
+    return text / total if total else 0.0
+
+
+def _text_chars(root: Node, data: bytes) -> tuple[int, ...]:
+    """:attr:`Outline.text_chars` of a parsed file: the outermost comment and string nodes
+    (any grammar's ``comment``, ``line_comment``, ``string_literal``, ``raw_string_literal``,
+    ``text_block``...) and the characters of each line they cover."""
+    rows = data.split(b"\n")
+    counts = [0] * len(rows)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not _TEXT_NODE.search(node.type):
+            stack.extend(node.children)
+            continue
+        first, last = node.start_point, node.end_point
+        for row in range(first.row, min(last.row, len(rows) - 1) + 1):
+            line = rows[row]
+            a = first.column if row == first.row else 0
+            b = last.column if row == last.row else len(line)
+            counts[row] += len(line[a:b].strip())
+    return tuple(counts)
 
 
 def _test_code(root: Node, grammar: Grammar) -> tuple[tuple[int, int], ...]:
