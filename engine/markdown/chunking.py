@@ -19,6 +19,9 @@ Fenced code blocks and tables are atomic: they are never cut, so a piece is at m
 of its own. Only a block larger than ``ATOMIC_LIMIT_FACTOR * chunk_size`` is split, between
 lines, into pieces of at most ``chunk_size``, each re-wrapped in the block's opening and closing
 fence (or, for a table, its header rows) so every piece still renders as code (or as a table).
+A fence of plain text (``txt``, ``text``, ``output``: a program's output shown verbatim, such
+as a full ``--help`` page) is split into pieces of the atomic limit instead, read like a page:
+one piece per option of a help page would outrank the prose and code explaining each.
 A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
 text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
@@ -70,6 +73,9 @@ ATOMIC_LIMIT_FACTOR = 4
 """Code blocks and tables up to this many times ``chunk_size`` are kept whole."""
 
 OVERLAP_SEPARATOR = "\n\n"
+PLAIN_TEXT_FENCES = frozenset({"text", "txt", "plain", "plaintext", "output"})
+"""Fence languages of plain text: a program's output, not code (Pygments' and highlight.js's
+names for plain text, and ``output``)."""
 """Joins the overlap prefix to a chunk's own text."""
 
 
@@ -390,7 +396,10 @@ class _Document:
     def _wrapped_pieces(self, block: _Block) -> Iterator[tuple[str, int, int]]:
         """Split an oversized atomic block between lines, re-wrapping each piece in its frame."""
         head, tail = self._head_lines(block), self._tail_lines(block)
-        budget = self.size - self._frame_length(block)
+        size = self.size
+        if self.roles[block.first] is FenceRole.OPEN and _plain_text_fence(self.lines[block.first]):
+            size = ATOMIC_LIMIT_FACTOR * self.size
+        budget = size - self._frame_length(block)
         start, end = self._span(block.first + block.head, block.last - block.tail)
         pieces = list(self._pack(list(self._split_span(start, end, BLOCK, budget, 0)), budget))
         if not pieces:  # a body of blank lines: keep the frame so no text is lost
@@ -399,6 +408,13 @@ class _Document:
             first_line = block.first + 1 if number == 0 else line_start
             last_line = block.last + 1 if number == len(pieces) - 1 else line_end
             yield "\n".join([*head, text, *tail]), first_line, last_line
+
+
+def _plain_text_fence(opener: str) -> bool:
+    """Whether a fence's opening line names plain text as its language (its info string's
+    first word, as CommonMark reads it, in :data:`PLAIN_TEXT_FENCES`)."""
+    info = opener.strip().lstrip("`~").strip().lstrip("{.").split(maxsplit=1)
+    return bool(info) and info[0].rstrip("}").lower() in PLAIN_TEXT_FENCES
 
 
 def only_headings(text: str) -> bool:
