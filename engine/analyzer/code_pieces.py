@@ -16,7 +16,8 @@ from dataclasses import replace
 
 from engine.analyzer.comments import NOT_DOC
 from engine.analyzer.outline import Definition, Outline
-from engine.analyzer.pieces import MIN_WORDS, Piece, size, words
+from engine.analyzer.pieces import MIN_WORDS, TEXT_SHARE, Piece, size, words
+from engine.analyzer.prose import text_share
 
 _SILENT = re.compile(
     r"^\s*(?:$|[{}()\[\];,]+$|--"
@@ -104,7 +105,10 @@ def _split(
     """One piece, or the head and the members of a definition too long for one (or one
     holding a test); the lines after a member up to the next one go with it."""
     tests_inside = any(d.test for d in _inside(found, definition))
-    if not members or (size(lines, definition.start, definition.end) <= high and not tests_inside):
+    fits = size(lines, definition.start, definition.end) <= high
+    if not fits and not tests_inside and _is_text(definition, members, found, lines):
+        return [Piece((definition.name,), definition.start, definition.end, text=True)]
+    if not members or (fits and not tests_inside):
         return [Piece((definition.name,), definition.start, definition.end)]
     pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
     for i, member in enumerate(members):
@@ -120,6 +124,17 @@ def _split(
             inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
         pieces += inner
     return [p for p in pieces if p.end >= p.start]
+
+
+def _is_text(
+    definition: Definition, members: list[Definition], found: Outline, lines: list[str]
+) -> bool:
+    """A definition of no code of its own: no methods or functions inside (a function, or
+    a struct or enum of fields), most of its characters in comments and string literals
+    (:data:`~engine.analyzer.pieces.TEXT_SHARE`)."""
+    if any(m.kind != "field" for m in members):
+        return False
+    return text_share(found.text_chars, lines, definition.start, definition.end) >= TEXT_SHARE
 
 
 def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:

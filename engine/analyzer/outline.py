@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from engine.analyzer.comments import NOT_DOC, comment_text, first_paragraph
 from engine.analyzer.grammars import GRAMMARS, Grammar, definitions_query, parser_language
 from engine.analyzer.model import Symbol, SymbolKind
+from engine.analyzer.prose import text_chars
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -88,6 +89,9 @@ class Outline:
     query's (Rust: ``#[cfg(test)] thread_local! { ... }``)."""
     import_lines: tuple[tuple[int, int], ...] = ()
     """Line ranges of the top-level imports, ``package`` and ``mod x;`` declarations."""
+    text_chars: tuple[int, ...] = ()
+    """Per line (0-based), the characters (bytes, blanks at its ends left out) that lie in
+    comments and string literals: text written for people, not code."""
 
     @property
     def summary(self) -> str:
@@ -122,7 +126,9 @@ def outline(text: str, language: str) -> Outline:
         for n in root.named_children
         if _IMPORT.search(n.type) or (n.type in _BODILESS and n.child_by_field_name("body") is None)
     )
-    return Outline(tuple(definitions), doc, lines, _test_code(root, grammar), imports)
+    return Outline(
+        tuple(definitions), doc, lines, _test_code(root, grammar), imports, text_chars(root, data)
+    )
 
 
 def _test_code(root: Node, grammar: Grammar) -> tuple[tuple[int, int], ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.analyzer.model import DiscoveryDraft
@@ -15,6 +15,14 @@ MIN_WORDS = 3
 MAX_TITLE_NAMES = 6
 """Most names shown in a merged chunk's title (past it, five and a count); the header
 names them all."""
+TEXT_SHARE = 0.5
+"""A definition with at least this share of its characters in comments and string
+literals is text (:attr:`Piece.text`): most of it says what the program tells its users."""
+TEXT_CHUNK_CHARS = 8_000
+"""Parts of a text definition: read whole like a page, so that one declaration of many
+documented options (or one long help text) is a few entries, not one per option that each
+outranks the code implementing it (the largest size :mod:`engine.analyzer.definitions`
+cuts a file to)."""
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _BACKTICKS = re.compile(r"`+")
@@ -33,6 +41,9 @@ class Piece:
     """Never merged with its neighbours (a file's documentation)."""
     after_break: bool = False
     """Never merged with the piece before it (code left out lies between them)."""
+    text: bool = False
+    """Mostly text for people (a struct of documented options, a function returning a
+    help page): cut into parts of :data:`TEXT_CHUNK_CHARS`, not along its members."""
 
 
 def size(lines: list[str], start: int, end: int) -> int:
@@ -83,7 +94,7 @@ def wordful(pieces: list[Piece], lines: list[str]) -> list[Piece]:
         if words(lines, piece.start, piece.end) >= MIN_WORDS:
             out.append(piece)
         elif out and not any(line.strip() for line in lines[out[-1].end : piece.start - 1]):
-            out[-1] = Piece(out[-1].names, out[-1].start, piece.end)
+            out[-1] = replace(out[-1], end=piece.end)
     return out
 
 
@@ -98,7 +109,7 @@ def render(
         first = names[: MAX_TITLE_NAMES - 1]
         shown = ", ".join(first) + f" and {len(names) - len(first)} more"
     listed = ", ".join(names) or shown
-    parts = _parts(piece, lines, high)
+    parts = _parts(piece, lines, max(high, TEXT_CHUNK_CHARS) if piece.text else high)
     drafts = []
     for i, (a, b) in enumerate(parts, start=1):
         body = "\n".join(line[:400] for line in lines[a - 1 : b]).strip("\n")

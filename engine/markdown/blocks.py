@@ -135,3 +135,15 @@ def fence_roles(lines: Sequence[str]) -> list[FenceRole]:
     least as long; an unclosed fence runs to the end of its container.
     """
     return block_map(lines).roles
+
+
+PLAIN_TEXT_FENCES = frozenset({"text", "txt", "plain", "plaintext", "output"})
+"""Fence languages of plain text: a program's output, not code (Pygments' and highlight.js's
+names for plain text, and ``output``)."""
+
+
+def plain_text_fence(opener: str) -> bool:
+    """Whether a fence's opening line names plain text as its language (its info string's
+    first word, as CommonMark reads it, in :data:`PLAIN_TEXT_FENCES`)."""
+    info = opener.strip().lstrip("`~").strip().lstrip("{.").split(maxsplit=1)
+    return bool(info) and info[0].rstrip("}").lower() in PLAIN_TEXT_FENCES

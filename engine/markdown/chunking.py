@@ -19,6 +19,9 @@ Fenced code blocks and tables are atomic: they are never cut, so a piece is at m
 of its own. Only a block larger than ``ATOMIC_LIMIT_FACTOR * chunk_size`` is split, between
 lines, into pieces of at most ``chunk_size``, each re-wrapped in the block's opening and closing
 fence (or, for a table, its header rows) so every piece still renders as code (or as a table).
+A fence of plain text (``txt``, ``text``, ``output``: a program's output shown verbatim, such
+as a full ``--help`` page) is split into pieces of the atomic limit instead, read like a page:
+one piece per option of a help page would outrank the prose and code explaining each.
 A single line longer than the budget is the only thing ever cut mid-line. So no chunk's own
 text exceeds ``ATOMIC_LIMIT_FACTOR * chunk_size``.
 
@@ -34,7 +37,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.markdown.blocks import FenceRole, block_map
+from engine.markdown.blocks import FenceRole, block_map, plain_text_fence
 from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
 from engine.markdown.sections import MIN_PROSE_CHARS, Outline, path_line
@@ -379,7 +382,10 @@ class _Document:
     def _wrapped_pieces(self, block: _Block) -> Iterator[tuple[str, int, int]]:
         """Split an oversized atomic block between lines, re-wrapping each piece in its frame."""
         head, tail = self._head_lines(block), self._tail_lines(block)
-        budget = self.size - self._frame_length(block)
+        size = self.size
+        if self.roles[block.first] is FenceRole.OPEN and plain_text_fence(self.lines[block.first]):
+            size = ATOMIC_LIMIT_FACTOR * self.size
+        budget = size - self._frame_length(block)
         start, end = self._span(block.first + block.head, block.last - block.tail)
         pieces = list(self._pack(list(self._split_span(start, end, BLOCK, budget, 0)), budget))
         if not pieces:  # a body of blank lines: keep the frame so no text is lost

@@ -234,6 +234,24 @@ def test_atomic_block_beyond_the_limit_is_split_between_lines_and_rewrapped() ->
     assert chunks[1].line_start == chunks[0].line_end + 1
 
 
+@pytest.mark.parametrize("info", ["txt", "text", "output", "{.text}"])
+def test_a_long_plain_text_fence_is_split_into_pieces_of_the_atomic_limit(info: str) -> None:
+    body = [
+        f"  --option-{i:03d} <VALUE>   what option {i} changes in the output" for i in range(60)
+    ]
+    text = f"# Full --help output\n\n```{info}\n" + "\n".join(body) + "\n```\n"
+    assert len(text) > ATOMIC_LIMIT_FACTOR * 300
+
+    chunks = chunk_markdown(text, chunk_size=300, overlap_percent=0)
+
+    assert len(chunks) <= -(-len(text) // (ATOMIC_LIMIT_FACTOR * 300)) + 1
+    assert all(len(c.content) <= ATOMIC_LIMIT_FACTOR * 300 + 40 for c in chunks)
+    inner = [ln for c in chunks for ln in c.content.split("\n") if ln.startswith("  --option")]
+    assert inner == body
+    code = chunk_markdown(text.replace(f"```{info}", "```rust"), chunk_size=300, overlap_percent=0)
+    assert len(code) > 2 * len(chunks)
+
+
 def test_table_beyond_the_limit_repeats_its_header() -> None:
     rows = [f"| {i} | value {i} |" for i in range(80)]
     text = "| n | v |\n|---|---|\n" + "\n".join(rows)

@@ -22,6 +22,7 @@ from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_languag
 from engine.analyzer.languages import language_of
 from engine.analyzer.outline import file_summary, outline
 from engine.analyzer.parse_cache import ParseCache, source_version
+from engine.analyzer.pieces import TEXT_CHUNK_CHARS
 from engine.analyzer.structure import is_test_path
 
 SAMPLES = Path(__file__).parent / "code_samples"
@@ -320,18 +321,57 @@ def test_the_grammars_ship_in_their_wheels_and_load_without_the_network(
     assert outline(text, language).definitions
 
 
-def test_a_long_struct_is_cut_along_its_documented_fields() -> None:
+def test_a_long_struct_of_code_is_cut_along_its_fields() -> None:
+    fields = "".join(
+        f"    pub {name}_by_path: HashMap<PathBuf, Vec<{name.title()}Entry>>,\n"
+        f"    pub {name}_order: BTreeMap<usize, Option<{name.title()}Key>>,\n"
+        for name in ("hidden", "ignored", "binary", "compressed", "linked", "empty", "other")
+        for _ in range(2)
+    )
+    text = f"/// The state of a walk.\npub struct Walk {{\n{fields}}}\n"
+    assert len(text) > 1_200
+    drafts = file_drafts("src/walk.rs", text, "Rust")
+    titles = [d.section_title for d in drafts]
+    assert len(titles) > 1
+    assert titles[0].startswith("Walk, Walk.hidden_by_path")
+    assert "Walk.compressed_order" in "".join(d.content.split("\n")[0] for d in drafts)
+    assert not any("(part" in t for t in titles)
+
+
+def test_a_struct_of_documented_options_is_read_as_a_page_not_one_chunk_per_option() -> None:
     fields = "".join(
         f"    /// Search {name} files too: the long help of the --{name} option, which\n"
         f"    /// explains when it is useful and what it changes in the results shown.\n"
         f'    #[arg(long, help = "Search {name} files")]\n    pub {name}: bool,\n\n'
-        for name in ("hidden", "ignored", "binary", "compressed", "linked", "empty")
+        for name in ("hidden", "ignored", "binary", "compressed", "linked", "empty") * 4
     )
     text = f"/// The command line options.\n#[derive(Parser)]\npub struct Opts {{\n{fields}}}\n"
-    titles = [d.section_title for d in file_drafts("src/cli.rs", text, "Rust")]
-    assert titles[0].startswith("Opts, Opts.hidden")
-    assert "Opts.compressed" in ", ".join(titles)
-    assert not any("(part" in t for t in titles)
+    assert 1_200 * 4 < len(text) < TEXT_CHUNK_CHARS
+    drafts = file_drafts("src/cli.rs", text, "Rust")
+    assert [d.section_title for d in drafts] == ["Opts"]
+    assert "pub compressed: bool" in drafts[0].content
+
+
+def test_a_function_returning_a_long_help_text_is_cut_into_page_sized_parts() -> None:
+    paragraph = (
+        "By default the pager takes its settings from the git config file, and each "
+        "option may be given there without its leading dashes, as the manual explains.\n"
+    )
+    help_text = "".join(f"Section {i}\n\n{paragraph * 6}\n" for i in range(20))
+    text = (
+        "fn long_help(is_term: bool) -> String {\n"
+        '    let bold = if is_term { "\\x1b[1m" } else { "" };\n'
+        f'    format!(\n        r##"\n{help_text}"##\n    )\n}}\n'
+    )
+    drafts = file_drafts("src/help.rs", text, "Rust")
+    parts = -(-len(text) // TEXT_CHUNK_CHARS)
+    assert len(drafts) in (parts, parts + 1)
+    assert all(d.section_title.startswith("long_help") for d in drafts)
+    code = "".join(
+        f"    let value_{i} = compute_value_{i}(input, &mut state, options);\n" for i in range(90)
+    )
+    plain = file_drafts("src/run.rs", f"fn run(input: &str) {{\n{code}}}\n", "Rust")
+    assert len(plain) > 4  # code is still cut at the chunk size
 
 
 def test_a_grammar_file_unchanged_since_the_last_discovery_is_not_parsed_again(
