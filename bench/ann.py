@@ -45,7 +45,7 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
     """Rows (method, build s, p50 ms, p95 ms, recall@10) for one size."""
     import lancedb
 
-    from engine.search.vector_index import single_threaded_blas
+    from engine.search.vector_snapshot import single_threaded_blas
     from engine.services.memory import Memory
 
     root = synthetic.build(size)
@@ -58,7 +58,7 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
         load_s = time.perf_counter() - started
 
         def exact(q: Any) -> list[str]:
-            single_threaded_blas()  # as the product's VectorIndex does
+            single_threaded_blas()  # as the product's VectorSnapshot does
             scores = matrix @ q
             top = np.argpartition(-scores, 9)[:10]
             return [ids[i] for i in top[np.argsort(-scores[top])]]

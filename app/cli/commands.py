@@ -89,7 +89,7 @@ def search(args: argparse.Namespace, root: Path) -> int:
             _warn(warning)
         prefix = memory.paths.knowledge_prefix
         _emit(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
-        memory.record_references([r.entry.id for r in response.results])
+        memory.count_references([r.entry.id for r in response.results])
     return 0
 
 

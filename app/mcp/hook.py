@@ -19,7 +19,7 @@ def hook_answer(server: MemoryServer) -> Answer:
         from app.prompt_hook import injected, served_entries
 
         chosen = served_entries(server.state.memory(), prompt)
-        server.state.record_references([r.entry.id for r in chosen])
+        server.state.count_references([r.entry.id for r in chosen])
         return [injected(r) for r in chosen]
 
     return answer

@@ -180,7 +180,7 @@ class ServerState:
 
     # --- bookkeeping -----------------------------------------------------------------
 
-    def record_references(self, ids: Sequence[str]) -> None:
+    def count_references(self, ids: Sequence[str]) -> None:
         """Count that searches returned these entries, later, in the bookkeeping thread.
 
         Counts that arrive while a write is queued join it: a burst of searches costs
@@ -209,7 +209,7 @@ class ServerState:
     def _count_and_promote(self, ids: list[str]) -> None:
         try:
             memory = self.memory()
-            memory.record_references(ids)
+            memory.count_references(ids)
             if memory.config.auto_promote:
                 self._auto_promote(memory, ids)
         except Exception:

@@ -107,7 +107,7 @@ def search_payload(
         min_score=min_score,
     )
     rows = results_json(response.results, knowledge_prefix=memory.paths.knowledge_prefix)
-    state.record_references([r.entry.id for r in response.results])
+    state.count_references([r.entry.id for r in response.results])
     return {
         "query": query,
         "mode": requested.value,

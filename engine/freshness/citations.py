@@ -84,7 +84,7 @@ def file_digest(path: Path) -> str | None:
         return None
 
 
-class CitationIndex:
+class CitationDb:
     """The citation database of one project (thread-safe; opened on first use).
 
     Reads never create the file: a memory without citations answers "none" cheaply.

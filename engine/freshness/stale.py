@@ -21,7 +21,7 @@ from engine.freshness.citations import (
     CITATIONS_FILE,
     MAX_CITATIONS,
     Citation,
-    CitationIndex,
+    CitationDb,
     file_digest,
     mentioned_names,
     mentioned_paths,
@@ -40,7 +40,7 @@ class Freshness:
 
     def __init__(self, root: Path, memory_dir: Path) -> None:
         self.root = root
-        self.index = CitationIndex(memory_dir / CITATIONS_FILE)
+        self.index = CitationDb(memory_dir / CITATIONS_FILE)
         self._lock = threading.Lock()
         self._hashes: dict[str, tuple[tuple[int, int], str | None]] = {}
         self._names: dict[tuple[str, str], set[str] | None] = {}
@@ -113,7 +113,7 @@ class Freshness:
                 out.append(Citation(rel, symbol, digest))
         return out[:MAX_CITATIONS]
 
-    def record_notes(self, entries: Iterable[Entry]) -> None:
+    def note_citations(self, entries: Iterable[Entry]) -> None:
         """(Re-)record what session and manual notes cite, as of now: the files and symbols
         their text names, and the file they are about (an edited discovery entry)."""
         cited = {

@@ -77,19 +77,19 @@ def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> 
 
 
 def judged(
-    result: SearchResult, sim: float | None, query: QueryWeights, *, pending: bool = False
+    result: SearchResult, sim: float | None, query: QueryWeights, *, unembedded: bool = False
 ) -> SearchResult:
     """``result`` scored by its relevance, with its cosine similarity and coverage in
     the explanation and the gate's reason: which half of the evidence is the larger,
     ``similarity`` (the cosine) or ``terms`` (the query's words it holds, weighed), or
-    ``vector_pending`` when it has no vector yet. Without a similarity (pending, or a
+    ``vector_pending`` when it has no vector yet. Without a similarity (unembedded, or a
     vector that cannot be read) it is judged by its words alone, as if its cosine were 0
     (unrelated text), so holding all the query's words reads 0.5."""
     covered = coverage(query, result.entry) if query.weights else None
     words = covered or 0.0
     if sim is None:
         score = relevance(0.0, words)
-        reason = VECTOR_PENDING if pending else "terms"
+        reason = VECTOR_PENDING if unembedded else "terms"
     else:
         score = relevance(sim, words)
         reason = "similarity" if sim >= evidence(0.0, words) else "terms"
@@ -108,13 +108,13 @@ def gate(
     *,
     min_score: float,
     similarities: Similarities,
-    pending: Collection[str] = (),
+    unembedded: Collection[str] = (),
 ) -> list[SearchResult]:
     """The best ``limit`` fused candidates by :func:`shown`'s order, scored by their
     relevance, or none when no candidate is relevant (see the module docstring).
     Candidates are judged in fused order until twice ``limit`` reach ``min_score`` (the
     order may draw on them); similarities of keyword-only candidates are looked up a
-    batch at a time. An entry in ``pending`` has no vector yet (two-phase indexing) and is
+    batch at a time. An entry in ``unembedded`` has no vector yet (two-phase indexing) and is
     judged by its words alone. A query without an informative word keeps nothing."""
     if not query.terms:
         return []
@@ -133,8 +133,8 @@ def gate(
             sim = result.explanation.vector_similarity
             if sim is None:
                 sim = sims.get(result.entry.id)
-            if sim is None and result.entry.id in pending:
-                waiting.append(judged(result, None, query, pending=True))
+            if sim is None and result.entry.id in unembedded:
+                waiting.append(judged(result, None, query, unembedded=True))
                 continue
             scored.append(judged(result, sim, query))
             best = max(best, scored[-1].score)

@@ -171,7 +171,7 @@ class Searcher:
             limit,
             min_score=floor,
             similarities=self.vectors.similarities,
-            pending=self.vectors.pending_among([h.entry.id for h in khits]),
+            unembedded=self.vectors.unembedded_among([h.entry.id for h in khits]),
         )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))

@@ -1,7 +1,7 @@
 """Nearest-neighbour retrieval: the query vector against every entry's vector.
 
 Vectors come from the cheapest place that has them all: the in-memory copy
-(:class:`engine.search.vector_index.VectorIndex`, kept by long-lived processes), the
+(:class:`engine.search.vector_snapshot.VectorSnapshot`, kept by long-lived processes), the
 embedding cache (one SQLite scan, no LanceDB import), or the store of record (LanceDB,
 with its ANN index in very large memories).
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.models import Category, Entry
 from engine.embedding.base import Embedder
 from engine.embedding.document import cached_vector, document_key, row_key
-from engine.search.vector_index import VectorIndex
+from engine.search.vector_snapshot import VectorSnapshot
 from engine.storage.mirror import EntryMirror
 from engine.storage.records import VectorDelta
 
@@ -49,7 +49,7 @@ class VectorSearcher:
         self.store = store
         self.in_memory = in_memory
         """Keep a copy of all vectors for fast search (long-lived processes: TUI, MCP)."""
-        self.index = VectorIndex()
+        self.index = VectorSnapshot()
 
     def snapshot(self) -> tuple[list[str], list[str], Any]:
         """Every entry's vector: from the embedding cache (a SQLite read, no LanceDB
@@ -78,14 +78,14 @@ class VectorSearcher:
         keep: list[int] = np.flatnonzero(real).tolist()
         return [ids[i] for i in keep], [categories[i] for i in keep], matrix[real]
 
-    def pending_among(self, ids: Sequence[str]) -> set[str]:
+    def unembedded_among(self, ids: Sequence[str]) -> set[str]:
         """Those of ``ids`` stored without their vector yet (two-phase indexing): vector
         search cannot find them, hybrid search ranks them by their keyword half."""
         return self.mirror.unembedded_among(ids) if ids else set()
 
     def apply(self, before: str, after: str, delta: VectorDelta) -> None:
         """Update the in-memory copy with a write of this process (see
-        :meth:`VectorIndex.apply`); a copy that is not kept or not current reloads later."""
+        :meth:`VectorSnapshot.apply`); a copy that is not kept or not current reloads later."""
         import numpy as np
 
         written, vectors = list(delta.written), delta.vectors
@@ -115,7 +115,7 @@ class VectorSearcher:
         if not self.in_memory and self.mirror.count() > EXACT_IN_MEMORY_MAX:
             where = f"category = '{category.value}'" if category is not None else None
             found = self.store().vector_search(qvec, limit, where=where)
-            pending = self.pending_among([e.id for e, _ in found])
+            pending = self.unembedded_among([e.id for e, _ in found])
             return [(e, sim) for e, sim in found if e.id not in pending]
         self.refresh()
         hits = self.index.search(qvec, limit, category.value if category else None)
@@ -144,7 +144,7 @@ class VectorSearcher:
                 if blob is not None:
                     sims[entry.id] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
         missing = [e.id for e in entries if e.id not in sims]
-        missing = sorted(set(missing) - self.pending_among(missing))  # no vector to compare
+        missing = sorted(set(missing) - self.unembedded_among(missing))  # no vector to compare
         if missing:
             sims.update(self.store().similarities(qvec, missing))
         return sims

@@ -134,15 +134,15 @@ def run_discovery(
     creates = [item for digest, item in wanted.items() if digest not in existing]
     if progress is not None:
         _embed_ahead(memory, [t for d, t in texts.items() if d not in existing], progress)
-    stale = [e.id for digest, e in existing.items() if digest not in wanted]
+    dropped = [e.id for digest, e in existing.items() if digest not in wanted]
     added = memory.add_many(creates, secret_policy="redact") if creates else []
-    if stale:
-        parts.entries.delete_many(stale)
+    if dropped:
+        parts.entries.delete_many(dropped)
     ids = {digest: e.id for digest, e in existing.items() if digest in wanted}
     ids.update(
         (r.entry.content_hash, r.entry.id) for r in added if r.entry.source is Source.DISCOVERY
     )
-    _record_citations(memory, analysis, wanted, ids, stale)
+    _note_citations(memory, analysis, wanted, ids, dropped)
     with parts.lock.hold():
         meta, _ = IndexMeta.load(memory.paths.meta_path)
         meta.discovery = {
@@ -155,7 +155,7 @@ def run_discovery(
         analysis,
         len(creates),
         len(wanted) - len(creates),
-        len(stale),
+        len(dropped),
         changed,
         last_run,
         parsed=cache.misses,
@@ -175,7 +175,7 @@ def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...
     return tuple(sorted(p for p in set(before) | set(now) if before.get(p) != now.get(p)))
 
 
-def _record_citations(
+def _note_citations(
     memory: Memory,
     analysis: Analysis,
     wanted: dict[str, NewEntry],

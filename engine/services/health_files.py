@@ -103,7 +103,7 @@ def _rebuild_citations(memory: Memory, report: HealthReport, why: str) -> None:
     aside = move_aside(memory.paths.memory_dir / CITATIONS_FILE)
     parts.freshness.index.unreadable = None
     notes = [e for e in memory.list() if e.source in CITING_SOURCES]
-    parts.freshness.record_notes(notes)
+    parts.freshness.note_citations(notes)
     report.add(
         "citations",
         Status.WARNING,

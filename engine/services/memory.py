@@ -224,10 +224,10 @@ class Memory:
         (raises as :meth:`add` would); see :func:`engine.services.content.checked_content`."""
         return self._parts.entries.prepare_content(content, secret_policy=secret_policy, path=path)
 
-    def record_references(self, ids: Sequence[str]) -> None:
+    def count_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller (``count_references``)."""
         if self.config.count_references:
-            self._parts.records.record_references(ids)
+            self._parts.records.count_references(ids)
 
     # --- reads ---------------------------------------------------------------------------
 

@@ -64,6 +64,6 @@ def _nearest(vectors: VectorSearcher, vector: Any) -> list[tuple[Entry, float]]:
         store = vectors.store()
         if store.has_vector_index():
             found = store.vector_search(vector, _NEIGHBOURS)
-            pending = vectors.pending_among([e.id for e, _ in found])  # placeholders
+            pending = vectors.unembedded_among([e.id for e, _ in found])  # placeholders
             return [(e, sim) for e, sim in found if e.id not in pending]
     return vectors.search(vector, _NEIGHBOURS)

@@ -63,7 +63,7 @@ class Parts:
         self.records = Records(paths, self.embedder.dimension)
         self._freshness: Freshness | None = None
         self.entries = EntryService(
-            self.records, self.embedder, config, on_written=self.record_citations
+            self.records, self.embedder, config, on_written=self.note_citations
         )
         self.add_batcher = AddBatcher(self.entries.add_prepared)
         """Concurrent adds of this process written in one commit (:mod:`.add_batch`)."""
@@ -105,10 +105,10 @@ class Parts:
             self._freshness = Freshness(self.paths.root, self.paths.memory_dir)
         return self._freshness
 
-    def record_citations(self, entries: Sequence[Entry]) -> None:
+    def note_citations(self, entries: Sequence[Entry]) -> None:
         """Record what notes cite of the code; a failure here never fails the write."""
         try:
-            self.freshness.record_notes(entries)
+            self.freshness.note_citations(entries)
         except Exception:
             log.warning("could not record what %d entries cite", len(entries), exc_info=True)
 

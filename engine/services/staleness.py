@@ -47,4 +47,4 @@ def stale_entries(parts: Parts, entries: Sequence[Entry]) -> list[tuple[Entry, s
 
 def mark_reviewed(parts: Parts, entries: Sequence[Entry]) -> None:
     """Record what these notes cite as of now: reviewed, they are no longer stale."""
-    parts.freshness.record_notes(entries)
+    parts.freshness.note_citations(entries)

@@ -165,9 +165,9 @@ class Records:
             version = self.store().version  # before the scan: a later commit is seen next time
             store_stamps = self.store().ids_and_stamps()
             mirror_stamps = self.mirror.ids_and_stamps()
-            stale = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
+            changed = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
-            fresh, vectors, looked, waiting = self._pull_stale(stale)
+            fresh, vectors, looked, waiting = self._pull_changed(changed)
             if self.watch is None:  # a local store: this process's copy is reloaded instead
                 vectors = None
             before = self.mirror.state("vectors_version") or ""
@@ -178,11 +178,11 @@ class Records:
                 self.mirror.upsert(db, fresh)
                 self.mirror.clear_unembedded(db, [*looked, *gone])
                 self.mirror.mark_unembedded(db, sorted(waiting))
-                after = self._mark_synced(db, version, vectors_changed=bool(stale or gone))
+                after = self._mark_synced(db, version, vectors_changed=bool(changed or gone))
         self.mirror.recreated = False
         if vectors is not None and after:
             self._tell(before, after, VectorDelta(fresh, vectors, gone, pulled=True))
-        return RepairReport(len(stale), len(gone))
+        return RepairReport(len(changed), len(gone))
 
     def rebuild_index(self) -> int:
         """Rebuild the keyword index from the store from scratch; returns the entry count."""
@@ -203,14 +203,14 @@ class Records:
                 self._mark_synced(db, version)
         return len(entries)
 
-    def _pull_stale(self, stale: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
-        """The ``stale`` entries and their vectors (other machines embedded these), read
+    def _pull_changed(self, changed: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
+        """The ``changed`` entries and their vectors (other machines embedded these), read
         in one scan with the rows of entries marked as waiting for their vector (a batch
         of vectors may have reached the store but not the mirror); also the ids whose
         marks the repair sets anew and which of them hold a placeholder in the store.
         Reads only those rows, not the table: a remote store is repaired this way each
         time another machine commits."""
-        wanted = set(stale)
+        wanted = set(changed)
         looked = sorted(wanted | {e.id for e in self.mirror.unembedded(-1)})
         entries, matrix = pull(self.store(), looked)
         rows = [n for n, e in enumerate(entries) if e.id in wanted]
@@ -309,7 +309,7 @@ class Records:
             except Exception:  # the write is committed; the copy reloads on its next read
                 log.warning("could not update the in-memory vectors", exc_info=True)
 
-    def record_references(self, ids: Sequence[str]) -> None:
+    def count_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller: ``referenceCount`` grows by
         the number of times each id appears in ``ids``. Bookkeeping: a failure (a
         read-only disk, a lock held too long) is logged, never raised."""
@@ -334,15 +334,15 @@ class Records:
         (a long-lived process does it when it closes). Never raises: on failure the counts
         stay in the backlog for the next writer."""
         try:
-            pending = self.mirror.reference_backlog()
+            backlog = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not pending or not self.paths.may_have_store():
+        if not backlog or not self.paths.may_have_store():
             return
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
         except Exception as exc:
-            log.warning("reference counts stay pending until the next write: %s", exc)
+            log.warning("reference counts stay in the backlog until the next write: %s", exc)
 
     def _fold_references(self, store: RecordStore, *, force: bool = True) -> bool:
         """Give the store the reference counts recorded in the mirror since they were last

@@ -36,7 +36,7 @@ def knowledge(memory: Memory) -> Path:
 )
 def test_promoted_text_is_indexed_once_and_marked(memory: Memory, content: str) -> None:
     note = memory.add(content, category="gotcha", keywords=["ci"], source="session").entry
-    memory.record_references([note.id])
+    memory.count_references([note.id])
 
     result = promote(memory, note.id)
 
@@ -245,7 +245,7 @@ def test_due_for_promotion_uses_the_threshold(memory: Memory) -> None:
     hot = memory.add("found again and again", source="session").entry
     memory.add("found once", source="session")
     for _ in range(memory.config.promote_threshold):
-        memory.record_references([hot.id])
+        memory.count_references([hot.id])
 
     assert [e.id for e in due_for_promotion(memory)] == [hot.id]
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from fakes import FakeEmbedder
 
-from engine.search.vector_index import VectorIndex
+from engine.search.vector_snapshot import VectorSnapshot
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 
@@ -79,7 +79,7 @@ def test_another_process_write_still_reloads(memory: Memory, tmp_path: Path) -> 
 
 
 def test_a_delta_for_another_version_is_ignored() -> None:
-    index = VectorIndex()
+    index = VectorSnapshot()
     matrix = np.eye(3, dtype=np.float32)
     index.refresh("v1", lambda: (["a", "b", "c"], ["x", "x", "y"], matrix))
     vectors = np.array([[0, 1, 0]], dtype=np.float32)
@@ -97,7 +97,7 @@ def test_many_single_deltas_match_a_fresh_load() -> None:
     read the same rows as an index loaded from scratch."""
     rng = np.random.default_rng(7)
     held: dict[str, tuple[str, np.ndarray]] = {}
-    index = VectorIndex()
+    index = VectorSnapshot()
     index.refresh("v0", lambda: ([], [], np.empty((0, 8), np.float32)))
     for step in range(300):
         entry_id = f"e{step}"
@@ -111,7 +111,7 @@ def test_many_single_deltas_match_a_fresh_load() -> None:
             held.pop(gone, None)
         held[entry_id] = (category, vector[0])
     assert index.size == len(held)
-    fresh = VectorIndex()
+    fresh = VectorSnapshot()
     ids = list(held)
     matrix = np.stack([held[i][1] for i in ids]).astype(np.float32)
     fresh.refresh("f", lambda: (ids, [held[i][0] for i in ids], matrix))

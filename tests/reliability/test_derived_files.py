@@ -199,7 +199,7 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
 _OPEN_AT_ONCE = """
 import sys, time
 from pathlib import Path
-from engine.freshness.citations import Citation, CitationIndex
+from engine.freshness.citations import Citation, CitationDb
 from engine.embedding.cache import EmbeddingCache
 from engine.storage.mirror import EntryMirror
 
@@ -209,7 +209,7 @@ while time.time() < start:
 try:
     EntryMirror(folder / "fts.sqlite").close()
     EmbeddingCache(folder / "embeddings.sqlite").close()
-    CitationIndex(folder / "citations.sqlite").record({"e1": [Citation("a.py")]})
+    CitationDb(folder / "citations.sqlite").record({"e1": [Citation("a.py")]})
     print("ok")
 except Exception as exc:
     print(f"ERROR {type(exc).__name__}: {exc}")

@@ -274,7 +274,7 @@ class Curation(Widget):
         if not path.is_file():
             self.notify(f"{entry.file_path} no longer exists.", severity="error")
             return
-        self.memory.record_references([entry.id])  # opened: referenced
+        self.memory.count_references([entry.id])  # opened: referenced
         command = editor_command(str(path), entry.line_start)
         try:
             with self.app.suspend():

@@ -41,7 +41,7 @@ def single_threaded_blas() -> None:
         _BLAS_LIMITED = True
 
 
-class VectorIndex:
+class VectorSnapshot:
     """Exact cosine search over a snapshot of the store's vectors."""
 
     def __init__(self) -> None:
