@@ -37,11 +37,6 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _WHITESPACE = re.compile(r"\s+")
 
 
-def is_printable(text: str) -> bool:
-    """Whether ``text`` reaches a terminal unchanged by :func:`printable`."""
-    return _UNSAFE.search(text) is None
-
-
 def printable(text: str) -> str:
     """``text`` with every control character and escape sequence made visible and inert.
 

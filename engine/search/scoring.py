@@ -30,7 +30,8 @@ first five and at least 95 % of 64 off-topic queries (nonsense strings, everyday
 programming topics the projects do not deal with) returned nothing; the words' weight
 (0.15-0.40 kept those) as the largest, so that holding every word of the query is enough
 on its own; they were then checked on the others
-(zustand, hono, this project, SciFact, LoCoMo; bench/RESULTS.md, "Issue 36"). The
+(zustand, hono, this project, SciFact, LoCoMo; bench/RESULTS.md, "results a person
+and an agent can trust"). The
 memory's own similarity baseline for the query (the mean and spread of its cosine over
 every entry, a per-query z-score) separated on-topic from off-topic queries worse than
 the cosine itself there, and is not used.

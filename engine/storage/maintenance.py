@@ -1,4 +1,4 @@
-"""Keeping the LanceDB table small: compaction and cleanup of old versions (issue 16).
+"""Keeping the LanceDB table small: compaction and cleanup of old versions.
 
 Each single add, update or delete commits a new fragment and a new manifest listing all
 of them; an agent adding notes one at a time made the table grow quadratically (2,000
@@ -69,7 +69,7 @@ cover is the moment between another machine's listing of ``_versions/`` and its 
 the manifest it found latest: with none kept, two machines adding 200 notes each at once
 saw one add fail on a manifest compacted away in between. Every version kept is an object
 each commit's listing returns, with the data files it keeps: with five minutes, 200 single
-adds grew from 56 to 247 ms p50 on loopback S3 (bench/RESULTS.md, issue 38)."""
+adds grew from 56 to 247 ms p50 on loopback S3 (bench/RESULTS.md, "shared use that stays flat")."""
 
 
 def compact(store: RecordStore, *, force: bool = True) -> dict[str, int]:

@@ -1,5 +1,6 @@
 """The LanceDB table of a store on object storage: opened without a listing of the
-tables, and kept on its version between looks (issue 38).
+tables, and kept on its version between looks, so that an add or a one-shot search costs
+a constant few requests however many versions the table has.
 
 With ``read_consistency_interval=0`` LanceDB lists the table's ``_versions/`` before every
 operation: 7 listings an add, 9 a one-shot open. On object storage the table instead

@@ -1,5 +1,5 @@
 """Where an add's time goes, for benchmarks: lock wait, store commit, mirror transaction,
-embedding (issue 38).
+embedding: the split that says which part of a write to cut.
 
 Off unless ``MEMORY_TUI_WRITE_PROFILE`` names a file: then each finished add appends one
 JSON line ``{"lock_wait": ms, "store": ms, "mirror": ms, "embed": ms, ..., "total": ms}``
