@@ -17,7 +17,7 @@ from engine.guards.privacy import (
     redact_secrets_in_place,
 )
 from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
-from engine.markdown.pages import only_headings, page_title, split_to_fit
+from engine.markdown.pages import fit_page, only_headings, page_cap, page_title, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.markdown.rst import as_markdown
 from engine.services.aliases import promoted_sections
@@ -28,11 +28,21 @@ from engine.services.sources import category_for
 
 
 def file_entries(
-    memory: Memory, knowledge_dir: Path, rel: str, path: Path, text: str, report: IndexReport
+    memory: Memory,
+    knowledge_dir: Path,
+    rel: str,
+    path: Path,
+    text: str,
+    report: IndexReport,
+    others: int | None = None,
 ) -> list[NewEntry]:
     """The entries one markdown or reStructuredText file becomes: parsed, cleaned of
     private blocks, comments and secrets whole, chunked along its sections, each chunk
-    store-ready (its hash matches what is stored)."""
+    store-ready (its hash matches what is stored). Beside ``others`` entries of the
+    memory, a documentation page keeps at most its share of them all
+    (:func:`~engine.markdown.pages.page_cap`): past it, its smallest adjacent sections are
+    merged (:func:`~engine.markdown.pages.fit_page`). ``None``: no cap (the page's own
+    count, which the indexer needs to know the others of every page)."""
     parsed = parse_markdown(as_markdown(text, rel), rel)  # .rst: read line for line
     report.warnings += [(rel, warning) for warning in parsed.warnings]
     if not parsed.index:
@@ -50,9 +60,10 @@ def file_entries(
     # A docs page's title may live outside its text (front matter, the file's name).
     title = "" if note else page_title(rel, parsed.front_matter)
     chunks = chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title)
+    chunks = [c for c in chunks if not only_headings(c.own_text)]  # not knowledge yet
+    if not note and others is not None:  # a docs page past its share: sections merged
+        chunks = fit_page(chunks, page_cap(others))
     for chunk in chunks:
-        if only_headings(chunk.own_text):
-            continue  # a bare heading is not knowledge yet
         line = chunk.line_start + parsed.body_line_offset
         when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
         for piece in split_to_fit(chunk.content):
