@@ -50,9 +50,13 @@ def page_title(rel: str, front_matter: Mapping[str, object]) -> str:
     return words[:1].upper() + words[1:]
 
 
-def page_cap(others: int) -> int:
-    """The most chunks a page may keep beside ``others`` entries of the memory: the largest
-    ``c`` with ``c`` at most :data:`MAX_PAGE_SHARE` of ``others + c``; at least 1."""
+def page_cap(others: int, files: int) -> int | None:
+    """The most chunks a page may keep beside ``others`` entries of ``files`` other files:
+    the largest ``c`` with ``c`` at most :data:`MAX_PAGE_SHARE` of ``others + c``, at
+    least 1. ``None`` (no cap) where the page and the other files are too few for each to
+    keep under the share (fewer than ``1 / MAX_PAGE_SHARE`` files)."""
+    if (files + 1) * MAX_PAGE_SHARE < 1:
+        return None
     return max(1, int(MAX_PAGE_SHARE * others / (1 - MAX_PAGE_SHARE)))
 
 

@@ -33,6 +33,7 @@ from engine.guards.files import (
     project_files,
     read_project_bytes,
 )
+from engine.markdown.pages import page_cap
 from engine.services.aliases import promoted_from
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
@@ -193,12 +194,15 @@ class Indexer:
         sizes = self._sizes(files, meta, rechunk_all)
         stored = sum(len(self.parts.mirror.by_file(rel)) for rel in [*current, *gone])
         total = self.memory.count() - stored + sum(sizes.values())
+        outside = self.parts.mirror.file_paths() - current - set(gone)
+        held = len(outside) + len([n for n in sizes.values() if n])
         batch: list[FilePlan] = []
         for done, (rel, path) in enumerate(files, start=1):
             if progress is not None:
                 progress(done - 1, len(files), rel)
-            others = total - sizes.get(rel, 0)
-            plan = self._plan_file(rel, path, meta, rechunk_all, report, others)
+            own = sizes.get(rel, 0)
+            cap = page_cap(total - own, held - (1 if own else 0))
+            plan = self._plan_file(rel, path, meta, rechunk_all, report, cap)
             if plan is None:
                 continue
             report.files_processed += 1
@@ -230,7 +234,7 @@ class Indexer:
         meta: IndexMeta,
         rechunk_all: bool,
         report: IndexReport,
-        others: int | None = None,
+        cap: int | None = None,
     ) -> FilePlan | None:
         # A source was chosen by the settings (a hidden one only when named outright).
         knowledge = path.is_relative_to(self.knowledge_dir)
@@ -250,7 +254,7 @@ class Indexer:
             return None
         try:
             text = decode(data, rel)
-            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report, others)
+            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report, cap)
         except (ValueError, EngineError) as exc:
             report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.analyzer import definitions
-from engine.markdown.chunking import chunk_markdown
+from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
 from engine.markdown.pages import MAX_PAGE_SHARE, fit_page, page_cap
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
@@ -38,12 +38,12 @@ def _page(sections: int, long_every: int = 5) -> str:
 
 
 def test_the_cap_is_the_largest_count_within_the_share() -> None:
-    for others in (0, 1, 10, 47, 65, 500):
-        cap = page_cap(others)
-        assert cap >= 1
-        if others:
-            assert cap <= MAX_PAGE_SHARE * (others + cap) or cap == 1
-            assert cap + 1 > MAX_PAGE_SHARE * (others + cap + 1)  # one more is past it
+    for others in (10, 47, 65, 500):
+        cap = page_cap(others, files=10)
+        assert cap is not None and cap >= 1
+        assert cap <= MAX_PAGE_SHARE * (others + cap) or cap == 1
+        assert cap + 1 > MAX_PAGE_SHARE * (others + cap + 1)  # one more is past it
+    assert page_cap(500, files=5) is None  # six files cannot each keep under 15 %
 
 
 def test_the_smallest_neighbours_merge_and_every_heading_stays() -> None:
@@ -75,6 +75,14 @@ def test_a_readme_beside_other_entries_keeps_its_share(tmp_path: Path, memory: M
         assert found and found[0].entry.file_path == "README.md"
     again = Indexer(memory).run(force=True)  # counted the same way on every run
     assert (again.entries_created, again.entries_deleted) == (0, 0)
+
+
+def test_a_page_among_a_few_files_is_not_merged(tmp_path: Path, memory: Memory) -> None:
+    (tmp_path / "README.md").write_text(_page(20))
+    (tmp_path / "CHANGES.md").write_text("# Changes\n\nVersion one fixed every bug there was.\n")
+    assert Indexer(memory).run().errors == []
+    readme = [e for e in memory.list(limit=10_000) if e.file_path == "README.md"]
+    assert len(readme) == len(chunk_markdown(_page(20), 2000, 0, MIN_PROSE_CHARS))
 
 
 def test_a_knowledge_note_is_never_merged(tmp_path: Path, memory: Memory) -> None:
