@@ -21,7 +21,7 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from engine.analyzer.code_pieces import outline_pieces
@@ -48,8 +48,12 @@ MAX_FILE_BYTES = 400_000
 MAX_FILE_SHARE = 0.14
 """Most of the definition chunks one file may hold (the bound is 15 % of all entries,
 which also count the summaries and the documentation)."""
+MAX_ENTRY_SHARE = 0.15
+"""Most of all the entries one file may hold, its summary counted (issue 34)."""
 MIN_FILE_CAP = 12
-"""A file is never cut coarser than this many chunks to meet :data:`MAX_FILE_SHARE`."""
+"""A file is not cut coarser than this many chunks to meet :data:`MAX_FILE_SHARE`, unless
+the file would then hold more than :data:`MAX_ENTRY_SHARE` of every entry the analysis
+makes (its own summary counted with its chunks): in a small project the share wins."""
 COARSER = (1_600, 2_000, 2_400, 3_200, 4_000, 4_800, 6_400, 8_000)
 """Chunk sizes tried in turn for a file over its cap, the smallest that fits it first
 (the embedder reads the first ~1,000 characters; 8,000: under the entry limit)."""
@@ -85,11 +89,15 @@ _PREFIXES = ("/*", "*", "//", "@")
 
 
 def definition_drafts(
-    root: Path, files: Iterable[str], noise: NoiseClassifier | None = None
+    root: Path,
+    files: Iterable[str],
+    noise: NoiseClassifier | None = None,
+    summaries: Sequence[DiscoveryDraft] = (),
 ) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
     at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given, none holding more
-    than its cap (:func:`capped_drafts`)."""
+    than its cap (:func:`capped_drafts`; ``summaries``, the analysis's other entries,
+    count in a file's share: its own module summary with its chunks)."""
     noise = noise or NoiseClassifier(root)
     found: list[tuple[str, str, str, list[DiscoveryDraft]]] = []
     total = 0
@@ -105,33 +113,46 @@ def definition_drafts(
         total += len(drafts)
         if total >= 3 * MAX_DEFINITION_CHUNKS:
             break
-    drafts = [d for item in capped_drafts(found) for d in item]
+    own = Counter(d.file_path for d in summaries)
+    largest = max((own[rel] for rel, *_ in found), default=0)
+    drafts = [d for item in capped_drafts(found, len(summaries), largest) for d in item]
     return drafts[:MAX_DEFINITION_CHUNKS]
 
 
-def file_cap(counts: list[int]) -> int | None:
+def file_cap(counts: list[int], others: int = 0, own: int = 0) -> int | None:
     """The most chunks one file may keep: the largest ``c`` with ``c`` at most
     :data:`MAX_FILE_SHARE` of the chunks left when every file keeps at most ``c``; at
-    least :data:`MIN_FILE_CAP`. ``None`` (no cap) for a project of a single file."""
+    least :data:`MIN_FILE_CAP`, unless ``c`` chunks and the file's ``own`` summary
+    entries would be more than :data:`MAX_ENTRY_SHARE` of all entries (those chunks and
+    the ``others``, the summaries): then the largest ``c`` that is not. ``None`` (no cap)
+    for a project of a single file."""
     if len([n for n in counts if n]) < 2:
         return None
+    share = _largest(counts, lambda c, kept: c <= MAX_FILE_SHARE * kept)
+    of_all = _largest(counts, lambda c, kept: c + own <= MAX_ENTRY_SHARE * (kept + others))
+    return max(share, min(MIN_FILE_CAP, max(of_all, 1)))
+
+
+def _largest(counts: list[int], holds: Callable[[int, int], bool]) -> int:
+    """The largest ``c`` for which ``holds(c, chunks kept when each file keeps at most c)``
+    (it holds for small ``c`` and fails past the answer); 0 when none does."""
     low, high = 0, max(counts)
-    while low < high:  # the condition holds for small c and fails past the answer
+    while low < high:
         mid = (low + high + 1) // 2
-        if mid <= MAX_FILE_SHARE * sum(min(n, mid) for n in counts):
+        if holds(mid, sum(min(n, mid) for n in counts)):
             low = mid
         else:
             high = mid - 1
-    return max(low, MIN_FILE_CAP)
+    return low
 
 
 def capped_drafts(
-    found: list[tuple[str, str, str, list[DiscoveryDraft]]],
+    found: list[tuple[str, str, str, list[DiscoveryDraft]]], others: int = 0, own: int = 0
 ) -> list[list[DiscoveryDraft]]:
     """Each file's drafts, those of a file over :func:`file_cap` cut again with larger
     chunks (:data:`COARSER`: small definitions grouped, no class split into methods),
     and cut short at the cap if even the largest are too many."""
-    cap = file_cap([len(drafts) for *_, drafts in found])
+    cap = file_cap([len(drafts) for *_, drafts in found], others, own)
     out = []
     for rel, text, language, drafts in found:
         if cap is not None and len(drafts) > cap:  # the size that should fit, then larger

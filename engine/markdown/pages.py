@@ -5,10 +5,16 @@ entry limit."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from itertools import pairwise
 
 from engine.core.hashing import normalize_content
 from engine.core.models import MAX_CONTENT_LENGTH
+from engine.markdown.chunking import Chunk
+
+MAX_PAGE_SHARE = 0.15
+"""Most of all the entries of a memory one documentation page may hold (issue 34)."""
 
 
 def only_headings(text: str) -> bool:
@@ -42,3 +48,48 @@ def page_title(rel: str, front_matter: Mapping[str, object]) -> str:
         stem = folders.rpartition("/")[2]
     words = " ".join(re.split(r"[-_\s]+", stem)).strip()
     return words[:1].upper() + words[1:]
+
+
+def page_cap(others: int, files: int) -> int | None:
+    """The most chunks a page may keep beside ``others`` entries of ``files`` other files:
+    the largest ``c`` with ``c`` at most :data:`MAX_PAGE_SHARE` of ``others + c``, at
+    least 1. ``None`` (no cap) where the page and the other files are too few for each to
+    keep under the share (fewer than ``1 / MAX_PAGE_SHARE`` files)."""
+    if (files + 1) * MAX_PAGE_SHARE < 1:
+        return None
+    return max(1, int(MAX_PAGE_SHARE * others / (1 - MAX_PAGE_SHARE)))
+
+
+def fit_page(chunks: Sequence[Chunk], cap: int) -> list[Chunk]:
+    """A page's chunks, the smallest adjacent pair merged while there are more than
+    ``cap`` (and the pair fits under the entry limit): no section is dropped, and each
+    merged section keeps its heading path in the text, so a search for it still finds it."""
+    out = list(chunks)
+    while len(out) > cap:
+        pairs = [
+            (len(a.content) + len(b.content), i)
+            for i, (a, b) in enumerate(pairwise(out))
+            if len(a.content) + len(b.content) < MAX_CONTENT_LENGTH
+        ]
+        if not pairs:
+            break
+        _, i = min(pairs)
+        out[i : i + 2] = [_joined(out[i], out[i + 1])]
+    return out
+
+
+def _joined(first: Chunk, second: Chunk) -> Chunk:
+    """Two adjacent chunks as one: the second's heading path kept, its overlap with the
+    first (which the first holds whole) left out; titled by both where they differ."""
+    path = second.content[: second.path_chars].strip()
+    if not path and second.title and not second.own_text.lstrip().startswith("#"):
+        path = second.title
+    body = "\n\n".join(p for p in (path, second.own_text.strip()) if p)
+    titles = [first.title, *(t for t in second.title.split(" · ") if t != first.title)]
+    title = " · ".join(dict.fromkeys(t for t in titles if t))
+    return replace(
+        first,
+        title=title,
+        content=f"{first.content.rstrip()}\n\n{body}",
+        line_end=second.line_end,
+    )

@@ -106,6 +106,7 @@ def run_discovery(
         )
     cfg = memory.config
     noise = NoiseClassifier(analysis.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude)
+    summaries = discovery_drafts(analysis, noise)
     items = [
         NewEntry(
             content=draft.content,
@@ -118,8 +119,8 @@ def run_discovery(
             line_end=draft.line_end,
         )
         for draft in [
-            *discovery_drafts(analysis, noise),
-            *definition_drafts(analysis.root, budget_order(analysis), noise),
+            *summaries,
+            *definition_drafts(analysis.root, budget_order(analysis), noise, summaries),
         ]
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}

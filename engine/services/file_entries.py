@@ -3,7 +3,7 @@ documentation becomes: its entries, ready for the indexer to diff against the on
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from engine.core.errors import EngineError
@@ -16,8 +16,8 @@ from engine.guards.privacy import (
     redact_secrets,
     redact_secrets_in_place,
 )
-from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
-from engine.markdown.pages import only_headings, page_title, split_to_fit
+from engine.markdown.chunking import MIN_PROSE_CHARS, Chunk, chunk_markdown
+from engine.markdown.pages import fit_page, only_headings, page_title, split_to_fit
 from engine.markdown.parse import blank_html_comments, parse_markdown
 from engine.markdown.rst import as_markdown
 from engine.services.aliases import promoted_sections
@@ -28,11 +28,18 @@ from engine.services.sources import category_for
 
 
 def file_entries(
-    memory: Memory, knowledge_dir: Path, rel: str, path: Path, text: str, report: IndexReport
+    memory: Memory,
+    knowledge_dir: Path,
+    rel: str,
+    path: Path,
+    text: str,
+    report: IndexReport,
+    cap: int | None = None,
 ) -> list[NewEntry]:
     """The entries one markdown or reStructuredText file becomes: parsed, cleaned of
     private blocks, comments and secrets whole, chunked along its sections, each chunk
-    store-ready (its hash matches what is stored)."""
+    store-ready (its hash matches what is stored). A documentation page keeps at most
+    ``cap`` chunks (its share of the memory, :func:`~engine.markdown.pages.page_cap`)."""
     parsed = parse_markdown(as_markdown(text, rel), rel)  # .rst: read line for line
     report.warnings += [(rel, warning) for warning in parsed.warnings]
     if not parsed.index:
@@ -44,15 +51,9 @@ def file_entries(
     allow = cfg.secret_allowlist
     body = _clean_body(parsed.body, rel, report, allow)
     keywords = _clean_keywords(parsed.keywords, rel, report, allow)
-    # A docs section of a link or a label joins a neighbour; a note may be one sentence.
     note = path.is_relative_to(knowledge_dir)
-    min_prose = 0 if note else MIN_PROSE_CHARS
-    # A docs page's title may live outside its text (front matter, the file's name).
-    title = "" if note else page_title(rel, parsed.front_matter)
-    chunks = chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title)
+    chunks = _chunks(memory, body, "" if note else rel, parsed.front_matter, cap)
     for chunk in chunks:
-        if only_headings(chunk.own_text):
-            continue  # a bare heading is not knowledge yet
         line = chunk.line_start + parsed.body_line_offset
         when = next((t for first, last, t in appended if first <= line <= last), promoted_at)
         for piece in split_to_fit(chunk.content):
@@ -76,6 +77,21 @@ def file_entries(
                 )
             )
     return entries
+
+
+def _chunks(
+    memory: Memory, body: str, page: str, front_matter: Mapping[str, object], cap: int | None
+) -> list[Chunk]:
+    """A file's chunks with words; those of a docs ``page`` (a note has none) past
+    ``cap`` with its smallest adjacent sections merged (:func:`fit_page`)."""
+    cfg = memory.config
+    # A docs section of a link or a label joins a neighbour; a note may be one sentence.
+    min_prose = MIN_PROSE_CHARS if page else 0
+    # A docs page's title may live outside its text (front matter, the file's name).
+    title = page_title(page, front_matter) if page else ""
+    chunks = chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title)
+    chunks = [c for c in chunks if not only_headings(c.own_text)]  # not knowledge yet
+    return fit_page(chunks, cap) if page and cap is not None else chunks
 
 
 def _clean_keywords(

@@ -33,6 +33,7 @@ from engine.guards.files import (
     project_files,
     read_project_bytes,
 )
+from engine.markdown.pages import page_cap
 from engine.services.aliases import promoted_from
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
@@ -189,11 +190,19 @@ class Indexer:
         if only is not None:
             gone = [rel for rel in gone if rel in wanted]
 
+        # Every file's entries, to hold each docs page to its share of them all.
+        sizes = self._sizes(files, meta, rechunk_all)
+        stored = sum(len(self.parts.mirror.by_file(rel)) for rel in [*current, *gone])
+        total = self.memory.count() - stored + sum(sizes.values())
+        outside = self.parts.mirror.file_paths() - current - set(gone)
+        held = len(outside) + len([n for n in sizes.values() if n])
         batch: list[FilePlan] = []
         for done, (rel, path) in enumerate(files, start=1):
             if progress is not None:
                 progress(done - 1, len(files), rel)
-            plan = self._plan_file(rel, path, meta, rechunk_all, report)
+            own = sizes.get(rel, 0)
+            cap = page_cap(total - own, held - (1 if own else 0))
+            plan = self._plan_file(rel, path, meta, rechunk_all, report, cap)
             if plan is None:
                 continue
             report.files_processed += 1
@@ -225,6 +234,7 @@ class Indexer:
         meta: IndexMeta,
         rechunk_all: bool,
         report: IndexReport,
+        cap: int | None = None,
     ) -> FilePlan | None:
         # A source was chosen by the settings (a hidden one only when named outright).
         knowledge = path.is_relative_to(self.knowledge_dir)
@@ -244,13 +254,40 @@ class Indexer:
             return None
         try:
             text = decode(data, rel)
-            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report)
+            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report, cap)
         except (ValueError, EngineError) as exc:
             report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
         plan = self._diff(rel, digest, desired)
         plan.aliases = promoted_from(text)
         return plan
+
+    def _sizes(
+        self, files: list[tuple[str, Path]], meta: IndexMeta, rechunk_all: bool
+    ) -> dict[str, int]:
+        """How many entries each file has: those stored for an unchanged file, else those
+        it becomes before any page cap (a file that cannot be read has none)."""
+        sizes: dict[str, int] = {}
+        for rel, path in files:
+            knowledge = path.is_relative_to(self.knowledge_dir)
+            try:
+                data = read_project_bytes(
+                    self.knowledge_dir if knowledge else self.root,
+                    path,
+                    max_bytes=self.memory.config.max_file_bytes,
+                    allow_hidden=not knowledge,
+                )
+                if not rechunk_all and meta.file_hashes.get(rel) == content_hash_bytes(data):
+                    sizes[rel] = len(self.parts.mirror.by_file(rel))
+                    continue
+                text = decode(data, rel)
+                entries = file_entries(
+                    self.memory, self.knowledge_dir, rel, path, text, IndexReport(dry_run=True)
+                )
+            except (FileRefusedError, NotFoundError, ValueError, EngineError):
+                continue
+            sizes[rel] = len({content_hash(e.content) for e in entries})
+        return sizes
 
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
         plan = FilePlan(rel, digest)

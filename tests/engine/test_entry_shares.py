@@ -1,0 +1,103 @@
+"""No single file holds more than 15 % of a memory's entries (issue 34): a docs page past
+its share has its smallest adjacent sections merged, headings kept; a source file's cap
+counts its own summary and gives way to the share in a small project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.analyzer import definitions
+from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
+from engine.markdown.pages import MAX_PAGE_SHARE, fit_page, page_cap
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
+
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+]
+
+
+def _page(sections: int, long_every: int = 5) -> str:
+    """A README of ``sections`` sections, every ``long_every``-th one long."""
+    out = ["# Project\n\nA project that does one thing well for its users.\n"]
+    for i in range(sections):
+        words = 200 if i % long_every == 0 else 25
+        body = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(words))
+        out.append(f"## Topic{i} heading\n\n{body}\n")
+    return "\n".join(out)
+
+
+def test_the_cap_is_the_largest_count_within_the_share() -> None:
+    for others in (10, 47, 65, 500):
+        cap = page_cap(others, files=10)
+        assert cap is not None and cap >= 1
+        assert cap <= MAX_PAGE_SHARE * (others + cap) or cap == 1
+        assert cap + 1 > MAX_PAGE_SHARE * (others + cap + 1)  # one more is past it
+    assert page_cap(500, files=5) is None  # six files cannot each keep under 15 %
+
+
+def test_the_smallest_neighbours_merge_and_every_heading_stays() -> None:
+    chunks = chunk_markdown(_page(12), 2000, 0, 0)
+    assert len(chunks) > 6
+    fitted = fit_page(chunks, 6)
+    assert len(fitted) == 6
+    text = "\n".join(c.content for c in fitted)
+    assert all(f"Topic{i} heading" in text for i in range(12))  # nothing dropped
+    assert fitted[0].line_start == chunks[0].line_start
+    assert fitted[-1].line_end == chunks[-1].line_end
+    longest = max(chunks, key=lambda c: len(c.content))
+    assert longest in fitted  # the large sections stay as they were; the small ones merged
+    assert fit_page(chunks, len(chunks)) == chunks
+
+
+def test_a_readme_beside_other_entries_keeps_its_share(tmp_path: Path, memory: Memory) -> None:
+    (tmp_path / "README.md").write_text(_page(20))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(40):
+        (docs / f"page{i}.md").write_text(f"# Page {i}\n\nPage {i} explains one more thing.\n")
+    assert Indexer(memory).run().errors == []
+    entries = memory.list(limit=10_000)
+    readme = [e for e in entries if e.file_path == "README.md"]
+    assert 1 < len(readme) <= MAX_PAGE_SHARE * len(entries)
+    for i in (3, 17):  # a merged section is still found by its heading
+        found = memory.search(f"Topic{i}", mode="keyword").results
+        assert found and found[0].entry.file_path == "README.md"
+    again = Indexer(memory).run(force=True)  # counted the same way on every run
+    assert (again.entries_created, again.entries_deleted) == (0, 0)
+
+
+def test_a_page_among_a_few_files_is_not_merged(tmp_path: Path, memory: Memory) -> None:
+    (tmp_path / "README.md").write_text(_page(20))
+    (tmp_path / "CHANGES.md").write_text("# Changes\n\nVersion one fixed every bug there was.\n")
+    assert Indexer(memory).run().errors == []
+    readme = [e for e in memory.list(limit=10_000) if e.file_path == "README.md"]
+    assert len(readme) == len(chunk_markdown(_page(20), 2000, 0, MIN_PROSE_CHARS))
+
+
+def test_a_knowledge_note_is_never_merged(tmp_path: Path, memory: Memory) -> None:
+    notes = tmp_path / ".claude" / "knowledge"
+    notes.mkdir(parents=True)
+    (notes / "design.md").write_text(_page(20))
+    assert Indexer(memory).run().errors == []
+    assert len(memory.list(limit=10_000)) == len(chunk_markdown(_page(20), 2000, 0, 0))
+
+
+def test_the_chunk_floor_gives_way_to_the_share_in_a_small_project() -> None:
+    counts = [40, 10, 10, 6]
+    cap = definitions.file_cap(counts, others=20, own=1)
+    assert cap is not None and cap < definitions.MIN_FILE_CAP
+    kept = sum(min(n, cap) for n in counts)
+    assert cap + 1 <= definitions.MAX_ENTRY_SHARE * (kept + 20)  # its summary counted
+    big = definitions.file_cap(counts, others=2_000, own=1)  # a large project: the floor
+    assert big is not None and big >= definitions.MIN_FILE_CAP
