@@ -1,7 +1,7 @@
 """Load on the HTTP server: many agent sessions at once, searching, adding and listing.
 
     python -m bench.http_load [--sessions 16] [--seconds 120] [--entries 2000] [--think-ms 0]
-                              [--token]
+                              [--token] [--memory-profile DIR]
 
 Builds a project of ``--entries`` short notes (real model), starts the real
 ``memory-tui serve-mcp --http`` on loopback and runs ``--sessions`` MCP SDK clients for
@@ -39,6 +39,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
 
+from app.mcp.serving import MEMORY_PROFILE_ENV
 from engine.storage import write_profile
 
 MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
@@ -215,6 +216,32 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
+def print_memory_profile(folder: Path, measured_from: float) -> None:
+    """The server's memory samples, and where Python allocations grew from the first
+    sample taken after ``measured_from`` (a wall-clock time) to the last."""
+    import tracemalloc
+
+    path = folder / "samples.jsonl"
+    samples = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    if not samples:
+        print("  memory profile: no samples")
+        return
+    print("  memory profile (RSS / Arrow pool / traced Python, MiB; threads):")
+    for row in samples:
+        mark = "*" if row["time"] >= measured_from else " "
+        print(
+            f"   {mark}{row['n']:3} {row['rss_mib']:7.1f} {row['arrow_mib']:7.1f} "
+            f"{row['traced_mib']:7.1f} {row['threads']:4}"
+        )
+    after = [row for row in samples if row["time"] >= measured_from] or samples
+    first, last = after[0]["n"], samples[-1]["n"]
+    old = tracemalloc.Snapshot.load(str(folder / f"snapshot-{first}.dump"))
+    new = tracemalloc.Snapshot.load(str(folder / f"snapshot-{last}.dump"))
+    print(f"  Python allocations grown most, sample {first} -> {last}:")
+    for stat in new.compare_to(old, "lineno")[:15]:
+        print(f"    {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d}  {stat.traceback}")
+
+
 def lost(root: Path, acked: list[str]) -> int:
     from engine.services.memory import Memory
 
@@ -234,6 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--token", action="store_true", help="the server requires a token; clients send it"
     )
+    parser.add_argument(
+        "--memory-profile",
+        type=Path,
+        metavar="DIR",
+        help="the server traces its allocations into DIR (slow: for finding growth)",
+    )
     args = parser.parse_args(argv)
     env = {k: v for k, v in os.environ.items() if k != "MEMORY_TUI_HTTP_TOKEN"}
     headers: dict[str, str] = {}
@@ -249,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         command = [MEMORY_TUI, "serve-mcp", "--http", "--port", str(port), "--project", str(root)]
         profile = Path(tmp) / "write-profile.jsonl"
         env[write_profile.ENV] = str(profile)
+        if args.memory_profile:
+            env[MEMORY_PROFILE_ENV] = str(args.memory_profile.resolve())
         process = subprocess.Popen(command, stderr=subprocess.PIPE, env=env)
         rss: list[tuple[float, float]] = []
         try:
@@ -258,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
                 warmed = anyio.run(run_load, url, headers, args.sessions, args.warmup, think)
                 profile.unlink(missing_ok=True)
             rss_start = rss_mib(process.pid)
+            measured_from = time.time()
             load = anyio.run(
                 sampled, url, headers, args.sessions, args.seconds, think, process.pid, rss
             )
@@ -287,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         + " ".join(f"{mib:.0f}" for _, mib in rss)
     )
     print_profile(parts)
+    if args.memory_profile:
+        print_memory_profile(args.memory_profile, measured_from)
     for error in load.errors[:5]:
         print(f"  error: {error}")
     if "Traceback" in stderr:

@@ -70,20 +70,35 @@ def configure_logging(root: Path, *, verbose: bool = False) -> Path | None:
 M_ARENA_MAX = -8
 """glibc's ``mallopt`` parameter for the number of malloc arenas."""
 MALLOC_ARENAS = 2
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameter for the size from which an allocation is mmapped."""
+MMAP_THRESHOLD = 1024 * 1024
+"""Blocks of 1 MiB and more get pages of their own, given back to the system when freed."""
 
 
 def _few_malloc_arenas() -> None:
-    """Let glibc keep few malloc arenas. Each of the server's worker threads otherwise
-    gets its own arena, and memory freed in one is not reused by the others: under 16 HTTP
-    sessions the resident size grew 68 % in two minutes, against 23 % in one minute with
-    two arenas (bench/http_load.py). ``MALLOC_ARENA_MAX`` in the environment wins."""
-    if sys.platform != "linux" or "MALLOC_ARENA_MAX" in os.environ:
+    """Let glibc keep few malloc arenas and give large blocks back.
+
+    Each of the server's worker threads otherwise gets its own arena, and memory freed in
+    one is not reused by the others: under 16 HTTP sessions the resident size grew 68 % in
+    two minutes, against 23 % in one minute with two arenas (bench/http_load.py).
+
+    A fixed mmap threshold: by default glibc raises it (up to 32 MiB) each time a large
+    mmapped block is freed, after which the server's blocks of a few MiB (the in-memory
+    vectors copied on each write, Arrow buffers of a compaction) came from the heap,
+    where fragmentation kept them: RSS rose ~0.3 MiB/s for minutes under load; with the
+    threshold fixed at 1 MiB it stayed level (bench/RESULTS.md, issue 38).
+    ``MALLOC_ARENA_MAX`` / ``MALLOC_MMAP_THRESHOLD_`` in the environment win."""
+    if sys.platform != "linux":
         return
     import ctypes
 
     try:
         libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+        if "MALLOC_ARENA_MAX" not in os.environ:
+            libc.mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+        if "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+            libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     except (OSError, AttributeError):  # not glibc (musl): nothing to tune
         pass
 

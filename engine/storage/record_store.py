@@ -42,10 +42,15 @@ ANN_REFINE = 5
 """IVF partitions probed, and candidates re-ranked with exact vectors per result: recall@10
 against exact search 0.97 at 100,000 entries (0.89 with 20 probes and no re-ranking)."""
 _ENTRY_COLUMNS = list(ENTRY_COLUMNS)
-METADATA_CACHE_BYTES = 32 * 1024 * 1024
-"""LanceDB's cache of manifests and fragment metadata (default 1 GiB). Each single add
-is a new version whose metadata the cache kept: a server under load grew by ~0.3 MiB per
-add until its RSS had nearly doubled (bench/http_load.py)."""
+METADATA_CACHE_BYTES = 4 * 1024 * 1024
+"""LanceDB's cache of manifests and fragment metadata (default 1 GiB). Each commit is a
+new version whose manifest, deletion files and row-id sequences the cache keeps, and
+nearly all of it belongs to versions no read will open again (reads open the latest):
+the cache fills at ~18 KiB per commit until its bound. At 32 MiB a server under load
+took minutes to fill it and its RSS rose ~0.4 MiB/s all that time (issue 38; at the
+1 GiB default it nearly doubled); at 4 MiB it is full within seconds, adds under load
+were no slower (4,503 vs 4,302 in 40 s, 6 threads in one process), and the process's
+RSS levels off (bench/RESULTS.md, issue 38 "Where the server's memory went")."""
 INDEX_CACHE_BYTES = 512 * 1024 * 1024
 """LanceDB's cache of ANN index pages (default 6 GiB); an index exists from
 ``maintenance.ANN_MIN_ROWS`` rows, and one-shot processes read little of it."""
@@ -66,6 +71,8 @@ class RecordStore:
         self._has_index = False
         self._index_checked_at: int | None = None
         self._db: Any = None
+        self.cache: Any = None
+        """LanceDB's ``Session`` of this store's connection (its caches; ``size_bytes``)."""
         self._writes = 0
         self._opened_at: float | None = None  # see remote_table.latest_version
 
@@ -84,16 +91,17 @@ class RecordStore:
             import lancedb
 
             remote = self.remote
+            self.cache = lancedb.Session(
+                index_cache_size_bytes=INDEX_CACHE_BYTES,
+                metadata_cache_size_bytes=METADATA_CACHE_BYTES,
+            )
             try:
                 # interval 0: every read sees other processes' latest commits (on object
                 # storage, the table stays on its version between looks: remote_table).
                 self._db = lancedb.connect(
                     self.path if remote is None else remote.uri,
                     read_consistency_interval=timedelta(0) if remote is None else None,
-                    session=lancedb.Session(
-                        index_cache_size_bytes=INDEX_CACHE_BYTES,
-                        metadata_cache_size_bytes=METADATA_CACHE_BYTES,
-                    ),
+                    session=self.cache,
                     storage_options=None if remote is None else dict(remote.options),
                 )
             except Exception as exc:
