@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.core.errors import EngineError
+from engine.guards.files import read_project_bytes
 
 if TYPE_CHECKING:
     from engine.analyzer.ownership import Ownership
@@ -370,8 +372,8 @@ def _declared_major(root: Path) -> int | None:
 
     def text(name: str) -> str | None:
         try:
-            return (root / name).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            return read_project_bytes(root, root / name).decode("utf-8", errors="replace")
+        except (EngineError, OSError):
             return None
 
     if (go := text("go.mod")) is not None:

@@ -26,6 +26,8 @@ from pathspec import GitIgnoreSpec
 
 from engine.analyzer import doc_sites, workspaces
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
+from engine.core.errors import EngineError
+from engine.guards.files import read_project_bytes
 
 MAX_DIRECTORIES = 20_000
 """The walk for declaration files stops after this many folders (a guard on huge trees)."""
@@ -163,10 +165,10 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
     for folder, names in _walk(root, skip):
         for name in names:
             if doc_sites.declares(name):
-                config = "" if name.endswith("/") else _text(root / folder / name) or ""
+                config = "" if name.endswith("/") else _text(root, root / folder / name) or ""
                 for docs in doc_sites.declared_roots(root, folder, name, config):
                     own.doc_roots.setdefault(docs, folder)
-            text = _text(root / folder / name) if _wanted(name) else None
+            text = _text(root, root / folder / name) if _wanted(name) else None
             if text is None:
                 continue
             reader = _READERS.get(name)
@@ -269,7 +271,7 @@ def _maven(root: Path, poms: list[str], declared: workspaces.Declared) -> None:
         if folder in done:
             continue
         done.add(folder)
-        text = _text(root / folder / "pom.xml")
+        text = _text(root, root / folder / "pom.xml")
         if text is not None:
             pending += workspaces.maven(root, folder, text, declared)
 
@@ -307,10 +309,11 @@ def _submodules(text: str) -> dict[str, str]:
     return found
 
 
-def _text(path: Path) -> str | None:
+def _text(root: Path, path: Path) -> str | None:
+    """A declaration file's text through the shared file guard (inside the project, a
+    regular file, its size checked first), or None when it is missing or refused."""
     try:
-        if path.stat().st_size > MAX_DECLARATION_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_project_bytes(root, path, max_bytes=MAX_DECLARATION_BYTES, allow_hidden=True)
+    except (EngineError, OSError):
         return None
+    return data.decode("utf-8", errors="replace")
