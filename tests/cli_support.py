@@ -215,6 +215,29 @@ def project_with_notes(root: Path) -> Path:
     return root
 
 
+def sprocket_project(tmp_path: Path) -> Path:
+    """A git repository under ``tmp_path`` whose memory holds one note about sprockets,
+    filled in this process with the fake embedder (of the real model's dimension)."""
+    from fakes import FakeEmbedder
+
+    from engine.embedding.base import DIMENSION
+    from engine.services.memory import Memory
+
+    root = git_repo(tmp_path / "project")
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+        memory.add("Sprocket grease schedule: weekly", category="pattern")
+    return root
+
+
+def assert_usage_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    """Exit 2, nothing on stdout, no traceback, and each of ``needles`` on stderr."""
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    for needle in needles:
+        assert needle in result.stderr
+
+
 def tree(root: Path) -> dict[str, str]:
     """Every file under ``root`` outside .git and .claude/memory, with its text."""
     out = {}

@@ -53,8 +53,6 @@ class Parts:
         self.paths = paths
         self.config = config
         paths.memory_dir.mkdir(parents=True, exist_ok=True)
-        self.base_embedder = embedder
-        """The model behind the cache."""
         self.embedder: Embedder = (
             CachedEmbedder(embedder, EmbeddingCache(paths.embedding_cache_path))
             if cache_embeddings
@@ -111,6 +109,11 @@ class Parts:
             self.freshness.note_citations(entries)
         except Exception:
             log.warning("could not record what %d entries cite", len(entries), exc_info=True)
+
+    @property
+    def base_embedder(self) -> Embedder:
+        """The model behind the cache."""
+        return self.embedder.model
 
     def close(self) -> None:
         """Release file handles (reference counts wait in the mirror; see

@@ -80,31 +80,26 @@ def test_the_process_is_left_as_it_was(
         return 0
 
     monkeypatch.setattr(commands, "open_app", sets_a_handler)
-    root_logger = logging.getLogger()
-    before = (
-        os.getcwd(),
-        dict(os.environ),
-        root_logger.handlers[:],
-        root_logger.level,
-        (sys.stdin, sys.stdout, sys.stderr),
-        signal.getsignal(signal.SIGINT),
-        warnings.filters[:],
-    )
+
+    def process_state() -> tuple[object, ...]:
+        root_logger = logging.getLogger()
+        return (
+            os.getcwd(),
+            dict(os.environ),
+            root_logger.handlers[:],
+            root_logger.level,
+            (sys.stdin, sys.stdout, sys.stderr),
+            signal.getsignal(signal.SIGINT),
+            warnings.filters[:],
+        )
+
+    before = process_state()
 
     bare = run_cli(cwd=project, home=home)
     verbose = run_cli("-v", "list", cwd=project, home=home)
 
     assert bare.returncode == verbose.returncode == 0, bare.stderr + verbose.stderr
-    after = (
-        os.getcwd(),
-        dict(os.environ),
-        root_logger.handlers[:],
-        root_logger.level,
-        (sys.stdin, sys.stdout, sys.stderr),
-        signal.getsignal(signal.SIGINT),
-        warnings.filters[:],
-    )
-    assert after == before
+    assert process_state() == before
 
 
 def test_an_exception_escaping_main_is_a_traceback_and_exit_1(

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import git_repo, run_cli, sprocket_project
 from fakes import FakeEmbedder
 
 from engine.embedding.base import DIMENSION
@@ -22,10 +22,7 @@ from engine.services.memory import Memory
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds one note about sprockets."""
-    root = git_repo(tmp_path / "project")
-    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
-        memory.add("Sprocket grease schedule: weekly", category="pattern")
-    return root
+    return sprocket_project(tmp_path)
 
 
 def test_seed004_deleting_a_knowledge_file_entry_is_refused_the_file_is_the_source(

@@ -6,32 +6,16 @@ configuration or on stdin that is not its JSON.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
-from fakes import FakeEmbedder
-
-from engine.embedding.base import DIMENSION
-from engine.services.memory import Memory
+from cli_support import assert_usage_error, run_cli, sprocket_project
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds one note about sprockets."""
-    root = git_repo(tmp_path / "project")
-    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
-        memory.add("Sprocket grease schedule: weekly", category="pattern")
-    return root
-
-
-def _usage_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    for needle in needles:
-        assert needle in result.stderr
+    return sprocket_project(tmp_path)
 
 
 def _json_config(root: Path, data: object) -> None:
@@ -50,9 +34,9 @@ def test_seed004_cli_reads_v01_json_config_and_names_a_bad_key(project: Path, ho
     assert "Sprocket grease" in ok.stdout
     assert "'vectorsDir' is ignored" in ok.stderr and "model" not in ok.stderr
     _json_config(project, {"minScore": 0.3, "minScroe": 0.5})
-    _usage_error(run_cli("list", cwd=project, home=home), "memory.config.json", "'minScroe'")
+    assert_usage_error(run_cli("list", cwd=project, home=home), "memory.config.json", "'minScroe'")
     _json_config(project, {"showProgress": "yes"})
-    _usage_error(run_cli("stats", cwd=project, home=home), "'showProgress'", "true or false")
+    assert_usage_error(run_cli("stats", cwd=project, home=home), "'showProgress'", "true or false")
 
 
 def test_seed000_hook_never_fails_on_a_bad_config_or_bad_stdin(project: Path, home: Path) -> None:

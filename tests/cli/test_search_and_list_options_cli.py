@@ -8,11 +8,10 @@ the commands run here never load the embedding model.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import assert_usage_error, run_cli, sprocket_project
 from fakes import FakeEmbedder
 
 from engine.embedding.base import DIMENSION
@@ -22,25 +21,14 @@ from engine.services.memory import Memory
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds one note about sprockets."""
-    root = git_repo(tmp_path / "project")
-    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
-        memory.add("Sprocket grease schedule: weekly", category="pattern")
-    return root
-
-
-def _usage_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    for needle in needles:
-        assert needle in result.stderr
+    return sprocket_project(tmp_path)
 
 
 def test_seed003_f6_cli_min_score(project: Path, home: Path) -> None:
     bad = run_cli("search", "sprocket", "--min-score", "1.5", cwd=project, home=home)
-    _usage_error(bad, "--min-score", "from -1 to 1")
+    assert_usage_error(bad, "--min-score", "from -1 to 1")
     word = run_cli("search", "sprocket", "--min-score", "high", cwd=project, home=home)
-    _usage_error(word, "--min-score")
+    assert_usage_error(word, "--min-score")
     ok = run_cli(
         "search", "sprocket", "--mode", "keyword", "--min-score", "0.9", cwd=project, home=home
     )

@@ -6,20 +6,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
-from fakes import FakeEmbedder
-
-from engine.embedding.base import DIMENSION
-from engine.services.memory import Memory
+from cli_support import run_cli, sprocket_project
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A git repository whose memory holds one note about sprockets."""
-    root = git_repo(tmp_path / "project")
-    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
-        memory.add("Sprocket grease schedule: weekly", category="pattern")
-    return root
+    return sprocket_project(tmp_path)
 
 
 def _git(*args: str, cwd: Path) -> None:
