@@ -53,9 +53,12 @@ def page_title(rel: str, front_matter: Mapping[str, object]) -> str:
 def page_cap(others: int, files: int) -> int | None:
     """The most chunks a page may keep beside ``others`` entries of ``files`` other files:
     the largest ``c`` with ``c`` at most :data:`MAX_PAGE_SHARE` of ``others + c``, at
-    least 1. ``None`` (no cap) where the page and the other files are too few for each to
-    keep under the share (fewer than ``1 / MAX_PAGE_SHARE`` files)."""
-    if (files + 1) * MAX_PAGE_SHARE < 1:
+    least 1. ``None`` (no cap) where the page and the other files are too few for the share
+    to single out a page that floods the memory: fewer than ``2 / MAX_PAGE_SHARE`` files,
+    where an average file already holds over half the share. A small memory of a few docs
+    (a project's first run, before any code is analysed) keeps its pages in their own
+    sections instead of merging them into a few long entries that embed only their start."""
+    if (files + 1) * MAX_PAGE_SHARE < 2:
         return None
     return max(1, int(MAX_PAGE_SHARE * others / (1 - MAX_PAGE_SHARE)))
 

@@ -69,6 +69,14 @@ def test_titles_and_paths_keep_their_meaningful_end() -> None:
     assert fit_title(title, 60) == "Sync Phases and Waves > … > Combining Sync waves and hooks"
     assert fit_title(title, 44).endswith("… > Combining Sync waves and hooks")
     assert len(fit_title(title, 20)) == 20
+
+
+def test_a_merged_entry_is_titled_by_where_it_starts() -> None:
+    title = "proj · proj > Quick start · proj > The app · proj > Using it from a shell"
+    assert fit_title(title, 200) == title
+    assert fit_title(title, 30) == "proj +3"
+    assert fit_title("Guide > Install · Guide > Upgrade", 20) == "Guide > Install +1"
+    assert "shell" not in fit_title(title, 40)
     assert tail("domain/sync-waves.md:115", 30) == "domain/sync-waves.md:115"
     assert tail("domain/sync-waves.md:115", 19) == "…/sync-waves.md:115"
     assert tail("domain/sync-waves.md:115", 17) == "sync-waves.md:115"

@@ -39,11 +39,18 @@ def _page(sections: int, long_every: int = 5) -> str:
 
 def test_the_cap_is_the_largest_count_within_the_share() -> None:
     for others in (10, 47, 65, 500):
-        cap = page_cap(others, files=10)
+        cap = page_cap(others, files=20)
         assert cap is not None and cap >= 1
         assert cap <= MAX_PAGE_SHARE * (others + cap) or cap == 1
         assert cap + 1 > MAX_PAGE_SHARE * (others + cap + 1)  # one more is past it
     assert page_cap(500, files=5) is None  # six files cannot each keep under 15 %
+
+
+def test_a_memory_of_a_few_files_keeps_its_pages_whole() -> None:
+    """Under twice ``1 / share`` files an average file holds over half the share: no cap
+    (a project's first run indexes a handful of docs and must not merge its README)."""
+    assert page_cap(500, files=12) is None  # 13 files: an average one holds 7.7 %
+    assert page_cap(500, files=13) is not None  # 14 files: the share singles a page out
 
 
 def test_the_smallest_neighbours_merge_and_every_heading_stays() -> None:

@@ -68,9 +68,19 @@ def tail(text: str, width: int) -> str:
     return set_cell_size(name, width - 1 - keep) + "…" + name[len(name) - keep :]
 
 
+MERGED = " · "
+"""Joins the titles of sections merged into one entry (a long page held to its share)."""
+
+
 def fit_title(title: str, width: int) -> str:
-    """A one-line title in ``width`` cells; a heading path keeps its last heading."""
+    """A one-line title in ``width`` cells; a heading path keeps its last heading. An
+    entry of several merged sections shows the first (where it starts) and how many more,
+    not the last heading, which would name a section far below the entry's line."""
     flat = " ".join(title.split())
+    first, *more = flat.split(MERGED)
+    if more and cell_len(flat) > width:
+        suffix = f" +{len(more)}"
+        return fit_title(first, max(1, width - len(suffix))) + suffix
     if cell_len(flat) <= width or " > " not in flat:
         return one_line(flat, width)
     first, last = flat.split(" > ", 1)[0], flat.rsplit(" > ", 1)[-1]
