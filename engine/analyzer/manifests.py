@@ -11,9 +11,12 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.analyzer.catalog import python_package_name
+from engine.core.errors import EngineError
+from engine.guards.files import read_project_bytes
 
 _REQUIREMENTS = re.compile(r"requirements([-_.\w]*)\.(txt|in)")
 _PY_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -169,3 +172,38 @@ def _table(doc: Any, key: str) -> dict[str, Any]:
 def _join(directory: str, target: str) -> str:
     target = target.removeprefix("./")
     return f"{directory}/{target}" if directory else target
+
+
+_GO_MAJOR = re.compile(r"^\s*module\s+\S*?/v(\d+)\s*$", re.MULTILINE)
+"""Go's semantic import versioning: a module of major version 2 or above ends in ``/vN``."""
+
+
+def declared_major(root: Path) -> int | None:
+    """The major version in ``root``'s ``go.mod`` (``/vN``, else 1), ``package.json``,
+    ``Cargo.toml`` or ``pyproject.toml``, the first that declares one."""
+
+    def text(name: str) -> str | None:
+        try:
+            return read_project_bytes(root, root / name).decode("utf-8", errors="replace")
+        except (EngineError, OSError):
+            return None
+
+    if (go := text("go.mod")) is not None:
+        found = _GO_MAJOR.search(go)
+        return int(found.group(1)) if found else 1
+    version: object = None
+    if (package := text("package.json")) is not None:
+        try:
+            doc = json.loads(package)
+        except ValueError:
+            doc = None
+        version = doc.get("version") if isinstance(doc, dict) else None
+    for name, table in (("Cargo.toml", "package"), ("pyproject.toml", "project")):
+        if version is None and (toml := text(name)) is not None:
+            try:
+                section = tomllib.loads(toml).get(table)
+            except tomllib.TOMLDecodeError:
+                section = None
+            version = section.get("version") if isinstance(section, dict) else None
+    major = re.match(r"^v?(\d+)\.", version) if isinstance(version, str) else None
+    return int(major.group(1)) if major else None

@@ -16,18 +16,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
-from engine.core.errors import EngineError
-from engine.guards.files import read_project_bytes
+from engine.analyzer.manifests import declared_major
+from engine.analyzer.translations import translation_of
 
 if TYPE_CHECKING:
     from engine.analyzer.ownership import Ownership
 
 NoiseKind = Literal[
-    "release-notes", "old-versions", "examples", "tests", "vendored", "generated", "excluded"
-]
+    "release-notes", "old-versions", "translations", "examples", "tests", "vendored",
+    "generated", "excluded",
+]  # fmt: skip
 NOISE_KINDS: tuple[NoiseKind, ...] = (
     "release-notes",
     "old-versions",
+    "translations",
     "examples",
     "tests",
     "vendored",
@@ -77,8 +79,6 @@ _GENERATED_FILE = re.compile(
 )
 _VERSION_DIR = re.compile(r"^(?:v|version[-_]?)(\d+)(?:\.(?:\d+|x))*$", re.IGNORECASE)
 """A docs folder named for a version: ``v2``, ``v1.x``, ``version-3.1``."""
-_GO_MAJOR = re.compile(r"^\s*module\s+\S*?/v(\d+)\s*$", re.MULTILINE)
-"""Go's semantic import versioning: a module of major version 2 or above ends in ``/vN``."""
 _DOCS_EXAMPLE_SOURCE = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|sh)$")
 
 
@@ -228,6 +228,8 @@ class NoiseClassifier:
             return "generated", rel
         if (older := self.older_version(rel)) is not None:
             return "old-versions", older
+        if (translated := translation_of(self.root, rel)) is not None:
+            return "translations", translated
         found = decide_path(rel)
         if found is None:
             if own.attribute(rel, "linguist-documentation") and not _DOC_PAGE.search(rel):
@@ -309,7 +311,7 @@ class NoiseClassifier:
     def declared_major(self) -> int | None:
         """The project's major version as its root manifest declares it, or ``None``."""
         if self._major is None:
-            self._major = (_declared_major(self.root),)
+            self._major = (declared_major(self.root),)
         return self._major[0]
 
     def why_vendored(self, rel: str) -> str:
@@ -362,36 +364,3 @@ def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:
         return None
     kind, place = found
     return kind, f"{folder}/{place}" if place else place
-
-
-def _declared_major(root: Path) -> int | None:
-    """The major version in ``root``'s ``go.mod`` (``/vN``, else 1), ``package.json``,
-    ``Cargo.toml`` or ``pyproject.toml``, the first that declares one."""
-    import json
-    import tomllib
-
-    def text(name: str) -> str | None:
-        try:
-            return read_project_bytes(root, root / name).decode("utf-8", errors="replace")
-        except (EngineError, OSError):
-            return None
-
-    if (go := text("go.mod")) is not None:
-        found = _GO_MAJOR.search(go)
-        return int(found.group(1)) if found else 1
-    version: object = None
-    if (package := text("package.json")) is not None:
-        try:
-            doc = json.loads(package)
-        except ValueError:
-            doc = None
-        version = doc.get("version") if isinstance(doc, dict) else None
-    for name, table in (("Cargo.toml", "package"), ("pyproject.toml", "project")):
-        if version is None and (toml := text(name)) is not None:
-            try:
-                section = tomllib.loads(toml).get(table)
-            except tomllib.TOMLDecodeError:
-                section = None
-            version = section.get("version") if isinstance(section, dict) else None
-    major = re.match(r"^v?(\d+)\.", version) if isinstance(version, str) else None
-    return int(major.group(1)) if major else None

@@ -51,6 +51,7 @@ of man-page generators), they are source code."""
 _KIND_ROLE = {
     "release-notes": "release notes",
     "old-versions": "documentation of earlier versions",
+    "translations": "translated documentation",
     "examples": "example programs",
     "tests": "the test suite",
     "vendored": "vendored third-party code",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.analyzer.noise import _declared_major
+from engine.analyzer.manifests import declared_major
 from engine.analyzer.ownership import read_ownership
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -45,4 +45,4 @@ def test_a_fifo_or_an_outside_link_declares_no_version(tmp_path: Path) -> None:
     outside = tmp_path.parent / f"{tmp_path.name}-outside.json"
     outside.write_text('{"version": "7.0.0"}', encoding="utf-8")
     (tmp_path / "package.json").symlink_to(outside)
-    assert _returns(lambda: _declared_major(tmp_path)) is None
+    assert _returns(lambda: declared_major(tmp_path)) is None
