@@ -149,9 +149,11 @@ def test_malformed_stats_in_meta_json_are_dropped(tmp_path: Path) -> None:
     assert json.loads(path.read_text(encoding="utf-8"))["fileStats"] == {"a.md": [1, 2]}
 
 
-def test_an_unchanged_index_run_imports_neither_lancedb_nor_the_model_nor_markdown(
+def test_index_runs_import_only_what_their_change_needs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """An unchanged run imports neither LanceDB, the model's runtime nor the markdown
+    stack; a one-file edit writes to LanceDB, without the model or the REST client."""
     monkeypatch.setattr(index_reads, "RACY_NS", 0)
     write_notes(tmp_path)
     with Memory.open(tmp_path) as memory:  # the default embedder, never loaded
@@ -163,7 +165,12 @@ def test_an_unchanged_index_run_imports_neither_lancedb_nor_the_model_nor_markdo
         code = main(["--project", {str(tmp_path)!r}, "index", "--no-embed"])
         heavy = [m for m in sys.modules if m.split(".")[0] in ("lancedb", "onnxruntime")
                  or m.startswith(("engine.markdown", "markdown_it"))]
-        print(json.dumps({{"code": code, "heavy": sorted(heavy)}}))
+        with open({str(tmp_path / KNOWLEDGE / "beta.md")!r}, "a", encoding="utf-8") as f:
+            f.write("Beta also keeps a copy in the archive.\\n")
+        edited = main(["--project", {str(tmp_path)!r}, "index", "--no-embed"])
+        after = {{"lancedb": "lancedb" in sys.modules, "model": "onnxruntime" in sys.modules,
+                  "rest": "lance_namespace_urllib3_client.api" in sys.modules}}
+        print(json.dumps({{"code": code, "heavy": sorted(heavy), "edited": edited, **after}}))
     """
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
@@ -176,4 +183,13 @@ def test_an_unchanged_index_run_imports_neither_lancedb_nor_the_model_nor_markdo
     )
     assert done.returncode == 0, done.stderr
     assert f"{len(NOTES)} unchanged" in done.stdout
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
+    assert f"1 changed, {len(NOTES) - 1} unchanged" in done.stdout
+    # The changed file is written to the store (LanceDB), without the model or REST client.
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {
+        "code": 0,
+        "heavy": [],
+        "edited": 0,
+        "lancedb": True,
+        "model": False,
+        "rest": False,
+    }
