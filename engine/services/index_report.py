@@ -55,6 +55,8 @@ class FilePlan:
 
     rel: str
     digest: str
+    stat: tuple[int, ...] | None = None
+    """The file's stat before it was read (:mod:`engine.services.index_reads`)."""
     creates: list[NewEntry] = field(default_factory=list)
     updates: list[Entry] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)

@@ -2,8 +2,9 @@
 project's own documentation (the ``sources`` setting, :mod:`engine.services.sources`), in
 two phases: text, keyword index and store rows first, vectors after (:mod:`.embedding_backlog`).
 
-Each file's bytes are hashed; unchanged files are skipped. A changed file is parsed
-and chunked again and compared with the entries it owns, by content hash: chunks
+Each file's bytes are hashed; unchanged files are skipped (one whose stat is the one
+recorded when it was last indexed is not even read: :mod:`.index_reads`). A changed file
+is parsed and chunked again and compared with the entries it owns, by content hash: chunks
 that still exist are kept (their line numbers and titles refreshed without
 re-embedding), new chunks are added (and embedded), and chunks that disappeared are
 deleted. A deleted file's entries are removed. Entries are owned per file, so the
@@ -20,24 +21,18 @@ import logging
 import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from engine.core.errors import EngineError, NotFoundError
-from engine.core.hashing import content_hash, content_hash_bytes
+from engine.core.hashing import content_hash
 from engine.core.models import Entry, Source
 from engine.core.validation import now_iso, parse_category
-from engine.guards.files import (
-    DEFAULT_MAX_BYTES,
-    FileRefusedError,
-    decode,
-    project_files,
-    read_project_bytes,
-)
-from engine.markdown.pages import page_cap
+from engine.guards.files import DEFAULT_MAX_BYTES, FileRefusedError, decode, project_files
 from engine.services.aliases import promoted_from
 from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
-from engine.services.file_entries import file_entries
+from engine.services.index_reads import FileRead, RunFiles
 from engine.services.index_report import FilePlan, IndexFreshness, IndexReport
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -58,6 +53,7 @@ BATCH_CHUNKS = 256
 
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(files_done, files_total, current_path)``."""
+PageCap = Callable[[], int | None]
 
 
 class Indexer:
@@ -182,6 +178,9 @@ class Indexer:
         misses_before = getattr(self.parts.embedder, "misses", 0)
         current = {rel for rel, _ in files}
         owned = self.parts.mirror.file_paths_of_source(Source.MARKDOWN.value)
+        reads = RunFiles(
+            self.root, self.knowledge_dir, self.memory.config.max_file_bytes, meta, rechunk_all
+        )
         if owned and not problem and not meta_path.exists():
             problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
             log.warning(problem)
@@ -191,18 +190,20 @@ class Indexer:
             gone = [rel for rel in gone if rel in wanted]
 
         # Every file's entries, to hold each docs page to its share of them all.
-        sizes = self._sizes(files, meta, rechunk_all)
-        stored = sum(len(self.parts.mirror.by_file(rel)) for rel in [*current, *gone])
+        per_file = self.parts.mirror.counts_by("filePath")  # one query for every file
+        per_file.pop("", None)  # (entries of no file)
+        sizes = self._sizes(files, reads, per_file)
+        stored = sum(per_file.get(rel, 0) for rel in [*current, *gone])
         total = self.memory.count() - stored + sum(sizes.values())
-        outside = self.parts.mirror.file_paths() - current - set(gone)
+        outside = set(per_file) - current - set(gone)
         held = len(outside) + len([n for n in sizes.values() if n])
         batch: list[FilePlan] = []
         for done, (rel, path) in enumerate(files, start=1):
             if progress is not None:
                 progress(done - 1, len(files), rel)
             own = sizes.get(rel, 0)
-            cap = page_cap(total - own, held - (1 if own else 0))
-            plan = self._plan_file(rel, path, meta, rechunk_all, report, cap)
+            cap = partial(_page_cap, total - own, held - (1 if own else 0))
+            plan = self._plan_file(rel, path, reads, report, cap)
             if plan is None:
                 continue
             report.files_processed += 1
@@ -218,7 +219,7 @@ class Indexer:
         report.files_removed = len(gone)
         report.entries_deleted += len(removed_ids)
         if not dry_run:
-            self._commit(batch, gone, settings, removed_ids)
+            self._commit(batch, gone, settings, removed_ids, learned=reads.learned)
             if force:  # --force also rebuilds the derived keyword index from the store
                 self.parts.records.rebuild_index()
         if progress is not None:
@@ -228,66 +229,78 @@ class Indexer:
         return report
 
     def _plan_file(
-        self,
-        rel: str,
-        path: Path,
-        meta: IndexMeta,
-        rechunk_all: bool,
-        report: IndexReport,
-        cap: int | None = None,
+        self, rel: str, path: Path, reads: RunFiles, report: IndexReport, cap: PageCap
     ) -> FilePlan | None:
-        # A source was chosen by the settings (a hidden one only when named outright).
-        knowledge = path.is_relative_to(self.knowledge_dir)
-        try:
-            data = read_project_bytes(
-                self.knowledge_dir if knowledge else self.root,
-                path,
-                max_bytes=self.memory.config.max_file_bytes,
-                allow_hidden=not knowledge,
-            )
-        except (FileRefusedError, NotFoundError) as exc:
-            report.errors.append((rel, getattr(exc, "detail", exc.message)))
-            return None
-        digest = content_hash_bytes(data)
-        if not rechunk_all and meta.file_hashes.get(rel) == digest:
+        """What indexing one file changes; None when it is unchanged or cannot be read.
+        ``cap()``: the most chunks it may keep if it is a docs page."""
+        if reads.unchanged_by_stat(rel, path):
             report.files_skipped += 1
             return None
         try:
-            text = decode(data, rel)
-            desired = file_entries(self.memory, self.knowledge_dir, rel, path, text, report, cap)
+            read = reads.read(rel, path)
+        except (FileRefusedError, NotFoundError) as exc:
+            report.errors.append((rel, getattr(exc, "detail", exc.message)))
+            return None
+        if reads.unchanged(rel, read):
+            report.files_skipped += 1
+            return None
+        try:
+            text = decode(read.data, rel)
+            # Chunked already (for its size), uncapped: the same entries unless capped.
+            most = None if self._is_note(path) else cap()
+            if read.entries is not None and most is None:
+                desired = read.entries
+                report.warnings += read.warnings
+            else:
+                desired = self._entries(rel, path, text, report, most)
         except (ValueError, EngineError) as exc:
             report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
-        plan = self._diff(rel, digest, desired)
+        plan = self._diff(rel, read.digest, desired)
+        plan.stat = read.stat
         plan.aliases = promoted_from(text)
         return plan
 
+    def _is_note(self, path: Path) -> bool:
+        """Whether the file is in the knowledge folder (a page cap holds only docs)."""
+        return path.is_relative_to(self.knowledge_dir)
+
+    def _entries(
+        self, rel: str, path: Path, text: str, report: IndexReport, cap: int | None = None
+    ) -> list[NewEntry]:
+        """What the file becomes (:func:`~engine.services.file_entries.file_entries`; the
+        markdown stack is imported only once a file has changed)."""
+        from engine.services.file_entries import file_entries
+
+        return file_entries(self.memory, self.knowledge_dir, rel, path, text, report, cap)
+
     def _sizes(
-        self, files: list[tuple[str, Path]], meta: IndexMeta, rechunk_all: bool
+        self, files: list[tuple[str, Path]], reads: RunFiles, per_file: dict[str, int]
     ) -> dict[str, int]:
         """How many entries each file has: those stored for an unchanged file, else those
         it becomes before any page cap (a file that cannot be read has none)."""
         sizes: dict[str, int] = {}
         for rel, path in files:
-            knowledge = path.is_relative_to(self.knowledge_dir)
+            if reads.unchanged_by_stat(rel, path):
+                sizes[rel] = per_file.get(rel, 0)
+                continue
             try:
-                data = read_project_bytes(
-                    self.knowledge_dir if knowledge else self.root,
-                    path,
-                    max_bytes=self.memory.config.max_file_bytes,
-                    allow_hidden=not knowledge,
-                )
-                if not rechunk_all and meta.file_hashes.get(rel) == content_hash_bytes(data):
-                    sizes[rel] = len(self.parts.mirror.by_file(rel))
+                read = reads.read(rel, path)
+                if reads.unchanged(rel, read):
+                    sizes[rel] = per_file.get(rel, 0)
                     continue
-                text = decode(data, rel)
-                entries = file_entries(
-                    self.memory, self.knowledge_dir, rel, path, text, IndexReport(dry_run=True)
-                )
+                entries = self._chunked(rel, path, read)
             except (FileRefusedError, NotFoundError, ValueError, EngineError):
                 continue
             sizes[rel] = len({content_hash(e.content) for e in entries})
         return sizes
+
+    def _chunked(self, rel: str, path: Path, read: FileRead) -> list[NewEntry]:
+        """The file's entries before any page cap, kept on ``read`` with their warnings."""
+        scratch = IndexReport(dry_run=True)
+        read.entries = self._entries(rel, path, decode(read.data, rel), scratch)
+        read.warnings = scratch.warnings
+        return read.entries
 
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
         plan = FilePlan(rel, digest)
@@ -327,6 +340,8 @@ class Indexer:
         gone: list[str],
         settings: dict[str, object],
         removed_ids: list[str] | None = None,
+        *,
+        learned: dict[str, tuple[int, ...]] | None = None,
     ) -> None:
         creates = [item for plan in plans for item in plan.creates]
         if creates:  # the first phase: vectors come from the cache or the backlog's run
@@ -341,14 +356,34 @@ class Indexer:
             # Re-read: another indexer may have recorded other files meanwhile.
             meta, _ = IndexMeta.load(self.memory.paths.meta_path)
             if meta.settings != settings:
-                meta.file_hashes = {}
+                meta.file_hashes, meta.file_stats = {}, {}
                 meta.settings = settings
             renewed = {plan.rel for plan in plans} | set(gone)
             meta.aliases = {k: v for k, v in meta.aliases.items() if v[0] not in renewed}
             for plan in plans:
                 meta.file_hashes[plan.rel] = plan.digest
+                _record_stat(meta, plan.rel, plan.stat)
                 meta.aliases.update((old, (plan.rel, line)) for old, line in plan.aliases.items())
             for rel in gone:
                 meta.file_hashes.pop(rel, None)
+                meta.file_stats.pop(rel, None)
+            for rel, stat in (learned or {}).items():
+                if rel in meta.file_hashes:  # (not re-chunked by another run meanwhile)
+                    meta.file_stats[rel] = stat
             meta.last_indexed_at = now_iso()
             meta.save(self.memory.paths.meta_path)
+
+
+def _record_stat(meta: IndexMeta, rel: str, stat: tuple[int, ...] | None) -> None:
+    """Keep the stat of the bytes just recorded for ``rel`` (none when too recent)."""
+    if stat is None:
+        meta.file_stats.pop(rel, None)
+    else:
+        meta.file_stats[rel] = stat
+
+
+def _page_cap(others: int, files: int) -> int | None:
+    """:func:`engine.markdown.pages.page_cap`, imported once a docs page has changed."""
+    from engine.markdown.pages import page_cap
+
+    return page_cap(others, files)

@@ -25,6 +25,10 @@ class IndexMeta:
 
     file_hashes: dict[str, str] = field(default_factory=dict)
     """Project-relative path → SHA-256 of the file's bytes when it was last indexed."""
+    file_stats: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Project-relative path → what ``os.stat`` said of the file (size, mtime, ctime,
+    inode, device) just before the bytes of ``file_hashes`` were read; a file whose stat
+    is the same is not read again (see :mod:`engine.services.indexing`)."""
     settings: dict[str, Any] = field(default_factory=dict)
     """Chunking settings and model of the last index run; a change re-chunks every file."""
     last_indexed_at: str = ""
@@ -44,6 +48,7 @@ class IndexMeta:
                 raise ValueError("not a meta.json object")
             return cls(
                 file_hashes={str(k): str(v) for k, v in data.get("fileHashes", {}).items()},
+                file_stats=_stats(data.get("fileStats", {})),
                 settings=dict(data.get("settings", {})),
                 last_indexed_at=str(data.get("lastIndexedAt", "")),
                 discovery=dict(data.get("discovery", {})),
@@ -59,6 +64,7 @@ class IndexMeta:
             "lastIndexedAt": self.last_indexed_at,
             "settings": self.settings,
             "fileHashes": dict(sorted(self.file_hashes.items())),
+            "fileStats": {k: list(v) for k, v in sorted(self.file_stats.items())},
             "discovery": self.discovery,
             "promotedFrom": {k: list(v) for k, v in sorted(self.aliases.items())},
         }
@@ -83,4 +89,15 @@ def _aliases(raw: object) -> dict[str, tuple[str, int]]:
         str(old): (str(where[0]), int(where[1]))
         for old, where in raw.items()
         if isinstance(where, list) and len(where) == 2 and isinstance(where[1], int)
+    }
+
+
+def _stats(raw: object) -> dict[str, tuple[int, ...]]:
+    """``fileStats`` as read; a malformed item is dropped (its file is read and hashed)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(rel): tuple(stat)
+        for rel, stat in raw.items()
+        if isinstance(stat, list) and stat and all(type(n) is int for n in stat)
     }

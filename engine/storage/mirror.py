@@ -341,8 +341,8 @@ class EntryMirror:
             )
 
     def counts_by(self, column: str) -> dict[str, int]:
-        """Entry counts grouped by ``category`` or ``source``."""
-        if column not in {"category", "source"}:
+        """Entry counts grouped by ``category``, ``source`` or ``filePath``."""
+        if column not in {"category", "source", "filePath"}:
             raise ValueError(column)
         with self._lock:
             rows = self._db.execute(f"SELECT {column}, count(*) FROM entries GROUP BY {column}")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import StorageError
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, maintenance, remote_table
+from engine.storage import lance_commits, lancedb_import, maintenance, remote_table
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import (
     TABLE,
@@ -88,7 +88,7 @@ class RecordStore:
         if self._db is None:
             # Lance logs from Rust straight to stderr; keep it to real errors.
             os.environ.setdefault("LANCE_LOG", "error")
-            import lancedb
+            lancedb = lancedb_import.lancedb()  # without the REST namespace client
 
             remote = self.remote
             self.cache = lancedb.Session(

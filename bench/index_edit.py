@@ -1,0 +1,162 @@
+"""Edit-to-searchable through ``memory-tui index`` (issue 38): from saving one knowledge
+file of a 455-file folder to a keyword search finding the new text, ``before`` (a commit's
+source tree) against ``after`` (this checkout), in one run.
+
+    python -m bench.index_edit [--trials 5] [--before b69b8e9]
+
+The memory is the one ``python -m bench.hook_commit`` builds in ``bench/.cache/hook-commit``
+(the Argo CD docs, indexed with the real model), copied once per version into
+``bench/.cache/index-edit/``; each version indexes its own copy (``after`` records file
+stats in meta.json that ``before`` would drop). A warm-up run of each records what an
+earlier run would have. Then, per trial and version (the order alternating), one paragraph
+of ``faq.md`` is rewritten and
+
+1. ``python -m app index`` (the command the git hooks and users run: text first, vectors
+   after) is started at once; the bench polls the keyword index (SQLite, read-only) every
+   10 ms until the new word is found (**edit → searchable**) and waits for the process to
+   end (**edit → exit**, the vectors included);
+2. the file is edited again and ``python -m app index --no-embed`` timed to its end, with
+   its CPU time (user + system, from ``wait4``): the first phase alone, less sensitive to
+   other processes on the machine than the wall times.
+
+Both versions run as ``python -m app`` with their source tree first on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.hook_commit import ROOT as BUILT
+from bench.hook_commit import build
+from bench.metrics import median
+from engine.search.keyword import KeywordSearcher
+from engine.storage.mirror import EntryMirror
+from engine.storage.paths import MemoryPaths
+
+REPO = Path(__file__).resolve().parents[1]
+CACHE = REPO / "bench" / ".cache" / "index-edit"
+EDITED = Path(".claude") / "knowledge" / "faq.md"
+MARKER = "\n\nIndex-edit marker: "
+BEFORE = "b69b8e9"
+"""main when issue 38's index1s branch started."""
+
+
+def source_tree(commit: str) -> Path:
+    """The source of ``commit``, extracted once into the cache."""
+    target = CACHE / f"src-{commit}"
+    if not (target / "engine").is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def project_copy(name: str) -> Path:
+    """A fresh copy of the built memory for one version."""
+    target = CACHE / name
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(BUILT, target, symlinks=True)
+    return target
+
+
+def edit(root: Path, word: str) -> None:
+    path = root / EDITED
+    head = path.read_text(encoding="utf-8").split(MARKER)[0]
+    path.write_text(f"{head}{MARKER}{word} appears here.\n", encoding="utf-8")
+
+
+def start(source: Path, root: Path, *args: str) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
+    env["PYTHONPATH"] = str(source)
+    command = [sys.executable, "-m", "app", "--project", str(root), "index", *args]
+    with open(CACHE / "stderr.log", "ab") as log:
+        return subprocess.Popen(command, cwd=source, env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def reap(proc: subprocess.Popen[bytes], *, block: bool) -> float | None:
+    """The CPU seconds (user + system, from ``wait4``) of ``proc`` once it has ended (None
+    while it runs, unless ``block``); fails loudly if it failed."""
+    pid, status, usage = os.wait4(proc.pid, 0 if block else os.WNOHANG)
+    if pid == 0:
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"index failed ({proc.returncode}): see {CACHE / 'stderr.log'}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def finish(proc: subprocess.Popen[bytes]) -> float:
+    cpu = reap(proc, block=True)
+    assert cpu is not None
+    return cpu
+
+
+def trial(source: Path, root: Path, fts: KeywordSearcher, word: str) -> tuple[float, ...]:
+    """(edit → searchable, edit → exit, --no-embed wall, --no-embed CPU) for one edit."""
+    edit(root, word)
+    edited = time.perf_counter()
+    proc = start(source, root)
+    running = True
+    while not fts.search(word, 1):
+        if not running or time.perf_counter() - edited > 300:
+            raise SystemExit(f"{word} never became searchable")
+        running = reap(proc, block=False) is None  # one more look after it ends
+        time.sleep(0.01)
+    searchable = time.perf_counter() - edited
+    if running:
+        finish(proc)
+    exited = time.perf_counter() - edited
+    edit(root, word + "again")
+    began = time.perf_counter()
+    cpu = finish(start(source, root, "--no-embed"))
+    phase = time.perf_counter() - began
+    if not fts.search(word + "again", 1):
+        raise SystemExit(f"{word}again not searchable after --no-embed")
+    return searchable, exited, phase, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
+    args = parser.parse_args()
+    build(rebuild=False)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    versions = {"before": source_tree(args.before), "after": REPO}
+    roots = {name: project_copy(name) for name in versions}
+    time.sleep(2.5)  # the copies' files older than a stat may be trusted (index_reads)
+    searchers = {}
+    for name, source in versions.items():
+        finish(start(source, roots[name], "--no-embed"))  # warm-up: what a last run left
+        searchers[name] = KeywordSearcher(EntryMirror(MemoryPaths.for_root(roots[name]).fts_path))
+    results: dict[str, list[tuple[float, ...]]] = {name: [] for name in versions}
+    for n in range(args.trials):
+        order = list(versions) if n % 2 == 0 else list(reversed(versions))
+        for name in order:
+            word = f"indexedit{n}{name}x{os.getpid()}"
+            results[name].append(trial(versions[name], roots[name], searchers[name], word))
+            s, e, p, c = results[name][-1]
+            print(
+                f"trial {n + 1} {name:6}: searchable {s:.2f} s, exit {e:.2f} s; "
+                f"--no-embed {p:.2f} s ({c:.2f} s CPU)",
+                flush=True,
+            )
+    print(f"one-file edit, 455-file knowledge folder, median of {args.trials} trials:")
+    print("version  edit→searchable  edit→exit  --no-embed  --no-embed CPU")
+    for name in versions:
+        cols = [median([r[i] for r in results[name]]) for i in range(4)]
+        label = f"{name} ({args.before})" if name == "before" else name
+        print(f"{label:16} {cols[0]:6.2f} s {cols[1]:9.2f} s {cols[2]:8.2f} s {cols[3]:9.2f} s")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

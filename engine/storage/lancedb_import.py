@@ -1,0 +1,86 @@
+"""Importing LanceDB without its REST namespace client until something asks for it.
+
+``import lancedb`` imports ``lance_namespace``, whose interface re-exports the request and
+response models of ``lance_namespace_urllib3_client``, the OpenAPI client of the Lance REST
+namespace. Importing any module of that package first runs the package's ``__init__``,
+which imports all nine of its API classes (their pydantic ``validate_call`` methods), the
+``ApiClient`` and urllib3: about half of the time ``import lancedb`` takes, for a client a
+local or S3 store never uses (LanceDB reaches object storage through ``storage_options``,
+not through a namespace). Measured in bench/RESULTS.md, issue 38 (index1s).
+
+:func:`lancedb` imports LanceDB with that package registered in ``sys.modules`` before its
+``__init__`` has run: its sub-packages (``models``, which ``lance_namespace`` needs) import
+as usual from its folder, and the first lookup of any other name on the package (its
+``ApiClient``, an API class, ``__version__``) runs the package's own ``__init__`` then, on
+the same module object, so every caller still gets the complete package. Nothing of the
+dependency is changed on disk or copied.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+import types
+from importlib.machinery import ModuleSpec
+from typing import Any
+
+REST_CLIENT = "lance_namespace_urllib3_client"
+"""The package whose ``__init__`` waits for its first lookup."""
+
+_lock = threading.RLock()
+_loading: set[str] = set()
+
+
+class _Deferred(types.ModuleType):
+    """A package whose ``__init__`` runs on the first lookup of a name it lacks."""
+
+    def __getattr__(self, name: str) -> Any:  # only called for names not (yet) set
+        with _lock:
+            if type(self) is _Deferred:
+                if self.__name__ in _loading:  # a lookup by the ``__init__`` running
+                    raise AttributeError(f"partially initialised module {self.__name__!r}")
+                _loading.add(self.__name__)
+                try:
+                    spec = self.__spec__
+                    assert spec is not None and spec.loader is not None
+                    spec.loader.exec_module(self)
+                except BaseException:
+                    sys.modules.pop(self.__name__, None)  # the next import starts afresh
+                    raise
+                finally:
+                    _loading.discard(self.__name__)
+                object.__setattr__(self, "__class__", types.ModuleType)  # a plain module now
+        return getattr(self, name)
+
+
+def defer_rest_client() -> bool:
+    """Register the REST client's package without running its ``__init__`` (see the
+    module's docstring); False when it is imported already or not installed."""
+    with _lock:
+        if REST_CLIENT in sys.modules:
+            return False
+        spec: ModuleSpec | None = importlib.util.find_spec(REST_CLIENT)
+        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+            return False
+        module = importlib.util.module_from_spec(spec)
+        module.__class__ = _Deferred
+        sys.modules[REST_CLIENT] = module
+        return True
+
+
+def rest_client_loaded() -> bool:
+    """Whether the REST client's package ``__init__`` (its API classes) has run."""
+    module = sys.modules.get(REST_CLIENT)
+    return module is not None and type(module) is not _Deferred
+
+
+def lancedb() -> Any:
+    """The ``lancedb`` module, imported (once) without the REST namespace client."""
+    loaded = sys.modules.get("lancedb")
+    if loaded is not None:
+        return loaded
+    defer_rest_client()
+    import lancedb as module
+
+    return module

@@ -1,0 +1,92 @@
+"""LanceDB is imported without the REST namespace client's API classes, which a local
+store never uses, and the client's package is still whole for any caller that asks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def run_python(code: str) -> dict[str, object]:
+    """Run ``code`` in a fresh interpreter (imports are process-wide); its last line of
+    stdout is JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=TESTS.parent,
+        env={**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{TESTS.parent}"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert isinstance(result, dict)
+    return result
+
+
+def test_a_write_and_a_vector_search_leave_the_rest_client_unimported(tmp_path: Path) -> None:
+    result = run_python(
+        f"""
+        import json, sys
+        from fakes import FakeEmbedder
+        from engine.services.entries import NewEntry
+        from engine.services.memory import Memory
+        with Memory.open({str(tmp_path)!r}, embedder=FakeEmbedder()) as memory:
+            memory.add_many([NewEntry("alpha entry about lancedb"), NewEntry("beta", "gotcha")])
+            found = memory.search("alpha", mode="vector").results
+            memory.compact()
+        apis = sorted(m for m in sys.modules if m.startswith("lance_namespace_urllib3_client.api"))
+        print(json.dumps({{"lancedb": "lancedb" in sys.modules, "apis": apis,
+                           "found": len(found)}}))
+        """
+    )
+    assert result["found"], "the vector search read the store"
+    assert result == {"lancedb": True, "apis": [], "found": result["found"]}
+
+
+def test_the_rest_client_is_whole_for_whoever_asks() -> None:
+    result = run_python(
+        """
+        import json, sys
+        from engine.storage.lancedb_import import lancedb, rest_client_loaded
+        lancedb()
+        before = rest_client_loaded()
+        import lance_namespace_urllib3_client as client
+        from lance_namespace_urllib3_client import ApiClient, TableApi
+        from lance_namespace_urllib3_client.models import CreateNamespaceRequest
+        print(json.dumps({"before": before, "after": rest_client_loaded(),
+                          "version": client.__version__, "api": TableApi.__name__,
+                          "client": ApiClient.__module__, "model": CreateNamespaceRequest.__name__,
+                          "same": sys.modules["lance_namespace_urllib3_client"] is client}))
+        """
+    )
+    assert result == {
+        "before": False,
+        "after": True,
+        "version": result["version"],
+        "api": "TableApi",
+        "client": "lance_namespace_urllib3_client.api_client",
+        "model": "CreateNamespaceRequest",
+        "same": True,
+    }
+    assert isinstance(result["version"], str) and result["version"]
+
+
+def test_nothing_is_deferred_once_the_client_is_imported() -> None:
+    result = run_python(
+        """
+        import json
+        import lance_namespace_urllib3_client
+        from engine.storage.lancedb_import import defer_rest_client, lancedb, rest_client_loaded
+        print(json.dumps({"deferred": defer_rest_client(), "loaded": rest_client_loaded(),
+                          "lancedb": lancedb().__name__}))
+        """
+    )
+    assert result == {"deferred": False, "loaded": True, "lancedb": "lancedb"}
