@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.hook_endpoint import Injected
-from engine import MemoryPaths, SearchResult, classify_path, printable
+from engine import MemoryPaths, printable
 
 if TYPE_CHECKING:
-    from engine import Memory
+    from engine import Memory, SearchResult
 
 MAX_RESULTS = 3
 BUDGET = 1_500
@@ -109,6 +109,8 @@ def served_entries(
 
 def choose(results: list[SearchResult], prompt: str) -> list[SearchResult]:
     """At most :data:`MAX_RESULTS`, one per file, release notes only when asked about."""
+    from engine import classify_path
+
     wants_changes = bool(_ASKS_ABOUT_CHANGES.search(prompt))
     chosen: list[SearchResult] = []
     files: set[str] = set()
