@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.hook_endpoint import Injected
-from engine import MemoryPaths, SearchResult, classify_path, printable
+from engine import MemoryPaths, printable
 
 if TYPE_CHECKING:
-    from engine import Memory
+    from engine import Memory, SearchResult
 
 MAX_RESULTS = 3
 BUDGET = 1_500
@@ -109,6 +109,8 @@ def served_entries(
 
 def choose(results: list[SearchResult], prompt: str) -> list[SearchResult]:
     """At most :data:`MAX_RESULTS`, one per file, release notes only when asked about."""
+    from engine import classify_path
+
     wants_changes = bool(_ASKS_ABOUT_CHANGES.search(prompt))
     chosen: list[SearchResult] = []
     files: set[str] = set()
@@ -158,6 +160,81 @@ def format_context(results: Sequence[Injected | SearchResult]) -> str:
     lines.append("Use the memory_search tool for more.")
     lines.append("</project-memory>")
     return printable("\n".join(lines) + "\n")
+
+
+HOOK_IMPORTS = (
+    "app.cli",
+    "app.prompt_hook",
+    "app.project",
+    "engine.services.memory",
+    "engine.services.staleness",
+    "engine.search.relevance",
+    "engine.freshness.stale",
+    "engine.analyzer.noise",
+)
+"""The modules the hook's keyword search imports (with what they import in turn)."""
+
+
+def compile_hook_modules() -> int:
+    """Write the bytecode of every module the hook imports, where it is missing or older
+    than its source; returns how many were written. Run by ``memory-tui init`` in a fresh
+    interpreter (:func:`prepare`), so that the first prompts after an install do not
+    compile them (a ``uv`` install writes no bytecode), nor every prompt where Python may
+    not write it (``PYTHONDONTWRITEBYTECODE``)."""
+    import importlib
+    import importlib.util
+    import os
+    import py_compile
+
+    for name in HOOK_IMPORTS:
+        importlib.import_module(name)
+    written = 0
+    for module in list(sys.modules.values()):
+        source = getattr(module, "__file__", None)
+        if not isinstance(source, str) or not source.endswith(".py"):
+            continue
+        try:
+            cached = importlib.util.cache_from_source(source)
+            if os.path.exists(cached) and os.stat(cached).st_mtime >= os.stat(source).st_mtime:
+                continue
+            py_compile.compile(source, cfile=cached, doraise=True)
+        except (OSError, ValueError, NotImplementedError, py_compile.PyCompileError):
+            continue  # a read-only install: the hook compiles in memory, as before
+        written += 1
+    return written
+
+
+def prepare(timeout: float = 120) -> None:
+    """Compile the hook's modules (:func:`compile_hook_modules`) in a fresh interpreter of
+    this installation, which imports only what the hook imports, unless the bytecode of
+    this module and of the endpoint's is already there. Never raises."""
+    import importlib.util
+    import os
+    import subprocess
+
+    from app import hook_endpoint
+
+    try:
+        if all(
+            os.stat(importlib.util.cache_from_source(source)).st_mtime >= os.stat(source).st_mtime
+            for source in (__file__, hook_endpoint.__file__)
+        ):
+            return
+    except (OSError, ValueError, NotImplementedError):
+        pass  # missing: compile
+
+    code = "from app.prompt_hook import compile_hook_modules; compile_hook_modules()"
+    try:
+        subprocess.run(
+            [sys.executable, "-c", code],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        log.info("the prompt hook's modules were not compiled", exc_info=True)
 
 
 def main(project: Path | None) -> int:

@@ -84,11 +84,21 @@ def _must_check_root(args: argparse.Namespace, root: Path) -> bool:
     return args.command == "init" or not MemoryPaths.for_root(root).memory_dir.is_dir()
 
 
+HOOK_ARGV = ("hook",)
+"""The prompt hook as Claude Code runs it (``memory-tui hook``, on every prompt): it goes
+straight to :mod:`app.prompt_hook`, without the parser and the command modules it would
+import (bench/RESULTS.md, "Issue 34: the hook without a server")."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from engine import ConfigError, EngineError, printable
-
     _tolerant_streams()
+    if tuple(sys.argv[1:] if argv is None else argv) == HOOK_ARGV:
+        from app.prompt_hook import main as hook_main
+
+        _configure_logging(verbose=False)
+        return hook_main(None)
+    from engine import ConfigError, EngineError, printable
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -26,7 +26,6 @@ from engine.freshness.citations import (
     mentioned_names,
     mentioned_paths,
 )
-from engine.freshness.code_symbols import defined_names
 from engine.guards.files import read_project_bytes
 
 MAX_CODE_BYTES = 5_000_000
@@ -76,6 +75,10 @@ class Freshness:
         with self._lock:
             if (rel, digest) in self._names:
                 return self._names[(rel, digest)]
+        # Imported here: only a cited file whose bytes changed is parsed, and the
+        # parsers are not the concern of a read that finds nothing stale (the prompt hook).
+        from engine.freshness.code_symbols import defined_names
+
         try:  # through the guard: a regular file inside the project, of a sane size
             data = read_project_bytes(
                 self.root, self.root / rel, max_bytes=MAX_CODE_BYTES, allow_hidden=True

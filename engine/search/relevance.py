@@ -16,13 +16,25 @@ candidates are searched with the informative terms only. A candidate must then h
 :data:`MIN_COVERAGE` of their idf weight and at least :data:`MIN_MATCHED` of them (all
 but one, up to :data:`FULL_MATCH`): one rare word shared by chance ("capital" in "the
 capital of Australia") is not a match.
+
+An entry's *name* — its section title and file path, read as words (``setCookie`` →
+"set", "cookie"; ``flag_mutex.go`` → "flag", "mutex") — says what the entry is about, where
+its text may only mention a word in passing. A prompt term in the name counts as held even
+where the index does not see it (an identifier is one token to FTS5), an entry whose name
+holds :data:`NAMED_MATCH` of the prompt's terms passes without the all-but-one rule (two
+words of the prompt in a name are no chance meeting: "protect a route with basic auth" →
+``src/middleware/basic-auth/index.ts``), and the entries that pass are ordered by
+:func:`standing`: the weight they hold, the weight their name holds and their BM25 score,
+so the section *about* the prompt's words comes before the one that merely uses them.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
+from engine.core.models import Entry
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.query import MAX_QUERY_TERMS, STOPWORDS, Query, quoted, stem, words
 
@@ -38,8 +50,14 @@ FULL_MATCH = 3
 """An entry must hold all but one of the prompt's informative terms, up to this many
 ("explain the difference between TCP and UDP" is not answered by an entry that names TCP
 and UDP): two of four spoke on 12 % of the off-topic prompts on hono."""
-CANDIDATES = 20
-"""Best BM25 hits examined."""
+NAMED_MATCH = 2
+"""Prompt terms an entry's title and path must hold to pass without :data:`FULL_MATCH`."""
+CANDIDATES = 50
+"""Best BM25 hits examined: an entry named for the prompt's words may rank below sections
+that repeat one of them (bench/RESULTS.md, "Issue 34: the hook without a server")."""
+_NAME_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+"""A word of an identifier or a path: camelCase, PascalCase and acronyms split
+(``HTTPServer`` → HTTP, Server), separators (``_``, ``-``, ``/``, ``.``) dropped."""
 MIN_TERMS = 2
 """Prompts with fewer informative terms ("thanks", "go on") never inject."""
 PROMPT_STOPWORDS = frozenset(
@@ -67,6 +85,8 @@ class RelevantHit:
     coverage: float
     """Share of the prompt's idf weight that the entry holds (0..1)."""
     matched: tuple[str, ...]
+    named: tuple[str, ...] = ()
+    """The matched terms that the entry's title or path holds."""
 
 
 def term_weights(keyword: KeywordSearcher, terms: list[str]) -> dict[str, float]:
@@ -82,8 +102,8 @@ def term_weights(keyword: KeywordSearcher, terms: list[str]) -> dict[str, float]
 def relevant_hits(
     keyword: KeywordSearcher, prompt: str, *, min_coverage: float = MIN_COVERAGE
 ) -> list[RelevantHit]:
-    """The BM25 hits for ``prompt`` that hold at least ``min_coverage`` of its weight, in
-    BM25 order (ordering by coverage instead found fewer answers on bench/repo_qa)."""
+    """The BM25 hits for ``prompt`` that hold at least ``min_coverage`` of its weight, the
+    entries named for the prompt's words first (see the module's description)."""
     terms = prompt_terms(prompt)
     if len(terms) < MIN_TERMS:
         return []
@@ -96,13 +116,34 @@ def relevant_hits(
     total = sum(weights.values()) or 1.0
     found = _matches(keyword, terms, [h.entry.id for h in hits])
     needed = max(MIN_MATCHED, min(FULL_MATCH, len(terms) - 1))
+    stems = {t: stem(t) for t in terms}
     chosen = []
     for hit in hits:
-        matched = tuple(t for t in terms if hit.entry.id in found.get(t, ()))
+        in_name = name_words(hit.entry)
+        named = tuple(t for t in terms if stems[t] in in_name)
+        matched = tuple(t for t in terms if hit.entry.id in found.get(t, ()) or t in named)
         coverage = sum(weights[t] for t in matched) / total
-        if coverage >= min_coverage and len(matched) >= needed:
-            chosen.append(RelevantHit(hit, coverage, matched))
+        if coverage >= min_coverage and (len(matched) >= needed or len(named) >= NAMED_MATCH):
+            chosen.append(RelevantHit(hit, coverage, matched, named))
+    # Stable: BM25 order among entries of equal standing.
+    chosen.sort(key=lambda r: -standing(r, weights, total))
     return chosen
+
+
+def standing(found: RelevantHit, weights: dict[str, float], total: float) -> float:
+    """How well ``found`` answers the prompt: the share of the prompt's weight it holds,
+    plus the share its name holds, plus its BM25 score against the best hit's (0..1),
+    which weighs the words by how often the entry uses them for its length: a long page
+    that mentions every word once is not above the section about them."""
+    named = sum(weights[t] for t in found.named) / total
+    return found.coverage + named + found.hit.score
+
+
+def name_words(entry: Entry) -> set[str]:
+    """The Porter stems of the words of ``entry``'s section title and file path, with
+    identifiers split into their words (:data:`_NAME_PART`)."""
+    text = f"{entry.section_title} {entry.file_path}"
+    return {stem(part.lower()) for part in _NAME_PART.findall(text)}
 
 
 def prompt_terms(prompt: str) -> list[str]:

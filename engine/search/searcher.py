@@ -200,7 +200,7 @@ class Searcher:
 
     def relevant(self, prompt: str) -> list[tuple[SearchResult, float]]:
         """Keyword hits that cover enough of ``prompt`` to be shown unasked (the hook),
-        with their coverage, in BM25 order (:mod:`engine.search.relevance`)."""
+        with their coverage, best first (:mod:`engine.search.relevance`)."""
         return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
     def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:

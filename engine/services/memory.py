@@ -33,14 +33,14 @@ from engine.core.validation import (
 from engine.embedding.base import Embedder
 from engine.embedding.default import default_embedder
 from engine.search.searcher import SearchResponse, narrowed
-from engine.services import adding, listing, staleness, upkeep
-from engine.services.entries import AddResult, NewEntry, delete_refusal
+from engine.services import listing, staleness, upkeep
 from engine.services.parts import Parts
 from engine.storage.paths import MemoryPaths
 
 if TYPE_CHECKING:
     from engine.services.embedding_backlog import BacklogReport
     from engine.services.embedding_worker import BackgroundEmbedder
+    from engine.services.entries import AddResult, NewEntry
     from engine.services.listing import Counts, Listing
 
 NARROWED_OVERFETCH = 200  # candidates searched when results are narrowed (source, stale)
@@ -168,6 +168,11 @@ class Memory:
             ContentTooLongError: content over 10,000 characters.
             SecretDetectedError: a likely secret, with ``secret_policy = "reject"``.
         """
+        # Imported here: the writes' modules (content checks, secret rules) are not the
+        # reads' concern, and the prompt hook, a process per prompt, only reads.
+        from engine.services import adding
+        from engine.services.entries import NewEntry
+
         item = NewEntry(content, category, source, keywords, file_path, section_title)
         return adding.add_checked(self._parts, item)
 
@@ -198,6 +203,8 @@ class Memory:
     def delete_refusal(self, entry: Entry) -> str | None:
         """Why ``entry`` is not deleted from the memory alone (a chunk of a knowledge
         file: the file is the source), or None when :meth:`delete` may delete it."""
+        from engine.services.entries import delete_refusal
+
         return delete_refusal(entry)
 
     def delete(self, entry_id: str) -> bool:
@@ -208,7 +215,7 @@ class Memory:
                 source: a deleted chunk would come back with the next ``index --force``.
         """
         found = self._parts.mirror.get(entry_id) if is_unicode(entry_id) else None
-        refusal = delete_refusal(found) if found is not None else None
+        refusal = self.delete_refusal(found) if found is not None else None
         if refusal is not None:
             raise FileIsSourceError(refusal)
         return self._parts.entries.delete(entry_id)

@@ -13,6 +13,7 @@ which the public API (``engine/__init__.py``) does not export.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.config import Config
@@ -21,8 +22,6 @@ from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
 from engine.search.keyword import KeywordSearcher
 from engine.search.searcher import Searcher
 from engine.search.vector import VectorSearcher
-from engine.services.add_batch import AddBatcher
-from engine.services.entries import EntryService
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
 
@@ -31,6 +30,8 @@ if TYPE_CHECKING:
 
     from engine.core.models import Entry
     from engine.freshness.stale import Freshness
+    from engine.services.add_batch import AddBatcher
+    from engine.services.entries import EntryService
     from engine.storage.locking import WriteLock
     from engine.storage.mirror import EntryMirror
     from engine.storage.record_store import RecordStore
@@ -60,11 +61,9 @@ class Parts:
         )
         self.records = Records(paths, self.embedder.dimension)
         self._freshness: Freshness | None = None
-        self.entries = EntryService(
-            self.records, self.embedder, config, on_written=self.note_citations
-        )
-        self.add_batcher = AddBatcher(self.entries.add_prepared)
-        """Concurrent adds of this process written in one commit (:mod:`.add_batch`)."""
+        self._entries: EntryService | None = None
+        self._add_batcher: AddBatcher | None = None
+        self._making = threading.Lock()  # one EntryService and AddBatcher per process
         self.vectors = VectorSearcher(
             self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
         )
@@ -78,6 +77,31 @@ class Parts:
             keyword_weight=config.keyword_weight,
             fusion=config.fusion,
         )
+
+    @property
+    def entries(self) -> EntryService:
+        """The writes (:class:`engine.services.entries.EntryService`), made on first use:
+        their modules (content checks, the secret rules) are not imported by a process
+        that only reads, such as the prompt hook."""
+        with self._making:
+            if self._entries is None:
+                from engine.services.entries import EntryService
+
+                self._entries = EntryService(
+                    self.records, self.embedder, self.config, on_written=self.note_citations
+                )
+            return self._entries
+
+    @property
+    def add_batcher(self) -> AddBatcher:
+        """Concurrent adds of this process written in one commit (:mod:`.add_batch`)."""
+        entries = self.entries
+        with self._making:
+            if self._add_batcher is None:
+                from engine.services.add_batch import AddBatcher
+
+                self._add_batcher = AddBatcher(entries.add_prepared)
+            return self._add_batcher
 
     @property
     def mirror(self) -> EntryMirror:

@@ -217,6 +217,46 @@ def test_cli_hook_imports_neither_store_nor_model(
     assert json.loads(loaded_line) == []
 
 
+HOOK_NEEDS_NOT = (
+    "app.cli.commands",
+    "engine.services.entries",
+    "engine.services.content",
+    "engine.guards.privacy",
+    "re2",
+    "engine.freshness.code_symbols",
+    "snowballstemmer.porter_stemmer",
+)
+"""What the prompt hook, a process per prompt, does without: the CLI's command modules
+(``memory-tui hook`` goes straight to the hook), the writes' content checks and secret
+rules, the parsers the stale check needs only for a cited file that changed, and the
+pure-Python stemmers (PyStemmer's C ones give the same stems)."""
+
+
+def test_the_hook_as_claude_code_runs_it_imports_only_what_it_reads_with(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    root, entry_id = populated
+    payload = json.dumps({"prompt": "when do gearboxes need synthetic oil?", "cwd": str(root)})
+    code = f"""
+        import contextlib, io, json, sys
+        sys.stdin = io.StringIO({payload!r})
+        sys.argv = ["memory-tui", "hook"]
+        from app.cli import main
+        context = io.StringIO()
+        with contextlib.redirect_stdout(context):
+            assert main() == 0
+        print(json.dumps(context.getvalue()))
+    """
+
+    watched = HOOK_NEEDS_NOT + KEYWORD_PATH_HEAVY
+    result = python(textwrap.dedent(code) + "\n" + _report(watched), env_home=tmp_path)
+
+    assert result.returncode == 0, result.stderr
+    *_, context_line, loaded_line = result.stdout.strip().splitlines()
+    assert f"(id {entry_id}): Gearboxes need synthetic oil" in json.loads(context_line)
+    assert json.loads(loaded_line) == []
+
+
 def test_hybrid_search_of_a_small_memory_does_not_import_lancedb(
     tmp_path: Path, populated: tuple[Path, str]
 ) -> None:

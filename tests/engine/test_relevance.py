@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from app.prompt_hook import BUDGET, MAX_RESULTS, choose, prompt_context
-from engine.search.relevance import prompt_terms, relevant_hits, term_weights
+from engine.search.relevance import name_words, prompt_terms, relevant_hits, term_weights
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -188,3 +188,67 @@ def test_prompt_terms_keep_one_form_of_each_word() -> None:
         "hidden",
         "files",
     ]
+
+
+ROUTER_NOTES = [
+    ("src/middleware/basic-auth/index.ts", "basicAuth",
+     "Checks the Authorization header against the configured username and password and "
+     "answers 401 with a WWW-Authenticate header otherwise."),
+    ("src/router/trie.ts", "TrieRouter", "Matches a route by walking a trie of path segments."),
+    ("src/router/regexp.ts", "RegExpRouter", "Compiles every route into one regular expression."),
+    ("docs/routing.md", "Routing", "A route may protect its handlers with any middleware."),
+    ("src/helper/cookie/index.ts", "setCookie, deleteCookie",
+     "Serialises a name and value with its options into a header of the response."),
+    ("src/context.ts", "Context.header",
+     "Sets a header on the response; set it again to replace it, or append to keep both: "
+     "the response keeps every value set, and a cookie set through a header is kept too."),
+]  # fmt: skip
+
+
+def fill_router(memory: Memory) -> None:
+    memory.add_many(
+        [
+            NewEntry(
+                content=text,
+                category="general",
+                source="markdown",
+                file_path=path,
+                section_title=title,
+                line_start=1,
+            )
+            for path, title, text in ROUTER_NOTES
+        ]
+    )
+
+
+def test_an_entry_named_for_two_words_of_the_prompt_passes_without_the_others(
+    memory: Memory,
+) -> None:
+    # "basic" and "auth" are only in the entry's path and title ("basicAuth" is one token
+    # to the index); "protect" and "route" are elsewhere: two of four, which the
+    # all-but-one rule alone refuses.
+    fill_router(memory)
+    found = relevant_hits(
+        parts_of(memory).searcher.keyword, "How do I protect a route with basic auth?"
+    )
+    assert [h.hit.entry.file_path for h in found][:1] == ["src/middleware/basic-auth/index.ts"]
+    assert set(found[0].named) == {"basic", "auth"}
+
+
+def test_the_entry_named_for_the_prompt_comes_before_the_one_that_uses_its_words(
+    memory: Memory,
+) -> None:
+    # The context's section repeats "set", "cookie" and "response"; the cookie helper is
+    # named for them (setCookie in src/helper/cookie/).
+    fill_router(memory)
+    found = relevant_hits(
+        parts_of(memory).searcher.keyword, "How do I set a cookie on the response?"
+    )
+    assert [h.hit.entry.file_path for h in found][:1] == ["src/helper/cookie/index.ts"]
+
+
+def test_name_words_split_identifiers_and_paths() -> None:
+    entry = NewEntry(
+        content="x", file_path="src/flag_mutex.go", section_title="HTTPServer.setCookie"
+    )
+    assert {"http", "server", "set", "cooki", "flag", "mutex", "src", "go"} <= name_words(entry)
