@@ -13,9 +13,11 @@ memory to the next:
   weighed by its BM25 inverse document frequency in *this* memory
   (:func:`coverage`): a word the memory has never seen weighs the most, so a query about
   something else is covered by nothing, and a word found in every entry weighs little.
-  Unseen words that are at most a quarter of the query's words are left out instead
-  (:data:`UNSEEN_FORGIVEN_SHARE`): no entry could hold them, and a question that spells
-  one word differently from the memory is still about what the memory holds.
+  When the gate decides whether a query is answered at all, unseen words that are at
+  most a quarter of the query's words are left out instead
+  (:data:`UNSEEN_FORGIVEN_SHARE`, :func:`answering_relevance`): no entry could hold
+  them, and a question that spells one word differently from the memory is still about
+  what the memory holds.
 
 ``evidence = cosine + COVERAGE_WEIGHT * coverage`` (:func:`evidence`), and the
 relevance is ``1 / (1 + exp(-SLOPE * (evidence - EVIDENCE_MIDPOINT)))``: 0.5 exactly where the
@@ -70,7 +72,8 @@ RELEVANT = 0.5
 midpoint); it then lists the others down to ``min_score``."""
 UNSEEN_FORGIVEN_SHARE = 0.25
 """The largest share of a query's informative words that may be words this memory has
-never seen and still be left out of its coverage (:attr:`QueryWeights.covered_total`).
+never seen and still be left out when the gate decides whether the query is answered at
+all (:attr:`QueryWeights.covered_total`, :func:`answering_relevance`).
 
 A word no entry holds weighs the most, so that a query about something else is covered
 by nothing. One such word among several the memory knows is something else: the project
@@ -110,9 +113,10 @@ class QueryWeights:
 
     @property
     def covered_total(self) -> float:
-        """The weight :func:`coverage` divides by: every word's, less the words the
-        memory has never seen when they are at most :data:`UNSEEN_FORGIVEN_SHARE` of the
-        informative words and some word is known (no entry could hold them)."""
+        """The weight the query's decision measures coverage against
+        (:func:`answering_relevance`): every word's, less the words the memory has never
+        seen when they are at most :data:`UNSEEN_FORGIVEN_SHARE` of the informative words
+        and some word is known (no entry could hold them)."""
         unseen = sum(1 for t in self.terms if t in self.unseen)
         if 0 < unseen < len(self.terms) and unseen <= UNSEEN_FORGIVEN_SHARE * len(self.terms):
             return sum(w for t, w in self.weights.items() if t not in self.unseen)
@@ -153,9 +157,8 @@ def matched_terms(query: QueryWeights, entry: Entry) -> list[str]:
 
 
 def coverage(query: QueryWeights, entry: Entry) -> float:
-    """The share (0..1) of the query's information the entry holds (words the memory
-    has never seen left out when they are few: :attr:`QueryWeights.covered_total`)."""
-    total = query.covered_total
+    """The share (0..1) of the query's information the entry holds."""
+    total = query.total
     if not total:
         return 0.0
     return min(1.0, sum(query.weights[t] for t in matched_terms(query, entry)) / total)
@@ -180,6 +183,16 @@ def evidence(cosine: float, covered: float) -> float:
 def relevance(cosine: float, covered: float) -> float:
     """The relevance (0..1) of a result from its cosine similarity and its coverage."""
     return _logistic(SLOPE * (evidence(cosine, covered) - EVIDENCE_MIDPOINT))
+
+
+def answering_relevance(cosine: float, covered: float, query: QueryWeights) -> float:
+    """The relevance that decides whether a query is answered at all: as
+    :func:`relevance`, with the coverage measured against :attr:`QueryWeights.covered_total`
+    (a few words the memory has never seen left out). The score shown, and the order, keep
+    the plain coverage: a forgiven word must not lift the entries that hold the query's
+    common words above the one that answers it."""
+    total, known = query.total, query.covered_total
+    return relevance(cosine, min(1.0, covered * total / known) if known else covered)
 
 
 def keyword_strength(bm25: float, query: QueryWeights) -> float:
