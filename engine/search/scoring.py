@@ -77,17 +77,18 @@ all (:attr:`QueryWeights.covered_total`, :func:`answering_relevance`).
 
 A word no entry holds weighs the most, so that a query about something else is covered
 by nothing. One such word among several the memory knows is something else: the project
-spells it another way (``-vvv`` for "raise the verbosity", "dLNs" where the texts say
-"draining lymph nodes"), or it is a typo. No entry can hold it, so it lowered every
+spells it another way (``-vvv`` for "raise the verbosity", an abbreviation such as "dLNs"
+that the texts never use), or it is a typo. No entry can hold it, so it lowered every
 entry's coverage alike and silenced questions whose other words the memory answers
-(urfave_cli: "Can a boolean option be repeated like -vvv to raise the verbosity
-level?", SciFact's "CCL19 is absent within dLNs."). Up to one word in four is forgiven;
+(SciFact's "CCL19 is absent within dLNs."; urfave_cli's "Can a boolean option be
+repeated like -vvv to raise the verbosity level?" on a memory built before issue 34's
+ranking2 merge). Up to one word in four is forgiven;
 a query with more unknown words than that keeps their full weight (nonsense, everyday
 and other-topic queries are mostly words the memory never saw). On SciFact train any
 share from 0.2 recovers all that the gate cost (nDCG@10 0.7401 → 0.7425, 5 → 2 queries
 silenced); of the 576 off-topic searches (64 queries on the eight ``bench/repo_qa``
-memories and this project's) a quarter opens one (urfave_cli), a third 11, a half 46
-(bench/RESULTS.md, "Issue 36 and 34: the floors")."""
+memories and this project's, replayed on the memories built before that merge) a quarter
+opens one (urfave_cli), a third 11, a half 46 (bench/RESULTS.md, "Issue 36 and 34: the floors")."""
 
 
 def idf(total: int, document_frequency: int) -> float:
