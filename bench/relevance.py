@@ -19,7 +19,13 @@ configured mode, limit and relevance floor, exactly what ``memory-tui search QUE
   limit of 10 that ``bench.repo_qa`` uses and, separately, with the default limit;
 - the shown score of the first result (when there is one) and its cosine similarity, for
   on-topic and off-topic queries with the floor open (``min_score = 0``) so that the two
-  distributions are compared over every query: median, 10th and 90th percentiles.
+  distributions are compared over every query: median, 10th and 90th percentiles;
+- for every on-topic question whose answer is not in the first five, why
+  (:func:`explain_miss`): ``silenced`` (the search returned nothing: the gate judged no
+  candidate relevant), ``reordered`` (an answering entry is in the first five files of the
+  fused ranking, which the gate's order moved down), or ``outranked`` (not in the fused
+  ranking's first five either: the answering entry's best ranks in both lists, its cosine
+  and coverage, and its section).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench.repo_qa import REPOSITORIES, hit_at, load, off_topic_groups
@@ -106,20 +113,75 @@ def measure_one(name: str) -> dict[str, object]:
         figures["loud"] = loud
         questions = load(name).questions if name != SELF else ()
         if questions:
-            hits10, hits_default = [], []
+            hits10, hits_default, misses = [], [], []
             for question in questions:
-                files = [r.entry.file_path for r in memory.search(question.q, limit=10).results]
+                found = memory.search(question.q, limit=10).results
+                files = [r.entry.file_path for r in found]
                 hits10.append(hit_at(files, question.files))
+                if not hits10[-1]:
+                    misses.append(explain_miss(memory, question.q, question.files, bool(found)))
                 files = [r.entry.file_path for r in memory.search(question.q).results]
                 hits_default.append(hit_at(files, question.files))
             figures["hybrid_hit@5"] = sum(hits10) / len(hits10)
             figures["hybrid_hit@5_default_limit"] = sum(hits_default) / len(hits_default)
+            figures["misses"] = misses
         on = _top_scores(memory, [q.q for q in questions], SearchMode.HYBRID)
         figures["top_score_on"], figures["top_cosine_on"] = _spread(on[0]), _spread(on[1])
         off_q = [q for queries in groups.values() for q in queries]
         off_s, off_c = _top_scores(memory, off_q, SearchMode.HYBRID)
         figures["top_score_off"], figures["top_cosine_off"] = _spread(off_s), _spread(off_c)
     return figures
+
+
+def explain_miss(
+    memory: object, question: str, answers: Sequence[str], returned: bool
+) -> dict[str, object]:
+    """Why default search missed ``question`` (see the module docstring): the fused
+    ranking of both lists (100 candidates each, as hybrid search draws them) before the
+    gate judges and orders it, and where the best answering entry stands in it."""
+    from engine.search.fusion import fuse
+    from engine.search.query import Query
+    from engine.search.scoring import coverage
+    from engine.services.parts import parts_of
+
+    searcher = parts_of(memory).searcher  # type: ignore[arg-type]
+    asked = Query.parse(question)
+    qvec = searcher.query_cache.embed_query(parts_of(memory).embedder, asked.text)  # type: ignore[arg-type]
+    depth = 100
+    vhits = searcher.vectors.search(qvec, depth)
+    khits = searcher.keyword.search(asked, depth)
+    fused = fuse(
+        vhits,
+        khits,
+        searcher.rrf_k,
+        searcher.keyword_weight,
+        searcher.fusion,
+        keyword_complete=len(khits) < depth,
+    )
+    files = [r.entry.file_path for r in fused]
+    why: dict[str, object] = {"q": question, "answers": list(answers)}
+    if not returned:
+        why["cause"] = "silenced"
+    elif hit_at(list(dict.fromkeys(files)), answers):
+        why["cause"] = "reordered"
+    else:
+        why["cause"] = "outranked"
+    best = next((r for r in fused if r.entry.file_path in answers), None)
+    if best is None:
+        why["answer"] = "in neither list's first 100"
+        return why
+    sims = searcher.vectors.similarities(qvec, [best.entry])
+    weights = searcher.keyword.query_weights(asked)
+    why["answer"] = {
+        "fused_rank": fused.index(best) + 1,
+        "file_rank": list(dict.fromkeys(files)).index(best.entry.file_path) + 1,
+        "vector_rank": best.explanation.vector_rank,
+        "keyword_rank": best.explanation.keyword_rank,
+        "cosine": round(sims.get(best.entry.id, float("nan")), 4),
+        "coverage": round(coverage(weights, best.entry), 4),
+        "section": best.entry.section_title,
+    }
+    return why
 
 
 def _top_scores(
@@ -154,10 +216,12 @@ def main(argv: list[str] | None = None) -> int:
         results.append(figures)
         print(f"\n{name}")
         for key, value in figures.items():
-            if key in ("memory", "loud"):
+            if key in ("memory", "loud", "misses"):
                 continue
             print(f"  {key:28} {value:.3f}" if isinstance(value, float) else f"  {key:28} {value}")
         print(f"  returned something for: {json.dumps(figures['loud'])}", flush=True)
+        for miss in figures.get("misses", ()):  # type: ignore[attr-defined]
+            print(f"  missed ({miss['cause']}): {json.dumps(miss)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -32,7 +32,14 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, Query, stem
-from engine.search.scoring import RELEVANT, QueryWeights, coverage, evidence, relevance
+from engine.search.scoring import (
+    RELEVANT,
+    QueryWeights,
+    answering_relevance,
+    coverage,
+    evidence,
+    relevance,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -137,8 +144,18 @@ def gate(
                 waiting.append(judged(result, None, query, unembedded=True))
                 continue
             scored.append(judged(result, sim, query))
-            best = max(best, scored[-1].score)
-    return shown(scored, min_score, limit, waiting)
+            best = max(best, answering(scored[-1], query))
+    return shown(scored, min_score, limit, waiting, best=best)
+
+
+def answering(result: SearchResult, query: QueryWeights) -> float:
+    """How far a judged result answers the query, for the decision to show anything:
+    its relevance with a few words the memory has never seen left out of its coverage
+    (:func:`engine.search.scoring.answering_relevance`); its score is the plain one."""
+    why = result.explanation
+    if why.gate == VECTOR_PENDING:
+        return 0.0
+    return answering_relevance(why.vector_similarity or 0.0, why.coverage or 0.0, query)
 
 
 def result_evidence(result: SearchResult) -> float:
@@ -162,14 +179,17 @@ def shown(
     waiting: Sequence[SearchResult] = (),
     *,
     key: Callable[[SearchResult], float] = order_key,
+    best: float | None = None,
 ) -> list[SearchResult]:
     """The first ``limit`` of ``results`` and ``waiting`` (entries without their vector
     yet, kept on their keyword match as before they are embedded) in ``key`` order
     (:func:`order_key`; vector mode: the cosine), their scores pooled so that none rises
     down the list (:func:`pooled`), those under ``min_score`` left out, a file's sections
     past its best two folded (:func:`fold_by_file`). ``results`` count only when
-    ``min_score`` is 0 or less or one of them is relevant."""
-    best = max((r.score for r in results), default=0.0)
+    ``min_score`` is 0 or less or one of them is relevant: ``best``, the query's best
+    :func:`answering` relevance (by default their best score)."""
+    if best is None:
+        best = max((r.score for r in results), default=0.0)
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
     ordered = pooled(sorted([*results, *waiting], key=key, reverse=True))

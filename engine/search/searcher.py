@@ -32,7 +32,7 @@ from engine.core.models import (
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import DEFAULT_FUSION, fuse
-from engine.search.gate import gate, judged, shown
+from engine.search.gate import answering, gate, judged, shown
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
@@ -152,7 +152,8 @@ class Searcher:
                 for i, (e, s) in enumerate(vhits, start=1)
             ]
             # listed by meaning alone; judged and scored as in hybrid search
-            kept = shown(scored, floor, limit, key=_cosine)
+            best = max((answering(r, weights) for r in scored), default=0.0)
+            kept = shown(scored, floor, limit, key=_cosine, best=best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()

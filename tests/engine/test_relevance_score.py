@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fakes import FakeEmbedder
+from fakes import ControlledEmbedder, FakeEmbedder
 
 from engine.core.models import Entry, ScoreExplanation, SearchResult
 from engine.search.fusion import fuse
@@ -22,6 +22,8 @@ from engine.search.query import Query
 from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
     RELEVANT,
+    UNSEEN_FORGIVEN_SHARE,
+    answering_relevance,
     coverage,
     query_weights,
     relevance,
@@ -187,3 +189,51 @@ def test_a_files_sections_past_its_best_two_are_folded_under_its_best() -> None:
     listed = fold_by_file(results)
     assert [r.entry.id for r in listed] == ["a1", "a2", "n1", "n2"]  # never moved down
     assert [r.explanation.folded for r in listed] == [2, 0, 0, 0]
+
+
+class TestUnseenWords:
+    """A word no entry holds counts against every entry alike. One among several the
+    memory knows (a flag spelled ``-vvv``, an abbreviation the texts spell out) is left
+    out when the gate decides whether the query is answered; more than a quarter of the
+    query's words keep their weight, so a query about something else stays covered by
+    nothing. The score shown and the order keep the plain coverage."""
+
+    def test_a_few_unseen_words_are_left_out_of_the_decision(self) -> None:
+        assert UNSEEN_FORGIVEN_SHARE == 0.25
+        known = {"boolean": 3, "flag": 5, "verbosity": 1}
+        weights = query_weights(Query.parse("boolean flag verbosity raise"), known, 100)
+        assert weights.unseen == {"raise"}
+        assert weights.covered_total == pytest.approx(weights.total - weights.weights["raise"])
+        held = coverage(weights, entry("a", "a boolean flag sets the verbosity"))
+        assert held < 0.75  # the score's coverage: the unseen word weighs the most
+        assert answering_relevance(0.0, held, weights) == pytest.approx(relevance(0.0, 1.0))
+
+    def test_many_unseen_words_keep_their_weight(self) -> None:
+        weights = query_weights(Query.parse("boolean flag zorblax quuxify"), {"boolean": 3}, 100)
+        assert weights.unseen == {"flag", "zorblax", "quuxify"}
+        assert weights.covered_total == weights.total  # three of four: about something else
+        assert coverage(weights, entry("a", "a boolean")) < 0.5
+        nothing_known = query_weights(Query.parse("zorblax quuxify"), {}, 100)
+        assert nothing_known.covered_total == nothing_known.total
+        empty_memory = query_weights(Query.parse("boolean flag verbosity raise"), {}, 0)
+        assert empty_memory.unseen == frozenset()  # an empty memory has seen nothing
+
+    def test_a_question_with_one_word_the_memory_spells_otherwise_finds_its_answer(
+        self, tmp_path: Path
+    ) -> None:
+        answer = "Count a boolean flag each time it is repeated to set the verbosity level."
+        question = "Can a boolean flag be repeated to raise the verbosity level?"
+        off_topic = "boolean zorblax quuxify flibbertigibbet"
+        others = [f"Note {i} about caching, retries and timeouts of the server." for i in range(12)]
+        # Meaning far apart (cosine 0.05): only the words can make the answer relevant.
+        vectors = {question: [1.0, 0.0], off_topic: [1.0, 0.0], answer: [0.05, 0.99875]}
+        vectors |= {text: [0.0, 0.0, 1.0] for text in others}
+        memory = Memory.open(tmp_path, embedder=ControlledEmbedder(vectors))
+        memory.add_many([NewEntry(answer), *(NewEntry(t) for t in others)])
+
+        found = memory.search(question).results
+        assert [r.entry.content for r in found][:1] == [answer]  # "raise" is in no entry
+        assert found[0].explanation.coverage < 1.0  # shown as held: "raise" missing
+        assert memory.search(question, mode="vector").results[0].entry.content == answer
+        assert memory.search(off_topic).results == ()  # three unseen words of four
+        memory.close()
