@@ -74,6 +74,10 @@ class RecordStore:
         self.cache: Any = None
         """LanceDB's ``Session`` of this store's connection (its caches; ``size_bytes``)."""
         self._writes = 0
+        self.compactor: maintenance.Compactor | None = None
+        """Compacts in the background (a local store whose owner set one); without one,
+        a write that finds compaction due compacts before it returns."""
+        self._detached: Any = None
         self._opened_at: float | None = None  # see remote_table.latest_version
 
     # --- opening -------------------------------------------------------------------------
@@ -237,13 +241,35 @@ class RecordStore:
         self.commits += 1 + created  # the creation is a commit too
         self._writes += 1
         if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:
-            self.compact(force=False)
+            if self.compactor is not None and self.remote is None:
+                self.compactor.request()  # the write returns at once (issue 38)
+            else:
+                self.compact(force=False)
 
     def compact(self, *, force: bool = True) -> dict[str, int]:
-        """See :func:`engine.storage.maintenance.compact`."""
+        """See :func:`engine.storage.maintenance.compact` (after a background compaction
+        of this process, if one runs)."""
+        if self.compactor is not None:
+            self.compactor.wait()
         done = maintenance.compact(self, force=force)
         self.uncounted += bool(done)
         return done
+
+    def detached_table(self) -> Any:
+        """A handle of its own on the table, for the background compaction: LanceDB's
+        compaction holds its handle's dataset for its whole run, and this process's
+        reads and writes go through :meth:`table`. ``None`` while the table is absent."""
+        if self._detached is None:
+            if not self.exists():
+                return None
+            import lancedb
+
+            self._connect()  # this process's session: its caches' bounds hold for both
+            db = lancedb.connect(
+                self.path, read_consistency_interval=timedelta(0), session=self.cache
+            )
+            self._detached = db.open_table(TABLE)
+        return self._detached
 
     def figures(self) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.figures`."""

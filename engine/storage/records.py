@@ -48,6 +48,8 @@ REFERENCE_LOCK_WAIT = 1.0
 """Seconds a search waits for the write lock to count its results before giving up."""
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
+COMPACT_LOCK = "compact.lock"
+"""Under ``.claude/memory/``: held by the process whose thread compacts the store."""
 
 
 class Records:
@@ -85,6 +87,9 @@ class Records:
                     f"keyword index lists {self.mirror.count()} entries written to it; run "
                     "`memory-tui doctor --rebuild-store` to rebuild it from the keyword index"
                 )
+            if not uri:  # a remote store compacts under the write lock, as it writes
+                lock = self.paths.memory_dir / COMPACT_LOCK
+                store.compactor = maintenance.Compactor(store, lock, self._compacted)
             self._store = store
         return self._store
 
@@ -293,6 +298,20 @@ class Records:
                     self._tell(before, after, delta)
         return True
 
+    def _compacted(self, version: int) -> None:
+        """The background compaction left the store at ``version`` (no entry changed):
+        the mirror records it when the version before was its own, so that the next open
+        does not take the compaction for another writer's commit and repair the mirror.
+        Otherwise (a write recorded a later version, or another commit came between)
+        nothing is done: the next write, or the next open's repair, records it."""
+        with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
+            if self.mirror.pending or self._recorded_store_version() != version - 1:
+                return
+            if latest_version_on_disk(self.paths.vectors_dir) != version:
+                return
+            with self.mirror.transaction() as db:
+                self.mirror.set_state(db, "store_version", str(version))
+
     def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:
         """The store version the mirror records after a write (see
         :func:`engine.storage.remote_sync.synced_version` for a remote store)."""
@@ -378,7 +397,9 @@ class Records:
         milliseconds), then close the mirror. A process that never opened LanceDB (a
         server that only searched) leaves them in the mirror's backlog, a SQLite table as
         durable as the counts, for the next writer: closing never imports LanceDB, so a
-        server leaves at once."""
+        server leaves at once. A background compaction running is waited for."""
         if self._store is not None:
             self.flush_references()
+            if self._store.compactor is not None:
+                self._store.compactor.join()
         self.mirror.close()
