@@ -124,14 +124,15 @@ class Compactor:
 
     One compaction at a time per project: ``lock_path`` is taken without waiting (a
     compaction of another process is running: this one is skipped, the next request
-    looks again). ``on_compacted(version)`` is told the version the compaction left, so
-    that the mirror can record it (it changes no entry)."""
+    looks again). ``on_compacted(before, after)`` is told the version the compaction
+    began on and the one it left (it may commit more than once), so that the mirror can
+    record the latter (it changes no entry)."""
 
     def __init__(
         self,
         store: RecordStore,
         lock_path: Path,
-        on_compacted: Callable[[int], None] | None = None,
+        on_compacted: Callable[[int, int], None] | None = None,
     ) -> None:
         self._store = store
         self._lock = WriteLock(lock_path, timeout=0)
@@ -165,24 +166,25 @@ class Compactor:
 
     def _run(self) -> None:
         try:
-            version = self._compact()
+            versions = self._compact()
         finally:
             self._idle.set()
-        if version is not None and self._on_compacted is not None:
+        if versions is not None and self._on_compacted is not None:
             try:
-                self._on_compacted(version)
+                self._on_compacted(*versions)
             except Exception:  # the next open repairs the mirror's version instead
                 log.info("could not record the compacted version", exc_info=True)
 
-    def _compact(self) -> int | None:
+    def _compact(self) -> tuple[int, int] | None:
         try:
             with self._lock.hold():
                 table = self._store.detached_table()
                 if table is None or not _due(table):
                     return None
+                before = int(table.version)
                 _optimize(table, self._store)
                 self.runs += 1
-                return int(table.version)
+                return before, int(table.version)
         except LockTimeoutError:
             return None  # another process is compacting
         except StorageError as exc:

@@ -298,14 +298,15 @@ class Records:
                     self._tell(before, after, delta)
         return True
 
-    def _compacted(self, version: int) -> None:
-        """The background compaction left the store at ``version`` (no entry changed):
-        the mirror records it when the version before was its own, so that the next open
-        does not take the compaction for another writer's commit and repair the mirror.
-        Otherwise (a write recorded a later version, or another commit came between)
-        nothing is done: the next write, or the next open's repair, records it."""
+    def _compacted(self, before: int, version: int) -> None:
+        """The background compaction, begun on version ``before``, left the store at
+        ``version`` (no entry changed): the mirror records it when it was in step with
+        ``before`` and nothing else committed since, so that the next open does not take
+        the compaction for another writer's commit and repair the mirror. Otherwise (a
+        write came between) nothing is done: the next write records the latest version,
+        or the next open repairs the mirror (finding nothing to change)."""
         with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
-            if self.mirror.pending or self._recorded_store_version() != version - 1:
+            if self.mirror.pending or self._recorded_store_version() != before:
                 return
             if latest_version_on_disk(self.paths.vectors_dir) != version:
                 return
