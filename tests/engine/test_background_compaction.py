@@ -163,3 +163,71 @@ def test_a_write_that_began_on_a_version_a_compaction_cleaned_up_is_tried_again(
         ("a3", 3),
         ("a4", 4),
     ]
+
+
+CHILD = """
+import sys
+from pathlib import Path
+from lancedb.table import LanceTable
+from engine.storage import maintenance
+
+maintenance.COMPACT_CHECK_EVERY = 4
+maintenance.COMPACT_SMALL_FRAGMENTS = 4
+real_optimize = LanceTable.optimize
+
+def loud_optimize(self, **kwargs):
+    print("COMPACTING", flush=True)
+    return real_optimize(self, **kwargs)
+
+LanceTable.optimize = loud_optimize
+from fakes import FakeEmbedder
+from engine.services.memory import Memory
+
+with Memory.open(Path(sys.argv[1]), embedder=FakeEmbedder()) as memory:
+    for i in range(100_000):
+        print("ACK", memory.add(f"note {i} of the killed writer").entry.id, flush=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
+def test_a_writer_killed_during_a_background_compaction_loses_nothing_it_acknowledged(
+    tmp_path: Path, delay: float
+) -> None:
+    """kill -9 while the compaction thread runs (and the adds go on beside it): the next
+    open finds every acknowledged entry, the mirror in step with the store, and both
+    writable and compactable."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(repo), str(repo / "tests")])}
+    root = tmp_path / "p"
+    (root / ".claude").mkdir(parents=True)
+    command = [sys.executable, "-c", CHILD, str(root)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None
+    acked: set[str] = set()
+    for raw in proc.stdout:
+        line = raw.decode().split()
+        if line[:1] == ["ACK"]:
+            acked.add(line[1])
+        elif line == ["COMPACTING"]:
+            break
+    else:
+        pytest.fail(f"the writer ended before a compaction: {proc.communicate()[1][-2000:]!r}")
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    rest, stderr = proc.communicate(timeout=WAIT_S)
+    assert proc.returncode == -signal.SIGKILL, stderr[-2000:]
+    acked |= {line.split()[1] for line in rest.decode().splitlines() if line.startswith("ACK ")}
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        records = parts_of(memory).records
+        stored = set(records.store().ids_and_stamps())
+        assert acked <= stored
+        assert set(records.mirror.ids_and_stamps()) == stored
+        assert memory.add("a note after the kill").created
+        assert records.store().compact()["fragments"] == 1
+        assert records.store().count() == records.mirror.count() == len(stored) + 1
