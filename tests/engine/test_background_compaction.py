@@ -136,6 +136,7 @@ def test_the_mirror_records_the_version_the_compaction_left(
         assert parts_of(memory).records.ensure_consistent() is None  # nothing to repair
 
 
+@pytest.mark.filterwarnings("ignore:optimize\\(cleanup_older_than=0\\)")
 def test_a_write_that_began_on_a_version_a_compaction_cleaned_up_is_tried_again(
     tmp_path: Path,
 ) -> None:
