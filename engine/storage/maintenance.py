@@ -69,10 +69,11 @@ at 50,000 rows compacting every 32 adds would rewrite 75 MB for every 32 notes."
 COMPACT_CHECK_EVERY = 16
 """Writes between two looks at the fragment count (the look itself costs ~1 ms)."""
 KEEP_VERSIONS_FOR = timedelta(0)
-"""Old versions younger than this survive a compaction: none. Writers hold the write lock
-and readers open the latest version (``read_consistency_interval=0``); a read that began
-on a version another process has just removed reads again from the latest one (see
-``record_store._reads``). Every version kept also keeps the copy of the table's tail that
+"""Old versions younger than this survive a compaction: none. Readers and writers open the
+latest version (``read_consistency_interval=0``); a read that began on a version a
+compaction has just removed reads again from the latest one (see ``record_store._reads``),
+and a write tries again on it (``lance_commits.committed``: the background compaction
+runs outside the write lock). Every version kept also keeps the copy of the table's tail that
 compaction rewrote: with 2 s, 1,000 single adds through serve-mcp left 10.9 MB of data
 files for 1.6 MB of rows; with 60 s, 35.7 MB."""
 REMOTE_KEEP_VERSIONS_FOR = timedelta(seconds=2)
