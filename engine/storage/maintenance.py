@@ -39,12 +39,11 @@ class RecordStore(Protocol):
 
     path: Path
     remote: Any
+    cache: Any
 
     def table(self) -> Any: ...
 
     def has_vector_index(self) -> bool: ...
-
-    def detached_table(self) -> Any: ...
 
 
 log = logging.getLogger(__name__)
@@ -142,6 +141,7 @@ class Compactor:
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
+        self._table: Any = None
         self.runs = 0
         """Compactions this process's thread ran to the end."""
 
@@ -176,10 +176,25 @@ class Compactor:
             except Exception:  # the next open repairs the mirror's version instead
                 log.info("could not record the compacted version", exc_info=True)
 
+    def _detached_table(self) -> Any:
+        """A handle of its own on the table: LanceDB's compaction holds its handle's
+        dataset for its whole run, and this process's reads and writes go through the
+        store's. ``None`` while the table is absent."""
+        if self._table is None:
+            if self._store.table() is None:  # opens the store's connection and session
+                return None
+            import lancedb
+
+            db = lancedb.connect(  # the store's session: its caches' bounds hold for both
+                self._store.path, read_consistency_interval=timedelta(0), session=self._store.cache
+            )
+            self._table = db.open_table(TABLE)
+        return self._table
+
     def _compact(self) -> tuple[int, int] | None:
         try:
             with self._lock.hold():
-                table = self._store.detached_table()
+                table = self._detached_table()
                 if table is None or not _due(table):
                     return None
                 before = int(table.version)

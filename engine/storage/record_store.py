@@ -77,7 +77,6 @@ class RecordStore:
         self.compactor: maintenance.Compactor | None = None
         """Compacts in the background (a local store whose owner set one); without one,
         a write that finds compaction due compacts before it returns."""
-        self._detached: Any = None
         self._opened_at: float | None = None  # see remote_table.latest_version
 
     # --- opening -------------------------------------------------------------------------
@@ -255,21 +254,11 @@ class RecordStore:
         self.uncounted += bool(done)
         return done
 
-    def detached_table(self) -> Any:
-        """A handle of its own on the table, for the background compaction: LanceDB's
-        compaction holds its handle's dataset for its whole run, and this process's
-        reads and writes go through :meth:`table`. ``None`` while the table is absent."""
-        if self._detached is None:
-            if not self.exists():
-                return None
-            import lancedb
-
-            self._connect()  # this process's session: its caches' bounds hold for both
-            db = lancedb.connect(
-                self.path, read_consistency_interval=timedelta(0), session=self.cache
-            )
-            self._detached = db.open_table(TABLE)
-        return self._detached
+    def wait_for_compaction(self) -> None:
+        """Wait for this process's background compaction, if one runs (its report to the
+        mirror included)."""
+        if self.compactor is not None:
+            self.compactor.join()
 
     def figures(self) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.figures`."""

@@ -48,8 +48,7 @@ REFERENCE_LOCK_WAIT = 1.0
 """Seconds a search waits for the write lock to count its results before giving up."""
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
-COMPACT_LOCK = "compact.lock"
-"""Under ``.claude/memory/``: held by the process whose thread compacts the store."""
+COMPACT_LOCK = "compact.lock"  # under .claude/memory/: held while a thread compacts
 
 
 class Records:
@@ -60,6 +59,7 @@ class Records:
         self.dimension = dimension
         paths.memory_dir.mkdir(parents=True, exist_ok=True)
         self.lock = WriteLock(paths.lock_path)
+        self._compact_lock = paths.memory_dir / COMPACT_LOCK
         self.index_lock = WriteLock(paths.index_lock_path, timeout=INDEX_RUN_WAIT)
         """Held for a whole index run (and other bulk writers): a second run waits."""
         self.mirror = EntryMirror(paths.fts_path)
@@ -88,8 +88,7 @@ class Records:
                     "`memory-tui doctor --rebuild-store` to rebuild it from the keyword index"
                 )
             if not uri:  # a remote store compacts under the write lock, as it writes
-                lock = self.paths.memory_dir / COMPACT_LOCK
-                store.compactor = maintenance.Compactor(store, lock, self._compacted)
+                store.compactor = maintenance.Compactor(store, self._compact_lock, self._compacted)
             self._store = store
         return self._store
 
@@ -299,16 +298,12 @@ class Records:
         return True
 
     def _compacted(self, before: int, version: int) -> None:
-        """The background compaction, begun on version ``before``, left the store at
-        ``version`` (no entry changed): the mirror records it when it was in step with
-        ``before`` and nothing else committed since, so that the next open does not take
-        the compaction for another writer's commit and repair the mirror. Otherwise (a
-        write came between) nothing is done: the next write records the latest version,
-        or the next open repairs the mirror (finding nothing to change)."""
+        """The background compaction, begun on version ``before``, left ``version`` (no
+        entry changed): recorded when the mirror was at ``before`` and nothing committed
+        since, so the next open does not repair it; else the next write records it."""
         with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
-            if self.mirror.pending or self._recorded_store_version() != before:
-                return
-            if latest_version_on_disk(self.paths.vectors_dir) != version:
+            at = (self.mirror.pending, self._recorded_store_version())
+            if at != (False, before) or latest_version_on_disk(self.paths.vectors_dir) != version:
                 return
             with self.mirror.transaction() as db:
                 self.mirror.set_state(db, "store_version", str(version))
@@ -398,9 +393,8 @@ class Records:
         milliseconds), then close the mirror. A process that never opened LanceDB (a
         server that only searched) leaves them in the mirror's backlog, a SQLite table as
         durable as the counts, for the next writer: closing never imports LanceDB, so a
-        server leaves at once. A background compaction running is waited for."""
+        server leaves at once."""
         if self._store is not None:
             self.flush_references()
-            if self._store.compactor is not None:
-                self._store.compactor.join()
+            self._store.wait_for_compaction()
         self.mirror.close()
