@@ -4,7 +4,8 @@ Lance settles most concurrent commits itself: two appends both land, an update l
 compaction. Two cases come back to the writer, and both are handled here:
 
 * A commit that Lance finds incompatible with one that landed first (an append read before
-  another machine's creation of the table, an update of rows a compaction rewrote). Nothing
+  another machine's creation of the table, an update of rows a compaction rewrote, an update
+  that began on a version whose data files a compaction has since cleaned up). Nothing
   of it was committed, so :func:`committed` tries it again on the latest version, a few
   times, with a short random pause.
 * Two machines creating the table at the same moment. Lance commits the later creation as an
@@ -47,12 +48,20 @@ _CONFLICTS = (
 
 def is_conflict(exc: BaseException) -> bool:
     """Whether Lance refused a commit because another one landed first, or could not read
-    the manifest of a version it had just found latest because another machine's
-    compaction removed it meanwhile (``maintenance.REMOTE_KEEP_VERSIONS_FOR``): nothing
-    was committed then either, and the latest version is there to try again on."""
+    the manifest of a version it had just found latest, or a data file of the version it
+    began on, because a compaction removed it meanwhile (another machine's, or this
+    project's background one: ``maintenance.Compactor``): nothing was committed then
+    either, and the latest version is there to try again on."""
     text = str(exc).lower()
     vanished = "not found" in text and "_versions/" in text and ".manifest" in text
-    return vanished or any(mark in text for mark in _CONFLICTS)
+    return vanished or _data_vanished(text) or any(mark in text for mark in _CONFLICTS)
+
+
+def _data_vanished(text: str) -> bool:
+    """Whether an update or delete read a data file of the version it began on that a
+    compaction has since rewritten and cleaned up (this process's background compaction
+    runs outside the write lock: ``maintenance.Compactor``); nothing was committed."""
+    return "not found" in text and "/data/" in text and ".lance" in text
 
 
 def committed(table: Any, op: Callable[[Any], object], *, attempts: int = ATTEMPTS) -> None:

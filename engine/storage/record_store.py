@@ -74,6 +74,9 @@ class RecordStore:
         self.cache: Any = None
         """LanceDB's ``Session`` of this store's connection (its caches; ``size_bytes``)."""
         self._writes = 0
+        self.compactor: maintenance.Compactor | None = None
+        """Compacts in the background (a local store whose owner set one); without one,
+        a write that finds compaction due compacts before it returns."""
         self._opened_at: float | None = None  # see remote_table.latest_version
 
     # --- opening -------------------------------------------------------------------------
@@ -237,13 +240,25 @@ class RecordStore:
         self.commits += 1 + created  # the creation is a commit too
         self._writes += 1
         if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:
-            self.compact(force=False)
+            if self.compactor is not None and self.remote is None:
+                self.compactor.request()  # the write returns at once (issue 38)
+            else:
+                self.compact(force=False)
 
     def compact(self, *, force: bool = True) -> dict[str, int]:
-        """See :func:`engine.storage.maintenance.compact`."""
+        """See :func:`engine.storage.maintenance.compact` (after a background compaction
+        of this process, if one runs)."""
+        if self.compactor is not None:
+            self.compactor.wait()
         done = maintenance.compact(self, force=force)
         self.uncounted += bool(done)
         return done
+
+    def wait_for_compaction(self) -> None:
+        """Wait for this process's background compaction, if one runs (its report to the
+        mirror included)."""
+        if self.compactor is not None:
+            self.compactor.join()
 
     def figures(self) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.figures`."""

@@ -48,6 +48,7 @@ REFERENCE_LOCK_WAIT = 1.0
 """Seconds a search waits for the write lock to count its results before giving up."""
 INDEX_RUN_WAIT = 1800.0
 """Seconds a second index run waits for the first before giving up."""
+COMPACT_LOCK = "compact.lock"  # under .claude/memory/: held while a thread compacts
 
 
 class Records:
@@ -58,6 +59,7 @@ class Records:
         self.dimension = dimension
         paths.memory_dir.mkdir(parents=True, exist_ok=True)
         self.lock = WriteLock(paths.lock_path)
+        self._compact_lock = paths.memory_dir / COMPACT_LOCK
         self.index_lock = WriteLock(paths.index_lock_path, timeout=INDEX_RUN_WAIT)
         """Held for a whole index run (and other bulk writers): a second run waits."""
         self.mirror = EntryMirror(paths.fts_path)
@@ -85,6 +87,8 @@ class Records:
                     f"keyword index lists {self.mirror.count()} entries written to it; run "
                     "`memory-tui doctor --rebuild-store` to rebuild it from the keyword index"
                 )
+            if not uri:  # a remote store compacts under the write lock, as it writes
+                store.compactor = maintenance.Compactor(store, self._compact_lock, self._compacted)
             self._store = store
         return self._store
 
@@ -293,6 +297,17 @@ class Records:
                     self._tell(before, after, delta)
         return True
 
+    def _compacted(self, before: int, version: int) -> None:
+        """The background compaction, begun on version ``before``, left ``version`` (no
+        entry changed): recorded when the mirror was at ``before`` and nothing committed
+        since, so the next open does not repair it; else the next write records it."""
+        with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
+            at = (self.mirror.pending, self._recorded_store_version())
+            if at != (False, before) or latest_version_on_disk(self.paths.vectors_dir) != version:
+                return
+            with self.mirror.transaction() as db:
+                self.mirror.set_state(db, "store_version", str(version))
+
     def _version_after(self, store: RecordStore, start: tuple[int, int, int]) -> int:
         """The store version the mirror records after a write (see
         :func:`engine.storage.remote_sync.synced_version` for a remote store)."""
@@ -381,4 +396,5 @@ class Records:
         server leaves at once."""
         if self._store is not None:
             self.flush_references()
+            self._store.wait_for_compaction()
         self.mirror.close()

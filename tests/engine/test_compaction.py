@@ -18,7 +18,10 @@ def test_one_at_a_time_adds_are_compacted_as_they_go(tmp_path: Path) -> None:
         ids = [
             memory.add(f"note {i}: the quokka number {i} lives here").entry.id for i in range(120)
         ]
-        figures = parts_of(memory).records.store().figures()
+        store = parts_of(memory).records.store()
+        assert store.compactor is not None  # compacts in the background (issue 38)
+        store.compactor.wait()
+        figures = store.figures()
         assert figures["rows"] == 120
         assert figures["fragments"] <= COMPACT_SMALL_FRAGMENTS + COMPACT_CHECK_EVERY
         assert {e.id for e in memory.list(limit=1000)} == set(ids)
