@@ -108,9 +108,11 @@ def _split(
     fits = size(lines, definition.start, definition.end) <= high
     if not fits and not tests_inside and _is_text(definition, members, found, lines):
         return [Piece((definition.name,), definition.start, definition.end, text=True)]
+    names = _defined_names(definition, members)
     if not members or (fits and not tests_inside):
-        return [Piece((definition.name,), definition.start, definition.end)]
-    pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
+        return [Piece(names, definition.start, definition.end)]
+    head = () if _extends(definition) else (definition.name,)
+    pieces = [Piece(head, definition.start, members[0].start - 1)]
     for i, member in enumerate(members):
         following = members[i + 1] if i + 1 < len(members) else None
         if member.test:
@@ -124,6 +126,21 @@ def _split(
             inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
         pieces += inner
     return [p for p in pieces if p.end >= p.start]
+
+
+def _extends(definition: Definition) -> bool:
+    """An extension of a type defined elsewhere that implements no trait (Rust's ``impl
+    StateMachine { ... }``, Swift's ``extension Track``): it defines its members, not the
+    type, which may be extended in many files."""
+    return definition.kind == "impl" and not definition.name.endswith(")")
+
+
+def _defined_names(definition: Definition, members: list[Definition]) -> tuple[str, ...]:
+    """What a whole definition's piece is named after: the definition, or the members an
+    extension adds (:func:`_extends`), so that only the file defining a type is titled by
+    its name."""
+    added = tuple(m.name for m in members if not m.test)
+    return added if _extends(definition) and added else (definition.name,)
 
 
 def _is_text(

@@ -436,3 +436,47 @@ def test_an_opening_comment_keeps_its_purpose_and_drops_its_licence() -> None:
     found = outline(text, "C")
     assert found.doc == "Formatting library for C++ - the C API"
     assert file_summary(found, "include/fmt/fmt-c.h") == found.doc
+
+
+MACHINE = (
+    "/// Walks through the lines of the input, one state at a time.\n"
+    "pub struct StateMachine {\n    pub line: String,\n    pub state: State,\n}\n\n"
+    "impl StateMachine {\n"
+    "    /// Reads every line and hands it to the first handler that takes it.\n"
+    "    pub fn consume(&mut self, lines: Vec<String>) {\n"
+    "        for line in lines {\n            self.line = line;\n        }\n    }\n}\n"
+)
+HANDLER = (
+    "use crate::delta::StateMachine;\n\n"
+    "impl StateMachine {\n"
+    "    /// Handles a line of blame output, painting its commit and author.\n"
+    "    pub fn handle_blame_line(&mut self) -> bool {\n"
+    '        self.line.starts_with("blame") && !self.line.is_empty()\n    }\n}\n\n'
+    "impl std::fmt::Display for BlameLine {\n"
+    "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n"
+    '        write!(f, "blame line {}", self.number)\n    }\n}\n'
+)
+
+
+def test_an_extension_is_named_after_what_it_adds_not_the_type_it_extends() -> None:
+    """`impl StateMachine { fn handle_blame_line }` in a handler's file defines the
+    method, not the type: only the file with `struct StateMachine` is titled by it."""
+    defining = file_drafts("src/delta.rs", MACHINE, "Rust")
+    handler = file_drafts("src/handlers/blame.rs", HANDLER, "Rust")
+    assert [d.section_title for d in defining] == ["StateMachine, StateMachine.consume"]
+    assert [d.section_title for d in handler] == [
+        "StateMachine.handle_blame_line, BlameLine (std::fmt::Display)"
+    ]
+    assert "StateMachine" not in handler[0].keywords
+    assert "StateMachine" in defining[0].keywords
+
+
+def test_keywords_spell_out_identifiers_joined_by_case() -> None:
+    """The keyword index reads `StateMachine` as one word; a question says "state
+    machine". A trait's path gives its name, not `std` and `fmt`."""
+    (defining,) = file_drafts("src/delta.rs", MACHINE, "Rust")
+    (handler,) = file_drafts("src/handlers/blame.rs", HANDLER, "Rust")
+    assert "state machine" in defining.keywords
+    assert "Display" in handler.keywords and "blame line" in handler.keywords
+    assert not {"std", "fmt"} & set(handler.keywords)
+    assert "handle blame line" not in handler.keywords  # already words to the index
