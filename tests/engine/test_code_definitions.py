@@ -480,3 +480,29 @@ def test_keywords_spell_out_identifiers_joined_by_case() -> None:
     assert "Display" in handler.keywords and "blame line" in handler.keywords
     assert not {"std", "fmt"} & set(handler.keywords)
     assert "handle blame line" not in handler.keywords  # already words to the index
+
+
+def test_a_module_that_extends_a_type_defined_elsewhere_summarises_what_it_adds(
+    tmp_path: Path,
+) -> None:
+    """parse_style.rs holds only `impl Style { ... }` (Style is defined in style.rs): its
+    summary lists the methods it adds with their docs, not just "Module … (Rust)"."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/style.rs").write_text(
+        "/// How a piece of text is painted.\npub struct Style {\n    pub bold: bool,\n}\n"
+    )
+    (tmp_path / "src/parse_style.rs").write_text(
+        "use crate::style::Style;\n\nimpl Style {\n"
+        "    /// Construct a style from a string such as 'bold red ul'.\n"
+        "    pub fn from_str(text: &str) -> Self {\n"
+        '        Self { bold: text.contains("bold") }\n    }\n}\n'
+    )
+    drafts = discovery_drafts(analyze(tmp_path))
+    module = next(d for d in drafts if d.section_title == "Module src/parse_style.rs")
+    assert (
+        "- method Style.from_str (line 5): Construct a style from a string such as 'bold red ul'."
+        in module.content.splitlines()
+    )
+    assert "Style.from_str" in module.keywords
+    defining = next(d for d in drafts if d.section_title == "Module src/style.rs")
+    assert "- class Style (line 2): How a piece of text is painted." in defining.content
