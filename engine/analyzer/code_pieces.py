@@ -111,8 +111,10 @@ def _split(
     names = _defined_names(definition, members)
     if not members or (fits and not tests_inside):
         return [Piece(names, definition.start, definition.end)]
-    head = () if _extends(definition) else (definition.name,)
-    pieces = [Piece(head, definition.start, members[0].start - 1)]
+    head_end = members[0].start - 1
+    said = words(lines, definition.start, head_end) - words(lines, definition.line, definition.line)
+    bare = _extends(definition) and said < MIN_WORDS  # `impl Style {` alone: no name
+    pieces = [Piece(() if bare else (definition.name,), definition.start, head_end)]
     for i, member in enumerate(members):
         following = members[i + 1] if i + 1 < len(members) else None
         if member.test:

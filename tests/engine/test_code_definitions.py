@@ -506,3 +506,27 @@ def test_a_module_that_extends_a_type_defined_elsewhere_summarises_what_it_adds(
     assert "Style.from_str" in module.keywords
     defining = next(d for d in drafts if d.section_title == "Module src/style.rs")
     assert "- class Style (line 2): How a piece of text is painted." in defining.content
+
+
+def test_a_long_extension_is_cut_into_the_members_it_adds() -> None:
+    """Its head (`impl StateMachine {`) is no definition of the type: it goes with the
+    first member, unnamed, unless it says something of its own."""
+    body = "".join(
+        f"    /// Handles a line of {name} output.\n"
+        f"    pub fn handle_{name}_line(&mut self) -> bool {{\n"
+        f'        self.line.starts_with("{name}") && self.painter.paint("{name} line")\n'
+        "    }\n\n"
+        for name in ("blame", "grep", "merge")
+    )
+    text = f"use crate::delta::StateMachine;\n\nimpl StateMachine {{\n{body}}}\n"
+    titles = [d.section_title for d in file_drafts("src/handlers/misc.rs", text, "Rust", 200)]
+    assert titles == [
+        "StateMachine.handle_blame_line",
+        "StateMachine.handle_grep_line",
+        "StateMachine.handle_merge_line",
+    ]
+    said = "    // Handlers are tried in order, the most specific first: the first that\n"
+    said += "    // takes the line wins, and the others never see it.\n\n"
+    text = text.replace("impl StateMachine {\n", "impl StateMachine {\n" + said)
+    titles = [d.section_title for d in file_drafts("src/handlers/misc.rs", text, "Rust", 200)]
+    assert titles[0] == "StateMachine"  # not "lines 3-6"
