@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from engine.analyzer.comments import NOT_DOC
 from engine.analyzer.outline import Definition, Outline
-from engine.analyzer.pieces import MIN_WORDS, TEXT_SHARE, Piece, size, words
+from engine.analyzer.pieces import MAX_TITLE_NAMES, MIN_WORDS, TEXT_SHARE, Piece, size, words
 from engine.analyzer.prose import text_share
 
 _SILENT = re.compile(
@@ -29,6 +29,13 @@ _SILENT = re.compile(
 """Lines that say nothing of their own between definitions: imports, ``package``, the
 preprocessor, braces (a Go import block's lines are quoted paths)."""
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
+_DECLARES = re.compile(
+    r"^\s*(?:(?:pub(?:\([^)]*\))?|export|public|private|static|final|readonly)\s+)*"
+    r"(?:static\s+ref|static|const|let|var|val|struct|enum|union|class|type)"
+    r"\s+(?:mut\s+)?([A-Za-z_$][\w$]*)\s*[:=<{(;]"
+)
+"""A line declaring a name: ``static ref URL: Regex``, ``const LIMIT = 3``, ``struct
+Flags: u8 {``."""
 
 
 def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
@@ -178,4 +185,18 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
         first -= 1
     while end >= first and not lines[end - 1].strip():
         end -= 1
-    return [Piece((), first, end)]
+    return [Piece(_declared(lines[first - 1 : end]), first, end)]
+
+
+def _declared(region: list[str]) -> tuple[str, ...]:
+    """The names that code between definitions declares, which the grammar's query does
+    not see (Rust's ``lazy_static! { static ref URL: Regex = ... }``, ``bitflags! {
+    struct Flags ... }``, a script's ``const LIMIT = 3``): at most
+    :data:`~engine.analyzer.pieces.MAX_TITLE_NAMES`, in order, those least indented
+    (not the constants inside a struct)."""
+    found = [
+        (len(line) - len(line.lstrip()), m[1]) for line in region if (m := _DECLARES.match(line))
+    ]
+    outer = min((indent for indent, _ in found), default=0)
+    names = [name for indent, name in found if indent == outer]
+    return tuple(dict.fromkeys(names))[:MAX_TITLE_NAMES]

@@ -530,3 +530,20 @@ def test_a_long_extension_is_cut_into_the_members_it_adds() -> None:
     text = text.replace("impl StateMachine {\n", "impl StateMachine {\n" + said)
     titles = [d.section_title for d in file_drafts("src/handlers/misc.rs", text, "Rust", 200)]
     assert titles[0] == "StateMachine"  # not "lines 3-6"
+
+
+def test_code_between_definitions_is_named_after_what_it_declares() -> None:
+    """A macro's block (`lazy_static!`, `bitflags!`) defines names the grammar's query
+    does not see: its chunk is titled by them, not "lines 3-12"."""
+    text = (
+        "use regex::Regex;\n\n"
+        "lazy_static! {\n"
+        '    static ref GITHUB_REMOTE_URL: Regex = Regex::new(r"github").unwrap();\n'
+        '    static ref GITLAB_REMOTE_URL: Regex = Regex::new(r"gitlab").unwrap();\n'
+        "}\n\n"
+        "bitflags! {\n    struct DecorationAttributes: u8 {\n"
+        "        const BOX = 0b00000001;\n        const UNDERLINE = 0b00000100;\n    }\n}\n"
+    )
+    (draft,) = file_drafts("src/remote.rs", text, "Rust")
+    assert draft.section_title == "GITHUB_REMOTE_URL, GITLAB_REMOTE_URL, DecorationAttributes"
+    assert "decoration attributes" in draft.keywords  # not BOX, UNDERLINE: inside the struct
