@@ -143,8 +143,9 @@ def _readme_paragraph(path: Path) -> str:
 
 
 def _owner(sym: Symbol) -> str:
-    """The class a method belongs to (``Style`` of ``Style.from_str``)."""
-    return sym.name.rpartition(".")[0]
+    """The class a method belongs to (``Style`` of ``Style.from_str``; an overload's
+    parameters, which may hold dots, left out)."""
+    return sym.name.partition("(")[0].rpartition(".")[0]
 
 
 def _methods_by_owner(symbols: list[Symbol]) -> dict[str, list[str]]:

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.analyzer import analyze, discovery_drafts, parse_cache
+from engine.analyzer import Symbol, analyze, discovery_drafts, parse_cache
 from engine.analyzer import definitions as definitions_module
 from engine.analyzer.definitions import definition_drafts, file_drafts
 from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
 from engine.analyzer.languages import language_of
+from engine.analyzer.modules import module_summary
 from engine.analyzer.outline import file_summary, outline
 from engine.analyzer.parse_cache import ParseCache, source_version
 from engine.analyzer.pieces import TEXT_CHUNK_CHARS
@@ -547,3 +548,16 @@ def test_code_between_definitions_is_named_after_what_it_declares() -> None:
     (draft,) = file_drafts("src/remote.rs", text, "Rust")
     assert draft.section_title == "GITHUB_REMOTE_URL, GITLAB_REMOTE_URL, DecorationAttributes"
     assert "decoration attributes" in draft.keywords  # not BOX, UNDERLINE: inside the struct
+
+
+def test_an_overloads_parameters_do_not_make_it_a_method_of_another_class() -> None:
+    """`Logger.log(String fmt, Object... args)`: the dots of varargs are no owner."""
+    rel = "src/Logger.java"
+    symbols = [
+        Symbol("Logger", "class", rel, 1, summary="Writes lines to the log."),
+        Symbol("Logger.log(String msg)", "method", rel, 3),
+        Symbol("Logger.log(String fmt, Object... args)", "method", rel, 5),
+    ]
+    summary = module_summary(rel, symbols, "").content
+    assert "Public API: 1 class." in summary
+    assert "- method" not in summary
