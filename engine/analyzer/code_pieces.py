@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from engine.analyzer.comments import NOT_DOC
 from engine.analyzer.outline import Definition, Outline
-from engine.analyzer.pieces import MIN_WORDS, TEXT_SHARE, Piece, size, words
+from engine.analyzer.pieces import MAX_TITLE_NAMES, MIN_WORDS, TEXT_SHARE, Piece, size, words
 from engine.analyzer.prose import text_share
 
 _SILENT = re.compile(
@@ -29,6 +29,13 @@ _SILENT = re.compile(
 """Lines that say nothing of their own between definitions: imports, ``package``, the
 preprocessor, braces (a Go import block's lines are quoted paths)."""
 _COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
+_DECLARES = re.compile(
+    r"^\s*(?:(?:pub(?:\([^)]*\))?|export|public|private|static|final|readonly)\s+)*"
+    r"(?:static\s+ref|static|const|let|var|val|struct|enum|union|class|type)"
+    r"\s+(?:mut\s+)?([A-Za-z_$][\w$]*)\s*[:=<{(;]"
+)
+"""A line declaring a name: ``static ref URL: Regex``, ``const LIMIT = 3``, ``struct
+Flags: u8 {``."""
 
 
 def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> list[Piece]:
@@ -108,9 +115,13 @@ def _split(
     fits = size(lines, definition.start, definition.end) <= high
     if not fits and not tests_inside and _is_text(definition, members, found, lines):
         return [Piece((definition.name,), definition.start, definition.end, text=True)]
+    names = _defined_names(definition, members)
     if not members or (fits and not tests_inside):
-        return [Piece((definition.name,), definition.start, definition.end)]
-    pieces = [Piece((definition.name,), definition.start, members[0].start - 1)]
+        return [Piece(names, definition.start, definition.end)]
+    head_end = members[0].start - 1
+    said = words(lines, definition.start, head_end) - words(lines, definition.line, definition.line)
+    bare = _extends(definition) and said < MIN_WORDS  # `impl Style {` alone: no name
+    pieces = [Piece(() if bare else (definition.name,), definition.start, head_end)]
     for i, member in enumerate(members):
         following = members[i + 1] if i + 1 < len(members) else None
         if member.test:
@@ -124,6 +135,21 @@ def _split(
             inner[-1] = Piece(inner[-1].names, inner[-1].start, max(inner[-1].end, end))
         pieces += inner
     return [p for p in pieces if p.end >= p.start]
+
+
+def _extends(definition: Definition) -> bool:
+    """An extension of a type defined elsewhere that implements no trait (Rust's ``impl
+    StateMachine { ... }``, Swift's ``extension Track``): it defines its members, not the
+    type, which may be extended in many files."""
+    return definition.kind == "impl" and not definition.name.endswith(")")
+
+
+def _defined_names(definition: Definition, members: list[Definition]) -> tuple[str, ...]:
+    """What a whole definition's piece is named after: the definition, or the members an
+    extension adds (:func:`_extends`), so that only the file defining a type is titled by
+    its name."""
+    added = tuple(m.name for m in members if not m.test)
+    return added if _extends(definition) and added else (definition.name,)
 
 
 def _is_text(
@@ -159,4 +185,18 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
         first -= 1
     while end >= first and not lines[end - 1].strip():
         end -= 1
-    return [Piece((), first, end)]
+    return [Piece(_declared(lines[first - 1 : end]), first, end)]
+
+
+def _declared(region: list[str]) -> tuple[str, ...]:
+    """The names that code between definitions declares, which the grammar's query does
+    not see (Rust's ``lazy_static! { static ref URL: Regex = ... }``, ``bitflags! {
+    struct Flags ... }``, a script's ``const LIMIT = 3``): at most
+    :data:`~engine.analyzer.pieces.MAX_TITLE_NAMES`, in order, those least indented
+    (not the constants inside a struct)."""
+    found = [
+        (len(line) - len(line.lstrip()), m[1]) for line in region if (m := _DECLARES.match(line))
+    ]
+    outer = min((indent for indent, _ in found), default=0)
+    names = [name for indent, name in found if indent == outer]
+    return tuple(dict.fromkeys(names))[:MAX_TITLE_NAMES]

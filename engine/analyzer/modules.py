@@ -26,7 +26,10 @@ MAX_PACKAGE_MODULES = 30
 MAX_KEYWORDS = 10
 MAX_PURPOSE = 240
 
-_KEY_KINDS = ("class", "interface", "function", "type", "enum", "default")
+_KEY_KINDS = ("class", "interface", "function", "method", "type", "enum", "default")
+"""Kinds shown with their summaries; a method only when its class is defined elsewhere
+(Rust's ``impl Style`` in parse_style.rs, Go's methods in a file of their own, C++'s
+``Query::parse`` beside the header): what the module adds."""
 _PACKAGE_LANGUAGES = frozenset(
     {"Python", "JavaScript", "TypeScript", "Go", "Rust", "Java", "Kotlin", "C#", "PHP", "Ruby",
      "Swift", "C", "C++"}
@@ -41,8 +44,9 @@ _PACKAGE_FILES = (
 def module_summary(file: str, symbols: list[Symbol], summary: str) -> DiscoveryDraft:
     """What the module ``file`` is for and its public API, in at most ~1,500 characters."""
     language = language_of(file.rpartition("/")[2]) or "source"
-    top = [s for s in symbols if s.kind != "method"]
-    methods = _methods_by_owner(symbols)
+    defined = {s.name for s in symbols if s.kind != "method"}
+    top = [s for s in symbols if s.kind != "method" or _owner(s) not in defined]
+    methods = _methods_by_owner([s for s in symbols if s not in top])
     title = f"Module {file}"
     lines = [f"Module {file} ({language})" + (f": {summary}" if summary else "")]
     counts = _counts(top)
@@ -138,7 +142,14 @@ def _readme_paragraph(path: Path) -> str:
     return ""
 
 
+def _owner(sym: Symbol) -> str:
+    """The class a method belongs to (``Style`` of ``Style.from_str``; an overload's
+    parameters, which may hold dots, left out)."""
+    return sym.name.partition("(")[0].rpartition(".")[0]
+
+
 def _methods_by_owner(symbols: list[Symbol]) -> dict[str, list[str]]:
+    """Methods by the class they belong to."""
     methods: dict[str, list[str]] = defaultdict(list)
     for sym in symbols:
         if sym.kind == "method":
@@ -151,7 +162,7 @@ def _counts(symbols: list[Symbol]) -> str:
     counts: dict[str, int] = defaultdict(int)
     for sym in symbols:
         counts[sym.kind] += 1
-    order = ("class", "function", "interface", "type", "enum", "const", "default")
+    order = ("class", "function", "method", "interface", "type", "enum", "const", "default")
     ranked = sorted(counts, key=lambda k: order.index(k) if k in order else len(order))
     return ", ".join(f"{counts[k]} {_plural(k, counts[k])}" for k in ranked)
 

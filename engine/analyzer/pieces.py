@@ -24,7 +24,13 @@ documented options (or one long help text) is a few entries, not one per option 
 outranks the code implementing it (the largest size :mod:`engine.analyzer.definitions`
 cuts a file to)."""
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_PATHS = re.compile(r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*")
+"""An identifier, or a path of them (``std::fmt::Debug``)."""
+_IDENTIFIER_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+"""The words of an identifier: ``parseHTTPHeader`` → parse, HTTP, Header."""
+_HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+"""Where an identifier's case starts a new word."""
+MAX_KEYWORDS = 10
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -153,14 +159,28 @@ def _parts(piece: Piece, lines: list[str], high: int) -> list[tuple[int, int]]:
 
 
 def _keywords(names: list[str]) -> tuple[str, ...]:
-    """The last part of each name (``Engine.run`` → ``run``; ``Hidden (Flag)`` → both)."""
+    """The last part of each name (``Engine.run`` → ``run``; ``Hidden (Flag)`` → both; a
+    trait's path by its last part, ``std::fmt::Debug`` → ``Debug``), then the words of
+    those written as one identifier (``StateMachine`` → ``state machine``), which the
+    keyword index reads as one word: a question asks for the words."""
     found: list[str] = []
     for name in names:
         head, _, trait = name.partition(" (")
         if " " not in head:  # not a title such as "Module documentation of x.rs"
             found.append(head.rpartition(".")[2])
-            found += _IDENTIFIER.findall(trait)
-    return tuple(dict.fromkeys(k for k in found if k))[:10]
+            found += [t.rpartition("::")[2] for t in _PATHS.findall(trait)]
+    named = list(dict.fromkeys(k for k in found if k))[:MAX_KEYWORDS]
+    spelled = [w for w in map(identifier_words, named) if w and w not in named]
+    return tuple(dict.fromkeys(named + spelled))[:MAX_KEYWORDS]
+
+
+def identifier_words(identifier: str) -> str:
+    """The words of an identifier that joins them by case (``StateMachine``,
+    ``parseHTTPHeader``), lower-cased and spaced; "" for one word, or words the keyword
+    index already reads apart (``read_config``)."""
+    if not _HUMP.search(identifier):
+        return ""
+    return " ".join(p.lower() for p in _IDENTIFIER_PART.findall(identifier))
 
 
 def _fence_language(language: str) -> str:

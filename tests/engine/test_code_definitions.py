@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.analyzer import analyze, discovery_drafts, parse_cache
+from engine.analyzer import Symbol, analyze, discovery_drafts, parse_cache
 from engine.analyzer import definitions as definitions_module
 from engine.analyzer.definitions import definition_drafts, file_drafts
 from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
 from engine.analyzer.languages import language_of
+from engine.analyzer.modules import module_summary
 from engine.analyzer.outline import file_summary, outline
 from engine.analyzer.parse_cache import ParseCache, source_version
 from engine.analyzer.pieces import TEXT_CHUNK_CHARS
@@ -436,3 +437,127 @@ def test_an_opening_comment_keeps_its_purpose_and_drops_its_licence() -> None:
     found = outline(text, "C")
     assert found.doc == "Formatting library for C++ - the C API"
     assert file_summary(found, "include/fmt/fmt-c.h") == found.doc
+
+
+MACHINE = (
+    "/// Walks through the lines of the input, one state at a time.\n"
+    "pub struct StateMachine {\n    pub line: String,\n    pub state: State,\n}\n\n"
+    "impl StateMachine {\n"
+    "    /// Reads every line and hands it to the first handler that takes it.\n"
+    "    pub fn consume(&mut self, lines: Vec<String>) {\n"
+    "        for line in lines {\n            self.line = line;\n        }\n    }\n}\n"
+)
+HANDLER = (
+    "use crate::delta::StateMachine;\n\n"
+    "impl StateMachine {\n"
+    "    /// Handles a line of blame output, painting its commit and author.\n"
+    "    pub fn handle_blame_line(&mut self) -> bool {\n"
+    '        self.line.starts_with("blame") && !self.line.is_empty()\n    }\n}\n\n'
+    "impl std::fmt::Display for BlameLine {\n"
+    "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n"
+    '        write!(f, "blame line {}", self.number)\n    }\n}\n'
+)
+
+
+def test_an_extension_is_named_after_what_it_adds_not_the_type_it_extends() -> None:
+    """`impl StateMachine { fn handle_blame_line }` in a handler's file defines the
+    method, not the type: only the file with `struct StateMachine` is titled by it."""
+    defining = file_drafts("src/delta.rs", MACHINE, "Rust")
+    handler = file_drafts("src/handlers/blame.rs", HANDLER, "Rust")
+    assert [d.section_title for d in defining] == ["StateMachine, StateMachine.consume"]
+    assert [d.section_title for d in handler] == [
+        "StateMachine.handle_blame_line, BlameLine (std::fmt::Display)"
+    ]
+    assert "StateMachine" not in handler[0].keywords
+    assert "StateMachine" in defining[0].keywords
+
+
+def test_keywords_spell_out_identifiers_joined_by_case() -> None:
+    """The keyword index reads `StateMachine` as one word; a question says "state
+    machine". A trait's path gives its name, not `std` and `fmt`."""
+    (defining,) = file_drafts("src/delta.rs", MACHINE, "Rust")
+    (handler,) = file_drafts("src/handlers/blame.rs", HANDLER, "Rust")
+    assert "state machine" in defining.keywords
+    assert "Display" in handler.keywords and "blame line" in handler.keywords
+    assert not {"std", "fmt"} & set(handler.keywords)
+    assert "handle blame line" not in handler.keywords  # already words to the index
+
+
+def test_a_module_that_extends_a_type_defined_elsewhere_summarises_what_it_adds(
+    tmp_path: Path,
+) -> None:
+    """parse_style.rs holds only `impl Style { ... }` (Style is defined in style.rs): its
+    summary lists the methods it adds with their docs, not just "Module … (Rust)"."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/style.rs").write_text(
+        "/// How a piece of text is painted.\npub struct Style {\n    pub bold: bool,\n}\n"
+    )
+    (tmp_path / "src/parse_style.rs").write_text(
+        "use crate::style::Style;\n\nimpl Style {\n"
+        "    /// Construct a style from a string such as 'bold red ul'.\n"
+        "    pub fn from_str(text: &str) -> Self {\n"
+        '        Self { bold: text.contains("bold") }\n    }\n}\n'
+    )
+    drafts = discovery_drafts(analyze(tmp_path))
+    module = next(d for d in drafts if d.section_title == "Module src/parse_style.rs")
+    assert (
+        "- method Style.from_str (line 5): Construct a style from a string such as 'bold red ul'."
+        in module.content.splitlines()
+    )
+    assert "Style.from_str" in module.keywords
+    defining = next(d for d in drafts if d.section_title == "Module src/style.rs")
+    assert "- class Style (line 2): How a piece of text is painted." in defining.content
+
+
+def test_a_long_extension_is_cut_into_the_members_it_adds() -> None:
+    """Its head (`impl StateMachine {`) is no definition of the type: it goes with the
+    first member, unnamed, unless it says something of its own."""
+    body = "".join(
+        f"    /// Handles a line of {name} output.\n"
+        f"    pub fn handle_{name}_line(&mut self) -> bool {{\n"
+        f'        self.line.starts_with("{name}") && self.painter.paint("{name} line")\n'
+        "    }\n\n"
+        for name in ("blame", "grep", "merge")
+    )
+    text = f"use crate::delta::StateMachine;\n\nimpl StateMachine {{\n{body}}}\n"
+    titles = [d.section_title for d in file_drafts("src/handlers/misc.rs", text, "Rust", 200)]
+    assert titles == [
+        "StateMachine.handle_blame_line",
+        "StateMachine.handle_grep_line",
+        "StateMachine.handle_merge_line",
+    ]
+    said = "    // Handlers are tried in order, the most specific first: the first that\n"
+    said += "    // takes the line wins, and the others never see it.\n\n"
+    text = text.replace("impl StateMachine {\n", "impl StateMachine {\n" + said)
+    titles = [d.section_title for d in file_drafts("src/handlers/misc.rs", text, "Rust", 200)]
+    assert titles[0] == "StateMachine"  # not "lines 3-6"
+
+
+def test_code_between_definitions_is_named_after_what_it_declares() -> None:
+    """A macro's block (`lazy_static!`, `bitflags!`) defines names the grammar's query
+    does not see: its chunk is titled by them, not "lines 3-12"."""
+    text = (
+        "use regex::Regex;\n\n"
+        "lazy_static! {\n"
+        '    static ref GITHUB_REMOTE_URL: Regex = Regex::new(r"github").unwrap();\n'
+        '    static ref GITLAB_REMOTE_URL: Regex = Regex::new(r"gitlab").unwrap();\n'
+        "}\n\n"
+        "bitflags! {\n    struct DecorationAttributes: u8 {\n"
+        "        const BOX = 0b00000001;\n        const UNDERLINE = 0b00000100;\n    }\n}\n"
+    )
+    (draft,) = file_drafts("src/remote.rs", text, "Rust")
+    assert draft.section_title == "GITHUB_REMOTE_URL, GITLAB_REMOTE_URL, DecorationAttributes"
+    assert "decoration attributes" in draft.keywords  # not BOX, UNDERLINE: inside the struct
+
+
+def test_an_overloads_parameters_do_not_make_it_a_method_of_another_class() -> None:
+    """`Logger.log(String fmt, Object... args)`: the dots of varargs are no owner."""
+    rel = "src/Logger.java"
+    symbols = [
+        Symbol("Logger", "class", rel, 1, summary="Writes lines to the log."),
+        Symbol("Logger.log(String msg)", "method", rel, 3),
+        Symbol("Logger.log(String fmt, Object... args)", "method", rel, 5),
+    ]
+    summary = module_summary(rel, symbols, "").content
+    assert "Public API: 1 class." in summary
+    assert "- method" not in summary
