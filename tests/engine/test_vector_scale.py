@@ -1,0 +1,116 @@
+"""Long-lived processes past :data:`engine.search.vector.SNAPSHOT_MAX` entries search the
+store (its ANN index) instead of keeping an exact copy of every vector in memory; below
+it they keep the copy, as before (issue 38: a memory of a million entries)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine.search import vector as vector_module
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.services.parts import parts_of
+from engine.storage import maintenance
+
+WORDS = [
+    "gearbox",
+    "oil",
+    "coffee",
+    "deploy",
+    "sync",
+    "wave",
+    "lancedb",
+    "sqlite",
+    "porter",
+    "stemmer",
+    "kettle",
+    "burr",
+    "grinder",
+    "pipeline",
+    "cluster",
+    "token",
+    "secret",
+    "config",
+    "watch",
+    "hook",
+    "commit",
+    "branch",
+    "merge",
+    "index",
+    "vector",
+    "keyword",
+    "hybrid",
+    "search",
+    "entry",
+    "memory",
+    "agent",
+    "session",
+    "prompt",
+    "model",
+    "cache",
+    "chunk",
+    "overlap",
+]
+
+
+def texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.sample(WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]
+
+
+@pytest.fixture
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_module, "SNAPSHOT_MAX", 100)
+    monkeypatch.setattr(maintenance, "ANN_MIN_ROWS", 120)
+
+
+def held(memory: Memory) -> int:
+    """Vectors in the process's in-memory copy."""
+    return parts_of(memory).searcher.vectors.index.size
+
+
+def exact_top(memory: Memory, query: str, k: int = 5) -> list[str]:
+    qvec = parts_of(memory).embedder.embed_query(query)
+    return [e.id for e, _ in parts_of(memory).store().vector_search(qvec, k, exact=True)]
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_below_the_limit_a_long_lived_process_keeps_every_vector(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(90, 1)])
+        hits = memory.search("gearbox oil deploy", mode="vector", limit=5).results
+        assert held(memory) == 90
+        assert [r.entry.id for r in hits] == exact_top(memory, "gearbox oil deploy")
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_past_the_limit_it_searches_the_ann_index_without_a_copy(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
+        writer.add_many([NewEntry(t) for t in texts(150, 1)])
+        assert parts_of(writer).records.maintain_vector_index().startswith("built")
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        for query in ("gearbox oil deploy", "kettle burr grinder"):
+            vector = memory.search(query, mode="vector", limit=5).results
+            hybrid = memory.search(query, mode="hybrid", limit=5).results
+            assert vector and hybrid
+            assert vector[0].entry.id == exact_top(memory, query)[0]
+            # the keyword-only candidates' similarities do not load the copy either
+            assert all(r.explanation.vector_similarity is not None for r in hybrid)
+        assert held(memory) == 0
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(80, 1)])
+        memory.search("gearbox oil", mode="hybrid")
+        assert held(memory) == 80
+        memory.add_many([NewEntry(t) for t in texts(40, 2)])
+        added = memory.add("zeppelin hangar blueprint").entry
+        top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
+        assert top[0].entry.id == added.id  # found in the store, past the limit
+        assert held(memory) == 0
