@@ -42,6 +42,7 @@ from fakes import FakeEmbedder
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry
 from engine.embedding.document import document_text
+from engine.search import vector
 from engine.search.query import STOPWORDS
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -49,6 +50,9 @@ from engine.services.parts import parts_of
 DIMENSION = 384
 VOCABULARY = 30_000
 CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "general")
+ASKS = 200
+"""Queries kept with a built memory (``queries.json``), so that a run reusing it needs
+none of its texts."""
 BATCH = 50_000
 """Entries per write of the build."""
 SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in ("a", "e", "i", "o", "u", "ai", "ou")]
@@ -196,12 +200,17 @@ def disk_mib(root: Path) -> dict[str, float]:
     return sizes
 
 
-def measure(root: Path, entries: list[str], queries: int, adds: int) -> None:
+def asks_of(entries: list[str], count: int = ASKS) -> list[str]:
+    """Queries: three words of an entry (a known topic), as an agent's searches are."""
     rng = np.random.default_rng(7)
-    picks = rng.integers(0, len(entries), queries)
-    # Queries: three words of an entry (a known topic), as an agent's searches are.
+    picks = rng.integers(0, len(entries), count)
     words = [entries[int(i)].split()[2:] for i in picks]
-    asks = [" ".join(w[j] for j in rng.integers(0, len(w), 3)) for w in words]
+    return [" ".join(w[j] for j in rng.integers(0, len(w), 3)) for w in words]
+
+
+def measure(root: Path, asks: list[str], queries: int, adds: int) -> None:
+    """The figures of a built memory, in a process that holds none of its texts (their
+    million strings would be counted in its RSS)."""
     shots = [one_shot(root, asks[n]) for n in range(5)]
     print(
         f"  one-shot process (import + open; + keyword search), median of 5: "
@@ -213,11 +222,11 @@ def measure(root: Path, entries: list[str], queries: int, adds: int) -> None:
     opened = (time.perf_counter() - started) * 1000
     try:
         first = time.perf_counter()
-        memory.search(asks[0], mode="hybrid")  # loads the vectors into memory
+        memory.search(asks[0], mode="hybrid")  # loads the vectors, or opens the ANN index
         load = (time.perf_counter() - first) * 1000
-        print(
-            f"  long-lived open {opened:.0f} ms; first hybrid search (vectors loaded) {load:.0f} ms"
-        )
+        exact = parts_of(memory).searcher.vectors.index.size > 0
+        how = "every vector loaded" if exact else "through the ANN index"
+        print(f"  long-lived open {opened:.0f} ms; first hybrid search ({how}) {load:.0f} ms")
         hybrid = timed(lambda n: memory.search(asks[n], mode="hybrid"), queries)
         keyword = timed(lambda n: memory.search(asks[n], mode="keyword"), queries)
         run = uuid.uuid4().hex[:8]  # a kept memory measured again gets new notes, not repeats
@@ -247,35 +256,56 @@ def main() -> None:
     )
     parser.add_argument("--fresh", action="store_true", help="build in a new temporary folder")
     parser.add_argument("--build-only", action="store_true", help="build (or find) and stop")
+    parser.add_argument(
+        "--snapshot-max",
+        type=int,
+        help="override engine.search.vector.SNAPSHOT_MAX (0: the ANN index at any size)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("LANCE_LOG", "error")
+    if args.snapshot_max is not None:
+        vector.SNAPSHOT_MAX = args.snapshot_max
     for count in args.entries:
-        print(f"{count:,} entries:")
-        started = time.perf_counter()
-        entries = texts(count)
-        chars = [len(t) for t in entries]
-        print(
-            f"  texts made in {time.perf_counter() - started:.0f} s: median "
-            f"{statistics.median(chars):.0f} characters, p95 {np.percentile(chars, 95):.0f}"
-        )
+        print(f"{count:,} entries:", flush=True)
         folder = Path(tempfile.mkdtemp(prefix="scale-")) if args.fresh else args.keep
         root = folder / f"scale-{count}"
-        built = root / "built.json"
-        if not built.exists():
-            if root.exists():  # an interrupted build
-                shutil.rmtree(root)
-            figures = build(root, entries)
-            built.write_text(json.dumps(figures))
-        else:
-            figures = json.loads(built.read_text())
-            print(
-                f"  reusing {root}: built in {figures['build_s']:.0f} s, "
-                f"ANN index in {figures['ann_s']:.1f} s"
-            )
-        if not args.build_only:
-            measure(root, entries, args.queries, args.adds)
+        built, asked = root / "built.json", root / "queries.json"
+        fresh = not built.exists()
+        if fresh or not asked.exists():
+            entries = made(count)
+            if not built.exists():
+                if root.exists():  # an interrupted build
+                    shutil.rmtree(root)
+                built.parent.mkdir(parents=True)
+                built.write_text(json.dumps(build(root, entries)))
+            asked.write_text(json.dumps(asks_of(entries)))
+            del entries
+        figures = json.loads(built.read_text())
+        print(f"  {root}: built in {figures['build_s']:.0f} s, ANN index {figures['ann_s']:.1f} s")
+        if fresh and not args.build_only:  # measured in a process that never held the texts
+            again = ["--entries", str(count), "--keep", str(folder), "--queries", str(args.queries)]
+            again += ["--adds", str(args.adds)]
+            if args.snapshot_max is not None:
+                again += ["--snapshot-max", str(args.snapshot_max)]
+            subprocess.run([sys.executable, "-m", "bench.scale", *again], check=True)
+        elif not args.build_only:
+            asks = json.loads(asked.read_text())
+            measure(root, asks, min(args.queries, len(asks)), min(args.adds, len(asks)))
         if args.fresh:
             shutil.rmtree(folder)
+
+
+def made(count: int) -> list[str]:
+    """The synthetic texts, with their lengths said."""
+    started = time.perf_counter()
+    entries = texts(count)
+    chars = [len(t) for t in entries]
+    print(
+        f"  texts made in {time.perf_counter() - started:.0f} s: median "
+        f"{statistics.median(chars):.0f} characters, p95 {np.percentile(chars, 95):.0f}",
+        flush=True,
+    )
+    return entries
 
 
 if __name__ == "__main__":
