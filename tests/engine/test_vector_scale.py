@@ -114,3 +114,24 @@ def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id  # found in the store, past the limit
         assert held(memory) == 0
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add_many([NewEntry(t) for t in texts(150, 1)])
+        records = parts_of(memory).records
+        records.maintain_vector_index()
+        table = parts_of(memory).store().table()
+        assert [list(i.columns) for i in table.list_indices() if "id" in i.columns] == [["id"]]
+        table.drop_index(next(i.name for i in table.list_indices() if "id" in i.columns))
+        assert records.maintain_vector_index() == "indexed the entries' ids"  # an older store
+        assert records.maintain_vector_index() == ""
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        hits = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
+        vectors = parts_of(memory).store().vectors_for([r.entry.id for r in hits])
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
+        for result in hits:  # keyword-only candidates too, read from the store by id
+            expected = float(vectors[result.entry.id] @ qvec)
+            assert result.explanation.vector_similarity == pytest.approx(expected, abs=1e-5)
