@@ -135,3 +135,32 @@ def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
         for result in hits:  # keyword-only candidates too, read from the store by id
             expected = float(vectors[result.entry.id] @ qvec)
             assert result.explanation.vector_similarity == pytest.approx(expected, abs=1e-5)
+
+
+def test_searches_count_the_entries_again_only_after_a_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(30, 1)])
+        mirror = parts_of(memory).records.mirror
+        counts: list[int] = []
+        real = mirror.count
+
+        def counting(**filters: object) -> int:
+            counts.append(1)
+            return real(**filters)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(mirror, "count", counting)
+        memory.search("gearbox oil", mode="hybrid")
+        first = len(counts)
+        for query in ("kettle burr", "sqlite porter", "gearbox oil"):
+            memory.search(query, mode="hybrid")
+        assert len(counts) == first  # a count of a million rows is ~120 ms
+        memory.add("zeppelin hangar blueprint")
+        memory.search("zeppelin", mode="hybrid")
+        assert len(counts) > first
+        keyword = parts_of(memory).searcher.keyword
+        assert keyword.entries() == vector_module.VectorSearcher.entries(
+            parts_of(memory).searcher.vectors
+        )
+        assert keyword.entries() == 31
