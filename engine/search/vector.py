@@ -1,9 +1,9 @@
 """Nearest-neighbour retrieval: the query vector against every entry's vector.
 
 Vectors come from the cheapest place that has them all: the in-memory copy
-(:class:`engine.search.vector_snapshot.VectorSnapshot`, kept by long-lived processes), the
-embedding cache (one SQLite scan, no LanceDB import), or the store of record (LanceDB,
-with its ANN index in very large memories).
+(:class:`engine.search.vector_snapshot.VectorSnapshot`, kept by long-lived processes up
+to :data:`SNAPSHOT_MAX` entries), the embedding cache (one SQLite scan, no LanceDB
+import), or the store of record (LanceDB, with its ANN index in large memories).
 """
 
 from __future__ import annotations
@@ -31,6 +31,15 @@ EXACT_IN_MEMORY_MAX = 20_000
 """Up to this many entries a one-shot search loads every vector from the embedding cache
 and searches exactly in memory (tens of milliseconds) instead of importing LanceDB
 (over a second); see bench/RESULTS.md."""
+SNAPSHOT_MAX = 200_000
+"""Up to this many entries a long-lived process (``in_memory``) keeps the exact in-memory
+copy of every vector; past it, it searches the store's ANN index like a one-shot process
+(``maintenance.ANN_MIN_ROWS``: the index exists from 50,000 entries). The copy costs
+1.5 KB of float32 per entry, and a search reads all of it: at 1,000,000 entries 1.5 GB of
+memory, over 2 GB while it loads, and a few hundred milliseconds of matrix product per
+query on a shared machine, against issue 38's 3 GB and 50 ms. Below it nothing changes,
+so the rankings of small memories (repo_qa, SciFact) are exact as before
+(bench/RESULTS.md, issue 38 "A million entries")."""
 
 
 class VectorSearcher:
@@ -50,6 +59,28 @@ class VectorSearcher:
         self.in_memory = in_memory
         """Keep a copy of all vectors for fast search (long-lived processes: TUI, MCP)."""
         self.index = VectorSnapshot()
+        self._size: tuple[str, int] = ("", -1)
+        """(``vectors_version``, entry count) when last counted."""
+
+    def entries(self) -> int:
+        """The memory's entry count, counted again only when another write changed the
+        vectors (``vectors_version``): a count of a million rows is a scan of an index,
+        tens of milliseconds, too much for every search."""
+        version = self.mirror.state("vectors_version") or ""
+        if self._size[0] != version or self._size[1] < 0 or not version:
+            self._size = (version, self.mirror.count())
+        return self._size[1]
+
+    def exact(self) -> bool:
+        """Whether searches go through an exact copy of every vector in this process (see
+        :data:`SNAPSHOT_MAX`, :data:`EXACT_IN_MEMORY_MAX`) rather than the store; a copy
+        held from when the memory was smaller is let go once it is not."""
+        limit = SNAPSHOT_MAX if self.in_memory else EXACT_IN_MEMORY_MAX
+        if self.entries() <= limit:
+            return True
+        if self.index.size:
+            self.index = VectorSnapshot()
+        return False
 
     def snapshot(self) -> tuple[list[str], list[str], Any]:
         """Every entry's vector: from the embedding cache (a SQLite read, no LanceDB
@@ -112,7 +143,7 @@ class VectorSearcher:
     ) -> list[tuple[Entry, float]]:
         """Nearest entries: from the in-memory copy when kept (or when the memory is small
         enough that loading it beats importing LanceDB), else from LanceDB."""
-        if not self.in_memory and self.mirror.count() > EXACT_IN_MEMORY_MAX:
+        if not self.exact():
             where = f"category = '{category.value}'" if category is not None else None
             found = self.store().vector_search(qvec, limit, where=where)
             pending = self.unembedded_among([e.id for e, _ in found])
@@ -126,11 +157,11 @@ class VectorSearcher:
         self, qvec: npt.NDArray[np.float32], entries: Sequence[Entry]
     ) -> dict[str, float]:
         """Cosine similarity of a query to entries: from the in-memory vector copy when
-        enabled, else the embedding cache (a SQLite lookup), else the store (LanceDB)."""
+        kept, else the embedding cache (a SQLite lookup), else the store (LanceDB)."""
         import numpy as np
 
         sims: dict[str, float] = {}
-        if self.in_memory or self.index.size:
+        if (self.in_memory or self.index.size) and self.exact():
             self.refresh()
             sims = self.index.similarities(qvec, [e.id for e in entries])
         cache = self.embedder.cache

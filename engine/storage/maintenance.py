@@ -254,15 +254,17 @@ def figures(store: RecordStore, *, versions: bool = True) -> dict[str, int]:
 
 
 def maintain_vector_index(store: RecordStore) -> str:
-    """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows, and fold new
-    rows into it when many were added since; returns what was done ("" if nothing)."""
+    """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows (and the index
+    of ids beside it, :func:`ensure_id_index`), and fold new rows into it when many were
+    added since; returns what was done ("" if nothing)."""
     table = store.table()
     if table is None:
         return ""
     rows = table.count_rows()
+    if rows < ANN_MIN_ROWS:
+        return ""
+    ids = ensure_id_index(table)
     if not store.has_vector_index():
-        if rows < ANN_MIN_ROWS:
-            return ""
         from lancedb.index import IvfHnswSq
 
         partitions = max(1, int(rows**0.5))
@@ -272,6 +274,19 @@ def maintain_vector_index(store: RecordStore) -> str:
     index = next(i for i in table.list_indices() if "vector" in i.columns)
     unindexed = int(getattr(index, "num_unindexed_rows", 0) or 0)
     if unindexed < ANN_REINDEX_SHARE * rows:
-        return ""
+        return "indexed the entries' ids" if ids else ""
     table.optimize()
     return f"folded {unindexed} new entries into the vector index"
+
+
+def ensure_id_index(table: Any) -> bool:
+    """Give the table a B-tree index of entry ids (once; ``optimize`` keeps it up to date)
+    and say whether it was made. Reads by id (``id IN (…)``: the similarities of keyword
+    hits that vector search did not return, entries, vectors) otherwise scan every id:
+    at 100,000 entries 325–1,030 ms for 50 ids under load, 13–33 ms with it (issue 38)."""
+    if any(list(i.columns) == ["id"] for i in table.list_indices()):
+        return False
+    from lancedb.index import BTree
+
+    table.create_index("id", config=BTree(), replace=True)
+    return True

@@ -1,0 +1,166 @@
+"""Long-lived processes past :data:`engine.search.vector.SNAPSHOT_MAX` entries search the
+store (its ANN index) instead of keeping an exact copy of every vector in memory; below
+it they keep the copy, as before (issue 38: a memory of a million entries)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from fakes import FakeEmbedder
+
+from engine.search import vector as vector_module
+from engine.services.entries import NewEntry
+from engine.services.memory import Memory
+from engine.services.parts import parts_of
+from engine.storage import maintenance
+
+WORDS = [
+    "gearbox",
+    "oil",
+    "coffee",
+    "deploy",
+    "sync",
+    "wave",
+    "lancedb",
+    "sqlite",
+    "porter",
+    "stemmer",
+    "kettle",
+    "burr",
+    "grinder",
+    "pipeline",
+    "cluster",
+    "token",
+    "secret",
+    "config",
+    "watch",
+    "hook",
+    "commit",
+    "branch",
+    "merge",
+    "index",
+    "vector",
+    "keyword",
+    "hybrid",
+    "search",
+    "entry",
+    "memory",
+    "agent",
+    "session",
+    "prompt",
+    "model",
+    "cache",
+    "chunk",
+    "overlap",
+]
+
+
+def texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.sample(WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]
+
+
+@pytest.fixture
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_module, "SNAPSHOT_MAX", 100)
+    monkeypatch.setattr(maintenance, "ANN_MIN_ROWS", 120)
+
+
+def held(memory: Memory) -> int:
+    """Vectors in the process's in-memory copy."""
+    return parts_of(memory).searcher.vectors.index.size
+
+
+def exact_top(memory: Memory, query: str, k: int = 5) -> list[str]:
+    qvec = parts_of(memory).embedder.embed_query(query)
+    return [e.id for e, _ in parts_of(memory).store().vector_search(qvec, k, exact=True)]
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_below_the_limit_a_long_lived_process_keeps_every_vector(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(90, 1)])
+        hits = memory.search("gearbox oil deploy", mode="vector", limit=5).results
+        assert held(memory) == 90
+        assert [r.entry.id for r in hits] == exact_top(memory, "gearbox oil deploy")
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_past_the_limit_it_searches_the_ann_index_without_a_copy(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
+        writer.add_many([NewEntry(t) for t in texts(150, 1)])
+        assert parts_of(writer).records.maintain_vector_index().startswith("built")
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        for query in ("gearbox oil deploy", "kettle burr grinder"):
+            vector = memory.search(query, mode="vector", limit=5).results
+            hybrid = memory.search(query, mode="hybrid", limit=5).results
+            assert vector and hybrid
+            assert vector[0].entry.id == exact_top(memory, query)[0]
+            # the keyword-only candidates' similarities do not load the copy either
+            assert all(r.explanation.vector_similarity is not None for r in hybrid)
+        assert held(memory) == 0
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(80, 1)])
+        memory.search("gearbox oil", mode="hybrid")
+        assert held(memory) == 80
+        memory.add_many([NewEntry(t) for t in texts(40, 2)])
+        added = memory.add("zeppelin hangar blueprint").entry
+        top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
+        assert top[0].entry.id == added.id  # found in the store, past the limit
+        assert held(memory) == 0
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add_many([NewEntry(t) for t in texts(150, 1)])
+        records = parts_of(memory).records
+        records.maintain_vector_index()
+        table = parts_of(memory).store().table()
+        assert [list(i.columns) for i in table.list_indices() if "id" in i.columns] == [["id"]]
+        table.drop_index(next(i.name for i in table.list_indices() if "id" in i.columns))
+        assert records.maintain_vector_index() == "indexed the entries' ids"  # an older store
+        assert records.maintain_vector_index() == ""
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        hits = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
+        vectors = parts_of(memory).store().vectors_for([r.entry.id for r in hits])
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
+        for result in hits:  # keyword-only candidates too, read from the store by id
+            expected = float(vectors[result.entry.id] @ qvec)
+            assert result.explanation.vector_similarity == pytest.approx(expected, abs=1e-5)
+
+
+def test_searches_count_the_entries_again_only_after_a_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in texts(30, 1)])
+        mirror = parts_of(memory).records.mirror
+        counts: list[int] = []
+        real = mirror.count
+
+        def counting(**filters: object) -> int:
+            counts.append(1)
+            return real(**filters)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(mirror, "count", counting)
+        memory.search("gearbox oil", mode="hybrid")
+        first = len(counts)
+        for query in ("kettle burr", "sqlite porter", "gearbox oil"):
+            memory.search(query, mode="hybrid")
+        assert len(counts) == first  # a count of a million rows is ~120 ms
+        memory.add("zeppelin hangar blueprint")
+        memory.search("zeppelin", mode="hybrid")
+        assert len(counts) > first
+        keyword = parts_of(memory).searcher.keyword
+        assert keyword.entries() == vector_module.VectorSearcher.entries(
+            parts_of(memory).searcher.vectors
+        )
+        assert keyword.entries() == 31
