@@ -23,8 +23,7 @@ _WHAT: dict[str, str] = {
     "release-notes": "release notes (what changed in each version)",
     "old-versions": "the documentation of an earlier version of the project, kept beside the "
     "current one",
-    "translations": "the documentation translated into another language, kept beside the "
-    "original",
+    "translations": "the documentation translated into another language, kept beside the original",
     "examples": "example programs (samples, tutorials, the documentation's code)",
     "tests": "the test suite",
     "vendored": "a vendored copy of another project (third-party code kept in the tree)",
