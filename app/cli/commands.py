@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.messages import add_message, report_index_problems
+from app.cli.options import EXIT_USAGE
 from app.project import require_initialised
 from engine import (
     EngineError,
@@ -240,7 +241,17 @@ def stats(args: argparse.Namespace, root: Path) -> int:
 
 
 def open_app(args: argparse.Namespace, root: Path) -> int:
-    """Bare ``memory-tui``: the terminal app (the knowledge folder is indexed on first run)."""
+    """Bare ``memory-tui``: the terminal app (the knowledge folder is indexed on first run).
+    Without a terminal on both ends (a pipe, a redirect, a CI job) the app could neither
+    read keys nor draw: it says so and which commands serve a pipe, and changes nothing."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "memory-tui: the app needs a terminal (standard input and output are not one); "
+            'in a pipe or a script use `memory-tui search "…"`, `memory-tui list` or '
+            "`memory-tui --help`",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if not MemoryPaths.for_root(root).memory_dir.is_dir():
         print(
             f"memory-tui: first run in {root}: indexing the knowledge files and docs "

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import CLI, clean_env, git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli, run_console_script
 
 REPO = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
@@ -127,6 +127,21 @@ def test_bare_memory_tui_in_a_new_git_project_opens_the_app_and_finds_the_readme
     assert "Traceback" not in term.text(), term.text()[-3000:]
     assert code == 0
     assert (project / ".claude" / "memory").is_dir()
+
+
+def test_bare_memory_tui_without_a_terminal_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    """In a pipe the app could neither read keys nor draw (it used to spin, drawing to a
+    pipe, until killed): one line, exit 2, and no memory created."""
+    project = git_repo(tmp_path / "piped")
+    (project / "README.md").write_text("# Piped\n\nA project opened from a script.\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    done = run_console_script(cwd=project, home=home, stdin="", timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "the app needs a terminal" in done.stderr
+    assert 'memory-tui search "…"' in done.stderr
+    assert done.stdout == ""
+    assert not (project / ".claude").exists()
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
