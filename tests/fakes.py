@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 from collections.abc import Sequence
 
@@ -98,3 +99,51 @@ class ControlledEmbedder(FakeEmbedder):
     def vector(self, text: str) -> npt.NDArray[np.float32]:
         given = self._given.get(text)
         return given.copy() if given is not None else super().vector(text)
+
+
+NOTE_WORDS = [
+    "gearbox",
+    "oil",
+    "coffee",
+    "deploy",
+    "sync",
+    "wave",
+    "lancedb",
+    "sqlite",
+    "porter",
+    "stemmer",
+    "kettle",
+    "burr",
+    "grinder",
+    "pipeline",
+    "cluster",
+    "token",
+    "secret",
+    "config",
+    "watch",
+    "hook",
+    "commit",
+    "branch",
+    "merge",
+    "index",
+    "vector",
+    "keyword",
+    "hybrid",
+    "search",
+    "entry",
+    "memory",
+    "agent",
+    "session",
+    "prompt",
+    "model",
+    "cache",
+    "chunk",
+    "overlap",
+]
+
+
+def note_texts(count: int, seed: int) -> list[str]:
+    """``count`` notes of six words of :data:`NOTE_WORDS` each, the same for one ``seed``:
+    memories whose size is the point of a test (the ANN index, the vector snapshot)."""
+    rng = random.Random(seed)
+    return [" ".join(rng.sample(NOTE_WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]

@@ -3,11 +3,10 @@ and never mistaken for drift between the store and the keyword index."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from fakes import FakeEmbedder
+from fakes import FakeEmbedder, note_texts
 
 from engine.search import vector as memory_module
 from engine.services.entries import NewEntry
@@ -15,51 +14,6 @@ from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.storage import maintenance as maintenance_module
-
-WORDS = [
-    "gearbox",
-    "oil",
-    "coffee",
-    "deploy",
-    "sync",
-    "wave",
-    "lancedb",
-    "sqlite",
-    "porter",
-    "stemmer",
-    "kettle",
-    "burr",
-    "grinder",
-    "pipeline",
-    "cluster",
-    "token",
-    "secret",
-    "config",
-    "watch",
-    "hook",
-    "commit",
-    "branch",
-    "merge",
-    "index",
-    "vector",
-    "keyword",
-    "hybrid",
-    "search",
-    "entry",
-    "memory",
-    "agent",
-    "session",
-    "prompt",
-    "model",
-    "cache",
-    "chunk",
-    "overlap",
-]
-
-
-def texts(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.sample(WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]
 
 
 @pytest.fixture
@@ -76,7 +30,7 @@ def exact_top(memory: Memory, query: str, k: int = 10) -> list[str]:
 
 def test_small_memories_get_no_index(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in texts(50, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(50, 1)])
         assert parts_of(memory).records.maintain_vector_index() == ""
         assert not parts_of(memory).store().has_vector_index()
 
@@ -84,7 +38,7 @@ def test_small_memories_get_no_index(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("small_threshold")
 def test_index_is_built_past_the_threshold_and_searches_agree(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in texts(400, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(400, 1)])
         assert (
             parts_of(memory).records.maintain_vector_index()
             == "built a vector index over 400 entries"
@@ -104,12 +58,12 @@ def test_index_is_built_past_the_threshold_and_searches_agree(tmp_path: Path) ->
 @pytest.mark.usefixtures("small_threshold")
 def test_new_rows_are_found_then_folded_in(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in texts(400, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(400, 1)])
         parts_of(memory).records.maintain_vector_index()
         added = memory.add("zeppelin hangar blueprint").entry
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id  # unindexed rows are searched too
-        memory.add_many([NewEntry(t) for t in texts(60, 2)])
+        memory.add_many([NewEntry(t) for t in note_texts(60, 2)])
         assert parts_of(memory).records.maintain_vector_index().startswith("folded 61 new entries")
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id
@@ -119,7 +73,7 @@ def test_new_rows_are_found_then_folded_in(tmp_path: Path) -> None:
 def test_indexing_reports_the_index_build(tmp_path: Path) -> None:
     knowledge = tmp_path / ".claude" / "knowledge"
     knowledge.mkdir(parents=True)
-    for n, text in enumerate(texts(320, 3)):
+    for n, text in enumerate(note_texts(320, 3)):
         (knowledge / f"note-{n}.md").write_text(f"# Note {n}\n\n{text}\n", encoding="utf-8")
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         report = Indexer(memory).run()

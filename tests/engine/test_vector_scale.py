@@ -4,62 +4,16 @@ it they keep the copy, as before (issue 38: a memory of a million entries)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from fakes import FakeEmbedder
+from fakes import FakeEmbedder, note_texts
 
 from engine.search import vector as vector_module
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.storage import maintenance
-
-WORDS = [
-    "gearbox",
-    "oil",
-    "coffee",
-    "deploy",
-    "sync",
-    "wave",
-    "lancedb",
-    "sqlite",
-    "porter",
-    "stemmer",
-    "kettle",
-    "burr",
-    "grinder",
-    "pipeline",
-    "cluster",
-    "token",
-    "secret",
-    "config",
-    "watch",
-    "hook",
-    "commit",
-    "branch",
-    "merge",
-    "index",
-    "vector",
-    "keyword",
-    "hybrid",
-    "search",
-    "entry",
-    "memory",
-    "agent",
-    "session",
-    "prompt",
-    "model",
-    "cache",
-    "chunk",
-    "overlap",
-]
-
-
-def texts(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.sample(WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]
 
 
 @pytest.fixture
@@ -81,7 +35,7 @@ def exact_top(memory: Memory, query: str, k: int = 5) -> list[str]:
 @pytest.mark.usefixtures("small_limits")
 def test_below_the_limit_a_long_lived_process_keeps_every_vector(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
-        memory.add_many([NewEntry(t) for t in texts(90, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(90, 1)])
         hits = memory.search("gearbox oil deploy", mode="vector", limit=5).results
         assert held(memory) == 90
         assert [r.entry.id for r in hits] == exact_top(memory, "gearbox oil deploy")
@@ -90,7 +44,7 @@ def test_below_the_limit_a_long_lived_process_keeps_every_vector(tmp_path: Path)
 @pytest.mark.usefixtures("small_limits")
 def test_past_the_limit_it_searches_the_ann_index_without_a_copy(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
-        writer.add_many([NewEntry(t) for t in texts(150, 1)])
+        writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
         assert parts_of(writer).records.maintain_vector_index().startswith("built")
     with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
         for query in ("gearbox oil deploy", "kettle burr grinder"):
@@ -106,10 +60,10 @@ def test_past_the_limit_it_searches_the_ann_index_without_a_copy(tmp_path: Path)
 @pytest.mark.usefixtures("small_limits")
 def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
-        memory.add_many([NewEntry(t) for t in texts(80, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(80, 1)])
         memory.search("gearbox oil", mode="hybrid")
         assert held(memory) == 80
-        memory.add_many([NewEntry(t) for t in texts(40, 2)])
+        memory.add_many([NewEntry(t) for t in note_texts(40, 2)])
         added = memory.add("zeppelin hangar blueprint").entry
         top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
         assert top[0].entry.id == added.id  # found in the store, past the limit
@@ -119,7 +73,7 @@ def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -
 @pytest.mark.usefixtures("small_limits")
 def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in texts(150, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(150, 1)])
         records = parts_of(memory).records
         records.maintain_vector_index()
         table = parts_of(memory).store().table()
@@ -141,7 +95,7 @@ def test_searches_count_the_entries_again_only_after_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
-        memory.add_many([NewEntry(t) for t in texts(30, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(30, 1)])
         mirror = parts_of(memory).records.mirror
         counts: list[int] = []
         real = mirror.count
