@@ -19,6 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import textwrap
 import threading
 import traceback
 import warnings
@@ -265,3 +266,28 @@ def sigint_as_from_a_terminal() -> None:
     and a child keeps that until it sets a handler of its own, so a Ctrl-C sent before
     would be lost: not what a terminal does."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def fresh_python(
+    code: str, *, home: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` (dedented) in a fresh interpreter of this venv from the repository root,
+    with ``tests/`` and the repository importable: for tests of what a process imports,
+    which is process-wide. ``CLAUDE_MEMORY_*`` settings are left out; ``home`` is its HOME."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
+    if home is not None:
+        env["HOME"] = str(home)
+    paths = [str(TESTS), str(TESTS.parent), env.get("PYTHONPATH")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=TESTS.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

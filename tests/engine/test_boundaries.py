@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_support import fresh_python
 from fakes import FakeEmbedder
 
 from engine.services.memory import Memory
@@ -65,18 +66,7 @@ need only its light scanners (``js_lexer``, ``js_commonjs``, ``languages``)."""
 
 def python(code: str, *, env_home: Path) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh interpreter of this venv, from the repository root."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
-    env["HOME"] = str(env_home)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return fresh_python(code, home=env_home, timeout=120)
 
 
 def _report(watched: tuple[str, ...]) -> str:

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from cli_support import fresh_python
 
 import engine.services.file_entries
 from engine.services import index_reads
@@ -158,7 +156,6 @@ def test_index_runs_import_only_what_their_change_needs(
     write_notes(tmp_path)
     with Memory.open(tmp_path) as memory:  # the default embedder, never loaded
         assert Indexer(memory).run(embed=False).files_processed == len(NOTES)
-    tests_dir = Path(__file__).resolve().parents[1]
     code = f"""
         import json, sys
         from app.cli.main import main
@@ -172,15 +169,7 @@ def test_index_runs_import_only_what_their_change_needs(
                   "rest": "lance_namespace_urllib3_client.api" in sys.modules}}
         print(json.dumps({{"code": code, "heavy": sorted(heavy), "edited": edited, **after}}))
     """
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tests_dir.parent,
-        env={**os.environ, "PYTHONPATH": f"{tests_dir}{os.pathsep}{tests_dir.parent}"},
-        check=False,
-    )
+    done = fresh_python(code)
     assert done.returncode == 0, done.stderr
     assert f"{len(NOTES)} unchanged" in done.stdout
     assert f"1 changed, {len(NOTES) - 1} unchanged" in done.stdout

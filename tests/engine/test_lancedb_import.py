@@ -4,27 +4,15 @@ store never uses, and the client's package is still whole for any caller that as
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
+from cli_support import fresh_python
 
 
 def run_python(code: str) -> dict[str, object]:
     """Run ``code`` in a fresh interpreter (imports are process-wide); its last line of
     stdout is JSON."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=TESTS.parent,
-        env={**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{TESTS.parent}"},
-        check=False,
-    )
+    done = fresh_python(code)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert isinstance(result, dict)
