@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 
 
 def ndcg_at_k(ranked: Sequence[str], qrels: Mapping[str, int], k: int = 10) -> float:
@@ -33,3 +34,20 @@ def percentile(values: Sequence[float], pct: float) -> float:
 def median(values: Sequence[float]) -> float:
     """The median."""
     return statistics.median(values)
+
+
+def timed_ms(action: Callable[[int], object], runs: int) -> list[float]:
+    """Milliseconds of each of ``runs`` calls ``action(n)``."""
+    times = []
+    for n in range(runs):
+        started = time.perf_counter()
+        action(n)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def p50_p95(times: Sequence[float], width: int = 7) -> str:
+    """``p50 … ms, p95 … ms`` of ``times`` (p95 the value at index ⌊0.95 n⌋)."""
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"p50 {statistics.median(ordered):{width}.1f} ms, p95 {p95:{width}.1f} ms"

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakes import FakeEmbedder
 from s3_server import aws_env, start_server
 
+from bench.metrics import p50_p95, timed_ms
 from bench.s3_requests import Requests, counting_server
 from engine.core.errors import StorageError
 from engine.services.entries import NewEntry
@@ -53,30 +54,15 @@ def _open(root: Path, uri: str) -> Memory:
     return Memory.open(root, embedder=FakeEmbedder(DIMENSION))
 
 
-def _ms(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"p50 {statistics.median(ordered):6.1f} ms, p95 {p95:6.1f} ms"
-
-
-def _timed(action: Callable[[int], object], runs: int) -> list[float]:
-    times = []
-    for n in range(runs):
-        started = time.perf_counter()
-        action(n)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
-
-
 def latencies(tmp: Path, uri: str, adds: int, searches: int) -> dict[str, list[float]]:
     """Add and search latencies of one store (local when ``uri`` is "")."""
     root = tmp / ("remote" if uri else "local")
     with _open(root, uri) as memory:
         memory.add("warm up the store")
-        add = _timed(lambda n: memory.add(f"note {n}: service {n} restarts after deploy"), adds)
+        add = timed_ms(lambda n: memory.add(f"note {n}: service {n} restarts after deploy"), adds)
         words = [f"service {n} deploy" for n in range(searches)]
-        keyword = _timed(lambda n: memory.search(words[n], mode="keyword"), searches)
-        hybrid = _timed(lambda n: memory.search(words[n], mode="hybrid"), searches)
+        keyword = timed_ms(lambda n: memory.search(words[n], mode="keyword"), searches)
+        hybrid = timed_ms(lambda n: memory.search(words[n], mode="hybrid"), searches)
 
     def one_shot(n: int) -> None:
         with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as fresh:
@@ -86,7 +72,7 @@ def latencies(tmp: Path, uri: str, adds: int, searches: int) -> dict[str, list[f
         "add": add,
         "keyword search (long-lived)": keyword,
         "hybrid search (long-lived)": hybrid,
-        "one-shot open + keyword search": _timed(one_shot, min(searches, 30)),
+        "one-shot open + keyword search": timed_ms(one_shot, min(searches, 30)),
     }
 
 
@@ -200,7 +186,7 @@ def main() -> None:
         remote = latencies(tmp, f"s3://{bucket}/team", args.adds, args.searches)
         print(f"{'':34s} {'local folder':28s} loopback S3 (moto)")
         for what, times in local.items():
-            print(f"{what:34s} {_ms(times):28s} {_ms(remote[what])}")
+            print(f"{what:34s} {p50_p95(times, width=6):28s} {p50_p95(remote[what], width=6)}")
         tenth = max(1, args.adds // 10)
         for name, run in (("local", local["add"]), ("S3", remote["add"])):
             first, last = statistics.median(run[:tenth]), statistics.median(run[-tenth:])

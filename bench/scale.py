@@ -28,7 +28,6 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakes import _WORD as WORD
 from fakes import FakeEmbedder
 
+from bench.metrics import p50_p95, timed_ms
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry
 from engine.embedding.document import document_text
@@ -170,21 +170,6 @@ def one_shot(root: Path, query: str) -> tuple[float, float]:
     return opened, total
 
 
-def timed(action: Callable[[int], object], runs: int) -> list[float]:
-    times = []
-    for n in range(runs):
-        started = time.perf_counter()
-        action(n)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"p50 {statistics.median(ordered):7.1f} ms, p95 {p95:7.1f} ms"
-
-
 def rss_mib() -> tuple[float, float]:
     """This process's resident memory now and at its peak, MiB."""
     status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
@@ -231,13 +216,13 @@ def measure(root: Path, asks: list[str], queries: int, adds: int) -> None:
         exact = parts_of(memory).searcher.vectors.index.size > 0
         how = "every vector loaded" if exact else "through the ANN index"
         print(f"  long-lived open {opened:.0f} ms; first hybrid search ({how}) {load:.0f} ms")
-        hybrid = timed(lambda n: memory.search(asks[n], mode="hybrid"), queries)
-        keyword = timed(lambda n: memory.search(asks[n], mode="keyword"), queries)
+        hybrid = timed_ms(lambda n: memory.search(asks[n], mode="hybrid"), queries)
+        keyword = timed_ms(lambda n: memory.search(asks[n], mode="keyword"), queries)
         run = uuid.uuid4().hex[:8]  # a kept memory measured again gets new notes, not repeats
-        add = timed(lambda n: memory.add(f"scale bench note {run} {n} about {asks[n]}"), adds)
-        print(f"  warm hybrid search   {summary(hybrid)}")
-        print(f"  warm keyword search  {summary(keyword)}")
-        print(f"  single add           {summary(add)}")
+        add = timed_ms(lambda n: memory.add(f"scale bench note {run} {n} about {asks[n]}"), adds)
+        print(f"  warm hybrid search   {p50_p95(hybrid)}")
+        print(f"  warm keyword search  {p50_p95(keyword)}")
+        print(f"  single add           {p50_p95(add)}")
         now, peak = rss_mib()
         print(f"  RSS of the long-lived process: {now:.0f} MiB now, peak {peak:.0f} MiB")
     finally:
