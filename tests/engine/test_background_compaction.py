@@ -167,6 +167,7 @@ def test_a_write_that_began_on_a_version_a_compaction_cleaned_up_is_tried_again(
 
 
 CHILD = """
+import os
 import sys
 from pathlib import Path
 from lancedb.table import LanceTable
@@ -176,8 +177,13 @@ maintenance.COMPACT_CHECK_EVERY = 4
 maintenance.COMPACT_SMALL_FRAGMENTS = 4
 real_optimize = LanceTable.optimize
 
+def say(line):
+    # One write(2) per line, atomic on a pipe: print() writes its parts one by one, and
+    # the compaction thread's line once landed between "ACK" and the id.
+    os.write(1, (line + "\\n").encode())
+
 def loud_optimize(self, **kwargs):
-    print("COMPACTING", flush=True)
+    say("COMPACTING")
     return real_optimize(self, **kwargs)
 
 LanceTable.optimize = loud_optimize
@@ -186,7 +192,7 @@ from engine.services.memory import Memory
 
 with Memory.open(Path(sys.argv[1]), embedder=FakeEmbedder()) as memory:
     for i in range(100_000):
-        print("ACK", memory.add(f"note {i} of the killed writer").entry.id, flush=True)
+        say("ACK " + memory.add(f"note {i} of the killed writer").entry.id)
 """
 
 
