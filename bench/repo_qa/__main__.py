@@ -259,6 +259,25 @@ def measure(name: str, git_dir: Path | None, bm25_only: bool = False) -> dict[st
     return figures
 
 
+def init_times(name: str, git_dir: Path | None, trials: int) -> dict[str, object]:
+    """``memory-tui init`` alone, ``trials`` times on fresh copies: each time and the median."""
+    qs = load(name)
+    times = []
+    for _ in range(trials):
+        with tempfile.TemporaryDirectory(prefix=f"repo-qa-{name}-") as tmp:
+            root = checkout(qs, git_dir or mirror(qs), Path(tmp) / name)
+            files = sum(
+                1 for path in root.rglob("*") if path.is_file() and ".git" not in path.parts
+            )
+            times.append(round(run_init(root), 1))
+    return {
+        "repository": qs.repo,
+        "files": files,
+        "init_s": times,
+        "init_median_s": statistics.median(times),
+    }
+
+
 def report(figures: dict[str, Any]) -> str:
     """One repository's figures as a table, the three BM25 baselines beside each one."""
     asked = figures["questions"]
@@ -316,9 +335,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bm25-only", action="store_true", help="only the BM25 baselines (no init, no model)"
     )
+    parser.add_argument(
+        "--init-only", type=int, metavar="N", help="only time `init`, N times on fresh copies"
+    )
     args = parser.parse_args(argv)
     results = []
-    for name in args.repo or REPOSITORIES:
+    if args.init_only:
+        for name in args.repo or REPOSITORIES:
+            results.append(init_times(name, args.git_dir, args.init_only))
+            got = results[-1]
+            print(
+                f"{got['repository']} ({got['files']} files): init {got['init_s']} s, "
+                f"median {got['init_median_s']} s",
+                flush=True,
+            )
+    for name in () if args.init_only else args.repo or REPOSITORIES:
         results.append(measure(name, args.git_dir, args.bm25_only))
         print(report(results[-1]), flush=True)
     if args.json:
