@@ -12,7 +12,26 @@ NOT_DOC = re.compile(
 """Opening comments that are not about the file: licence headers and tool directives."""
 _MARKERS = re.compile(r"^\s*(?:/\*+!?|\*+/|\*(?!/)|//[/!]?|#+|\*/)\s?")
 _END_MARKER = re.compile(r"\s*\*+/\s*$")
-_XML_DOC = re.compile(r"</?(?:summary|remarks|para|returns|value|example)>")
+_XML_DOC = re.compile(
+    r"</?(?:summary|remarks|para|returns|value|example|list|item|description|term|listheader"
+    r"|code|c|inheritdoc)\b[^<>]*?/?>"
+)
+"""C# XML documentation tags that only frame text (Microsoft's recommended tags)."""
+_XML_NAMED = re.compile(
+    r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="(?:[A-Z]:)?([^"]*)"'
+    r"\s*/?>(?:([^<]*)</(?:see|seealso)>)?"
+)
+"""``<see cref="X"/>``, ``<paramref name="x"/>``, ``<see langword="null"/>``: the name."""
+_XML_LABELLED = re.compile(r'<(?:param|typeparam|exception)\s+(?:name|cref)="(?:[A-Z]:)?([^"]*)">')
+"""``<param name="x">text</param>``: ``x: text``."""
+_XML_CLOSE = re.compile(r"</(?:param|typeparam|exception)>")
+_JAVADOC_INLINE = re.compile(r"\{@(?:link|linkplain|code|literal|value)\s+#?([^}]*)\}")
+"""Javadoc's ``{@link Foo#bar(int)}``, ``{@code x}``: their text."""
+_JAVADOC_DROP = re.compile(r"\{@inheritDoc\}")
+_HTML_INLINE = re.compile(r"</?(?:b|i|em|strong|tt|code|var)\s*/?>", re.IGNORECASE)
+"""HTML that Javadoc, RDoc and C# comments use for emphasis: dropped."""
+_HTML_BLOCK = re.compile(r"</?(?:p|pre|ul|ol|li|br|dl|dt|dd)\s*/?>", re.IGNORECASE)
+"""HTML paragraphs and lists: a space."""
 _SPACES = re.compile(r"\s+")
 MAX_SUMMARY = 240
 
@@ -23,8 +42,18 @@ def comment_text(comments: list[str]) -> str:
     for comment in comments:
         for line in comment.splitlines():
             line = _END_MARKER.sub("", line)
-            lines.append(_XML_DOC.sub("", _MARKERS.sub("", line, count=1)).rstrip())
+            lines.append(_markup_as_words(_MARKERS.sub("", line, count=1)).rstrip())
     return "\n".join(lines).strip("\n")
+
+
+def _markup_as_words(line: str) -> str:
+    """A doc comment's line with its documentation markup read as words: C# XML tags,
+    Javadoc inline tags and the HTML they use. A type name keeps its dots
+    (``System.Void``); ``Foo#bar(int)`` reads ``Foo.bar(int)``."""
+    line = _XML_NAMED.sub(lambda m: m.group(2) or m.group(1), line)
+    line = _XML_CLOSE.sub("", _XML_LABELLED.sub(r"\1: ", line))
+    line = _JAVADOC_INLINE.sub(lambda m: m.group(1).replace("#", "."), _JAVADOC_DROP.sub("", line))
+    return _HTML_BLOCK.sub(" ", _HTML_INLINE.sub("", _XML_DOC.sub("", line)))
 
 
 def first_paragraph(doc: str) -> str:

@@ -56,7 +56,7 @@ CASES = [
          "Cache.get(K key, V fallback)", "Cache.Loader", "Cache.Loader.load", "Policy"],
         [],
         {"Cache.get(K key)": "Returns the cached value, or null when absent.",
-         "Cache.get(K key, V fallback)": "Returns the cached value, or {@code fallback}"},
+         "Cache.get(K key, V fallback)": "Returns the cached value, or fallback when absent"},
         "An in-memory cache that evicts the least recently used entries.",
         id="java",
     ),
