@@ -141,9 +141,11 @@ def standing(found: RelevantHit, weights: dict[str, float], total: float) -> flo
 
 def name_words(entry: Entry) -> set[str]:
     """The Porter stems of the words of ``entry``'s section title and file path, with
-    identifiers split into their words (:data:`_NAME_PART`)."""
+    identifiers split into their words (:data:`_NAME_PART`) and kept whole as well: a
+    prompt that names ``subscribeWithSelector`` has it as one term."""
     text = f"{entry.section_title} {entry.file_path}"
-    return {stem(part.lower()) for part in _NAME_PART.findall(text)}
+    parts = {stem(part.lower()) for part in _NAME_PART.findall(text)}
+    return parts | {stem(word) for word in words(text)}
 
 
 def prompt_terms(prompt: str) -> list[str]:

@@ -252,3 +252,43 @@ def test_name_words_split_identifiers_and_paths() -> None:
         content="x", file_path="src/flag_mutex.go", section_title="HTTPServer.setCookie"
     )
     assert {"http", "server", "set", "cooki", "flag", "mutex", "src", "go"} <= name_words(entry)
+
+
+def test_name_words_keep_an_identifier_whole_as_well() -> None:
+    # A prompt names an identifier as one word ("subscribeWithSelector" → one term): the
+    # name holds it whole, beside its parts.
+    entry = NewEntry(
+        content="x", file_path="src/middleware/subscribeWithSelector.ts", section_title="Impl"
+    )
+    held = name_words(entry)
+    assert {"subscrib", "selector", "subscribewithselector"} <= held
+
+
+IDENTIFIER_NOTES = [
+    ("docs/guide.md", "Recipes",
+     "Listeners may call subscribeWithSelector to react to a selected slice; "
+     "every listener sees the previous and the next selected value."),
+    ("src/middleware/subscribeWithSelector.ts", "Impl",
+     "Wraps subscribe: the listener runs when the selected value changes."),
+]  # fmt: skip
+
+
+def test_the_entry_named_for_an_identifier_of_the_prompt_comes_first(memory: Memory) -> None:
+    memory.add_many(
+        [
+            NewEntry(
+                content=text,
+                category="general",
+                source="markdown",
+                file_path=path,
+                section_title=title,
+                line_start=1,
+            )
+            for path, title, text in IDENTIFIER_NOTES
+        ]
+    )
+    found = relevant_hits(
+        parts_of(memory).searcher.keyword,
+        "How does subscribeWithSelector call the listener when the selected value changes?",
+    )
+    assert [h.hit.entry.file_path for h in found][:1] == ["src/middleware/subscribeWithSelector.ts"]
