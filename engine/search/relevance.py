@@ -17,18 +17,19 @@ candidates are searched with the informative terms only. A candidate must then h
 but one, up to :data:`FULL_MATCH`): one rare word shared by chance ("capital" in "the
 capital of Australia") is not a match. A word no entry holds is left out of that weight
 as search's gate leaves it out (one in four at most: "collides" where the code says
-"clashing", "organised" where it says "organized"), and only where :data:`FULL_MATCH`
-known words besides one remain (:func:`measured_total`).
+"clashing", a spelling the memory never uses), and only where :data:`FULL_MATCH` known
+words besides one remain (:func:`measured_total`).
 
 An entry's *name* — its section title and file path, read as words (``setCookie`` →
-"set", "cookie"; ``flag_mutex.go`` → "flag", "mutex") — says what the entry is about, where
-its text may only mention a word in passing. A prompt term in the name counts as held even
-where the index does not see it (an identifier is one token to FTS5), an entry whose name
-holds :data:`NAMED_MATCH` of the prompt's terms passes without the all-but-one rule (two
-words of the prompt in a name are no chance meeting: "protect a route with basic auth" →
-``src/middleware/basic-auth/index.ts``), and the entries that pass are ordered by
-:func:`standing`: the weight they hold, the weight their name holds and their BM25 score,
-so the section *about* the prompt's words comes before the one that merely uses them.
+"set", "cookie" and "setcookie"; ``flag_mutex.go`` → "flag", "mutex") — says what the
+entry is about, where its text may only mention a word in passing. A prompt term in the
+name counts as held even where the index does not see it (an identifier is one token to
+FTS5), an entry whose name holds :data:`NAMED_MATCH` of the prompt's terms passes without
+the all-but-one rule (two words of the prompt in a name are no chance meeting: "protect a
+route with basic auth" → ``src/middleware/basic-auth/index.ts``), and the entries that
+pass are ordered by :func:`standing`: the weight they hold, the weight their name holds
+and their BM25 score, so the section *about* the prompt's words comes before the one that
+merely uses them.
 """
 
 from __future__ import annotations
