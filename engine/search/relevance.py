@@ -15,28 +15,33 @@ A prompt is read for what it is about: the words of asking ("how do I", "what is
 candidates are searched with the informative terms only. A candidate must then hold
 :data:`MIN_COVERAGE` of their idf weight and at least :data:`MIN_MATCHED` of them (all
 but one, up to :data:`FULL_MATCH`): one rare word shared by chance ("capital" in "the
-capital of Australia") is not a match.
+capital of Australia") is not a match. A word no entry holds is left out of that weight
+as search's gate leaves it out (one in four at most: "collides" where the code says
+"clashing", a spelling the memory never uses), and only where :data:`FULL_MATCH` known
+words besides one remain (:func:`measured_total`).
 
 An entry's *name* — its section title and file path, read as words (``setCookie`` →
-"set", "cookie"; ``flag_mutex.go`` → "flag", "mutex") — says what the entry is about, where
-its text may only mention a word in passing. A prompt term in the name counts as held even
-where the index does not see it (an identifier is one token to FTS5), an entry whose name
-holds :data:`NAMED_MATCH` of the prompt's terms passes without the all-but-one rule (two
-words of the prompt in a name are no chance meeting: "protect a route with basic auth" →
-``src/middleware/basic-auth/index.ts``), and the entries that pass are ordered by
-:func:`standing`: the weight they hold, the weight their name holds and their BM25 score,
-so the section *about* the prompt's words comes before the one that merely uses them.
+"set", "cookie" and "setcookie"; ``flag_mutex.go`` → "flag", "mutex") — says what the
+entry is about, where its text may only mention a word in passing. A prompt term in the
+name counts as held even where the index does not see it (an identifier is one token to
+FTS5), an entry whose name holds :data:`NAMED_MATCH` of the prompt's terms passes without
+the all-but-one rule (two words of the prompt in a name are no chance meeting: "protect a
+route with basic auth" → ``src/middleware/basic-auth/index.ts``), and the entries that
+pass are ordered by :func:`standing`: the weight they hold, the weight their name holds
+and their BM25 score, so the section *about* the prompt's words comes before the one that
+merely uses them.
 """
 
 from __future__ import annotations
 
-import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.core.models import Entry
 from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.query import MAX_QUERY_TERMS, STOPWORDS, Query, quoted, stem, words
+from engine.search.scoring import QueryWeights, idf
 
 MIN_COVERAGE = 0.35
 """Share of the prompt's idf weight an entry must hold. Chosen with :data:`MIN_MATCHED`
@@ -91,12 +96,27 @@ class RelevantHit:
 
 def term_weights(keyword: KeywordSearcher, terms: list[str]) -> dict[str, float]:
     """BM25 idf of each term in this memory (unseen terms get the largest)."""
+    return dict(prompt_weights(keyword, terms).weights)
+
+
+def prompt_weights(keyword: KeywordSearcher, terms: list[str]) -> QueryWeights:
+    """The prompt's terms with their BM25 idf in this memory and the ones no entry holds."""
     total = keyword.mirror.count()
-    weights = {}
-    for term in terms:
-        df = keyword.mirror.match_count(quoted(term))
-        weights[term] = math.log(1 + (total - df + 0.5) / (df + 0.5))
-    return weights
+    frequencies = {term: keyword.mirror.match_count(quoted(term)) for term in terms}
+    weights = {term: idf(total, frequencies[term]) for term in terms}
+    unseen = frozenset(t for t in terms if total and not frequencies[t])
+    return QueryWeights(tuple(terms), weights, None, unseen)
+
+
+def measured_total(weights: QueryWeights) -> float:
+    """The weight coverage is measured against: every term's, less the terms this memory
+    has never seen where search's gate leaves them out (at most
+    :data:`~engine.search.scoring.UNSEEN_FORGIVEN_SHARE` of them,
+    :attr:`QueryWeights.covered_total`) and :data:`FULL_MATCH` known terms besides one
+    remain, so that leaving them out never lowers the terms an entry must hold: three
+    common words left of four ("write a limerick about a cat who codes") meet by chance."""
+    known = len(weights.terms) - len(weights.unseen)
+    return weights.covered_total if known - 1 >= FULL_MATCH else weights.total
 
 
 def relevant_hits(
@@ -112,8 +132,9 @@ def relevant_hits(
     hits = keyword.search(Query.parse(" ".join(terms)), CANDIDATES, phrases=False)
     if not hits:
         return []
-    weights = term_weights(keyword, terms)
-    total = sum(weights.values()) or 1.0
+    asked = prompt_weights(keyword, terms)
+    weights = asked.weights
+    total = measured_total(asked) or 1.0
     found = _matches(keyword, terms, [h.entry.id for h in hits])
     needed = max(MIN_MATCHED, min(FULL_MATCH, len(terms) - 1))
     stems = {t: stem(t) for t in terms}
@@ -122,7 +143,7 @@ def relevant_hits(
         in_name = name_words(hit.entry)
         named = tuple(t for t in terms if stems[t] in in_name)
         matched = tuple(t for t in terms if hit.entry.id in found.get(t, ()) or t in named)
-        coverage = sum(weights[t] for t in matched) / total
+        coverage = min(1.0, sum(weights[t] for t in matched) / total)
         if coverage >= min_coverage and (len(matched) >= needed or len(named) >= NAMED_MATCH):
             chosen.append(RelevantHit(hit, coverage, matched, named))
     # Stable: BM25 order among entries of equal standing.
@@ -130,7 +151,7 @@ def relevant_hits(
     return chosen
 
 
-def standing(found: RelevantHit, weights: dict[str, float], total: float) -> float:
+def standing(found: RelevantHit, weights: Mapping[str, float], total: float) -> float:
     """How well ``found`` answers the prompt: the share of the prompt's weight it holds,
     plus the share its name holds, plus its BM25 score against the best hit's (0..1),
     which weighs the words by how often the entry uses them for its length: a long page
@@ -141,9 +162,11 @@ def standing(found: RelevantHit, weights: dict[str, float], total: float) -> flo
 
 def name_words(entry: Entry) -> set[str]:
     """The Porter stems of the words of ``entry``'s section title and file path, with
-    identifiers split into their words (:data:`_NAME_PART`)."""
+    identifiers split into their words (:data:`_NAME_PART`) and kept whole as well: a
+    prompt that names ``subscribeWithSelector`` has it as one term."""
     text = f"{entry.section_title} {entry.file_path}"
-    return {stem(part.lower()) for part in _NAME_PART.findall(text)}
+    parts = {stem(part.lower()) for part in _NAME_PART.findall(text)}
+    return parts | {stem(word) for word in words(text)}
 
 
 def prompt_terms(prompt: str) -> list[str]:

@@ -6,7 +6,14 @@ import json
 from pathlib import Path
 
 from app.prompt_hook import BUDGET, MAX_RESULTS, choose, prompt_context
-from engine.search.relevance import name_words, prompt_terms, relevant_hits, term_weights
+from engine.search.relevance import (
+    measured_total,
+    name_words,
+    prompt_terms,
+    relevant_hits,
+    term_weights,
+)
+from engine.search.scoring import QueryWeights
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -252,3 +259,91 @@ def test_name_words_split_identifiers_and_paths() -> None:
         content="x", file_path="src/flag_mutex.go", section_title="HTTPServer.setCookie"
     )
     assert {"http", "server", "set", "cooki", "flag", "mutex", "src", "go"} <= name_words(entry)
+
+
+def test_name_words_keep_an_identifier_whole_as_well() -> None:
+    # A prompt names an identifier as one word ("subscribeWithSelector" → one term): the
+    # name holds it whole, beside its parts.
+    entry = NewEntry(
+        content="x", file_path="src/middleware/subscribeWithSelector.ts", section_title="Impl"
+    )
+    held = name_words(entry)
+    assert {"subscrib", "selector", "subscribewithselector"} <= held
+
+
+IDENTIFIER_NOTES = [
+    ("docs/guide.md", "Recipes",
+     "Listeners may call subscribeWithSelector to react to a selected slice; "
+     "every listener sees the previous and the next selected value."),
+    ("src/middleware/subscribeWithSelector.ts", "Impl",
+     "Wraps subscribe: the listener runs when the selected value changes."),
+]  # fmt: skip
+
+
+def test_the_entry_named_for_an_identifier_of_the_prompt_comes_first(memory: Memory) -> None:
+    memory.add_many(
+        [
+            NewEntry(
+                content=text,
+                category="general",
+                source="markdown",
+                file_path=path,
+                section_title=title,
+                line_start=1,
+            )
+            for path, title, text in IDENTIFIER_NOTES
+        ]
+    )
+    found = relevant_hits(
+        parts_of(memory).searcher.keyword,
+        "How does subscribeWithSelector call the listener when the selected value changes?",
+    )
+    assert [h.hit.entry.file_path for h in found][:1] == ["src/middleware/subscribeWithSelector.ts"]
+
+
+def fill_flags(memory: Memory) -> None:
+    # "flag", "alias" and "help" are common here (21 entries of 51 each), "happens" is in
+    # one entry, "collides" in none.
+    texts = [f"Flag {i} prints its help line in the listing." for i in range(10)]
+    texts += [f"Alias {i} shows up in the help screen." for i in range(10)]
+    texts += [f"Flag {i} may take an alias of one letter." for i in range(10)]
+    texts += [f"Caching note {i}: entries expire after a day." for i in range(19)]
+    texts += ["What happens at startup: the config file is read first."]
+    texts += ["A flag whose alias is taken by the help flag drops the clashing alias."]
+    memory.add_many(
+        [
+            NewEntry(
+                content=t,
+                category="general",
+                source="markdown",
+                file_path=f"docs/n{i}.md",
+                line_start=1,
+            )
+            for i, t in enumerate(texts)
+        ]
+    )
+
+
+def test_a_word_the_memory_never_saw_is_left_out_among_enough_known_ones(memory: Memory) -> None:
+    # "collides" is in no entry: it weighed the most, so the entry holding the three common
+    # words covered a quarter of the prompt; one unseen word of five is left out.
+    fill_flags(memory)
+    found = relevant_hits(
+        parts_of(memory).searcher.keyword,
+        "What happens when a flag alias collides with the help flag?",
+    )
+    assert [h.hit.entry.file_path for h in found][:1] == ["docs/n50.md"]
+
+
+def test_unseen_words_are_left_out_only_where_enough_known_words_remain() -> None:
+    def total(terms: str, unseen: str) -> float:
+        weights = {t: 2.0 if t in unseen.split() else 1.0 for t in terms.split()}
+        return measured_total(
+            QueryWeights(tuple(weights), weights, None, frozenset(unseen.split()))
+        )
+
+    assert total("happens flag alias collides help", "collides") == 4.0
+    # Three known words left of four would need only two held: not left out.
+    assert total("write limerick cat codes", "limerick") == 5.0
+    # Two unseen words of five are more than a quarter: kept.
+    assert total("happens flag alias collides help", "collides happens") == 7.0
