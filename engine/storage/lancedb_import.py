@@ -77,10 +77,8 @@ def rest_client_loaded() -> bool:
 
 def lancedb() -> Any:
     """The ``lancedb`` module, imported (once) without the REST namespace client."""
-    loaded = sys.modules.get("lancedb")
-    if loaded is not None:
-        return loaded
-    defer_rest_client()
-    import lancedb as module
+    if "lancedb" not in sys.modules:
+        defer_rest_client()
+    import lancedb as module  # (waits for another thread's import of it to finish)
 
     return module

@@ -78,3 +78,23 @@ def test_nothing_is_deferred_once_the_client_is_imported() -> None:
         """
     )
     assert result == {"deferred": False, "loaded": True, "lancedb": "lancedb"}
+
+
+def test_a_thread_asking_while_another_imports_gets_the_whole_module() -> None:
+    """While one thread imports LanceDB, another that asks for it waits for that import
+    to finish: it never gets the half-initialised module (no ``connect`` yet)."""
+    result = run_python(
+        """
+        import json, sys, threading
+        from engine.storage.lancedb_import import lancedb
+        worker = threading.Thread(target=lancedb)
+        worker.start()
+        while "lancedb" not in sys.modules:  # the other thread's import has begun
+            pass
+        module = lancedb()
+        whole = hasattr(module, "connect") and hasattr(module, "Session")
+        worker.join()
+        print(json.dumps({"whole": whole, "same": module is sys.modules["lancedb"]}))
+        """
+    )
+    assert result == {"whole": True, "same": True}
