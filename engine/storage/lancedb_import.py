@@ -14,14 +14,23 @@ as usual from its folder, and the first lookup of any other name on the package 
 ``ApiClient``, an API class, ``__version__``) runs the package's own ``__init__`` then, on
 the same module object, so every caller still gets the complete package. Nothing of the
 dependency is changed on disk or copied.
+
+The pydantic models that import defines (the 146 request and response models that
+``lance_namespace`` re-exports, LanceDB's embedding-function configurations) are built
+with pydantic's ``defer_build``: a model's validator and serializer are made on its first
+use (pydantic's documented option), not for every model at import, which a local store
+never validates. Only the classes created during that import are affected; pydantic's
+default is restored after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from importlib.machinery import ModuleSpec
 from typing import Any
 
@@ -75,10 +84,38 @@ def rest_client_loaded() -> bool:
     return module is not None and type(module) is not _Deferred
 
 
+@contextlib.contextmanager
+def models_built_on_first_use() -> Iterator[None]:
+    """Within the block, pydantic models are created with ``defer_build`` (see the module's
+    docstring); pydantic's default is restored after it."""
+    try:
+        from pydantic import BaseModel
+    except ImportError:  # (LanceDB needs pydantic; nothing to defer without it)
+        yield
+        return
+    config = BaseModel.model_config
+    with _lock:
+        had, before = "defer_build" in config, config.get("defer_build", False)
+        config["defer_build"] = True
+    try:
+        yield
+    finally:
+        with _lock:
+            if had:
+                config["defer_build"] = before
+            else:
+                config.pop("defer_build", None)
+
+
 def lancedb() -> Any:
-    """The ``lancedb`` module, imported (once) without the REST namespace client."""
+    """The ``lancedb`` module, imported (once) without the REST namespace client and with
+    its pydantic models built on first use."""
     if "lancedb" not in sys.modules:
         defer_rest_client()
-    import lancedb as module  # (waits for another thread's import of it to finish)
+        with models_built_on_first_use():
+            import lancedb as module  # (waits for another thread's import of it to finish)
+
+            return module
+    import lancedb as module
 
     return module

@@ -98,3 +98,36 @@ def test_a_thread_asking_while_another_imports_gets_the_whole_module() -> None:
         """
     )
     assert result == {"whole": True, "same": True}
+
+
+def test_the_models_lancedb_defines_are_built_on_first_use_and_validate_then() -> None:
+    result = run_python(
+        """
+        import json
+        import pydantic
+        from engine.storage.lancedb_import import lancedb
+        lancedb()
+        from lance_namespace import CreateNamespaceRequest
+        deferred = not CreateNamespaceRequest.__pydantic_complete__
+        made = CreateNamespaceRequest(id=["a", "b"]).id
+        try:
+            CreateNamespaceRequest(id=5)
+            refused = False
+        except pydantic.ValidationError:
+            refused = True
+
+        class Later(pydantic.BaseModel):  # created after the import: pydantic's default
+            n: int
+
+        print(json.dumps({"deferred": deferred, "made": made, "refused": refused,
+                          "later": Later.__pydantic_complete__,
+                          "config": "defer_build" in pydantic.BaseModel.model_config}))
+        """
+    )
+    assert result == {
+        "deferred": True,
+        "made": ["a", "b"],
+        "refused": True,
+        "later": True,
+        "config": False,
+    }
