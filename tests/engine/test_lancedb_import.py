@@ -131,3 +131,45 @@ def test_the_models_lancedb_defines_are_built_on_first_use_and_validate_then() -
         "later": True,
         "config": False,
     }
+
+
+def test_lancedb_marks_its_overrides_as_on_python_3_12_and_overrides_is_restored() -> None:
+    result = run_python(
+        """
+        import json, sys
+        from engine.storage.lancedb_import import lancedb
+        lancedb()
+        import lancedb.db as db
+        import overrides
+
+        marked = db.LanceDBConnection.open_table.__override__
+        try:  # the package's own check again, for whoever uses it after the import
+            class Base:
+                def run(self): ...
+            class Child(Base):
+                @overrides.override
+                def walk(self): ...
+            checked = False
+        except TypeError:
+            checked = True
+        print(json.dumps({"marked": marked, "checked": checked,
+                          "restored": overrides.override.__module__ == "overrides.overrides"}))
+        """
+    )
+    assert result == {"marked": True, "checked": True, "restored": True}
+
+
+def test_the_overrides_check_is_skipped_during_the_import() -> None:
+    """What makes it cheaper: no disassembly of LanceDB's modules while it is imported."""
+    result = run_python(
+        """
+        import dis, json
+        calls = []
+        original = dis.get_instructions
+        dis.get_instructions = lambda *a, **k: calls.append(1) or original(*a, **k)
+        from engine.storage.lancedb_import import lancedb
+        lancedb()
+        print(json.dumps({"disassembled": len(calls)}))
+        """
+    )
+    assert result == {"disassembled": 0}
