@@ -15,6 +15,11 @@ as usual from its folder, and the first lookup of any other name on the package 
 the same module object, so every caller still gets the complete package. Nothing of the
 dependency is changed on disk or copied.
 
+``pyarrow.dataset`` imports ``pyarrow.substrait`` (and its extension, the Substrait
+query plans) only to recognise a Substrait filter given to a dataset scan, which LanceDB's
+writes never pass; it waits the same way, registered on ``pyarrow`` too, and loads on the
+first lookup of one of its names.
+
 The pydantic models that import defines (the 146 request and response models that
 ``lance_namespace`` re-exports, LanceDB's embedding-function configurations) are built
 with pydantic's ``defer_build``: a model's validator and serializer are made on its first
@@ -43,6 +48,8 @@ from typing import Any
 
 REST_CLIENT = "lance_namespace_urllib3_client"
 """The package whose ``__init__`` waits for its first lookup."""
+SUBSTRAIT = "pyarrow.substrait"
+"""The module (and its extension) that waits for its first lookup."""
 
 _lock = threading.RLock()
 _loading: set[str] = set()
@@ -73,15 +80,35 @@ class _Deferred(types.ModuleType):
 def defer_rest_client() -> bool:
     """Register the REST client's package without running its ``__init__`` (see the
     module's docstring); False when it is imported already or not installed."""
+    return _defer(REST_CLIENT, package=True)
+
+
+def defer_substrait() -> bool:
+    """Register ``pyarrow.substrait`` without running it (see the module's docstring);
+    False when it is imported already or not installed."""
+    return _defer(SUBSTRAIT, package=False)
+
+
+def _defer(name: str, *, package: bool) -> bool:
+    """Register module ``name`` (``package``: a package) in ``sys.modules``, and on its
+    parent package, without running its code until its first lookup."""
     with _lock:
-        if REST_CLIENT in sys.modules:
+        if name in sys.modules:
             return False
-        spec: ModuleSpec | None = importlib.util.find_spec(REST_CLIENT)
-        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        try:
+            spec: ModuleSpec | None = importlib.util.find_spec(name)  # (imports its parent)
+        except ImportError:
+            return False
+        if spec is None or spec.loader is None:
+            return False
+        if package != (spec.submodule_search_locations is not None):
             return False
         module = importlib.util.module_from_spec(spec)
         module.__class__ = _Deferred
-        sys.modules[REST_CLIENT] = module
+        sys.modules[name] = module
+        parent, _, child = name.rpartition(".")
+        if parent:  # as an import would: ``pyarrow.substrait`` is an attribute of pyarrow
+            setattr(sys.modules[parent], child, module)
         return True
 
 
@@ -148,6 +175,7 @@ def lancedb() -> Any:
     pydantic models built on first use and its ``@override`` marks only marking."""
     if "lancedb" not in sys.modules:
         defer_rest_client()
+        defer_substrait()
         with models_built_on_first_use(), overrides_only_marked():
             import lancedb as module  # (waits for another thread's import of it to finish)
 

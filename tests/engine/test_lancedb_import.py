@@ -173,3 +173,32 @@ def test_the_overrides_check_is_skipped_during_the_import() -> None:
         """
     )
     assert result == {"disassembled": 0}
+
+
+def test_substrait_waits_for_its_first_lookup_and_is_whole_then(tmp_path: Path) -> None:
+    result = run_python(
+        f"""
+        import json, sys
+        from fakes import FakeEmbedder
+        from engine.services.entries import NewEntry
+        from engine.services.memory import Memory
+        with Memory.open({str(tmp_path)!r}, embedder=FakeEmbedder()) as memory:
+            memory.add_many([NewEntry("alpha entry about lancedb"), NewEntry("beta", "gotcha")])
+            found = len(memory.search("alpha", mode="vector").results)
+        loaded_by_writes = "pyarrow._substrait" in sys.modules
+        import pyarrow
+        import pyarrow.substrait as substrait
+        name = substrait.BoundExpressions.__name__
+        same = pyarrow.substrait is substrait is sys.modules["pyarrow.substrait"]
+        print(json.dumps({{"found": found, "loaded_by_writes": loaded_by_writes, "name": name,
+                          "same": same, "loaded": "pyarrow._substrait" in sys.modules}}))
+        """
+    )
+    assert result == {
+        "found": result["found"],
+        "loaded_by_writes": False,
+        "name": "BoundExpressions",
+        "same": True,
+        "loaded": True,
+    }
+    assert result["found"]
