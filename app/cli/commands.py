@@ -285,10 +285,6 @@ def index(args: argparse.Namespace, root: Path) -> int:
         if not args.dry_run and not args.no_embed:
             with embedding_progress("Embedding") as update:
                 indexer.embed(report, progress=update)
-    if sys.dont_write_bytecode:  # the next run (a git hook's) loads instead of compiling
-        from app.bytecode import write_missing
-
-        write_missing()
     report_index_problems(report)
     if args.json:
         data = asdict(report)
@@ -310,6 +306,10 @@ def index(args: argparse.Namespace, root: Path) -> int:
         if report.dry_run:
             for rel in report.changed_files:
                 _show(f"  would index {rel}\n")
+    if sys.dont_write_bytecode:  # the next run (a git hook's) loads instead of compiling
+        from app.bytecode import write_missing
+
+        write_missing()
     return 1 if report.errors else 0
 
 
