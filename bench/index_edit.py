@@ -19,7 +19,13 @@ of ``faq.md`` is rewritten and
    its CPU time (user + system, from ``wait4``): the first phase alone, less sensitive to
    other processes on the machine than the wall times.
 
-Both versions run as ``python -m app`` with their source tree first on ``PYTHONPATH``.
+Both versions run as ``python -m app`` with their source tree first on ``PYTHONPATH``,
+each with its own bytecode folder (``PYTHONPYCACHEPREFIX`` under the cache) that the
+warm-up fills, whatever ``PYTHONDONTWRITEBYTECODE`` says: both load bytecode, as an
+installation with bytecode does (a source tree extracted for ``before`` has none, and
+with ``PYTHONDONTWRITEBYTECODE`` it would compile every module on every run while this
+checkout's ``__pycache__`` holds some). ``--as-is`` leaves the environment's bytecode
+settings alone instead.
 """
 
 from __future__ import annotations
@@ -43,8 +49,8 @@ REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "bench" / ".cache" / "index-edit"
 EDITED = Path(".claude") / "knowledge" / "faq.md"
 MARKER = "\n\nIndex-edit marker: "
-BEFORE = "b69b8e9"
-"""main when issue 38's index1s branch started."""
+BEFORE = "8647b6e"
+"""main when issue 38's index1s branch started (session 13)."""
 
 
 def source_tree(commit: str) -> Path:
@@ -73,9 +79,16 @@ def edit(root: Path, word: str) -> None:
     path.write_text(f"{head}{MARKER}{word} appears here.\n", encoding="utf-8")
 
 
+BYTECODE = True
+"""Each version loads bytecode from a folder of its own (``--as-is``: False)."""
+
+
 def start(source: Path, root: Path, *args: str) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
     env["PYTHONPATH"] = str(source)
+    if BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(CACHE / "pycache" / source.name)
     command = [sys.executable, "-m", "app", "--project", str(root), "index", *args]
     with open(CACHE / "stderr.log", "ab") as log:
         return subprocess.Popen(command, cwd=source, env=env, stdout=subprocess.DEVNULL, stderr=log)
@@ -127,7 +140,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
+    parser.add_argument(
+        "--as-is", action="store_true", help="leave the environment's bytecode settings alone"
+    )
     args = parser.parse_args()
+    global BYTECODE
+    BYTECODE = not args.as_is
     build(rebuild=False)
     CACHE.mkdir(parents=True, exist_ok=True)
     versions = {"before": source_tree(args.before), "after": REPO}
@@ -155,7 +173,10 @@ def main() -> None:
         cols = [median([r[i] for r in results[name]]) for i in range(4)]
         label = f"{name} ({args.before})" if name == "before" else name
         print(f"{label:16} {cols[0]:6.2f} s {cols[1]:9.2f} s {cols[2]:8.2f} s {cols[3]:9.2f} s")
-    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    print(
+        f"load average at the end: {os.getloadavg()[0]:.1f}; bytecode: "
+        f"{'each version its own' if BYTECODE else 'as the environment says'}"
+    )
 
 
 if __name__ == "__main__":

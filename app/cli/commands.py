@@ -306,6 +306,10 @@ def index(args: argparse.Namespace, root: Path) -> int:
         if report.dry_run:
             for rel in report.changed_files:
                 _show(f"  would index {rel}\n")
+    if sys.dont_write_bytecode:  # the next run (a git hook's) loads instead of compiling
+        from app.bytecode import write_missing
+
+        write_missing()
     return 1 if report.errors else 0
 
 

@@ -149,9 +149,10 @@ def project_files(base: Path, suffixes: tuple[str, ...] | None = (".md",)) -> It
     """Files under ``base`` ending in one of ``suffixes`` that a read could accept: not
     hidden, inside ``base`` once resolved, regular files (by ``stat``, which never blocks).
 
-    Folders are walked without following symlinks, so a link loop ends the walk; a
-    symlinked file is listed when it resolves inside ``base``. Folder by folder, names
-    sorted; ``suffixes`` None lists every file.
+    Folders are walked without following symlinks, so a link loop ends the walk and every
+    folder walked lies inside ``base``: a file that is not a link is inside by its place
+    (one ``lstat``); a symlinked file is listed when it resolves inside ``base``. Folder by
+    folder, names sorted; ``suffixes`` None lists every file.
     """
     try:
         real_base = base.resolve(strict=True)
@@ -164,11 +165,15 @@ def project_files(base: Path, suffixes: tuple[str, ...] | None = (".md",)) -> It
                 continue
             path = Path(folder, name)
             try:
-                real = path.resolve(strict=True)
-                regular = stat.S_ISREG(os.stat(real).st_mode)
+                mode = os.lstat(path).st_mode
+                if stat.S_ISLNK(mode):
+                    real = path.resolve(strict=True)
+                    wanted = stat.S_ISREG(os.stat(real).st_mode) and real.is_relative_to(real_base)
+                else:
+                    wanted = stat.S_ISREG(mode)
             except (OSError, RuntimeError):  # dangling link, loop, vanished
                 continue
-            if regular and real.is_relative_to(real_base):
+            if wanted:
                 yield path
 
 

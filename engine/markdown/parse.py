@@ -18,8 +18,6 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import yaml
-
 from engine.core.models import MAX_KEYWORDS
 from engine.markdown.blocks import FenceRole, block_map, fence_roles
 from engine.markdown.boilerplate import blank_template_paragraphs, may_hold_template_text
@@ -111,7 +109,10 @@ def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
 
 
 def _load_front_matter(block: list[str], warnings: list[str]) -> dict[str, object]:
-    """Load the YAML between the fences; a broken block yields ``{}`` and a warning."""
+    """Load the YAML between the fences; a broken block yields ``{}`` and a warning (the
+    YAML parser is imported by the first file that has front matter)."""
+    import yaml
+
     try:
         data = yaml.safe_load("\n".join(block))
     except yaml.YAMLError as exc:

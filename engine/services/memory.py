@@ -32,12 +32,12 @@ from engine.core.validation import (
 )
 from engine.embedding.base import Embedder
 from engine.embedding.default import default_embedder
-from engine.search.searcher import SearchResponse, narrowed
 from engine.services import listing, staleness, upkeep
 from engine.services.parts import Parts
 from engine.storage.paths import MemoryPaths
 
 if TYPE_CHECKING:
+    from engine.search.searcher import SearchResponse
     from engine.services.embedding_backlog import BacklogReport
     from engine.services.embedding_worker import BackgroundEmbedder
     from engine.services.entries import AddResult, NewEntry
@@ -364,6 +364,8 @@ class Memory:
         response = replace(response, results=staleness.marked(self._parts, response.results))
         if not narrow:
             return response
+        from engine.search.searcher import narrowed
+
         return replace(response, results=narrowed(response.results, wanted, stale_only, limit))
 
     def relevant(self, prompt: str) -> builtins.list[tuple[SearchResult, float]]:

@@ -3,9 +3,10 @@
 :class:`Parts` composes the store of record and its mirror
 (:class:`engine.storage.records.Records`), the embedder behind its cache, the writes
 (:class:`engine.services.entries.EntryService`), the vector and hybrid searches
-(:class:`engine.search.searcher.Searcher`) and the stale flags (:class:`Freshness`, opened
-on first use). :class:`engine.services.memory.Memory` holds one and hands none of it out:
-the faces use Memory's methods. The engine's own use cases (indexing, discovery,
+(:class:`engine.search.searcher.Searcher`) and the stale flags (:class:`Freshness`); the
+writes, the searches and the stale flags are made on first use.
+:class:`engine.services.memory.Memory` holds one and hands none of it out: the faces use
+Memory's methods. The engine's own use cases (indexing, discovery,
 promotion, health) reach the parts of the Memory they are given through :func:`parts_of`,
 which the public API (``engine/__init__.py``) does not export.
 """
@@ -19,9 +20,6 @@ from typing import TYPE_CHECKING, Protocol
 from engine.core.config import Config
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
-from engine.search.keyword import KeywordSearcher
-from engine.search.searcher import Searcher
-from engine.search.vector import VectorSearcher
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
 
@@ -30,6 +28,8 @@ if TYPE_CHECKING:
 
     from engine.core.models import Entry
     from engine.freshness.stale import Freshness
+    from engine.search.searcher import Searcher
+    from engine.search.vector import VectorSearcher
     from engine.services.add_batch import AddBatcher
     from engine.services.entries import EntryService
     from engine.storage.locking import WriteLock
@@ -64,19 +64,51 @@ class Parts:
         self._entries: EntryService | None = None
         self._add_batcher: AddBatcher | None = None
         self._making = threading.Lock()  # one EntryService and AddBatcher per process
-        self.vectors = VectorSearcher(
-            self.mirror, self.embedder, self.records.store, in_memory=vectors_in_memory
-        )
-        self.records.vector_listeners += [self.vectors.apply, keep_pulled(self.embedder)]
-        self.searcher = Searcher(
-            KeywordSearcher(self.mirror),
-            self.vectors,
-            self.embedder,
-            rrf_k=config.rrf_k,
-            min_score=config.min_score,
-            keyword_weight=config.keyword_weight,
-            fusion=config.fusion,
-        )
+        self._vectors_in_memory = vectors_in_memory
+        self._vectors: VectorSearcher | None = None
+        self._searcher: Searcher | None = None
+        self._searching = threading.Lock()  # one VectorSearcher and Searcher per process
+        self.records.vector_listeners.append(keep_pulled(self.embedder))
+
+    @property
+    def vectors(self) -> VectorSearcher:
+        """The vector search (:class:`engine.search.vector.VectorSearcher`), made on first
+        use, as the hybrid search it belongs to: a process that only writes (an index
+        run) imports neither. Made later, its in-memory copy loads on its first search."""
+        return self._search_parts()[0]
+
+    @property
+    def searcher(self) -> Searcher:
+        """The keyword, vector and hybrid searches (:class:`engine.search.searcher.Searcher`),
+        made on first use (see :attr:`vectors`)."""
+        return self._search_parts()[1]
+
+    def _search_parts(self) -> tuple[VectorSearcher, Searcher]:
+        with self._searching:
+            if self._vectors is None or self._searcher is None:
+                from engine.search.keyword import KeywordSearcher
+                from engine.search.searcher import Searcher
+                from engine.search.vector import VectorSearcher
+
+                vectors = VectorSearcher(
+                    self.mirror,
+                    self.embedder,
+                    self.records.store,
+                    in_memory=self._vectors_in_memory,
+                )
+                self.records.vector_listeners.append(vectors.apply)
+                cfg = self.config
+                self._searcher = Searcher(
+                    KeywordSearcher(self.mirror),
+                    vectors,
+                    self.embedder,
+                    rrf_k=cfg.rrf_k,
+                    min_score=cfg.min_score,
+                    keyword_weight=cfg.keyword_weight,
+                    fusion=cfg.fusion,
+                )
+                self._vectors = vectors
+            return self._vectors, self._searcher
 
     @property
     def entries(self) -> EntryService:
@@ -142,7 +174,8 @@ class Parts:
     def close(self) -> None:
         """Release file handles (reference counts wait in the mirror; see
         :meth:`Records.close`)."""
-        self.searcher.closed = True
+        if self._searcher is not None:
+            self._searcher.closed = True
         self.records.close()
         if self._freshness is not None:
             self._freshness.close()

@@ -14,19 +14,42 @@ as usual from its folder, and the first lookup of any other name on the package 
 ``ApiClient``, an API class, ``__version__``) runs the package's own ``__init__`` then, on
 the same module object, so every caller still gets the complete package. Nothing of the
 dependency is changed on disk or copied.
+
+``pyarrow.dataset`` imports ``pyarrow.substrait`` (and its extension, the Substrait
+query plans) only to recognise a Substrait filter given to a dataset scan, which LanceDB's
+writes never pass; it waits the same way, registered on ``pyarrow`` too, and loads on the
+first lookup of one of its names.
+
+The pydantic models that import defines (the 146 request and response models that
+``lance_namespace`` re-exports, LanceDB's embedding-function configurations) are built
+with pydantic's ``defer_build``: a model's validator and serializer are made on its first
+use (pydantic's documented option), not for every model at import, which a local store
+never validates. Only the classes created during that import are affected; pydantic's
+default is restored after it.
+
+On Python 3.11, LanceDB marks its overriding methods with the ``overrides`` package's
+``@override``, which disassembles the module's code and compares signatures for each of
+them as the class is created (70 ms of the import); on 3.12 and later LanceDB uses
+``typing.override``, which only marks the method. During the import the decorator LanceDB
+gets is that marker (``__override__ = True``) on every version; ``overrides`` is restored
+after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from importlib.machinery import ModuleSpec
 from typing import Any
 
 REST_CLIENT = "lance_namespace_urllib3_client"
 """The package whose ``__init__`` waits for its first lookup."""
+SUBSTRAIT = "pyarrow.substrait"
+"""The module (and its extension) that waits for its first lookup."""
 
 _lock = threading.RLock()
 _loading: set[str] = set()
@@ -57,15 +80,35 @@ class _Deferred(types.ModuleType):
 def defer_rest_client() -> bool:
     """Register the REST client's package without running its ``__init__`` (see the
     module's docstring); False when it is imported already or not installed."""
+    return _defer(REST_CLIENT, package=True)
+
+
+def defer_substrait() -> bool:
+    """Register ``pyarrow.substrait`` without running it (see the module's docstring);
+    False when it is imported already or not installed."""
+    return _defer(SUBSTRAIT, package=False)
+
+
+def _defer(name: str, *, package: bool) -> bool:
+    """Register module ``name`` (``package``: a package) in ``sys.modules``, and on its
+    parent package, without running its code until its first lookup."""
     with _lock:
-        if REST_CLIENT in sys.modules:
+        if name in sys.modules:
             return False
-        spec: ModuleSpec | None = importlib.util.find_spec(REST_CLIENT)
-        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        try:
+            spec: ModuleSpec | None = importlib.util.find_spec(name)  # (imports its parent)
+        except ImportError:
+            return False
+        if spec is None or spec.loader is None:
+            return False
+        if package != (spec.submodule_search_locations is not None):
             return False
         module = importlib.util.module_from_spec(spec)
         module.__class__ = _Deferred
-        sys.modules[REST_CLIENT] = module
+        sys.modules[name] = module
+        parent, _, child = name.rpartition(".")
+        if parent:  # as an import would: ``pyarrow.substrait`` is an attribute of pyarrow
+            setattr(sys.modules[parent], child, module)
         return True
 
 
@@ -75,12 +118,68 @@ def rest_client_loaded() -> bool:
     return module is not None and type(module) is not _Deferred
 
 
+@contextlib.contextmanager
+def models_built_on_first_use() -> Iterator[None]:
+    """Within the block, pydantic models are created with ``defer_build`` (see the module's
+    docstring); pydantic's default is restored after it."""
+    try:
+        from pydantic import BaseModel
+    except ImportError:  # (LanceDB needs pydantic; nothing to defer without it)
+        yield
+        return
+    config = BaseModel.model_config
+    with _lock:
+        had, before = "defer_build" in config, config.get("defer_build", False)
+        config["defer_build"] = True
+    try:
+        yield
+    finally:
+        with _lock:
+            if had:
+                config["defer_build"] = before
+            else:
+                config.pop("defer_build", None)
+
+
+def _mark_override(method: Any = None, **_checks: Any) -> Any:
+    """``typing.override``'s behaviour (mark the method, nothing else), in the call forms
+    of ``overrides.override`` (bare, or with its check options)."""
+    if method is None:
+        return _mark_override
+    with contextlib.suppress(AttributeError, TypeError):  # (as typing.override does)
+        method.__override__ = True
+    return method
+
+
+@contextlib.contextmanager
+def overrides_only_marked() -> Iterator[None]:
+    """Within the block, ``overrides.override`` only marks (see the module's docstring);
+    the package's own decorator is restored after it."""
+    try:
+        import overrides
+    except ImportError:  # (Python 3.12+: LanceDB uses typing.override)
+        yield
+        return
+    with _lock:
+        original = overrides.override
+        overrides.override = _mark_override
+    try:
+        yield
+    finally:
+        with _lock:
+            overrides.override = original
+
+
 def lancedb() -> Any:
-    """The ``lancedb`` module, imported (once) without the REST namespace client."""
-    loaded = sys.modules.get("lancedb")
-    if loaded is not None:
-        return loaded
-    defer_rest_client()
+    """The ``lancedb`` module, imported (once) without the REST namespace client, with its
+    pydantic models built on first use and its ``@override`` marks only marking."""
+    if "lancedb" not in sys.modules:
+        defer_rest_client()
+        defer_substrait()
+        with models_built_on_first_use(), overrides_only_marked():
+            import lancedb as module  # (waits for another thread's import of it to finish)
+
+            return module
     import lancedb as module
 
     return module

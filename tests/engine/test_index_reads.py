@@ -151,7 +151,9 @@ def test_index_runs_import_only_what_their_change_needs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An unchanged run imports neither LanceDB, the model's runtime nor the markdown
-    stack; a one-file edit writes to LanceDB, without the model or the REST client."""
+    stack; a one-file edit writes to LanceDB, without the model, the REST client, the
+    search stack (a run that only writes searches nothing) or, with no front matter in
+    the file, the YAML parser."""
     monkeypatch.setattr(index_reads, "RACY_NS", 0)
     write_notes(tmp_path)
     with Memory.open(tmp_path) as memory:  # the default embedder, never loaded
@@ -166,7 +168,9 @@ def test_index_runs_import_only_what_their_change_needs(
             f.write("Beta also keeps a copy in the archive.\\n")
         edited = main(["--project", {str(tmp_path)!r}, "index", "--no-embed"])
         after = {{"lancedb": "lancedb" in sys.modules, "model": "onnxruntime" in sys.modules,
-                  "rest": "lance_namespace_urllib3_client.api" in sys.modules}}
+                  "rest": "lance_namespace_urllib3_client.api" in sys.modules,
+                  "search": sorted(m for m in sys.modules if m.startswith("engine.search.")),
+                  "yaml": "yaml" in sys.modules}}
         print(json.dumps({{"code": code, "heavy": sorted(heavy), "edited": edited, **after}}))
     """
     done = fresh_python(code)
@@ -181,4 +185,6 @@ def test_index_runs_import_only_what_their_change_needs(
         "lancedb": True,
         "model": False,
         "rest": False,
+        "search": [],
+        "yaml": False,
     }
