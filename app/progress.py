@@ -145,3 +145,12 @@ def announce_model_export() -> None:
     from engine import on_model_export
 
     on_model_export(working)
+
+
+def pending_line(pending: int) -> str:
+    """What to say of entries that wait for their vector (keyword search finds them)."""
+    return (
+        f"vectors: {pending} entries wait for theirs (keyword search finds them already); "
+        "`memory-tui embed` computes them, as do serve-mcp, the TUI and watch in the "
+        "background\n"
+    )

@@ -258,7 +258,8 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
             "(keyword search first; the app computes the vectors in the background)",
             file=sys.stderr,
         )
-        index(argparse.Namespace(force=False, dry_run=False, json=False, no_embed=True), root)
+        first = argparse.Namespace(force=False, dry_run=False, json=False, no_embed=True)
+        index(first, root, write_bytecode=False)  # (the app opens without compiling first)
     from app.tui.factory import build_app
 
     app = build_app(root)
@@ -270,9 +271,9 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
     os._exit(app.return_code or 0)
 
 
-def index(args: argparse.Namespace, root: Path) -> int:
+def index(args: argparse.Namespace, root: Path, *, write_bytecode: bool = True) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
-    from app.progress import announce_model_export, embedding_progress, progress_bar
+    from app.progress import announce_model_export, embedding_progress, pending_line, progress_bar
     from engine import Indexer
 
     announce_model_export()
@@ -306,20 +307,11 @@ def index(args: argparse.Namespace, root: Path) -> int:
         if report.dry_run:
             for rel in report.changed_files:
                 _show(f"  would index {rel}\n")
-    if sys.dont_write_bytecode:  # the next run (a git hook's) loads instead of compiling
+    if write_bytecode and sys.dont_write_bytecode:  # the next run (a git hook's) loads it
         from app.bytecode import write_missing
 
         write_missing()
     return 1 if report.errors else 0
-
-
-def pending_line(pending: int) -> str:
-    """What to say of entries that wait for their vector (keyword search finds them)."""
-    return (
-        f"vectors: {pending} entries wait for theirs (keyword search finds them already); "
-        "`memory-tui embed` computes them, as do serve-mcp, the TUI and watch in the "
-        "background\n"
-    )
 
 
 def embed(args: argparse.Namespace, root: Path) -> int:
