@@ -91,6 +91,33 @@ def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
             assert result.explanation.vector_similarity == pytest.approx(expected, abs=1e-5)
 
 
+@pytest.mark.usefixtures("small_limits")
+def test_past_the_limit_the_store_answers_ids_and_vectors_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every column of a hundred rows from LanceDB was half of a hybrid search at a million
+    entries, and an exact search restricted to the keyword-only candidates' ids another
+    third: the entries come from the mirror, the similarities from their vectors."""
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
+        writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
+        parts_of(writer).records.maintain_vector_index()
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        store = parts_of(memory).store()
+        expected = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
+        top = exact_top(memory, "gearbox oil deploy")
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
+
+        def whole_rows(*args: object, **kwargs: object) -> None:
+            raise AssertionError("whole rows read from the store")
+
+        for method in ("vector_search", "similarities", "get_many"):
+            monkeypatch.setattr(store, method, whole_rows)
+        hits = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
+        assert [r.entry for r in hits] == [r.entry for r in expected]
+        assert [r.explanation for r in hits] == [r.explanation for r in expected]
+        assert [i for i, _ in store.nearest(qvec, 5)] == top
+
+
 def test_searches_count_the_entries_again_only_after_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
