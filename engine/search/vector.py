@@ -43,11 +43,12 @@ so the rankings of small memories (repo_qa, SciFact) are exact as before
 
 
 ANN_NPROBES = 50
-ANN_REFINE = 1
+ANN_RERANKED = 100
 """The ANN index's settings for search (past the limits above): IVF partitions probed,
-and the results re-ranked with their exact vectors (a refine factor of 1: exact
-similarities, nothing more read). Chosen by recall against exact search on the
-1,000,000-entry memory of ``bench.scale``: see bench/RESULTS.md, issue 38 (scale1m)."""
+and candidates re-ranked with their exact vectors, at least this many (the refine
+factor: 1 for hybrid search's 100, 10 for a vector search of 10, which with none kept
+0.795 of the exact 10 at 1,000,000 entries). Chosen by recall against exact search on
+the 1,000,000-entry memory of ``bench.scale``: bench/RESULTS.md, issue 38 (scale1m)."""
 
 
 class VectorSearcher:
@@ -153,8 +154,9 @@ class VectorSearcher:
         enough that loading it beats importing LanceDB), else from LanceDB."""
         if not self.exact():
             where = f"category = '{category.value}'" if category is not None else None
+            refine = max(1, -(-ANN_RERANKED // max(1, limit)))
             hits = self.store().nearest(
-                qvec, limit, where=where, nprobes=ANN_NPROBES, refine=ANN_REFINE
+                qvec, limit, where=where, nprobes=ANN_NPROBES, refine=refine
             )
             pending = self.unembedded_among([entry_id for entry_id, _ in hits])
             hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]

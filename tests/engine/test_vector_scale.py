@@ -145,3 +145,31 @@ def test_searches_count_the_entries_again_only_after_a_write(
             parts_of(memory).searcher.vectors
         )
         assert keyword.entries() == 31
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_a_short_vector_search_reranks_as_many_candidates_as_hybrid_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the ANN index, a vector search of 10 re-ranked with no more candidates
+    than it returns found 0.795 of the exact 10 at 1,000,000 entries."""
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
+        writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
+        parts_of(writer).records.maintain_vector_index()
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        store = parts_of(memory).store()
+        asked: list[tuple[int, int]] = []
+        real = store.nearest
+
+        def nearest(vector: object, limit: int, **kwargs: int) -> list[tuple[str, float]]:
+            asked.append((limit, kwargs["refine"]))
+            return real(vector, limit, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(store, "nearest", nearest)
+        memory.search("gearbox oil deploy", mode="vector", limit=10)
+        memory.search("gearbox oil deploy", mode="hybrid", limit=10)
+        assert [limit * refine >= vector_module.ANN_RERANKED for limit, refine in asked] == [
+            True,
+            True,
+        ]
+        assert asked[1] == (100, 1)  # hybrid's candidates: exact similarities, no more
