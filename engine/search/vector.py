@@ -70,6 +70,10 @@ class VectorSearcher:
         self.index = VectorSnapshot()
         self._size: tuple[str, int] = ("", -1)
         """(``vectors_version``, entry count) when last counted."""
+        self._waiting: tuple[tuple[str | None, str | None], int] = ((None, None), -1)
+        """Entries waiting for their vector, counted again after each write (every write
+        sets ``store_version``): with none, a search does not look its candidates up on
+        the keyword search's read connection, where it waited for that search (issue 38)."""
 
     def entries(self) -> int:
         """The memory's entry count, counted again only when another write changed the
@@ -121,7 +125,12 @@ class VectorSearcher:
     def unembedded_among(self, ids: Sequence[str]) -> set[str]:
         """Those of ``ids`` stored without their vector yet (two-phase indexing): vector
         search cannot find them, hybrid search ranks them by their keyword half."""
-        return self.mirror.unembedded_among(ids) if ids else set()
+        if not ids:
+            return set()
+        stamp = (self.mirror.state("store_version"), self.mirror.state("vectors_version"))
+        if self._waiting[0] != stamp or None in stamp:
+            self._waiting = (stamp, self.mirror.unembedded_count())
+        return self.mirror.unembedded_among(ids) if self._waiting[1] else set()
 
     def apply(self, before: str, after: str, delta: VectorDelta) -> None:
         """Update the in-memory copy with a write of this process (see

@@ -173,3 +173,30 @@ def test_a_short_vector_search_reranks_as_many_candidates_as_hybrid_search(
             True,
         ]
         assert asked[1] == (100, 1)  # hybrid's candidates: exact similarities, no more
+
+
+def test_with_no_entry_waiting_for_its_vector_a_search_does_not_look_candidates_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look-up waited for the keyword half on its read connection (issue 38); once an
+    entry waits (``--no-embed``), it is looked up again and left out of vector search."""
+    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+        memory.add_many([NewEntry(t) for t in note_texts(30, 1)])
+        mirror = parts_of(memory).records.mirror
+        looked: list[int] = []
+        real = mirror.unembedded_among
+
+        def among(ids: list[str]) -> set[str]:
+            looked.append(len(ids))
+            return real(ids)
+
+        monkeypatch.setattr(mirror, "unembedded_among", among)
+        memory.search("gearbox oil deploy", mode="hybrid")
+        memory.search("kettle burr grinder", mode="hybrid")
+        assert looked == []
+        service = parts_of(memory).entries
+        waiting = service.add_many([NewEntry("gearbox oil zeppelin")], embed=False)[0].entry
+        hits = memory.search("gearbox oil zeppelin", mode="hybrid", min_score=0).results
+        assert looked
+        found = [r for r in hits if r.entry.id == waiting.id]  # by its words alone
+        assert found and found[0].explanation.vector_similarity is None
