@@ -109,6 +109,8 @@ def _pruned(read: Read, query: MatchQuery, weights: str) -> list[tuple[int, floa
     order = sorted(range(len(terms)), key=counts.__getitem__)  # rarest first
     bounds = [_bound(query.total, counts[i]) for i in order]
     rare = 1
+    while rare < len(terms) and sum(counts[i] for i in order[:rare]) < want:
+        rare += 1  # fewer rows than the best asked for: the bound could not be met
     while rare < len(terms):
         if sum(counts[i] for i in order[rare:]) < PRUNE_GAIN * sum(counts[i] for i in order[:rare]):
             return None  # the common terms' rows are not many more: rank them all

@@ -102,6 +102,8 @@ def test_a_bound_not_met_ranks_the_whole_query(
     monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 10**9)
     whole = keyword.search(query, 20, phrases=False)
     monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 100)
+    seen = statements(keyword.mirror, monkeypatch)
     pruned = keyword.search(query, 20, phrases=False)
     assert ranking(pruned) == ranking(whole)
+    assert not any("NOT" in s for s in seen)  # 12 rows could not fill 20: not even tried
     assert sum("zeppelin" not in h.entry.content for h in pruned) == 8
