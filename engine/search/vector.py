@@ -43,12 +43,13 @@ so the rankings of small memories (repo_qa, SciFact) are exact as before
 
 
 ANN_NPROBES = 50
-ANN_RERANKED = 100
+ANN_RERANKED = 500
 """The ANN index's settings for search (past the limits above): IVF partitions probed,
-and candidates re-ranked with their exact vectors, at least this many (the refine
-factor: 1 for hybrid search's 100, 10 for a vector search of 10, which with none kept
-0.795 of the exact 10 at 1,000,000 entries). Chosen by recall against exact search on
-the 1,000,000-entry memory of ``bench.scale``: bench/RESULTS.md, issue 38 (scale1m)."""
+and candidates re-ranked with their exact vectors, this many at least (the refine
+factor: 5 for hybrid search's 100, 50 for a vector search of 10). Chosen by recall@10
+against exact search on ``bench.scale``'s memories (``python -m bench.scale_checks ann``):
+re-ranking only the rows returned kept 0.975 at 1,000,000 entries on one sample but fell
+to 0.825 from 0.920 at 100,000 (bench/RESULTS.md, issue 38 scale1m)."""
 
 
 class VectorSearcher:
