@@ -225,11 +225,31 @@ def measure(root: Path, asks: list[str], queries: int, adds: int) -> None:
         print(f"  single add           {p50_p95(add)}")
         now, peak = rss_mib()
         print(f"  RSS of the long-lived process: {now:.0f} MiB now, peak {peak:.0f} MiB")
+        if not exact:
+            print(f"  vector search recall@10 against exact search: {recall(memory, asks):.3f}")
     finally:
         memory.close()
     sizes = disk_mib(root)
     parts = ", ".join(f"{k} {v:.0f}" for k, v in sizes.items() if v >= 1)
     print(f"  on disk: {sum(sizes.values()):.0f} MiB ({parts})")
+
+
+RECALL_QUERIES = 20
+"""Queries whose vector search through the ANN index is compared with exact search (a
+scan of every vector: about a second each at 1,000,000 entries)."""
+
+
+def recall(memory: Memory, asks: list[str], k: int = 10) -> float:
+    """Mean share of the exact ``k`` nearest entries that the process's vector search (the
+    ANN index past ``SNAPSHOT_MAX``) returns, over :data:`RECALL_QUERIES` queries."""
+    parts = parts_of(memory)
+    found = []
+    for text in asks[-RECALL_QUERIES:]:  # not the queries timed above
+        qvec = parts.embedder.embed_query(text)
+        ann = {e.id for e, _ in parts.searcher.vectors.search(qvec, k)}
+        exact = {e.id for e, _ in parts.store().vector_search(qvec, k, exact=True)}
+        found.append(len(ann & exact) / max(1, len(exact)))
+    return statistics.fmean(found)
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core.models import Entry
 from engine.search.query import Query, quoted
@@ -102,6 +102,7 @@ class KeywordSearcher:
         asked = MatchQuery(
             match, limit, BM25_WEIGHTS, pairs, PHRASE_WEIGHT, PHRASE_POOL, query.category
         )
+        asked = self._with_frequencies(asked, query, leave_out)
         rows = self.mirror.ranked(asked)
         if not rows:
             return []
@@ -110,6 +111,27 @@ class KeywordSearcher:
             KeywordHit(entry, i + 1, max(0.0, min(1.0, rank / best)), rank)
             for i, (entry, rank) in enumerate(rows)
         ]
+
+    def _with_frequencies(
+        self, asked: MatchQuery, query: Query, leave_out: frozenset[str]
+    ) -> MatchQuery:
+        """``asked`` with the number of entries holding each of its terms, so that rows
+        holding only common ones go unscored when they cannot reach the best
+        (:func:`engine.storage.mirror_keyword.ranked`; same results, issue 38: FTS5 scores
+        every row matching any term before its LIMIT). Only in memories where those
+        numbers are counted anyway (:data:`COMMON_TERM_MIN_ENTRIES`), and not for a word
+        being typed (a prefix)."""
+        total = self.entries()
+        if total < COMMON_TERM_MIN_ENTRIES or query.partial is not None:
+            return asked
+        terms = [t for t in query.terms if t not in leave_out] or list(query.terms)
+        if len(terms) < 2 or " OR ".join(quoted(t) for t in terms) != asked.match:
+            return asked
+        found = self.document_frequencies(terms, total)
+        counts = tuple(found[t] for t in terms)
+        return replace(
+            asked, terms=tuple(quoted(t) for t in terms), frequencies=counts, total=total
+        )
 
     def document_frequencies(
         self, terms: Sequence[str], total: int | None = None

@@ -42,6 +42,16 @@ so the rankings of small memories (repo_qa, SciFact) are exact as before
 (bench/RESULTS.md, issue 38 "A million entries")."""
 
 
+ANN_NPROBES = 50
+ANN_RERANKED = 500
+"""The ANN index's settings for search (past the limits above): IVF partitions probed,
+and candidates re-ranked with their exact vectors, this many at least (the refine
+factor: 5 for hybrid search's 100, 50 for a vector search of 10). Chosen by recall@10
+against exact search on ``bench.scale``'s memories (``python -m bench.scale_checks ann``):
+re-ranking only the rows returned kept 0.975 at 1,000,000 entries on one sample but fell
+to 0.825 from 0.920 at 100,000 (bench/RESULTS.md, issue 38 scale1m)."""
+
+
 class VectorSearcher:
     """Cosine search over the memory's vectors, and similarities of given entries."""
 
@@ -61,6 +71,10 @@ class VectorSearcher:
         self.index = VectorSnapshot()
         self._size: tuple[str, int] = ("", -1)
         """(``vectors_version``, entry count) when last counted."""
+        self._waiting: tuple[tuple[str | None, str | None], int] = ((None, None), -1)
+        """Entries waiting for their vector, counted again after each write (every write
+        sets ``store_version``): with none, a search does not look its candidates up on
+        the keyword search's read connection, where it waited for that search (issue 38)."""
 
     def entries(self) -> int:
         """The memory's entry count, counted again only when another write changed the
@@ -112,7 +126,12 @@ class VectorSearcher:
     def unembedded_among(self, ids: Sequence[str]) -> set[str]:
         """Those of ``ids`` stored without their vector yet (two-phase indexing): vector
         search cannot find them, hybrid search ranks them by their keyword half."""
-        return self.mirror.unembedded_among(ids) if ids else set()
+        if not ids:
+            return set()
+        stamp = (self.mirror.state("store_version"), self.mirror.state("vectors_version"))
+        if self._waiting[0] != stamp or None in stamp:
+            self._waiting = (stamp, self.mirror.unembedded_count())
+        return self.mirror.unembedded_among(ids) if self._waiting[1] else set()
 
     def apply(self, before: str, after: str, delta: VectorDelta) -> None:
         """Update the in-memory copy with a write of this process (see
@@ -145,11 +164,15 @@ class VectorSearcher:
         enough that loading it beats importing LanceDB), else from LanceDB."""
         if not self.exact():
             where = f"category = '{category.value}'" if category is not None else None
-            found = self.store().vector_search(qvec, limit, where=where)
-            pending = self.unembedded_among([e.id for e, _ in found])
-            return [(e, sim) for e, sim in found if e.id not in pending]
-        self.refresh()
-        hits = self.index.search(qvec, limit, category.value if category else None)
+            refine = max(1, -(-ANN_RERANKED // max(1, limit)))
+            hits = self.store().nearest(
+                qvec, limit, where=where, nprobes=ANN_NPROBES, refine=refine
+            )
+            pending = self.unembedded_among([entry_id for entry_id, _ in hits])
+            hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]
+        else:
+            self.refresh()
+            hits = self.index.search(qvec, limit, category.value if category else None)
         entries = self.mirror.get_many([entry_id for entry_id, _ in hits])
         return [(entries[i], sim) for i, sim in hits if i in entries]
 
@@ -177,5 +200,22 @@ class VectorSearcher:
         missing = [e.id for e in entries if e.id not in sims]
         missing = sorted(set(missing) - self.unembedded_among(missing))  # no vector to compare
         if missing:
-            sims.update(self.store().similarities(qvec, missing))
+            sims.update(_cosines(qvec, self.store().vectors_for(missing)))
         return sims
+
+
+def _cosines(
+    qvec: npt.NDArray[np.float32], vectors: dict[str, npt.NDArray[np.float32]]
+) -> dict[str, float]:
+    """Cosine similarity of the query to each vector, by id (the store's own measure).
+
+    Read by id through the store's index of ids and compared here: an exact vector
+    search restricted to the ids took 100 ms for 60 ids at 1,000,000 entries, this 19."""
+    import numpy as np
+
+    if not vectors:
+        return {}
+    matrix = np.stack(list(vectors.values()))
+    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(qvec))
+    sims = (matrix @ qvec) / np.where(norms > 0, norms, 1.0)
+    return dict(zip(vectors, sims.tolist(), strict=True))

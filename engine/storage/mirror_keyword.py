@@ -10,9 +10,10 @@ wrong column when the columns change.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.models import Category, Entry
@@ -22,6 +23,12 @@ Read = Callable[[str, Sequence[object]], list[Any]]
 """Rows of one read-only statement on the mirror."""
 
 FTS_TABLE = "memory_fts"
+BM25_K1 = 1.2
+"""FTS5's ``bm25()`` constant k1 (fts5_aux.c): a term's share of a row's score is at most
+``(k1 + 1) * idf``, whatever its frequency, the row's length or the column weights."""
+PRUNE_GAIN = 4
+"""Rows matching the common terms of a query per row matching its rare ones from which
+the ranking tries leaving the common terms' rows unscored (:func:`_pruned`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +48,12 @@ class MatchQuery:
     phrase_pool: int = 0
     """Best hits by words alone that the phrase score may reorder."""
     category: Category | None = None
+    terms: tuple[str, ...] = ()
+    """The quoted terms ``match`` OR-s, in its order, with the number of entries holding
+    each (``frequencies``) out of ``total``: when given, rows that hold only terms too
+    common to reach the best ``limit`` are never scored (:func:`_pruned`)."""
+    frequencies: tuple[int, ...] = ()
+    total: int = 0
 
 
 def fts_columns(db: sqlite3.Connection) -> tuple[str, ...]:
@@ -68,8 +81,99 @@ def ranked(read: Read, columns: Sequence[str], query: MatchQuery) -> list[tuple[
     plus the weighted phrase score: negative, lower is better)."""
     if query.limit <= 0:
         return []
-    sql, params = _ranking_sql(query, bm25_weights(columns, query.weights))
-    return [(row_to_entry(r[:-1]), float(r[-1])) for r in read(sql, params)]
+    weights = bm25_weights(columns, query.weights)
+    best = _pruned(read, query, weights)
+    if best is None:
+        sql, params = _ranking_sql(query, weights)
+        return [(row_to_entry(r[:-1]), float(r[-1])) for r in read(sql, params)]
+    return _entries_of(read, query, weights, best)
+
+
+def _pruned(read: Read, query: MatchQuery, weights: str) -> list[tuple[int, float]] | None:
+    """The best ``max(limit, phrase_pool)`` rows by words with their ``bm25()`` rank,
+    exactly as the whole query ranks them, scoring only the rows that hold one of its rare
+    terms; ``None`` when that does not pay (then the whole query is ranked).
+
+    MaxScore (Turtle and Flood, 1995) in FTS5's terms: a row holding only the common
+    terms C scores at most the sum of their bounds (:data:`BM25_K1`), so once the k-th
+    best row holding a rare term scores more, no such row is among the best k. Those
+    rows are ranked by the whole query's ``bm25()``, its terms in the same order, through
+    ``(all) NOT ((C) NOT (rare))``: the rows matching it are those holding a rare term,
+    and FTS5 counts nothing for the phrases right of a NOT, so each row's rank is the
+    one the whole query gives it, to the bit. A bound not met asks again with more terms
+    counted as rare, and with every term the whole query is ranked."""
+    terms, counts = query.terms, query.frequencies
+    if len(terms) < 2 or len(counts) != len(terms) or query.total <= 0:
+        return None
+    want = max(query.limit, query.phrase_pool if query.phrases is not None else 0)
+    order = sorted(range(len(terms)), key=counts.__getitem__)  # rarest first
+    bounds = [_bound(query.total, counts[i]) for i in order]
+    rare = 1
+    while rare < len(terms) and sum(counts[i] for i in order[:rare]) < want:
+        rare += 1  # fewer rows than the best asked for: the bound could not be met
+    while rare < len(terms):
+        if sum(counts[i] for i in order[rare:]) < PRUNE_GAIN * sum(counts[i] for i in order[:rare]):
+            return None  # the common terms' rows are not many more: rank them all
+        common = " OR ".join(terms[i] for i in order[rare:])
+        held = " OR ".join(terms[i] for i in order[:rare])
+        restricted = replace(query, match=f"({query.match}) NOT (({common}) NOT ({held}))")
+        rows = [(int(r[0]), float(r[1])) for r in read(*_words_sql(restricted, weights, want))]
+        floor = -rows[-1][1] if len(rows) == want else 0.0  # the k-th best score
+        needed, left = rare, 0.0
+        for at in range(len(terms) - 1, 0, -1):  # the most common terms the floor covers
+            if left + bounds[at] >= floor:
+                needed = max(rare, at + 1)
+                break
+            left += bounds[at]
+        else:
+            needed = 1
+        if needed <= rare:
+            return rows
+        rare = needed
+    return None
+
+
+def _bound(total: int, hits: int) -> float:
+    """The most one term held by ``hits`` of ``total`` rows adds to a row's ``bm25()``
+    score: FTS5's idf times ``k1 + 1``, with a margin for the rounding of either."""
+    idf = math.log((total - hits + 0.5) / (hits + 0.5))
+    return (BM25_K1 + 1.0) * max(idf, 1e-6) * 1.01
+
+
+def _words_sql(query: MatchQuery, weights: str, limit: int) -> tuple[str, list[object]]:
+    """The best ``limit`` rowids by words alone, with their ``bm25()`` rank."""
+    source, where, params = FTS_TABLE, f"{FTS_TABLE} MATCH ?", [query.match]
+    if query.category is not None:
+        source += f" JOIN entries c ON c.rowid = {FTS_TABLE}.rowid"
+        where += " AND c.category = ?"
+        params.append(query.category.value)
+    sql = (
+        f"SELECT {FTS_TABLE}.rowid AS rowid, bm25({FTS_TABLE}, {weights}) AS rank"
+        f" FROM {source} WHERE {where} ORDER BY rank LIMIT ?"
+    )
+    return sql, [*params, limit]
+
+
+def _entries_of(
+    read: Read, query: MatchQuery, weights: str, best: list[tuple[int, float]]
+) -> list[tuple[Entry, float]]:
+    """The entries of the rows ranked by words, reranked with the phrase score as
+    :func:`_ranking_sql` does, the best ``limit``."""
+    ranks = dict(best)
+    if query.phrases is not None and best:
+        phrase = (
+            f"SELECT rowid, bm25({FTS_TABLE}, {weights}) FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?"
+        )
+        scored = {int(r[0]): float(r[1]) for r in read(phrase, (query.phrases,))}
+        ranks = {i: rank + query.phrase_weight * scored.get(i, 0.0) for i, rank in best}
+    chosen = sorted(ranks, key=ranks.__getitem__)[: query.limit]
+    marks = ", ".join("?" for _ in chosen)
+    columns = ", ".join(COLUMNS)
+    rows = {
+        int(r[0]): r[1:]
+        for r in read(f"SELECT rowid, {columns} FROM entries WHERE rowid IN ({marks})", chosen)
+    }
+    return [(row_to_entry(rows[i]), ranks[i]) for i in chosen if i in rows]
 
 
 def match_count(read: Read, match: str) -> int:
@@ -97,21 +201,15 @@ def _ranking_sql(query: MatchQuery, weights: str) -> tuple[str, list[object]]:
     row's content: 2-3x slower, bench/RESULTS.md). With phrases, the best
     ``phrase_pool`` by words are reranked by words and phrases together."""
     columns = ", ".join("e." + c for c in COLUMNS)
-    source, where, params = FTS_TABLE, f"{FTS_TABLE} MATCH ?", [query.match]
-    if query.category is not None:
-        source += f" JOIN entries c ON c.rowid = {FTS_TABLE}.rowid"
-        where += " AND c.category = ?"
-        params.append(query.category.value)
-    words_rank = (
-        f"SELECT {FTS_TABLE}.rowid AS rowid, bm25({FTS_TABLE}, {weights}) AS rank"
-        f" FROM {source} WHERE {where} ORDER BY rank LIMIT ?"
-    )
+    limit = query.limit
+    pool = limit if query.phrases is None else max(limit, query.phrase_pool)
+    words_rank, params = _words_sql(query, weights, pool)
     if query.phrases is None:
         sql = (
             f"SELECT {columns}, hits.rank FROM ({words_rank}) AS hits"
             " JOIN entries e ON e.rowid = hits.rowid ORDER BY hits.rank"
         )
-        return sql, [*params, query.limit]
+        return sql, params
     sql = (
         f"WITH hits AS ({words_rank}), phrase AS (SELECT rowid, bm25({FTS_TABLE},"
         f" {weights}) AS rank FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?),"
@@ -120,5 +218,4 @@ def _ranking_sql(query: MatchQuery, weights: str) -> tuple[str, list[object]]:
         f" SELECT {columns}, ranked.rank FROM ranked JOIN entries e ON e.rowid = ranked.rowid"
         " ORDER BY ranked.rank"
     )
-    limit = query.limit
-    return sql, [*params, max(limit, query.phrase_pool), query.phrases, query.phrase_weight, limit]
+    return sql, [*params, query.phrases, query.phrase_weight, limit]

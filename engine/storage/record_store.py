@@ -372,6 +372,32 @@ class RecordStore:
         rows = query.select([*_ENTRY_COLUMNS, "_distance"]).limit(limit).to_list()
         return [(row_to_entry(r), 1.0 - float(r["_distance"])) for r in rows]
 
+    @_reads
+    def nearest(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        *,
+        where: str | None = None,
+        nprobes: int = ANN_NPROBES,
+        refine: int = ANN_REFINE,
+    ) -> list[tuple[str, float]]:
+        """Ids of the nearest entries and their cosine similarity, best first, through the
+        ANN index when the table has one (``nprobes`` partitions, ``refine`` times the
+        ``limit`` re-ranked with exact vectors: 1 gives exact similarities). Only the ids
+        are read: every column of 100 rows was half of a search at 1,000,000 entries."""
+        table = self.table()
+        if table is None or limit <= 0:
+            return []
+        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        if where:
+            query = query.where(where, prefilter=True)
+        if self.has_vector_index():
+            query = query.nprobes(nprobes).refine_factor(refine)
+        arrow = query.select(["id", "_distance"]).limit(limit).to_arrow()
+        ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
     def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """Cosine similarity of the query vector to each of the given entries (exact)."""
         if not ids:
