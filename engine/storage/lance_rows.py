@@ -7,6 +7,7 @@ Imports neither LanceDB nor pyarrow at module level (pyarrow only to build the s
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import replace
@@ -15,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_FIELDS, Category, Entry, EntryField, FieldKind, Source
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -76,6 +79,33 @@ def migrations(names: Collection[str]) -> list[tuple[int, dict[str, str]]]:
         if added:
             steps.append((version, added))
     return steps
+
+
+def migrate(table: Any) -> None:
+    """Apply the numbered migrations the LanceDB ``table`` still needs (see
+    :func:`migrations`): one commit per step, nothing when the table is current."""
+    for version, added in migrations(set(table.schema.names)):
+        log.info("migrating the vector store to version %d: adding %s", version, ", ".join(added))
+        table.add_columns(added)
+        if "contentHash" in added:
+            _backfill_hashes(table)
+
+
+def _backfill_hashes(table: Any) -> None:
+    import pyarrow as pa
+
+    rows = table.search().select(["id", "content"]).limit(None).to_list()
+    if not rows:
+        return
+    # One merge, one commit, whatever the number of rows (an update per row would be
+    # a table version each).
+    hashes = pa.table(
+        {
+            "id": pa.array([r["id"] for r in rows], pa.string()),
+            "contentHash": pa.array([content_hash(r["content"] or "") for r in rows], pa.string()),
+        }
+    )
+    table.merge_insert("id").when_matched_update_all().execute(hashes)
 
 
 def first_line(exc: BaseException) -> str:

@@ -7,7 +7,6 @@ and ``pyarrow`` are imported when a store is first opened, not when this module 
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
-from engine.core.hashing import content_hash
 from engine.core.models import ENTRY_COLUMNS, Entry
 from engine.storage import lance_commits, lancedb_import, maintenance, remote_table
 from engine.storage.lance_reads import reads as _reads
@@ -23,7 +21,7 @@ from engine.storage.lance_rows import (
     TABLE,
     entry_to_row,
     first_line,
-    migrations,
+    migrate,
     quote,
     row_to_entry,
     schema,
@@ -34,8 +32,6 @@ from engine.storage.remote import RemoteStore, store_error
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-log = logging.getLogger(__name__)
 
 ANN_NPROBES = 50
 ANN_REFINE = 5
@@ -132,42 +128,12 @@ class RecordStore:
                 "Run `memory-tui doctor --rebuild-store` to re-embed every entry with this one"
             )
         self._table = table
-        self._migrate()
+        migrate(self._table)
         return self._table
 
     def latest_version(self) -> int | None:
         """See :func:`engine.storage.remote_table.latest_version`."""
         return remote_table.latest_version(self)
-
-    def _migrate(self) -> None:
-        """Apply the numbered migrations the table still needs (see
-        :func:`engine.storage.lance_rows.migrations`): one commit per step, nothing when
-        the table is current."""
-        for version, added in migrations(set(self._table.schema.names)):
-            log.info(
-                "migrating the vector store to version %d: adding %s", version, ", ".join(added)
-            )
-            self._table.add_columns(added)
-            if "contentHash" in added:
-                self._backfill_hashes()
-
-    def _backfill_hashes(self) -> None:
-        import pyarrow as pa
-
-        rows = self._table.search().select(["id", "content"]).limit(None).to_list()
-        if not rows:
-            return
-        # One merge, one commit, whatever the number of rows (an update per row would be
-        # a table version each).
-        hashes = pa.table(
-            {
-                "id": pa.array([r["id"] for r in rows], pa.string()),
-                "contentHash": pa.array(
-                    [content_hash(r["content"] or "") for r in rows], pa.string()
-                ),
-            }
-        )
-        self._table.merge_insert("id").when_matched_update_all().execute(hashes)
 
     @property
     def version(self) -> int:
