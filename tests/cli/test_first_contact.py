@@ -108,6 +108,29 @@ def _search_finds_readme(term: Terminal, query: str) -> None:
 
 
 @pytest.mark.skipif(CLI is None, reason="the memory-tui console script is not installed")
+def test_the_first_run_opens_the_app_without_compiling_bytecode_first(tmp_path: Path) -> None:
+    """Where Python may not write bytecode, ``memory-tui index`` writes it for the next run
+    (app/bytecode.py); the first run's index, before the app opens, does not: the newcomer
+    waits for the app, not for a compiler."""
+    project = git_repo(tmp_path / "gearbox")
+    (project / "README.md").write_text("# Gearbox\n\nSprockets are greased weekly.\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    prefix = tmp_path / "pycache"
+    env = _env(home) | {"PYTHONPYCACHEPREFIX": str(prefix), "PYTHONDONTWRITEBYTECODE": "1"}
+    assert CLI is not None
+    term = Terminal([CLI], cwd=project, env=env)
+    try:
+        opened = term.wait_for("Search the memory", timeout=120)
+        assert opened, f"the app did not open:\n{term.text()[-3000:]}"
+        compiled = sorted(str(p.relative_to(prefix)) for p in prefix.rglob("*.pyc"))
+    finally:
+        term.close()
+    assert (project / ".claude" / "memory").is_dir()
+    assert compiled == []
+
+
+@pytest.mark.skipif(CLI is None, reason="the memory-tui console script is not installed")
 def test_bare_memory_tui_in_a_new_git_project_opens_the_app_and_finds_the_readme(
     tmp_path: Path,
 ) -> None:
