@@ -182,26 +182,12 @@ def compile_hook_modules() -> int:
     compile them (a ``uv`` install writes no bytecode), nor every prompt where Python may
     not write it (``PYTHONDONTWRITEBYTECODE``)."""
     import importlib
-    import importlib.util
-    import os
-    import py_compile
+
+    from app.bytecode import write_missing
 
     for name in HOOK_IMPORTS:
         importlib.import_module(name)
-    written = 0
-    for module in list(sys.modules.values()):
-        source = getattr(module, "__file__", None)
-        if not isinstance(source, str) or not source.endswith(".py"):
-            continue
-        try:
-            cached = importlib.util.cache_from_source(source)
-            if os.path.exists(cached) and os.stat(cached).st_mtime >= os.stat(source).st_mtime:
-                continue
-            py_compile.compile(source, cfile=cached, doraise=True)
-        except (OSError, ValueError, NotImplementedError, py_compile.PyCompileError):
-            continue  # a read-only install: the hook compiles in memory, as before
-        written += 1
-    return written
+    return write_missing()  # (a read-only install: the hook compiles in memory, as before)
 
 
 def prepare(timeout: float = 120) -> None:

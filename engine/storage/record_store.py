@@ -325,16 +325,10 @@ class RecordStore:
     ) -> list[tuple[Entry, float]]:
         """Nearest entries by cosine similarity, best first: through the ANN index when the
         table has one (see :data:`ANN_MIN_ROWS`) unless ``exact``."""
-        table = self.table()
-        if table is None or limit <= 0:
+        ann = None if exact else (ANN_NPROBES, ANN_REFINE)
+        query = self._vector_query(vector, limit, where, ann)
+        if query is None:
             return []
-        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
-        if where:
-            query = query.where(where, prefilter=True)
-        if exact:
-            query = query.bypass_vector_index()
-        elif self.has_vector_index():
-            query = query.nprobes(ANN_NPROBES).refine_factor(ANN_REFINE)
         rows = query.select([*_ENTRY_COLUMNS, "_distance"]).limit(limit).to_list()
         return [(row_to_entry(r), 1.0 - float(r["_distance"])) for r in rows]
 
@@ -352,17 +346,34 @@ class RecordStore:
         ANN index when the table has one (``nprobes`` partitions, ``refine`` times the
         ``limit`` re-ranked with exact vectors: 1 gives exact similarities). Only the ids
         are read: every column of 100 rows was half of a search at 1,000,000 entries."""
-        table = self.table()
-        if table is None or limit <= 0:
+        query = self._vector_query(vector, limit, where, (nprobes, refine))
+        if query is None:
             return []
-        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
-        if where:
-            query = query.where(where, prefilter=True)
-        if self.has_vector_index():
-            query = query.nprobes(nprobes).refine_factor(refine)
         arrow = query.select(["id", "_distance"]).limit(limit).to_arrow()
         ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
+    def _vector_query(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        where: str | None,
+        ann: tuple[int, int] | None,
+    ) -> Any:
+        """LanceDB's cosine query for ``vector`` (None when there is nothing to search):
+        filtered by ``where`` first, through the ANN index with ``ann`` = (partitions
+        probed, refine factor) when the table has one, exact when ``ann`` is None."""
+        table = self.table()
+        if table is None or limit <= 0:
+            return None
+        query = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        if where:
+            query = query.where(where, prefilter=True)
+        if ann is None:
+            return query.bypass_vector_index()
+        if self.has_vector_index():
+            query = query.nprobes(ann[0]).refine_factor(ann[1])
+        return query
 
     def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """Cosine similarity of the query vector to each of the given entries (exact)."""

@@ -213,6 +213,11 @@ ROUTER_NOTES = [
 
 
 def fill_router(memory: Memory) -> None:
+    add_sections(memory, ROUTER_NOTES)
+
+
+def add_sections(memory: Memory, notes: list[tuple[str, str, str]]) -> None:
+    """Markdown sections: (file, title, text) each."""
     memory.add_many(
         [
             NewEntry(
@@ -223,7 +228,7 @@ def fill_router(memory: Memory) -> None:
                 section_title=title,
                 line_start=1,
             )
-            for path, title, text in ROUTER_NOTES
+            for path, title, text in notes
         ]
     )
 
@@ -281,19 +286,7 @@ IDENTIFIER_NOTES = [
 
 
 def test_the_entry_named_for_an_identifier_of_the_prompt_comes_first(memory: Memory) -> None:
-    memory.add_many(
-        [
-            NewEntry(
-                content=text,
-                category="general",
-                source="markdown",
-                file_path=path,
-                section_title=title,
-                line_start=1,
-            )
-            for path, title, text in IDENTIFIER_NOTES
-        ]
-    )
+    add_sections(memory, IDENTIFIER_NOTES)
     found = relevant_hits(
         parts_of(memory).searcher.keyword,
         "How does subscribeWithSelector call the listener when the selected value changes?",
