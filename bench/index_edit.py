@@ -40,6 +40,7 @@ from pathlib import Path
 
 from bench.hook_commit import ROOT as BUILT
 from bench.hook_commit import build
+from bench.large_repo import commit_source
 from bench.metrics import median
 from engine.search.keyword import KeywordSearcher
 from engine.storage.mirror import EntryMirror
@@ -55,14 +56,7 @@ BEFORE = "8647b6e"
 
 def source_tree(commit: str) -> Path:
     """The source of ``commit``, extracted once into the cache."""
-    target = CACHE / f"src-{commit}"
-    if not (target / "engine").is_dir():
-        target.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target
+    return commit_source(commit, CACHE / f"src-{commit}")
 
 
 def project_copy(name: str) -> Path:

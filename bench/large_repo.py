@@ -65,11 +65,15 @@ def rfcs_corpus(git_dir: Path) -> Path:
 
 def before_source() -> Path:
     """The source tree of :data:`BEFORE_COMMIT` (extracted once into the cache)."""
-    target = CACHE / f"before-{BEFORE_COMMIT}"
+    return commit_source(BEFORE_COMMIT, CACHE / f"before-{BEFORE_COMMIT}")
+
+
+def commit_source(commit: str, target: Path) -> Path:
+    """This project's source at ``commit``, extracted into ``target`` once (kept after)."""
     if not (target / "engine").is_dir():
         target.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(
-            ["git", "-C", str(REPO), "archive", BEFORE_COMMIT], check=True, capture_output=True
+            ["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target
