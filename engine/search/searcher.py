@@ -38,6 +38,7 @@ from engine.search.query import Query
 from engine.search.relevance import relevant_hits
 from engine.search.scoring import QueryWeights, keyword_relevance, query_weights
 from engine.search.vector import VectorSearcher
+from engine.search.writes_first import WritesFirst
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,6 +88,7 @@ class Searcher:
         min_score: float,
         keyword_weight: float = 1.0,
         fusion: str = DEFAULT_FUSION,
+        writes_first: WritesFirst | None = None,
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors
@@ -99,6 +101,9 @@ class Searcher:
         self.keyword_weight = keyword_weight
         self.fusion = fusion
         self.query_cache = QueryCache()
+        self.writes_first = WritesFirst() if writes_first is None else writes_first
+        """This process's adds in progress: a search steps aside for them between its
+        parts (:mod:`engine.search.writes_first`)."""
 
     def search(
         self,
@@ -117,6 +122,7 @@ class Searcher:
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
+        self.writes_first.step_aside()
         warnings: list[str] = []
         floor = self.min_score if min_score is None else min_score
         asked = Query.parse(query, prefix_last=prefix_last, category=category)
@@ -157,6 +163,7 @@ class Searcher:
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
         qvec, vhits = vector
         khits = keyword.result()
+        self.writes_first.step_aside()
         fused = fuse(
             vhits,
             khits,
@@ -205,6 +212,7 @@ class Searcher:
         return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
     def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:
+        self.writes_first.step_aside()
         try:
             return self.keyword.search(query, limit)
         except Exception as exc:  # a broken keyword index must not fail the search
@@ -221,6 +229,7 @@ class Searcher:
             return None
         try:
             qvec = self.query_cache.embed_query(self._embedder, query.text)
+            self.writes_first.step_aside()
             return qvec, self.vectors.search(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
             if not self.closed:

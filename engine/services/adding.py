@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def add_checked(parts: Parts, item: NewEntry) -> AddResult:
     """Add one entry, looking for a near duplicate first; the ``near_duplicate`` setting
     says whether one is reported (and the entry added), skipped or not looked for."""
-    with write_profile.add():
+    with write_profile.add(), parts.writes_first.writing():
         (prepared,) = parts.entries.prepare([item])
         policy = parts.config.near_duplicate
         near = None

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.core.config import Config
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
+from engine.search.writes_first import WritesFirst
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
 
@@ -68,6 +69,8 @@ class Parts:
         self._vectors: VectorSearcher | None = None
         self._searcher: Searcher | None = None
         self._searching = threading.Lock()  # one VectorSearcher and Searcher per process
+        self.writes_first = WritesFirst()
+        """This process's adds in progress, which its searches step aside for."""
         self.records.vector_listeners.append(keep_pulled(self.embedder))
 
     @property
@@ -106,6 +109,7 @@ class Parts:
                     min_score=cfg.min_score,
                     keyword_weight=cfg.keyword_weight,
                     fusion=cfg.fusion,
+                    writes_first=self.writes_first,
                 )
                 self._vectors = vectors
             return self._vectors, self._searcher
