@@ -33,12 +33,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.core.models import Entry, ScoreExplanation, SearchResult
-from engine.search.keyword import KeywordHit
+from engine.search.keyword import KeywordHit, KeywordRank
 
 
 @dataclass(slots=True)
-class _Fused:
-    entry: Entry
+class Fused:
+    """One candidate of the fused ranking, by entry id: its place in either list, the
+    fused value and the score that orders the candidates."""
+
+    id: str
     value: float = 0.0
     """The fused score: a sum of z-scores, or of reciprocal ranks."""
     vector_rank: int | None = None
@@ -47,6 +50,20 @@ class _Fused:
     keyword_score: float | None = None
     vector_weight: float | None = None
     """The vector list's weight in this query's z-score fusion (None for RRF)."""
+    score: float = 0.0
+    """The fused value scaled to 0..1 over the candidates."""
+
+    def result(self, entry: Entry) -> SearchResult:
+        """The candidate as a search result for its ``entry``, with its explanation."""
+        why = ScoreExplanation(
+            self.vector_rank,
+            self.vector_similarity,
+            self.keyword_rank,
+            self.keyword_score,
+            self.value,
+            vector_weight=self.vector_weight,
+        )
+        return SearchResult(entry, self.score, why)
 
 
 FUSION_METHODS = ("zscore", "rrf")
@@ -83,9 +100,33 @@ def fuse(
     *,
     keyword_complete: bool = False,
 ) -> list[SearchResult]:
-    """Fuse two ranked lists by ``method`` (``zscore`` or ``rrf``); best first.
-    ``keyword_complete``: the keyword list holds every entry that matches a query word
-    (it is shorter than what was asked for), so an entry missing from it has none."""
+    """Fuse two ranked lists of entries by ``method`` (``zscore`` or ``rrf``); best first
+    (:func:`fuse_ranks` on their ids)."""
+    entries = {h.entry.id: h.entry for h in keyword_hits}
+    entries.update((e.id, e) for e, _ in vector_hits)
+    fused = fuse_ranks(
+        [(e.id, sim) for e, sim in vector_hits],
+        [KeywordRank(h.entry.id, h.rank, h.score, h.bm25) for h in keyword_hits],
+        k,
+        keyword_weight,
+        method,
+        keyword_complete=keyword_complete,
+    )
+    return [c.result(entries[c.id]) for c in fused]
+
+
+def fuse_ranks(
+    vector_hits: Sequence[tuple[str, float]],
+    keyword_hits: Sequence[KeywordRank],
+    k: int,
+    keyword_weight: float = 1.0,
+    method: str = DEFAULT_FUSION,
+    *,
+    keyword_complete: bool = False,
+) -> list[Fused]:
+    """Fuse two ranked lists of entry ids by ``method`` (``zscore`` or ``rrf``); best
+    first. ``keyword_complete``: the keyword list holds every entry that matches a query
+    word (it is shorter than what was asked for), so an entry missing from it has none."""
     if method == "zscore":
         return fuse_zscores(
             vector_hits, keyword_hits, keyword_weight, keyword_complete=keyword_complete
@@ -94,21 +135,21 @@ def fuse(
 
 
 def fuse_zscores(
-    vector_hits: Sequence[tuple[Entry, float]],
-    keyword_hits: Sequence[KeywordHit],
+    vector_hits: Sequence[tuple[str, float]],
+    keyword_hits: Sequence[KeywordRank],
     keyword_weight: float = 1.0,
     *,
     keyword_complete: bool = False,
-) -> list[SearchResult]:
-    """CombSUM of z-normalised scores (see the module docstring). The result's ``score``
-    is the fused score scaled to 0..1 over the candidates (the best reads 1): it orders
-    the candidates, and the relevance gate replaces it with the score shown.
+) -> list[Fused]:
+    """CombSUM of z-normalised scores (see the module docstring). The candidate's
+    ``score`` is the fused score scaled to 0..1 over the candidates (the best reads 1):
+    it orders the candidates, and the relevance gate replaces it with the score shown.
 
     With ``keyword_complete`` the entries missing from the keyword list match no query
     word: they get the z-score of a BM25 of 0, counted among the list's scores (so a
     word that matches a single entry lifts it: a one-item list alone has no spread)."""
-    fused: dict[str, _Fused] = {}
-    weight = vector_weight([e.id for e, _ in vector_hits], [h.entry.id for h in keyword_hits])
+    fused: dict[str, Fused] = {}
+    weight = vector_weight([i for i, _ in vector_hits], [h.id for h in keyword_hits])
     z_vec = [weight * z for z in _zscores([s for _, s in vector_hits])]
     bm25 = [-h.bm25 for h in keyword_hits]  # bm25() is lower-is-better
     if keyword_complete and keyword_hits:
@@ -116,12 +157,12 @@ def fuse_zscores(
     else:
         z_kw = _zscores(bm25)
         floor_kw = min(z_kw, default=0.0)
-    for rank, ((entry, sim), z) in enumerate(zip(vector_hits, z_vec, strict=True), start=1):
-        fused[entry.id] = _Fused(entry, z, rank, sim, vector_weight=weight)
+    for rank, ((entry_id, sim), z) in enumerate(zip(vector_hits, z_vec, strict=True), start=1):
+        fused[entry_id] = Fused(entry_id, z, rank, sim, vector_weight=weight)
     floor_vec = min(z_vec, default=0.0)
     seen_vec = set(fused)
     for hit, z in zip(keyword_hits, z_kw, strict=True):
-        slot = fused.setdefault(hit.entry.id, _Fused(hit.entry, floor_vec, vector_weight=weight))
+        slot = fused.setdefault(hit.id, Fused(hit.id, floor_vec, vector_weight=weight))
         slot.keyword_rank, slot.keyword_score = hit.rank, -hit.bm25
         slot.value += keyword_weight * z
     for entry_id, slot in fused.items():
@@ -143,44 +184,34 @@ def _zscores(scores: Sequence[float]) -> list[float]:
 
 
 def fuse_rrf(
-    vector_hits: Sequence[tuple[Entry, float]],
-    keyword_hits: Sequence[KeywordHit],
+    vector_hits: Sequence[tuple[str, float]],
+    keyword_hits: Sequence[KeywordRank],
     k: int,
     keyword_weight: float = 1.0,
-) -> list[SearchResult]:
+) -> list[Fused]:
     """Reciprocal Rank Fusion of two ranked lists; entries in both are merged.
 
     An entry scores ``1 / (k + vector_rank) + keyword_weight / (k + keyword_rank)``.
-    The result's ``score`` is that divided by its maximum (first in both lists), so it
+    The candidate's ``score`` is that divided by its maximum (first in both lists), so it
     reads 0..1 like the other modes.
     """
-    fused: dict[str, _Fused] = {}
-    for rank, (entry, sim) in enumerate(vector_hits, start=1):
-        fused[entry.id] = _Fused(entry, 1.0 / (k + rank), rank, sim)
+    fused: dict[str, Fused] = {}
+    for rank, (entry_id, sim) in enumerate(vector_hits, start=1):
+        fused[entry_id] = Fused(entry_id, 1.0 / (k + rank), rank, sim)
     for hit in keyword_hits:
-        slot = fused.setdefault(hit.entry.id, _Fused(hit.entry))
+        slot = fused.setdefault(hit.id, Fused(hit.id))
         slot.keyword_rank, slot.keyword_score = hit.rank, -hit.bm25
         slot.value += keyword_weight / (k + hit.rank)
     best = (1.0 + keyword_weight) / (k + 1)
     return _ranked(fused, lambda value: value / best)
 
 
-def _ranked(fused: dict[str, _Fused], scale: Callable[[float], float]) -> list[SearchResult]:
-    """Results best first, each with ``score = scale(fused value)`` and its explanation."""
-    results = [
-        SearchResult(
-            slot.entry,
-            scale(slot.value),
-            ScoreExplanation(
-                slot.vector_rank,
-                slot.vector_similarity,
-                slot.keyword_rank,
-                slot.keyword_score,
-                slot.value,
-                vector_weight=slot.vector_weight,
-            ),
-        )
-        for slot in fused.values()
-    ]
-    results.sort(key=lambda r: r.score, reverse=True)
-    return results
+def _ranked(fused: dict[str, Fused], scale: Callable[[float], float]) -> list[Fused]:
+    """Candidates best first, each with ``score = scale(fused value)``."""
+    for slot in fused.values():
+        slot.score = scale(slot.value)
+    return sorted(fused.values(), key=_score, reverse=True)
+
+
+def _score(candidate: Fused) -> float:
+    return candidate.score

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import Entry, SearchResult
 from engine.search.query import STOPWORDS, WORD, Query, stem
@@ -57,6 +57,9 @@ PER_FILE = 2
 """Sections of one file listed before the file's others are folded under its best."""
 SCAN = 40
 """Fused candidates examined at least before a search says that none is relevant."""
+
+Candidate = TypeVar("Candidate")
+"""A fused candidate: a result, or what :func:`gate_candidates` is told to make one of."""
 
 Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, float]]
 """Cosine similarity of a query vector to entries, by id (missing: unknown)."""
@@ -110,7 +113,31 @@ def judged(
 def gate(
     query: QueryWeights,
     qvec: npt.NDArray[np.float32],
-    fused: list[SearchResult],
+    fused: Sequence[SearchResult],
+    limit: int,
+    *,
+    min_score: float,
+    similarities: Similarities,
+    unembedded: Collection[str] = (),
+) -> list[SearchResult]:
+    """:func:`gate_candidates` for fused candidates that are results already."""
+    return gate_candidates(
+        query,
+        qvec,
+        fused,
+        list,
+        limit,
+        min_score=min_score,
+        similarities=similarities,
+        unembedded=unembedded,
+    )
+
+
+def gate_candidates(
+    query: QueryWeights,
+    qvec: npt.NDArray[np.float32],
+    fused: Sequence[Candidate],
+    results_of: Callable[[Sequence[Candidate]], list[SearchResult]],
     limit: int,
     *,
     min_score: float,
@@ -120,9 +147,11 @@ def gate(
     """The best ``limit`` fused candidates by :func:`shown`'s order, scored by their
     relevance, or none when no candidate is relevant (see the module docstring).
     Candidates are judged in fused order until twice ``limit`` reach ``min_score`` (the
-    order may draw on them); similarities of keyword-only candidates are looked up a
-    batch at a time. An entry in ``unembedded`` has no vector yet (two-phase indexing) and is
-    judged by its words alone. A query without an informative word keeps nothing."""
+    order may draw on them), a batch at a time: ``results_of`` makes a batch's results
+    (reading their entries; one no longer stored is left out) and the similarities of
+    keyword-only candidates are looked up together. An entry in ``unembedded`` has no
+    vector yet (two-phase indexing) and is judged by its words alone. A query without an
+    informative word keeps nothing."""
     if not query.terms:
         return []
     scored: list[SearchResult] = []
@@ -132,8 +161,9 @@ def gate(
         _listed(scored, min_score) + len(waiting) < depth
         or (best < RELEVANT and batch_start < SCAN)
     ):
-        batch = fused[batch_start : batch_start + max(limit * 2, 20)]
-        batch_start += len(batch)
+        size = max(limit * 2, 20)
+        batch = results_of(fused[batch_start : batch_start + size])
+        batch_start += size
         unknown = [r.entry for r in batch if r.explanation.vector_similarity is None]
         sims = similarities(qvec, unknown) if unknown else {}
         for result in batch:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple, TypeVar
 
 from engine.core.models import Entry
 from engine.search.query import Query, quoted
@@ -61,6 +62,15 @@ class KeywordHit:
     """Raw FTS5 bm25() value (negative; lower is better)."""
 
 
+class KeywordRank(NamedTuple):
+    """A keyword match by id, its entry not read: :class:`KeywordHit` without the entry."""
+
+    id: str
+    rank: int
+    score: float
+    bm25: float
+
+
 class KeywordSearcher:
     """Ranks the mirrored entries against a query with FTS5's BM25 (thread-safe).
 
@@ -92,25 +102,44 @@ class KeywordSearcher:
         """BM25-ranked entries matching any term of ``query`` (text is read as a
         :class:`Query` of its own), reranked by its adjacent word pairs found as phrases
         unless ``phrases`` is false (:data:`PHRASE_WEIGHT`); never raises on user text."""
+        asked = self._asked(query, limit, phrases)
+        if asked is None:
+            return []
+        return [
+            KeywordHit(entry, i + 1, score, rank)
+            for i, ((entry, rank), score) in enumerate(_scored(self.mirror.ranked(asked)))
+        ]
+
+    def ranks(self, query: Query, limit: int) -> list[KeywordRank]:
+        """:meth:`search`'s ranking by entry id, no entry read (hybrid search reads the
+        entries its relevance gate judges, a fraction of the candidates)."""
+        asked = self._asked(query, limit, True)
+        if asked is None:
+            return []
+        return [
+            KeywordRank(entry_id, i + 1, score, rank)
+            for i, ((entry_id, rank), score) in enumerate(_scored(self.mirror.ranked_ids(asked)))
+        ]
+
+    def hits(self, ranks: Sequence[KeywordRank]) -> list[KeywordHit]:
+        """The hits of ``ranks`` with their entries (those still stored)."""
+        found = self.mirror.get_many([r.id for r in ranks])
+        return [KeywordHit(found[r.id], r.rank, r.score, r.bm25) for r in ranks if r.id in found]
+
+    def _asked(self, query: Query | str, limit: int, phrases: bool) -> MatchQuery | None:
+        """The ranking to ask of the mirror for ``query``, or None when nothing is to be
+        searched for."""
         if isinstance(query, str):
             query = Query.parse(query)
         leave_out = self._common_terms(query)
         match = query.match(leave_out)
         if match is None or limit <= 0:
-            return []
+            return None
         pairs = query.phrases(leave_out) if phrases else None
         asked = MatchQuery(
             match, limit, BM25_WEIGHTS, pairs, PHRASE_WEIGHT, PHRASE_POOL, query.category
         )
-        asked = self._with_frequencies(asked, query, leave_out)
-        rows = self.mirror.ranked(asked)
-        if not rows:
-            return []
-        best = rows[0][1] or -1e-9
-        return [
-            KeywordHit(entry, i + 1, max(0.0, min(1.0, rank / best)), rank)
-            for i, (entry, rank) in enumerate(rows)
-        ]
+        return self._with_frequencies(asked, query, leave_out)
 
     def _with_frequencies(
         self, asked: MatchQuery, query: Query, leave_out: frozenset[str]
@@ -172,3 +201,12 @@ class KeywordSearcher:
         if len(common) == len(terms):
             common.discard(min(terms, key=df.__getitem__))
         return frozenset(common)
+
+
+Ranked = TypeVar("Ranked", Entry, str)
+
+
+def _scored(rows: list[tuple[Ranked, float]]) -> list[tuple[tuple[Ranked, float], float]]:
+    """Each row with its BM25 normalised to 0..1 against the best row."""
+    best = (rows[0][1] if rows else 0.0) or -1e-9
+    return [(row, max(0.0, min(1.0, row[1] / best))) for row in rows]

@@ -16,35 +16,36 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import (
     Category,
-    Entry,
     ScoreExplanation,
     SearchMode,
     SearchResult,
     Source,
 )
+from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
-from engine.search.fusion import DEFAULT_FUSION, fuse
-from engine.search.gate import answering, gate, judged, shown
-from engine.search.keyword import KeywordHit, KeywordSearcher
+from engine.search.fusion import DEFAULT_FUSION, Fused, fuse_ranks
+from engine.search.gate import answering, gate_candidates, judged, shown
+from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
 from engine.search.scoring import QueryWeights, keyword_relevance, query_weights
 from engine.search.vector import VectorSearcher
-from engine.search.writes_first import WritesFirst
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 log = logging.getLogger(__name__)
+
+Hit = TypeVar("Hit", KeywordHit, KeywordRank)
 
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
@@ -103,7 +104,7 @@ class Searcher:
         self.query_cache = QueryCache()
         self.writes_first = WritesFirst() if writes_first is None else writes_first
         """This process's adds in progress: a search steps aside for them between its
-        parts (:mod:`engine.search.writes_first`)."""
+        parts (:mod:`engine.core.writes_first`)."""
 
     def search(
         self,
@@ -138,51 +139,70 @@ class Searcher:
         if not weights.terms:
             return SearchResponse((), mode, mode, (NOTHING_TO_SEARCH,))
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
-        keyword: Future[list[KeywordHit]] | None = None
+        keyword: Future[list[KeywordRank]] | None = None
         if mode is SearchMode.HYBRID:
             # BM25 runs while the query is embedded: SQLite and onnxruntime both release
             # the GIL, so the two halves overlap (bench/RESULTS.md).
-            keyword = _pool().submit(self._keyword, asked, depth, warnings)
+            keyword = _pool().submit(self._ranks, asked, depth, warnings)
         vector = self._vector(asked, depth, wait_for_model, warnings)
-        if keyword is None or vector is None:
-            if vector is None:  # degrade to keyword search
-                if keyword is not None:  # the first `limit` of the deeper list
-                    hits = keyword.result()[:limit]
-                else:
-                    hits = self._keyword(asked, limit, warnings)
-                results = self._keyword_results(asked, hits)
-                return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
-            qvec, vhits = vector
+        if vector is None:  # degrade to keyword search
+            if keyword is not None:  # the first `limit` of the deeper list
+                hits = self._hits(keyword.result()[:limit], warnings)
+            else:
+                hits = self._keyword(asked, limit, warnings)
+            results = self._keyword_results(asked, hits)
+            return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
+        qvec, nearest = vector
+        if keyword is None:
             scored = [
                 judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, weights)
-                for i, (e, s) in enumerate(vhits, start=1)
+                for i, (e, s) in enumerate(self.vectors.with_entries(nearest), start=1)
             ]
             # listed by meaning alone; judged and scored as in hybrid search
             best = max((answering(r, weights) for r in scored), default=0.0)
             kept = shown(scored, floor, limit, key=_cosine, best=best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
-        qvec, vhits = vector
-        khits = keyword.result()
+        gated = self._hybrid(weights, qvec, nearest, keyword.result(), limit, depth, floor)
+        used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
+        return SearchResponse(tuple(gated), mode, used, tuple(warnings))
+
+    def _hybrid(
+        self,
+        weights: QueryWeights,
+        qvec: npt.NDArray[np.float32],
+        nearest: list[tuple[str, float]],
+        ranks: list[KeywordRank],
+        limit: int,
+        depth: int,
+        floor: float,
+    ) -> list[SearchResult]:
+        """The two rankings fused by entry id and gated; only the candidates the gate
+        judges have their entries read (a fifth of them, most often)."""
         self.writes_first.step_aside()
-        fused = fuse(
-            vhits,
-            khits,
+        fused = fuse_ranks(
+            nearest,
+            ranks,
             self.rrf_k,
             self.keyword_weight,
             self.fusion,
-            keyword_complete=len(khits) < depth,
+            keyword_complete=len(ranks) < depth,
         )
-        gated = gate(
+        mirror = self.keyword.mirror
+
+        def results_of(batch: Sequence[Fused]) -> list[SearchResult]:
+            entries = mirror.get_many([c.id for c in batch])
+            return [c.result(entries[c.id]) for c in batch if c.id in entries]
+
+        return gate_candidates(
             weights,
             qvec,
             fused,
+            results_of,
             limit,
             min_score=floor,
             similarities=self.vectors.similarities,
-            unembedded=self.vectors.unembedded_among([h.entry.id for h in khits]),
+            unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
         )
-        used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
-        return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
     def _keyword_results(
         self, query: Query, hits: Sequence[KeywordHit]
@@ -212,9 +232,19 @@ class Searcher:
         return [(_keyword_result(r.hit), r.coverage) for r in relevant_hits(self.keyword, prompt)]
 
     def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:
+        return self._keyword_safely(lambda: self.keyword.search(query, limit), warnings)
+
+    def _ranks(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordRank]:
+        return self._keyword_safely(lambda: self.keyword.ranks(query, limit), warnings)
+
+    def _hits(self, ranks: list[KeywordRank], warnings: list[str]) -> list[KeywordHit]:
+        return self._keyword_safely(lambda: self.keyword.hits(ranks), warnings)
+
+    def _keyword_safely(self, work: Callable[[], list[Hit]], warnings: list[str]) -> list[Hit]:
+        """``work``'s keyword hits, or none (and a warning) when the keyword index fails."""
         self.writes_first.step_aside()
         try:
-            return self.keyword.search(query, limit)
+            return work()
         except Exception as exc:  # a broken keyword index must not fail the search
             if not self.closed:
                 log.warning("keyword search failed: %s", exc)
@@ -223,14 +253,15 @@ class Searcher:
 
     def _vector(
         self, query: Query, depth: int, wait_for_model: bool, warnings: list[str]
-    ) -> tuple[npt.NDArray[np.float32], list[tuple[Entry, float]]] | None:
+    ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]]] | None:
+        """The query's vector and its nearest entries by id, or None (and a warning)."""
         if not wait_for_model and not self._embedder.loaded:
             warnings.append("embedding model is still loading: keyword results only")
             return None
         try:
             qvec = self.query_cache.embed_query(self._embedder, query.text)
             self.writes_first.step_aside()
-            return qvec, self.vectors.search(qvec, depth, category=query.category)
+            return qvec, self.vectors.nearest(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
             if not self.closed:
                 log.warning("vector search failed: %s", exc)

@@ -162,19 +162,26 @@ class VectorSearcher:
     ) -> list[tuple[Entry, float]]:
         """Nearest entries: from the in-memory copy when kept (or when the memory is small
         enough that loading it beats importing LanceDB), else from LanceDB."""
-        if not self.exact():
-            where = f"category = '{category.value}'" if category is not None else None
-            refine = max(1, -(-ANN_RERANKED // max(1, limit)))
-            hits = self.store().nearest(
-                qvec, limit, where=where, nprobes=ANN_NPROBES, refine=refine
-            )
-            pending = self.unembedded_among([entry_id for entry_id, _ in hits])
-            hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]
-        else:
-            self.refresh()
-            hits = self.index.search(qvec, limit, category.value if category else None)
+        return self.with_entries(self.nearest(qvec, limit, category=category))
+
+    def with_entries(self, hits: Sequence[tuple[str, float]]) -> list[tuple[Entry, float]]:
+        """``hits`` by id as entries (those still stored), in their order."""
         entries = self.mirror.get_many([entry_id for entry_id, _ in hits])
         return [(entries[i], sim) for i, sim in hits if i in entries]
+
+    def nearest(
+        self, qvec: npt.NDArray[np.float32], limit: int, *, category: Category | None = None
+    ) -> list[tuple[str, float]]:
+        """:meth:`search`'s ids and similarities, no entry read (hybrid search reads the
+        entries its relevance gate judges, a fraction of the candidates)."""
+        if self.exact():
+            self.refresh()
+            return self.index.search(qvec, limit, category.value if category else None)
+        where = f"category = '{category.value}'" if category is not None else None
+        refine = max(1, -(-ANN_RERANKED // max(1, limit)))
+        hits = self.store().nearest(qvec, limit, where=where, nprobes=ANN_NPROBES, refine=refine)
+        pending = self.unembedded_among([entry_id for entry_id, _ in hits])
+        return [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]
 
     def similarities(
         self, qvec: npt.NDArray[np.float32], entries: Sequence[Entry]

@@ -18,9 +18,9 @@ import threading
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.config import Config
+from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
-from engine.search.writes_first import WritesFirst
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
 

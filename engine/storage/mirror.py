@@ -259,12 +259,13 @@ class EntryMirror:
         """Forget the backlog (its counts have reached the store)."""
         db.execute("DELETE FROM reference_backlog")
 
-    # --- reads ----------------------------------------------------------------------------
-
     def ranked(self, query: MatchQuery) -> list[tuple[Entry, float]]:
-        """Entries ranked by BM25 for keyword search, with their raw rank (lower is better;
-        :func:`.mirror_keyword.ranked`)."""
+        """Entries ranked by BM25, with their raw rank (:func:`.mirror_keyword.ranked`)."""
         return mirror_keyword.ranked(self._read, self._fts_columns, query)
+
+    def ranked_ids(self, query: MatchQuery) -> list[tuple[str, float]]:
+        """:meth:`ranked`'s entry ids and ranks, no entry read."""
+        return mirror_keyword.ranked_ids(self._read, self._fts_columns, query)
 
     def match_count(self, match: str) -> int:
         """How many entries match an FTS5 expression (a term's document frequency)."""
@@ -285,8 +286,7 @@ class EntryMirror:
 
     def get(self, entry_id: str) -> Entry | None:
         """The mirrored entry with this id."""
-        found = self._select("WHERE id = ?", (entry_id,))
-        return found[0] if found else None
+        return next(iter(self._select("WHERE id = ?", (entry_id,))), None)
 
     def ids_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """Up to ``limit`` ids that start with ``prefix`` (a range scan of the id index)."""

@@ -79,14 +79,27 @@ def bm25_weights(columns: Sequence[str], weights: Mapping[str, float]) -> str:
 def ranked(read: Read, columns: Sequence[str], query: MatchQuery) -> list[tuple[Entry, float]]:
     """The entries matching ``query`` best first, each with its rank (raw ``bm25()``,
     plus the weighted phrase score: negative, lower is better)."""
+    rows = _ranked_rows(read, columns, query, COLUMNS)
+    return [(row_to_entry(r[:-1]), float(r[-1])) for r in rows]
+
+
+def ranked_ids(read: Read, columns: Sequence[str], query: MatchQuery) -> list[tuple[str, float]]:
+    """:func:`ranked`'s ids and ranks, the entries left unread (hybrid search reads only
+    those its relevance gate judges)."""
+    return [(str(r[0]), float(r[-1])) for r in _ranked_rows(read, columns, query, ("id",))]
+
+
+def _ranked_rows(
+    read: Read, columns: Sequence[str], query: MatchQuery, select: Sequence[str]
+) -> list[Any]:
+    """Rows of the entries' ``select`` columns and the rank, best first."""
     if query.limit <= 0:
         return []
     weights = bm25_weights(columns, query.weights)
     best = _pruned(read, query, weights)
     if best is None:
-        sql, params = _ranking_sql(query, weights)
-        return [(row_to_entry(r[:-1]), float(r[-1])) for r in read(sql, params)]
-    return _entries_of(read, query, weights, best)
+        return read(*_ranking_sql(query, weights, select))
+    return _rows_of(read, query, weights, best, select)
 
 
 def _pruned(read: Read, query: MatchQuery, weights: str) -> list[tuple[int, float]] | None:
@@ -154,11 +167,15 @@ def _words_sql(query: MatchQuery, weights: str, limit: int) -> tuple[str, list[o
     return sql, [*params, limit]
 
 
-def _entries_of(
-    read: Read, query: MatchQuery, weights: str, best: list[tuple[int, float]]
-) -> list[tuple[Entry, float]]:
-    """The entries of the rows ranked by words, reranked with the phrase score as
-    :func:`_ranking_sql` does, the best ``limit``."""
+def _rows_of(
+    read: Read,
+    query: MatchQuery,
+    weights: str,
+    best: list[tuple[int, float]],
+    select: Sequence[str],
+) -> list[Any]:
+    """The ``select`` columns and rank of the rows ranked by words, reranked with the
+    phrase score as :func:`_ranking_sql` does, the best ``limit``."""
     ranks = dict(best)
     if query.phrases is not None and best:
         phrase = (
@@ -168,12 +185,12 @@ def _entries_of(
         ranks = {i: rank + query.phrase_weight * scored.get(i, 0.0) for i, rank in best}
     chosen = sorted(ranks, key=ranks.__getitem__)[: query.limit]
     marks = ", ".join("?" for _ in chosen)
-    columns = ", ".join(COLUMNS)
+    columns = ", ".join(select)
     rows = {
         int(r[0]): r[1:]
         for r in read(f"SELECT rowid, {columns} FROM entries WHERE rowid IN ({marks})", chosen)
     }
-    return [(row_to_entry(rows[i]), ranks[i]) for i in chosen if i in rows]
+    return [(*rows[i], ranks[i]) for i in chosen if i in rows]
 
 
 def match_count(read: Read, match: str) -> int:
@@ -195,12 +212,15 @@ def holding(read: Read, match: str, ids: Sequence[str]) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-def _ranking_sql(query: MatchQuery, weights: str) -> tuple[str, list[object]]:
+def _ranking_sql(
+    query: MatchQuery, weights: str, select: Sequence[str]
+) -> tuple[str, list[object]]:
     """The statement ranking entries for ``query``, and its parameters: FTS5 ranks first
     and only the winning rows are read (joining before the LIMIT reads every matching
     row's content: 2-3x slower, bench/RESULTS.md). With phrases, the best
-    ``phrase_pool`` by words are reranked by words and phrases together."""
-    columns = ", ".join("e." + c for c in COLUMNS)
+    ``phrase_pool`` by words are reranked by words and phrases together. Each row holds
+    the entry's ``select`` columns, then the rank."""
+    columns = ", ".join("e." + c for c in select)
     limit = query.limit
     pool = limit if query.phrases is None else max(limit, query.phrase_pool)
     words_rank, params = _words_sql(query, weights, pool)

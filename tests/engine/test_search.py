@@ -336,7 +336,9 @@ class TestDegradation:
         def broken(*args: object, **kwargs: object) -> list[KeywordHit]:
             raise RuntimeError("fts is broken")
 
-        monkeypatch.setattr(parts_of(memory).searcher.keyword, "search", broken)
+        keyword_searcher = parts_of(memory).searcher.keyword
+        monkeypatch.setattr(keyword_searcher, "search", broken)
+        monkeypatch.setattr(keyword_searcher, "ranks", broken)  # hybrid's ranking by id
         response = memory.search("readers writer commits", mode="hybrid")
         assert response.used is SearchMode.VECTOR
         assert any("keyword search unavailable" in w for w in response.warnings)

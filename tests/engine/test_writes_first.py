@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.search.writes_first import WritesFirst
+from engine.core.writes_first import WritesFirst
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.storage.record_store import RecordStore
