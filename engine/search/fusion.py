@@ -28,7 +28,7 @@ Two methods (the ``fusion`` setting):
 
 from __future__ import annotations
 
-import statistics
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -176,10 +176,13 @@ def fuse_zscores(
 
 
 def _zscores(scores: Sequence[float]) -> list[float]:
-    """Each score as standard deviations above the list's mean (all 0 when flat)."""
+    """Each score as standard deviations above the list's mean (all 0 when flat). In
+    floats, with exactly rounded sums: ``statistics.pstdev`` computes in fractions, a tenth
+    of a hybrid search's time under load, for a difference in the last bits."""
     if len(scores) < 2:
         return [0.0 for _ in scores]
-    mean, spread = statistics.fmean(scores), statistics.pstdev(scores)
+    mean = math.fsum(scores) / len(scores)
+    spread = math.sqrt(math.fsum((s - mean) * (s - mean) for s in scores) / len(scores))
     return [(s - mean) / spread if spread else 0.0 for s in scores]
 
 
