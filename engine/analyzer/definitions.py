@@ -21,12 +21,13 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from engine.analyzer.blocks import nested_pieces, top_level_pieces
 from engine.analyzer.code_pieces import outline_pieces
 from engine.analyzer.grammars import grammar_language
-from engine.analyzer.languages import language_of
+from engine.analyzer.languages import PROGRAM_LANGUAGES, language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.outline import outline
@@ -57,21 +58,14 @@ makes (its own summary counted with its chunks): in a small project the share wi
 COARSER = (1_600, 2_000, 2_400, 3_200, 4_000, 4_800, 6_400, 8_000)
 """Chunk sizes tried in turn for a file over its cap, the smallest that fits it first
 (the embedder reads the first ~1,000 characters; 8,000: under the entry limit)."""
-CODE_LANGUAGES = frozenset(
-    {"Python", "JavaScript", "TypeScript", "Go", "Rust", "Ruby", "Java", "Kotlin", "PHP",
-     "C", "C++", "C#", "Swift", "Scala", "Shell"}
-)  # fmt: skip
+CODE_LANGUAGES = PROGRAM_LANGUAGES
+"""Languages whose files are cut into definitions: every programming language the tally
+knows (:func:`engine.analyzer.languages.is_program`), with a grammar or not."""
 
-_DECLARATION = re.compile(
-    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
-    r"(?:async\s+)?(?:unsafe\s+)?"
-    r"(?:function\*?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
-    r"|module|namespace|public|private|protected|static|func)"
-    r"\s+(?:\([^)]*\)\s*)?([\w$.]+)"  # Go: a method's receiver comes before its name
-)
-_ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
-_NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
-_COMMENT_STARTS = ("/*", "*", "//", "#")
+_CLASS_LANGUAGES = frozenset({"JavaScript", "TypeScript"})
+"""Languages cut without a grammar whose long classes :func:`_class_members` cuts into
+methods; the others' long blocks are cut at their body's indentation
+(:func:`engine.analyzer.blocks.nested_pieces`)."""
 _CLASS = re.compile(
     r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:public\s+)?(?:final\s+)?"
     r"class\s+([\w$]+)"
@@ -212,7 +206,9 @@ def file_drafts(
         except Exception:  # a bug reading one file costs its cut, not the discovery
             log.warning("cannot outline %s", rel, exc_info=True)
     if pieces is None:
-        pieces = [part for p in _top_level_pieces(lines) for part in _class_members(p, lines, high)]
+        pieces = [part for p in top_level_pieces(lines) for part in _class_members(p, lines, high)]
+        if language not in _CLASS_LANGUAGES:  # a module or class holding the whole file
+            pieces = [part for p in pieces for part in nested_pieces(p, lines, high)]
     low = max(MIN_CHUNK_CHARS, high // 4)
     merged = wordful(list(merge(pieces, lines, low, high)), lines)
     return [draft for piece in merged for draft in render(rel, language, piece, lines, high)]
@@ -263,29 +259,6 @@ def _class_pieces(node: ast.ClassDef, start: int) -> list[Piece]:
     return pieces
 
 
-def _top_level_pieces(lines: list[str]) -> Iterator[Piece]:
-    """Split at lines that start at column 0 after a blank line (declarations, blocks);
-    a comment block stays with the declaration after it, even across a blank line."""
-    start, names, commented = 1, list[str](), True
-    for number, line in enumerate(lines, start=1):
-        opens = (
-            number > 1
-            and line[:1].strip()
-            and not line.startswith(("}", ")", "]", "*/", "#!"))
-            and not lines[number - 2].strip()
-        )
-        if opens and number > start and not commented:
-            yield Piece(tuple(names), start, number - 1)
-            start, names, commented = number, [], True
-        if line.strip():
-            commented = commented and line.lstrip().startswith(_COMMENT_STARTS)
-        name = _declared_name(line)
-        if name and not names:
-            names.append(name)
-    if lines:
-        yield Piece(tuple(names), start, len(lines))
-
-
 def _class_members(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     """A class (JS/TS and the like) too long for one chunk: its head, then one piece per
     method (named ``Class.method``, with the comment and decorators above it)."""
@@ -314,10 +287,3 @@ def _class_members(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     ends = [b - 1 for b, _ in starts[1:]] + [piece.end]
     parts += [Piece((f"{owner}.{name}",), b, e) for (b, name), e in zip(starts, ends, strict=True)]
     return [p for p in parts if p.end >= p.start]
-
-
-def _declared_name(line: str) -> str:
-    if line[:1].isspace():
-        return ""
-    match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
-    return match.group(1) if match else ""

@@ -24,6 +24,14 @@ _EXTENSIONS: dict[str, str] = {
     ".json": "JSON", ".yaml": "YAML", ".yml": "YAML", ".toml": "TOML", ".ini": "INI",
     ".cfg": "INI", ".xml": "XML", ".proto": "Protocol Buffers", ".graphql": "GraphQL",
     ".gql": "GraphQL", ".tf": "HCL", ".hcl": "HCL", ".ipynb": "Jupyter Notebook",
+    ".hrl": "Erlang", ".elm": "Elm", ".cljs": "Clojure", ".cljc": "Clojure", ".fsx": "F#",
+    ".fsi": "F#", ".mli": "OCaml", ".lhs": "Haskell", ".cr": "Crystal", ".gleam": "Gleam",
+    ".sol": "Solidity", ".vb": "Visual Basic", ".rkt": "Racket", ".el": "Emacs Lisp",
+    ".lisp": "Common Lisp", ".scm": "Scheme", ".sc": "Scala", ".sbt": "Scala",
+    ".gradle": "Groovy", ".cu": "CUDA", ".cuh": "CUDA", ".nix": "Nix", ".tcl": "Tcl",
+    ".coffee": "CoffeeScript", ".pas": "Pascal", ".f90": "Fortran",
+    ".hx": "Haxe", ".purs": "PureScript", ".res": "ReScript", ".psm1": "PowerShell",
+    ".raku": "Raku", ".glsl": "GLSL", ".hlsl": "HLSL", ".wgsl": "WGSL", ".vala": "Vala",
 }  # fmt: skip
 
 _FILE_NAMES: dict[str, str] = {
@@ -57,9 +65,31 @@ def language_of(file_name: str) -> str | None:
     return _EXTENSIONS.get(file_name[dot:].lower())
 
 
+_NOT_PROGRAMS = frozenset(
+    {"HTML", "CSS", "SCSS", "Less", "Textual CSS", "SQL", "GraphQL", "Protocol Buffers"}
+)
+"""Source that is not a program: markup, stylesheets and data schemas (GitHub Linguist's
+``markup`` and ``data`` types). Counted as code in the project's tally, but not cut into
+definitions."""
+
+
 def is_code(language: str | None) -> bool:
     """Whether files of ``language`` are program source (not docs or data)."""
     return language is not None and language not in _NON_CODE
+
+
+def is_program(language: str | None) -> bool:
+    """Whether files of ``language`` are programs, whose definitions the memory holds:
+    source (:func:`is_code`) other than markup, stylesheets and data schemas. Every
+    programming language the tally knows, not a list of the ones with a grammar: a
+    language without one is cut at its top-level blocks."""
+    return is_code(language) and language not in _NOT_PROGRAMS
+
+
+PROGRAM_LANGUAGES = frozenset(
+    language for language in {*_EXTENSIONS.values(), *_FILE_NAMES.values()} if is_program(language)
+)
+"""Every language :func:`is_program` accepts."""
 
 
 def _extension_label(file_name: str) -> str:

@@ -1,0 +1,108 @@
+"""Code without a grammar, cut at its blocks: what the analyzer does with a program in a
+language that has no tree-sitter grammar here (:mod:`engine.analyzer.grammars`), such
+as Elixir, Scala, Dart, Lua or Haskell.
+
+A file is cut at the lines that open a block at its left margin after a blank line
+(:func:`top_level_pieces`), as most languages lay out their declarations. A block too
+long for one entry — a module or a class holding the whole file, as in Elixir's
+``defmodule`` or Scala's ``object`` — is cut again the same way at the indentation of its
+body (:func:`nested_pieces`): its head, then one piece per inner block, named after what
+its first line declares. Without that, such a file was cut by size alone, its entries
+titled by line numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from engine.analyzer.pieces import Piece, size
+
+_DECLARATION = re.compile(
+    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
+    r"(?:async\s+)?(?:unsafe\s+)?(?:local\s+)?"
+    r"(?:function\*?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
+    r"|module|namespace|public|private|protected|static|func"
+    r"|defmodule|defprotocol|defimpl|defmacrop?|defp|object|sub|proc|data|newtype)"
+    r"\s+(?:\([^)]*\)\s*)?([\w$.]+[?!]?)"  # Go: a method's receiver comes before its name
+)
+"""A line that declares something, and its name: the keywords of the languages above and
+of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``, Perl's
+``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``)."""
+_ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
+_NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
+COMMENT_STARTS = ("/*", "*", "//", "#")
+_CLOSERS = ("}", ")", "]", "*/", "#!")
+"""A line at the margin that closes the block before it (or a shebang) rather than
+opening one."""
+
+
+def top_level_pieces(lines: list[str]) -> Iterator[Piece]:
+    """Split at lines that start at column 0 after a blank line (declarations, blocks);
+    a comment block stays with the declaration after it, even across a blank line."""
+    yield from _blocks(lines, "", 1, len(lines))
+
+
+def nested_pieces(piece: Piece, lines: list[str], high: int) -> list[Piece]:
+    """``piece`` if it fits in ``high`` characters, else its head and the blocks of its
+    body (cut as :func:`top_level_pieces` cuts a file, at the body's indentation), each
+    named ``Owner.name`` when both are known; ``[piece]`` when the body has no such block.
+    The head keeps what opens the body up to its first named block (a module's doc)."""
+    if size(lines, piece.start, piece.end) <= high:
+        return [piece]
+    body = [n for n in range(piece.start + 1, piece.end + 1) if lines[n - 1].strip()]
+    first = lines[body[0] - 1] if body else ""
+    indent = first[: len(first) - len(first.lstrip())]
+    margin = lines[piece.start - 1]
+    if not indent or len(indent) <= len(margin) - len(margin.lstrip()):
+        return [piece]
+    inner = list(_blocks(lines, indent, body[0], piece.end))
+    if len(inner) < 2:
+        return [piece]
+    if not inner[0].names:  # what opens the body (its doc, its imports) goes with its head
+        inner[0] = Piece(piece.names, piece.start, inner[0].end)
+    else:
+        inner.insert(0, Piece(piece.names, piece.start, inner[0].start - 1))
+    owner = piece.names[0] if piece.names else ""
+    parts = [inner.pop(0)]
+    parts += [
+        Piece((f"{owner}.{p.names[0]}",) if owner and p.names else p.names, p.start, p.end)
+        for p in inner
+    ]
+    return [p for p in parts if p.end >= p.start]
+
+
+def _blocks(lines: list[str], indent: str, start: int, end: int) -> Iterator[Piece]:
+    """The blocks of lines ``start``..``end`` opening at ``indent`` after a blank line."""
+    names: list[str] = []
+    commented, width, quoted = True, len(indent), False
+    for number in range(start, end + 1):
+        line = lines[number - 1]
+        at = line[width:] if line.startswith(indent) else ""
+        opens = (
+            number > start
+            and not quoted
+            and at[:1].strip()
+            and not at.startswith(_CLOSERS)
+            and not lines[number - 2].strip()
+        )
+        if opens and not commented:
+            yield Piece(tuple(names), start, number - 1)
+            start, names, commented = number, [], True
+        if line.strip():
+            commented = commented and line.lstrip().startswith(COMMENT_STARTS)
+        name = declared_name(at) if line.startswith(indent) and not quoted else ""
+        if name and not names:
+            names.append(name)
+        if (line.count('"""') + line.count("'''")) % 2:
+            quoted = not quoted  # a paragraph of a docstring or heredoc opens nothing
+    if end >= start:
+        yield Piece(tuple(names), start, end)
+
+
+def declared_name(line: str) -> str:
+    """What ``line`` (taken from its block's margin) declares, or ""."""
+    if line[:1].isspace():
+        return ""
+    match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
+    return match.group(1) if match else ""
