@@ -12,10 +12,13 @@ from engine.analyzer.model import DocOutline
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _RST_UNDERLINE = re.compile(r"([=\-~^\"'`#*+:.])\1{2,}\s*")
+_ADOC_TITLE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+\1)?")
+_ADOC_BLOCK = re.compile(r"-{4,}|\.{4,}|/{4,}|\+{4,}")
+"""AsciiDoc's delimited blocks whose lines are no titles (see engine/markdown/asciidoc.py)."""
 MAX_HEADINGS = 200
 MAX_HEADING_CHARS = 120
 
-DOC_EXTENSIONS = (".md", ".mdx", ".markdown", ".rst")
+DOC_EXTENSIONS = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
 
 
 def is_doc(file_name: str) -> bool:
@@ -36,7 +39,13 @@ def outline(rel: str, text: str) -> DocOutline:
         if end != -1:
             front_title = _front_title(text[4:end])
             text = "\n" * text[: end + 4].count("\n") + text[end + 4 :]
-    found = _rst_headings(text) if rel.lower().endswith(".rst") else _md_headings(text)
+    lowered = rel.lower()
+    if lowered.endswith(".rst"):
+        found = _rst_headings(text)
+    elif lowered.endswith((".adoc", ".asciidoc")):
+        found = _adoc_headings(text)
+    else:
+        found = _md_headings(text)
     title = ""
     for i, (level, heading) in enumerate(found):
         if level == 1:
@@ -82,6 +91,22 @@ def _md_headings(text: str) -> list[tuple[int, str]]:
             previous = ""
             continue
         previous = line
+    return found
+
+
+def _adoc_headings(text: str) -> list[tuple[int, str]]:
+    """AsciiDoc section titles (``= Title``, ``== Section``), outside listing, literal,
+    comment and passthrough blocks; a level per ``=``."""
+    found: list[tuple[int, str]] = []
+    block = ""
+    for line in text.split("\n"):
+        stripped = line.rstrip()
+        if block:
+            block = "" if stripped == block else block
+        elif _ADOC_BLOCK.fullmatch(stripped):
+            block = stripped
+        elif (m := _ADOC_TITLE.fullmatch(stripped)) and (heading := _clean(m.group(2))):
+            found.append((len(m.group(1)), heading))
     return found
 
 

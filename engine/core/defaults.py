@@ -23,8 +23,13 @@ DEFAULT_SOURCES: tuple[str, ...] = (
     "/website/docs/**/*.mdx",
     "/documentation/**/*.md",
     "/documentation/**/*.rst",
+    "/*.adoc",
+    "README.adoc",
+    "/docs/**/*.adoc",
+    "/doc/**/*.adoc",
+    "/documentation/**/*.adoc",
 )
-"""The project's own documentation: top-level markdown and reStructuredText, every README,
+"""The project's own documentation: top-level markdown, reStructuredText and AsciiDoc, every README,
 docs/ and doc/ (Sphinx projects write ``.rst``), and the usual homes of a docs site (Hugo's
 site/content/, Docusaurus' website/docs/).
 ``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+from engine.markdown.asciidoc import ASCIIDOC_SUFFIXES, asciidoc_as_markdown
 from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
     SILENT_DIRECTIVES,
@@ -74,8 +75,14 @@ _REFERENCE = re.compile(r"(?<![\w`])`([^`]+)`__?(?!\w)")
 
 
 def as_markdown(text: str, name: str) -> str:
-    """A documentation file's text as markdown: ``.rst`` files rewritten, others as they are."""
-    return rst_as_markdown(text) if name.lower().endswith(RST_SUFFIX) else text
+    """A documentation file's text as markdown: ``.rst`` and AsciiDoc files rewritten
+    (:mod:`engine.markdown.asciidoc`), others as they are."""
+    lowered = name.lower()
+    if lowered.endswith(RST_SUFFIX):
+        return rst_as_markdown(text)
+    if lowered.endswith(ASCIIDOC_SUFFIXES):
+        return asciidoc_as_markdown(text)
+    return text
 
 
 def rst_as_markdown(text: str) -> str:

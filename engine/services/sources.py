@@ -41,8 +41,9 @@ from engine.core.validation import parse_category
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
-"""Only markdown and reStructuredText are read as sources, whatever the patterns match."""
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc")
+"""Only markdown, reStructuredText and AsciiDoc are read as sources, whatever the patterns
+match."""
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
@@ -204,7 +205,7 @@ def pattern_for(root: Path, raw: str) -> str:
     if not rel.lower().endswith(MARKDOWN_SUFFIXES):
         suffixes = ", ".join(MARKDOWN_SUFFIXES)
         raise InvalidInputError(
-            f"{raw}: only markdown and reStructuredText files ({suffixes}) can be sources"
+            f"{raw}: only markdown, reStructuredText and AsciiDoc files ({suffixes}) can be sources"
         )
     return f"/{rel}"
 
