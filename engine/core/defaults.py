@@ -28,8 +28,11 @@ DEFAULT_SOURCES: tuple[str, ...] = (
     "/docs/**/*.adoc",
     "/doc/**/*.adoc",
     "/documentation/**/*.adoc",
+    "/src/docs/asciidoc/**/*.adoc",
+    "/src/main/asciidoc/**/*.adoc",
 )
 """The project's own documentation: top-level markdown, reStructuredText and AsciiDoc, every README,
 docs/ and doc/ (Sphinx projects write ``.rst``), and the usual homes of a docs site (Hugo's
-site/content/, Docusaurus' website/docs/).
+site/content/, Docusaurus' website/docs/), and where the Asciidoctor plugins for Gradle and
+Maven read AsciiDoc by default (src/docs/asciidoc/, src/main/asciidoc/).
 ``.gitignore`` syntax: a leading ``/`` anchors a pattern to the project root."""

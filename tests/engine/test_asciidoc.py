@@ -84,9 +84,13 @@ def test_asciidoc_pages_are_default_sources_and_searchable_by_section(
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "page-numbers.adoc").write_text(PAGE)
     (tmp_path / "README.adoc").write_text("= Widget\n\nA widget that frobnicates.\n")
+    (tmp_path / "src" / "docs" / "asciidoc").mkdir(parents=True)  # the Gradle plugin's
+    (tmp_path / "src" / "docs" / "asciidoc" / "guide.adoc").write_text("= Guide\n\nWords.\n")
+    (tmp_path / "src" / "main").mkdir()
+    (tmp_path / "src" / "main" / "notes.adoc").write_text("= Not a docs folder\n")
     config = load_config(tmp_path)
     files = [rel for rel, _ in SourceSet(tmp_path, config, tmp_path / ".claude").files()]
-    assert files == ["README.adoc", "docs/page-numbers.adoc"]
+    assert files == ["README.adoc", "docs/page-numbers.adoc", "src/docs/asciidoc/guide.adoc"]
     assert Indexer(memory).run().errors == []
     hits = memory.search("start-at attribute", mode="keyword").results
     assert hits[0].entry.file_path == "docs/page-numbers.adoc"
