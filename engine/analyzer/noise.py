@@ -77,6 +77,12 @@ _GENERATED_FILE = re.compile(
     r"|^(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|Cargo\.lock"
     r"|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum)$"
 )
+_PACKAGE_MANIFEST = re.compile(
+    r"pubspec\.yaml|package\.json|Cargo\.toml|pyproject\.toml|setup\.py|go\.mod|mix\.exs"
+    r"|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|Package\.swift|build\.sbt"
+    r"|rebar\.config|project\.clj|deps\.edn|DESCRIPTION|[\w.-]+\.(?:gemspec|csproj|fsproj|cabal|nimble)"
+)
+"""The file that makes a folder a package in its language's package manager."""
 _VERSION_DIR = re.compile(r"^(?:v|version[-_]?)(\d+)(?:\.(?:\d+|x))*$", re.IGNORECASE)
 """A docs folder named for a version: ``v2``, ``v1.x``, ``version-3.1``."""
 _DOCS_EXAMPLE_SOURCE = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|sh)$")
@@ -334,8 +340,34 @@ class NoiseClassifier:
         for depth in range(2, len(parts) + 1):
             folder = "/".join(parts[:depth])
             if self.licensed(folder) and own.member(folder) is None:
+                if self._among_packages(folder):
+                    continue  # one package of a monorepo's packages/, each with its licence
                 return "vendored", folder + "/"
         return None
+
+    def _among_packages(self, folder: str) -> bool:
+        """Whether ``folder`` holds a package manifest, as does another folder beside it:
+        a package among the project's packages (``packages/core/`` beside
+        ``packages/cli/``, each published with its own licence), which no workspace file
+        declares (a Dart repository without ``melos.yaml``, a Python one without a
+        workspace table). A vendored copy is one package alone in the folder it was put in."""
+        if not self._has_manifest(folder):
+            return False
+        parent, _, name = folder.rpartition("/")
+        try:
+            with os.scandir(self.root / parent) as it:
+                others = [e.name for e in it if e.is_dir() and e.name != name]
+        except OSError:
+            return False
+        return any(self._has_manifest(f"{parent}/{other}") for other in others)
+
+    def _has_manifest(self, folder: str) -> bool:
+        """Whether ``folder`` holds the manifest of a package (:data:`_PACKAGE_MANIFEST`)."""
+        try:
+            with os.scandir(self.root / folder) as it:
+                return any(e.is_file() and _PACKAGE_MANIFEST.fullmatch(e.name) for e in it)
+        except OSError:
+            return False
 
     def licensed(self, folder: str) -> bool:
         """Whether the project-relative ``folder`` holds a licence file of its own (a file,
