@@ -184,6 +184,7 @@ class NoiseClassifier:
         whatever their path, and files it leaves out (``excluded``); ``own`` wins."""
         self.root = root
         self._licensed: dict[str, bool] = {}
+        self._packages: dict[str, bool] = {}
         self._own = parse_gitignore("\n".join(own), "")
         self._excluded = parse_gitignore("\n".join(excluded), "")
         self._ownership: Ownership | None = None
@@ -346,23 +347,24 @@ class NoiseClassifier:
         return None
 
     def _among_packages(self, folder: str) -> bool:
-        """Whether ``folder`` holds a package manifest, as does another folder beside it:
-        a package among the project's packages (``packages/core/`` beside
-        ``packages/cli/``, each published with its own licence), which no workspace file
-        declares (a Dart repository without ``melos.yaml``, a Python one without a
-        workspace table). A vendored copy is one package alone in the folder it was put in."""
-        if not self._has_manifest(folder):
-            return False
-        parent, _, name = folder.rpartition("/")
-        try:
-            with os.scandir(self.root / parent) as it:
-                others = [e.name for e in it if e.is_dir() and e.name != name]
-        except OSError:
-            return False
-        return any(self._has_manifest(f"{parent}/{other}") for other in others)
+        """Whether ``folder`` holds a package manifest, as does a folder beside it: one of
+        the project's packages (``packages/core/`` beside ``packages/cli/``, each published
+        with its licence) that no workspace file declares (a Dart repository without
+        ``melos.yaml``). A vendored copy is one package alone where it was put. Cached."""
+        known = self._packages.get(folder)
+        if known is None:
+            parent, _, name = folder.rpartition("/")
+            try:
+                with os.scandir(self.root / parent) as it:
+                    others = [f"{parent}/{e.name}" for e in it if e.is_dir() and e.name != name]
+            except OSError:
+                others = []
+            known = self._has_manifest(folder) and any(map(self._has_manifest, others))
+            self._packages[folder] = known
+        return known
 
     def _has_manifest(self, folder: str) -> bool:
-        """Whether ``folder`` holds the manifest of a package (:data:`_PACKAGE_MANIFEST`)."""
+        """Whether ``folder`` holds a package's manifest (:data:`_PACKAGE_MANIFEST`)."""
         try:
             with os.scandir(self.root / folder) as it:
                 return any(e.is_file() and _PACKAGE_MANIFEST.fullmatch(e.name) for e in it)
