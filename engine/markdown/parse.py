@@ -80,7 +80,8 @@ def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
         else:
             front_matter = _load_front_matter(lines[1:close], warnings)
             offset = close + 1
-    body_lines = lines[offset:]
+    body_lines = lines[offset:] or [""]  # front matter to the last line: an empty body,
+    body_offset = min(offset, len(lines) - 1)  # one line long like any text, on the last
 
     collector = _MetadataCollector(warnings)
     collector.read_front_matter(front_matter, lines[:offset])
@@ -89,7 +90,7 @@ def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
     # Where each line is code matters only to these steps; most files need none of them.
     if mdx or "<!--" in joined or may_hold_template_text(joined):
         code = block_map(body_lines).code
-        body_lines = collector.read_directives(body_lines, code, offset)
+        body_lines = collector.read_directives(body_lines, code, body_offset)
         body_lines = blank_template_paragraphs(body_lines, code)
         if mdx:
             body_lines = blank_mdx(body_lines, code)
@@ -99,7 +100,7 @@ def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
         category = None
     return ParsedMarkdown(
         body="\n".join(body_lines),
-        body_line_offset=offset,
+        body_line_offset=body_offset,
         front_matter=front_matter,
         index=collector.index,
         keywords=collector.keywords(),
