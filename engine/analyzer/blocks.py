@@ -50,13 +50,13 @@ def nested_pieces(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     The head keeps what opens the body up to its first named block (a module's doc)."""
     if size(lines, piece.start, piece.end) <= high:
         return [piece]
-    body = [n for n in range(piece.start + 1, piece.end + 1) if lines[n - 1].strip()]
-    first = lines[body[0] - 1] if body else ""
+    body = next((n for n in range(piece.start + 1, piece.end + 1) if lines[n - 1].strip()), 0)
+    first = lines[body - 1] if body else ""
     indent = first[: len(first) - len(first.lstrip())]
     margin = lines[piece.start - 1]
     if not indent or len(indent) <= len(margin) - len(margin.lstrip()):
         return [piece]
-    inner = list(_blocks(lines, indent, body[0], piece.end))
+    inner = list(_blocks(lines, indent, body, piece.end))
     if len(inner) < 2:
         return [piece]
     if not inner[0].names:  # what opens the body (its doc, its imports) goes with its head

@@ -354,22 +354,17 @@ class NoiseClassifier:
         known = self._packages.get(folder)
         if known is None:
             parent, _, name = folder.rpartition("/")
-            try:
-                with os.scandir(self.root / parent) as it:
-                    others = [f"{parent}/{e.name}" for e in it if e.is_dir() and e.name != name]
-            except OSError:
-                others = []
-            known = self._has_manifest(folder) and any(map(self._has_manifest, others))
+            beside = (e.name for e in _listing(self.root / parent) if e.is_dir() and e.name != name)
+            known = self._has_manifest(folder) and any(
+                self._has_manifest(f"{parent}/{other}") for other in beside
+            )
             self._packages[folder] = known
         return known
 
     def _has_manifest(self, folder: str) -> bool:
         """Whether ``folder`` holds a package's manifest (:data:`_PACKAGE_MANIFEST`)."""
-        try:
-            with os.scandir(self.root / folder) as it:
-                return any(e.is_file() and _PACKAGE_MANIFEST.fullmatch(e.name) for e in it)
-        except OSError:
-            return False
+        entries = _listing(self.root / folder)
+        return any(e.is_file() and _PACKAGE_MANIFEST.fullmatch(e.name) for e in entries)
 
     def licensed(self, folder: str) -> bool:
         """Whether the project-relative ``folder`` holds a licence file of its own (a file,
@@ -378,14 +373,19 @@ class NoiseClassifier:
 
         known = self._licensed.get(folder)
         if known is None:
-            try:
-                with os.scandir(self.root / folder) as it:
-                    names = [e.name for e in it if e.is_file()]  # not a license/ package
-            except OSError:
-                names = []
+            names = [e.name for e in _listing(self.root / folder) if e.is_file()]
             known = any(_LICENSE.match(n) and not is_code(language_of(n)) for n in names)
             self._licensed[folder] = known
         return known
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]]:
+    """The entries of ``folder``; none when it cannot be read."""
+    try:
+        with os.scandir(folder) as it:
+            return list(it)
+    except OSError:
+        return []
 
 
 def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:

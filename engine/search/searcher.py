@@ -235,6 +235,7 @@ class Searcher:
         return self._keyword_safely(lambda: self.keyword.search(query, limit), warnings)
 
     def _ranks(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordRank]:
+        self.writes_first.step_aside()  # hybrid's keyword half, in a thread of its own
         return self._keyword_safely(lambda: self.keyword.ranks(query, limit), warnings)
 
     def _hits(self, ranks: list[KeywordRank], warnings: list[str]) -> list[KeywordHit]:
@@ -242,7 +243,6 @@ class Searcher:
 
     def _keyword_safely(self, work: Callable[[], list[Hit]], warnings: list[str]) -> list[Hit]:
         """``work``'s keyword hits, or none (and a warning) when the keyword index fails."""
-        self.writes_first.step_aside()
         try:
             return work()
         except Exception as exc:  # a broken keyword index must not fail the search
