@@ -75,33 +75,59 @@ def role_text(content: str) -> str:
     return shown + "\n" * (content.count("\n") - shown.count("\n"))
 
 
+_BACKTICKS = re.compile(r"`+")
+
+
 def replace_roles(text: str, opener: re.Pattern[str]) -> str:
     """``text`` with every role that ``opener`` finds replaced by the text it shows.
 
     ``opener`` matches a role's name and, as its group 2, the backtick run that opens its
-    content; the content ends at the next run of exactly that length. A role whose run never
-    closes stays as written; each run length is looked for once, so hostile text stays
-    linear.
+    content; the content ends at the next run of exactly that length. The text is read left
+    to right as CommonMark reads code spans: a backtick run that opens no role starts a code
+    span, and a role-like ``{name}``` inside a code span (```${HOME}` ``) is code, kept as
+    written. A run that never closes stays as written; each run length is looked for once
+    (for a role and for a code span alike), so hostile text stays linear.
     """
     pieces: list[str] = []
     done = 0
     unclosed: set[int] = set()
-    for match in opener.finditer(text):
-        ticks = match[2]
-        if match.start() < done or len(ticks) in unclosed:
+    position = 0
+    role = opener.search(text)
+    while role is not None:
+        if role.start() < position:  # looked for again only once passed, so linear
+            role = opener.search(text, position)
             continue
-        close = text.find(ticks, match.end())
-        while close != -1 and text[close + len(ticks) : close + len(ticks) + 1] == "`":
-            close = text.find(ticks, close + len(ticks) + 1)
+        ticks = _BACKTICKS.search(text, position)
+        if ticks is None:
+            break
+        if ticks.start() < role.start(2):
+            # A backtick run before the next role's own: a code span opens here.
+            close = _closing_run(text, ticks.end(), len(ticks[0]), unclosed)
+            position = ticks.end() if close == -1 else close + len(ticks[0])
+            continue
+        run = role[2]
+        close = _closing_run(text, role.end(), len(run), unclosed)
         if close == -1:
-            unclosed.add(len(ticks))
+            position = role.end()
             continue
-        pieces += [text[done : match.start()], role_text(text[match.end() : close])]
-        done = close + len(ticks)
+        pieces += [text[done : role.start()], role_text(text[role.end() : close])]
+        done = position = close + len(run)
     if not pieces:
         return text
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _closing_run(text: str, start: int, length: int, unclosed: set[int]) -> int:
+    """Where the next backtick run of exactly ``length`` begins at or after ``start``, or -1
+    (remembered in ``unclosed``, so a length is never looked for twice in vain)."""
+    if length in unclosed:
+        return -1
+    for match in _BACKTICKS.finditer(text, start):
+        if len(match[0]) == length:
+            return match.start()
+    unclosed.add(length)
+    return -1
 
 
 def by_paragraph(lines: list[str], skip: Sequence[bool], rewrite: Callable[[str], str]) -> None:
