@@ -58,6 +58,11 @@ PER_FILE = 2
 SCAN = 40
 """Fused candidates examined at least before a search says that none is relevant."""
 
+FOUND = float("inf")
+"""The ``best`` that says the query has found something already (a search filtered by
+category, whose whole memory holds a relevant result): the gate lists the filtered
+candidates down to ``min_score`` without asking one of them to be relevant."""
+
 Candidate = TypeVar("Candidate")
 """A fused candidate: a result, or what :func:`gate_candidates` is told to make one of."""
 
@@ -143,9 +148,11 @@ def gate_candidates(
     min_score: float,
     similarities: Similarities,
     unembedded: Collection[str] = (),
+    found: bool = False,
 ) -> list[SearchResult]:
     """The best ``limit`` fused candidates by :func:`shown`'s order, scored by their
-    relevance, or none when no candidate is relevant (see the module docstring).
+    relevance, or none when no candidate is relevant (see the module docstring) and the
+    query is not ``found`` to have found something elsewhere (:data:`FOUND`).
     Candidates are judged in fused order until twice ``limit`` reach ``min_score`` (the
     order may draw on them), a batch at a time: ``results_of`` makes a batch's results
     (reading their entries; one no longer stored is left out) and the similarities of
@@ -156,7 +163,7 @@ def gate_candidates(
         return []
     scored: list[SearchResult] = []
     waiting: list[SearchResult] = []
-    best, batch_start, depth = 0.0, 0, 2 * limit
+    best, batch_start, depth = (FOUND if found else 0.0), 0, 2 * limit
     while batch_start < len(fused) and (
         _listed(scored, min_score) + len(waiting) < depth
         or (best < RELEVANT and batch_start < SCAN)

@@ -32,7 +32,7 @@ from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import DEFAULT_FUSION, Fused, fuse_ranks
-from engine.search.gate import answering, gate_candidates, judged, shown
+from engine.search.gate import FOUND, answering, gate_candidates, judged, shown
 from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
@@ -138,6 +138,17 @@ class Searcher:
         weights = self._weights(asked)
         if not weights.terms:
             return SearchResponse((), mode, mode, (NOTHING_TO_SEARCH,))
+        found = False
+        if category is not None and floor > 0:
+            # A filtered list is the unfiltered one restricted to the filter: whether the
+            # query found anything is decided on the whole memory, not on one category.
+            whole = self.search(
+                query, mode=mode, limit=1, prefix_last=prefix_last,
+                wait_for_model=wait_for_model, min_score=min_score,
+            )  # fmt: skip
+            if not whole.results:
+                return whole
+            found = True
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
         keyword: Future[list[KeywordRank]] | None = None
         if mode is SearchMode.HYBRID:
@@ -160,9 +171,11 @@ class Searcher:
             ]
             # listed by meaning alone; judged and scored as in hybrid search
             best = max((answering(r, weights) for r in scored), default=0.0)
-            kept = shown(scored, floor, limit, key=_cosine, best=best)
+            kept = shown(scored, floor, limit, key=_cosine, best=FOUND if found else best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
-        gated = self._hybrid(weights, qvec, nearest, keyword.result(), limit, depth, floor)
+        gated = self._hybrid(
+            weights, qvec, nearest, keyword.result(), limit, depth, floor, found=found
+        )
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
@@ -175,9 +188,12 @@ class Searcher:
         limit: int,
         depth: int,
         floor: float,
+        *,
+        found: bool = False,
     ) -> list[SearchResult]:
         """The two rankings fused by entry id and gated; only the candidates the gate
-        judges have their entries read (a fifth of them, most often)."""
+        judges have their entries read (a fifth of them, most often). ``found``: the
+        query is known to have found something (in the whole memory)."""
         self.writes_first.step_aside()
         fused = fuse_ranks(
             nearest,
@@ -202,6 +218,7 @@ class Searcher:
             min_score=floor,
             similarities=self.vectors.similarities,
             unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
+            found=found,
         )
 
     def _keyword_results(
