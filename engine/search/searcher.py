@@ -36,7 +36,7 @@ from engine.search.gate import FOUND, answering, gate_candidates, judged, shown
 from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
-from engine.search.scoring import QueryWeights, keyword_relevance, query_weights
+from engine.search.scoring import RELEVANT, QueryWeights, keyword_relevance, query_weights
 from engine.search.vector import VectorSearcher
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ class Searcher:
                 hits = self._hits(keyword.result()[:limit], warnings)
             else:
                 hits = self._keyword(asked, limit, warnings)
-            results = self._keyword_results(asked, hits)
+            results = _gated_by_words(self._keyword_results(asked, hits), weights, floor, found)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
         qvec, nearest = vector
         if keyword is None:
@@ -290,6 +290,21 @@ NOTHING_TO_SEARCH = (
     "nothing to search for: the query has no informative word (stopwords and single "
     "letters are left out)"
 )
+
+
+def _gated_by_words(
+    results: tuple[SearchResult, ...], weights: QueryWeights, floor: float, found: bool
+) -> tuple[SearchResult, ...]:
+    """Keyword results standing in for a vector or hybrid search (no model yet, or no
+    vector store), through the same gate: shown only when one of them answers the query
+    by its words alone (as an entry still waiting for its vector is judged), and then down
+    to ``floor``. An off-topic question gets nothing while the model loads, too."""
+    if floor <= 0:
+        return results
+    best = max((answering(judged(r, None, weights), weights) for r in results), default=0.0)
+    if not found and best < max(RELEVANT, floor):
+        return ()
+    return tuple(r for r in results if r.score >= floor)
 
 
 def _cosine(result: SearchResult) -> float:

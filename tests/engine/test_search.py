@@ -360,6 +360,17 @@ class TestDegradation:
         waited = memory.search("camelcase", mode="hybrid", wait_for_model=True)
         assert waited.used is SearchMode.HYBRID
 
+    def test_the_keyword_stand_in_is_gated_while_the_model_loads(
+        self, memory: Memory, notes: dict[str, Entry], fake_embedder: FakeEmbedder
+    ) -> None:
+        fake_embedder.loaded = False
+        memory.add("The capital letters of a constant name are kept", category="pattern")
+        keyword = memory.search("capital of Australia", mode="keyword")
+        assert keyword.results  # keyword mode lists what holds the words typed
+        for mode in ("hybrid", "vector"):
+            loading = memory.search("capital of Australia", mode=mode, wait_for_model=False)
+            assert loading.used is SearchMode.KEYWORD and loading.results == ()
+
     def test_missing_vector_store_does_not_fail_keyword_search(self, memory: Memory) -> None:
         assert memory.search("anything", mode="keyword").results == ()
         assert memory.search("anything", mode="hybrid").results == ()

@@ -141,3 +141,27 @@ def test_building_the_server_imports_no_heavy_module(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "[]"
+
+
+async def test_an_off_topic_query_gets_nothing_while_the_model_loads(tmp_path: Path) -> None:
+    """The keyword stand-in goes through the relevance gate (issue 45, item 10): a query
+    about something else gets nothing in the first seconds too, one the memory answers
+    still gets its answer."""
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as seeded:
+        seeded.add("Webhooks are verified with an HMAC signature", category="pattern")
+        seeded.add("The capital letters of a constant name are kept as written", category="pattern")
+    model = SlowEmbedder()
+    memory = Memory.open(tmp_path, embedder=model)
+    server = create_server(memory, warm_up=True)
+    try:
+        async with connect(server) as client:
+            assert await anyio.to_thread.run_sync(model.load_started.wait, 10)
+            off_topic = await call(client, "memory_search", query="capital of Australia")
+            on_topic = await call(client, "memory_search", query="webhook HMAC signature")
+    finally:
+        model.gate.set()
+        server.state.close()
+        memory.close()
+    assert off_topic["used"] == "keyword" and off_topic["results"] == []
+    assert on_topic["used"] == "keyword"
+    assert on_topic["results"][0]["content"].startswith("Webhooks")
