@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
-REPOSITORIES = ("typer", "express", "zustand", "hono", "urfave_cli", "delta", "gson", "fmt")
+REPOSITORIES = (
+    "typer",
+    "express",
+    "zustand",
+    "hono",
+    "urfave_cli",
+    "delta",
+    "gson",
+    "fmt",
+    "marshmallow",
+)
 HIT_K = 5
 MRR_K = 10
 
