@@ -26,6 +26,7 @@ REPOSITORIES = (
     "gson",
     "fmt",
     "marshmallow",
+    "cmdliner",
 )
 HIT_K = 5
 MRR_K = 10
@@ -39,7 +40,7 @@ _NOISE = re.compile(
     r"|[^/]*_spec\.rb|[^/]*Tests?\.(?:java|kt|cs))$",
     re.IGNORECASE,
 )
-_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc")
+_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc", ".mld")
 _TEST_IN_SOURCE = re.compile(
     r"#\[(?:cfg\()?test\b|^\s*(?:pub\s+)?mod\s+tests?\b|\bfn\s+test_\w*\s*\("
     r"|\bfunc\s+(?:Test|Benchmark|Fuzz)[A-Z_]\w*\s*\(\s*\w+\s+\*testing\."
