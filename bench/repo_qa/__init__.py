@@ -27,6 +27,7 @@ REPOSITORIES = (
     "fmt",
     "marshmallow",
     "cmdliner",
+    "oil_nvim",
 )
 HIT_K = 5
 MRR_K = 10
