@@ -28,6 +28,7 @@ REPOSITORIES = (
     "marshmallow",
     "cmdliner",
     "oil_nvim",
+    "shelf",
 )
 HIT_K = 5
 MRR_K = 10
