@@ -6,7 +6,7 @@ ask them, each with the 1–3 files that answer it (checked by reading them befo
 Only questions and hashes are shipped, never the repositories' code. Issue 17 added Python,
 JavaScript and TypeScript projects; issue 34 Go, Rust, Java and C++; issue 50 layouts of
 documentation none of those has (Sphinx reStructuredText, odoc pages, a vimdoc help page,
-a monorepo of packages' READMEs) in Python, OCaml, Lua and Dart.
+a monorepo of packages' READMEs, a man page) in Python, OCaml, Lua, Dart and Go.
 
 Beside each set, ``<name>.paths.gz`` lists the paths git tracks at the set's commit (paths
 only, no content), so that the answer files are checked everywhere, with no clone and no
@@ -36,6 +36,7 @@ REPOSITORIES = (
     "cmdliner",
     "oil_nvim",
     "shelf",
+    "fzf",
 )
 HIT_K = 5
 MRR_K = 10
@@ -50,6 +51,7 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc", ".mld")
+_MAN_PAGE = re.compile(r"\.[1-9]$")
 _TEST_IN_SOURCE = re.compile(
     r"#\[(?:cfg\()?test\b|^\s*(?:pub\s+)?mod\s+tests?\b|\bfn\s+test_\w*\s*\("
     r"|\bfunc\s+(?:Test|Benchmark|Fuzz)[A-Z_]\w*\s*\(\s*\w+\s+\*testing\."
@@ -130,8 +132,9 @@ def is_noise(path: str) -> bool:
 
 
 def is_doc(path: str) -> bool:
-    """A documentation file (markdown and other prose formats), by suffix."""
-    return path.lower().endswith(_DOC_SUFFIXES)
+    """A documentation file (markdown and other prose formats, odoc pages, man pages), by
+    suffix."""
+    return path.lower().endswith(_DOC_SUFFIXES) or bool(_MAN_PAGE.search(path))
 
 
 def question_kind(question: Question) -> str:

@@ -225,6 +225,9 @@ def test_the_command_clones_into_repos_dir_and_saves_the_paths(
 def test_question_kind_follows_the_first_answer_file() -> None:
     assert question_kind(Question("How?", ("docs/a.md", "src/a.rs"))) == "doc"
     assert question_kind(Question("Where?", ("src/a.rs", "docs/a.md"))) == "source"
+    assert question_kind(Question("Exit?", ("man/man1/fzf.1",))) == "doc"  # a man page
+    assert question_kind(Question("Terms?", ("doc/tutorial.mld",))) == "doc"  # an odoc page
+    assert question_kind(Question("Trie?", ("src/cmdliner_trie.ml",))) == "source"
 
 
 @pytest.mark.parametrize(
