@@ -93,6 +93,8 @@ def source_repo(
     """The git directory to read the set's commit from: ``git_dir``, the mirror when it
     holds the commit, else the clone in ``repos_dir`` (cloned when absent)."""
     if git_dir is not None:
+        if not has_commit(git_dir, qs.commit):
+            raise SystemExit(f"--git-dir {git_dir} holds no commit {qs.commit} (set {qs.name})")
         return git_dir
     if has_commit(mirror(qs), qs.commit):
         return mirror(qs)

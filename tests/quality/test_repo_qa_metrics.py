@@ -198,7 +198,9 @@ def test_the_source_is_the_given_git_dir_else_the_mirror_else_the_cache(
     origin, commit = _origin(tmp_path / "origin", {"docs/a.md": "# A\n"})
     qs, cache = _set(commit), tmp_path / "cache"
     monkeypatch.setattr("bench.repo_qa.repos.MIRRORS", tmp_path / "mirrors")
-    assert source_repo(qs, tmp_path / "given", cache, url=str(origin)) == tmp_path / "given"
+    assert source_repo(qs, origin / ".git", cache, url="unused") == origin / ".git"
+    with pytest.raises(SystemExit, match=r"--git-dir .*given holds no commit"):
+        source_repo(qs, tmp_path / "given", cache, url=str(origin))
     assert present_repo(qs, cache) is None
     assert source_repo(qs, None, cache, url=str(origin)) == cache / "owner+name.git"
     mirrored = tmp_path / "mirrors" / "owner+name" / "repo"
