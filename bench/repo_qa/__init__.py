@@ -4,11 +4,18 @@ Each ``<name>.json`` names a public repository, the commit measured, the file pa
 plain-BM25 baselines read (``source_globs``) and 30+ questions written as a newcomer would
 ask them, each with the 1–3 files that answer it (checked by reading them before any run).
 Only questions and hashes are shipped, never the repositories' code. Issue 17 added Python,
-JavaScript and TypeScript projects; issue 34 Go, Rust, Java and C++.
+JavaScript and TypeScript projects; issue 34 Go, Rust, Java and C++; issue 50 layouts of
+documentation none of those has (Sphinx reStructuredText, odoc pages, a vimdoc help page,
+a monorepo of packages' READMEs, a man page) in Python, OCaml, Lua, Dart and Go.
+
+Beside each set, ``<name>.paths.gz`` lists the paths git tracks at the set's commit (paths
+only, no content), so that the answer files are checked everywhere, with no clone and no
+network.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Sequence
@@ -16,7 +23,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
-REPOSITORIES = ("typer", "express", "zustand", "hono", "urfave_cli", "delta", "gson", "fmt")
+REPOSITORIES = (
+    "typer",
+    "express",
+    "zustand",
+    "hono",
+    "urfave_cli",
+    "delta",
+    "gson",
+    "fmt",
+    "marshmallow",
+    "cmdliner",
+    "oil_nvim",
+    "shelf",
+    "fzf",
+)
 HIT_K = 5
 MRR_K = 10
 
@@ -29,7 +50,8 @@ _NOISE = re.compile(
     r"|[^/]*_spec\.rb|[^/]*Tests?\.(?:java|kt|cs))$",
     re.IGNORECASE,
 )
-_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc")
+_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc", ".mld")
+_MAN_PAGE = re.compile(r"\.[1-9]$")
 _TEST_IN_SOURCE = re.compile(
     r"#\[(?:cfg\()?test\b|^\s*(?:pub\s+)?mod\s+tests?\b|\bfn\s+test_\w*\s*\("
     r"|\bfunc\s+(?:Test|Benchmark|Fuzz)[A-Z_]\w*\s*\(\s*\w+\s+\*testing\."
@@ -37,6 +59,11 @@ _TEST_IN_SOURCE = re.compile(
     re.MULTILINE,
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_SUMMARY = re.compile(
+    r"^(?:(?P<module>Module (?!documentation of )\S|(?:More )?[Mm]odules in \S)"
+    r"|(?P<package>Package \S)|(?P<overview>Project overview$))"
+)
+SUMMARY_KINDS = ("module", "package", "overview")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +95,24 @@ def load(name: str) -> QuestionSet:
     )
 
 
+def paths_file(name: str) -> Path:
+    """Where the list of paths tracked at set ``name``'s commit is shipped."""
+    return HERE / f"{name}.paths.gz"
+
+
+def tracked_paths(name: str) -> tuple[str, frozenset[str]]:
+    """The commit and the paths git tracks at it, as shipped for set ``name``."""
+    data = json.loads(gzip.decompress(paths_file(name).read_bytes()).decode("utf-8"))
+    return data["commit"], frozenset(data["paths"])
+
+
+def pack_paths(commit: str, paths: Sequence[str]) -> bytes:
+    """The shipped form of a commit's tracked paths: sorted, as gzipped JSON with no
+    timestamp, so the same tree always gives the same bytes."""
+    text = json.dumps({"commit": commit, "paths": sorted(set(paths))}, indent=0)
+    return gzip.compress(text.encode("utf-8"), mtime=0)
+
+
 def off_topic_groups() -> dict[str, list[str]]:
     """Queries unrelated to any project, by group (nonsense strings, everyday topics,
     programming topics none of the projects deals with)."""
@@ -87,8 +132,9 @@ def is_noise(path: str) -> bool:
 
 
 def is_doc(path: str) -> bool:
-    """A documentation file (markdown and other prose formats), by suffix."""
-    return path.lower().endswith(_DOC_SUFFIXES)
+    """A documentation file (markdown and other prose formats, odoc pages, man pages), by
+    suffix."""
+    return path.lower().endswith(_DOC_SUFFIXES) or bool(_MAN_PAGE.search(path))
 
 
 def question_kind(question: Question) -> str:
@@ -101,6 +147,16 @@ def is_test_code(text: str) -> bool:
     *testing.T)``, ``def test_x(``, ``@Test``, ``TEST(`` — to find tests written inside source
     files, which the path rule cannot see."""
     return bool(_TEST_IN_SOURCE.search(text))
+
+
+def summary_kind(category: str, title: str) -> str:
+    """``module``, ``package`` or ``overview`` for an analysis entry that summarises a
+    module (or a folder's modules), a package or the project (by its title, as the analyzer
+    writes it), else ``""``. A module's documentation cut from its source is not one."""
+    found = _SUMMARY.match(title) if category == "discovery" else None
+    if found is None:
+        return ""
+    return found.lastgroup or ""
 
 
 def word_count(text: str) -> int:

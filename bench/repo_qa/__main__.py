@@ -10,10 +10,14 @@ generated code (the bench's path rule), the largest single file's share, entries
 fewer than 3 words, entries of test code inside source files. Beside every figure, three
 plain BM25 baselines (``bm25s``, English stop words, Snowball-stemmed) over the files
 matching the set's ``source_globs``: whole files, 60-line windows, and whole files without
-tests/examples/vendor (the bench's path rule).
+tests/examples/vendor (the bench's path rule). Beside them, the share of entries that
+summarise a module, package or the project, and how often one holds a top-5 place without
+being an answer.
 
-The repository comes from ``--git-dir`` (a bare clone holding the commit), by default the
-tool library's mirror ``/work/.mirror/<owner>+<name>/repo``.
+The repository comes from ``--git-dir`` (a bare clone holding the commit), else the tool
+library's mirror ``/work/.mirror/<owner>+<name>/repo`` when present, else a bare clone in
+``--repos-dir`` (cloned from GitHub when absent; see ``bench/repo_qa/repos.py``).
+``--save-paths`` writes the list of tracked paths shipped beside each set.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from bench.metrics import percentile
 from bench.repo_qa import (
     HIT_K,
     REPOSITORIES,
+    SUMMARY_KINDS,
     QuestionSet,
     hit_at,
     injected_files,
@@ -43,26 +48,15 @@ from bench.repo_qa import (
     off_topic,
     question_kind,
     reciprocal_rank,
+    summary_kind,
     word_count,
 )
-from engine import Entry
+from bench.repo_qa.baselines import BASELINES, bm25_baseline
+from bench.repo_qa.repos import checkout, default_repos_dir, save_paths, source_repo
+from engine import Entry, SearchResult
 
 MODES = ("keyword", "vector", "hybrid")
-WINDOW = 60
-BASELINES = ("bm25_whole", "bm25_windows", "bm25_clean")
-"""Whole files, 60-line windows, whole files without tests/examples/vendor."""
 FEW_WORDS = 3
-
-
-def checkout(qs: QuestionSet, git_dir: Path, into: Path) -> Path:
-    """A fresh copy of the repository at the recorded commit, as a new git repository."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "archive", qs.commit], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    subprocess.run(["git", "init", "-q", str(into)], check=True)
-    return into
 
 
 def run_init(root: Path) -> float:
@@ -86,19 +80,24 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     kinds = [question_kind(q) for q in qs.questions]
     with Memory.open(root) as memory:
         for mode in MODES:
-            hits, rr = [], []
+            hits, rr, placed = [], [], []
             for question in qs.questions:
                 results = memory.search(question.q, mode=mode, limit=10).results
                 files = [r.entry.file_path for r in results]
                 hits.append(hit_at(files, question.files))
                 rr.append(reciprocal_rank(files, question.files))
+                placed.append(unanswering_summaries(results, question.files))
                 if not hits[-1]:
                     misses.setdefault(mode, []).append({"q": question.q, "got": files[:HIT_K]})
             figures[f"{mode}_hit@{HIT_K}"] = sum(hits) / len(hits)
             figures[f"{mode}_mrr"] = sum(rr) / len(rr)
             figures[f"{mode}_by_kind"] = by_kind(hits, kinds)
+            figures[f"{mode}_summary_top5"] = sum(n > 0 for n in placed) / len(placed)
+            figures[f"{mode}_summary_places"] = sum(placed)
         entries = memory.list(limit=1_000_000)
-    hook, seconds, complaints = [], [], []
+    hook: list[float] = []
+    seconds: list[float] = []
+    complaints: list[str] = []
     for question in qs.questions:
         took, out = run_hook(root, question.q, complaints)
         seconds.append(took)
@@ -123,6 +122,16 @@ def evaluate(qs: QuestionSet, root: Path) -> dict[str, object]:
     figures |= store_figures(entries)
     figures["misses"] = misses  # in --json only: what each miss returned instead
     return figures
+
+
+def unanswering_summaries(results: Sequence[SearchResult], answers: Sequence[str]) -> int:
+    """How many of the first :data:`HIT_K` results summarise a module, package or the
+    project (:func:`summary_kind`) without coming from an answer file."""
+    return sum(
+        bool(summary_kind(str(r.entry.category), r.entry.section_title))
+        and r.entry.file_path not in answers
+        for r in results[:HIT_K]
+    )
 
 
 def by_kind(hits: list[float], kinds: list[str]) -> dict[str, str]:
@@ -154,7 +163,8 @@ def run_hook(root: Path, prompt: str, complaints: list[str]) -> tuple[float, str
 
 def store_figures(entries: Sequence[Entry]) -> dict[str, object]:
     """What the memory holds: noise share, the largest file's share, entries with fewer
-    than :data:`FEW_WORDS` words, and test code inside (path-wise) non-test source files."""
+    than :data:`FEW_WORDS` words, test code inside (path-wise) non-test source files, and
+    the entries summarising a module, package or the project (their share, and by kind)."""
     total = max(1, len(entries))
     per_file: dict[str, int] = {}
     for entry in entries:
@@ -166,6 +176,7 @@ def store_figures(entries: Sequence[Entry]) -> dict[str, object]:
     in_source = [
         e for e in entries if e.file_path and not is_doc(e.file_path) and not is_noise(e.file_path)
     ]
+    summaries = [summary_kind(str(e.category), e.section_title) for e in entries]
     return {
         "entries": len(entries),
         "noise_share": sum(is_noise(e.file_path) for e in entries) / total,
@@ -175,77 +186,17 @@ def store_figures(entries: Sequence[Entry]) -> dict[str, object]:
         "largest_source_file": largest_source,
         "entries_under_3_words": sum(word_count(e.content) < FEW_WORDS for e in entries),
         "test_in_source_share": sum(is_test_code(e.content) for e in in_source) / total,
+        "summary_share": sum(bool(kind) for kind in summaries) / total,
+        "summaries": {kind: summaries.count(kind) for kind in SUMMARY_KINDS},
     }
 
 
-def bm25_baseline(qs: QuestionSet, root: Path) -> dict[str, float]:
-    """Plain BM25 over every file matching the set's globs, three ways: whole files
-    (``bm25_whole_*``), 60-line windows (``bm25_windows_*``) and whole files leaving out
-    tests, examples, vendored code and release notes by the bench's path rule
-    (``bm25_clean_*``)."""
-    corpora: dict[str, tuple[list[str], list[str]]] = {b: ([], []) for b in BASELINES}
-    seen: set[str] = set()
-    for pattern in qs.source_globs:
-        for path in sorted(root.rglob(pattern)):
-            rel = path.relative_to(root).as_posix()
-            if rel in seen or not path.is_file():
-                continue
-            if any(part.startswith(".") or part == "node_modules" for part in rel.split("/")):
-                continue
-            seen.add(rel)
-            text = path.read_text(encoding="utf-8", errors="replace")
-            lines = text.splitlines()
-            for start in range(0, max(1, len(lines)), WINDOW):
-                window = "\n".join(lines[start : start + WINDOW])
-                _add(corpora["bm25_windows"], rel, f"{rel}\n{window}")
-            _add(corpora["bm25_whole"], rel, f"{rel}\n{text}")
-            if not is_noise(rel):
-                _add(corpora["bm25_clean"], rel, f"{rel}\n{text}")
-    figures = {}
-    for prefix, (docs, owners) in corpora.items():
-        hits, rr = _bm25_scores(qs, docs, owners)
-        figures[f"{prefix}_hit@{HIT_K}"] = hits
-        figures[f"{prefix}_mrr"] = rr
-    return figures
-
-
-def _add(corpus: tuple[list[str], list[str]], owner: str, text: str) -> None:
-    corpus[0].append(text)
-    corpus[1].append(owner)
-
-
-def _bm25_scores(qs: QuestionSet, docs: list[str], owners: list[str]) -> tuple[float, float]:
-    """Mean hit@5 and MRR@10 of ``bm25s`` over ``docs`` (each owned by a file), English stop
-    words and Snowball stemming on both sides."""
-    import bm25s
-    import snowballstemmer
-
-    if not docs:
-        return 0.0, 0.0
-    stem = snowballstemmer.stemmer("english")  # has stemWords, as PyStemmer's stemmer
-    retriever = bm25s.BM25()
-    corpus = bm25s.tokenize(docs, stopwords="en", stemmer=stem, show_progress=False)
-    retriever.index(corpus, show_progress=False)
-    hits, rr = [], []
-    for question in qs.questions:
-        tokens = bm25s.tokenize([question.q], stopwords="en", stemmer=stem, show_progress=False)
-        ids, _ = retriever.retrieve(tokens, k=min(10, len(docs)), show_progress=False)
-        files = [owners[i] for i in ids[0]]
-        hits.append(hit_at(files, question.files))
-        rr.append(reciprocal_rank(files, question.files))
-    return sum(hits) / len(hits), sum(rr) / len(rr)
-
-
-def mirror(qs: QuestionSet) -> Path:
-    """The tool library's bare mirror of the set's repository."""
-    owner, _, repo = qs.repo.partition("/")
-    return Path(f"/work/.mirror/{owner}+{repo}/repo")
-
-
-def measure(name: str, git_dir: Path | None, bm25_only: bool = False) -> dict[str, object]:
+def measure(
+    name: str, git_dir: Path | None, repos_dir: Path, bm25_only: bool = False
+) -> dict[str, object]:
     """Every figure for one repository (only the BM25 baselines with ``bm25_only``)."""
     qs = load(name)
-    source = git_dir or mirror(qs)
+    source = source_repo(qs, git_dir, repos_dir)
     kinds = [question_kind(q) for q in qs.questions]
     with tempfile.TemporaryDirectory(prefix=f"repo-qa-{name}-") as tmp:
         root = checkout(qs, source, Path(tmp) / name)
@@ -259,13 +210,14 @@ def measure(name: str, git_dir: Path | None, bm25_only: bool = False) -> dict[st
     return figures
 
 
-def init_times(name: str, git_dir: Path | None, trials: int) -> dict[str, object]:
+def init_times(name: str, git_dir: Path | None, repos_dir: Path, trials: int) -> dict[str, object]:
     """``memory-tui init`` alone, ``trials`` times on fresh copies: each time and the median."""
     qs = load(name)
+    source = source_repo(qs, git_dir, repos_dir)
     times = []
     for _ in range(trials):
         with tempfile.TemporaryDirectory(prefix=f"repo-qa-{name}-") as tmp:
-            root = checkout(qs, git_dir or mirror(qs), Path(tmp) / name)
+            root = checkout(qs, source, Path(tmp) / name)
             files = sum(
                 1 for path in root.rglob("*") if path.is_file() and ".git" not in path.parts
             )
@@ -313,6 +265,7 @@ def report(figures: dict[str, Any]) -> str:
             f"{figures['noise_share']:.3f}, under {FEW_WORDS} words "
             f"{figures['entries_under_3_words']}, test code in source files "
             f"{figures['test_in_source_share']:.3f}",
+            summary_line(figures),
             f"  {'largest file share':22} {figures['largest_file_share']:6.3f}   "
             f"{figures['largest_file']}; largest source file "
             f"{figures['largest_source_file_share']:.3f} {figures['largest_source_file']}",
@@ -323,6 +276,22 @@ def report(figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def summary_line(figures: dict[str, Any]) -> str:
+    """The summaries' share of the entries, by kind, and per mode how many questions had
+    one in the top 5 without it being an answer (and how many places they held)."""
+    kinds = ", ".join(f"{kind} {figures['summaries'][kind]}" for kind in SUMMARY_KINDS)
+    asked = figures["questions"]
+    placed = ", ".join(
+        f"{mode} {round(figures[f'{mode}_summary_top5'] * asked)}/{asked}"
+        f" ({figures[f'{mode}_summary_places']} places)"
+        for mode in MODES
+    )
+    return (
+        f"  {'summary entries':22} {figures['summary_share']:6.3f}   ({kinds}); in the top 5"
+        f" without being an answer: {placed}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.repo_qa",
@@ -331,6 +300,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repo", choices=REPOSITORIES, action="append")
     parser.add_argument("--git-dir", type=Path, help="bare clone holding the commit")
+    parser.add_argument(
+        "--repos-dir",
+        type=Path,
+        default=default_repos_dir(),
+        help="cache folder of bare clones, each cloned when absent (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--save-paths",
+        action="store_true",
+        help="only write each set's list of tracked paths (bench/repo_qa/<name>.paths.gz)",
+    )
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument(
         "--bm25-only", action="store_true", help="only the BM25 baselines (no init, no model)"
@@ -340,9 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     results = []
+    if args.save_paths:
+        for name in args.repo or REPOSITORIES:
+            qs = load(name)
+            print(save_paths(qs, source_repo(qs, args.git_dir, args.repos_dir)), flush=True)
+        return 0
     if args.init_only:
         for name in args.repo or REPOSITORIES:
-            results.append(init_times(name, args.git_dir, args.init_only))
+            results.append(init_times(name, args.git_dir, args.repos_dir, args.init_only))
             got = results[-1]
             print(
                 f"{got['repository']} ({got['files']} files): init {got['init_s']} s, "
@@ -350,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     for name in () if args.init_only else args.repo or REPOSITORIES:
-        results.append(measure(name, args.git_dir, args.bm25_only))
+        results.append(measure(name, args.git_dir, args.repos_dir, args.bm25_only))
         print(report(results[-1]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import fnmatch
+import gzip
+import json
 import subprocess
 from pathlib import Path
 
@@ -20,12 +22,24 @@ from bench.repo_qa import (
     load,
     off_topic,
     off_topic_groups,
+    pack_paths,
+    paths_file,
     question_kind,
     reciprocal_rank,
+    summary_kind,
+    tracked_paths,
     word_count,
 )
-from bench.repo_qa.__main__ import BASELINES, MODES, bm25_baseline, mirror, report, store_figures
-from engine import Entry, SearchResult
+from bench.repo_qa.__main__ import MODES, main, report, store_figures, unanswering_summaries
+from bench.repo_qa.baselines import BASELINES, bm25_baseline
+from bench.repo_qa.repos import (
+    default_repos_dir,
+    ensure_clone,
+    listed_paths,
+    present_repo,
+    source_repo,
+)
+from engine import Category, Entry, SearchResult
 
 
 def test_hit_and_reciprocal_rank_count_file_level_matches() -> None:
@@ -102,27 +116,120 @@ def test_question_sets_are_complete(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", REPOSITORIES)
-def test_answer_files_exist_at_the_pinned_commit(name: str) -> None:
+def test_answer_files_are_tracked_at_the_pinned_commit(name: str) -> None:
+    # runs everywhere: the set's tracked paths are shipped beside it (no clone, no network)
     qs = load(name)
-    git_dir = mirror(qs)
-    if not git_dir.exists():
-        pytest.skip(f"no mirror of {qs.repo} at {git_dir}")
-    listed = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "--name-only", qs.commit],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if listed.returncode != 0:
-        pytest.skip(f"the mirror of {qs.repo} lacks {qs.commit}")
-    tree = set(listed.stdout.splitlines())
+    commit, tree = tracked_paths(name)
+    assert commit == qs.commit, f"{paths_file(name).name} lists {commit[:12]}, not the set's"
     missing = sorted({f for q in qs.questions for f in q.files} - tree)
     assert not missing, f"{name}: answer files not in {qs.commit[:12]}: {missing}"
+
+
+def test_shipped_paths_are_the_commit_trees_of_the_clones_present() -> None:
+    # where this machine has a set's repository (the mirror or a `--repos-dir` clone), the
+    # shipped list must be exactly its tree at the commit
+    present = {name: present_repo(load(name), default_repos_dir()) for name in REPOSITORIES}
+    checked = {name: git_dir for name, git_dir in present.items() if git_dir is not None}
+    if not checked:
+        pytest.skip("no set's repository here (python -m bench.repo_qa --repo NAME clones it)")
+    for name, git_dir in checked.items():
+        commit = load(name).commit
+        assert paths_file(name).read_bytes() == pack_paths(commit, listed_paths(git_dir, commit))
+
+
+def test_pack_paths_is_sorted_without_duplicates_and_the_same_bytes_each_time() -> None:
+    packed = pack_paths("a" * 40, ["src/b.ml", "doc/a.mld", "src/b.ml"])
+    assert packed == pack_paths("a" * 40, ["doc/a.mld", "src/b.ml"])
+    data = json.loads(gzip.decompress(packed))
+    assert data == {"commit": "a" * 40, "paths": ["doc/a.mld", "src/b.ml"]}
+
+
+def _origin(root: Path, files: dict[str, str]) -> tuple[Path, str]:
+    """A git repository at ``root`` with one commit holding ``files``; the commit's hash."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "c"], check=True)
+    done = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    return root, done.stdout.strip()
+
+
+def _set(commit: str) -> QuestionSet:
+    question = Question("How?", ("docs/a.md",))
+    return QuestionSet("t", "owner/name", commit, "test", ("*.md",), (question,))
+
+
+def test_a_missing_repository_is_cloned_into_the_cache_once(tmp_path: Path) -> None:
+    origin, commit = _origin(tmp_path / "origin", {"docs/a.md": "# A\n", "src/b.py": "x = 1\n"})
+    cache = tmp_path / "cache"
+    clone = ensure_clone(_set(commit), cache, url=str(origin))
+    assert clone == cache / "owner+name.git"
+    assert sorted(listed_paths(clone, commit)) == ["docs/a.md", "src/b.py"]
+    subprocess.run(["rm", "-rf", str(origin)], check=True)  # the cache alone answers now
+    assert ensure_clone(_set(commit), cache, url=str(origin)) == clone
+    assert [p.name for p in cache.iterdir()] == ["owner+name.git"]  # no leftovers
+
+
+def test_a_clone_lacking_the_commit_fetches_it(tmp_path: Path) -> None:
+    origin, first = _origin(tmp_path / "origin", {"docs/a.md": "# A\n"})
+    cache = tmp_path / "cache"
+    ensure_clone(_set(first), cache, url=str(origin))
+    _, second = _origin(origin, {"docs/a.md": "# A, later\n"})
+    assert ensure_clone(_set(second), cache, url=str(origin)) == cache / "owner+name.git"
+    assert listed_paths(cache / "owner+name.git", second) == ["docs/a.md"]
+
+
+def test_a_clone_that_fails_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    with pytest.raises(SystemExit, match=r"git clone .*nowhere failed"):
+        ensure_clone(_set("0" * 40), cache, url=str(tmp_path / "nowhere"))
+    assert list(cache.iterdir()) == []
+    origin, _ = _origin(tmp_path / "origin", {"docs/a.md": "# A\n"})
+    with pytest.raises(SystemExit, match="git fetch 000000000000"):
+        ensure_clone(_set("0" * 40), cache, url=str(origin))
+
+
+def test_the_source_is_the_given_git_dir_else_the_mirror_else_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin, commit = _origin(tmp_path / "origin", {"docs/a.md": "# A\n"})
+    qs, cache = _set(commit), tmp_path / "cache"
+    monkeypatch.setattr("bench.repo_qa.repos.MIRRORS", tmp_path / "mirrors")
+    assert source_repo(qs, origin / ".git", cache, url="unused") == origin / ".git"
+    with pytest.raises(SystemExit, match=r"--git-dir .*given holds no commit"):
+        source_repo(qs, tmp_path / "given", cache, url=str(origin))
+    assert present_repo(qs, cache) is None
+    assert source_repo(qs, None, cache, url=str(origin)) == cache / "owner+name.git"
+    mirrored = tmp_path / "mirrors" / "owner+name" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(origin), str(mirrored)], check=True)
+    assert source_repo(qs, None, cache) == present_repo(qs, cache) == mirrored
+
+
+def test_the_command_clones_into_repos_dir_and_saves_the_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    origin, commit = _origin(tmp_path / "origin", {"docs/a.md": "# A\n", "lib/b.dart": "x\n"})
+    monkeypatch.setattr("bench.repo_qa.repos.MIRRORS", tmp_path / "mirrors")
+    monkeypatch.setattr("bench.repo_qa.repos.repo_url", lambda qs: str(origin))
+    monkeypatch.setattr("bench.repo_qa.repos.paths_file", lambda name: tmp_path / "t.paths.gz")
+    monkeypatch.setattr("bench.repo_qa.__main__.load", lambda name: _set(commit))
+    cache = tmp_path / "cache"
+    assert main(["--repo", "shelf", "--repos-dir", str(cache), "--save-paths"]) == 0
+    assert (cache / "owner+name.git").is_dir()
+    data = json.loads(gzip.decompress((tmp_path / "t.paths.gz").read_bytes()))
+    assert data == {"commit": commit, "paths": ["docs/a.md", "lib/b.dart"]}
+    assert capsys.readouterr().out.strip() == str(tmp_path / "t.paths.gz")
 
 
 def test_question_kind_follows_the_first_answer_file() -> None:
     assert question_kind(Question("How?", ("docs/a.md", "src/a.rs"))) == "doc"
     assert question_kind(Question("Where?", ("src/a.rs", "docs/a.md"))) == "source"
+    assert question_kind(Question("Exit?", ("man/man1/fzf.1",))) == "doc"  # a man page
+    assert question_kind(Question("Terms?", ("doc/tutorial.mld",))) == "doc"  # an odoc page
+    assert question_kind(Question("Trie?", ("src/cmdliner_trie.ml",))) == "source"
 
 
 @pytest.mark.parametrize(
@@ -198,6 +305,46 @@ def test_bm25_baselines_rank_the_answer_and_leave_noise_out_of_whole_files(
     assert figures["bm25_clean_hit@5"] == 0.5  # CHANGELOG.md is noise: left out
 
 
+@pytest.mark.parametrize(
+    ("category", "title", "kind"),
+    [
+        ("discovery", "Module src/marshmallow/fields.py", "module"),
+        ("discovery", "Modules in lua/oil/adapters (part 2 of 3)", "module"),
+        ("discovery", "Package pkgs/shelf/lib/src/", "package"),
+        ("discovery", "Project overview", "overview"),
+        ("discovery", "Module documentation of src/cmdliner_arg.ml", ""),
+        ("discovery", "function createStaticHandler", ""),
+        ("general", "Module src/a.py", ""),  # a page's heading, not the analysis
+        ("general", "Nesting Schemas > Two-way Nesting", ""),
+    ],
+)
+def test_summary_entries_are_told_by_their_title(category: str, title: str, kind: str) -> None:
+    assert summary_kind(category, title) == kind
+
+
+def _summary(i: int, title: str, path: str) -> Entry:
+    content = f"{title}: what it does"
+    return Entry(str(i), content, Category.DISCOVERY, file_path=path, section_title=title)
+
+
+def test_summaries_count_in_the_store_and_in_the_top_five_only_when_not_answers() -> None:
+    entries = [
+        _summary(1, "Module src/a.py", "src/a.py"),
+        _summary(2, "Package src/", "src"),
+        _summary(3, "Project overview", ""),
+        Entry(id="4", content="How to nest schemas", file_path="docs/nesting.rst"),
+    ]
+    figures = store_figures(entries)
+    assert figures["summary_share"] == pytest.approx(0.75)
+    assert figures["summaries"] == {"module": 1, "package": 1, "overview": 1}
+    results = [SearchResult(entry=e, score=1.0) for e in [entries[3], *entries[:3]]]
+    assert unanswering_summaries(results, ["src/a.py"]) == 2  # the package and the overview
+    assert unanswering_summaries(results, ["docs/nesting.rst"]) == 3
+    assert unanswering_summaries(results[:1], ["x.py"]) == 0
+    sixth = [SearchResult(entry=entries[3], score=1.0)] * 5 + results[1:2]
+    assert unanswering_summaries(sixth, ["x.py"]) == 0  # past the fifth place
+
+
 def test_report_puts_the_three_bm25_baselines_beside_each_figure() -> None:
     figures: dict[str, object] = {"repository": "o/r", "commit": "abc", "questions": 4}
     figures |= {"doc_questions": 3, "init_s": 1.5, "hook_hit": 0.25, "hook_silent_off_topic": 1.0}
@@ -206,15 +353,22 @@ def test_report_puts_the_three_bm25_baselines_beside_each_figure() -> None:
         "hook_p95_s": 0.4,
         "hook_by_kind": {"doc": "1/3", "source": "0/1"},
     }
-    for mode in MODES:
+    for number, mode in enumerate(MODES):
         figures |= {f"{mode}_hit@5": 0.5, f"{mode}_mrr": 0.4}
         figures[f"{mode}_by_kind"] = {"doc": "2/3", "source": "0/1"}
+        figures |= {f"{mode}_summary_top5": number / 4, f"{mode}_summary_places": number * 2}
     for number, baseline in enumerate(BASELINES, start=1):
         figures |= {f"{baseline}_hit@5": number / 10, f"{baseline}_mrr": number / 100}
     figures |= store_figures([Entry(id="1", content="One two three", file_path="a.rs")])
+    figures |= store_figures(
+        [_summary(1, "Package src/", "src"), _summary(2, "Module a.rs", "a.rs")]
+    )
     lines = report(figures).splitlines()
     rows = [line for line in lines if line.split()[:1] in (["hybrid"], ["keyword"], ["vector"])]
     assert len(rows) == 3
     assert all("0.100 / 0.200 / 0.300" in row and "0.010 / 0.020 / 0.030" in row for row in rows)
     assert any("hook hit" in line and "0.100 / 0.200 / 0.300" in line for line in lines)
     assert any("p50 0.200 s, p95 0.400 s" in line for line in lines)
+    summary = next(line for line in lines if "summary entries" in line)
+    assert "1.000" in summary and "(module 1, package 1, overview 0)" in summary
+    assert "keyword 0/4 (0 places), vector 1/4 (2 places), hybrid 2/4 (4 places)" in summary
