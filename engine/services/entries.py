@@ -234,8 +234,10 @@ class EntryService:
         category: Category | str | None = None,
         keywords: Sequence[str] | None = None,
         section_title: str | None = None,
+        embed: bool = True,
     ) -> Entry:
-        """Change an entry; new content is re-embedded.
+        """Change an entry; new content is re-embedded (without ``embed``, only from the
+        embedding cache: otherwise it waits for the backlog, as in :meth:`add_many`).
 
         A discovery entry whose text is edited becomes the user's (source ``manual``):
         the next analysis leaves it alone instead of replacing it, and it keeps citing its
@@ -257,8 +259,12 @@ class EntryService:
             changes["keywords"] = checked_keywords(keywords, self.config, None)
         if section_title is not None:
             changes["section_title"] = section_title.strip()
-        vector = embed_entries(self.embedder, [replace(current, **changes)])
+        vector, waiting = self._vectors([replace(current, **changes)], embed)
         written: list[Entry] = []
+
+        def mirror_op(db: sqlite3.Connection, entry: Entry) -> None:
+            self._upsert_embedded(db, [entry])
+            self.mirror.mark_unembedded(db, sorted(waiting))
 
         def plan() -> Change:
             # Re-read under the lock: a reference counted meanwhile must not be lost.
@@ -266,7 +272,7 @@ class EntryService:
             written.append(entry)
             return Change(
                 lambda s: s.upsert([entry], vector),
-                lambda db: self._upsert_embedded(db, [entry]),
+                lambda db: mirror_op(db, entry),
                 VectorDelta([entry], vector),
             )
 
