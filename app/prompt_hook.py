@@ -172,6 +172,9 @@ HOOK_IMPORTS = (
     "engine.search.relevance",
     "engine.freshness.stale",
     "engine.analyzer.noise",
+    "app.sessions.hook",
+    "app.sessions.capture",
+    "app.sessions.recall",
 )
 """The modules the hook's keyword search imports (with what they import in turn)."""
 

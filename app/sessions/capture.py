@@ -56,7 +56,9 @@ def capture(payload: dict[str, Any], root: Path, config: Config) -> str:
     except OSError as exc:
         return _skipped(root, f"transcript not read: {exc.strerror or exc}")
     if read.entries == 0:
-        return _skipped(root, f"no Claude Code entry in the transcript ({read.bad_lines} bad lines)")
+        return _skipped(
+            root, f"no Claude Code entry in the transcript ({read.bad_lines} bad lines)"
+        )
     if read.bad_lines:
         _log_line(root, f"session capture: {read.bad_lines} malformed transcript line(s) skipped")
     paths = MemoryPaths.for_root(root)
@@ -98,14 +100,16 @@ def _store(memory: Memory, existing: Entry | None, made: Digest) -> str:
 
     content = memory.redacted(made.content)  # the pieces were; their joins are checked too
     if existing is None:
-        item = NewEntry(content, source=Source.SESSION, keywords=made.keywords,
-                        section_title=made.title)  # fmt: skip
+        item = NewEntry(
+            content, source=Source.SESSION, keywords=made.keywords, section_title=made.title
+        )
         memory.add_many([item], secret_policy="redact", embed=False)
         return "added"
     if (existing.content, existing.section_title) == (content, made.title):
         return "unchanged"
-    memory.update(existing.id, content=content, section_title=made.title,
-                  keywords=made.keywords, embed=False)  # fmt: skip
+    memory.update(
+        existing.id, content=content, section_title=made.title, keywords=made.keywords, embed=False
+    )
     return "updated"
 
 

@@ -58,7 +58,9 @@ def digest(log: SessionLog, session_id: str, redact: Redact) -> Digest:
     content = "\n".join(part for part in (head, body, tail) if part)
     task = _cut(" ".join(redact(log.exchanges[0].prompt).split()), TITLE_CHARS)
     title = f"Session {day}{branch}: {task}"
-    keywords = (KEYWORD, session_keyword(session_id)) + ((f"branch:{log.branch}",) * bool(log.branch))
+    keywords = (KEYWORD, session_keyword(session_id)) + (
+        (f"branch:{log.branch}",) * bool(log.branch)
+    )
     return Digest(title, content[:DIGEST_CHARS], tuple(redact(k) for k in keywords))
 
 

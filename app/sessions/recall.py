@@ -55,14 +55,13 @@ def current_branch(root: Path) -> str:
     """The project's checked-out branch ('' outside git or on a detached HEAD)."""
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--abbrev-ref", "HEAD"],
+            ["git", "-C", str(root), "symbolic-ref", "--short", "-q", "HEAD"],
             capture_output=True, text=True, timeout=2, check=False,
             stdin=subprocess.DEVNULL,
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return ""
-    name = done.stdout.strip() if done.returncode == 0 else ""
-    return "" if name == "HEAD" else name
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def related_notes(memory: Memory, chosen: list[Entry], branch: str) -> list[Entry]:

@@ -59,6 +59,8 @@ _INJECTED = re.compile(
     r"<(system-reminder|project-memory|project-memory-sessions)\b[^>]*>.*?</\1>", re.DOTALL
 )
 """Blocks hooks and Claude Code add to a prompt: not what the user asked."""
+_EXIT_CODE = re.compile(r"Exit code \d+")
+"""How Claude Code's Bash result of a failed command starts (the status, not the output)."""
 
 
 @dataclass(slots=True)
@@ -285,4 +287,6 @@ def _first_line(content: object) -> str:
         )
     if not isinstance(content, str):
         return ""
-    return next((line.strip() for line in content.splitlines() if line.strip()), "")
+    lines = [line.strip() for line in content.splitlines() if line.strip()]
+    said = [line for line in lines if not _EXIT_CODE.fullmatch(line)]
+    return (said or lines or [""])[0]
