@@ -192,10 +192,23 @@ HOOK_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop", "SessionEnd", "PreCom
 ``hooks/hooks.json``, is :func:`claude_code_hooks`."""
 
 
+SESSION_END_TIMEOUT = 30
+"""Seconds Claude Code gives the ``SessionEnd`` hook: without a ``timeout`` it cancels
+session-end hooks after 1.5 s (``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``), less than a
+capture takes when the process starts cold (bench/RESULTS.md, issue 47)."""
+
+
+def _hook(event: str) -> dict[str, Any]:
+    hook: dict[str, Any] = {"type": "command", "command": HOOK_COMMAND}
+    if event == "SessionEnd":
+        hook["timeout"] = SESSION_END_TIMEOUT
+    return hook
+
+
 def claude_code_hooks() -> dict[str, list[dict[str, Any]]]:
     """The ``hooks`` object of Claude Code's settings that ``init`` merges in: every event
-    of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND`."""
-    return {e: [{"hooks": [{"type": "command", "command": HOOK_COMMAND}]}] for e in HOOK_EVENTS}
+    of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND` (for a plugin's hooks.json too)."""
+    return {event: [{"hooks": [_hook(event)]}] for event in HOOK_EVENTS}
 
 
 def _add_prompt_hook(data: dict[str, Any]) -> bool:
@@ -225,7 +238,7 @@ def _add_hook(hooks: dict[str, Any], event: str) -> bool:
                 return True
             if "memory-tui" in command and "hook" in command:  # the user's own form: kept
                 return False
-    groups.append({"hooks": [{"type": "command", "command": HOOK_COMMAND}]})
+    groups.append({"hooks": [_hook(event)]})
     return True
 
 

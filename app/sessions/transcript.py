@@ -13,6 +13,7 @@ where set). The entries read here:
   answer; the last one of a turn is its answer) and ``tool_use`` blocks (``id``,
   ``name``, ``input``: ``Write``/``Edit``/``MultiEdit`` name a ``file_path``,
   ``NotebookEdit`` a ``notebook_path``, ``Bash`` a ``command``);
+  one marked ``isApiErrorMessage`` is Claude Code's own ("Not logged in"), not an answer;
 * every entry's ``timestamp``, ``sessionId`` and ``gitBranch``.
 
 Other entry types (``summary``, ``system``, ``file-history-snapshot``…) are skipped, and
@@ -197,7 +198,7 @@ class _Reader:
         blocks = [b for b in content if isinstance(b, dict)]
         if kind == "user":
             self._user(blocks, meta=entry.get("isMeta") is True)
-        else:
+        elif entry.get("isApiErrorMessage") is not True:  # Claude Code's, not an answer
             self._assistant(blocks)
 
     def _user(self, blocks: list[dict[str, Any]], *, meta: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from cli_support import git_repo, run_cli, run_console_script
 from fakes import FakeEmbedder
 from session_transcripts import new_transcript, retry_session, transcript_folder
 
-from app.init import HOOK_COMMAND, HOOK_EVENTS
+from app.init import HOOK_COMMAND, HOOK_EVENTS, claude_code_hooks
 from engine import Memory, Source
 from engine.storage.paths import MemoryPaths
 
@@ -76,6 +77,20 @@ def test_a_session_is_one_note_updated_as_it_goes(project: Path, home: Path) -> 
     assert "body limit" in again.content and "Raised it in nginx.conf" in again.content
     assert again.updated_at > note.updated_at
     assert log_lines(project) == []
+
+
+def test_a_transcript_the_cli_wrote_offline_is_captured(project: Path, home: Path) -> None:
+    """Written by Claude Code 2.1.197 itself (``claude -p`` with no account): queue
+    operations, attachments, and a synthetic "Not logged in" answer."""
+    written = Path(__file__).parents[1] / "data" / "transcripts"
+    session = new_transcript(home, project)
+    shutil.copy(written / "claude-code-2.1.197-offline.jsonl", session.path)
+
+    hook(project, home, session.hook_input("SessionEnd", reason="other"))
+
+    [note] = session_notes(project)
+    assert "Asked: Why does the walk project exist?" in note.content
+    assert "branch feature/walk" in note.content and "Not logged in" not in note.content
 
 
 def test_the_digest_keeps_asks_decisions_files_failures_and_the_last_answer(
@@ -355,6 +370,9 @@ def test_init_wires_every_session_event_once(tmp_path: Path, home: Path) -> None
     }
     for event in HOOK_EVENTS:
         assert [h["command"] for g in hooks[event] for h in g["hooks"]] == [HOOK_COMMAND]
+    assert hooks == claude_code_hooks()
+    [[session_end]] = [g["hooks"] for g in hooks["SessionEnd"]]
+    assert session_end["timeout"] == 30  # Claude Code cancels it after 1.5 s otherwise
 
 
 @pytest.mark.slow
