@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -236,8 +236,7 @@ class EntryService:
         section_title: str | None = None,
         embed: bool = True,
     ) -> Entry:
-        """Change an entry; new content is re-embedded (without ``embed``, only from the
-        embedding cache: otherwise it waits for the backlog, as in :meth:`add_many`).
+        """Change an entry; new content is re-embedded (without ``embed``: as in :meth:`add_many`).
 
         A discovery entry whose text is edited becomes the user's (source ``manual``):
         the next analysis leaves it alone instead of replacing it, and it keeps citing its
@@ -262,17 +261,13 @@ class EntryService:
         vector, waiting = self._vectors([replace(current, **changes)], embed)
         written: list[Entry] = []
 
-        def mirror_op(db: sqlite3.Connection, entry: Entry) -> None:
-            self._upsert_embedded(db, [entry])
-            self.mirror.mark_unembedded(db, sorted(waiting))
-
         def plan() -> Change:
             # Re-read under the lock: a reference counted meanwhile must not be lost.
             entry = replace(self.require(entry_id), **changes, updated_at=now_iso())
             written.append(entry)
             return Change(
                 lambda s: s.upsert([entry], vector),
-                lambda db: mirror_op(db, entry),
+                lambda db: self._upsert_embedded(db, [entry], waiting),
                 VectorDelta([entry], vector),
             )
 
@@ -345,10 +340,14 @@ class EntryService:
             delta=VectorDelta(list(entries), vectors),
         )
 
-    def _upsert_embedded(self, db: sqlite3.Connection, entries: Sequence[Entry]) -> None:
-        """Mirror entries written with their real vectors (none waits for one now)."""
+    def _upsert_embedded(
+        self, db: sqlite3.Connection, entries: Sequence[Entry], waiting: Iterable[str] = ()
+    ) -> None:
+        """Mirror entries written with their real vectors (none waits for one now), but
+        for those in ``waiting``, written with a placeholder."""
         self.mirror.upsert(db, entries)
         self.mirror.clear_unembedded(db, [e.id for e in entries])
+        self.mirror.mark_unembedded(db, sorted(waiting))
 
 
 def _dedup_key(entry: Entry) -> str:
