@@ -8,6 +8,8 @@
   redacted (``<private>``, likely secrets) before it is cut;
 * :mod:`.capture` is the ``Stop`` / ``SessionEnd`` / ``PreCompact`` hook: one personal note
   (source ``session``) per session, updated as the session goes on;
+* :mod:`.summarize` runs the user's own summariser, where one is named, for a digest in
+  prose;
 * :mod:`.recall` is the ``SessionStart`` hook: the last sessions' digests of this project
   and branch and the notes matching their work, within a token budget;
 * :mod:`.hook` routes one hook invocation by its ``hook_event_name``.

@@ -8,8 +8,10 @@ id, reference count and creation time kept), and left alone when its digest did 
 change; a session whose prompts say ``#no-memory`` is not kept, and a note captured before
 the marker was written is deleted. The text goes through the add path's guards, secrets
 always redacted (a transcript holds what was pasted: one key must not cost the whole
-session). The note is stored without loading the model: its vector waits for the next
-process that embeds (``serve-mcp``, ``index``), and keyword search finds it at once.
+session). Where the user names a summariser (:mod:`.summarize`), ``SessionEnd`` and
+``PreCompact`` store its prose instead. The note is stored without loading the model: its
+vector waits for the next process that embeds (``serve-mcp``, ``index``), and keyword
+search finds it at once.
 
 Nothing here fails the hook: a transcript that cannot be read (refused, missing, not
 JSON) is one line in the project's log, and the session is left as it was.
@@ -18,10 +20,12 @@ JSON) is one line in the project's log, and the session is left as it was.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.sessions.digest import KEYWORD, Digest, digest, session_keyword
+from app.sessions import summarize
+from app.sessions.digest import DIGEST_CHARS, KEYWORD, Digest, digest, session_keyword
 from app.sessions.transcript import checked_path, read_transcript, transcript_folders
 
 if TYPE_CHECKING:
@@ -78,7 +82,10 @@ def capture(payload: dict[str, Any], root: Path, config: Config) -> str:
             return "deleted"
         if not read.exchanges:
             return "skipped: no prompt yet"
-        return _store(memory, existing, digest(read, session_id, memory.redacted))
+        made = digest(read, session_id, memory.redacted)
+        if payload.get("hook_event_name") in summarize.EVENTS and summarize.configured():
+            made = _in_prose(made, root)
+        return _store(memory, existing, made)
 
 
 def digests(memory: Memory) -> list[Entry]:
@@ -93,6 +100,17 @@ def digest_of(memory: Memory, session_id: str) -> Entry | None:
     """The note holding the digest of ``session_id``, if captured."""
     wanted = session_keyword(session_id)
     return next((e for e in digests(memory) if wanted in e.keywords), None)
+
+
+def _in_prose(made: Digest, root: Path) -> Digest:
+    """``made`` with its body written by the user's summariser (:mod:`.summarize`), or
+    as it was when the summariser fails (logged)."""
+    prose, why = summarize.summary(made.content, root)
+    if not prose:
+        _log_line(root, f"session capture: the deterministic digest kept: {why}")
+        return made
+    head = made.content.split("\n", 1)[0]
+    return replace(made, content=f"{head}\n{prose}"[:DIGEST_CHARS])
 
 
 def _store(memory: Memory, existing: Entry | None, made: Digest) -> str:

@@ -29,7 +29,10 @@ def event_of(payload: object) -> str:
 def session_hook(payload: dict[str, Any], project: Path | None) -> str:
     """What the hook prints for a session event of ``payload``."""
     from app.project import config_or_defaults, find_project_root
+    from app.sessions.summarize import summarizing
 
+    if summarizing():  # a summariser's own Claude Code session: not the user's
+        return ""
     cwd = payload.get("cwd")
     root = project or find_project_root(Path(cwd) if isinstance(cwd, str) and cwd else None)
     config = config_or_defaults(root, "hook")

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -393,3 +394,71 @@ def test_a_50_mb_transcript_is_digested_within_its_bounds(project: Path, home: P
     assert len(note.content) <= 6_000 and "Step 0: check the parser" in note.content
     assert "Step 239" in note.content and "more exchanges left out" in note.content
     assert "xxxxxxxxxx" not in note.content
+
+
+SUMMARIZER = """
+import os, pathlib, sys
+text = sys.stdin.read()
+guard = os.environ.get("MEMORY_TUI_SUMMARIZING", "")
+pathlib.Path(sys.argv[1]).write_text(text + "\\nGUARD=" + guard)
+if sys.argv[2] == "fail":
+    sys.exit(3)
+print("In prose: the client now retries 503 responses, using tenacity for its jitter.")
+"""
+
+
+def summarizer(tmp_path: Path, mode: str) -> dict[str, str]:
+    script = tmp_path / "summarize.py"
+    script.write_text(SUMMARIZER)
+    command = f"{sys.executable} {script} {tmp_path / 'received.txt'} {mode}"
+    return {"MEMORY_TUI_SESSION_SUMMARIZER": command}
+
+
+def test_a_summariser_writes_the_digest_in_prose_at_session_end(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
+    session = retry_session(home, project)
+    session.prompt(f"Also rotate the key {AWS_KEY}").save()
+    env = summarizer(tmp_path, "ok")
+
+    hook(project, home, session.hook_input("Stop"), **env)
+    [turn] = session_notes(project)
+    assert "Asked and answered:" in turn.content and "In prose" not in turn.content
+
+    hook(project, home, session.hook_input("SessionEnd", reason="other"), **env)
+
+    [note] = session_notes(project)
+    assert note.id == turn.id
+    assert note.content.startswith(f"Claude Code session {session.session_id[:8]} of 2026-11-28")
+    assert note.content.endswith("using tenacity for its jitter.")
+    received = (tmp_path / "received.txt").read_text()
+    assert "Asked: Make the HTTP client retry" in received and received.endswith("GUARD=1")
+    assert AWS_KEY not in received and AWS_KEY not in note.content  # it gets the redacted digest
+
+
+def test_a_failing_summariser_leaves_the_deterministic_digest(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
+    session = retry_session(home, project)
+    session.save()
+
+    hook(
+        project,
+        home,
+        session.hook_input("PreCompact", trigger="auto"),
+        **summarizer(tmp_path, "fail"),
+    )
+
+    [note] = session_notes(project)
+    assert "Asked and answered:" in note.content
+    [line] = log_lines(project)
+    assert "the deterministic digest kept: the summariser exited with status 3" in line
+
+
+def test_the_hooks_of_a_summarisers_own_session_do_nothing(project: Path, home: Path) -> None:
+    session = retry_session(home, project)
+    session.save()
+    hook(
+        project, home, session.hook_input("SessionEnd", reason="other"), MEMORY_TUI_SUMMARIZING="1"
+    )
+    assert session_notes(project) == []

@@ -19,7 +19,7 @@ def test_an_update_without_embed_leaves_the_vector_to_the_backlog(
     updated = memory.update(added.entry.id, content="second digest, longer", embed=False)
 
     assert fake_embedder.calls == calls  # nothing embedded
-    assert updated.id == added.entry.id and memory.get(updated.id).content.startswith("second")
+    assert updated.id == added.entry.id and memory.require(updated.id).content.startswith("second")
     assert memory.vectors_waiting() == 1
     memory.embed_waiting()
     assert memory.vectors_waiting() == 0
