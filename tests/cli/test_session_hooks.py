@@ -332,7 +332,7 @@ def test_the_prompt_hook_ranks_digests_with_the_other_notes(project: Path, home:
     assert "<project-memory>" in done.stdout and f"(id {note.id})" in done.stdout
 
 
-def test_digests_are_personal_notes_promotable_like_any(project: Path, home: Path) -> None:
+def test_digests_are_personal_notes_waiting_for_their_vector(project: Path, home: Path) -> None:
     session = retry_session(home, project)
     session.save()
     hook(project, home, session.hook_input("Stop"))
@@ -340,6 +340,19 @@ def test_digests_are_personal_notes_promotable_like_any(project: Path, home: Pat
     with Memory.open(project, embedder=FakeEmbedder(384)) as memory:
         assert note.id in [e.id for e in memory.unpromoted_notes()]  # what F7 lists
         assert memory.vectors_waiting() == 1  # stored without loading the model
+
+
+@pytest.mark.slow
+def test_a_digest_is_promoted_like_any_note(project: Path, home: Path) -> None:
+    session = retry_session(home, project)
+    session.save()
+    hook(project, home, session.hook_input("Stop"))
+    [note] = session_notes(project)
+
+    promoted = run_cli("promote", note.id, cwd=project, home=home)
+    assert promoted.returncode == 0, promoted.stderr
+    written = "".join(p.read_text() for p in (project / ".claude" / "knowledge").rglob("*.md"))
+    assert "Make the HTTP client retry on 503 responses" in written
 
 
 def test_the_console_script_answers_each_event_by_the_contract(project: Path, home: Path) -> None:
