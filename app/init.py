@@ -199,7 +199,11 @@ capture takes when the process starts cold (bench/RESULTS.md, issue 47)."""
 
 
 def _hook(event: str) -> dict[str, Any]:
+    """One event's hook: ``Stop`` runs in the background (``async``: a capture after every
+    turn must not hold the next prompt), ``SessionEnd`` with :data:`SESSION_END_TIMEOUT`."""
     hook: dict[str, Any] = {"type": "command", "command": HOOK_COMMAND}
+    if event == "Stop":
+        hook["async"] = True
     if event == "SessionEnd":
         hook["timeout"] = SESSION_END_TIMEOUT
     return hook

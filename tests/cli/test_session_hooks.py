@@ -388,6 +388,8 @@ def test_init_wires_every_session_event_once(tmp_path: Path, home: Path) -> None
     assert hooks == claude_code_hooks()
     [[session_end]] = [g["hooks"] for g in hooks["SessionEnd"]]
     assert session_end["timeout"] == 30  # Claude Code cancels it after 1.5 s otherwise
+    [[stop]] = [g["hooks"] for g in hooks["Stop"]]
+    assert stop["async"] is True  # a capture after every turn holds no prompt
 
 
 @pytest.mark.slow
