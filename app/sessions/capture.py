@@ -51,6 +51,9 @@ def capture(payload: dict[str, Any], root: Path, config: Config) -> str:
         return _skipped(root, "the hook's input names no session_id")
     if not isinstance(where, str) or not where.strip():
         return _skipped(root, "the hook's input names no transcript_path")
+    paths = MemoryPaths.for_root(root)
+    if not paths.fts_path.exists():
+        return "skipped: the project has no memory (memory-tui init)"
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     try:
         real = checked_path(Path(where), transcript_folders(root, cwd))
@@ -65,9 +68,6 @@ def capture(payload: dict[str, Any], root: Path, config: Config) -> str:
         )
     if read.bad_lines:
         _log_line(root, f"session capture: {read.bad_lines} malformed transcript line(s) skipped")
-    paths = MemoryPaths.for_root(root)
-    if not paths.fts_path.exists():
-        return "skipped: the project has no memory (memory-tui init)"
     from engine import Memory, WriteLock
 
     with (

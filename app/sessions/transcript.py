@@ -108,9 +108,11 @@ class SessionLog:
 
 def transcript_folders(root: Path, cwd: str | None = None) -> list[Path]:
     """Where a transcript of the project at ``root`` may be read from: Claude Code's
-    transcript folder of the project (and of the session's ``cwd``), and the project."""
+    transcript folder of the project (and of the session's ``cwd`` where that lies in the
+    project: Claude Code started in a subfolder), and the project."""
     home = os.environ.get("CLAUDE_CONFIG_DIR") or str(Path.home() / ".claude")
-    places = [root, *([Path(cwd)] if cwd else [])]
+    inside = bool(cwd) and Path(str(cwd)).resolve().is_relative_to(root.resolve())
+    places = [root, *([Path(str(cwd))] if inside else [])]
     names = dict.fromkeys(re.sub(r"[^A-Za-z0-9]", "-", str(p)) for p in places)
     names.update(dict.fromkeys(re.sub(r"[^A-Za-z0-9]", "-", str(p.resolve())) for p in places))
     return [Path(home) / "projects" / name for name in names] + [root]

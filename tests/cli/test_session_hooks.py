@@ -477,3 +477,32 @@ def test_the_hooks_of_a_summarisers_own_session_do_nothing(project: Path, home: 
         project, home, session.hook_input("SessionEnd", reason="other"), MEMORY_TUI_SUMMARIZING="1"
     )
     assert session_notes(project) == []
+
+
+def test_a_project_without_a_memory_keeps_nothing_and_creates_nothing(
+    tmp_path: Path, home: Path
+) -> None:
+    root = git_repo(tmp_path / "bare")
+    session = retry_session(home, root)
+    session.save()
+    for event in ("Stop", "SessionEnd", "SessionStart"):
+        done = hook(root, home, session.hook_input(event))
+        assert done.stdout == ""
+    assert not (root / ".claude").exists()
+
+
+def test_another_projects_transcript_folder_is_refused(project: Path, home: Path) -> None:
+    other = git_repo(project.parent / "other")
+    session = retry_session(home, other)  # in the other project's transcript folder
+    session.save()
+    payload = json.loads(session.hook_input("Stop"))
+    payload["cwd"] = str(project)
+    hook(project, home, json.dumps(payload))
+    payload["cwd"] = str(other)  # a cwd outside the project does not widen the folders
+    done = run_cli(
+        "--project", str(project), "hook", cwd=project, home=home, stdin=json.dumps(payload)
+    )
+    assert done.returncode == 0, done.stderr
+    assert session_notes(project) == []
+    lines = log_lines(project)
+    assert len(lines) == 2 and all("outside this project" in line for line in lines)
