@@ -211,7 +211,8 @@ def _hook(event: str) -> dict[str, Any]:
 
 def claude_code_hooks() -> dict[str, list[dict[str, Any]]]:
     """The ``hooks`` object of Claude Code's settings that ``init`` merges in: every event
-    of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND` (for a plugin's hooks.json too)."""
+    of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND`. A plugin's ``hooks/hooks.json``
+    copies ``app/templates/claude-code-hooks.json``, which a test keeps equal to it."""
     return {event: [{"hooks": [_hook(event)]}] for event in HOOK_EVENTS}
 
 

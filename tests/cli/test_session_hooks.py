@@ -392,6 +392,12 @@ def test_init_wires_every_session_event_once(tmp_path: Path, home: Path) -> None
     assert stop["async"] is True  # a capture after every turn holds no prompt
 
 
+def test_the_hooks_file_for_a_plugin_is_what_init_writes() -> None:
+    """app/templates/claude-code-hooks.json: the list a Claude Code plugin copies."""
+    path = Path(__file__).parents[2] / "app" / "templates" / "claude-code-hooks.json"
+    assert json.loads(path.read_text()) == {"hooks": claude_code_hooks()}
+
+
 @pytest.mark.slow
 def test_a_50_mb_transcript_is_digested_within_its_bounds(project: Path, home: Path) -> None:
     session = new_transcript(home, project)
