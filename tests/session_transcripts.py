@@ -35,7 +35,7 @@ class Transcript:
     tools: int = 0
     lines: list[str] = field(default_factory=list)
 
-    def _entry(self, kind: str, message: dict[str, Any], **extra: Any) -> None:
+    def entry(self, kind: str, message: dict[str, Any], **extra: Any) -> None:
         self.minute += 1
         entry = {
             "parentUuid": self.last,
@@ -55,12 +55,12 @@ class Transcript:
         self.lines.append(json.dumps(entry))
 
     def prompt(self, text: str) -> Transcript:
-        self._entry("user", {"role": "user", "content": text})
+        self.entry("user", {"role": "user", "content": text})
         return self
 
     def answer(self, text: str) -> Transcript:
         content = [{"type": "text", "text": text}]
-        self._entry("assistant", _assistant(content))
+        self.entry("assistant", _assistant(content))
         return self
 
     def tool(
@@ -69,14 +69,14 @@ class Transcript:
         self.tools += 1
         tool_id = f"toolu_{self.tools:04d}"
         use = {"type": "tool_use", "id": tool_id, "name": name, "input": given}
-        self._entry("assistant", _assistant([use]))
+        self.entry("assistant", _assistant([use]))
         block = {
             "type": "tool_result",
             "tool_use_id": tool_id,
             "content": result,
             "is_error": error,
         }
-        self._entry("user", {"role": "user", "content": [block]})
+        self.entry("user", {"role": "user", "content": [block]})
         return self
 
     def raw(self, line: str) -> Transcript:

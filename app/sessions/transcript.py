@@ -8,7 +8,8 @@ where set). The entries read here:
 * ``{"type": "user", "message": {"role": "user", "content": "…" | [blocks]}}``: a prompt
   (text, or ``text`` blocks), or the results of tools (``tool_result`` blocks with
   ``tool_use_id``, ``content`` and ``is_error``); entries marked ``isMeta`` (what Claude
-  Code adds itself) or ``isSidechain`` (a subagent's) are not the user's prompts;
+  Code adds itself), ``isCompactSummary`` (a compaction's summary) or ``isSidechain``
+  (a subagent's) are not the user's prompts, nor a slash command's printed output;
 * ``{"type": "assistant", "message": {"content": [blocks]}}``: ``text`` blocks (the
   answer; the last one of a turn is its answer) and ``tool_use`` blocks (``id``,
   ``name``, ``input``: ``Write``/``Edit``/``MultiEdit`` name a ``file_path``,
@@ -57,9 +58,12 @@ _DECISION = re.compile(
 """Words that give a reason or weigh a choice: a sentence holding one states a decision."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _INJECTED = re.compile(
-    r"<(system-reminder|project-memory|project-memory-sessions)\b[^>]*>.*?</\1>", re.DOTALL
+    r"<(system-reminder|project-memory|project-memory-sessions|local-command-stdout"
+    r"|local-command-stderr)\b[^>]*>.*?</\1>",
+    re.DOTALL,
 )
-"""Blocks hooks and Claude Code add to a prompt: not what the user asked."""
+"""Blocks hooks and Claude Code add to a prompt (and a slash command's output): not what
+the user asked."""
 _EXIT_CODE = re.compile(r"Exit code \d+")
 """How Claude Code's Bash result of a failed command starts (the status, not the output)."""
 
@@ -199,7 +203,8 @@ class _Reader:
             return
         blocks = [b for b in content if isinstance(b, dict)]
         if kind == "user":
-            self._user(blocks, meta=entry.get("isMeta") is True)
+            meta = entry.get("isMeta") is True or entry.get("isCompactSummary") is True
+            self._user(blocks, meta=meta)
         elif entry.get("isApiErrorMessage") is not True:  # Claude Code's, not an answer
             self._assistant(blocks)
 

@@ -121,6 +121,29 @@ def test_tool_output_is_kept_only_when_configured(project: Path, home: Path) -> 
     assert "(ModuleNotFoundError: No module named 'tenacity')" in note.content
 
 
+def test_what_claude_code_adds_to_a_session_is_not_what_was_asked(
+    project: Path, home: Path
+) -> None:
+    session = new_transcript(home, project).prompt("Tidy the upload handler")
+    session.entry("user", {"role": "user", "content": "Caveat: local commands"}, isMeta=True)
+    summary = "This session is being continued from a previous conversation"
+    session.entry("user", {"role": "user", "content": summary}, isCompactSummary=True)
+    session.prompt(
+        "<command-name>/cost</command-name>\n<local-command-stdout>Total cost: "
+        "$0.42</local-command-stdout>"
+    )
+    reminder = "<system-reminder>The user opened app/x.py</system-reminder>Keep the tests"
+    session.prompt(reminder).answer("Kept them.").save()
+
+    hook(project, home, session.hook_input("Stop"))
+
+    [note] = session_notes(project)
+    assert "Asked: Tidy the upload handler" in note.content
+    assert "Asked: Keep the tests" in note.content and "/cost" in note.content
+    for added in ("Caveat", "continued from a previous", "Total cost", "opened app/x.py"):
+        assert added not in note.content
+
+
 def test_a_malformed_line_is_skipped_with_one_log_line(project: Path, home: Path) -> None:
     session = new_transcript(home, project).prompt("Rename the config loader")
     session.raw('{"type": "assistant", "message": {"content": [').raw("\x00\xff not json")
