@@ -2,7 +2,8 @@
 
 Creates what is missing and merges into what exists, never clobbering: a second run
 creates and duplicates nothing. Steps: knowledge folders and templates, skills,
-commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` hook,
+commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` hooks
+(the prompt and the session events, :data:`HOOK_EVENTS`),
 ``.gitignore`` entries, then codebase analysis and knowledge indexing.
 """
 
@@ -185,13 +186,49 @@ def _add_server(data: dict[str, Any]) -> bool:
     return True
 
 
+HOOK_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop", "SessionEnd", "PreCompact")
+"""The Claude Code events ``init`` wires to :data:`HOOK_COMMAND` (one command for all:
+``memory-tui hook`` reads the event from its input). The same list, for a plugin's
+``hooks/hooks.json``, is :func:`claude_code_hooks`."""
+
+
+SESSION_END_TIMEOUT = 30
+"""Seconds Claude Code gives the ``SessionEnd`` hook: without a ``timeout`` it cancels
+session-end hooks after 1.5 s (``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``), less than a
+capture takes when the process starts cold (bench/RESULTS.md, issue 47)."""
+
+
+def _hook(event: str) -> dict[str, Any]:
+    """One event's hook: ``Stop`` runs in the background (``async``: a capture after every
+    turn must not hold the next prompt), ``SessionEnd`` with :data:`SESSION_END_TIMEOUT`."""
+    hook: dict[str, Any] = {"type": "command", "command": HOOK_COMMAND}
+    if event == "Stop":
+        hook["async"] = True
+    if event == "SessionEnd":
+        hook["timeout"] = SESSION_END_TIMEOUT
+    return hook
+
+
+def claude_code_hooks() -> dict[str, list[dict[str, Any]]]:
+    """The ``hooks`` object of Claude Code's settings that ``init`` merges in: every event
+    of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND`. A plugin's ``hooks/hooks.json``
+    copies ``app/templates/claude-code-hooks.json``, which a test keeps equal to it."""
+    return {event: [{"hooks": [_hook(event)]}] for event in HOOK_EVENTS}
+
+
 def _add_prompt_hook(data: dict[str, Any]) -> bool:
+    """Wire every event of :data:`HOOK_EVENTS` (each kept as it is where it has one)."""
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise TypeError("hooks is not an object")
-    groups = hooks.setdefault("UserPromptSubmit", [])
+    changed = [_add_hook(hooks, event) for event in HOOK_EVENTS]
+    return any(changed)
+
+
+def _add_hook(hooks: dict[str, Any], event: str) -> bool:
+    groups = hooks.setdefault(event, [])
     if not isinstance(groups, list):
-        raise TypeError("hooks.UserPromptSubmit is not a list")
+        raise TypeError(f"hooks.{event} is not a list")
     for group in groups:
         for hook in group.get("hooks", []) if isinstance(group, dict) else []:
             command = str(hook.get("command", ""))
@@ -206,7 +243,7 @@ def _add_prompt_hook(data: dict[str, Any]) -> bool:
                 return True
             if "memory-tui" in command and "hook" in command:  # the user's own form: kept
                 return False
-    groups.append({"hooks": [{"type": "command", "command": HOOK_COMMAND}]})
+    groups.append({"hooks": [_hook(event)]})
     return True
 
 

@@ -1,4 +1,5 @@
-"""``memory-tui hook``: Claude Code's ``UserPromptSubmit`` hook.
+"""``memory-tui hook``: Claude Code's ``UserPromptSubmit`` hook (and, by the input's
+``hook_event_name``, the session hooks of :mod:`app.sessions`).
 
 Reads the hook's JSON from stdin, finds the few entries that answer the prompt and
 prints them as context for the agent. It runs on every prompt, in a fresh process, so it
@@ -171,6 +172,9 @@ HOOK_IMPORTS = (
     "engine.search.relevance",
     "engine.freshness.stale",
     "engine.analyzer.noise",
+    "app.sessions.hook",
+    "app.sessions.capture",
+    "app.sessions.recall",
 )
 """The modules the hook's keyword search imports (with what they import in turn)."""
 
@@ -223,10 +227,24 @@ def prepare(timeout: float = 120) -> None:
         log.info("the prompt hook's modules were not compiled", exc_info=True)
 
 
+def hook_output(stdin_text: str, project: Path | None) -> str:
+    """What ``memory-tui hook`` prints: a session event's (:mod:`app.sessions.hook`,
+    by the input's ``hook_event_name``) or the prompt's context."""
+    from app.sessions.hook import SESSION_EVENTS, event_of, session_hook
+
+    try:
+        payload: Any = json.loads(stdin_text) if stdin_text.strip() else {}
+    except json.JSONDecodeError:
+        payload = None  # reported by prompt_context
+    if event_of(payload) in SESSION_EVENTS:
+        return session_hook(payload, project)
+    return prompt_context(stdin_text, project)
+
+
 def main(project: Path | None) -> int:
     """Entry point used by the CLI; always exits 0."""
     try:
-        output = prompt_context(sys.stdin.read(), project)
+        output = hook_output(sys.stdin.read(), project)
     except Exception:  # the hook must never block a prompt
         from app.project import find_project_root
 

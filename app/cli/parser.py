@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_promote(command)
 
-    p = command("hook", "Claude Code UserPromptSubmit hook: prompt JSON on stdin, context out.")
+    p = command("hook", "Claude Code hooks (prompt, session start/end): event JSON on stdin.")
     p.set_defaults(handler=commands.prompt_hook)
 
     p = command("stats", "Counts by category and source.")

@@ -68,6 +68,9 @@ class Config:
     analyzer_exclude: tuple[str, ...] = ()
     store_uri: str = ""
     store_allow_http: bool = False
+    session_capture: bool = True
+    session_tool_output: bool = False
+    session_recall_tokens: int = 1_500
     source: str = "defaults"
     """Where non-default values came from (for `doctor` and the settings screen)."""
 

@@ -231,4 +231,32 @@ SETTINGS: tuple[Setting, ...] = (
         "storeAllowHttp",
         "CLAUDE_MEMORY_STORE_ALLOW_HTTP",
     ),
+    Setting(
+        "session_capture",
+        bool,
+        "Keep a digest of each Claude Code session (its Stop, SessionEnd and PreCompact "
+        "hooks) as a personal note, source session; false keeps nothing. A session whose "
+        "prompts say #no-memory is never kept.",
+        "sessionCapture",
+        "CLAUDE_MEMORY_SESSION_CAPTURE",
+    ),
+    Setting(
+        "session_tool_output",
+        bool,
+        "Also keep what tools printed (the first line of a failed command's output) in a "
+        "session's digest; left out by default.",
+        "sessionToolOutput",
+        "CLAUDE_MEMORY_SESSION_TOOL_OUTPUT",
+    ),
+    Setting(
+        "session_recall_tokens",
+        int,
+        "Budget of the block a new session starts with (its SessionStart hook: the last "
+        "sessions' digests and the notes matching their work), in tokens of about four "
+        "characters; 0 adds nothing.",
+        "sessionRecallTokens",
+        "CLAUDE_MEMORY_SESSION_RECALL_TOKENS",
+        0,
+        20_000,
+    ),
 )

@@ -48,6 +48,16 @@ def checked_content(
     return text, kinds
 
 
+def redacted(text: str, config: Config) -> str:
+    """``text`` with ``<private>`` blocks and likely secrets replaced by their markers,
+    whatever the secret policy; no length or emptiness check. For a long text of which a
+    part is kept (a session's transcript): redacted whole first, so a cut cannot split a
+    secret or a ``<private>`` block out of view."""
+    require_unicode(text, "text")
+    text = redact_private(text)
+    return redact_secrets(text, find_secrets(text, config.secret_allowlist))
+
+
 def checked_keywords(
     keywords: Sequence[str], config: Config, secret_policy: str | None
 ) -> tuple[str, ...]:

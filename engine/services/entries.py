@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -234,8 +234,9 @@ class EntryService:
         category: Category | str | None = None,
         keywords: Sequence[str] | None = None,
         section_title: str | None = None,
+        embed: bool = True,
     ) -> Entry:
-        """Change an entry; new content is re-embedded.
+        """Change an entry; new content is re-embedded (without ``embed``: as in :meth:`add_many`).
 
         A discovery entry whose text is edited becomes the user's (source ``manual``):
         the next analysis leaves it alone instead of replacing it, and it keeps citing its
@@ -257,7 +258,7 @@ class EntryService:
             changes["keywords"] = checked_keywords(keywords, self.config, None)
         if section_title is not None:
             changes["section_title"] = section_title.strip()
-        vector = embed_entries(self.embedder, [replace(current, **changes)])
+        vector, waiting = self._vectors([replace(current, **changes)], embed)
         written: list[Entry] = []
 
         def plan() -> Change:
@@ -266,7 +267,7 @@ class EntryService:
             written.append(entry)
             return Change(
                 lambda s: s.upsert([entry], vector),
-                lambda db: self._upsert_embedded(db, [entry]),
+                lambda db: self._upsert_embedded(db, [entry], waiting),
                 VectorDelta([entry], vector),
             )
 
@@ -339,10 +340,14 @@ class EntryService:
             delta=VectorDelta(list(entries), vectors),
         )
 
-    def _upsert_embedded(self, db: sqlite3.Connection, entries: Sequence[Entry]) -> None:
-        """Mirror entries written with their real vectors (none waits for one now)."""
+    def _upsert_embedded(
+        self, db: sqlite3.Connection, entries: Sequence[Entry], waiting: Iterable[str] = ()
+    ) -> None:
+        """Mirror entries written with their real vectors (none waits for one now), but
+        for those in ``waiting``, written with a placeholder."""
         self.mirror.upsert(db, entries)
         self.mirror.clear_unembedded(db, [e.id for e in entries])
+        self.mirror.mark_unembedded(db, sorted(waiting))
 
 
 def _dedup_key(entry: Entry) -> str:

@@ -177,10 +177,10 @@ class Memory:
         return adding.add_checked(self._parts, item)
 
     def add_many(
-        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+        self, items: Sequence[NewEntry], *, secret_policy: str | None = None, embed: bool = True
     ) -> list[AddResult]:
         """Store several entries in one write; see :meth:`EntryService.add_many`."""
-        return self._parts.entries.add_many(items, secret_policy=secret_policy)
+        return self._parts.entries.add_many(items, secret_policy=secret_policy, embed=embed)
 
     def update(
         self,
@@ -190,14 +190,17 @@ class Memory:
         category: Category | str | None = None,
         keywords: Sequence[str] | None = None,
         section_title: str | None = None,
+        embed: bool = True,
     ) -> Entry:
-        """Change an entry; new content is re-embedded. Raises NotFoundError."""
+        """Change an entry; new content is re-embedded (without ``embed``, left to the
+        embedding backlog: the model is not loaded). Raises NotFoundError."""
         return self._parts.entries.update(
             entry_id,
             content=content,
             category=category,
             keywords=keywords,
             section_title=section_title,
+            embed=embed,
         )
 
     def delete_refusal(self, entry: Entry) -> str | None:
@@ -230,6 +233,12 @@ class Memory:
         """Content as it would be stored, and the kinds of secret redacted from it
         (raises as :meth:`add` would); see :func:`engine.services.content.checked_content`."""
         return self._parts.entries.prepare_content(content, secret_policy=secret_policy, path=path)
+
+    def redacted(self, text: str) -> str:
+        """``text``, private blocks and secrets replaced (:func:`.content.redacted`)."""
+        from engine.services.content import redacted
+
+        return redacted(text, self.config)
 
     def count_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller (``count_references``)."""
