@@ -66,6 +66,8 @@ class Records:
         self._store: RecordStore | None = None
         self.watch = RemoteWatch() if paths.store_uri else None
         """Looks at a remote store's version (see :mod:`engine.storage.remote_sync`)."""
+        self.store_failed = False
+        """A read or write of the store failed in this process, and was said (once)."""
         self.vector_listeners: list[VectorListener] = []
         """Told of each write's :class:`VectorDelta` (the in-memory vector copy)."""
 
@@ -133,6 +135,7 @@ class Records:
                 # The store cannot be read: keep serving reads from the mirror, which is
                 # then the only copy; writes refuse with the same message.
                 log.warning("%s", exc.message)
+                self.store_failed = True
                 return None
         if report.changed:  # the usual news from a remote store that others write to
             (log.info if self.watch is not None else log.warning)(
@@ -203,7 +206,9 @@ class Records:
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
-                self._mark_unembedded(db, unembedded)
+                # The store's placeholders: a mirror made anew loses no mark, keeps no stale one.
+                self.mirror.clear_unembedded(db)
+                self.mirror.mark_unembedded(db, sorted(unembedded))
                 self._mark_synced(db, version)
         return len(entries)
 
@@ -220,13 +225,6 @@ class Records:
         rows = [n for n, e in enumerate(entries) if e.id in wanted]
         waiting = placeholders([e.id for e in entries], matrix)
         return [entries[n] for n in rows], matrix[rows], looked, waiting
-
-    def _mark_unembedded(self, db: sqlite3.Connection, ids: set[str]) -> None:
-        """Make the mirror's marks of entries waiting for their vector those of the store
-        (its placeholder vectors): a crash between the store's write and the mirror's, or
-        a mirror rebuilt from scratch, then neither loses a mark nor keeps a stale one."""
-        self.mirror.clear_unembedded(db)
-        self.mirror.mark_unembedded(db, sorted(ids))
 
     def _mark_synced(
         self, db: sqlite3.Connection, version: int, *, vectors_changed: bool = True
@@ -268,19 +266,20 @@ class Records:
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         self.refresh_mirror(look=False)  # other machines' commits: see _version_after
         with self.lock.hold():
-            if self.mirror.pending:  # an earlier write reached the store but not the index
-                self.repair_index()
-            change = plan()
-            if change is None:
-                return False
-            store = self.store()  # a missing store refuses here, before pending is set
             try:
+                if self.mirror.pending:  # an earlier write reached the store, not the index
+                    self.repair_index()
+                change = plan()
+                if change is None:
+                    return False
+                store = self.store()  # a missing store refuses here, before pending is set
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
                 with write_profile.timed("store"):
                     self.mirror.mark_pending()
                     folded = self._fold_references(store, force=force_fold)
                     change.store_op(store)
             except StorageError as exc:
+                self.store_failed |= not isinstance(exc, LockTimeoutError)  # the caller says it
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
@@ -352,8 +351,8 @@ class Records:
             backlog = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not backlog or not self.paths.may_have_store():
-            return
+        if not backlog or self.store_failed or not self.paths.may_have_store():
+            return  # (a store that failed in this process, said already, fails again)
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
         except Exception as exc:

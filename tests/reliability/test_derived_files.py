@@ -101,9 +101,10 @@ def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> 
     for part in data.iterdir():
         part.unlink()
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        with pytest.raises(StorageError, match=r"cannot be read .*memory-tui doctor"):
+        missing = r"is damaged \(memories\.lance/data/\w+\.lance is missing\)"
+        with pytest.raises(StorageError, match=missing + r".*memory-tui doctor --rebuild-store"):
             parts_of(memory).store().all_entries()
-        with pytest.raises(StorageError, match="cannot be read"):
+        with pytest.raises(StorageError, match=missing):
             parts_of(memory).records.repair_index()
         assert memory.count() == 3  # the mirror is left alone
 
@@ -190,10 +191,11 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
     victim = next(e["id"] for e in listed if e["source"] != "markdown")
     out = _cli(cli_project, "delete", victim)
     assert out.returncode == 1
-    assert "vector store" in out.stderr and "run `memory-tui doctor`" in out.stderr
+    assert out.stderr.count("vector store") == 1, out.stderr  # said once
+    assert "is missing); `memory-tui doctor --rebuild-store`" in out.stderr
     listed = _cli(cli_project, "list", "--json", "-n", "100")  # reads still work
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
-    assert "cannot be read" in listed.stderr and "memory-tui doctor" in listed.stderr
+    assert "is damaged" in listed.stderr and "memory-tui doctor --rebuild-store" in listed.stderr
 
 
 _OPEN_AT_ONCE = """
