@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cli_support import git_repo, run_cli
 
-from engine.storage.lance_errors import REBUILD_STORE
+from engine.services.health import REBUILD_STORE
 from engine.storage.paths import MemoryPaths
 
 RUST_NOISE = ("/rustc/", ".rs:", "LanceError", "Traceback")
