@@ -88,10 +88,14 @@ def unreadable(where: Path | str, exc: BaseException, *, local: bool = True) -> 
 class _Store(Protocol):
     where: str
     remote: Any
+    failed: bool
 
 
 def read_failed(store: _Store, exc: BaseException) -> StorageError:
-    """The error of a failed read of ``store``: out of reach, or :func:`unreadable`."""
+    """The error of a failed read of ``store``: out of reach, or :func:`unreadable`. The
+    store remembers that it failed: a process says a failure once, and does not try a
+    bookkeeping write (reference counts, on closing) that would fail and say it again."""
+    store.failed = True
     return store_error(store.where, exc, unreadable(store.where, exc, local=store.remote is None))
 
 

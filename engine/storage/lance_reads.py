@@ -24,6 +24,7 @@ class _Store(Protocol):
     path: Path
     where: str
     remote: Any
+    failed: bool
     _table: Any
 
     def table(self) -> Any: ...

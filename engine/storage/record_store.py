@@ -66,6 +66,8 @@ class RecordStore:
         """Compacts in the background (a local store whose owner set one); without one,
         a write that finds compaction due compacts before it returns."""
         self._opened_at: float | None = None  # see remote_table.latest_version
+        self.failed = False
+        """A call failed in this process (and its error was raised): see lance_errors."""
 
     # --- opening -------------------------------------------------------------------------
 
@@ -199,6 +201,7 @@ class RecordStore:
                 else f"writing to the vector store at {self.where} failed ({plain(exc)}); "
                 "run `memory-tui doctor`"
             )
+            self.failed = True
             raise store_error(self.where, exc, problem) from exc
         self.commits += 1 + created  # the creation is a commit too
         self._writes += 1

@@ -66,8 +66,6 @@ class Records:
         self._store: RecordStore | None = None
         self.watch = RemoteWatch() if paths.store_uri else None
         """Looks at a remote store's version (see :mod:`engine.storage.remote_sync`)."""
-        self.store_failed = False
-        """A read or write of the store failed in this process, and was said (once)."""
         self.vector_listeners: list[VectorListener] = []
         """Told of each write's :class:`VectorDelta` (the in-memory vector copy)."""
 
@@ -135,7 +133,6 @@ class Records:
                 # The store cannot be read: keep serving reads from the mirror, which is
                 # then the only copy; writes refuse with the same message.
                 log.warning("%s", exc.message)
-                self.store_failed = True
                 return None
         if report.changed:  # the usual news from a remote store that others write to
             (log.info if self.watch is not None else log.warning)(
@@ -279,7 +276,6 @@ class Records:
                     folded = self._fold_references(store, force=force_fold)
                     change.store_op(store)
             except StorageError as exc:
-                self.store_failed |= not isinstance(exc, LockTimeoutError)  # the caller says it
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
@@ -351,8 +347,10 @@ class Records:
             backlog = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not backlog or self.store_failed or not self.paths.may_have_store():
-            return  # (a store that failed in this process, said already, fails again)
+        if not backlog or not self.paths.may_have_store():
+            return
+        if self._store is not None and self._store.failed:
+            return  # it failed in this process, which said so: it would fail (and be said) again
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
         except Exception as exc:

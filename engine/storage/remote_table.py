@@ -28,6 +28,7 @@ class _Store(Protocol):
     path: Path
     where: str
     remote: Any
+    failed: bool
     _table: Any
     _opened_at: float | None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -196,6 +197,25 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
     listed = _cli(cli_project, "list", "--json", "-n", "100")  # reads still work
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
     assert "is damaged" in listed.stderr and "memory-tui doctor --rebuild-store" in listed.stderr
+
+
+@pytest.mark.parametrize("command", [("index", "--force", "--no-embed"), ("doctor",)])
+def test_a_store_cut_short_is_said_once_by_a_command_that_meets_it_thrice(
+    cli_project: Path, command: tuple[str, ...]
+) -> None:
+    """Issue 45: a search counted references, which every later write folds into the
+    store first and a closing process flushes; each of them met the damage and said it,
+    with LanceDB's Rust locations (three times for ``index --force``)."""
+    assert "ledger" in _cli(cli_project, "search", "billing ledger", "--mode", "keyword").stdout
+    data = MemoryPaths.for_root(cli_project).vectors_dir / "memories.lance" / "data"
+    for part in data.glob("*.lance"):
+        os.truncate(part, 100)
+    out = _cli(cli_project, *command)
+    assert out.returncode == 1
+    said = [line for line in (out.stderr + out.stdout).splitlines() if "damaged" in line]
+    assert len(said) == 1, out.stderr + out.stdout
+    assert "vector store at" in said[0] and "is damaged (one of its files is cut short)" in said[0]
+    assert "rustc" not in out.stderr + out.stdout
 
 
 _OPEN_AT_ONCE = """
