@@ -203,9 +203,7 @@ class Records:
             with self.mirror.transaction() as db:
                 self.mirror.clear(db)
                 self.mirror.upsert(db, entries)
-                # The store's placeholders: a mirror made anew loses no mark, keeps no stale one.
-                self.mirror.clear_unembedded(db)
-                self.mirror.mark_unembedded(db, sorted(unembedded))
+                self._mark_unembedded(db, unembedded)
                 self._mark_synced(db, version)
         return len(entries)
 
@@ -222,6 +220,13 @@ class Records:
         rows = [n for n, e in enumerate(entries) if e.id in wanted]
         waiting = placeholders([e.id for e in entries], matrix)
         return [entries[n] for n in rows], matrix[rows], looked, waiting
+
+    def _mark_unembedded(self, db: sqlite3.Connection, ids: set[str]) -> None:
+        """Make the mirror's marks of entries waiting for their vector those of the store
+        (its placeholder vectors): a crash between the store's write and the mirror's, or
+        a mirror rebuilt from scratch, then neither loses a mark nor keeps a stale one."""
+        self.mirror.clear_unembedded(db)
+        self.mirror.mark_unembedded(db, sorted(ids))
 
     def _mark_synced(
         self, db: sqlite3.Connection, version: int, *, vectors_changed: bool = True
@@ -263,13 +268,13 @@ class Records:
         :data:`REFERENCE_FOLD_BATCH` of them have piled up (or ``force_fold``)."""
         self.refresh_mirror(look=False)  # other machines' commits: see _version_after
         with self.lock.hold():
+            if self.mirror.pending:  # an earlier write reached the store but not the index
+                self.repair_index()
+            change = plan()
+            if change is None:
+                return False
+            store = self.store()  # a missing store refuses here, before pending is set
             try:
-                if self.mirror.pending:  # an earlier write reached the store, not the index
-                    self.repair_index()
-                change = plan()
-                if change is None:
-                    return False
-                store = self.store()  # a missing store refuses here, before pending is set
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
                 with write_profile.timed("store"):
                     self.mirror.mark_pending()
@@ -341,16 +346,14 @@ class Records:
 
     def flush_references(self) -> None:
         """Write reference counts recorded since the store's last write into the store now
-        (a long-lived process does it when it closes). Never raises: on failure the counts
-        stay in the backlog for the next writer."""
+        (a long-lived process does it when it closes). Never raises: on failure, or after
+        the store failed in this process (said then), the counts wait in the backlog."""
         try:
             backlog = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not backlog or not self.paths.may_have_store():
+        if not backlog or (self._store and self._store.failed) or not self.paths.may_have_store():
             return
-        if self._store is not None and self._store.failed:
-            return  # it failed in this process, which said so: it would fail (and be said) again
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)
         except Exception as exc:
