@@ -50,6 +50,8 @@ class InitReport:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What was skipped and why (a document that cannot be indexed): said, not a failure."""
     notes: list[str] = field(default_factory=list)
 
 

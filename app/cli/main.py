@@ -22,13 +22,30 @@ from app.cli.parser import build_parser
 from app.project import NOT_A_PROJECT, NOT_INITIALISED, find_project_root, refuse_unsafe_root
 
 
-def _configure_logging(verbose: bool) -> None:
+class _Said(logging.Filter):
+    """Remembers the messages logged, so that the error that ends a command is not
+    printed again when a warning said it already (a damaged store met on opening the
+    memory, then by the command's write: one line, not two)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        self.messages.add(record.getMessage())
+        return True
+
+
+def _configure_logging(verbose: bool) -> _Said:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(f"{PROG}: %(levelname)s: %(message)s"))
+    said = _Said()
+    handler.addFilter(said)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     level = os.environ.get("CLAUDE_MEMORY_LOG_LEVEL", "INFO" if verbose else "WARNING")
     root.setLevel(level.upper())
+    return said
 
 
 @contextlib.contextmanager
@@ -102,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    _configure_logging(args.verbose)
+    said = _configure_logging(args.verbose)
     if args.command is None:
         from app.cli import commands
 
@@ -117,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_USAGE
     except EngineError as exc:
-        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        if exc.message not in said.messages:
+            print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         usage = isinstance(exc, ConfigError) or exc.code in (NOT_INITIALISED, NOT_A_PROJECT)
         return EXIT_USAGE if usage else EXIT_ERROR
     except BrokenPipeError:

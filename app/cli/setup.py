@@ -2,6 +2,7 @@
 
 Every failure ends the command with a non-zero status and a line saying what failed and
 what to do; what was made before it stays (a second run completes it, creating nothing twice).
+A document that cannot be indexed is not a failure: it is named in a warning and skipped.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def init(args: argparse.Namespace, root: Path) -> int:
             pending = memory.vectors_waiting()
     except OSError as exc:
         raise _failed("opening the memory in .claude/memory", exc) from None
+    for warning in report.warnings:
+        _say(f"memory-tui: warning: {warning}")
     for error in report.errors:
         _say(f"memory-tui: error: {error}")
     head = f"Initialised {root}" if not report.errors else f"Initialised {root}, with errors"
@@ -114,13 +117,19 @@ def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
     with progress_bar("Indexing knowledge files and docs") as update:  # keyword search after
         indexed = indexer.run(force=force, progress=update, embed=False)
     knowledge = len(indexer.knowledge_files())
+    # A document that cannot be indexed (not UTF-8, too large, unreadable) is skipped and
+    # named; the rest is indexed, so init has done its work (doctor says the same).
+    skipped = f"; {plural(len(indexed.errors), 'file')} skipped (see the warnings)"
     report.notes.append(
         f"indexed: {plural(knowledge, 'knowledge file')} and "
         f"{plural(indexed.files_total - knowledge, 'doc file')}; "
         f"{plural(indexed.entries_created, 'entry', 'entries')} created, "
-        f"{plural(indexed.files_skipped, 'file')} unchanged"
+        f"{plural(indexed.files_skipped, 'file')} unchanged" + (skipped if indexed.errors else "")
     )
-    report.errors += [f"{f}: {m}" for f, m in indexed.errors]
+    report.warnings += [
+        f"{f}: {m}; skipped (`memory-tui index` reads it again once fixed)"
+        for f, m in indexed.errors
+    ]
 
 
 def _embed(memory: Memory) -> None:

@@ -6,45 +6,41 @@ for their vector, the embedding cache, ``meta.json``, the knowledge folder, the 
 write lock: one :class:`Check` per part. Derived files are repaired on the way (an
 unreadable index or cache moved aside as ``*.corrupt`` and rebuilt, an index out of step
 re-synchronised, ``meta.json`` rebuilt by an index run). The store and the knowledge files
-are never changed, except by :func:`rebuild_store`, asked for explicitly: it moves a missing
-or unreadable store aside and rebuilds it from the keyword index (all but the vectors).
+are never changed, except by :func:`rebuild_store` (:mod:`.health_rebuild`), asked for
+explicitly: it moves a missing or unreadable store aside and rebuilds it from the keyword
+index (all but the vectors). A store is unreadable when any of its files is: the check
+reads every row once (:func:`~engine.storage.lance_reads.read_everything`).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
-import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.core.config import DEFAULTS, Config, load_config
 from engine.core.errors import EngineError, LockTimeoutError, StorageError
 from engine.embedding.base import Embedder, model_path
-from engine.embedding.cache import CachedEmbedder, EmbeddingCache
-from engine.embedding.document import embed_entries
 from engine.services.health_files import (
     check_citations,
     check_store_missing,
     move_aside,
     write_denied,
 )
+from engine.services.health_rebuild import rebuild_reason, rebuild_store
 from engine.services.health_remote import check_remote
 from engine.services.health_report import Check, HealthReport, Status
 from engine.services.health_report import count_of as _count
 from engine.services.health_vectors import check_vectors
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
-from engine.storage.locking import WriteLock
+from engine.storage.lance_errors import REBUILD_STORE
+from engine.storage.lance_reads import read_everything
 from engine.storage.meta import IndexMeta
-from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
-from engine.storage.record_store import RecordStore
 from engine.storage.sqlite import is_busy_error, is_write_denied
 
 __all__ = ["REBUILD_STORE", "Check", "HealthReport", "Status", "diagnose", "rebuild_store"]
-
-REBUILD_STORE = "memory-tui doctor --rebuild-store"
-_BATCH = 256
 
 
 def diagnose(
@@ -70,7 +66,7 @@ def diagnose(
         _report_read_only(paths, report, denied)  # nothing can be checked by repairing it
     else:
         local = not paths.store_uri  # a remote store is never rebuilt from one machine
-        if rebuild_store_if_needed and local and _store_state(paths, embedder) is not None:
+        if rebuild_store_if_needed and local and rebuild_reason(paths, embedder) is not None:
             count = rebuild_store(paths, embedder)
             detail = f"rebuilt from the keyword index: {_count(count, 'entry')}"
             report.add("vector store", Status.REPAIRED, detail)
@@ -132,24 +128,6 @@ def _report_read_only(paths: MemoryPaths, report: HealthReport, exc: Exception) 
     )
 
 
-def _store_state(paths: MemoryPaths, embedder: Embedder) -> str | None:
-    """Why the store needs rebuilding from the keyword index, or None when it does not."""
-    store = RecordStore(paths.vectors_dir, embedder.dimension)
-    if not store.exists():
-        if not paths.fts_path.exists():
-            return None
-        fts = EntryMirror(paths.fts_path)
-        try:
-            return "missing" if fts.count() else None
-        finally:
-            fts.close()
-    try:
-        store.ids_and_stamps()
-    except StorageError as exc:
-        return exc.message
-    return None
-
-
 def _check_memory(
     paths: MemoryPaths, config: Config, embedder: Embedder, report: HealthReport
 ) -> None:
@@ -194,9 +172,10 @@ def _check_store(memory: Memory, report: HealthReport) -> bool:
                 report.add("vector store", Status.OK, "empty (created on the first write)")
             return True
         count, version = store.count(), store.version
+        read_everything(store)  # every file: a count reads the manifest alone
     except StorageError as exc:
         fix = REBUILD_STORE if mirrored else "memory-tui index --force"
-        detail = exc.message.split("; run `memory-tui doctor`")[0]
+        detail = re.split(r"; (?:run )?`memory-tui doctor", exc.message)[0]
         if mirrored:
             detail += f"; the keyword index still holds all {mirrored} entries"
         else:
@@ -367,33 +346,3 @@ def _onnx_note() -> str:
         if exported
         else "; the onnxruntime export is made from it on first use (offline)"
     )
-
-
-def rebuild_store(paths: MemoryPaths, embedder: Embedder) -> int:
-    """Rebuild the vector store from the keyword index; returns the number of entries.
-
-    The old store folder (if any) is moved aside to ``vectors.broken-<time>``; every
-    mirrored entry is written back with its id, dates and counts, its vector (of its
-    labels and text) taken from the embedding cache or recomputed."""
-    with WriteLock(paths.lock_path).hold():
-        fts = EntryMirror(paths.fts_path)
-        cache = EmbeddingCache(paths.embedding_cache_path)
-        try:
-            entries = fts.recent()
-            if paths.vectors_dir.exists():
-                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-                paths.vectors_dir.replace(paths.vectors_dir.with_name(f"vectors.broken-{stamp}"))
-            store = RecordStore(paths.vectors_dir, embedder.dimension)
-            cached = CachedEmbedder(embedder, cache)
-            for start in range(0, len(entries), _BATCH):
-                batch = entries[start : start + _BATCH]
-                store.add(batch, embed_entries(cached, batch))
-            with fts.transaction() as db:
-                fts.set_state(db, "pending", "0")
-                fts.clear_unembedded(db)  # every entry was written with its vector
-                fts.set_state(db, "store_version", str(store.version))
-                fts.set_state(db, "vectors_version", uuid.uuid4().hex)
-        finally:
-            cache.close()
-            fts.close()
-    return len(entries)

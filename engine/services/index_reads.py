@@ -61,6 +61,9 @@ class RunFiles:
         self.max_bytes = max_bytes
         self.meta = meta
         self.rechunk_all = rechunk_all
+        self.same_settings = True
+        """Whether the chunking settings are those of the last run (``--force`` alone
+        re-chunks every file)."""
         self.reads: dict[str, FileRead] = {}
         self.learned: dict[str, tuple[int, ...]] = {}
         """Stats of files found unchanged by their hash, to record for the next run."""
@@ -98,6 +101,16 @@ class RunFiles:
         done = FileRead(content_hash_bytes(data), data, stat)
         self.reads[rel] = done
         return done
+
+    def recorded_cap(self, rel: str, read: FileRead) -> tuple[bool, int | None]:
+        """(whether it is known, the cap) a documentation page was last chunked with
+        (``None``: none), known when its bytes and the chunking settings are those of
+        then: ``index --force`` then chunks it as before however the memory grew, and its
+        entries keep their ids; otherwise the caller works out the page's share now."""
+        meta = self.meta
+        if not self.same_settings or meta.file_hashes.get(rel) != read.digest:
+            return False, None
+        return rel in meta.page_caps, meta.page_caps.get(rel)
 
     def unchanged(self, rel: str, read: FileRead) -> bool:
         """Whether the bytes read are those last indexed (their stat is then kept for the

@@ -61,3 +61,7 @@ class FilePlan:
     updates: list[Entry] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
     aliases: dict[str, int] = field(default_factory=dict)
+    page: bool = False
+    """A documentation page (a knowledge note has no cap)."""
+    cap: int | None = None
+    """The most chunks the page was allowed (``None``: no cap); kept in ``meta.json``."""

@@ -181,6 +181,7 @@ class Indexer:
         reads = RunFiles(
             self.root, self.knowledge_dir, self.memory.config.max_file_bytes, meta, rechunk_all
         )
+        reads.same_settings = meta.settings == settings
         if owned and not problem and not meta_path.exists():
             problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
             log.warning(problem)
@@ -247,7 +248,10 @@ class Indexer:
         try:
             text = decode(read.data, rel)
             # Chunked already (for its size), uncapped: the same entries unless capped.
-            most = None if self._is_note(path) else cap()
+            page, most = not self._is_note(path), None
+            if page:  # as last chunked when its bytes are the same (ids kept), else its share
+                known, most = reads.recorded_cap(rel, read)
+                most = most if known else cap()
             if read.entries is not None and most is None:
                 desired = read.entries
                 report.warnings += read.warnings
@@ -257,7 +261,7 @@ class Indexer:
             report.errors.append((rel, getattr(exc, "detail", str(exc))))
             return None
         plan = self._diff(rel, read.digest, desired)
-        plan.stat = read.stat
+        plan.stat, plan.page, plan.cap = read.stat, page, most
         plan.aliases = promoted_from(text)
         return plan
 
@@ -356,17 +360,22 @@ class Indexer:
             # Re-read: another indexer may have recorded other files meanwhile.
             meta, _ = IndexMeta.load(self.memory.paths.meta_path)
             if meta.settings != settings:
-                meta.file_hashes, meta.file_stats = {}, {}
+                meta.file_hashes, meta.file_stats, meta.page_caps = {}, {}, {}
                 meta.settings = settings
             renewed = {plan.rel for plan in plans} | set(gone)
             meta.aliases = {k: v for k, v in meta.aliases.items() if v[0] not in renewed}
             for plan in plans:
                 meta.file_hashes[plan.rel] = plan.digest
                 _record_stat(meta, plan.rel, plan.stat)
+                if plan.page:
+                    meta.page_caps[plan.rel] = plan.cap
+                else:
+                    meta.page_caps.pop(plan.rel, None)
                 meta.aliases.update((old, (plan.rel, line)) for old, line in plan.aliases.items())
             for rel in gone:
                 meta.file_hashes.pop(rel, None)
                 meta.file_stats.pop(rel, None)
+                meta.page_caps.pop(rel, None)
             for rel, stat in (learned or {}).items():
                 if rel in meta.file_hashes:  # (not re-chunked by another run meanwhile)
                     meta.file_stats[rel] = stat

@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from engine.storage.lance_rows import first_line
+from engine.storage.lance_errors import first_line
 from engine.storage.remote import store_error
 
 log = logging.getLogger(__name__)

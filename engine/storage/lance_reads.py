@@ -16,14 +16,18 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from engine.core.errors import StorageError
-from engine.storage.lance_rows import unreadable
-from engine.storage.remote import is_unreachable, store_error
+from engine.storage.lance_errors import read_failed
+from engine.storage.remote import is_unreachable
 
 
 class _Store(Protocol):
     path: Path
     where: str
+    remote: Any
+    failed: bool
     _table: Any
+
+    def table(self) -> Any: ...
 
 
 _S = TypeVar("_S", bound=_Store)
@@ -44,7 +48,7 @@ def reads(
             raise
         except (RuntimeError, OSError, ValueError) as exc:
             if is_unreachable(exc) or not _vanished(exc):
-                raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+                raise read_failed(self, exc) from exc
         # Another process compacted the table and removed the version this read had
         # begun with (old versions are not kept; see maintenance.KEEP_VERSIONS_FOR):
         # read again from the latest version, once.
@@ -55,7 +59,7 @@ def reads(
         except StorageError:
             raise
         except (RuntimeError, OSError, ValueError) as exc:
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+            raise read_failed(self, exc) from exc
 
     functools.update_wrapper(wrapper, method)
     return wrapper
@@ -65,3 +69,23 @@ def _vanished(exc: BaseException) -> bool:
     """Whether a read failed because a file of the version it had opened is gone."""
     text = str(exc).lower()
     return "not found" in text or "no such file" in text
+
+
+def read_everything(store: _Store) -> int:
+    """Read every column of every row once, batch by batch, keeping nothing: the check
+    that no file of the store is damaged, which a count or the version (read from the
+    manifest alone) never opens. Returns the number of rows read.
+
+    Raises:
+        StorageError: a file is cut short, missing or unreadable (:func:`read_failed`).
+    """
+    table = store.table()
+    if table is None:
+        return 0
+    rows = 0
+    try:
+        for batch in table.search().limit(None).to_batches():
+            rows += batch.num_rows
+    except Exception as exc:  # any failure, a panic in LanceDB's decoder included
+        raise read_failed(store, exc) from exc
+    return rows

@@ -108,19 +108,6 @@ def _backfill_hashes(table: Any) -> None:
     table.merge_insert("id").when_matched_update_all().execute(hashes)
 
 
-def first_line(exc: BaseException) -> str:
-    """The first line of an error's text (LanceDB's run to dozens), at most 300 characters."""
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
-
-
-def unreadable(path: Path | str, exc: BaseException) -> str:
-    """The message of a store that cannot be read, naming what to run."""
-    return (
-        f"the vector store at {path} cannot be read ({first_line(exc)}); run `memory-tui doctor` "
-        "to see what can be recovered"
-    )
-
-
 def quote(value: str) -> str:
     """A SQL string literal for LanceDB filters."""
     return "'" + value.replace("'", "''") + "'"

@@ -36,6 +36,11 @@ class IndexMeta:
     aliases: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Id of a promoted entry → (project-relative file, line of its marker); see
     :mod:`engine.services.aliases`."""
+    page_caps: dict[str, int | None] = field(default_factory=dict)
+    """Project-relative path of a documentation page → the most chunks it was allowed
+    when last chunked (``None``: no cap); re-chunked with the same bytes and settings
+    (``index --force``), it keeps that cap, so its entries and their ids stay the same
+    however the rest of the memory grew (:func:`engine.markdown.pages.page_cap`)."""
 
     @classmethod
     def load(cls, path: Path) -> tuple[IndexMeta, str | None]:
@@ -53,6 +58,7 @@ class IndexMeta:
                 last_indexed_at=str(data.get("lastIndexedAt", "")),
                 discovery=dict(data.get("discovery", {})),
                 aliases=_aliases(data.get("promotedFrom", {})),
+                page_caps=_caps(data.get("pageCaps", {})),
             ), None
         except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
             return cls(), f"{path} was unreadable ({exc}); it will be rebuilt"
@@ -67,6 +73,7 @@ class IndexMeta:
             "fileStats": {k: list(v) for k, v in sorted(self.file_stats.items())},
             "discovery": self.discovery,
             "promotedFrom": {k: list(v) for k, v in sorted(self.aliases.items())},
+            "pageCaps": dict(sorted(self.page_caps.items())),
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".meta-", suffix=".json", dir=path.parent)
@@ -100,4 +107,14 @@ def _stats(raw: object) -> dict[str, tuple[int, ...]]:
         str(rel): tuple(stat)
         for rel, stat in raw.items()
         if isinstance(stat, list) and stat and all(type(n) is int for n in stat)
+    }
+
+
+def _caps(raw: object) -> dict[str, int | None]:
+    """``pageCaps`` as read; a malformed item is dropped (its page's cap is worked out
+    again, as before it was recorded)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(rel): cap for rel, cap in raw.items() if cap is None or (type(cap) is int and cap >= 1)
     }

@@ -16,17 +16,9 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
 from engine.storage import lance_commits, lancedb_import, maintenance, remote_table
+from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
 from engine.storage.lance_reads import reads as _reads
-from engine.storage.lance_rows import (
-    TABLE,
-    entry_to_row,
-    first_line,
-    migrate,
-    quote,
-    row_to_entry,
-    schema,
-    unreadable,
-)
+from engine.storage.lance_rows import TABLE, entry_to_row, migrate, quote, row_to_entry, schema
 from engine.storage.remote import RemoteStore, store_error
 
 if TYPE_CHECKING:
@@ -74,6 +66,8 @@ class RecordStore:
         """Compacts in the background (a local store whose owner set one); without one,
         a write that finds compaction due compacts before it returns."""
         self._opened_at: float | None = None  # see remote_table.latest_version
+        self.failed = False
+        """A call failed in this process (and its error was raised): see lance_errors."""
 
     # --- opening -------------------------------------------------------------------------
 
@@ -104,7 +98,7 @@ class RecordStore:
                     storage_options=None if remote is None else dict(remote.options),
                 )
             except Exception as exc:
-                problem = f"cannot open the vector store at {self.where}: {first_line(exc)}"
+                problem = f"cannot open the vector store at {self.where}: {plain(exc)}"
                 raise store_error(self.where, exc, problem) from exc
         return self._db
 
@@ -142,7 +136,7 @@ class RecordStore:
         try:
             return 0 if table is None else int(table.version)
         except Exception as exc:  # a remote store: one listing of its versions
-            raise store_error(self.where, exc, unreadable(self.where, exc)) from exc
+            raise read_failed(self, exc) from exc
 
     # --- writes --------------------------------------------------------------------------
 
@@ -201,8 +195,14 @@ class RecordStore:
         try:
             lance_commits.committed(table, op)
         except Exception as exc:
-            problem = f"writing to the vector store at {self.where} failed ({first_line(exc)})"
-            raise store_error(self.where, exc, problem + "; run `memory-tui doctor`") from exc
+            problem = (  # a write that read a damaged file: the line a read gives
+                unreadable(self.where, exc, local=self.remote is None)
+                if is_damage(exc)
+                else f"writing to the vector store at {self.where} failed ({plain(exc)}); "
+                "run `memory-tui doctor`"
+            )
+            self.failed = True
+            raise store_error(self.where, exc, problem) from exc
         self.commits += 1 + created  # the creation is a commit too
         self._writes += 1
         if self._writes % maintenance.COMPACT_CHECK_EVERY == 0:

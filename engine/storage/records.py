@@ -346,13 +346,13 @@ class Records:
 
     def flush_references(self) -> None:
         """Write reference counts recorded since the store's last write into the store now
-        (a long-lived process does it when it closes). Never raises: on failure the counts
-        stay in the backlog for the next writer."""
+        (a long-lived process does it when it closes). Never raises: on failure, or after
+        the store failed in this process (said then), the counts wait in the backlog."""
         try:
             backlog = self.mirror.reference_backlog()
         except Exception:  # a closed or unreadable index has nothing to hand over
             return
-        if not backlog or not self.paths.may_have_store():
+        if not backlog or (self._store and self._store.failed) or not self.paths.may_have_store():
             return
         try:
             self.write(lambda store: None, lambda db: None, vectors_changed=False, force_fold=True)

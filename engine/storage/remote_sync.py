@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage.lance_rows import quote, row_to_entry, unreadable
-from engine.storage.remote import store_error
+from engine.storage.lance_errors import read_failed
+from engine.storage.lance_rows import quote, row_to_entry
 
 if TYPE_CHECKING:
     from engine.storage.record_store import RecordStore
@@ -103,6 +103,6 @@ def pull(store: RecordStore, ids: Sequence[str]) -> tuple[list[Entry], Any]:
     try:
         rows = [r for r in query.to_list() if r["id"] in wanted]
     except Exception as exc:
-        raise store_error(store.where, exc, unreadable(store.where, exc)) from exc
+        raise read_failed(store, exc) from exc
     matrix = np.asarray([r["vector"] for r in rows], dtype=np.float32)
     return [row_to_entry(r) for r in rows], matrix.reshape(len(rows), store.dimension)

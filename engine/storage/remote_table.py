@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.storage.lance_rows import TABLE, unreadable
-from engine.storage.remote import store_error
+from engine.storage.lance_errors import read_failed
+from engine.storage.lance_rows import TABLE
 
 JUST_OPENED_S = 1.0
 """A table opened this recently is at its latest version: a look at it then (the one on
@@ -28,6 +28,7 @@ class _Store(Protocol):
     path: Path
     where: str
     remote: Any
+    failed: bool
     _table: Any
     _opened_at: float | None
 
@@ -45,7 +46,7 @@ def open_table(store: _Store, db: Any) -> Any:
     except Exception as exc:
         if store.remote is not None and f"'{TABLE}' was not found" in str(exc):
             return None
-        raise store_error(store.where, exc, unreadable(store.where, exc)) from exc
+        raise read_failed(store, exc) from exc
 
 
 def mark_opened(store: _Store) -> None:
@@ -70,4 +71,4 @@ def latest_version(store: _Store) -> int | None:
         store._opened_at = None
         return int(table.version)
     except Exception as exc:  # a remote store: one listing of its versions
-        raise store_error(store.where, exc, unreadable(store.where, exc)) from exc
+        raise read_failed(store, exc) from exc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -101,9 +102,10 @@ def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> 
     for part in data.iterdir():
         part.unlink()
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        with pytest.raises(StorageError, match=r"cannot be read .*memory-tui doctor"):
+        missing = r"is damaged \(memories\.lance/data/\w+\.lance is missing\)"
+        with pytest.raises(StorageError, match=missing + r".*memory-tui doctor --rebuild-store"):
             parts_of(memory).store().all_entries()
-        with pytest.raises(StorageError, match="cannot be read"):
+        with pytest.raises(StorageError, match=missing):
             parts_of(memory).records.repair_index()
         assert memory.count() == 3  # the mirror is left alone
 
@@ -190,10 +192,30 @@ def test_cli_on_an_unreadable_store_says_what_to_run(cli_project: Path) -> None:
     victim = next(e["id"] for e in listed if e["source"] != "markdown")
     out = _cli(cli_project, "delete", victim)
     assert out.returncode == 1
-    assert "vector store" in out.stderr and "run `memory-tui doctor`" in out.stderr
+    assert out.stderr.count("vector store") == 1, out.stderr  # said once
+    assert "is missing); `memory-tui doctor --rebuild-store`" in out.stderr
     listed = _cli(cli_project, "list", "--json", "-n", "100")  # reads still work
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
-    assert "cannot be read" in listed.stderr and "memory-tui doctor" in listed.stderr
+    assert "is damaged" in listed.stderr and "memory-tui doctor --rebuild-store" in listed.stderr
+
+
+@pytest.mark.parametrize("command", [("index", "--force", "--no-embed"), ("doctor",)])
+def test_a_store_cut_short_is_said_once_by_a_command_that_meets_it_thrice(
+    cli_project: Path, command: tuple[str, ...]
+) -> None:
+    """Issue 45: a search counted references, which every later write folds into the
+    store first and a closing process flushes; each of them met the damage and said it,
+    with LanceDB's Rust locations (three times for ``index --force``)."""
+    assert "ledger" in _cli(cli_project, "search", "billing ledger", "--mode", "keyword").stdout
+    data = MemoryPaths.for_root(cli_project).vectors_dir / "memories.lance" / "data"
+    for part in data.glob("*.lance"):
+        os.truncate(part, 100)
+    out = _cli(cli_project, *command)
+    assert out.returncode == 1
+    said = [line for line in (out.stderr + out.stdout).splitlines() if "damaged" in line]
+    assert len(said) == 1, out.stderr + out.stdout
+    assert "vector store at" in said[0] and "is damaged (one of its files is cut short)" in said[0]
+    assert "rustc" not in out.stderr + out.stdout
 
 
 _OPEN_AT_ONCE = """

@@ -157,6 +157,38 @@ def test_unreadable_store_is_moved_aside_and_rebuilt(project: Path) -> None:
     assert list(project.glob(".claude/memory/vectors.broken-*"))
 
 
+def test_a_data_file_cut_short_is_reported_in_words_and_rebuilt_losing_nothing(
+    project: Path,
+) -> None:
+    """Issue 45: every data file truncated (counts and versions, read from the manifest,
+    still answer): the report goes on past the store, names the damage without LanceDB's
+    Rust locations and the command that repairs it, which brings every entry back."""
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        before = {e.id: e.content for e in memory.list(limit=100)}
+    data = MemoryPaths.for_root(project).vectors_dir / "memories.lance" / "data"
+    for part in data.glob("*.lance"):
+        os.truncate(part, 100)
+    report = diagnose(project, FakeEmbedder())
+    by_part = {c.part: c for c in report.checks}
+    store = by_part["vector store"]
+    assert store.status is Status.PROBLEM and store.fix == REBUILD_STORE
+    assert store.detail.endswith(
+        "is damaged (one of its files is cut short); the keyword index still holds all 14 entries"
+    )
+    assert "rustc" not in store.detail and "LanceError" not in store.detail
+    assert by_part["keyword index"].status is Status.WARNING  # kept: the only copy
+    assert {"config", "embedding cache", "write lock", "knowledge", "model"} <= set(by_part)
+    assert not report.healthy
+
+    rebuilt = diagnose(project, FakeEmbedder(), rebuild_store_if_needed=True)
+    assert rebuilt.checks[1].detail == "rebuilt from the keyword index: 14 entries"
+    assert rebuilt.healthy, rebuilt.checks
+    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+        store_entries = parts_of(memory).store().all_entries()
+        assert {e.id: e.content for e in store_entries} == before
+        assert {e.id: e.content for e in memory.list(limit=100)} == before
+
+
 def test_no_memory_bad_config_and_odd_knowledge_files_are_reported(tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "memory.config.toml").write_text('chunk_size = "big"\n', "utf-8")
