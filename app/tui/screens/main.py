@@ -45,7 +45,7 @@ MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
 FILTERS_WIDTH = 160
 """From this width the filters are shown until ctrl+g hides them; below it, the results
 keep the room (hidden until ctrl+g shows them)."""
-COMPACT_WIDTH = 100
+COMPACT_WIDTH = 80
 """Below this width the mode toggle shows only the mode chosen (F2-F4 still switch)."""
 
 
