@@ -53,7 +53,32 @@ async def test_a_wide_table_in_the_preview_keeps_its_words_whole(
         pane = body.content_region.width
         scrollers = body.query(ScrollableContainer)
         scroll_room = max((s.max_scroll_x for s in scrollers), default=0)
+        cells_right = max(c.region.right for c in grid.children)
+        table = grid.region
     for word in WORDS:
         widths = [w for text, w in cell_texts.items() if word in text.split()]
         assert widths and all(w >= len(word) + 2 for w in widths), (word, cell_texts)
-    assert scroll_room > 0 or grid.region.width <= pane  # the rest is one scroll away
+    assert scroll_room > 0 or table.width <= pane  # the rest is one scroll away
+    assert cells_right < table.right  # the right-hand rule is inside the table
+
+
+async def test_a_table_that_fits_fills_the_preview_with_its_frame_whole(memory: Memory) -> None:
+    rows = "\n".join(
+        f"| F{i} · ctrl+{chr(97 + i)} | does the thing number {i} to the selected entry, "
+        "and says so in the status line |"
+        for i in range(2, 8)
+    )
+    memory.add(f"Keys of the app:\n\n| Key | Action |\n|---|---|\n{rows}\n", category="general")
+    app = make_app(memory)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        body = app.screen.query_one(EntryPreview).query_one("#preview-body", Markdown)
+        grid = body.query_one("MarkdownTableContent")
+        scroll_room = max((s.max_scroll_x for s in body.query(ScrollableContainer)), default=0)
+        cells_right = max(c.region.right for c in grid.children)
+        table = grid.region
+        keys = [c.region.width for c in grid.children][::2]
+        pane = body.content_region
+    assert scroll_room == 0 and table.right <= pane.right  # no scrolling needed
+    assert cells_right < table.right  # the frame is drawn whole
+    assert min(keys) >= len("F2 · ctrl+c") + 2  # the short key cells stay on one line

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.cells import cell_len
-from textual import events
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.content import Content
 from textual.layout import Layout
 from textual.layouts.grid import GridLayout
+from textual.widget import Widget
 from textual.widgets import Markdown
 
 # Not exported by textual.widgets.markdown, but the classes Markdown.BLOCKS is made of.
@@ -34,6 +34,8 @@ CELL_PADDING = 2
 """Cells of padding around a cell's text (Textual's ``padding: 0 1``)."""
 GUTTER = 1
 """Cells between two columns (Textual's ``grid-gutter``), where the rule is drawn."""
+FRAME = 2
+"""Cells of the rule around the table (Textual's ``keyline``), left and right."""
 
 
 def column_floor(cells: Sequence[Content]) -> int:
@@ -81,16 +83,20 @@ class LegibleTableContent(MarkdownTableContent):
     """The grid of one table, its columns as :func:`column_widths` sets them."""
 
     def pre_layout(self, layout: Layout) -> None:
-        """Columns of the widths set, neither stretched nor squeezed."""
+        """Columns as :func:`column_widths` has them for the scroller's width (read at
+        each layout: a Resize can come before the preview's scrollbar takes its cells),
+        neither stretched nor squeezed."""
         super().pre_layout(layout)
         assert isinstance(layout, GridLayout)
         layout.expand = layout.shrink = False
+        if isinstance(self.parent, Widget) and self.parent.size.width:
+            self.fit(self.parent.size.width)  # a change lays the table out once more
 
     def fit(self, width: int) -> None:
-        """Set the columns for a table ``width`` cells wide."""
-        widths = column_widths(self.headers, self.rows, width)
+        """Set the columns for a table ``width`` cells wide (its frame included)."""
+        widths = column_widths(self.headers, self.rows, width - FRAME)
         self.styles.grid_columns = " ".join(map(str, widths))
-        self.styles.width = sum(widths) + GUTTER * max(0, len(widths) - 1)
+        self.styles.width = sum(widths) + GUTTER * max(0, len(widths) - 1) + FRAME
 
 
 class LegibleTable(MarkdownTable):
@@ -113,11 +119,6 @@ class LegibleTable(MarkdownTable):
         self._headers, self._rows = headers, rows
         with ScrollableContainer(classes="table-scroll"):
             yield LegibleTableContent(headers, rows)
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Fit the columns to the new width."""
-        for content in self.query(LegibleTableContent):
-            content.fit(event.size.width)
 
 
 class PreviewMarkdown(Markdown):
