@@ -98,6 +98,10 @@ async def test_the_preview_comes_back_when_the_terminal_grows(memory: Memory) ->
         await pilot.resize_terminal(100, 30)
         await settle(pilot)
         assert preview.display and preview.region.height > 5
+        await pilot.resize_terminal(150, 16)  # short but wide: beside the results
+        await settle(pilot)
+        assert preview.display and preview.region.width > 40
+        assert len(rows(app.screen.query_one(ResultsTable))) >= 8
 
 
 async def test_the_secret_warning_in_the_add_form_is_shown_whole(memory: Memory) -> None:

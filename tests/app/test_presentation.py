@@ -75,7 +75,7 @@ def test_the_title_takes_the_room_the_source_column_does_not_need() -> None:
     long_titles = column_widths(84, Needs(category=9, title=80, source=40, name=17))
     assert long_titles["source"] == 17 and long_titles["title"] == 34  # the names whole
     tiny = column_widths(48, short)
-    assert tiny["category"] == 0 and tiny["score"] == 4  # "0.47" without its bar
+    assert tiny["category"] == 0 and tiny["score"] == 5  # "0.47" without its bar
     assert column_widths(48, short, dates=True)["score"] == 10  # a date keeps its width
     assert score_bar(0.5, 5) == "██▌  "
 

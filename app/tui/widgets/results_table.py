@@ -129,7 +129,7 @@ def column_widths(width: int, needs: Needs | None = None, *, dates: bool = False
     tiny = width < TINY
     fixed = {
         "rank": 3,
-        "score": 10 if dates or not tiny else 4,  # a date, a bar and "0.47", or "0.47"
+        "score": 10 if dates or not tiny else 5,  # a date, a bar and "0.47", or "0.47"
         "category": 0 if tiny else max(len("Category"), min(12, needs.category)),
     }
     gaps = GAP * (sum(1 for w in fixed.values() if w) + 1)  # after each shown, and title

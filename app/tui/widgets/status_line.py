@@ -43,7 +43,8 @@ class StatusLine(Static):
     def render(self) -> Content:
         """Assemble the line from the current attributes: in full if it fits, else
         shorter (the model's state in two words, then without the mode, which the toggle
-        shows too, then without the index while it is ready and the model's state)."""
+        shows too, then without the index while it is ready, then without the model's
+        state, then the entries and notes alone)."""
         entries = "counting…" if self.entries is None else plural_entries(self.entries)
         notes = " · [$warning]$notes not shared[/] (F7)" if self.notes else ""
         indexing = self.index_state.startswith("indexing")
@@ -61,6 +62,7 @@ class StatusLine(Static):
             f"$entries{notes} │ {index} │ {short}",
             f"$entries{notes}" + ("" if quiet else f" │ {index}") + f" │ {short}",
             f"$entries{notes}" + ("" if quiet else f" │ {index}"),
+            f"$entries{notes}",
         ]
         room = self.content_region.width or self.size.width
         for markup in variants:
