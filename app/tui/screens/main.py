@@ -111,9 +111,7 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Classes for the layout at this width (see :data:`FILTERS_WIDTH`,
-        :data:`COMPACT_WIDTH`); the breakpoints set ``-narrow``/``-wide`` and
-        ``-short``/``-tall``."""
+        """``-cramped`` and ``-compact`` (see :data:`FILTERS_WIDTH`, :data:`COMPACT_WIDTH`)."""
         self.set_class(event.size.width < FILTERS_WIDTH, "-cramped")
         self.set_class(event.size.width < COMPACT_WIDTH, "-compact")
 
