@@ -139,3 +139,30 @@ async def test_help_screen_and_command_palette(seeded: Memory) -> None:
         await wait_until(pilot, lambda: first_hit().startswith("Add entry"), "the command")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, EntryFormScreen), "the form")
+
+
+async def test_the_export_dialog_offers_the_format_used_last(
+    seeded: Memory, project: Path, recorder: Recorder
+) -> None:
+    app = make_app(seeded)
+    async with app.run_test(size=(120, 36), message_hook=recorder) as pilot:
+        await search_for(pilot, "lancedb")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.screen.query_one("#fmt-csv").value = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert recorder.of(ResultsPane.ExportWritten)[-1].path.suffix == ".csv"
+        await pilot.press("ctrl+s")  # the next export, in the same session
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        pressed = dialog.query_one(RadioSet).pressed_button
+        assert pressed is not None and pressed.id == "fmt-csv"
+        assert dialog.query_one("#path", Input).value.endswith("memory-export.csv")
+        await pilot.press("escape")  # a cancelled dialog changes nothing
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        pressed = app.screen.query_one(RadioSet).pressed_button
+        assert pressed is not None and pressed.id == "fmt-csv"

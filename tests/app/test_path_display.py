@@ -13,13 +13,17 @@ def test_tail_keeps_the_file_name_and_the_line() -> None:
     path = "docs/operator-manual/argocd/applications/sync-waves.md:226"
     for width in (5, 12, 16, 24, 40):
         cut = tail(path, width)
-        assert len(cut) == width
+        assert len(cut) <= width
         assert cut.endswith(":226"), cut
         assert "…" in cut
     assert tail(path, 17) == "sync-waves.md:226"
-    assert tail(path, 30).endswith("/sync-waves.md:226")
-    assert tail(path, 30).startswith("docs/")  # the middle goes, not the start
+    assert tail(path, 19) == "…/sync-waves.md:226"
+    # Shortened at folder boundaries: the first folder and the last ones that fit.
+    assert tail(path, 30) == "docs/…/sync-waves.md:226"
+    assert tail(path, 40) == "docs/…/applications/sync-waves.md:226"
+    assert tail(path, 12) == "…aves.md:226"  # a name too long loses its start
     assert tail(path, 80) == path
+    assert tail("SEED_PARITY.md:12", 14) == "…_PARITY.md:12"
 
 
 async def test_long_paths_keep_their_line_in_the_table(memory: Memory) -> None:
@@ -49,4 +53,4 @@ async def test_long_paths_keep_their_line_in_the_table(memory: Memory) -> None:
             line = "".join(s.text for s in table.render_line(y))[:visible]
             number = table.results[y - 1].entry.line_start
             assert line.rstrip().endswith(f"ooks.md:{number}"), line
-            assert "…" in line and " sync-waves" in line
+            assert "…/" in line and "/sync-waves-and-hooks.md:" in line  # the name whole

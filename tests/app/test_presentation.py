@@ -8,7 +8,7 @@ from app.tui.screens.entry_form import content_problem, split_keywords
 from app.tui.search_state import SearchRequest, SearchState
 from app.tui.widgets.curation import editor_command
 from app.tui.widgets.results_query import prefix_worthy
-from app.tui.widgets.results_table import column_widths, fit_title, score_bar, tail
+from app.tui.widgets.results_table import Needs, column_widths, fit_title, score_bar, tail
 from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from engine.core.errors import SecretDetectedError
 from engine.core.models import Category, SearchMode
@@ -60,6 +60,23 @@ def test_columns_fit_the_width() -> None:
         widths = column_widths(width)
         assert sum(widths.values()) + 2 * 4 + 2 <= max(width, 60)
     assert score_bar(1.0, 5) == "█████" and score_bar(0.0, 5) == "     "
+    needs = Needs(category=9, title=80, source=40, name=17)
+    for width in range(40, 201, 7):
+        widths = column_widths(width, needs)
+        shown = [w for w in widths.values() if w]
+        assert 1 + sum(shown) + 2 * (len(shown) - 1) + 2 <= width, (width, widths)  # +scrollbar
+        assert widths["source"] >= min(17, (widths["title"] + widths["source"]) * 9 // 20)
+
+
+def test_the_title_takes_the_room_the_source_column_does_not_need() -> None:
+    short = Needs(category=9, title=30, source=27, name=17)
+    wide = column_widths(120, short)
+    assert wide["source"] == 27 and wide["title"] > 30  # whole paths, the title the rest
+    long_titles = column_widths(84, Needs(category=9, title=80, source=40, name=17))
+    assert long_titles["source"] == 17 and long_titles["title"] == 34  # the names whole
+    tiny = column_widths(48, short)
+    assert tiny["category"] == 0 and tiny["score"] == 5  # "0.47" without its bar
+    assert column_widths(48, short, dates=True)["score"] == 10  # a date keeps its width
     assert score_bar(0.5, 5) == "██▌  "
 
 

@@ -61,3 +61,45 @@ async def test_status_line_counts_unshared_notes_and_f7_shows_them(memory: Memor
     assert shown[1] == ("manual", {mine.id})
     assert shown[2][0] is None and len(shown[2][1]) == 3
     assert any("Showing agents' notes" in n and "promote --all-notes" in n for n in notes)
+
+
+async def test_the_first_f7_shows_the_notes_the_status_line_counts(memory: Memory) -> None:
+    from app.tui.widgets.filter_list import FilterList
+    from app.tui.widgets.status_line import StatusLine
+
+    mine = memory.add("Mine: run make lint before pushing", source="manual").entry
+    memory.add("The parser lives in src/parse.py", category="discovery", source="discovery")
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        line = str(app.screen.query_one(StatusLine).render())
+        shown = []
+        for _ in range(2):
+            await pilot.press("f7")
+            await settle(pilot)
+            ids = {r.entry.id for r in app.screen.query_one(ResultsTable).results}
+            shown.append((app.screen.query_one("#sources", FilterList).active, ids))
+        notes = [str(n.message) for n in app._notifications]
+
+    assert "1 note not shared (F7)" in line
+    # No agent's note: the first press goes to yours (it showed 0 agents' notes).
+    assert shown[0] == ("manual", {mine.id})
+    assert shown[1][0] is None and len(shown[1][1]) == 2  # then everything again
+    assert any("Showing your notes" in n for n in notes)
+
+
+async def test_f7_without_notes_says_so_and_keeps_the_list(memory: Memory) -> None:
+    from app.tui.widgets.filter_list import FilterList
+
+    memory.add("The parser lives in src/parse.py", category="discovery", source="discovery")
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("f7")
+        await settle(pilot)
+        active = app.screen.query_one("#sources", FilterList).active
+        count = len(app.screen.query_one(ResultsTable).results)
+        notes = [str(n.message) for n in app._notifications]
+
+    assert active is None and count == 1
+    assert any("No personal notes" in n for n in notes)

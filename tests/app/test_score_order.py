@@ -39,7 +39,7 @@ async def test_rows_are_in_the_order_of_the_score_they_show(memory: Memory) -> N
         assert len(guide) == 2 and guide[0].explanation.folded > 0  # the rest folded
         scores = [r.score for r in table.results]
         assert scores == sorted(scores, reverse=True)
-        cells = [table._cells(rank, r)[1] for rank, r in enumerate(table.results, start=1)]
+        cells = [row[1] for row in table._rows]  # the score cells as drawn
         shown = [float(cell.split()[-1]) for cell in cells]
         assert shown == sorted(shown, reverse=True)
         why = screen.query_one(EntryPreview).query_one("#preview-why", Static).render()

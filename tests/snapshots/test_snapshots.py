@@ -1,4 +1,5 @@
-"""Snapshots of the app's main screens at 80×24 and 160×48 (pytest-textual-snapshot).
+"""Snapshots of the app's main screens at 80×24 and 160×48, the results also at 50×14
+(pytest-textual-snapshot).
 
 The memory is deterministic (fixed ids, dates and fake vectors), so the pictures are
 stable across runs. Update them with ``pytest tests/snapshots --snapshot-update`` after
@@ -18,6 +19,8 @@ from app.tui.factory import build_app
 from engine.services.memory import Memory
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+SMALL = pytest.param((50, 14), id="50x14")
+"""The short layout: results only, fewer chrome lines."""
 
 
 def steady_cursors(pilot: Pilot[object]) -> None:
@@ -58,7 +61,7 @@ def test_empty_memory(snap_compare, memory: Memory, size: tuple[int, int]) -> No
     assert snap_compare(build_app(memory=memory), terminal_size=size, run_before=settle)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [*SIZES, SMALL])
 def test_results_with_preview(snap_compare, demo: Memory, size: tuple[int, int]) -> None:
     assert snap_compare(build_app(memory=demo), terminal_size=size, run_before=search("lancedb"))
 

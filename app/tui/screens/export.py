@@ -43,7 +43,8 @@ def path_problem(path: Path) -> str | None:
 
 
 class ExportScreen(ModalScreen[ExportRequest | None]):
-    """Choose a format and a file; dismisses with an :class:`ExportRequest` or None."""
+    """Choose a format and a file; dismisses with an :class:`ExportRequest` or None.
+    ``fmt`` is the format chosen at first (the one used last)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "export", "Export"),
@@ -58,8 +59,10 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         base_dir: Path,
         stem: str = "memory-export",
         folder: str = "",
+        fmt: ExportFormat = ExportFormat.TEXT,
     ):
         super().__init__()
+        self._initial = fmt
         self._count = count
         self._summary = summary
         self._base_dir = base_dir
@@ -75,10 +78,10 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
             yield Label(self._summary, id="export-summary", markup=False)
             yield Label("Format", classes="field-label")
             with RadioSet(id="format"):
-                for i, fmt in enumerate(ExportFormat):
-                    yield RadioButton(fmt.value, value=i == 0, id=f"fmt-{fmt.value}")
+                for fmt in ExportFormat:
+                    yield RadioButton(fmt.value, value=fmt is self._initial, id=f"fmt-{fmt.value}")
             yield Label("File (relative paths are inside the project)", classes="field-label")
-            yield Input(self._default_name(ExportFormat.TEXT), id="path")
+            yield Input(self._default_name(self._initial), id="path")
             yield Label("", id="path-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button(

@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -42,6 +42,11 @@ if TYPE_CHECKING:
 MODEL_LOAD_DELAY = 0.3
 """Seconds after start-up before the model starts loading."""
 MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.VECTOR)
+FILTERS_WIDTH = 160
+"""From this width the filters are shown until ctrl+g hides them; below it, the results
+keep the room (hidden until ctrl+g shows them)."""
+COMPACT_WIDTH = 80
+"""Below this width the mode toggle shows only the mode chosen (F2-F4 still switch)."""
 
 
 class MainScreen(Screen[None]):
@@ -67,6 +72,9 @@ class MainScreen(Screen[None]):
         (0, "-narrow"),
         (140, "-wide"),
     ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (20, "-tall")]
+    """Wide: results and preview side by side. Short: the preview and most of the chrome
+    go, so that the results keep the room (at 50×14, nine rows)."""
 
     class ModelReady(Message):
         """The embedding model finished loading: vector and hybrid search are available."""
@@ -101,6 +109,11 @@ class MainScreen(Screen[None]):
         yield IndexingBar(memory, id="indexing")
         yield StatusLine(id="status")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """``-cramped`` and ``-compact`` (see :data:`FILTERS_WIDTH`, :data:`COMPACT_WIDTH`)."""
+        self.set_class(event.size.width < FILTERS_WIDTH, "-cramped")
+        self.set_class(event.size.width < COMPACT_WIDTH, "-compact")
 
     @property
     def results(self) -> ResultsPane:
@@ -306,8 +319,8 @@ class MainScreen(Screen[None]):
     @property
     def filters_visible(self) -> bool:
         """Whether the filter sidebar is on screen: as the user last chose with ctrl+g,
-        else as the width has it (shown on wide terminals, hidden on narrow ones)."""
-        return self.sidebar.visible(narrow=self.has_class("-narrow"))
+        else as the width has it (shown from :data:`FILTERS_WIDTH` columns)."""
+        return self.sidebar.visible(narrow=self.has_class("-cramped"))
 
     def action_toggle_filters(self) -> None:
         """Go to the filters (shown first if they are hidden); from the filters, hide them
@@ -330,6 +343,9 @@ class MainScreen(Screen[None]):
         """Show the personal notes, which nobody else sees until promoted: agents' notes
         first (source ``session``), then yours (``manual``), then everything again."""
         chosen = self.sidebar.next_notes_source()
+        if chosen is None and self.state.source is None:
+            self.notify("No personal notes: everything in the memory is shared.", title="Notes")
+            return
         self.sidebar.set_source(chosen)
         self.update_state(source=chosen)
         if chosen is None:

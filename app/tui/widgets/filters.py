@@ -53,6 +53,8 @@ class FilterSidebar(Vertical):
         super().__init__(id=id)
         self.memory = memory
         """The engine's front door (counts come from it)."""
+        self.by_source: dict[str, int] = {}
+        """Entries per source, as last counted."""
         self.choice: bool | None = None
         """Shown (True) or hidden (False) as the user last chose with ctrl+g; None: as
         the width has it."""
@@ -81,6 +83,7 @@ class FilterSidebar(Vertical):
 
     def on_filter_sidebar_counts_ready(self, message: CountsReady) -> None:
         """Show the counts (the message goes on up to the screen)."""
+        self.by_source = message.by_source
         self.query_one("#categories", FilterList).show_counts(
             message.by_category, sum(message.by_category.values())
         )
@@ -105,9 +108,14 @@ class FilterSidebar(Vertical):
         self.refresh_counts(source)
 
     def next_notes_source(self) -> Source | None:
-        """The next step of the notes review (F7): agents' notes, then yours, then all."""
-        order = {None: Source.SESSION, Source.SESSION: Source.MANUAL}
-        return order.get(self.source)
+        """The next step of the notes review (F7): agents' notes, then yours, then all;
+        a source without notes is skipped (the status line counts both), so the first
+        press shows notes whenever the status line says there are some."""
+        steps = [s for s in PERSONAL if self.by_source.get(s.value, 0)]
+        current = self.source
+        if current in PERSONAL:  # the review goes on from there
+            steps = [s for s in steps if PERSONAL.index(s) > PERSONAL.index(current)]
+        return steps[0] if steps else None
 
     # --- shown or hidden -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
+from app.tui.widgets.markdown_view import PreviewMarkdown
 from engine import ScoreExplanation, SearchResult, printable, printable_line
 
 EMPTY_HINT = "Select a result to preview it here."
@@ -153,7 +154,7 @@ class EntryPreview(VerticalScroll):
         """Metadata, the rendered markdown and the score explanation."""
         yield Static(EMPTY_HINT, id="preview-meta")
         yield Static("", id="preview-why")
-        yield Markdown("", id="preview-body")
+        yield PreviewMarkdown("", id="preview-body")
 
     def show(self, result: SearchResult | None, *, mode: str, browsing: bool) -> None:
         """Display ``result`` (None: the empty hint). ``mode`` is the mode that ranked it."""

@@ -28,7 +28,7 @@ from app.tui.widgets.results_query import ask
 from app.tui.widgets.results_table import ResultsTable
 from app.tui.widgets.results_text import error_text, header_text, placeholder_text
 from app.words import plural
-from engine import SearchMode, SearchResult, printable
+from engine import ExportFormat, SearchMode, SearchResult, printable
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -105,6 +105,8 @@ class ResultsPane(Vertical):
         self._last_start = 0.0
         self._select_after: str | None = None
         self._refocus_after: int | None = None
+        self.export_format = ExportFormat.TEXT
+        """The format of the last export, offered first by the next (for this session)."""
 
     def compose(self) -> ComposeResult:
         """The header, the table and the message shown instead of an empty table."""
@@ -309,10 +311,20 @@ class ResultsPane(Vertical):
         exports = paths.memory_dir / EXPORTS  # ignored by git and never indexed
         exports.mkdir(parents=True, exist_ok=True)
         folder = exports.relative_to(paths.root).as_posix()
-        self.app.push_screen(
-            ExportScreen(count=len(results), summary=summary, base_dir=paths.root, folder=folder),
-            lambda request: self.write_export(request, results, state.query) if request else None,
+
+        def chosen(request: ExportRequest | None) -> None:
+            if request is not None:
+                self.export_format = request.fmt
+                self.write_export(request, results, state.query)
+
+        dialog = ExportScreen(
+            count=len(results),
+            summary=summary,
+            base_dir=paths.root,
+            folder=folder,
+            fmt=self.export_format,
         )
+        self.app.push_screen(dialog, chosen)
 
     @work(thread=True, group="export", exit_on_error=False, description="export")
     def write_export(

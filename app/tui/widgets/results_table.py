@@ -8,6 +8,7 @@ brings new results.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -47,25 +48,23 @@ def one_line(text: str, width: int) -> str:
 
 
 def tail(text: str, width: int) -> str:
-    """``text`` in ``width`` cells with the middle cut out, so that the file name and its
-    ``:line`` stay visible: ``docs/…/sync-waves.md:226``, ``sync-w…aves.md:226``."""
+    """``text`` (a ``path:line``) in ``width`` cells, shortened from the left at folder
+    boundaries so that the file name and its ``:line`` stay whole: the first folder and
+    as many of the last ones as fit (``docs/…/user-guide/sync-waves.md:226``), else the
+    name alone; a name too long for ``width`` loses its start (``…ync-waves.md:226``)."""
     if cell_len(text) <= width:
         return text
-    head, _, name = text.rpartition("/")
-    if head:
-        room = width - cell_len(name) - 2  # "…/"
-        if room >= 3:
-            return set_cell_size(head, room) + "…/" + name
-        if cell_len(name) + 2 <= width:
-            return "…/" + name
-        if cell_len(name) <= width:
-            return name
     if width < 2:
         return "…"[:width]
-    # Not even the name fits: keep its start and its end (the extension and the line).
-    line = ":" + name.rpartition(":")[2] if ":" in name else ""
-    keep = min(width - 1, max(len(line), width // 2))
-    return set_cell_size(name, width - 1 - keep) + "…" + name[len(name) - keep :]
+    *folders, name = text.split("/")
+    if cell_len(name) > width:
+        return "…" + name[len(name) - (width - 1) :]
+    for first in (folders[:1], []):
+        for start in range(1, len(folders) + 1):  # drop folders from the left
+            kept = [*first, "…", *folders[start:], name]
+            if cell_len(short := "/".join(kept)) <= width:
+                return short
+    return name
 
 
 MERGED = " · "
@@ -92,14 +91,54 @@ def fit_title(title: str, width: int) -> str:
     return one_line(last, width)
 
 
-def column_widths(width: int) -> dict[str, int]:
-    """Widths of the five columns for a table ``width`` cells wide."""
-    narrow = width < 70
-    fixed = {"rank": 3, "score": 10, "category": 10 if narrow else 12}
-    # The row starts with one blank cell and has a gap after each of the first four columns.
-    rest = max(24, width - 1 - sum(fixed.values()) - GAP * 4 - SCROLLBAR)
-    title = max(12, rest * 3 // 5)
-    return {**fixed, "title": title, "source": max(10, rest - title)}
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """The widest cell each column would take in full, in cells (what the rows hold)."""
+
+    category: int = len("architecture")
+    title: int = 80
+    source: int = 40
+    """The longest ``path:line``."""
+    name: int = 20
+    """The file names with their ``:line`` (what a shortened path keeps): nine in ten are
+    no longer (an odd long one loses its start rather than squeeze every title)."""
+
+    @classmethod
+    def of(cls, categories: Sequence[str], titles: Sequence[str], sources: Sequence[str]) -> Needs:
+        """What these rows need (the defaults for no rows)."""
+        if not titles:
+            return cls()
+        return cls(
+            category=max(map(cell_len, categories)),
+            title=max(map(cell_len, titles)),
+            source=max(map(cell_len, sources)),
+            name=sorted(cell_len(s.rpartition("/")[2]) for s in sources)[len(sources) * 9 // 10],
+        )
+
+
+TINY = 60
+"""Below this width the table drops the category column and the score bar."""
+
+
+def column_widths(width: int, needs: Needs | None = None, *, dates: bool = False) -> dict[str, int]:
+    """Widths of the five columns (0: not shown) for a table ``width`` cells wide whose
+    rows need ``needs`` (``dates``: the score column holds dates). The source column gets
+    what its whole paths need if the titles leave room, else what its file names need, up
+    to 45%; the title takes the rest."""
+    needs = needs or Needs()
+    tiny = width < TINY
+    fixed = {
+        "rank": 3,
+        "score": 10 if dates or not tiny else 5,  # a date, a bar and "0.47", or "0.47"
+        "category": 0 if tiny else max(len("Category"), min(12, needs.category)),
+    }
+    gaps = GAP * (sum(1 for w in fixed.values() if w) + 1)  # after each shown, and title
+    # The row starts with one blank cell; the scrollbar keeps its own cells at the end.
+    rest = max(16, width - 1 - sum(fixed.values()) - gaps - SCROLLBAR)
+    floor = min(needs.name, rest * 9 // 20)
+    source = min(needs.source, max(floor, rest - needs.title))
+    source = max(source, min(len("Source"), rest // 3))
+    return {**fixed, "title": rest - source, "source": source}
 
 
 class ResultsTable(ScrollView, can_focus=True):
@@ -173,26 +212,35 @@ class ResultsTable(ScrollView, can_focus=True):
         self.cursor_row = max(0, min(row, len(self._results) - 1))
 
     def _format_rows(self) -> None:
-        self._widths = column_widths(self.size.width or 80)
-        self._rows = [self._cells(rank, r) for rank, r in enumerate(self._results, start=1)]
+        texts = [self._texts(r) for r in self._results]
+        needs = Needs.of([t[0] for t in texts], [t[1] for t in texts], [t[2] for t in texts])
+        self._widths = column_widths(self.size.width or 80, needs, dates=self._browsing)
+        rows = zip(self._results, texts, strict=True)
+        self._rows = [self._cells(rank, r, t) for rank, (r, t) in enumerate(rows, start=1)]
         self.virtual_size = Size(self.size.width, len(self._rows) + 1)
         self.refresh()
 
-    def _cells(self, rank: int, result: SearchResult) -> list[str]:
-        entry, widths = result.entry, self._widths
-        if self._browsing:
-            score = entry.created_at[:10]
-        else:
-            score = f"{score_bar(result.score, widths['score'] - 5)} {result.score:.2f}"
+    def _texts(self, result: SearchResult) -> tuple[str, str, str]:
+        """The category, title and source of a row, in full."""
+        entry = result.entry
         where = entry.location.removeprefix(self._strip_prefix) or f"({entry.source.value})"
+        title = " ".join((("⚠ " if result.stale else "") + printable_line(entry.title)).split())
+        return entry.category.value, title, printable_line(where)
+
+    def _cells(self, rank: int, result: SearchResult, texts: tuple[str, str, str]) -> list[str]:
+        widths, (category, title, where) = self._widths, texts
+        if self._browsing:
+            score = result.entry.created_at[:10]
+        elif widths["score"] > 5:
+            score = f"{score_bar(result.score, widths['score'] - 5)} {result.score:.2f}"
+        else:
+            score = f"{result.score:.2f}"
         return [
             str(rank).rjust(widths["rank"]),
             score,
-            one_line(entry.category.value, widths["category"]),
-            fit_title(
-                ("⚠ " if result.stale else "") + printable_line(entry.title), widths["title"]
-            ),
-            tail(printable_line(where), widths["source"]),
+            one_line(category, widths["category"]),
+            fit_title(title, widths["title"]),
+            tail(where, widths["source"]),
         ]
 
     # --- drawing -------------------------------------------------------------------------
@@ -223,8 +271,10 @@ class ResultsTable(ScrollView, can_focus=True):
     ) -> Strip:
         segments = [Segment(" ", style)]
         for name, text in zip(COLUMNS, cells, strict=True):
+            if not self._widths[name]:
+                continue  # a column left out at this width
             padded = set_cell_size(text, self._widths[name]) + " " * GAP
-            if name == "score" and bar:
+            if name == "score" and bar and self._widths[name] > 5:
                 accent = style + self._color("results-table--bar")
                 segments += [Segment(padded[:5], accent), Segment(padded[5:], style)]
             else:
