@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from app.install_source import install_source
 from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml, load_config
 
 SERVER_NAME = "memory-tui"
@@ -79,7 +78,8 @@ def scaffold(root: Path, report: InitReport) -> None:
     for name in KNOWLEDGE_DIRS:
         _ensure_dir(root, knowledge / name, report)
     _ensure_file(root, knowledge / "gotchas.md", _template("knowledge", "gotchas.md"), report)
-    readme = _template("knowledge", "README.md").replace("@INSTALL@", install_command())
+    source = install_source()
+    readme = _template("knowledge", "README.md").replace("@INSTALL@", source.teammate_advice())
     _ensure_file(root, knowledge / "README.md", readme, report)
     for skill in SKILLS:
         target = root / ".claude" / "skills" / skill / "SKILL.md"
@@ -98,8 +98,8 @@ def scaffold(root: Path, report: InitReport) -> None:
         _merge_json(root, root / LOCAL_SETTINGS, lambda data: _set_local_bin(data, local), report)
         report.notes.append(
             f"memory-tui is not on PATH: this machine's path went to {LOCAL_SETTINGS} "
-            f"(not committed). For the committed wiring to work in your shell too, put it on "
-            f"PATH (`{install_command()}`) or set {BIN_VARIABLE} in your shell."
+            f"(not committed). For the committed wiring to work in your shell too, "
+            f"{source.path_advice()}, or set {BIN_VARIABLE} in your shell."
         )
     _ensure_gitignore(root, report)
 
@@ -223,28 +223,6 @@ def _set_local_bin(data: dict[str, Any], local: str) -> bool:
         return False
     env[BIN_VARIABLE] = local
     return True
-
-
-def install_command() -> str:
-    """How a teammate installs this memory-tui: ``pipx install git+URL`` when this copy is
-    a checkout with a remote, the checkout's folder when it has none (this machine only),
-    the package name otherwise. ``uv tool install`` takes the same argument."""
-    here = Path(__file__).resolve().parents[1]
-    if not (here / "pyproject.toml").exists():
-        return "pipx install memory-tui"
-    try:
-        url = subprocess.run(
-            ["git", "-C", str(here), "remote", "get-url", "origin"],
-            capture_output=True, text=True, timeout=10, check=True,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        url = ""
-    if url and "://" in url and "@" not in url.partition("://")[2].partition("/")[0]:
-        return f"pipx install git+{shlex.quote(url)}"
-    if url.startswith("git@"):  # scp-like ssh address
-        host, _, path = url.removeprefix("git@").partition(":")
-        return f"pipx install git+ssh://git@{host}/{shlex.quote(path)}"
-    return f"pipx install {shlex.quote(str(here))}"
 
 
 def _ensure_gitignore(root: Path, report: InitReport) -> None:
