@@ -2,7 +2,8 @@
 
 Creates what is missing and merges into what exists, never clobbering: a second run
 creates and duplicates nothing. Steps: knowledge folders and templates, skills,
-commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` hook,
+commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` hook
+(and the memory-tui Claude Code plugin turned off there: this wiring does its work),
 ``.gitignore`` entries, then codebase analysis and knowledge indexing.
 """
 
@@ -36,6 +37,9 @@ memory-tui is not installed, so a teammate without it sees no error on every pro
 OLD_HOOK_COMMANDS = frozenset({f'"{PORTABLE_COMMAND}" hook'})
 """Hook commands earlier versions committed: migrated to :data:`HOOK_COMMAND`."""
 LOCAL_SETTINGS = Path(".claude") / "settings.local.json"
+PLUGIN_ID = "memory-tui@memory-tui"
+"""The Claude Code plugin of this repository (plugin/, marketplace .claude-plugin/), which
+init turns off in the repositories it wires itself."""
 KNOWLEDGE_DIRS = ("architecture", "components", "domain", "patterns")
 SKILLS = ("memory-query", "memory-save", "memory-discover")
 
@@ -89,7 +93,7 @@ def scaffold(root: Path, report: InitReport) -> None:
     else:
         _ensure_file(root, root / CONFIG_TOML, default_config_toml(), report)
     _merge_json(root, root / ".mcp.json", _add_server, report)
-    _merge_json(root, root / ".claude" / "settings.json", _add_prompt_hook, report)
+    _merge_json(root, root / ".claude" / "settings.json", _wire_settings, report)
     from app.prompt_hook import prepare
 
     prepare()  # its bytecode written now, not by the first prompts
@@ -182,6 +186,25 @@ def _add_server(data: dict[str, Any]) -> bool:
     if isinstance(current, dict) and not _machine_path(str(current.get("command", ""))):
         return False
     servers[SERVER_NAME] = wanted
+    return True
+
+
+def _wire_settings(data: dict[str, Any]) -> bool:
+    """The prompt hook, and the memory-tui plugin turned off in this repository (its own
+    wiring serves it: one server, one hook per prompt, one set of skills)."""
+    hooked = _add_prompt_hook(data)
+    return _turn_plugin_off(data) or hooked
+
+
+def _turn_plugin_off(data: dict[str, Any]) -> bool:
+    """``enabledPlugins`` gets the plugin as ``false`` unless it names it already (a
+    choice someone made is kept)."""
+    plugins = data.setdefault("enabledPlugins", {})
+    if not isinstance(plugins, dict):
+        raise TypeError("enabledPlugins is not an object")
+    if PLUGIN_ID in plugins:
+        return False
+    plugins[PLUGIN_ID] = False
     return True
 
 

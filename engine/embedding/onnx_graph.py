@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 OPSET = 17
@@ -116,95 +116,20 @@ def build_model(folder: Path) -> Any:
     Inputs ``input_ids``, ``attention_mask`` and ``token_type_ids`` (int64, batch ×
     tokens); output ``embedding`` (float32, batch × hidden size, unit length).
     """
-    import numpy as np
     from onnx import TensorProto, helper
     from safetensors.numpy import load_file
 
     config = read_config(folder)
     weights = load_file(str(folder / "model.safetensors"))
     # Some exports name the encoder's tensors "bert.…"; the graph wants the bare names.
-    weights = {key.removeprefix("bert."): value for key, value in weights.items()}
+    g = _Graph({key.removeprefix("bert."): value for key, value in weights.items()})
     hidden = int(config["hidden_size"])
-    heads = int(config["num_attention_heads"])
-    head_size = hidden // heads
     eps = float(config.get("layer_norm_eps", 1e-12))
-    g = _Graph(weights)
-
-    ids, mask, types = INPUTS
-    # Embeddings: word + position (0 … tokens-1) + token type, then LayerNorm.
-    tokens = g.op("Gather", g.op("Shape", ids), g.const("one", np.array(1, dtype=np.int64)))
-    positions = g.op(
-        "Range",
-        g.const("zero", np.array(0, dtype=np.int64)),
-        tokens,
-        g.const("one", np.array(1, dtype=np.int64)),
-    )
-    summed = g.op(
-        "Add",
-        g.op(
-            "Add",
-            g.op("Gather", g.weight("embeddings.word_embeddings.weight"), ids),
-            g.op("Gather", g.weight("embeddings.position_embeddings.weight"), positions),
-        ),
-        g.op("Gather", g.weight("embeddings.token_type_embeddings.weight"), types),
-    )
-    x = g.layer_norm(summed, "embeddings.LayerNorm", eps)
-
-    # The padding mask as transformers adds it: 0 where attended, the float32 minimum
-    # where padded, broadcast over heads and query positions (batch × 1 × 1 × tokens).
-    mask_f = g.op("Cast", mask, to=TensorProto.FLOAT)
-    inverted = g.op("Sub", g.const("one_f", np.array(1.0, dtype=np.float32)), mask_f)
-    lowest = g.const("lowest", np.array(np.finfo(np.float32).min, dtype=np.float32))
-    additive = g.op(
-        "Unsqueeze", g.op("Mul", inverted, lowest), g.const("axes", np.array([1, 2]))
-    )
-    split_heads = g.const("split", np.array([0, 0, heads, head_size], dtype=np.int64))
-    merge_heads = g.const("merge", np.array([0, 0, hidden], dtype=np.int64))
-    scale = g.const("scale", np.array(1.0 / math.sqrt(head_size), dtype=np.float32))
-
+    x = _embeddings(g, eps)
+    attention = _Attention.of(g, hidden, int(config["num_attention_heads"]))
     for i in range(int(config["num_hidden_layers"])):
-        layer = f"encoder.layer.{i}"
-
-        def heads_of(name: str, perm: list[int], source: str = x, layer: str = layer) -> str:
-            projected = g.linear(source, f"{layer}.attention.self.{name}")
-            return g.op("Transpose", g.op("Reshape", projected, split_heads), perm=perm)
-
-        query = heads_of("query", [0, 2, 1, 3])  # batch × heads × tokens × head_size
-        key = heads_of("key", [0, 2, 3, 1])  # batch × heads × head_size × tokens
-        value = heads_of("value", [0, 2, 1, 3])
-        scores = g.op("Add", g.op("Mul", g.op("MatMul", query, key), scale), additive)
-        context = g.op("MatMul", g.op("Softmax", scores, axis=-1), value)
-        merged = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]), merge_heads)
-        attended = g.linear(merged, f"{layer}.attention.output.dense")
-        x = g.layer_norm(g.op("Add", attended, x), f"{layer}.attention.output.LayerNorm", eps)
-
-        inner = g.linear(x, f"{layer}.intermediate.dense")
-        # Exact GELU, as transformers' "gelu": x · ½ · (1 + erf(x / √2)).
-        erf = g.op("Erf", g.op("Mul", inner, g.const("inv_sqrt2", np.array(1 / math.sqrt(2), dtype=np.float32))))
-        half = g.const("half", np.array(0.5, dtype=np.float32))
-        activated = g.op(
-            "Mul", g.op("Mul", inner, half), g.op("Add", erf, g.const("one_f", np.array(1.0, dtype=np.float32)))
-        )
-        out = g.linear(activated, f"{layer}.output.dense")
-        x = g.layer_norm(g.op("Add", out, x), f"{layer}.output.LayerNorm", eps)
-
-    # Mean over the attended tokens (sentence-transformers' Pooling), then unit length
-    # (its Normalize: x / max(‖x‖, 1e-12)).
-    last_axis = g.const("last", np.array([-1], dtype=np.int64))
-    token_axis = g.const("tokens", np.array([1], dtype=np.int64))
-    weights_3d = g.op("Unsqueeze", mask_f, last_axis)
-    total = g.op("ReduceSum", g.op("Mul", x, weights_3d), token_axis, keepdims=0)
-    count = g.op("ReduceSum", weights_3d, token_axis, keepdims=0)
-    floor = g.const("min_count", np.array(1e-9, dtype=np.float32))
-    pooled = g.op("Div", total, g.op("Max", count, floor))
-    norm = g.op("ReduceL2", pooled, axes=[-1], keepdims=1)  # axes an attribute until opset 18
-    g.nodes.append(
-        helper.make_node(
-            "Div",
-            [pooled, g.op("Max", norm, g.const("min_norm", np.array(1e-12, dtype=np.float32)))],
-            [OUTPUT],
-        )
-    )
+        x = _encoder_layer(g, x, f"encoder.layer.{i}", attention, eps)
+    _mean_pool_and_normalise(g, x, attention.mask)
 
     graph = helper.make_graph(
         g.nodes,
@@ -220,6 +145,100 @@ def build_model(folder: Path) -> Any:
     # onnxruntime refuses a newer IR.
     model.ir_version = 8
     return model
+
+
+def _embeddings(g: _Graph, eps: float) -> str:
+    """Word + position (0 … tokens-1) + token type embeddings, then LayerNorm."""
+    import numpy as np
+
+    ids, _mask, types = INPUTS
+    one = g.const("one", np.array(1, dtype=np.int64))
+    tokens = g.op("Gather", g.op("Shape", ids), one)
+    positions = g.op("Range", g.const("zero", np.array(0, dtype=np.int64)), tokens, one)
+    words = g.op("Gather", g.weight("embeddings.word_embeddings.weight"), ids)
+    placed = g.op("Gather", g.weight("embeddings.position_embeddings.weight"), positions)
+    typed = g.op("Gather", g.weight("embeddings.token_type_embeddings.weight"), types)
+    summed = g.op("Add", g.op("Add", words, placed), typed)
+    return g.layer_norm(summed, "embeddings.LayerNorm", eps)
+
+
+@dataclass(frozen=True, slots=True)
+class _Attention:
+    """What every layer's self-attention shares: the float mask, its additive form and
+    the constants that split the hidden size into heads and merge them back."""
+
+    mask: str
+    additive: str
+    split_heads: str
+    merge_heads: str
+    scale: str
+
+    @classmethod
+    def of(cls, g: _Graph, hidden: int, heads: int) -> _Attention:
+        import numpy as np
+        from onnx import TensorProto
+
+        # The padding mask as transformers adds it: 0 where attended, the float32 minimum
+        # where padded, broadcast over heads and query positions (batch × 1 × 1 × tokens).
+        mask = g.op("Cast", INPUTS[1], to=TensorProto.FLOAT)
+        inverted = g.op("Sub", g.const("one_f", np.array(1.0, dtype=np.float32)), mask)
+        lowest = g.const("lowest", np.array(np.finfo(np.float32).min, dtype=np.float32))
+        axes = g.const("axes", np.array([1, 2], dtype=np.int64))
+        head_size = hidden // heads
+        return cls(
+            mask=mask,
+            additive=g.op("Unsqueeze", g.op("Mul", inverted, lowest), axes),
+            split_heads=g.const("split", np.array([0, 0, heads, head_size], dtype=np.int64)),
+            merge_heads=g.const("merge", np.array([0, 0, hidden], dtype=np.int64)),
+            scale=g.const("scale", np.array(1.0 / math.sqrt(head_size), dtype=np.float32)),
+        )
+
+
+def _encoder_layer(g: _Graph, x: str, layer: str, attention: _Attention, eps: float) -> str:
+    """One post-norm BERT layer: self-attention, then the feed-forward block."""
+    import numpy as np
+
+    def heads_of(name: str, perm: list[int]) -> str:
+        projected = g.linear(x, f"{layer}.attention.self.{name}")
+        return g.op("Transpose", g.op("Reshape", projected, attention.split_heads), perm=perm)
+
+    query = heads_of("query", [0, 2, 1, 3])  # batch × heads × tokens × head_size
+    key = heads_of("key", [0, 2, 3, 1])  # batch × heads × head_size × tokens
+    value = heads_of("value", [0, 2, 1, 3])
+    scores = g.op("Mul", g.op("MatMul", query, key), attention.scale)
+    weights = g.op("Softmax", g.op("Add", scores, attention.additive), axis=-1)
+    context = g.op("Transpose", g.op("MatMul", weights, value), perm=[0, 2, 1, 3])
+    merged = g.op("Reshape", context, attention.merge_heads)
+    attended = g.linear(merged, f"{layer}.attention.output.dense")
+    x = g.layer_norm(g.op("Add", attended, x), f"{layer}.attention.output.LayerNorm", eps)
+
+    inner = g.linear(x, f"{layer}.intermediate.dense")
+    # Exact GELU, as transformers' "gelu": x · ½ · (1 + erf(x / √2)).
+    root_half = g.const("inv_sqrt2", np.array(1 / math.sqrt(2), dtype=np.float32))
+    erf = g.op("Erf", g.op("Mul", inner, root_half))
+    half = g.op("Mul", inner, g.const("half", np.array(0.5, dtype=np.float32)))
+    one = g.const("one_f", np.array(1.0, dtype=np.float32))
+    activated = g.op("Mul", half, g.op("Add", erf, one))
+    out = g.linear(activated, f"{layer}.output.dense")
+    return g.layer_norm(g.op("Add", out, x), f"{layer}.output.LayerNorm", eps)
+
+
+def _mean_pool_and_normalise(g: _Graph, x: str, mask: str) -> None:
+    """The mean over the attended tokens (sentence-transformers' Pooling), then unit
+    length (its Normalize: x / max(‖x‖, 1e-12)), as the graph's output."""
+    import numpy as np
+    from onnx import helper
+
+    last_axis = g.const("last", np.array([-1], dtype=np.int64))
+    token_axis = g.const("tokens", np.array([1], dtype=np.int64))
+    weights_3d = g.op("Unsqueeze", mask, last_axis)
+    total = g.op("ReduceSum", g.op("Mul", x, weights_3d), token_axis, keepdims=0)
+    count = g.op("ReduceSum", weights_3d, token_axis, keepdims=0)
+    floor = g.const("min_count", np.array(1e-9, dtype=np.float32))
+    pooled = g.op("Div", total, g.op("Max", count, floor))
+    norm = g.op("ReduceL2", pooled, axes=[-1], keepdims=1)  # axes an attribute until opset 18
+    smallest = g.const("min_norm", np.array(1e-12, dtype=np.float32))
+    g.nodes.append(helper.make_node("Div", [pooled, g.op("Max", norm, smallest)], [OUTPUT]))
 
 
 def write_model(folder: Path, out: Path) -> None:

@@ -2,8 +2,9 @@
 
 :class:`engine.embedding.onnx_embedder.OnnxEmbedder` computes the same vectors without
 torch and is the default; this one is what it is checked against (on the fp32 weights
-the shipped float16 ones were rounded from), and the fallback where onnxruntime cannot run the model. sentence-transformers,
-transformers and torch come with the ``reference`` extra only
+the shipped float16 ones were rounded from), and the fallback where onnxruntime cannot
+run the model. sentence-transformers, transformers and torch come with the
+``reference`` extra only
 (``pip install 'memory-tui[reference]'``).
 """
 

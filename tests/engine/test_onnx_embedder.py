@@ -98,8 +98,9 @@ class TestAgainstSentenceTransformers:
         for text, expected in zip(SAMPLE, reference, strict=True):
             assert float(onnx.embed_query(text) @ expected) >= 0.9999
         # Length-sorted batches of 3 pad differently from one batch of all: same vectors.
-        small = OnnxEmbedder(batch_size=3)
-        np.testing.assert_allclose(small.embed_documents(SAMPLE), reference, atol=1e-4)
+        small = OnnxEmbedder(batch_size=3).embed_documents(SAMPLE)
+        np.testing.assert_allclose(small, onnx.embed_documents(SAMPLE), atol=1e-5)
+        assert (small * reference).sum(axis=1).min() >= 0.9999
 
     def test_int8_variant_is_close_but_kept_apart(self, reference: np.ndarray) -> None:
         int8 = OnnxEmbedder("int8")
