@@ -32,7 +32,7 @@ def _run(args: list[str], env: dict[str, str], cwd: Path, timeout: int = 900) ->
     done = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True,
                           timeout=timeout)  # fmt: skip
     assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-4000:])
-    return done.stdout
+    return done.stdout + done.stderr
 
 
 def _clean_env(tmp_path: Path) -> dict[str, str]:
@@ -41,7 +41,7 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     keep = ("PATH", "LANG", "PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "SSL_CERT_FILE")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     model_cache = os.environ.get("MEMORY_TUI_MODEL_CACHE", "")
-    return env | {"HOME": str(home), "PATH": f"/usr/bin:/bin:{BIN}",
+    return env | {"HOME": str(home), "PATH": "/usr/bin:/bin",
                   "UV_CACHE_DIR": str(UV_CACHE), "PIP_CACHE_DIR": str(PIP_CACHE),
                   "MEMORY_TUI_MODEL_CACHE": model_cache}  # fmt: skip
 
@@ -60,12 +60,11 @@ def _check_installed(env_dir: Path, command: Path, env: dict[str, str], cwd: Pat
 
 
 def _init_advice(command: Path, env: dict[str, str], tmp_path: Path) -> tuple[str, str]:
-    """``init``'s note (memory-tui is not on PATH here) and the committed README's line."""
+    """``init``'s note (memory-tui is not on PATH here) and the committed README's text."""
     project = git_repo(tmp_path / "shop")
     out = _run([str(command), "init", "--skip-analyze", "--no-hooks", "--no-embed"], env, project)
     readme = (project / ".claude" / "knowledge" / "README.md").read_text()
-    [line] = [ln for ln in readme.splitlines() if "install " in ln]
-    return out, line
+    return out, " ".join(readme.split())  # the advice may wrap
 
 
 def test_uv_tool_install_of_the_repository_url(tmp_path: Path) -> None:
