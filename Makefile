@@ -27,7 +27,7 @@ endef
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)…"; $(PYTHON) -m venv $(VENV); }
-	@echo "Installing memory-tui and its dependencies with $(if $(strip $(UV)),uv,pip) (no torch; about 1 min on 2 cores with pip)…"
+	@echo "Installing memory-tui and its dependencies with $(if $(strip $(UV)),uv,pip) (no torch)…"
 	$(call pip_install,.)
 	@touch $(STAMP)
 	@echo "Installed: $(BIN)/memory-tui"
