@@ -3,7 +3,8 @@
 Creates what is missing and merges into what exists, never clobbering: a second run
 creates and duplicates nothing. Steps: knowledge folders and templates, skills,
 commented config, ``.mcp.json`` server registration, ``.claude/settings.json`` hooks
-(the prompt and the session events, :data:`HOOK_EVENTS`),
+(the prompt and the session events, :data:`HOOK_EVENTS`; and the memory-tui Claude Code
+plugin turned off there: this wiring does its work),
 ``.gitignore`` entries, then codebase analysis and knowledge indexing.
 """
 
@@ -11,9 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from app.install_source import install_source
 from engine import CONFIG_JSON, CONFIG_TOML, MemoryPaths, default_config_toml, load_config
 
 SERVER_NAME = "memory-tui"
@@ -38,6 +38,9 @@ memory-tui is not installed, so a teammate without it sees no error on every pro
 OLD_HOOK_COMMANDS = frozenset({f'"{PORTABLE_COMMAND}" hook'})
 """Hook commands earlier versions committed: migrated to :data:`HOOK_COMMAND`."""
 LOCAL_SETTINGS = Path(".claude") / "settings.local.json"
+PLUGIN_ID = "memory-tui@memory-tui"
+"""The Claude Code plugin of this repository (plugin/, marketplace .claude-plugin/), which
+init turns off in the repositories it wires itself."""
 KNOWLEDGE_DIRS = ("architecture", "components", "domain", "patterns")
 SKILLS = ("memory-query", "memory-save", "memory-discover")
 
@@ -82,7 +85,8 @@ def scaffold(root: Path, report: InitReport) -> None:
     for name in KNOWLEDGE_DIRS:
         _ensure_dir(root, knowledge / name, report)
     _ensure_file(root, knowledge / "gotchas.md", _template("knowledge", "gotchas.md"), report)
-    readme = _template("knowledge", "README.md").replace("@INSTALL@", install_command())
+    source = install_source()
+    readme = _template("knowledge", "README.md").replace("@INSTALL@", source.teammate_advice())
     _ensure_file(root, knowledge / "README.md", readme, report)
     for skill in SKILLS:
         target = root / ".claude" / "skills" / skill / "SKILL.md"
@@ -92,7 +96,7 @@ def scaffold(root: Path, report: InitReport) -> None:
     else:
         _ensure_file(root, root / CONFIG_TOML, default_config_toml(), report)
     _merge_json(root, root / ".mcp.json", _add_server, report)
-    _merge_json(root, root / ".claude" / "settings.json", _add_prompt_hook, report)
+    _merge_json(root, root / ".claude" / "settings.json", _wire_settings, report)
     from app.prompt_hook import prepare
 
     prepare()  # its bytecode written now, not by the first prompts
@@ -101,8 +105,8 @@ def scaffold(root: Path, report: InitReport) -> None:
         _merge_json(root, root / LOCAL_SETTINGS, lambda data: _set_local_bin(data, local), report)
         report.notes.append(
             f"memory-tui is not on PATH: this machine's path went to {LOCAL_SETTINGS} "
-            f"(not committed). For the committed wiring to work in your shell too, put it on "
-            f"PATH (`{install_command()}`) or set {BIN_VARIABLE} in your shell."
+            f"(not committed). For the committed wiring to work in your shell too, "
+            f"{source.path_advice()}, or set {BIN_VARIABLE} in your shell."
         )
     _ensure_gitignore(root, report)
 
@@ -214,11 +218,32 @@ def _hook(event: str) -> dict[str, Any]:
 def claude_code_hooks() -> dict[str, list[dict[str, Any]]]:
     """The ``hooks`` object of Claude Code's settings that ``init`` merges in: every event
     of :data:`HOOK_EVENTS` running :data:`HOOK_COMMAND`. A plugin's ``hooks/hooks.json``
-    copies ``app/templates/claude-code-hooks.json``, which a test keeps equal to it."""
+    (``plugin/hooks/hooks.json``) hooks the same events through its launcher; a test
+    keeps the two equal."""
     return {event: [{"hooks": [_hook(event)]}] for event in HOOK_EVENTS}
 
 
-def _add_prompt_hook(data: dict[str, Any]) -> bool:
+def _wire_settings(data: dict[str, Any]) -> bool:
+    """The hooks (:data:`HOOK_EVENTS`), and the memory-tui plugin turned off in this
+    repository (its own wiring serves it: one server, one hook per event, one set of
+    skills)."""
+    hooked = _add_hooks(data)
+    return _turn_plugin_off(data) or hooked
+
+
+def _turn_plugin_off(data: dict[str, Any]) -> bool:
+    """``enabledPlugins`` gets the plugin as ``false`` unless it names it already (a
+    choice someone made is kept)."""
+    plugins = data.setdefault("enabledPlugins", {})
+    if not isinstance(plugins, dict):
+        raise TypeError("enabledPlugins is not an object")
+    if PLUGIN_ID in plugins:
+        return False
+    plugins[PLUGIN_ID] = False
+    return True
+
+
+def _add_hooks(data: dict[str, Any]) -> bool:
     """Wire every event of :data:`HOOK_EVENTS` (each kept as it is where it has one)."""
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -262,28 +287,6 @@ def _set_local_bin(data: dict[str, Any], local: str) -> bool:
         return False
     env[BIN_VARIABLE] = local
     return True
-
-
-def install_command() -> str:
-    """How a teammate installs this memory-tui: ``pipx install git+URL`` when this copy is
-    a checkout with a remote, the checkout's folder when it has none (this machine only),
-    the package name otherwise. ``uv tool install`` takes the same argument."""
-    here = Path(__file__).resolve().parents[1]
-    if not (here / "pyproject.toml").exists():
-        return "pipx install memory-tui"
-    try:
-        url = subprocess.run(
-            ["git", "-C", str(here), "remote", "get-url", "origin"],
-            capture_output=True, text=True, timeout=10, check=True,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        url = ""
-    if url and "://" in url and "@" not in url.partition("://")[2].partition("/")[0]:
-        return f"pipx install git+{shlex.quote(url)}"
-    if url.startswith("git@"):  # scp-like ssh address
-        host, _, path = url.removeprefix("git@").partition(":")
-        return f"pipx install git+ssh://git@{host}/{shlex.quote(path)}"
-    return f"pipx install {shlex.quote(str(here))}"
 
 
 def _ensure_gitignore(root: Path, report: InitReport) -> None:

