@@ -108,7 +108,7 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     folders, name = [p.lower() for p in parts[:-1]], parts[-1]
     for depth, folder in enumerate(folders):
         kind = _folder_kind(folder)
-        if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
+        if kind == "examples" and folder in _DOC_PAGE_DIRS and is_prose_name(name):
             continue
         if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
