@@ -1,5 +1,5 @@
 """What a file is by its name, before it is read: documentation (markdown and its
-dialects, reStructuredText, AsciiDoc, DocC, plain text, a man page) or a licence.
+dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page) or a licence.
 
 The name only proposes: a ``.txt`` file or a man page's name is documentation when its
 content says so (:mod:`engine.markdown.plain`), and a licence is never documentation.
@@ -12,13 +12,14 @@ import re
 from pathlib import Path
 
 _PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|man|mdoc|[1-9][a-z]{0,3})$",
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3})$",
     re.IGNORECASE,
 )
 _DIALECTS = (
     (re.compile(r"\.(?:md|markdown|mdx)$", re.IGNORECASE), "markdown"),
     (re.compile(r"\.rst$", re.IGNORECASE), "restructuredtext"),
     (re.compile(r"\.(?:adoc|asciidoc)$", re.IGNORECASE), "asciidoc"),
+    (re.compile(r"\.mld$", re.IGNORECASE), "odoc"),
     (re.compile(r"\.txt$", re.IGNORECASE), "text"),
     (re.compile(r"\.(?:man|mdoc|[1-9][a-z]{0,3})$", re.IGNORECASE), "man"),
 )
@@ -40,7 +41,7 @@ def is_prose_name(rel: str) -> bool:
 def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
-    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``text`` or ``man`` (the last
+    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text`` or ``man`` (the last
     two to be confirmed by content)."""
     parts = rel.split("/")
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])

@@ -1,5 +1,6 @@
 """Documentation that is neither markdown nor reStructuredText nor AsciiDoc: man pages
-(roff), Vim help files and plain-text docs, read as the markdown the chunker understands.
+(roff), Vim help files, odoc pages (OCaml's ``.mld``) and plain-text docs, read as the
+markdown the chunker understands.
 
 What a ``.txt`` file is comes from its content, never from a list of names:
 
@@ -13,6 +14,9 @@ What a ``.txt`` file is comes from its content, never from a list of names:
   start lines; section requests become headings, text requests are dropped, font escapes
   (``\\fB…\\fR``) and the other escapes become the text they show.
 
+An odoc page's headings (``{1 Title}``, ``{2:label Section}``) become headings, its code
+blocks (``{[ … ]}``, ``{v … v}``) fences, and a reference (``{!Cmdliner.Arg}``) its name.
+
 Every rewrite keeps the number of lines (chunks cite the file's own lines). Linear in the
 text; nothing is run.
 """
@@ -24,6 +28,7 @@ import re
 ROFF_SUFFIX = re.compile(r"\.(?:[1-9][a-z]{0,3}|man|mdoc)$", re.IGNORECASE)
 """A man page's name: section 1–9 (``fd.1``, ``printf.3p``), ``.man`` or ``.mdoc``."""
 TEXT_SUFFIX = ".txt"
+ODOC_SUFFIX = ".mld"
 
 PROSE_MIN_WORDS = 20
 """A plain-text file of fewer words is not a document (a list of names, a version)."""
@@ -50,6 +55,10 @@ _ROFF_TEXT = frozenset(
 """Requests whose arguments are text a reader sees (the rest only lay the page out)."""
 _ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
 _ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
+_ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
+_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|v)(?:\s|$)")
+_ODOC_CLOSE = re.compile(r"(?:\]|v)\}\s*$")
+_ODOC_REFERENCE = re.compile(r"\{\{!([^}\s]+)\}([^}]*)\}|\{!([^}\s]+)\}")
 _ROFF_NAMED = {"\\-": "-", "\\e": "\\", "\\(em": "—", "\\(en": "–", "\\(aq": "'", "\\(dq": '"'}
 
 
@@ -90,6 +99,8 @@ def text_kind(text: str, name: str) -> str | None:
 def plain_as_markdown(text: str, name: str) -> str:
     """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file, line
     for line; any other text as it is."""
+    if name.lower().endswith(ODOC_SUFFIX):
+        return odoc_as_markdown(text)
     kind = text_kind(text, name)
     if kind == "man":
         return roff_as_markdown(text)
@@ -142,6 +153,32 @@ def vimdoc_as_markdown(text: str) -> str:
     for index, heading in headings.items():
         out[index] = heading
     return "\n".join(_VIM_LINK.sub(r"\1", line) for line in out)
+
+
+def odoc_as_markdown(text: str) -> str:
+    """An odoc page as markdown: headings, code fences, references as their names."""
+    out, code = [], False
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if code:
+            if _ODOC_CLOSE.search(line):
+                code, line = False, "```"
+            out.append(line)
+        elif _ODOC_OPEN.match(line) and not _ODOC_CLOSE.search(line):
+            code = True
+            out.append("```")
+        elif heading := _ODOC_HEADING.match(line):
+            level, title = int(heading.group(1)), _ODOC_REFERENCE.sub(_reference, heading.group(2))
+            out.append("#" * min(level + 1, 6) + " " + title.rstrip("}").strip())
+        else:
+            out.append(_ODOC_REFERENCE.sub(_reference, line))
+    return "\n".join(out)
+
+
+def _reference(match: re.Match[str]) -> str:
+    """``{{!ref}text}`` → its text, ``{!Cmdliner.Arg}`` → ``Arg``."""
+    if match.group(1) is not None:
+        return match.group(2)
+    return str(match.group(3)).rpartition(".")[2].rpartition("-")[2]
 
 
 def _escape_lines(text: str) -> str:

@@ -2,8 +2,8 @@
 
 Everything a project holds that is documentation is a source unless a rule leaves it out:
 markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tutorials),
-reStructuredText, AsciiDoc, man pages (roff: ``.1``–``.9``, ``.man``, ``.mdoc``), Vim help
-and plain-text documents (a ``.txt`` file is one when its content reads as one:
+reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
+``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
 :mod:`engine.markdown.plain`). Docs tools' configurations (:mod:`engine.analyzer.doc_sites`)
 refine what a page is (its title, its version), never whether it is seen. Code is the
 analyzer's (:mod:`engine.analyzer.definitions`); :mod:`engine.services.source_report`
@@ -47,7 +47,7 @@ from engine.markdown.plain import SNIFF_CHARS, text_kind
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".tutorial",
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".tutorial", ".mld",
                      ".txt", ".man", ".mdoc", *(f".{n}" for n in range(1, 10)))  # fmt: skip
 """The suffixes a documentation file may have (a ``.txt`` file and a man page are one only
 when their content says so)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from cli_support import git_repo, run_cli
 
 from engine.core.config import load_config
-from engine.markdown.plain import roff_as_markdown, text_kind, vimdoc_as_markdown
+from engine.markdown.plain import odoc_as_markdown, roff_as_markdown, text_kind, vimdoc_as_markdown
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
@@ -140,3 +140,16 @@ def test_cli_sources_explains_each_file_and_refuses_a_path_outside(tmp_path: Pat
     bad = run_cli("sources", "--explain", str(tmp_path), cwd=project, home=home)
     assert bad.returncode != 0 and "not inside the project" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path) -> None:
+    page = (
+        "{0 Command line interface}\n\nSee {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.\n\n"
+        "{1:invoke Tool invocation}\n\n{[\ntool [OPTION]…\n]}\n"
+    )
+    write(tmp_path, {"doc/cli.mld": page})
+    assert sources(tmp_path) == ["doc/cli.mld"]
+    text = odoc_as_markdown(page)
+    assert text.count("\n") == page.count("\n")
+    assert text.splitlines()[:3] == ["# Command line interface", "", "See Arg and the cookbook."]
+    assert "## Tool invocation\n\n```\ntool [OPTION]…\n```" in text
