@@ -43,7 +43,7 @@ from engine.core.errors import EngineError, InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
 from engine.guards.files import read_project_bytes
-from engine.markdown.plain import SNIFF_CHARS, text_kind
+from engine.markdown.plain import text_kind
 
 log = logging.getLogger(__name__)
 
@@ -149,14 +149,13 @@ class SourceSet:
         go)."""
         if dialect not in CONTENT_DECIDES:
             return SourceDecision(rel, True, rule)
-        path = self.root / rel
-        if not path.exists():
+        if not (self.root / rel).exists():
             return SourceDecision(rel, True, rule)
         try:
-            data = read_project_bytes(self.root, path)
+            data = read_project_bytes(self.root, Path(rel))
         except EngineError as exc:
             return SourceDecision(rel, False, "unreadable or too large", str(exc))
-        kind = text_kind(data[:SNIFF_CHARS].decode("utf-8", errors="replace"), rel)
+        kind = text_kind(data.decode("utf-8", errors="replace"), rel)
         if kind is None:
             return SourceDecision(rel, False, "not prose by its content")
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc

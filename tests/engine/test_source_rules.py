@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli_support import git_repo, run_cli
 
 from engine.core.config import load_config
@@ -153,3 +154,14 @@ def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path)
     assert text.count("\n") == page.count("\n")
     assert text.splitlines()[:3] == ["# Command line interface", "", "See Arg and the cookbook."]
     assert "## Tool invocation\n\n```\ntool [OPTION]…\n```" in text
+
+
+def test_a_long_vim_help_file_is_known_by_its_last_line_from_a_relative_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = "fzf.txt\tfzf\tLast change: 2024\n" + "Options of the finder, listed. x = 1\n" * 1500
+    write(tmp_path, {"doc/fzf.txt": body + "vim:tw=78:sw=2:ts=2:ft=help:norl:nowrap:\n"})
+    monkeypatch.chdir(tmp_path.parent)
+    root = Path(tmp_path.name)
+    cfg = load_config(root)
+    assert SourceSet(root, cfg, root / cfg.knowledge_dir).decide("doc/fzf.txt").rule == "vimdoc"
