@@ -8,8 +8,8 @@ What a ``.txt`` file is comes from its content, never from a list of names:
   a ``vim:…ft=help`` modeline; its ``====`` rules and the ``Title  *tag*`` line after one
   become headings;
 * a plain-text document (:func:`reads_as_prose`) is mostly words in sentences:
-  ``requirements.txt`` (``pkg==1.0``), ``CMakeLists.txt`` (``add_library(x …)``) or a list of
-  names are not;
+  ``requirements.txt`` (``pkg==1.0``), ``CMakeLists.txt`` (``add_library(x …)``), a list of
+  names or a listing of code signatures (``go doc``'s output) are not;
 * a man page (:func:`is_roff`) is roff: its requests (``.TH``, ``.SH``, ``.Dd``, ``.Sh``…)
   start lines; section requests become headings, text requests are dropped, font escapes
   (``\\fB…\\fR``) and the other escapes become the text they show.
@@ -34,10 +34,13 @@ PROSE_MIN_WORDS = 20
 """A plain-text file of fewer words is not a document (a list of names, a version)."""
 PROSE_WORD_SHARE = 0.6
 """The share of its tokens that must be words for a plain-text file to read as prose."""
+CODE_LINE_SHARE = 0.4
+"""A plain-text file with this share of its lines written like code is a listing."""
 SNIFF_CHARS = 20_000
 """How much of a file's start its kind is read from."""
 
 _WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
+_CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
 _SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
 _VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
 _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
@@ -75,12 +78,16 @@ def is_vimdoc(text: str) -> bool:
 
 
 def reads_as_prose(text: str) -> bool:
-    """Whether ``text`` is mostly words in sentences (a plain-text document)."""
-    tokens = text[:SNIFF_CHARS].split()
+    """Whether ``text`` is mostly words in sentences (a plain-text document), not a listing
+    of code with comments between (a ``go doc`` dump: its signatures are the code's own)."""
+    head = text[:SNIFF_CHARS]
+    tokens = head.split()
     words = sum(1 for token in tokens if _WORD.match(token))
     if words < PROSE_MIN_WORDS or words < PROSE_WORD_SHARE * len(tokens):
         return False
-    return len(_SENTENCE_END.findall(text[:SNIFF_CHARS])) >= 2
+    lines = [line for line in head.splitlines() if line.strip()]
+    code = sum(1 for line in lines if _CODE_LINE.search(line))
+    return code < CODE_LINE_SHARE * len(lines) and len(_SENTENCE_END.findall(head)) >= 2
 
 
 def text_kind(text: str, name: str) -> str | None:

@@ -165,3 +165,14 @@ def test_a_long_vim_help_file_is_known_by_its_last_line_from_a_relative_root(
     root = Path(tmp_path.name)
     cfg = load_config(root)
     assert SourceSet(root, cfg, root / cfg.knowledge_dir).decide("doc/fzf.txt").rule == "vimdoc"
+
+
+def test_a_listing_of_code_signatures_is_not_a_plain_text_document(tmp_path: Path) -> None:
+    """urfave/cli's godoc-current.txt: ``go doc``'s output, the code's own doc comments."""
+    entry = (
+        "func (cmd *Command) Run(ctx context.Context, args []string) (err error)\n"
+        "func (cmd *Command) Names() []string\n"
+        "    Run is the entry point to the command, and Names lists every name it has.\n\n"
+    )
+    assert text_kind(PROSE + entry * 30, "godoc-current.txt") is None
+    assert text_kind(PROSE + entry, "notes.txt") == "text"  # a page that shows some code
