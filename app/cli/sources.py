@@ -21,7 +21,7 @@ from app.cli.messages import report_index_problems
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the parser."""
     p = command("import", "Index project documentation beyond the defaults (adds to `sources`).")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="markdown files or folders")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="documentation files or folders")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=import_sources)
 
@@ -87,8 +87,9 @@ def import_sources(args: argparse.Namespace, root: Path) -> int:
         if not matched:  # nothing to index: the committed config stays as it was
             _restore(before)
             raise EngineError(
-                f"{', '.join(args.paths)}: no markdown file there can be indexed (hidden, "
-                "empty, or not markdown); `sources` is unchanged",
+                f"{', '.join(args.paths)}: no documentation file there can be indexed "
+                "(hidden, empty, or not documentation by its name or content: "
+                "`memory-tui sources --explain PATH` says which); `sources` is unchanged",
                 code="NOTHING_TO_IMPORT",
             )
         report = indexer.run(only=matched)

@@ -176,3 +176,17 @@ def test_a_listing_of_code_signatures_is_not_a_plain_text_document(tmp_path: Pat
     )
     assert text_kind(PROSE + entry * 30, "godoc-current.txt") is None
     assert text_kind(PROSE + entry, "notes.txt") == "text"  # a page that shows some code
+
+
+def test_import_of_a_text_file_that_is_not_documentation_says_how_to_see_why(
+    tmp_path: Path,
+) -> None:
+    project = git_repo(tmp_path / "p")
+    write(project, {"requirements.txt": "requests==2.31.0\nclick>=8\n" * 12})
+    home = tmp_path / "home"
+    done = run_cli("import", "requirements.txt", cwd=project, home=home)
+    assert done.returncode == 1
+    assert "no documentation file there can be indexed" in done.stderr
+    assert "memory-tui sources --explain PATH" in done.stderr and "Traceback" not in done.stderr
+    why = run_cli("sources", "--explain", "requirements.txt", cwd=project, home=home)
+    assert why.stdout.startswith("out  requirements.txt  (docs, not prose by its content)")
