@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "EmbeddingBacklog": "engine.services.embedding_backlog",
     "BackgroundEmbedder": "engine.services.embedding_worker",
     "SourceSet": "engine.services.sources",
+    "explain_sources": "engine.services.source_report",
     "classify_path": "engine.analyzer.noise",
     "pattern_for": "engine.services.sources",
     "set_config_value": "engine.core.config_file",
@@ -144,6 +145,7 @@ __all__ = [
     "due_for_promotion",
     "entry_json",
     "entry_record",
+    "explain_sources",
     "fix_secrets",
     "json_text",
     "load_config",
@@ -249,6 +251,7 @@ if TYPE_CHECKING:
     from engine.services.memory import Memory
     from engine.services.promote import due_for_promotion, promote
     from engine.services.secret_scan import fix_secrets, scan_secrets
+    from engine.services.source_report import explain_sources
     from engine.services.sources import SourceSet, pattern_for
     from engine.services.watch import KnowledgeWatcher, WatchBatch
     from engine.storage.locking import WriteLock

@@ -41,6 +41,7 @@ def init(args: argparse.Namespace, root: Path) -> int:
                 _analyse(memory, report)
             if not args.skip_index:
                 _index(memory, report, force=getattr(args, "force", False))
+                report.notes.append(f"sources: {sources_line(root)}")
             total = memory.count()
             suggestion = try_query(memory)
             if not args.skip_index and not getattr(args, "no_embed", False):
@@ -130,6 +131,14 @@ def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
         f"{f}: {m}; skipped (`memory-tui index` reads it again once fixed)"
         for f, m in indexed.errors
     ]
+
+
+def sources_line(root: Path) -> str:
+    """The project's files in the memory and left out, counted by the rule that decided
+    (``memory-tui sources --explain`` lists them)."""
+    from engine import explain_sources, load_config
+
+    return explain_sources(root, load_config(root)).summary() + " (`memory-tui sources --explain`)"
 
 
 def _embed(memory: Memory) -> None:

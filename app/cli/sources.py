@@ -1,4 +1,5 @@
-"""``memory-tui import PATH…``: index more of the project's own documentation.
+"""``memory-tui import PATH…``: index more of the project's own documentation;
+``memory-tui sources [--explain] [PATH…]``: what is in the memory and the rule that decided.
 
 Each path (a markdown file or a folder, inside the project) is added to the ``sources``
 setting of the project's config file, so the index, the git hooks and ``watch`` keep it
@@ -20,9 +21,45 @@ from app.cli.messages import report_index_problems
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the parser."""
     p = command("import", "Index project documentation beyond the defaults (adds to `sources`).")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="markdown files or folders")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="documentation files or folders")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=import_sources)
+
+    p = command("sources", "Count the project's files in the memory by the rule that decided.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: all)")
+    p.add_argument("--explain", action="store_true", help="one line per file: in or out, and why")
+    p.add_argument("--json", action="store_true", help="print every decision as JSON")
+    p.set_defaults(handler=explain)
+
+
+def explain(args: argparse.Namespace, root: Path) -> int:
+    """``memory-tui sources``: the counts by rule; with ``--explain``, every file too."""
+    from engine import explain_sources, json_text, load_config, printable
+
+    report = explain_sources(root, load_config(root), args.paths)
+    if args.json:
+        data = {
+            "summary": report.summary(),
+            "counts": {k: dict(v) for k, v in report.counts().items()},
+            "files": [
+                {"path": f.decision.rel, "kind": f.what, "included": f.decision.included,
+                 "rule": f.decision.rule, "detail": f.decision.detail}
+                for f in report.files
+            ],
+        }  # fmt: skip
+        sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+        return 0
+    lines = []
+    if args.explain:
+        for item in report.files:
+            decision = item.decision
+            where = f": {decision.detail}" if decision.detail else ""
+            state = "in " if decision.included else "out"
+            lines.append(f"{state}  {decision.rel}  ({item.what}, {decision.rule}{where})")
+    other = sum(report.counts()["other"].values())
+    lines.append(f"{report.summary()} · other (not docs or code) {other}")
+    sys.stdout.write(printable("\n".join(lines)) + "\n")
+    return 0
 
 
 def import_sources(args: argparse.Namespace, root: Path) -> int:
@@ -50,8 +87,9 @@ def import_sources(args: argparse.Namespace, root: Path) -> int:
         if not matched:  # nothing to index: the committed config stays as it was
             _restore(before)
             raise EngineError(
-                f"{', '.join(args.paths)}: no markdown file there can be indexed (hidden, "
-                "empty, or not markdown); `sources` is unchanged",
+                f"{', '.join(args.paths)}: no documentation file there can be indexed "
+                "(hidden, empty, or not documentation by its name or content: "
+                "`memory-tui sources --explain PATH` says which); `sources` is unchanged",
                 code="NOTHING_TO_IMPORT",
             )
         report = indexer.run(only=matched)

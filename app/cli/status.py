@@ -56,6 +56,7 @@ def gather(root: Path) -> dict[str, Any]:
 
 
 def _memory_state(root: Path) -> dict[str, Any]:
+    from app.cli.setup import sources_line
     from engine import Indexer, Memory
 
     with Memory.open(root) as memory:
@@ -71,6 +72,7 @@ def _memory_state(root: Path) -> dict[str, Any]:
         "knowledge_files": fresh.files_total,
         "files_to_index": fresh.outdated,
         "pending_vectors": waiting,
+        "sources": sources_line(root),
     }
 
 
@@ -183,6 +185,7 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
         else "index up to date"
     )
     lines.append(f"knowledge: {_plural(data['knowledge_files'], 'file', 'files')}; {fresh}")
+    lines.append(f"sources:   {data['sources']}")
     waiting = data["pending_vectors"]
     lines.append(
         f"vectors:   {waiting} of {data['entries']} entries wait for theirs (keyword search "

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.analyzer.catalog import classify, tool_from_file_name
+from engine.analyzer.comments import opening_comment
 from engine.analyzer.docs import is_doc, outline
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
@@ -191,7 +192,9 @@ class _Pass:
         if cached is None:
             text = data.decode("utf-8", errors="replace")
             grammar = grammar_language(language, rel, text)
-            if grammar is None:
+            if grammar is None:  # cut at its blocks; what it is for, from its opening comment
+                if summary := opening_comment(text):
+                    self.summaries[rel] = summary
                 return
             try:
                 found = code_outline(text, grammar)

@@ -62,3 +62,55 @@ def first_paragraph(doc: str) -> str:
     if len(paragraph) <= MAX_SUMMARY:
         return paragraph
     return paragraph[: MAX_SUMMARY - 3].rsplit(" ", 1)[0] + "..."
+
+
+_BLOCK_COMMENTS = (("(*", "*)"), ("{-", "-}"), ("--[[", "]]"), ("/*", "*/"))
+"""Block comments of languages without a grammar here (OCaml, Haskell, Lua) and of C's
+family: opening and closing markers."""
+_LINE_COMMENT = re.compile(r"^\s*(?://+|#+|--+|;+|%+)")
+_OPENING_LINES = 80
+
+
+def opening_comment(text: str) -> str:
+    """The first paragraph of the comment a grammar-less file opens with (after a shebang
+    and its licence header), or ``""`` when code comes first."""
+    lines = text.splitlines()[:_OPENING_LINES]
+    index = 1 if lines and lines[0].startswith("#!") else 0
+    while index < len(lines):
+        stripped = lines[index].strip()
+        if not stripped:
+            index += 1
+            continue
+        block, index = _comment_at(lines, index)
+        if block is None:
+            return ""
+        if block.strip() and not NOT_DOC.search(block):
+            return first_paragraph(block)
+    return ""
+
+
+def _comment_at(lines: list[str], index: int) -> tuple[str | None, int]:
+    """The text of the comment starting at ``lines[index]`` (markers removed) and the
+    index after it; ``None`` when that line is code."""
+    stripped = lines[index].strip()
+    for opener, closer in _BLOCK_COMMENTS:
+        if stripped.startswith(opener):
+            found = []
+            for end in range(index, len(lines)):
+                line = lines[end].strip()
+                found.append(line.removeprefix(opener) if end == index else line)
+                if closer in line[len(opener) if end == index else 0 :]:
+                    body = "\n".join(found).rsplit(closer, 1)[0]
+                    return _unmarked(body, opener), end + 1
+            return None, len(lines)
+    found = []
+    while index < len(lines) and _LINE_COMMENT.match(lines[index]):
+        found.append(_LINE_COMMENT.sub("", lines[index], count=1).strip())
+        index += 1
+    return ("\n".join(found), index) if found else (None, index)
+
+
+def _unmarked(body: str, opener: str) -> str:
+    """A block comment's lines without the rules and leading markers they carry."""
+    lines = [re.sub(r"^[-=*#~]{3,}$", "", line.strip(" *-")) for line in body.splitlines()]
+    return "\n".join(lines).strip(opener[-1:] + " \n")

@@ -92,8 +92,8 @@ def patterns_draft(analysis: Analysis, own: set[str], has_routes: bool) -> Disco
     ranked = sorted(signals.items(), key=lambda kv: -_confidence(kv[1]))
     for pattern, checks in ranked:
         confidence = _confidence(checks)
-        if confidence < MIN_CONFIDENCE:
-            continue
+        if confidence < MIN_CONFIDENCE or not any(seen for what, seen in checks if _found(what)):
+            continue  # absences alone ("no web routes") are no evidence of a pattern
         evidence = "; ".join(what for what, seen in checks if seen)
         lines.append(f"- {pattern}: confidence {confidence:.2f} ({evidence})")
     if len(lines) == 1:
@@ -132,7 +132,10 @@ def _pattern_signals(
             ("a domain or core layer", bool(folders & {"domain", "core", "entities"})),
         ],
         "Library (a package meant to be imported)": [
-            ("an importable package (__init__.py, index.js or lib/)", _importable(own)),
+            (
+                "an importable package (__init__.py, lib.rs, index.js, a package's main or lib/)",
+                _importable(own, analysis.entry_points),
+            ),
             ("no installed commands", not commands),
             ("no web routes", not has_routes),
         ],
@@ -163,11 +166,22 @@ def _own_manifest(rel: str) -> bool:
     return rel.rpartition("/")[2] in _MANIFESTS and classify_path(rel) is None
 
 
-def _importable(own: set[str]) -> bool:
-    roots = ("index.js", "index.ts")
-    return any(
-        r.endswith("/__init__.py") or r.startswith(("lib/", "src/")) or r in roots for r in own
-    )
+def _found(what: str) -> bool:
+    """Whether a signal is something found, not an absence (``no installed commands``)."""
+    return not what.startswith("no ")
+
+
+_LIBRARY_ROOTS = ("__init__.py", "lib.rs", "index.js", "index.ts", "index.mjs")
+"""The file that makes a folder an importable package (Python, a Rust library crate, a
+JavaScript or TypeScript package); a binary crate has ``main.rs`` alone."""
+
+
+def _importable(own: set[str], entry_points: tuple[str, ...]) -> bool:
+    """Evidence of a library: a package root file among the project's own, code under
+    ``lib/``, or a manifest's ``main``/``module`` (package.json)."""
+    if any(e.startswith(("main ", "module ")) for e in entry_points):
+        return True
+    return any(r.rpartition("/")[2] in _LIBRARY_ROOTS or r.startswith("lib/") for r in own)
 
 
 def _has(folders: set[str], own: set[str], *names: str) -> bool:

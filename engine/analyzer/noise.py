@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
 from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.translations import translation_of
@@ -42,7 +43,7 @@ docs site (never by the path alone either)."""
 
 _RELEASE_FILE = re.compile(
     r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
-    r"(?:[-_][\w-]*)?(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$",
+    r"(?:[-_](?:v?\d[\w.-]*|notes?|old|archive))?(?:\.(?:md|markdown|mdx|rst|txt|adoc))?$",
     re.IGNORECASE,
 )
 _RELEASE_DIRS = frozenset({"changelog", "changelogs", "changes", "release-notes", "releases"})
@@ -107,7 +108,7 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     folders, name = [p.lower() for p in parts[:-1]], parts[-1]
     for depth, folder in enumerate(folders):
         kind = _folder_kind(folder)
-        if kind == "examples" and folder in _DOC_PAGE_DIRS and _DOC_PAGE.search(name):
+        if kind == "examples" and folder in _DOC_PAGE_DIRS and is_prose_name(name):
             continue
         if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
@@ -147,7 +148,6 @@ _ATTRIBUTE_OF: dict[NoiseKind, str] = {
     "release-notes": "linguist-documentation",
 }
 """The ``.gitattributes`` attribute whose ``=false`` undoes a path rule of each kind."""
-_LICENSE = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 
 
 def _named(rules: Sequence[IgnoreRule], rel: str) -> bool:
@@ -229,8 +229,8 @@ class NoiseClassifier:
         parent = rel.rpartition("/")[0] + "/" if "/" in rel else ""
         if (submodule := own.submodule(rel)) is not None:
             return "vendored", submodule + "/"
-        if own.attribute(rel, "linguist-vendored"):
-            return "vendored", parent
+        if own.attribute(rel, "linguist-vendored") and not is_prose_name(rel):
+            return "vendored", parent  # for docs it only hides them from the language tally
         if own.attribute(rel, "linguist-generated") or own.written_by_make(rel):
             return "generated", rel
         if (older := self.older_version(rel)) is not None:
@@ -326,7 +326,7 @@ class NoiseClassifier:
         own = self.ownership
         if own.submodule(rel) is not None:
             return "a git submodule (.gitmodules)"
-        if own.attribute(rel, "linguist-vendored"):
+        if own.attribute(rel, "linguist-vendored") and not is_prose_name(rel):
             return ".gitattributes marks it linguist-vendored"
         if classify_path(rel) == "vendored":
             return "a vendor folder that no manifest declares as a package of the project"
@@ -354,7 +354,7 @@ class NoiseClassifier:
         known = self._packages.get(folder)
         if known is None:
             parent, _, name = folder.rpartition("/")
-            beside = (e.name for e in _listing(self.root / parent) if e.is_dir() and e.name != name)
+            beside = (e.name for e in listing(self.root / parent) if e.is_dir() and e.name != name)
             known = self._has_manifest(folder) and any(
                 self._has_manifest(f"{parent}/{other}") for other in beside
             )
@@ -363,7 +363,7 @@ class NoiseClassifier:
 
     def _has_manifest(self, folder: str) -> bool:
         """Whether ``folder`` holds a package's manifest (:data:`_PACKAGE_MANIFEST`)."""
-        entries = _listing(self.root / folder)
+        entries = listing(self.root / folder)
         return any(e.is_file() and _PACKAGE_MANIFEST.fullmatch(e.name) for e in entries)
 
     def licensed(self, folder: str) -> bool:
@@ -373,19 +373,10 @@ class NoiseClassifier:
 
         known = self._licensed.get(folder)
         if known is None:
-            names = [e.name for e in _listing(self.root / folder) if e.is_file()]
-            known = any(_LICENSE.match(n) and not is_code(language_of(n)) for n in names)
+            names = [e.name for e in listing(self.root / folder) if e.is_file()]
+            known = any(LICENCE_NAME.match(n) and not is_code(language_of(n)) for n in names)
             self._licensed[folder] = known
         return known
-
-
-def _listing(folder: Path) -> list[os.DirEntry[str]]:
-    """The entries of ``folder``; none when it cannot be read."""
-    try:
-        with os.scandir(folder) as it:
-            return list(it)
-    except OSError:
-        return []
 
 
 def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:

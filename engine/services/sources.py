@@ -1,23 +1,25 @@
 """Which project files are indexed as text besides the knowledge folder.
 
-The project's own documentation (the README, top-level markdown, ``docs/``) answers most
-of a newcomer's questions, so it is indexed chunk by chunk like the knowledge folder and
-kept fresh the same way (incremental index, git hooks, watch). The ``sources`` and
-``sources_exclude`` settings are ``.gitignore``-style patterns (``pathspec``'s
-gitwildmatch: a pattern without a slash matches at any depth, a leading ``/`` anchors it
-to the root, ``**`` crosses folders).
+Everything a project holds that is documentation is a source unless a rule leaves it out:
+markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tutorials),
+reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
+``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
+:mod:`engine.markdown.plain`). Docs tools' configurations (:mod:`engine.analyzer.doc_sites`)
+refine what a page is (its title, its version), never whether it is seen. Code is the
+analyzer's (:mod:`engine.analyzer.definitions`); :mod:`engine.services.source_report`
+explains both, file by file, with the rule that decided.
 
-Besides the patterns, while ``sources`` keeps its default ones, the markdown of every docs
-folder that the project's docs tools declare (mdBook's ``book.toml``, ``mkdocs.yml``,
-Sphinx's ``conf.py``, Docusaurus, Hugo, Zola, Jekyll, VitePress, VuePress, Antora: see
-:mod:`engine.analyzer.doc_sites`); a page there is never an example or a test by its
-folder's name (:meth:`engine.analyzer.noise.NoiseClassifier.doc_root`).
-
-Left out unless a pattern names the file exactly: hidden files and folders, files git
-ignores, folders that are never project text (``node_modules``, ``.venv``…), and what
-:func:`engine.analyzer.noise.classify_path` calls noise (release notes, examples, tests,
-vendored and generated files) — the analyzer describes those in one summary each. When
-``docs/`` holds translations (``docs/en``, ``docs/de``…), only the English pages are read.
+Left out, each under its rule's name (:class:`SourceDecision`): files git ignores, hidden
+files and folders, folders that are never project text (``node_modules``, ``build``…),
+the ``sources_exclude`` patterns, licences, and what
+:class:`engine.analyzer.noise.NoiseClassifier` calls accompanying material (release notes,
+examples, tests and fixtures, vendored and generated files, translations, pages of older
+versions) weighed against the project's own declarations (``.gitattributes``, manifests;
+``linguist-vendored`` on a doc only hides it from GitHub's language statistics, and
+``linguist-documentation`` marks documentation). The ``sources`` setting
+(``.gitignore``-style patterns, ``pathspec``'s gitwildmatch) keeps its default patterns to
+mean "all of it"; set to other patterns it narrows the docs to those, and a file or folder
+it names outright is a source whatever the rules above say (``import PATH``).
 """
 
 from __future__ import annotations
@@ -26,73 +28,138 @@ import logging
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
+from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_licence, prose_dialect
 from engine.analyzer.gitignore import IgnoreRule, is_ignored
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
 from engine.core.defaults import DEFAULT_SOURCES
-from engine.core.errors import InvalidInputError
+from engine.core.errors import EngineError, InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
+from engine.guards.files import read_project_bytes
+from engine.markdown.plain import text_kind
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc")
-"""Only markdown, reStructuredText and AsciiDoc are read as sources, whatever the patterns
-match."""
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".tutorial", ".mld",
+                     ".txt", ".man", ".mdoc", *(f".{n}" for n in range(1, 10)))  # fmt: skip
+"""The suffixes a documentation file may have (a ``.txt`` file and a man page are one only
+when their content says so)."""
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
 _TRANSLATION_DIRS = frozenset({"i18n", "l10n", "locales", "translations"})
 _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
+_NEWS_DIRS = frozenset({"blog", "_posts", "news"})
+"""A site's blog: news, like release notes, not documentation."""
+_DIALECT_NAMES = {"man": "man page"}
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDecision:
+    """Whether one file is in the memory, and the rule that decided."""
+
+    rel: str
+    included: bool
+    rule: str
+    """Short and countable: ``markdown``, ``docc``, ``man page``, ``tests``, ``licence``…"""
+    detail: str = ""
+    """Where the rule applies or why (``tests/``, ``.gitattributes``), or ``""``."""
 
 
 class SourceSet:
-    """The project files that the ``sources`` settings select."""
+    """The project files that are documentation sources."""
 
     def __init__(self, root: Path, config: Config, knowledge_dir: Path) -> None:
         self.root = root
         self.noise = NoiseClassifier(root)
         self.include = GitIgnoreSpec.from_lines(config.sources)
         self.exclude = GitIgnoreSpec.from_lines(config.sources_exclude)
-        self.explicit = tuple(_named_path(p) for p in config.sources if _named_path(p))
-        self.declared = set(DEFAULT_SOURCES) <= set(config.sources)
-        """Whether the docs folders the project's docs tools declare are sources too (as
-        long as ``sources`` keeps the default patterns)."""
+        named = [p for p in config.sources if p not in DEFAULT_SOURCES and _named_path(p)]
+        self.explicit = tuple(_named_path(p) for p in named)
+        self.everything = set(DEFAULT_SOURCES) <= set(config.sources)
+        """Whether every documentation file is a source (``sources`` keeps its default
+        patterns), or only those its patterns match."""
         try:
             self.knowledge_prefix = knowledge_dir.relative_to(root).as_posix().rstrip("/") + "/"
         except ValueError:
             self.knowledge_prefix = ""
 
     def wants(self, rel: str) -> bool:
-        """Whether the project-relative posix path ``rel`` is a source (by name alone)."""
-        if not rel.lower().endswith(MARKDOWN_SUFFIXES) or rel.startswith(self.knowledge_prefix):
-            return False
-        if any(rel == path or rel.startswith(path + "/") for path in self.explicit):
-            return not self.exclude.match_file(rel)  # named by the user: noise or not
-        parts = rel.split("/")
-        if any(p.startswith(".") for p in parts) or any(_never_walked(p) for p in parts[:-1]):
-            return False
-        if self.exclude.match_file(rel) or not (
-            self.include.match_file(rel) or (self.declared and self.noise.doc_root(rel))
-        ):
-            return False
-        return self.noise.kind(rel) is None and not self._translation(parts)
+        """Whether the project-relative posix path ``rel`` is a source (a missing file
+        whose name may be one is: its entries go when it does)."""
+        return self.decide(rel).included
 
-    def _enters(
-        self, dirs: DirectoryFilter, rules: tuple[IgnoreRule, ...], name: str, rel: str
-    ) -> bool:
-        """Whether the walk goes into the folder ``rel`` (named ``name``)."""
-        if f"{rel}/" == self.knowledge_prefix or is_ignored(rules, rel, True):
-            return False
-        return not dirs.skips(name) or any(
-            p == rel or p.startswith(rel + "/") for p in self.explicit
-        )
+    def decide(self, rel: str) -> SourceDecision:
+        """Whether ``rel`` is a documentation source and the rule that decided (walk
+        rules aside: ``.gitignore`` is applied by the walk, :meth:`files`)."""
+        dialect = prose_dialect(rel)
+        if self.knowledge_prefix and rel.startswith(self.knowledge_prefix):
+            return SourceDecision(rel, False, "knowledge folder", self.knowledge_prefix)
+        if dialect is None:
+            return SourceDecision(rel, False, "not documentation")
+        parts = rel.split("/")
+        if any(rel == path or rel.startswith(path + "/") for path in self.explicit):
+            if self.exclude.match_file(rel):
+                return SourceDecision(rel, False, "sources_exclude")
+            return self._content(rel, dialect, "named in sources")
+        if (passed := self.passed_by(rel)) is not None:
+            return passed
+        if self.exclude.match_file(rel):
+            return SourceDecision(rel, False, "sources_exclude")
+        if not self.everything and not self.include.match_file(rel):
+            return SourceDecision(rel, False, "not in sources")
+        return self._rules(rel, parts, dialect)
+
+    def passed_by(self, rel: str) -> SourceDecision | None:
+        """Why no walk reaches ``rel`` by its path alone (a hidden part, a build or
+        dependency folder), or ``None``."""
+        parts = rel.split("/")
+        if hidden := next((p for p in parts if p.startswith(".")), None):
+            return SourceDecision(rel, False, "hidden", hidden)
+        if skipped := next((p for p in parts[:-1] if _never_walked(p)), None):
+            return SourceDecision(rel, False, "build or dependency folder", f"{skipped}/")
+        return None
+
+    def _rules(self, rel: str, parts: list[str], dialect: str) -> SourceDecision:
+        """The documented defaults and the project's declarations."""
+        if is_licence(rel):
+            return SourceDecision(rel, False, "licence")
+        if self.noise.ownership.attribute(rel, "linguist-documentation"):
+            return self._content(rel, dialect, "linguist-documentation")
+        if news := next((p for p in parts[:-1] if p.lower() in _NEWS_DIRS), None):
+            return SourceDecision(rel, False, "release-notes", f"{news}/")
+        found = self.noise.decide(rel)
+        if found is not None:
+            return SourceDecision(rel, False, found[0], found[1])
+        if self._translation(parts):
+            return SourceDecision(rel, False, "translations", "/".join(parts[:2]) + "/")
+        return self._content(rel, dialect, _DIALECT_NAMES.get(dialect, dialect))
+
+    def _content(self, rel: str, dialect: str, rule: str) -> SourceDecision:
+        """The decision for a file named like documentation: a ``.txt`` file or a man
+        page's name is one only when its text reads so (a missing one is kept: its entries
+        go)."""
+        if dialect not in CONTENT_DECIDES:
+            return SourceDecision(rel, True, rule)
+        if not (self.root / rel).exists():
+            return SourceDecision(rel, True, rule)
+        try:
+            data = read_project_bytes(self.root, Path(rel))
+        except EngineError as exc:
+            return SourceDecision(rel, False, "unreadable or too large", str(exc))
+        kind = text_kind(data.decode("utf-8", errors="replace"), rel)
+        if kind is None:
+            return SourceDecision(rel, False, "not prose by its content")
+        by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
+        return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
 
     def _translation(self, parts: list[str]) -> bool:
         """``docs/de/…`` beside ``docs/en/…``, or anything under an ``i18n/`` or
@@ -107,23 +174,34 @@ class SourceSet:
             and (self.root / parts[0] / _PRIMARY_LANGUAGE).is_dir()
         )
 
+    def _enters(self, rules: tuple[IgnoreRule, ...], name: str, rel: str) -> bool:
+        """Whether the walk goes into the folder ``rel`` (named ``name``)."""
+        if f"{rel}/" == self.knowledge_prefix or is_ignored(rules, rel, True):
+            return False
+        return not _DIRECTORIES.skips(name) or any(
+            p == rel or p.startswith(rel + "/") for p in self.explicit
+        )
+
     def files(self) -> list[tuple[str, Path]]:
         """(project-relative path, absolute path) of every source file, sorted by path."""
         found = []
-        for rel in self._walk():
+        for rel, ignored in self.walk():
+            if ignored or not self.wants(rel):
+                continue
             found.append((rel, self.root / rel))
             if len(found) >= MAX_SOURCE_FILES:
                 log.warning("more than %d source files; the rest are not indexed", len(found))
                 break
         return sorted(found)
 
-    def _walk(self) -> Iterator[str]:
-        """Project-relative paths of wanted regular files, pruning what can hold none.
+    def walk(self) -> Iterator[tuple[str, bool]]:
+        """(project-relative path, whether ``.gitignore`` ignores it) of every regular
+        file the walk reaches, pruning folders that hold no sources (ignored, hidden,
+        build and dependency folders, the knowledge folder).
 
         Symlinked folders are not entered; symlinked files only when they stay inside.
         """
         root = self.root.resolve()
-        dirs = _DIRECTORIES
         pending: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(root, "", ())]
         while pending:
             directory, rel_dir, rules = pending.pop()
@@ -138,16 +216,14 @@ class SourceSet:
                 rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if self._enters(dirs, rules, entry.name, rel):
+                        if self._enters(rules, entry.name, rel):
                             pending.append((Path(entry.path), rel, rules))
-                        continue
-                    if not self.wants(rel) or is_ignored(rules, rel, False):
                         continue
                     if not entry.is_file() or not inside(root, Path(entry.path)):
                         continue
                 except OSError:
                     continue
-                yield rel
+                yield rel, is_ignored(rules, rel, False)
 
 
 _DIRECTORIES = DirectoryFilter(DEFAULT_IGNORED)
@@ -188,7 +264,7 @@ def pattern_for(root: Path, raw: str) -> str:
 
     Raises:
         InvalidInputError: the path does not exist, lies outside the project, or is a
-            file that is not markdown.
+            file that is not documentation.
     """
     path = Path(raw).expanduser()
     path = (path if path.is_absolute() else Path.cwd() / path).resolve()
@@ -202,10 +278,10 @@ def pattern_for(root: Path, raw: str) -> str:
     rel = path.relative_to(base).as_posix()
     if path.is_dir():
         return f"/{rel}/**"
-    if not rel.lower().endswith(MARKDOWN_SUFFIXES):
-        suffixes = ", ".join(MARKDOWN_SUFFIXES)
+    if prose_dialect(rel) is None:
         raise InvalidInputError(
-            f"{raw}: only markdown, reStructuredText and AsciiDoc files ({suffixes}) can be sources"
+            f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
+            "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt) and man pages"
         )
     return f"/{rel}"
 

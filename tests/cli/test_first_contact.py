@@ -359,7 +359,7 @@ def test_import_of_a_folder_with_nothing_to_index_leaves_the_committed_config_al
     done = run_cli("import", "examples/", cwd=project, home=home)
 
     assert done.returncode == 1
-    assert "no markdown file there can be indexed" in done.stderr
+    assert "no documentation file there can be indexed" in done.stderr
     assert "`sources` is unchanged" in done.stderr
     assert config.read_text() == "# ours\ndefault_limit = 7\n"
 

@@ -98,3 +98,23 @@ def test_status_text_points_at_what_to_do(project: Path, home: Path) -> None:
     assert "`memory-tui promote --all-notes`" in result.stdout
     assert "knowledge: 1 file; index up to date" in result.stdout
     assert "hooks:     0 of 3 installed" in result.stdout
+
+
+def test_status_counts_the_projects_files_by_the_rule_that_decided(
+    project: Path, home: Path
+) -> None:
+    """Issue 50: "3 doc files" on a documented project shows as a problem."""
+    catalog = project / "Sources" / "Kit" / "Kit.docc"
+    catalog.mkdir(parents=True)
+    (catalog / "Kit.md").write_text("# ``Kit``\n\nA kit.\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "fixture.md").write_text("# Fixture\n")
+    (project / "LICENSE.md").write_text("MIT\n")
+
+    text = run_cli("status", cwd=project, home=home)
+    data = run_cli("status", "--json", cwd=project, home=home)
+
+    assert text.returncode == 0, text.stderr
+    line = "docs 1 (docc 1) · code 0 · left out: licence 1, tests 1"
+    assert f"sources:   {line} (`memory-tui sources --explain`)" in text.stdout.splitlines()
+    assert json.loads(data.stdout)["sources"].startswith(line)

@@ -382,3 +382,15 @@ def test_ts_methods_with_generics_over_lines_and_arrow_properties_are_found() ->
     )
     titles = [d.section_title for d in file_drafts("src/hono.ts", text, "TypeScript")]
     assert titles == ["Hono, Hono.route", "Hono.onError", "Hono.fetch"]
+
+
+def test_the_library_pattern_needs_evidence_not_only_absences(tmp_path: Path) -> None:
+    """Issue 45 item 14: a binary crate and an empty repository are no library."""
+    binary = write(tmp_path / "bin", {"Cargo.toml": '[package]\nname = "fd"\n',
+                                      "src/main.rs": "fn main() {}\n"})  # fmt: skip
+    library = write(tmp_path / "lib", {"Cargo.toml": '[package]\nname = "x"\n',
+                                       "src/lib.rs": "pub fn f() {}\n"})  # fmt: skip
+    empty = write(tmp_path / "empty", {"README.md": "# Nothing yet\n"})
+    for root, expected in ((binary, False), (library, True), (empty, False)):
+        patterns = by_title(discovery_drafts(analyze(root)), "Architecture patterns").content
+        assert ("Library (a package meant to be imported)" in patterns) is expected, patterns

@@ -90,7 +90,10 @@ def test_asciidoc_pages_are_default_sources_and_searchable_by_section(
     (tmp_path / "src" / "main" / "notes.adoc").write_text("= Not a docs folder\n")
     config = load_config(tmp_path)
     files = [rel for rel, _ in SourceSet(tmp_path, config, tmp_path / ".claude").files()]
-    assert files == ["README.adoc", "docs/page-numbers.adoc", "src/docs/asciidoc/guide.adoc"]
+    assert files == [
+        "README.adoc", "docs/page-numbers.adoc", "src/docs/asciidoc/guide.adoc",
+        "src/main/notes.adoc",  # every AsciiDoc file is documentation, in a docs folder or not
+    ]  # fmt: skip
     assert Indexer(memory).run().errors == []
     hits = memory.search("start-at attribute", mode="keyword").results
     assert hits[0].entry.file_path == "docs/page-numbers.adoc"

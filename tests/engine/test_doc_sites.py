@@ -146,7 +146,8 @@ def test_the_watch_and_git_hooks_test_of_one_path_agrees(tmp_path: Path) -> None
     source_set = SourceSet(tmp_path, cfg, tmp_path / cfg.knowledge_dir)
     assert source_set.wants("manual/src/a.md")
     assert source_set.wants("manual/src/new/b.md")  # a page not written yet
-    assert not source_set.wants("manual/theme/c.md")
+    assert source_set.wants("manual/theme/c.md")  # no declaration is needed to be seen
+    assert not source_set.wants("manual/tests/c.md")
 
 
 def test_roots_outside_the_project_or_through_a_symlink_declare_nothing(
@@ -169,7 +170,7 @@ def test_roots_outside_the_project_or_through_a_symlink_declare_nothing(
         },
     )
     assert NoiseClassifier(project).ownership.doc_roots == {}
-    assert sources(project) == []
+    assert sources(project) == ["inner/page.md"]  # seen without a declaration, once
 
 
 def test_a_docs_site_inside_tests_or_examples_declares_nothing(tmp_path: Path) -> None:
@@ -184,10 +185,11 @@ def test_config_files_of_other_tools_declare_nothing(tmp_path: Path) -> None:
     write(tmp_path, {"svc/config.yaml": "!!python/object:os.system\nx: 1\n"})
     write(tmp_path, {"bad/mkdocs.yml": "docs_dir: [unclosed\n", "bad/book.toml": "[book\n"})
     write(tmp_path, pages("app/x.md", "svc/content/y.md", "bad/docs/z.md", "bad/src/w.md"))
-    assert sources(tmp_path) == []
+    assert NoiseClassifier(tmp_path).ownership.doc_roots == {}
+    assert sources(tmp_path) == ["app/x.md", "bad/docs/z.md", "bad/src/w.md", "svc/content/y.md"]
 
 
-def test_a_sources_setting_without_the_defaults_leaves_declared_roots_out(
+def test_a_sources_setting_without_the_defaults_narrows_the_docs_to_its_patterns(
     tmp_path: Path,
 ) -> None:
     write(tmp_path, {"manual/book.toml": "[book]\n", **pages("manual/src/a.md", "notes/b.md")})
@@ -196,4 +198,4 @@ def test_a_sources_setting_without_the_defaults_leaves_declared_roots_out(
     added = dataclasses.replace(replaced, sources=(*load_config(tmp_path).sources, "/notes/**"))
     assert sources(tmp_path, added) == ["manual/src/a.md", "notes/b.md"]
     excluded = dataclasses.replace(load_config(tmp_path), sources_exclude=("manual/",))
-    assert sources(tmp_path, excluded) == []
+    assert sources(tmp_path, excluded) == ["notes/b.md"]

@@ -137,3 +137,21 @@ def test_a_short_block_is_kept_whole() -> None:
     pieces = list(top_level_pieces(lines))
     assert all(nested_pieces(p, lines, high=1_200) == [p] for p in pieces)
     assert "M.load_config" in [n for p in pieces for n in p.names]
+
+
+def test_a_grammarless_file_says_what_it_is_for_in_its_opening_comment() -> None:
+    """Issue 50: a question about a file as a whole reaches its module entry."""
+    from engine.analyzer.comments import opening_comment
+
+    ocaml = (
+        "(*-----------\n   Copyright (c) 2011 The authors. All rights reserved.\n"
+        "   SPDX-License-Identifier: ISC\n  -----------*)\n\n"
+        "(* A command line stores pre-parsed information about the\n   arguments. *)\n\nlet x = 1\n"
+    )
+    assert opening_comment(ocaml) == (
+        "A command line stores pre-parsed information about the arguments."
+    )
+    lua = "#!/usr/bin/env lua\n-- Keymaps of the file browser.\n-- One per action.\nlocal M = {}\n"
+    assert opening_comment(lua) == "Keymaps of the file browser. One per action."
+    assert opening_comment("let x = 1\n(* later *)\n") == ""
+    assert opening_comment("(* never closed\n") == ""

@@ -1,0 +1,67 @@
+"""What a file is by its name, before it is read: documentation (markdown and its
+dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page) or a licence.
+
+The name only proposes: a ``.txt`` file or a man page's name is documentation when its
+content says so (:mod:`engine.markdown.plain`), and a licence is never documentation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+_PROSE_NAME = re.compile(
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3})$",
+    re.IGNORECASE,
+)
+_DIALECTS = (
+    (re.compile(r"\.(?:md|markdown|mdx)$", re.IGNORECASE), "markdown"),
+    (re.compile(r"\.rst$", re.IGNORECASE), "restructuredtext"),
+    (re.compile(r"\.(?:adoc|asciidoc)$", re.IGNORECASE), "asciidoc"),
+    (re.compile(r"\.mld$", re.IGNORECASE), "odoc"),
+    (re.compile(r"\.txt$", re.IGNORECASE), "text"),
+    (re.compile(r"\.(?:man|mdoc|[1-9][a-z]{0,3})$", re.IGNORECASE), "man"),
+)
+LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
+"""A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
+CONTENT_DECIDES = frozenset({"text", "man"})
+"""Dialects whose files are documentation only when their content says so."""
+
+
+def is_prose_name(rel: str) -> bool:
+    """Whether ``rel`` is named like a documentation file; its content decides the rest.
+
+    ``linguist-vendored`` on such a file only keeps it out of GitHub's language statistics
+    (fd marks its whole ``doc/`` so): it is someone else's only by its folder (``vendor/``,
+    a submodule, a copy with a licence of its own)."""
+    return _PROSE_NAME.search(rel) is not None
+
+
+def prose_dialect(rel: str) -> str | None:
+    """The documentation dialect the project-relative path ``rel`` is named for, or
+    ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
+    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text`` or ``man`` (the last
+    two to be confirmed by content)."""
+    parts = rel.split("/")
+    in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
+    if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):
+        return "docc"
+    for pattern, dialect in _DIALECTS:
+        if pattern.search(parts[-1]):
+            return dialect
+    return None
+
+
+def is_licence(rel: str) -> bool:
+    """Whether the file ``rel`` is a licence (``LICENSE``, ``COPYING.txt``…)."""
+    return LICENCE_NAME.match(rel.rpartition("/")[2]) is not None
+
+
+def listing(folder: Path) -> list[os.DirEntry[str]]:
+    """The entries of ``folder``; none when it cannot be read."""
+    try:
+        with os.scandir(folder) as it:
+            return list(it)
+    except OSError:
+        return []

@@ -1,0 +1,200 @@
+"""Documentation that is neither markdown nor reStructuredText nor AsciiDoc: man pages
+(roff), Vim help files, odoc pages (OCaml's ``.mld``) and plain-text docs, read as the
+markdown the chunker understands.
+
+What a ``.txt`` file is comes from its content, never from a list of names:
+
+* a Vim help file (:func:`is_vimdoc`) opens with its tag line ``*name.txt*`` or ends with
+  a ``vim:…ft=help`` modeline; its ``====`` rules and the ``Title  *tag*`` line after one
+  become headings;
+* a plain-text document (:func:`reads_as_prose`) is mostly words in sentences:
+  ``requirements.txt`` (``pkg==1.0``), ``CMakeLists.txt`` (``add_library(x …)``), a list of
+  names or a listing of code signatures (``go doc``'s output) are not;
+* a man page (:func:`is_roff`) is roff: its requests (``.TH``, ``.SH``, ``.Dd``, ``.Sh``…)
+  start lines; section requests become headings, text requests are dropped, font escapes
+  (``\\fB…\\fR``) and the other escapes become the text they show.
+
+An odoc page's headings (``{1 Title}``, ``{2:label Section}``) become headings, its code
+blocks (``{[ … ]}``, ``{v … v}``) fences, and a reference (``{!Cmdliner.Arg}``) its name.
+
+Every rewrite keeps the number of lines (chunks cite the file's own lines). Linear in the
+text; nothing is run.
+"""
+
+from __future__ import annotations
+
+import re
+
+ROFF_SUFFIX = re.compile(r"\.(?:[1-9][a-z]{0,3}|man|mdoc)$", re.IGNORECASE)
+"""A man page's name: section 1–9 (``fd.1``, ``printf.3p``), ``.man`` or ``.mdoc``."""
+TEXT_SUFFIX = ".txt"
+ODOC_SUFFIX = ".mld"
+
+PROSE_MIN_WORDS = 20
+"""A plain-text file of fewer words is not a document (a list of names, a version)."""
+PROSE_WORD_SHARE = 0.6
+"""The share of its tokens that must be words for a plain-text file to read as prose."""
+CODE_LINE_SHARE = 0.4
+"""A plain-text file with this share of its lines written like code is a listing."""
+SNIFF_CHARS = 20_000
+"""How much of a file's start its kind is read from."""
+
+_WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
+_CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
+_SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
+_VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
+_VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
+_VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
+_VIM_TAG = re.compile(r"\s*\*[^*\s]+\*")
+_VIM_LINK = re.compile(r"\|([^|\s]+)\|")
+_ROFF_REQUEST = re.compile(r"^[.'](?:\\\"|TH|SH|Dd|Dt|Sh|SS|Ss|Nm|PP|TP|B|I)\b")
+_ROFF_LINE = re.compile(r"^[.']\s*([A-Za-z]{1,3})?(?:\s+(.*))?$")
+_ROFF_HEADINGS = {"TH": 1, "Dt": 1, "SH": 2, "Sh": 2, "SS": 3, "Ss": 3}
+_ROFF_TEXT = frozenset(
+    {"B", "I", "BI", "BR", "IB", "IR", "RB", "RI", "SM", "SB", "Nm", "Nd", "Fl", "Ar", "Op",
+     "Cm", "Pa", "Xr", "Em", "Sy", "Dq", "Sq", "Ql", "Li", "Ev", "Va", "Fn", "Ic", "It",
+     "TP", "IP", "Bl", "D1", "Dl", "UR", "MT", "OP"}
+)  # fmt: skip
+"""Requests whose arguments are text a reader sees (the rest only lay the page out)."""
+_ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
+_ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
+_ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
+_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|v)(?:\s|$)")
+_ODOC_CLOSE = re.compile(r"(?:\]|v)\}\s*$")
+_ODOC_REFERENCE = re.compile(r"\{\{!([^}\s]+)\}([^}]*)\}|\{!([^}\s]+)\}")
+_ROFF_NAMED = {"\\-": "-", "\\e": "\\", "\\(em": "—", "\\(en": "–", "\\(aq": "'", "\\(dq": '"'}
+
+
+def is_roff(text: str) -> bool:
+    """Whether ``text`` is a roff document (a man page): a request among its first lines."""
+    lines = text[:SNIFF_CHARS].splitlines()[:40]
+    return sum(1 for line in lines if _ROFF_REQUEST.match(line)) >= 2
+
+
+def is_vimdoc(text: str) -> bool:
+    """Whether ``text`` is a Vim help file: its tag line first, or a help modeline last."""
+    first = text.lstrip()[:200]
+    return bool(_VIM_TAG_LINE.match(first)) or bool(_VIM_MODELINE.search(text[-400:]))
+
+
+def reads_as_prose(text: str) -> bool:
+    """Whether ``text`` is mostly words in sentences (a plain-text document), not a listing
+    of code with comments between (a ``go doc`` dump: its signatures are the code's own)."""
+    head = text[:SNIFF_CHARS]
+    tokens = head.split()
+    words = sum(1 for token in tokens if _WORD.match(token))
+    if words < PROSE_MIN_WORDS or words < PROSE_WORD_SHARE * len(tokens):
+        return False
+    lines = [line for line in head.splitlines() if line.strip()]
+    code = sum(1 for line in lines if _CODE_LINE.search(line))
+    return code < CODE_LINE_SHARE * len(lines) and len(_SENTENCE_END.findall(head)) >= 2
+
+
+def text_kind(text: str, name: str) -> str | None:
+    """``"man"``, ``"vimdoc"`` or ``"text"`` for a documentation file named ``name`` whose
+    text is ``text`` (a ``.txt`` file or a man page's name), ``None`` when it is not one."""
+    lowered = name.lower()
+    if ROFF_SUFFIX.search(lowered):
+        return "man" if is_roff(text) else None
+    if lowered.endswith(TEXT_SUFFIX):
+        if is_vimdoc(text):
+            return "vimdoc"
+        return "text" if reads_as_prose(text) else None
+    return None
+
+
+def plain_as_markdown(text: str, name: str) -> str:
+    """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file, line
+    for line; any other text as it is."""
+    if name.lower().endswith(ODOC_SUFFIX):
+        return odoc_as_markdown(text)
+    kind = text_kind(text, name)
+    if kind == "man":
+        return roff_as_markdown(text)
+    if kind == "vimdoc":
+        return vimdoc_as_markdown(text)
+    if kind == "text":
+        return _escape_lines(text)
+    return text
+
+
+def roff_as_markdown(text: str) -> str:
+    """A man page's roff as markdown: headings for its sections, its text without escapes."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        match = _ROFF_LINE.match(line)
+        if match is None:
+            out.append(_unescape(line))
+            continue
+        request, rest = match.group(1) or "", _unescape(match.group(2) or "")
+        rest = rest.replace('"', "").strip()
+        if request in _ROFF_HEADINGS and rest:
+            words = rest.split()[:1] if request in ("TH", "Dt") else [rest]
+            out.append("#" * _ROFF_HEADINGS[request] + " " + " ".join(words))
+        elif request in _ROFF_TEXT:
+            out.append(rest)
+        else:
+            out.append("")
+    return "\n".join(out)
+
+
+def _unescape(line: str) -> str:
+    line = _ROFF_FONT.sub("", line)
+    return _ROFF_ESCAPE.sub(lambda m: _ROFF_NAMED.get(m.group(0), ""), line)
+
+
+def vimdoc_as_markdown(text: str) -> str:
+    """A Vim help file as markdown: the line after a ``====`` rule is a heading (its tags
+    dropped), ``|links|`` become their words, the rules are blanked."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    headings: dict[int, str] = {}
+    for index, line in enumerate(lines):
+        if _VIM_RULE.match(line):
+            headings[index] = ""
+            after = index + 1
+            if after < len(lines) and lines[after].strip() and after not in headings:
+                title = _VIM_TAG.sub("", lines[after]).strip()
+                level = 2 if line.startswith("=") else 3
+                headings[after] = "#" * level + " " + title if title else ""
+    out = _escape_lines(text).split("\n")
+    for index, heading in headings.items():
+        out[index] = heading
+    return "\n".join(_VIM_LINK.sub(r"\1", line) for line in out)
+
+
+def odoc_as_markdown(text: str) -> str:
+    """An odoc page as markdown: headings, code fences, references as their names."""
+    out, code = [], False
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if code:
+            if _ODOC_CLOSE.search(line):
+                code, line = False, "```"
+            out.append(line)
+        elif _ODOC_OPEN.match(line) and not _ODOC_CLOSE.search(line):
+            code = True
+            out.append("```")
+        elif heading := _ODOC_HEADING.match(line):
+            level, title = int(heading.group(1)), _ODOC_REFERENCE.sub(_reference, heading.group(2))
+            out.append("#" * min(level + 1, 6) + " " + title.rstrip("}").strip())
+        else:
+            out.append(_ODOC_REFERENCE.sub(_reference, line))
+    return "\n".join(out)
+
+
+def _reference(match: re.Match[str]) -> str:
+    """``{{!ref}text}`` → its text, ``{!Cmdliner.Arg}`` → ``Arg``."""
+    if match.group(1) is not None:
+        return match.group(2)
+    return str(match.group(3)).rpartition(".")[2].rpartition("-")[2]
+
+
+def _escape_lines(text: str) -> str:
+    """Plain text as markdown that shows it: a line that would open markup (a heading, a
+    fence, an HTML block) is escaped; indentation is kept."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("#", "```", "~~~", "<", "---", "===")):
+            line = line[: len(line) - len(stripped)] + "\\" + stripped
+        out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,192 @@
+"""Every documentation file is a source unless a rule leaves it out, and says which (issue
+50, issue 45 item 14): DocC catalogs, man pages, Vim help and plain-text docs by content,
+``linguist-vendored`` docs kept, ``sources --explain`` and the counts by rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import git_repo, run_cli
+
+from engine.core.config import load_config
+from engine.markdown.plain import odoc_as_markdown, roff_as_markdown, text_kind, vimdoc_as_markdown
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
+from engine.services.source_report import explain_sources
+from engine.services.sources import SourceSet
+
+PROSE = (
+    "The cache keeps every page it reads. When the disk fills up, the oldest pages go first.\n"
+    "Nothing is written back: a page that changed is read again on its next use, so the\n"
+    "cache never holds a stale copy of anything the program relies on.\n"
+)
+VIMDOC = (
+    "*oil.txt*  Edit your filesystem like a buffer\n\n"
+    "==============================================================================\n"
+    "OPTIONS                                                          *oil-options*\n\n"
+    "The |oil.setup()| call takes the options below. The quokka mode is off.\n\n"
+    " vim:tw=78:ts=8:ft=help:norl:\n"
+)
+MAN = (
+    '.TH FD 1\n.SH NAME\nfd \\- find entries in the filesystem\n.SH OPTIONS\n.TP\n'
+    ".B \\-H, \\-\\-hidden\nInclude hidden directories and files in the \\fBquokka\\fR search.\n"
+)  # fmt: skip
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def sources(root: Path) -> list[str]:
+    cfg = load_config(root)
+    return [rel for rel, _ in SourceSet(root, cfg, root / cfg.knowledge_dir).files()]
+
+
+def test_a_docc_catalog_and_docs_outside_any_listed_folder_are_sources(tmp_path: Path) -> None:
+    catalog = "Sources/ArgumentParser/Documentation.docc"
+    write(tmp_path, {
+        f"{catalog}/ArgumentParser.md": "# ``ArgumentParser``\n\nParse arguments.\n",
+        f"{catalog}/Articles/GettingStarted.md": "# Getting Started\n\nWords.\n",
+        f"{catalog}/Tutorials/Basics.tutorial": '@Tutorial(time: 10) {\n  @Intro(title: "A")\n}\n',
+        "guide/usage.md": "# Usage\n\nWords.\n",
+        "Tests/Fixtures/sample.md": "# Fixture\n",
+    })  # fmt: skip
+    assert sources(tmp_path) == [
+        f"{catalog}/ArgumentParser.md",
+        f"{catalog}/Articles/GettingStarted.md",
+        f"{catalog}/Tutorials/Basics.tutorial",
+        "guide/usage.md",
+    ]
+    report = explain_sources(tmp_path, load_config(tmp_path))
+    assert report.summary().startswith("docs 4 (docc 3, markdown 1)")
+    assert "left out: tests 1" in report.summary()
+
+
+def test_linguist_vendored_only_hides_docs_from_the_language_tally(tmp_path: Path) -> None:
+    """sharkdp/fd: ``doc/.gitattributes`` says ``* linguist-vendored``."""
+    write(tmp_path, {
+        "doc/.gitattributes": "* linguist-vendored\n",
+        "doc/release-checklist.md": "# Release checklist\n\n- bump the version\n",
+        "doc/fd.1": MAN,
+        "doc/screencast.sh": "echo hi\n",
+        "examples/guide.md": "# Declared\n",
+        ".gitattributes": "examples/guide.md linguist-documentation\n",
+    })  # fmt: skip
+    assert sources(tmp_path) == ["doc/fd.1", "doc/release-checklist.md", "examples/guide.md"]
+    rules = {
+        f.decision.rel: f.decision for f in explain_sources(tmp_path, load_config(tmp_path)).files
+    }
+    assert rules["doc/screencast.sh"].rule == "vendored"  # code: the declaration holds
+    assert rules["doc/fd.1"].rule == "man page"
+    assert rules["examples/guide.md"].rule == "linguist-documentation"
+
+
+def test_plain_text_is_documentation_by_its_content_not_its_name(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "requirements.txt": "requests==2.31.0\nclick>=8\n-r dev.txt\n" * 8,
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.19)\nproject(fmt CXX)\n" * 8,
+        "LICENSE.txt": PROSE,
+        "notes/design.txt": PROSE,
+        "doc/oil.txt": VIMDOC,
+        "man/tool.1": "not a man page at all\n",
+    })  # fmt: skip
+    assert sources(tmp_path) == ["doc/oil.txt", "notes/design.txt"]
+    rules = {
+        f.decision.rel: f.decision.rule
+        for f in explain_sources(tmp_path, load_config(tmp_path)).files
+    }
+    assert rules["LICENSE.txt"] == "licence"
+    assert rules["requirements.txt"] == rules["man/tool.1"] == "not prose by its content"
+    assert (rules["doc/oil.txt"], rules["notes/design.txt"]) == ("vimdoc", "text")
+
+
+def test_man_pages_and_vim_help_read_as_sections_line_for_line() -> None:
+    man = roff_as_markdown(MAN)
+    assert man.count("\n") == MAN.count("\n")
+    assert "## OPTIONS" in man and "-H, --hidden" in man
+    assert "the quokka search" in man and "\\f" not in man
+    vim = vimdoc_as_markdown(VIMDOC)
+    assert vim.count("\n") == VIMDOC.count("\n")
+    assert "## OPTIONS" in vim and "The oil.setup() call" in vim and "====" not in vim
+    assert text_kind(VIMDOC, "doc/oil.txt") == "vimdoc"
+    assert text_kind("a b c", "notes.txt") is None
+
+
+def test_man_pages_and_vim_help_are_searchable_by_section(tmp_path: Path, memory: Memory) -> None:
+    write(tmp_path, {"doc/fd.1": MAN, "doc/oil.txt": VIMDOC})
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("quokka", mode="keyword").results
+    assert {(h.entry.file_path, h.entry.section_title) for h in hits} == {
+        ("doc/fd.1", "FD > OPTIONS"),
+        ("doc/oil.txt", "Oil > OPTIONS"),  # the page titled by its file name
+    }
+
+
+def test_cli_sources_explains_each_file_and_refuses_a_path_outside(tmp_path: Path) -> None:
+    project = git_repo(tmp_path / "p")
+    write(project, {"docs/a.md": "# A\n", "tests/t.md": "# T\n", "CHANGELOG.md": "# 1.0\n"})
+    home = tmp_path / "home"
+    done = run_cli("sources", "--explain", "docs", "tests", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "in   docs/a.md  (docs, markdown)",
+        "out  tests/t.md  (docs, tests: tests/)",
+        "docs 1 (markdown 1) · code 0 · left out: tests 1 · other (not docs or code) 0",
+    ]
+    bad = run_cli("sources", "--explain", str(tmp_path), cwd=project, home=home)
+    assert bad.returncode != 0 and "not inside the project" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path) -> None:
+    page = (
+        "{0 Command line interface}\n\nSee {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.\n\n"
+        "{1:invoke Tool invocation}\n\n{[\ntool [OPTION]…\n]}\n"
+    )
+    write(tmp_path, {"doc/cli.mld": page})
+    assert sources(tmp_path) == ["doc/cli.mld"]
+    text = odoc_as_markdown(page)
+    assert text.count("\n") == page.count("\n")
+    assert text.splitlines()[:3] == ["# Command line interface", "", "See Arg and the cookbook."]
+    assert "## Tool invocation\n\n```\ntool [OPTION]…\n```" in text
+
+
+def test_a_long_vim_help_file_is_known_by_its_last_line_from_a_relative_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = "fzf.txt\tfzf\tLast change: 2024\n" + "Options of the finder, listed. x = 1\n" * 1500
+    write(tmp_path, {"doc/fzf.txt": body + "vim:tw=78:sw=2:ts=2:ft=help:norl:nowrap:\n"})
+    monkeypatch.chdir(tmp_path.parent)
+    root = Path(tmp_path.name)
+    cfg = load_config(root)
+    assert SourceSet(root, cfg, root / cfg.knowledge_dir).decide("doc/fzf.txt").rule == "vimdoc"
+
+
+def test_a_listing_of_code_signatures_is_not_a_plain_text_document(tmp_path: Path) -> None:
+    """urfave/cli's godoc-current.txt: ``go doc``'s output, the code's own doc comments."""
+    entry = (
+        "func (cmd *Command) Run(ctx context.Context, args []string) (err error)\n"
+        "func (cmd *Command) Names() []string\n"
+        "    Run is the entry point to the command, and Names lists every name it has.\n\n"
+    )
+    assert text_kind(PROSE + entry * 30, "godoc-current.txt") is None
+    assert text_kind(PROSE + entry, "notes.txt") == "text"  # a page that shows some code
+
+
+def test_import_of_a_text_file_that_is_not_documentation_says_how_to_see_why(
+    tmp_path: Path,
+) -> None:
+    project = git_repo(tmp_path / "p")
+    write(project, {"requirements.txt": "requests==2.31.0\nclick>=8\n" * 12})
+    home = tmp_path / "home"
+    done = run_cli("import", "requirements.txt", cwd=project, home=home)
+    assert done.returncode == 1
+    assert "no documentation file there can be indexed" in done.stderr
+    assert "memory-tui sources --explain PATH" in done.stderr and "Traceback" not in done.stderr
+    why = run_cli("sources", "--explain", "requirements.txt", cwd=project, home=home)
+    assert why.stdout.startswith("out  requirements.txt  (docs, not prose by its content)")
