@@ -162,7 +162,12 @@ def markdown_cost(root: Path, passes: int = 5) -> dict[str, float]:
     return out
 
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".py", ".js", ".ts", ".go", ".rs", ".java", ".toml", ".yml")
+SOURCE_SUFFIXES = (
+    *(".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc"),
+    *(".py", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".java", ".kt", ".c", ".cc", ".cpp", ".h"),
+    *(".toml", ".yml", ".yaml", ".json", ".ini", ".cfg", ".conf", ".properties", ".xml", ".sh"),
+)
+"""The files of a repository ``--tree`` reads: docs, code and configuration."""
 
 
 def touched_in(root: Path) -> tuple[int, int, list[tuple[str, list[str]]]]:
