@@ -49,7 +49,9 @@ _WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|enc
 _WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
 _KEY = r"(?P<key>[A-Za-z0-9_.\-]*?(?:" + _STRONG + "|" + _WEAK + "))"
 _QUOTED = r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
-_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;#`]{1,200}))"
+_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`]{1,200}))"
+_EMPHASIS = r"[*_]{0,2}"
+"""Markdown's bold or italics around a key (``**Password:** …``)."""
 _STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
 
 
@@ -97,7 +99,18 @@ def _authorization(m: Any, value: str) -> bool:
     return random_token(value, 8)
 
 
-def _glued_password(m: Any, value: str) -> bool:
+_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
+_FLAG_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]*))"
+)
+
+
+def _password_flag(m: Any, value: str) -> bool:
+    """``-p``/``-P`` beside a user flag: glued to it (``-pX``, mysql's form) any value
+    not a placeholder; spaced (``-p X``: docker, sqlcmd, psexec; mysql's ``-p db``
+    prompts) a password-like one."""
+    if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
+        return plausible(value) and any(c.isalpha() for c in value)
     reference = value.startswith(("$", "<", "{", "%", "*"))
     return len(value) >= 3 and not reference and "xxx" not in value.lower()
 
@@ -147,7 +160,23 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "config-secret",
         re2.compile(
-            r"(?i)(?:^|[^A-Za-z0-9_.\-])" + _KEY + r"[\"']?[ \t]*(?::=|=>|=|:)[ \t]*" + _VALUE
+            r"(?i)(?:^|[^A-Za-z0-9_.\-])"
+            + _KEY
+            + _EMPHASIS
+            + r"[\"']?[ \t]*(?::=|=>|=|:)"
+            + _EMPHASIS
+            + r"[ \t]*"
+            + _VALUE
+        ),
+        _keyed,
+    ),
+    (
+        "config-secret",
+        # A name field naming a credential, its value in the value field beside it
+        # (Kubernetes env, parameter stores, name/value pairs in JSON or YAML).
+        re2.compile(
+            r"(?i)\bname[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
+            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + _VALUE
         ),
         _keyed,
     ),
@@ -183,18 +212,16 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])(?:-u[ \t]*[^\s-]\S*|--user(?:=|[ \t]+)\S+)[^\n]*?[ \t]"
-            r"-p(?P<value>[^\s\"'`\-][^\s\"'`]*)"
+            r"(?:^|[ \t])" + _USER_FLAG + r"[^\n]*?[ \t]-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE
         ),
-        _glued_password,
+        _password_flag,
     ),
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])-p(?P<value>[^\s\"'`\-][^\s\"'`]*)[^\n]*?[ \t]"
-            r"(?:-u[ \t]*[^\s-]|--user\b)"
+            r"(?:^|[ \t])-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE + r"[^\n]*?[ \t]" + _USER_FLAG
         ),
-        _glued_password,
+        _password_flag,
     ),
     (
         "http-authorization",
@@ -212,6 +239,15 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"[ \t]+" + _LINK + r"[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`]{1,100}))"
+        ),
+        _prose,
+    ),
+    (
+        "prose-secret",
+        re2.compile(
+            r"(?i)\b"
+            + _SENTENCE_KEY
+            + r"[ \t]+(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`)"
         ),
         _prose,
     ),
@@ -285,9 +321,9 @@ class ContextFinding:
     match: str
 
 
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]:
     raw = text[start:end]
-    value = trim(raw)
+    value = trim(raw, sentence)
     begin = start + raw.find(value) if value else start
     return begin, begin + len(value)
 
@@ -302,7 +338,7 @@ def context_secrets(text: str) -> Iterator[ContextFinding]:
             span = _value(m)
             if span is None:
                 continue
-            start, end = _trimmed(text, *span)
+            start, end = _trimmed(text, *span, kind == "prose-secret")
             if end > start and check(m, text[start:end]):
                 yield ContextFinding(kind, start, end, m.group(0))
     for start, end in table_secrets(text):

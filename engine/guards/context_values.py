@@ -44,6 +44,8 @@ STAND_IN_WORDS = (
 """Words of a stand-in: a value holding one is written to be replaced (``my-secret``,
 ``your_api_key``, ``REPLACE_ME``) or names the field rather than fills it."""
 
+_FIELD_NAMES = frozenset(("pass", "pwd", "pw", "user", "username", "login", "key", "auth", "pin"))
+"""A value that only names its field (``user:pass@``): what a template writes."""
 _TYPE_WORDS = frozenset(
     (
         *("string", "str", "bytes", "int", "integer", "number", "bool", "boolean", "none"),
@@ -68,9 +70,11 @@ _WORDS_ONLY = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)*")
 _VERSION = re.compile(r"v?\d+(?:[.\-]\d+)+")
 
 
-def trim(value: str) -> str:
-    """The value without the quotes or sentence punctuation around it."""
-    return value.strip().strip("'\"`\\").rstrip(_TRAILING).rstrip("\\")
+def trim(value: str, sentence: bool = False) -> str:
+    """The value without the blanks and quotes around it; in a ``sentence``, also
+    without the punctuation that ends a clause (``… is hunter2x.``)."""
+    value = value.strip().strip("'\"`\\")
+    return value.rstrip(_TRAILING).rstrip("\\") if sentence else value
 
 
 def _decoded(value: str) -> str:
@@ -93,14 +97,28 @@ def _ascending(value: str) -> bool:
     return steps * 2 >= len(value) - 1
 
 
-def _stand_in(value: str) -> bool:
-    lowered = value.lower()
+def typed_stand_in(value: str) -> bool:
+    """A value typed to fill a slot, whatever the rule that found it: one or two letters
+    repeated (``shhhh!``, ``xxxx``), or base64 of a stand-in or of words
+    (``c3Ryb25nLXBhc3N3b3Jk``, ``strong-password``; ``aGVsbG8td29ybGQ=``,
+    ``hello-world``). (A run along the alphabet, ``abcdef123456``, is one too, but only
+    where the context chose the value: gitleaks' own true positives are written so.)"""
     decoded = _decoded(value).lower()
     return (
+        len({c for c in value.lower() if c.isalnum()}) <= 2
+        or bool(decoded and _WORDS_ONLY.fullmatch(decoded))
+        or any(word in decoded for word in STAND_IN_WORDS)
+    )
+
+
+def _stand_in(value: str) -> bool:
+    lowered = value.lower()
+    return (
         lowered in _TYPE_WORDS
-        or len(set(lowered)) <= 2  # xxxx, ****, abab, 0000
+        or lowered in _FIELD_NAMES
+        or typed_stand_in(value)
         or _ascending(lowered)
-        or any(word in lowered or word in decoded for word in STAND_IN_WORDS)
+        or any(word in lowered for word in STAND_IN_WORDS)
     )
 
 

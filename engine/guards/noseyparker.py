@@ -38,6 +38,8 @@ from engine.guards.context_values import placeholder, trim
 from engine.guards.ruleset import Finding
 
 RULES_DIR = Path(__file__).resolve().parent / "rules" / "noseyparker"
+_QUIET = re2.Options()
+_QUIET.log_errors = False  # a refusal is reported in ``skipped``, not on stderr
 RULESETS = ("default.yml", "np.hashes.yml")
 """Nosey Parker's rule sets whose rules the guard runs."""
 
@@ -121,7 +123,7 @@ class NoseyParker:
         self._skipped: list[tuple[str, str]] = []
         for rule in rules:
             try:
-                self._rules.append((rule, re2.compile(rule.pattern)))
+                self._rules.append((rule, re2.compile(rule.pattern, _QUIET)))
             except re2.error as exc:
                 self._skipped.append((rule.rule_id, f"RE2 cannot compile it: {exc}"))
         self._set = re2.Set.SearchSet()

@@ -18,6 +18,7 @@ from typing import Any
 import re2
 
 from engine.guards.context import context_secrets
+from engine.guards.context_values import typed_stand_in
 from engine.guards.noseyparker import default_noseyparker
 from engine.guards.own_rules import OWN_RULE_REASONS as OWN_RULE_REASONS
 from engine.guards.ruleset import default_ruleset, shannon_entropy
@@ -262,10 +263,13 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
 def _stand_in(rule_id: str, secret: str) -> bool:
     """Whether an upstream finding is a documentation stand-in rather than a secret: a
     placeholder word (``your``, ``example``, ``xxxx``…), or the word ``password`` where
-    the rule is not about passwords (``Authorization: Bearer strong-password``)."""
+    the rule is not about passwords (``Authorization: Bearer strong-password``), or
+    typed to fill the slot (:func:`.context_values.typed_stand_in`: ``abcdef123456``)."""
     lowered = secret.lower()
-    return any(w in lowered for w in _PLACEHOLDER_WORDS) or (
-        "password" in lowered and "password" not in rule_id
+    return (
+        any(w in lowered for w in _PLACEHOLDER_WORDS)
+        or ("password" in lowered and "password" not in rule_id)
+        or typed_stand_in(secret)
     )
 
 
@@ -276,6 +280,7 @@ def _is_placeholder(value: str) -> bool:
         lowered in _PLACEHOLDERS
         or value.startswith(("$", "<", "{", "%", "*"))
         or any(word in lowered for word in _PLACEHOLDER_WORDS)
+        or typed_stand_in(value)
     )
 
 
