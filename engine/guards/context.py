@@ -111,6 +111,8 @@ def _password_flag(m: Any, value: str) -> bool:
     prompts) a password-like one."""
     if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
         return plausible(value) and any(c.isalpha() for c in value)
+    if re2.match(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b", "p" + value):
+        return False  # PowerShell's -Password, -Port: a word flag, its value follows
     reference = value.startswith(("$", "<", "{", "%", "*"))
     return len(value) >= 3 and not reference and "xxx" not in value.lower()
 
