@@ -58,60 +58,57 @@ class NpRule:
     finding whose value is a :func:`.context_values.placeholder`."""
 
 
+def _flags(pattern: str, n: int) -> tuple[str, int, bool] | None:
+    """At ``(?`` with an ``x`` among its flags: (what to write instead, where to go on,
+    whether extended mode is switched on for the rest); None for any other group."""
+    end = n + 2
+    while end < len(pattern) and (pattern[end].isalpha() or pattern[end] == "-"):
+        end += 1
+    flags = pattern[n + 2 : end]
+    if "x" not in flags or end >= len(pattern) or pattern[end] not in ":)":
+        return None
+    kept = flags.replace("x", "").replace("--", "-").rstrip("-")
+    whole = pattern[end] == ")"
+    switched_on = whole and "-x" not in flags
+    if whole and not kept:
+        return "", end + 1, switched_on
+    return f"(?{kept}", end, switched_on
+
+
 def to_re2(pattern: str) -> str:
     """A Rust expression in RE2's syntax: extended mode's blanks and comments removed
     (outside and, as Rust ignores them there too, inside character classes), ``(?x)``
     dropped from its flag groups. Linear in the pattern's length."""
-    extended = False
     out: list[str] = []
-    n, size, in_class = 0, len(pattern), False
+    n, size, in_class, extended = 0, len(pattern), False, False
     while n < size:
         c = pattern[n]
         if c == "\\" and n + 1 < size:
             nxt = pattern[n + 1]
             out.append(nxt if nxt in " #" else c + nxt)  # "\ " and "\#" are literals
             n += 2
-            continue
-        if not in_class and pattern.startswith("(?#", n):
+        elif not in_class and pattern.startswith("(?#", n):
             end = pattern.find(")", n)
             n = size if end < 0 else end + 1
-            continue
-        if not in_class and c == "(" and pattern.startswith("(?", n):
-            end = n + 2
-            while end < size and (pattern[end].isalpha() or pattern[end] == "-"):
-                end += 1
-            flags = pattern[n + 2 : end]
-            if "x" in flags and end < size and pattern[end] in ":)":
-                extended = extended or (pattern[end] == ")" and "-x" not in flags)
-                kept = flags.replace("x", "").replace("--", "-").rstrip("-")
-                if pattern[end] == ")" and not kept:
-                    n = end + 1
-                    continue
-                out.append(f"(?{kept}")
-                n = end
-                continue
-        if extended and c in " \t\r\n\f\v":
+        elif not in_class and pattern.startswith("(?", n) and (found := _flags(pattern, n)):
+            text, n, switched_on = found
+            extended = extended or switched_on
+            out.append(text)
+        elif extended and c in " \t\r\n\f\v":
             n += 1
-            continue
-        if extended and c == "#" and not in_class:
+        elif extended and c == "#" and not in_class:
             end = pattern.find("\n", n)
             n = size if end < 0 else end + 1
-            continue
-        if c == "[" and not in_class:
+        elif c == "[" and not in_class:
             in_class = True
+            lead = 1 + pattern.startswith("^", n + 1)
+            lead += pattern.startswith("]", n + lead)  # a leading "]" is a literal
+            out.append(pattern[n : n + lead])
+            n += lead
+        else:
+            in_class = in_class and c != "]"
             out.append(c)
-            if pattern.startswith("^", n + 1):
-                out.append("^")
-                n += 1
-            if pattern.startswith("]", n + 1):  # a leading "]" is a literal
-                out.append("]")
-                n += 1
             n += 1
-            continue
-        if c == "]" and in_class:
-            in_class = False
-        out.append(c)
-        n += 1
     return "".join(out)
 
 
