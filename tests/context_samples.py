@@ -52,6 +52,7 @@ HELD_OUT_1 = [
     'sqlcmd -S db -U sa -P "Str0ng!Pa55w0rd"',
     "docker login -u deploy -p 8fK2mQ9zL4xW registry.io",
     "X-Auth-Token: 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+    "Authorization: ApiKey bXlrZXk6c2VjcmV0dmFsdWUxMjM=",
     "| Service | Login | Passphrase |\n|---|---|---|\n| vpn | ops | c0rrect-h0rse-9 |",
     "The root password for the NAS was Kq7#mP2x, change it.",
     "Our Stripe secret key is rk9Lm2Qx8Zt4Wp7Vn3",

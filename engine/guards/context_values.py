@@ -67,6 +67,9 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _WORDS_ONLY = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)*")
 """Letters, and words joined by blanks, dots, dashes or underscores (``same-origin``,
 ``keyboard cat``, ``SignatureKey``): words or identifiers, never taken for a secret."""
+_PHRASE = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)+")
+"""Words joined by blanks, dots, dashes or underscores: what a person types as a
+stand-in and then encodes (``strong-password``, ``hello-world``)."""
 _VERSION = re.compile(r"v?\d+(?:[.\-]\d+)+")
 
 
@@ -99,15 +102,14 @@ def _ascending(value: str) -> bool:
 
 def typed_stand_in(value: str) -> bool:
     """A value typed to fill a slot, whatever the rule that found it: one or two letters
-    repeated (``shhhh!``, ``xxxx``), or base64 of a stand-in or of words
-    (``c3Ryb25nLXBhc3N3b3Jk``, ``strong-password``; ``aGVsbG8td29ybGQ=``,
-    ``hello-world``). (A run along the alphabet, ``abcdef123456``, is one too, but only
-    where the context chose the value: gitleaks' own true positives are written so.)"""
+    repeated (``shhhh!``, ``xxxx``), or base64 of a phrase (``c3Ryb25nLXBhc3N3b3Jk``,
+    ``strong-password``; ``aGVsbG8td29ybGQ=``, ``hello-world``; not ``user:pass1``,
+    which is a credential however weak). (A run along the alphabet, ``abcdef123456``,
+    is one too, but only where the context chose the value: gitleaks' own true
+    positives are written so.)"""
     decoded = _decoded(value).lower()
-    return (
-        len({c for c in value.lower() if c.isalnum()}) <= 2
-        or bool(decoded and _WORDS_ONLY.fullmatch(decoded))
-        or any(word in decoded for word in STAND_IN_WORDS)
+    return len({c for c in value.lower() if c.isalnum()}) <= 2 or bool(
+        decoded and _PHRASE.fullmatch(decoded)
     )
 
 

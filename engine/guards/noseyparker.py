@@ -16,7 +16,9 @@ A rule of Nosey Parker's ``fuzzy`` category (a keyword, then any value) or with 
 groups (a user, a password, a host) finds what its examples want; the guard
 (``find(text, checked=True)``) then drops a match where a group's value is a
 :func:`.context_values.placeholder` (``$Password``, ``YOUR_KEY``, ``Bearer
-invalid-token``, ``user:password@``, a version), as it drops gitleaks' stand-ins.
+invalid-token``, ``user:password@``, a version), as it drops gitleaks' stand-ins, and of
+several groups keeps those that can be a secret (:func:`.context_values.plausible`; a
+user, account or host name of words is not), else the last.
 As Nosey Parker reports it, a finding is what the rule's groups capture (a user name and
 its password, say): one finding per group, or the whole match for a rule without groups.
 One RE2 set of every expression, run once over the text, says which rules can match at
@@ -34,7 +36,7 @@ from typing import Any
 import re2
 import yaml
 
-from engine.guards.context_values import placeholder, trim
+from engine.guards.context_values import placeholder, plausible, trim
 from engine.guards.ruleset import Finding
 
 RULES_DIR = Path(__file__).resolve().parent / "rules" / "noseyparker"
@@ -155,6 +157,8 @@ class NoseyParker:
                 loose = checked and (rule.fuzzy or len(spans) > 1)
                 if loose and any(placeholder(trim(text[a:b])) for a, b in spans):
                     continue
+                if checked and len(spans) > 1:  # the secret, not the user, account or host
+                    spans = [s for s in spans if plausible(trim(text[slice(*s)]))] or spans[-1:]
                 found += [Finding(rule.rule_id, a, b, text[a:b], m.group(0)) for a, b in spans]
         return found
 
