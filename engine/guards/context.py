@@ -55,12 +55,17 @@ _EMPHASIS = r"[*_]{0,2}"
 _STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
 
 
-def _value(m: Any) -> tuple[int, int] | None:
+def _value_groups(regex: Any) -> tuple[int, ...]:
+    """The numbers of a rule's value groups (RE2's ``span`` takes a number only)."""
+    index = regex.groupindex
+    return tuple(index[name] for name in ("dq", "sq", "bare", "value") if name in index)
+
+
+def _value(m: Any, groups: tuple[int, ...]) -> tuple[int, int] | None:
     """The span of the value group that matched."""
-    index = m.re.groupindex
-    for name in ("dq", "sq", "bare", "value"):
-        if name in index and m.group(index[name]):
-            start, end = m.span(index[name])  # RE2's span takes a group's number only
+    for group in groups:
+        start, end = m.span(group)
+        if end > start:
             return int(start), int(end)
     return None
 
@@ -101,8 +106,11 @@ def _authorization(m: Any, value: str) -> bool:
 
 _USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
 _FLAG_VALUE = (
-    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]*))"
+    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]{2,}))"
 )
+
+
+_WORD_FLAG = re2.compile(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b")
 
 
 def _password_flag(m: Any, value: str) -> bool:
@@ -111,7 +119,7 @@ def _password_flag(m: Any, value: str) -> bool:
     prompts) a password-like one."""
     if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
         return plausible(value) and any(c.isalpha() for c in value)
-    if re2.match(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b", "p" + value):
+    if _WORD_FLAG.match("p" + value):
         return False  # PowerShell's -Password, -Port: a word flag, its value follows
     reference = value.startswith(("$", "<", "{", "%", "*"))
     return len(value) >= 3 and not reference and "xxx" not in value.lower()
@@ -336,8 +344,9 @@ def context_secrets(text: str) -> Iterator[ContextFinding]:
     from engine.guards.tables import table_secrets
 
     for kind, regex, check in CONTEXT_RULES:
+        groups = _value_groups(regex)
         for m in regex.finditer(text):
-            span = _value(m)
+            span = _value(m, groups)
             if span is None:
                 continue
             start, end = _trimmed(text, *span, kind == "prose-secret")

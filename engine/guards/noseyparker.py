@@ -42,6 +42,11 @@ from engine.guards.ruleset import Finding
 RULES_DIR = Path(__file__).resolve().parent / "rules" / "noseyparker"
 _QUIET = re2.Options()
 _QUIET.log_errors = False  # a refusal is reported in ``skipped``, not on stderr
+_SET_OPTIONS = re2.Options()
+_SET_OPTIONS.log_errors = False
+_SET_OPTIONS.max_mem = 64 << 20
+"""The set's automaton gets 64 MB, not RE2's 8: with 173 expressions the smaller cache
+is rebuilt over and over (141 → 73 ms per MB of markdown, measured)."""
 RULESETS = ("default.yml", "np.hashes.yml")
 """Nosey Parker's rule sets whose rules the guard runs."""
 
@@ -125,7 +130,7 @@ class NoseyParker:
                 self._rules.append((rule, re2.compile(rule.pattern, _QUIET)))
             except re2.error as exc:
                 self._skipped.append((rule.rule_id, f"RE2 cannot compile it: {exc}"))
-        self._set = re2.Set.SearchSet()
+        self._set = re2.Set.SearchSet(_SET_OPTIONS)
         for _, compiled in self._rules:
             self._set.Add(compiled.pattern)
         self._set.Compile()
