@@ -49,7 +49,9 @@ _WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|enc
 _WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
 _KEY = r"(?P<key>[A-Za-z0-9_.\-]*?(?:" + _STRONG + "|" + _WEAK + "))"
 _QUOTED = r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
-_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`]{1,200}))"
+_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`()\[\]{}<>]{1,200}))"
+"""A quoted value, or an unquoted one up to a blank, quote, separator or bracket (an
+unquoted value ends where a markdown link, a call or a tag goes on)."""
 _EMPHASIS = r"[*_]{0,2}"
 """Markdown's bold or italics around a key (``**Password:** …``)."""
 _STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
@@ -349,6 +351,8 @@ def context_secrets(text: str) -> Iterator[ContextFinding]:
             span = _value(m, groups)
             if span is None:
                 continue
+            if text[span[1] : span[1] + 1] in ("(", "["):
+                continue  # a call or an index: code, not a value
             start, end = _trimmed(text, *span, kind == "prose-secret")
             if end > start and check(m, text[start:end]):
                 yield ContextFinding(kind, start, end, m.group(0))
