@@ -37,7 +37,15 @@ def main(argv: list[str] | None = None) -> int:
     git_dir = args.git_dir
     if (Path(git_dir) / ".git").is_dir():
         git_dir = str(Path(git_dir) / ".git")
-    commit, date = _git(git_dir, "log", "-1", "--format=%H %cs", args.commit).decode().split()
+    try:
+        commit, date = _git(git_dir, "log", "-1", "--format=%H %cs", args.commit).decode().split()
+    except subprocess.CalledProcessError as exc:
+        print(
+            f"not a Nosey Parker repository at {args.commit}: {git_dir}"
+            f" ({exc.stderr.decode().strip()})",
+            file=sys.stderr,
+        )
+        return 2
     names = _git(git_dir, "ls-tree", "--name-only", commit, f"{BUILTIN}/rules/").decode().split()
     for old in TARGET.glob("*.yml"):
         old.unlink()
@@ -60,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         " file)\n",
         encoding="utf-8",
     )
-    sys.path.insert(0, str(TARGET.parents[3]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from engine.guards.noseyparker import load_noseyparker
 
     rules = load_noseyparker(TARGET)
