@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import re2
-import yaml
 
 from engine.guards.context_values import placeholder, plausible, trim
 from engine.guards.ruleset import Finding
@@ -173,7 +172,9 @@ def _strings(items: Any) -> tuple[str, ...]:
 
 
 def _load_yaml(path: Path) -> Any:
-    """A YAML file, with libyaml's parser where PyYAML has it (ten times faster)."""
+    """A YAML file, with libyaml's parser where PyYAML has it (ten times faster). PyYAML
+    is imported here: a process that never scans text does not pay for it."""
+    import yaml
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
 
