@@ -7,8 +7,9 @@ nothing is downloaded here). Copies every rule file
 (``crates/noseyparker/data/default/builtin/rules/*.yml``), the rule sets that say which
 rules run (``rulesets/default.yml`` and ``rulesets/np.hashes.yml``), ``LICENSE`` and
 ``NOTICE`` at REV (default HEAD) into ``engine/guards/rules/noseyparker/``, records the
-commit in ``UPSTREAM``, and reports how many of the selected rules run on RE2 and, by
-name with the reason, every one that does not (skipped at run time, counted).
+commit in ``UPSTREAM``, writes ``rules.json`` (the selected rules as JSON, which the guard
+reads), and reports how many of the selected rules run on RE2 and, by name with the
+reason, every one that does not (skipped at run time, counted).
 """
 
 from __future__ import annotations
@@ -69,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         encoding="utf-8",
     )
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from engine.guards.noseyparker import load_noseyparker
+    from engine.guards.noseyparker import load_noseyparker, write_index
 
+    write_index(TARGET)
     rules = load_noseyparker(TARGET)
     print(
         f"noseyparker {commit[:12]} ({date}): {len(rules.rules)} selected rules run on RE2, "

@@ -2,9 +2,10 @@
 
 The rule files ship verbatim in ``rules/noseyparker/`` (Apache-2.0, ``LICENSE`` and
 ``NOTICE`` there; the upstream commit in ``UPSTREAM``;
-``scripts/refresh_noseyparker_rules.py`` refreshes them). The rules that run are those of
-Nosey Parker's own ``default`` rule set (secrets, high precision) and of ``np.hashes``
-(password hashes); its other rules find public identifiers and assets, not secrets.
+``scripts/refresh_noseyparker_rules.py`` refreshes them), with ``rules.json``, the
+selected rules as JSON, which the refresh writes and the guard reads. The rules that run
+are those of Nosey Parker's own ``default`` rule set (secrets, high precision) and of
+``np.hashes`` (password hashes); its other rules find public identifiers and assets.
 
 Nosey Parker writes its expressions in Rust's syntax, most in extended mode (``(?x)``:
 blanks ignored, ``#`` and ``(?# … )`` comments). RE2 has no extended mode, so
@@ -27,6 +28,7 @@ all; only those then run (a text with no candidate costs one linear pass).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -47,6 +49,9 @@ _SET_OPTIONS.max_mem = 64 << 20
 """The set's automaton gets 64 MB, not RE2's 8: with 173 expressions the smaller cache
 is rebuilt over and over (141 → 73 ms per MB of markdown, measured)."""
 RULESETS = ("default.yml", "np.hashes.yml")
+INDEX = "rules.json"
+"""The selected rules in JSON, written from the YAML by :func:`write_index`."""
+_LISTS = ("examples", "negative_examples", "categories")
 """Nosey Parker's rule sets whose rules the guard runs."""
 
 
@@ -172,16 +177,16 @@ def _strings(items: Any) -> tuple[str, ...]:
 
 
 def _load_yaml(path: Path) -> Any:
-    """A YAML file, with libyaml's parser where PyYAML has it (ten times faster). PyYAML
-    is imported here: a process that never scans text does not pay for it."""
+    """A YAML file, with libyaml's parser where PyYAML has it (ten times faster)."""
     import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
 
 
-def load_noseyparker(folder: Path = RULES_DIR) -> NoseyParker:
-    """The rules of :data:`RULESETS` from a folder laid out as the refresh script writes
-    it; a selected id no rule file defines is reported as skipped."""
+def read_rule_files(folder: Path) -> dict[str, Any]:
+    """What the guard needs of the vendored YAML (PyYAML): the ids :data:`RULESETS`
+    select, and each rule's name, pattern, examples and categories."""
     selected: list[str] = []
     for name in RULESETS:
         for ruleset in _load_yaml(folder / name)["rulesets"]:
@@ -189,22 +194,40 @@ def load_noseyparker(folder: Path = RULES_DIR) -> NoseyParker:
     specs: dict[str, dict[str, Any]] = {}
     for path in sorted((folder / "rules").glob("*.yml")):
         for spec in _load_yaml(path).get("rules") or ():
-            specs[str(spec["id"])] = spec
+            specs[str(spec["id"])] = {
+                "name": str(spec.get("name", spec["id"])),
+                "pattern": str(spec["pattern"]),
+                **{key: _strings(spec.get(key)) for key in _LISTS},
+            }
+    return {"selected": list(dict.fromkeys(selected)), "rules": specs}
+
+
+def write_index(folder: Path) -> None:
+    """:data:`INDEX` from the folder's YAML files (the refresh script calls it): the
+    guard reads this JSON at run time, so that scanning a note never imports PyYAML."""
+    text = json.dumps(read_rule_files(folder), indent=1, ensure_ascii=False, sort_keys=True)
+    (folder / INDEX).write_text(text + "\n", encoding="utf-8")
+
+
+def load_noseyparker(folder: Path = RULES_DIR) -> NoseyParker:
+    """The selected rules, from the folder's :data:`INDEX`; a selected id no rule file
+    defines is reported as skipped."""
+    data = json.loads((folder / INDEX).read_text(encoding="utf-8"))
+    specs: dict[str, dict[str, Any]] = data["rules"]
     rules = [
         NpRule(
             rule_id=rule_id,
-            name=str(specs[rule_id].get("name", rule_id)),
-            pattern=to_re2(str(specs[rule_id]["pattern"])),
-            examples=_strings(specs[rule_id].get("examples")),
-            negative_examples=_strings(specs[rule_id].get("negative_examples")),
-            fuzzy="fuzzy" in _strings(specs[rule_id].get("categories")),
+            name=specs[rule_id]["name"],
+            pattern=to_re2(specs[rule_id]["pattern"]),
+            examples=tuple(specs[rule_id]["examples"]),
+            negative_examples=tuple(specs[rule_id]["negative_examples"]),
+            fuzzy="fuzzy" in specs[rule_id]["categories"],
         )
-        for rule_id in dict.fromkeys(selected)
+        for rule_id in data["selected"]
         if rule_id in specs
     ]
     found = NoseyParker(rules)
-    missing = [(i, "no rule file defines it") for i in dict.fromkeys(selected) if i not in specs]
-    found._skipped += missing
+    found._skipped += [(i, "no rule file defines it") for i in data["selected"] if i not in specs]
     return found
 
 

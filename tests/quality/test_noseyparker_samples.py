@@ -17,13 +17,22 @@ each a placeholder.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from engine.guards.context_values import placeholder, trim
-from engine.guards.noseyparker import RULES_DIR, default_noseyparker, load_noseyparker, to_re2
+from engine.guards.noseyparker import (
+    INDEX,
+    RULES_DIR,
+    default_noseyparker,
+    load_noseyparker,
+    read_rule_files,
+    to_re2,
+    write_index,
+)
 from engine.guards.privacy import find_secrets
 
 STAND_IN = re.compile(r"(?i)example|xxxx|your|placeholder|changeme|dummy|redacted")
@@ -44,6 +53,11 @@ def test_the_rules_are_nosey_parkers_own_with_licence_and_commit() -> None:
     assert sum(len(r.examples) for r in rules.rules) >= 380
 
 
+def test_the_json_the_guard_reads_is_the_vendored_yaml() -> None:
+    shipped = json.loads((RULES_DIR / INDEX).read_text(encoding="utf-8"))
+    assert shipped == json.loads(json.dumps(read_rule_files(RULES_DIR)))
+
+
 def test_a_rule_re2_refuses_is_counted_with_its_reason() -> None:
     skipped = dict(default_noseyparker().skipped)
     assert set(skipped) == {"np.google.4"}, skipped  # {20,1024}: over RE2's 1,000
@@ -60,6 +74,7 @@ def test_a_selected_rule_no_file_defines_is_reported(tmp_path: Path) -> None:
     for name in ("default.yml", "np.hashes.yml"):
         ids = "[t.1, t.2]" if name == "default.yml" else "[]"
         (tmp_path / name).write_text(f"rulesets:\n- id: x\n  include_rule_ids: {ids}\n")
+    write_index(tmp_path)
     rules = load_noseyparker(tmp_path)
     assert [r.rule_id for r in rules.rules] == ["t.1"]
     assert dict(rules.skipped) == {"t.2": "no rule file defines it"}
