@@ -10,6 +10,9 @@ input for each rule; the test suite runs the same inputs with a bound. The upstr
 (gitleaks', on RE2) run over the same inputs, each on its own (without the keyword
 prefilter that would skip most of them), and then the whole guard.
 
+Since issue 48 the rules also include Nosey Parker's (RE2, ``np:<id>``, each run on its
+own without the set prefilter) and the context rules (RE2, ``context:<kind> #n``).
+
 Then the whole guard (:func:`find_secrets`, every rule with its prefilter) over ordinary
 markdown: the Argo CD docs of the evaluation data by default, whole files and the chunks
 indexing cuts them into, as milliseconds per MB (median of five passes), and how many
@@ -84,6 +87,33 @@ PIECES = (
     "token: ",
     "secret",
     "-----BEGIN PRIVATE KEY-----",
+    # The second source and the context rules (issue 48).
+    "password ",
+    "the password is ",
+    "secret key is a",
+    "a as the password",
+    "requirepass a",
+    "<password>",
+    "<password>a",
+    "-u a -p",
+    "-u a -pa ",
+    "--password ",
+    "name: PASSWORD\n",
+    "name: PASSWORD\nvalue: ",
+    "Authorization: Digest a=",
+    'Authorization: Digest a="b", ',
+    "| Password |\n|---|\n",
+    "| a |",
+    "a:1:a:a:",
+    "$2a$10$",
+    "$argon2id$v=19$",
+    "{SSHA}",
+    "Private-Lines: 1\n",
+    '"kty" "d": "',
+    "MII",
+    "MIIA",
+    "**Password:** ",
+    "key = ",
 )
 
 
@@ -98,12 +128,21 @@ def adversarial(size: int) -> list[tuple[str, str]]:
 
 
 def rules() -> list[tuple[str, Any]]:
-    """(name, compiled expression) of every rule: the hand-written ones (Python's ``re``)
-    and the upstream ones (RE2), the latter named ``upstream:<id>``."""
+    """(name, compiled expression) of every rule: the hand-written ones (Python's ``re``),
+    the upstream ones (RE2), named ``upstream:<id>``, and, where this version has them,
+    Nosey Parker's (``np:<id>``) and the context rules (``context:<kind> #n``)."""
     own = [(f"{kind} #{n}", rx) for n, (kind, rx) in enumerate(SECRET_PATTERNS)]
     if default_ruleset is None:
         return own
-    return own + [(f"upstream:{r.rule_id}", r.regex) for r in default_ruleset().rules]
+    out = own + [(f"upstream:{r.rule_id}", r.regex) for r in default_ruleset().rules]
+    try:
+        from engine.guards.context import CONTEXT_RULES
+        from engine.guards.noseyparker import default_noseyparker
+    except ImportError:  # a version from before issue 48
+        return out
+    compiled = default_noseyparker()._rules
+    out += [(f"np:{rule.rule_id}", rx) for rule, rx in compiled]
+    return out + [(f"context:{kind} #{n}", rx) for n, (kind, rx, _) in enumerate(CONTEXT_RULES)]
 
 
 def timings(size: int, only: str = "") -> dict[str, tuple[float, str]]:
@@ -162,7 +201,12 @@ def markdown_cost(root: Path, passes: int = 5) -> dict[str, float]:
     return out
 
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".py", ".js", ".ts", ".go", ".rs", ".java", ".toml", ".yml")
+SOURCE_SUFFIXES = (
+    *(".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc"),
+    *(".py", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".java", ".kt", ".c", ".cc", ".cpp", ".h"),
+    *(".toml", ".yml", ".yaml", ".json", ".ini", ".cfg", ".conf", ".properties", ".xml", ".sh"),
+)
+"""The files of a repository ``--tree`` reads: docs, code and configuration."""
 
 
 def touched_in(root: Path) -> tuple[int, int, list[tuple[str, list[str]]]]:

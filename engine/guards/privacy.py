@@ -2,8 +2,9 @@
 
 The one secret guard of every face (knowledge files and imported docs, ``memory-tui add``,
 the app's form, MCP ``memory_add``, ``doctor --secrets``): :func:`find_secrets` runs
-gitleaks' maintained rules (:mod:`.ruleset`, on RE2) and the few hand-written rules below
-for what those do not cover.
+gitleaks' maintained rules (:mod:`.ruleset`, on RE2), Nosey Parker's (:mod:`.noseyparker`,
+on RE2), the context rules (:mod:`.context`: a value a key, flag, header, table or
+sentence names a credential) and the few hand-written rules below for what those miss.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import Any
 
 import re2
 
+from engine.guards.context import context_secrets
+from engine.guards.context_values import typed_stand_in
+from engine.guards.noseyparker import default_noseyparker
 from engine.guards.own_rules import OWN_RULE_REASONS as OWN_RULE_REASONS
 from engine.guards.ruleset import default_ruleset, shannon_entropy
 
@@ -259,10 +263,13 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
 def _stand_in(rule_id: str, secret: str) -> bool:
     """Whether an upstream finding is a documentation stand-in rather than a secret: a
     placeholder word (``your``, ``example``, ``xxxx``…), or the word ``password`` where
-    the rule is not about passwords (``Authorization: Bearer strong-password``)."""
+    the rule is not about passwords (``Authorization: Bearer strong-password``), or
+    typed to fill the slot (:func:`.context_values.typed_stand_in`: ``abcdef123456``)."""
     lowered = secret.lower()
-    return any(w in lowered for w in _PLACEHOLDER_WORDS) or (
-        "password" in lowered and "password" not in rule_id
+    return (
+        any(w in lowered for w in _PLACEHOLDER_WORDS)
+        or ("password" in lowered and "password" not in rule_id)
+        or typed_stand_in(secret)
     )
 
 
@@ -273,6 +280,7 @@ def _is_placeholder(value: str) -> bool:
         lowered in _PLACEHOLDERS
         or value.startswith(("$", "<", "{", "%", "*"))
         or any(word in lowered for word in _PLACEHOLDER_WORDS)
+        or typed_stand_in(value)
     )
 
 
@@ -351,7 +359,19 @@ def find_secrets(
         if not _stand_in(f.rule_id, f.secret)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
-    hits = sorted([*own, *upstream], key=lambda h: (h[0].start, -h[0].end, h[1]))
+    second = (
+        (SecretMatch(f"np:{f.rule_id}", f.start, f.end), 2 if ".generic." in f.rule_id else 0)
+        for f in default_noseyparker().find(text, checked=True)
+        if not _stand_in(f.rule_id, f.secret)
+        if not allow or not _allowed((f.match, f.secret), allow)
+    )
+    context = (
+        (SecretMatch(c.kind, c.start, c.end), 1)
+        for c in context_secrets(text)
+        if not allow or not _allowed((c.match, text[c.start : c.end]), allow)
+    )
+    found = [*own, *upstream, *second, *context]
+    hits = sorted(found, key=lambda h: (h[0].start, -h[0].end, h[1]))
     kept: list[SecretMatch] = []
     for hit, _ in hits:
         if not kept or hit.start >= kept[-1].end:

@@ -1,0 +1,360 @@
+"""Secrets by their context: what names a value a credential, in any syntax (issue 48).
+
+Shape rules (:mod:`.ruleset`, :mod:`.noseyparker`) find a token by what it looks like; a
+password chosen by a person looks like anything. Here the context decides: a key, a
+command-line flag, an HTTP header, a markdown table's column or a sentence names a
+credential, and the value there passes :mod:`.context_values` (not a placeholder, a
+reference, code or an everyday word). Forms, each written once for every syntax that
+shares it:
+
+- ``config-secret``: a key whose name ends in a credential word (``password``,
+  ``passwd``, ``pwd``, ``secret``, ``token``, ``auth``, ``key``, ``requirepass``,
+  ``masterauth``…) assigned with ``=``, ``:``, ``:=`` or ``=>`` (INI, YAML, TOML, JSON,
+  ``.properties``, ``.env``, XML attributes, code, headers such as ``X-Api-Key:``), as
+  the only other word of a configuration line (``requirepass …``, redis, nginx, pg), or
+  as an XML element's text;
+- ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``);
+- ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
+  ``--api-key=x``), and ``-p`` glued to its value beside a ``-u`` user flag
+  (``mysql -u root -pX``);
+- ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
+  Token, a custom one) or none;
+- ``prose-secret``: a sentence (``the admin password is …``, ``the staging key was …``,
+  ``… as the password``);
+- ``table-secret``: a markdown table cell under a header naming a credential
+  (:func:`table_secrets`);
+- ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
+  Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``);
+- ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
+  Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
+
+Every expression runs on RE2, so each is linear in the text whatever the text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import re2
+
+from engine.guards.context_values import plausible, random_token, trim
+
+_STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
+_STRONG += r"|credentials?"
+_WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|encryption|client"
+_WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
+_KEY = r"(?P<key>[A-Za-z0-9_.\-]*?(?:" + _STRONG + "|" + _WEAK + "))"
+_QUOTED = r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
+_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`()\[\]{}<>]{1,200}))"
+"""A quoted value, or an unquoted one up to a blank, quote, separator or bracket (an
+unquoted value ends where a markdown link, a call or a tag goes on)."""
+_EMPHASIS = r"[*_]{0,2}"
+"""Markdown's bold or italics around a key (``**Password:** …``)."""
+_STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
+
+
+def _value_groups(regex: Any) -> tuple[int, ...]:
+    """The numbers of a rule's value groups (RE2's ``span`` takes a number only)."""
+    index = regex.groupindex
+    return tuple(index[name] for name in ("dq", "sq", "bare", "value") if name in index)
+
+
+def _value(m: Any, groups: tuple[int, ...]) -> tuple[int, int] | None:
+    """The span of the value group that matched."""
+    for group in groups:
+        start, end = m.span(group)
+        if end > start:
+            return int(start), int(end)
+    return None
+
+
+def _public(key: str) -> bool:
+    """``public_key``, ``publicToken``: named public, so not a secret."""
+    return "public" in key.lower()
+
+
+def _strong_key(key: str) -> bool:
+    lowered = key.lower()
+    return any(lowered.endswith(word) for word in _STRONG_WORDS)
+
+
+def _keyed(m: Any, value: str) -> bool:
+    """A value under a key: a password-like value for a password-like key, a generated
+    one for a key, token or auth."""
+    if _public(m.group("key")):
+        return False
+    if _strong_key(m.group("key")):
+        return plausible(value)
+    return random_token(value, 20)
+
+
+def _authorization(m: Any, value: str) -> bool:
+    scheme = (m.group("scheme") or "").strip().lower()
+    if scheme == "basic":
+        try:
+            decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            return random_token(value, 8)
+        _user, colon, password = decoded.decode("latin-1").partition(":")
+        return bool(colon) and plausible(password, minimum=3)
+    if "=" in value and '"' in m.group(0):  # Digest's parameters: the response is the secret
+        return "response" in value.lower() and not any(c in value for c in "<>$")
+    return random_token(value, 8)
+
+
+_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
+_FLAG_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]{2,}))"
+)
+
+
+_WORD_FLAG = re2.compile(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b")
+
+
+def _password_flag(m: Any, value: str) -> bool:
+    """``-p``/``-P`` beside a user flag: glued to it (``-pX``, mysql's form) any value
+    not a placeholder; spaced (``-p X``: docker, sqlcmd, psexec; mysql's ``-p db``
+    prompts) a password-like one."""
+    if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
+        return plausible(value) and any(c.isalpha() for c in value)
+    if _WORD_FLAG.match("p" + value):
+        return False  # PowerShell's -Password, -Port: a word flag, its value follows
+    reference = value.startswith(("$", "<", "{", "%", "*"))
+    return len(value) >= 3 and not reference and "xxx" not in value.lower()
+
+
+def _hash(m: Any, value: str) -> bool:
+    last = value.rsplit("$", 1)[-1]
+    return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
+
+
+def _jwk(m: Any, value: str) -> bool:
+    return '"kty"' in m.string
+
+
+def _der_private(m: Any, value: str) -> bool:
+    """Base64 DER whose outer SEQUENCE starts with a small INTEGER (a version: PKCS#1,
+    PKCS#8, PKCS#12) or with an encryption algorithm's identifier (an encrypted PKCS#8
+    key); a certificate's starts with another SEQUENCE holding ``[0]``."""
+    head = "".join(value.split())[:24].replace("\\n", "")
+    try:
+        der = base64.b64decode(head[:20], validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    if len(der) < 10 or der[0] != 0x30:
+        return False
+    body = 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)
+    inner = der[body : body + 5]
+    if inner[:2] == b"\x02\x01" and inner[2:3] and inner[2] <= 3:
+        return True
+    return inner[:1] == b"\x30" and inner[2:3] == b"\x06"
+
+
+def _prose(m: Any, value: str) -> bool:
+    # In a sentence "secret" is as often a Kubernetes Secret as a credential.
+    if m.group("key").lower().startswith("pass"):
+        return plausible(value)
+    return random_token(value, 10)
+
+
+_SENTENCE_KEY = (
+    r"(?P<key>password|passphrase|passcode|passwd|secret|token"
+    r"|(?:api|access|secret|private|signing|encryption|license|admin|root)?[ \t-]?key"
+    r"|credentials?)"
+)
+_LINK = r"(?:is|was|are|were|reads|is now|is set to|set to|will be|would be|remains)"
+
+CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
+    (
+        "config-secret",
+        re2.compile(
+            r"(?i)(?:^|[^A-Za-z0-9_.\-])"
+            + _KEY
+            + _EMPHASIS
+            + r"[\"']?[ \t]*(?::=|=>|=|:)"
+            + _EMPHASIS
+            + r"[ \t]*"
+            + _VALUE
+        ),
+        _keyed,
+    ),
+    (
+        "config-secret",
+        # A name field naming a credential, its value in the value field beside it
+        # (Kubernetes env, parameter stores, name/value pairs in JSON or YAML).
+        re2.compile(
+            r"(?i)\bname[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
+            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + _VALUE
+        ),
+        _keyed,
+    ),
+    (
+        "config-secret",
+        re2.compile(
+            r"(?im)^[ \t]*" + _KEY + r"[ \t]+(?:" + _QUOTED + r"|(?P<bare>[^\s#;'\"]{4,200}))"
+            r"[ \t]*;?[ \t]*$"
+        ),
+        _keyed,
+    ),
+    (
+        "config-secret",
+        re2.compile(
+            r"(?i)<" + _KEY + r"(?:[ \t][^>\n]{0,200})?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)"
+            r"[ \t]*</"
+        ),
+        _keyed,
+    ),
+    (
+        "pgpass-password",
+        re2.compile(
+            r"(?m)^(?:[\w.\-]+|\*):(?:\d+|\*):(?:[\w.\-]+|\*):(?:[\w.@\-]+|\*):"
+            r"(?P<value>[^\s:][^\s]{2,200})$"
+        ),
+        lambda m, value: plausible(value, minimum=4),
+    ),
+    (
+        "flag-secret",
+        re2.compile(r"(?i)(?:^|[\s\"'(\[])--?" + _KEY + r"(?:=|[ \t]+)" + _VALUE),
+        _keyed,
+    ),
+    (
+        "flag-secret",
+        re2.compile(
+            r"(?:^|[ \t])" + _USER_FLAG + r"[^\n]*?[ \t]-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE
+        ),
+        _password_flag,
+    ),
+    (
+        "flag-secret",
+        re2.compile(
+            r"(?:^|[ \t])-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE + r"[^\n]*?[ \t]" + _USER_FLAG
+        ),
+        _password_flag,
+    ),
+    (
+        "http-authorization",
+        re2.compile(
+            r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?P<scheme>[A-Za-z][\w\-]{1,20}[ \t]+)?(?P<value>"
+            r"(?:[\w\-]+=(?:\"[^\"\n]*\"|[^\s,\"']+),?[ \t]*)+|[^\s\"'`<>,]{6,})"
+        ),
+        _authorization,
+    ),
+    (
+        "prose-secret",
+        re2.compile(
+            r"(?i)\b" + _SENTENCE_KEY + r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?"
+            r"[ \t]+" + _LINK + r"[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
+            r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`]{1,100}))"
+        ),
+        _prose,
+    ),
+    (
+        "prose-secret",
+        re2.compile(
+            r"(?i)\b"
+            + _SENTENCE_KEY
+            + r"[ \t]+(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`)"
+        ),
+        _prose,
+    ),
+    (
+        "prose-secret",
+        re2.compile(
+            r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+as[ \t]+(?:the|a|your|their|its)?[ \t]*"
+            r"(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)\b"
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "password-hash",
+        re2.compile(
+            r"(?:^|[^\w$])(?P<value>\$(?:[0-9][a-z]?|apr1|argon2(?:id|i|d)|scrypt|y|gy|7|sha1|md5"
+            r"|pbkdf2(?:-sha\d+)?)\$[A-Za-z0-9./+=,$\-]{20,})"
+        ),
+        _hash,
+    ),
+    (
+        "password-hash",
+        re2.compile(
+            r"(?:^|[^\w$])(?P<value>(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)"
+            r"\$[A-Za-z0-9./+=,$\-]{20,})"
+        ),
+        _hash,
+    ),
+    (
+        "password-hash",
+        re2.compile(
+            r"(?i)\{(?:S?SHA(?:256|384|512)?|S?MD5|CRYPT|PBKDF2[\w\-]*|ARGON2|BCRYPT)\}"
+            r"(?P<value>[A-Za-z0-9+/=$.,]{12,})"
+        ),
+        lambda m, value: True,
+    ),
+    (
+        "private-key",
+        re2.compile(
+            r"(?i)Private-Lines:[ \t]*\d+[ \t]*\r?\n(?P<value>[A-Za-z0-9+/=]{16,}"
+            r"(?:\r?\n[A-Za-z0-9+/=]{4,})*)"
+        ),
+        lambda m, value: True,
+    ),
+    (
+        "private-key",
+        re2.compile(
+            r"\"(?:d|p|q|dp|dq|qi|k)\"[ \t]*:[ \t]*\"(?P<value>[A-Za-z0-9_\-]{16,}={0,2})\""
+        ),
+        _jwk,
+    ),
+    (
+        "private-key",
+        re2.compile(
+            r"(?:^|[^A-Za-z0-9+/])(?P<value>MI[A-Za-z0-9+/]{60,}={0,2}"
+            r"(?:(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/]{4,}={0,2})*)"
+        ),
+        _der_private,
+    ),
+)
+"""(kind, expression on RE2, check of the match and its value) of every context rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContextFinding:
+    """A value its context names a credential: the rule's kind and the value's span."""
+
+    kind: str
+    start: int
+    end: int
+    match: str
+
+
+def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]:
+    raw = text[start:end]
+    value = trim(raw, sentence)
+    begin = start + raw.find(value) if value else start
+    return begin, begin + len(value)
+
+
+def context_secrets(text: str) -> Iterator[ContextFinding]:
+    """Every value of ``text`` a context rule finds and its check keeps, then
+    :func:`table_secrets`' cells."""
+    from engine.guards.tables import table_secrets
+
+    for kind, regex, check in CONTEXT_RULES:
+        groups = _value_groups(regex)
+        for m in regex.finditer(text):
+            span = _value(m, groups)
+            if span is None:
+                continue
+            if text[span[1] : span[1] + 1] in ("(", "["):
+                continue  # a call or an index: code, not a value
+            start, end = _trimmed(text, *span, kind == "prose-secret")
+            if end > start and check(m, text[start:end]):
+                yield ContextFinding(kind, start, end, m.group(0))
+    for start, end in table_secrets(text):
+        yield ContextFinding("table-secret", start, end, text[start:end])

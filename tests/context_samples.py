@@ -1,0 +1,82 @@
+"""Secrets that only their context makes secrets (issue 48), for the guard's tests.
+
+``DESIGN`` is what the context rules were written on; ``HELD_OUT_1`` and ``HELD_OUT_2``
+were written afterwards, each in one go (``tests/engine/test_context_rules.py`` says what
+each found on its first run). None of these values is real.
+"""
+
+from __future__ import annotations
+
+BCRYPT = "N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"
+PKCS8 = (
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7"
+    "NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s"
+)
+PKCS12 = "MIIKcQIBAzCCCjcGCSqGSIb3DQEHAaCCCigEggokMIIKIDCCBLcGCSqGSIb3DQEHBqCCBKgwggSkAgEAMIIEnQYJ"
+CERT = "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGlt"
+
+DESIGN = [
+    "requirepass foobared9",
+    "[database]\nhost = db1\npassword = Hunter2x!",
+    "db:\n  admin_pass: s3cr3tPa55\n",
+    "<settings><password>Sup3rS3cret!</password></settings>",
+    "mysql -u root -psecret mydb",
+    "mysqldump -uroot -pHunter2 --all-databases",
+    "psql --password Pa55w0rd!x",
+    "wget --http-password=kq83jd9s http://x",
+    'curl -H "Authorization: Token 9f8e7d6c5b4a39281706" https://api',
+    'Authorization: Digest username="bob", realm="x", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093",'
+    ' response="6629fae49393a05397450978507c4ef1"',
+    'curl -H "X-Api-Key: 8d7f6a5s4d3f2g1h0j9k7l6m" https://x',
+    "| Env | User | Password |\n|---|---|---|\n| staging | admin | Tr0ub4dor&3 |\n",
+    "The admin password is hunter2x.",
+    "the staging key is AKx93jfq0sLw2mZ8",
+    "localhost:5432:mydb:admin:s3cretpw",
+    "admin:$apr1$8sa9Xj3k$Zq0a1b2c3d4e5f6g7h8i9/",
+    "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
+    "ldap: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=",
+    "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\n"
+    "Private-Lines: 2\nAAABAQCb9f8e7d6c5b4a3\nAAAAgQDa1b2c3d4\nPrivate-MAC: abc\n",
+    '{"kty":"RSA","n":"0vx7agoebGc","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJ"}',
+    f"keystore: {PKCS12}",
+    f"key: {PKCS8}",
+]
+HELD_OUT_1 = [
+    'DB_PASS="Zx9!qLm2"',
+    "[redis]\nauth_password = 'n8Vq#r2Lp'",
+    'smtp:\n  passwd: "M41lS3rv!"',
+    '<datasource username="app" passwd="Q7w!e9Rt" />',
+    "<Secret>hG7k2Lm9Qx4Pz8Rw</Secret>",
+    'proxy_set_header Authorization "Basic YWRtaW46UzNjcjN0ITk=";',
+    "db.internal:6432:*:replicator:R3pl!cat0r",
+    'sqlcmd -S db -U sa -P "Str0ng!Pa55w0rd"',
+    "docker login -u deploy -p 8fK2mQ9zL4xW registry.io",
+    "X-Auth-Token: 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+    "Authorization: ApiKey bXlrZXk6c2VjcmV0dmFsdWUxMjM=",
+    "| Service | Login | Passphrase |\n|---|---|---|\n| vpn | ops | c0rrect-h0rse-9 |",
+    "The root password for the NAS was Kq7#mP2x, change it.",
+    "Our Stripe secret key is rk9Lm2Qx8Zt4Wp7Vn3",
+    f"deploy:$2y$10${BCRYPT}",
+    "alice:$y$j9T$Xq2Lm8Pz4Rw7Tn3V$Kd8sLq2mZ9xW4cV7bN1hT6gR3yP5zA0eQ8iO2uJ4kL6:19500:0:99999:7:::",
+    "pbkdf2_sha256$600000$f0oSa1tQ$kX3mZ8q2Lw9Pz4Rt7Vn3Bc6Hd1Jf5Gk8=",
+    '{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"}',
+    "[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+    "mail.smtp.password:Zq!84mnT",
+    "use the passphrase `blue-Falcon-88` to unlock the vault",
+]
+HELD_OUT_2 = [
+    "db_password   =   v7#Kq9mZ",
+    '- name: DB_PASSWORD\n  value: "Qp4!zM8r"',
+    '{"user": "svc", "pwd": "H8j!k2Lm"}',
+    'password = "Tf9#xQ2w"',
+    "amqp://guest:Rb7!mQ2x@rabbit:5672/",
+    "Note: the wifi passcode is 48213907.",
+    "**Password:** Mx7!qz9K",
+    "| Name | API Token |\n| --- | --- |\n| ci | 7Hk2mQ9xL4pW8zR3vN6b |",
+    "environment:\n  - POSTGRES_PASSWORD=pg!Secr3t9",
+    "[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmcCJGI4",
+    'String dbPassword = "Hk#82mQz";',
+    'new NetworkCredential("svc", "P4ss!w0rdX9")',
+    "key: MHcCAQEEIBkg8z3Dq1Ue2wJm9k7ZbQ0xR5yL8nP4vT6sH2aF1cE9oAoGCCqGSM49AwEHoUQDQgAE",
+    "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ",
+]

@@ -1,0 +1,123 @@
+"""Secrets by their context (issue 48): a key, flag, header, table or sentence names a
+credential, in every syntax a developer writes one, and the value there is not a
+placeholder, a reference, code or a word.
+
+``DESIGN`` is what the rules were written on. ``HELD_OUT_1`` and ``HELD_OUT_2`` were
+written afterwards, each in one go, and run once before any change: the first found 17
+of its 22 secrets and passed all 15 of its ordinary lines; the rules were then widened by
+form (a ``-p``/``-P`` flag spaced from its value beside any user flag; a credential word
+followed by a quoted value), and the second found 11 of 18 and passed 14 of 15 (then:
+``#`` inside an unquoted value, bold markdown keys, name/value pairs, and a letter
+asked of a spaced ``-p`` value, as ``docker -p 8080:80 -u 1000`` showed). The first
+set's ``Authorization: ApiKey …`` was missed at first because its base64 decodes to text
+holding ``secret``; base64 is now a stand-in only when it decodes to words alone
+(``strong-password``). What is still missed is in ``MISSED``, each with the reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2
+
+from engine.guards.context import context_secrets
+from engine.guards.privacy import find_secrets
+from engine.guards.tables import table_secrets
+
+MISSED = {
+    "redis-cli -h cache -a 'R3d1s!Auth'": "-a is a password only to redis-cli: a tool's own flag",
+    "sshpass -p 'Xk9#mq2W' ssh admin@host": "-p without a user flag is as often a port",
+    "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex": "-w is a password only to ldap tools",
+    "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L": "a positional argument: no name at all",
+    "Credentials: admin / Zq8#pL3m": "user / password after the word: the first value is the user",
+    "requirepass foobared": "letters only: without a dictionary a word is not told from a password",
+}
+ORDINARY = [
+    "Set the password in the console.",
+    "password: string",
+    "password: Optional[str] = None",
+    "token = get_token()",
+    "secret: process.env.SECRET",
+    "password: ${DB_PASSWORD}",
+    "--password-stdin",
+    "the password is required",
+    "the key is important",
+    "| Key | Action |\n|---|---|\n| ctrl+n | new |",
+    "| Secret name | Purpose |\n|---|---|\n| argocd-secret | x |",
+    "password: changeme",
+    "PASSWORD=$(cat /run/pw)",
+    f"cert: {CERT}",
+    "Use --password to set it.",
+    "mysql -u root -p mydb",
+    "Authorization: Bearer <token>",
+    "api_key: YOUR_API_KEY",
+    "if password == other:",
+    "self.password = password",
+    "Token authentication",
+    "credentials: 'same-origin'",
+    "secret: SignatureKey",
+    "--config-map ./cm.yaml --secret :empty",
+    "# Ensure the secret is base64 encoded",
+    '"pbkdf2-password": "1.2.1"',
+    "public_key = 9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit",
+    # the held-out sets' ordinary lines
+    "Reset the password via the console; the token expires in 3600 seconds.",
+    "password_hash = bcrypt.hash(password)",
+    "secretKeyRef:\n  name: db-creds\n  key: password",
+    "| Key | Description |\n|---|---|\n| `token` | the API token to use |",
+    "--token-file /var/run/token",
+    'auth: { type: "oauth2" }',
+    "The key is to keep it simple.",
+    "<password>${env.DB_PASSWORD}</password>",
+    "mysql -u root -p",
+    "Authorization: Bearer ${TOKEN}",
+    "password = hashlib.sha256(salt + pw).hexdigest()",
+    "kubectl create secret generic db --from-literal=password=$DB_PASS",
+    "$ export GITHUB_TOKEN=<your token>",
+    "TokenType: Bearer",
+    '"passwordMinLength": 12',
+    "The password field is required and must be 8+ characters.",
+    "password: ********",
+    'token: "{{ .Values.token }}"',
+    "Set `--password` to read it from stdin.",
+    '<input type="password" name="password" />',
+    "You can rotate the key every 90 days.",
+    "api_key = settings.API_KEY",
+    "PASSWORD_MIN_LENGTH = 12",
+    "| Field | Type |\n|---|---|\n| password | string |",
+    "docker run -p 8080:80 -u 1000 nginx",
+    "ssh -p 2222 -u admin host",
+    "the secret is out",
+    "passwd: files systemd",
+    'auth_basic "Restricted";',
+    "key: ${{ runner.os }}-build-${{ hashFiles('**/package-lock.json') }}",
+]
+
+
+@pytest.mark.parametrize("text", DESIGN + HELD_OUT_1 + HELD_OUT_2)
+def test_a_secret_its_context_names_is_found(text: str) -> None:
+    hits = find_secrets(f"Notes.\n{text}\nMore notes.")
+    assert hits, text
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_text_about_credentials_is_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
+
+
+@pytest.mark.parametrize("text", sorted(MISSED))
+def test_what_is_knowingly_missed_is_still_missed(text: str) -> None:
+    # Each says why it is let through; when a rule starts taking one, move it above.
+    assert find_secrets(text) == [], MISSED[text]
+
+
+def test_the_value_alone_is_redacted_and_the_key_stays_readable() -> None:
+    text = "[db]\nhost = x\nadmin_password = Hunter2x!\n"
+    [hit] = [c for c in context_secrets(text) if c.kind == "config-secret"]
+    assert text[hit.start : hit.end] == "Hunter2x!"
+    table = "| User | Password |\n|---|---|\n| admin | `Tr0ub4dor&3` |\n| ops | <ask> |\n"
+    assert [table[a:b] for a, b in table_secrets(table)] == ["Tr0ub4dor&3"]
+
+
+def test_a_table_ends_at_its_first_line_without_a_pipe() -> None:
+    text = "| Password |\n|---|\n| Tr0ub4dor&3 |\n\nafter: | Zq8#pL3m9 |\n"
+    assert [text[a:b] for a, b in table_secrets(text)] == ["Tr0ub4dor&3"]
