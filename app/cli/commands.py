@@ -135,7 +135,8 @@ def add(args: argparse.Namespace, root: Path) -> int:
 
 
 def list_entries(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui list``."""
+    """``memory-tui list``: a line per entry, or JSON, csv, md or xml (``--format``)."""
+    fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
         found = memory.listing(
             category=args.category,
@@ -145,8 +146,13 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
             sort=args.sort,
         )
         entries, total = found.entries, found.total
-        if args.json:
+        if fmt == "json":
             _emit_json(_entries_json(memory, entries, found.stale))
+            return 0
+        if fmt != "text":  # the exporter's csv, md, xml
+            from app.cli.export import emit
+
+            emit(found, fmt, memory.paths.knowledge_prefix)
             return 0
     for entry in entries:
         title = " ".join(entry.title.split())[:70]

@@ -123,7 +123,9 @@ def describe(data: dict[str, Any]) -> list[str]:
     """The lines ``status`` prints for ``data``."""
     lines = [f"project:   {data['project']}"]
     if not data["initialised"]:
-        lines.append("memory:    not initialised: run `memory-tui init`")
+        from app.project import no_memory
+
+        lines.append(f"memory:    not initialised: {no_memory(Path(data['project']))}")
     else:
         lines += _memory_lines(data)
     hooks = data["hooks"]
