@@ -376,7 +376,8 @@ def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     import logging
 
     from app.cli.options import EXIT_USAGE, PROG
-    from app.mcp.auth import TokenError, load_token, require_token_beyond_loopback
+    from app.mcp.auth import TOKEN_ENV, TokenError, load_token, require_token_beyond_loopback
+    from app.mcp.listen import EXIT_CANNOT_LISTEN, ListenError
     from app.mcp_server import serve
 
     if args.token_file is not None and not args.http:
@@ -389,9 +390,20 @@ def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     except TokenError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_USAGE
-    code = serve(
-        root, http=args.http, host=args.host, port=args.port, verbose=args.verbose, token=token
-    )
+    source = "the one in the --token-file file" if args.token_file else f"${TOKEN_ENV}"
+    try:
+        code = serve(
+            root,
+            http=args.http,
+            host=args.host,
+            port=args.port,
+            verbose=args.verbose,
+            token=token,
+            token_from=source,
+        )
+    except ListenError as exc:
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        return EXIT_CANNOT_LISTEN
     # The memory is closed and the log flushed. The model may still be loading in a native
     # thread (the client left during the warm-up); finalising the interpreter under it
     # aborts the process (SIGABRT), so leave without finalising, as the terminal app does.

@@ -9,6 +9,8 @@ from pathlib import Path
 
 PROG = "memory-tui"
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT), as a shell reports it."""
 CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "discovery", "general")
 SOURCES = ("markdown", "session", "discovery", "manual")
 FORMATS = ("text", "json", "csv", "md", "xml")
