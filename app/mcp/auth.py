@@ -109,10 +109,11 @@ def _read_token_file(path: Path) -> str:
             f"cannot read the {TOKEN_FILE}: {exc.strerror} (--token-file takes the path of "
             "a file that holds the token, not the token itself)"
         ) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a folder
+        os.close(fd)
+        raise TokenError(f"the {TOKEN_FILE} is not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise TokenError(f"the {TOKEN_FILE} is not a regular file")
         if os.name == "posix" and info.st_mode & 0o077:
             mode = stat.S_IMODE(info.st_mode)
             raise TokenError(
