@@ -70,6 +70,7 @@ def _warn(message: str) -> None:
 
 def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``."""
+    from app.cli.export import write
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
@@ -89,7 +90,7 @@ def search(args: argparse.Namespace, root: Path) -> int:
         for warning in response.warnings:
             _warn(warning)
         prefix = memory.paths.knowledge_prefix
-        _emit(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
+        write(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
         memory.count_references([r.entry.id for r in response.results])
     return 0
 

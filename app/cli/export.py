@@ -39,8 +39,8 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add ``export`` to the parser."""
     p = command(
         "export",
-        "Write the entries (every one, or those of the filters) in an export format, "
-        "to stdout or to a file: the terminal app's export, for pipes and scripts.",
+        "Write the entries in an export format (json, csv, md, xml, text) to stdout or "
+        "a file, as the terminal app exports them.",
     )
     p.add_argument(
         "--format",

@@ -224,7 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=commands.embed)
 
-    p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
+    p = command(
+        "init",
+        "Set this repository up: folders, templates, MCP, hooks, index (interrupted, a "
+        "second run resumes).",
+    )
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
@@ -267,7 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_doctor(command)
 
-    p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
+    p = command(
+        "serve-mcp",
+        "Serve the memory to agents over MCP (stdio; --http for HTTP: one line on stderr "
+        "says where; exit 3 when the port cannot be listened on).",
+    )
     p.add_argument(
         "--http", action="store_true", help="serve streamable HTTP (at /mcp) instead of stdio"
     )

@@ -11,10 +11,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import pty
+import select
+import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli
 from fakes import FakeEmbedder
 from markdown_it import MarkdownIt
 
@@ -152,3 +156,42 @@ def test_an_unknown_format_names_the_formats(project: Path, home: Path) -> None:
 
     assert done.returncode == 2
     assert "unknown format 'yaml': choose one of text, json, csv, md, xml" in done.stderr
+
+
+def test_on_a_terminal_csv_shows_escape_sequences_inert(tmp_path: Path, home: Path) -> None:
+    """csv keeps content exact in a pipe or a file, but a terminal would obey what the
+    content holds: there it goes through the terminal guard."""
+    root = git_repo(tmp_path / "project")
+    hostile = "sprocket title \x1b]0;pwned\x07 end"
+    with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
+        memory.add(hostile, category="gotcha")
+    assert CLI is not None
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [CLI, "export", "--format", "csv"],
+            cwd=root,
+            env=clean_env(home),
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+        os.close(slave)
+        shown = b""
+        while select.select([master], [], [], 1)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(master)
+    piped = run_cli("export", "--format", "csv", cwd=root, home=home)
+
+    assert done.returncode == 0, done.stderr
+    assert b"\x1b" not in shown and b"\x07" not in shown
+    assert "sprocket title ␛]0;pwned␇ end" in shown.decode("utf-8")
+    assert hostile in piped.stdout  # exact where no terminal reads it
