@@ -115,18 +115,23 @@ def require_initialised(root: Path, *, vectors: bool = False) -> None:
 
 
 def no_memory(root: Path) -> str:
-    """Why ``root`` has no memory and what to run: ``init`` in a project; outside any
-    git repository (or in the home folder), where ``init`` refuses, what ``--project``
-    does instead."""
+    """Why ``root`` has no memory and what to run: ``init`` in a project, or what
+    :func:`not_a_project` says outside one."""
+    return not_a_project(root) or (
+        f"no memory in {root} yet: run `memory-tui init` first "
+        "(or `memory-tui add` to start with a note)"
+    )
+
+
+def not_a_project(root: Path) -> str | None:
+    """Outside any git repository (or in the home folder), where ``init`` refuses: that
+    there is no memory here, and what ``--project`` does instead. ``None`` in a project."""
     if git_worktree_root(root) is None:
         where = f"{root} is not inside a git repository"
     elif root.resolve() == _home():
         where = f"{root} is your home folder, not a project"
     else:
-        return (
-            f"no memory in {root} yet: run `memory-tui init` first "
-            "(or `memory-tui add` to start with a note)"
-        )
+        return None
     return (
         f"no memory here: {where}, and memory-tui keeps one memory per project (a git "
         "repository); run it inside one (`memory-tui init` there sets it up), or pass "
