@@ -7,6 +7,7 @@ a connection is made to the port it names.
 
 from __future__ import annotations
 
+import select
 import socket
 import subprocess
 from pathlib import Path
@@ -18,6 +19,13 @@ from app.mcp.auth import TOKEN_ENV
 from app.mcp.listen import EXIT_CANNOT_LISTEN
 
 TOKEN = "s3cr3t-token-of-the-test-0123456789"
+
+
+def _first_line(process: subprocess.Popen[str], seconds: float = 60) -> str:
+    """The first line the server writes on stderr ("" if none within ``seconds``)."""
+    assert process.stderr is not None
+    ready, _, _ = select.select([process.stderr], [], [], seconds)
+    return process.stderr.readline() if ready else ""
 
 
 def _serve(root: Path, home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -79,8 +87,8 @@ def test_the_start_line_says_where_and_how_the_token_is_found(tmp_path: Path, ho
         text=True,
     )
     try:
-        assert process.stderr is not None
-        line = process.stderr.readline()
+        line = _first_line(process)
+        assert line, "nothing said at start"
         with socket.create_connection(("127.0.0.1", port), timeout=10):
             pass  # listening once the line is out
     finally:
@@ -110,8 +118,7 @@ def test_without_a_token_the_start_line_says_who_can_reach_it(tmp_path: Path, ho
         text=True,
     )
     try:
-        assert process.stderr is not None
-        lines = [process.stderr.readline()]
+        lines = [_first_line(process)]
     finally:
         process.terminate()
         _, rest = process.communicate(timeout=60)
