@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -48,11 +49,7 @@ def unsafe_root(root: Path) -> str | None:
     or ``CLAUDE_MEMORY_PROJECT``): it is the home folder (whose ``.claude/`` belongs to
     Claude Code) or it is in no git repository. ``None`` when it is a project."""
     resolved = root.resolve()
-    try:
-        home = Path.home().resolve()
-    except (RuntimeError, KeyError):  # no HOME and no passwd entry
-        home = None
-    if resolved == home:
+    if resolved == _home():
         return (
             f"{resolved} is your home folder, whose .claude/ is Claude Code's own settings "
             "folder, not a project; run memory-tui in a project's git repository, or pass "
@@ -64,6 +61,13 @@ def unsafe_root(root: Path) -> str | None:
             "makes one), or pass --project DIR to use DIR anyway"
         )
     return None
+
+
+def _home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry
+        return None
 
 
 def refuse_unsafe_root(root: Path) -> None:
@@ -107,10 +111,32 @@ def require_initialised(root: Path, *, vectors: bool = False) -> None:
     if _set_up_elsewhere(root) and unsafe_root(root) is None:
         _build_from_knowledge(root, vectors=vectors)
         return
-    raise EngineError(
+    raise EngineError(no_memory(root), code=NOT_INITIALISED)
+
+
+def no_memory(root: Path) -> str:
+    """Why ``root`` has no memory and what to run: ``init`` in a project, or what
+    :func:`not_a_project` says outside one."""
+    return not_a_project(root) or (
         f"no memory in {root} yet: run `memory-tui init` first "
-        "(or `memory-tui add` to start with a note)",
-        code=NOT_INITIALISED,
+        "(or `memory-tui add` to start with a note)"
+    )
+
+
+def not_a_project(root: Path) -> str | None:
+    """Outside any git repository (or in the home folder), where ``init`` refuses: that
+    there is no memory here, and what ``--project`` does instead. ``None`` in a project."""
+    if git_worktree_root(root) is None:
+        where = f"{root} is not inside a git repository"
+    elif root.resolve() == _home():
+        where = f"{root} is your home folder, not a project"
+    else:
+        return None
+    return (
+        f"no memory here: {where}, and memory-tui keeps one memory per project (a git "
+        "repository); run it inside one (`memory-tui init` there sets it up), or pass "
+        "--project DIR to use the memory of the folder DIR from anywhere "
+        f"(`memory-tui --project {shlex.quote(str(root))} init` would make one here)"
     )
 
 

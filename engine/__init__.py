@@ -66,8 +66,10 @@ _EXPORTS: dict[str, str] = {
     "FileRefusedError": "engine.guards.files",
     "project_files": "engine.guards.files",
     "read_project_text": "engine.guards.files",
+    "write_project_file": "engine.guards.files",
     "resolve_inside": "engine.guards.files",
     "ExportFormat": "engine.output.export",
+    "parse_format": "engine.output.export",
     "render": "engine.output.export",
     "result_rows": "engine.output.export",
     "entry_record": "engine.output.serialize",
@@ -151,6 +153,7 @@ __all__ = [
     "load_config",
     "on_model_export",
     "output_schema",
+    "parse_format",
     "parse_mode",
     "pattern_for",
     "printable",
@@ -168,6 +171,7 @@ __all__ = [
     "scan_secrets",
     "set_config_value",
     "words",
+    "write_project_file",
 ]
 
 
@@ -225,9 +229,10 @@ if TYPE_CHECKING:
         project_files,
         read_project_text,
         resolve_inside,
+        write_project_file,
     )
     from engine.guards.terminal import json_text, printable, printable_line
-    from engine.output.export import ExportFormat, render, result_rows
+    from engine.output.export import ExportFormat, parse_format, render, result_rows
     from engine.output.serialize import (
         ENTRY_KEYS,
         RESOURCE_SCHEME,

@@ -70,6 +70,7 @@ def _warn(message: str) -> None:
 
 def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``."""
+    from app.cli.export import write
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
@@ -89,7 +90,7 @@ def search(args: argparse.Namespace, root: Path) -> int:
         for warning in response.warnings:
             _warn(warning)
         prefix = memory.paths.knowledge_prefix
-        _emit(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
+        write(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
         memory.count_references([r.entry.id for r in response.results])
     return 0
 
@@ -135,7 +136,8 @@ def add(args: argparse.Namespace, root: Path) -> int:
 
 
 def list_entries(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui list``."""
+    """``memory-tui list``: a line per entry, or JSON, csv, md or xml (``--format``)."""
+    fmt = "json" if args.json and not args.format else (args.format or "text")
     with _open(root) as memory:
         found = memory.listing(
             category=args.category,
@@ -145,8 +147,13 @@ def list_entries(args: argparse.Namespace, root: Path) -> int:
             sort=args.sort,
         )
         entries, total = found.entries, found.total
-        if args.json:
+        if fmt == "json":
             _emit_json(_entries_json(memory, entries, found.stale))
+            return 0
+        if fmt != "text":  # the exporter's csv, md, xml
+            from app.cli.export import emit
+
+            emit(found, fmt, memory.paths.knowledge_prefix)
             return 0
     for entry in entries:
         title = " ".join(entry.title.split())[:70]
@@ -370,7 +377,8 @@ def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     import logging
 
     from app.cli.options import EXIT_USAGE, PROG
-    from app.mcp.auth import TokenError, load_token, require_token_beyond_loopback
+    from app.mcp.auth import TOKEN_ENV, TokenError, load_token, require_token_beyond_loopback
+    from app.mcp.listen import EXIT_CANNOT_LISTEN, ListenError
     from app.mcp_server import serve
 
     if args.token_file is not None and not args.http:
@@ -383,9 +391,20 @@ def serve_mcp(args: argparse.Namespace, root: Path) -> int:
     except TokenError as exc:
         print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
         return EXIT_USAGE
-    code = serve(
-        root, http=args.http, host=args.host, port=args.port, verbose=args.verbose, token=token
-    )
+    source = "the one in the --token-file file" if args.token_file else f"${TOKEN_ENV}"
+    try:
+        code = serve(
+            root,
+            http=args.http,
+            host=args.host,
+            port=args.port,
+            verbose=args.verbose,
+            token=token,
+            token_from=source,
+        )
+    except ListenError as exc:
+        print(printable(f"{PROG}: error: {exc.message}"), file=sys.stderr)
+        return EXIT_CANNOT_LISTEN
     # The memory is closed and the log flushed. The model may still be loading in a native
     # thread (the client left during the warm-up); finalising the interpreter under it
     # aborts the process (SIGABRT), so leave without finalising, as the terminal app does.

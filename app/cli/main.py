@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from app.cli.options import EXIT_ERROR, EXIT_OK, EXIT_USAGE, PROG
+from app.cli.options import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG
 from app.cli.parser import build_parser
 from app.project import NOT_A_PROJECT, NOT_INITIALISED, find_project_root, refuse_unsafe_root
 
@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(printable(f"{PROG}: error: {_disk_problem(exc)}"), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
 
 
 def run() -> None:

@@ -9,9 +9,15 @@ from pathlib import Path
 
 PROG = "memory-tui"
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT), as a shell reports it."""
 CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "discovery", "general")
 SOURCES = ("markdown", "session", "discovery", "manual")
 FORMATS = ("text", "json", "csv", "md", "xml")
+"""The output formats (the engine's ExportFormat, which ``format_value`` checks against;
+named here so that ``--help`` imports no engine code)."""
+FORMAT_METAVAR = "{" + ",".join(FORMATS) + "}"
+FORMAT_HELP = "markdown is the same as md"
 MODES = ("vector", "keyword", "hybrid")
 
 
@@ -44,6 +50,16 @@ def limit_value(text: str) -> int:
     if not 1 <= value <= 1000:
         raise argparse.ArgumentTypeError(f"must be from 1 to 1000, got {value}")
     return value
+
+
+def format_value(text: str) -> str:
+    """An output format by its name or an alias (``markdown``), any case: its name."""
+    from engine import parse_format
+
+    try:
+        return parse_format(text).value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def score_value(text: str) -> float:

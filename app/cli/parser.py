@@ -7,20 +7,24 @@ the parser's tests import no engine code.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from app.cli.options import (
     CATEGORIES,
-    FORMATS,
+    FORMAT_HELP,
+    FORMAT_METAVAR,
     MODES,
     PROG,
     SOURCES,
     VersionAction,
     common_options,
+    format_value,
     limit_value,
     score_value,
 )
+from app.words import did_you_mean
 
 NO_EMBED_HELP = (
     "return once the text is indexed (keyword search works at once); the vectors are "
@@ -33,10 +37,79 @@ STALE_HELP = "only entries whose cited code changed since they were written or l
 
 class Parser(argparse.ArgumentParser):
     """argparse, with an error in one line (what is wrong, then where help is) instead of
-    the whole usage block above it; still exit status 2."""
+    the whole usage block above it; still exit status 2.
+
+    No abbreviations (``--token`` is not taken for ``--token-file``): every parser of this
+    class, the subcommands' included (argparse makes them of their parent's class), takes
+    only whole option names. A mistyped command, choice or option gets the nearest known
+    name; an unrecognised option's value is never repeated (it may be a secret meant for
+    an option that does not exist)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's, with :func:`unrecognized` saying what was not understood."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = _command_parser(self, parsed)
+            names = [name for action in command._actions for name in action.option_strings]
+            command.error(unrecognized(extras, names))
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's own check of ``choices`` (commands included), with the nearest choice.
+        choices = action.choices
+        if choices is None or value in choices or not isinstance(value, str):
+            super()._check_value(action, value)
+            return
+        known = [str(choice) for choice in choices]
+        hint = did_you_mean(value, known)
+        if isinstance(action, argparse._SubParsersAction):  # --help lists the commands
+            raise argparse.ArgumentError(None, f"unknown command '{value}'{hint}")
+        message = f"unknown choice '{value}'{hint}; choose from {', '.join(known)}"
+        raise argparse.ArgumentError(action, message)
+
+
+def unrecognized(extras: Sequence[str], known: Sequence[str]) -> str:
+    """What argparse did not understand, without repeating a value that may be a secret:
+    an unknown option by its name only (``--token=…`` as ``--token``), and the word after
+    it (maybe its value) left out; another stray word is shown."""
+    shown: list[str] = []
+    hidden = False
+    after_option = False
+    for word in extras:
+        if word.startswith("-") and word != "-":
+            name = word.split("=", 1)[0]
+            hidden = hidden or name != word
+            shown.append(name + did_you_mean(name, known))
+            after_option = name == word
+        elif after_option:
+            hidden, after_option = True, False
+        else:
+            shown.append(repr(word))
+    message = "unrecognized arguments: " + ", ".join(shown) if shown else "unrecognized arguments"
+    return message + ("; the value given to an unknown option is not repeated" if hidden else "")
+
+
+def _command_parser(
+    parser: argparse.ArgumentParser, parsed: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the (sub)command that ``parsed`` ran: its options are the ones a
+    mistyped option was meant for. argparse keeps a parser's actions in ``_actions``
+    and has no public list of them."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            command = action.choices.get(getattr(parsed, action.dest, None) or "")
+            if command is not None:
+                return _command_parser(command, parsed)
+    return parser
 
 
 def query_value(text: str) -> str:
@@ -68,7 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("search", "Search the memory; prints results to stdout.")
     p.add_argument("query", type=query_value, help="what to look for (any text)")
     p.add_argument("--mode", choices=MODES, help="retrieval mode (default: from config, hybrid)")
-    p.add_argument("--format", choices=FORMATS, help="output format (default: text)")
+    p.add_argument(
+        "--format",
+        type=format_value,
+        metavar=FORMAT_METAVAR,
+        help=f"output format (default: text; {FORMAT_HELP})",
+    )
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--limit", "-n", type=limit_value, help="most results (default: from config, 5)")
     p.add_argument("--category", choices=CATEGORIES, help="only entries of this category")
@@ -101,8 +179,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--sort", choices=("recent", "refs"), default="recent", help="newest or most referenced"
     )
+    p.add_argument(
+        "--format",
+        type=format_value,
+        metavar=FORMAT_METAVAR,
+        help="output format (default: text, one line per entry; json: as --json; csv, md "
+        f"and xml: as `export` writes them; {FORMAT_HELP})",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=commands.list_entries)
+
+    from app.cli.export import register as register_export
+
+    register_export(command)
 
     p = command("get", "Show one entry in full.")
     p.add_argument("id")
@@ -135,7 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(handler=commands.embed)
 
-    p = command("init", "Set this repository up: folders, templates, MCP, hooks, index.")
+    p = command(
+        "init",
+        "Set this repository up: folders, templates, MCP, hooks, index (interrupted, a "
+        "second run resumes).",
+    )
     p.add_argument("--skip-analyze", action="store_true", help="do not analyse the codebase")
     p.add_argument("--skip-index", action="store_true", help="do not index knowledge files")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
@@ -178,7 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_doctor(command)
 
-    p = command("serve-mcp", "Serve the memory to agents over MCP (stdio; --http for HTTP).")
+    p = command(
+        "serve-mcp",
+        "Serve the memory to agents over MCP (stdio; --http for HTTP: one line on stderr "
+        "says where; exit 3 when the port cannot be listened on).",
+    )
     p.add_argument(
         "--http", action="store_true", help="serve streamable HTTP (at /mcp) instead of stdio"
     )

@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.options import EXIT_INTERRUPTED
 from app.progress import announce_model_export, embedding_progress, progress_bar
 from app.words import plural
 from engine import EngineError, printable
@@ -26,25 +28,63 @@ def _say(text: str) -> None:
     print(printable(text), file=sys.stderr)
 
 
+@dataclass(slots=True)
+class Steps:
+    """How far ``init`` got: the step under way and those finished, for the line that a
+    Ctrl-C leaves."""
+
+    doing: str = "writing the project files"
+    done: list[str] = field(default_factory=list)
+
+    def then(self, doing: str, finished: str = "") -> None:
+        """``finished`` is done (when given); ``doing`` starts."""
+        if finished:
+            self.done.append(finished)
+        self.doing = doing
+
+    def interrupted(self) -> str:
+        """What was done, and that a second ``init`` resumes."""
+        done = ", ".join(self.done) or "nothing yet"
+        return (
+            f"memory-tui: init interrupted while {self.doing}; done: {done}. Run "
+            "`memory-tui init` again to resume: it keeps what is made and does only what is left"
+        )
+
+
 def init(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui init``."""
+    """``memory-tui init``; Ctrl-C says how far it got (exit 130)."""
+    steps = Steps()
+    try:
+        return _init(args, root, steps)
+    except KeyboardInterrupt:
+        _say(steps.interrupted())
+        return EXIT_INTERRUPTED
+
+
+def _init(args: argparse.Namespace, root: Path, steps: Steps) -> int:
     from app.init import InitReport
 
     report = InitReport()
     _files(root, report, hooks=not args.no_hooks)
+    steps.then("opening the memory", f"project files ({len(report.created)} created)")
     announce_model_export()
     from engine import Memory
 
     try:
         with Memory.open(root) as memory:
             if not args.skip_analyze:
+                steps.then("analysing the codebase")
                 _analyse(memory, report)
+                steps.done.append("analysis")
             if not args.skip_index:
+                steps.then("indexing the knowledge files and docs")
                 _index(memory, report, force=getattr(args, "force", False))
+                steps.done.append("keyword index")
                 report.notes.append(f"sources: {sources_line(root)}")
             total = memory.count()
             suggestion = try_query(memory)
             if not args.skip_index and not getattr(args, "no_embed", False):
+                steps.then("computing the vectors (`memory-tui embed` alone also resumes them)")
                 _embed(memory)
             pending = memory.vectors_waiting()
     except OSError as exc:
@@ -131,6 +171,8 @@ def _index(memory: Memory, report: InitReport, *, force: bool = False) -> None:
         f"{f}: {m}; skipped (`memory-tui index` reads it again once fixed)"
         for f, m in indexed.errors
     ]
+    for where, message in indexed.warnings:
+        _say(f"memory-tui: warning: {where}: {message}")
 
 
 def sources_line(root: Path) -> str:

@@ -125,7 +125,10 @@ def describe(data: dict[str, Any]) -> list[str]:
     """The lines ``status`` prints for ``data``."""
     lines = [f"project:   {data['project']}"]
     if not data["initialised"]:
-        lines.append("memory:    not initialised: run `memory-tui init`")
+        from app.project import not_a_project
+
+        why = not_a_project(Path(data["project"])) or "run `memory-tui init`"
+        lines.append(f"memory:    not initialised: {why}")
     else:
         lines += _memory_lines(data)
     hooks = data["hooks"]

@@ -49,9 +49,14 @@ HOW_TO_SET = (
 )
 
 
+TOKEN_FILE = "token file given with --token-file"
+"""How a message names that file: never by its path, which may be the token itself,
+typed where the path was expected."""
+
+
 class TokenError(Exception):
     """The token is missing where it is required, or cannot be used; ``message`` says
-    why in one line and never contains the token."""
+    why in one line and never contains the token, nor the path given for its file."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -79,7 +84,7 @@ def load_token(
     if token_file is not None and from_env is not None:
         raise TokenError(f"give the token one way, {TOKEN_ENV} or --token-file, not both")
     if token_file is not None:
-        return _checked(_read_token_file(token_file), f"the token in {token_file}")
+        return _checked(_read_token_file(token_file), f"the token in the {TOKEN_FILE}")
     if from_env is not None:
         return _checked(from_env, TOKEN_ENV)
     return None
@@ -100,26 +105,28 @@ def _read_token_file(path: Path) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise TokenError(f"cannot read the token file {path}: {exc.strerror}") from None
+        raise TokenError(
+            f"cannot read the {TOKEN_FILE}: {exc.strerror} (--token-file takes the path of "
+            "a file that holds the token, not the token itself)"
+        ) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a folder
+        os.close(fd)
+        raise TokenError(f"the {TOKEN_FILE} is not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise TokenError(f"the token file {path} is not a regular file")
         if os.name == "posix" and info.st_mode & 0o077:
             mode = stat.S_IMODE(info.st_mode)
             raise TokenError(
-                f"the token file {path} can be read by other users (mode {mode:04o}): "
-                f"run `chmod 600 {path}` and change the token, it may have been seen"
+                f"the {TOKEN_FILE} can be read by other users (mode {mode:04o}): "
+                "run `chmod 600` on it and change the token, it may have been seen"
             )
         if info.st_size > MAX_TOKEN_FILE_BYTES:
-            raise TokenError(
-                f"the token file {path} is {info.st_size} bytes; a token is one short line"
-            )
+            raise TokenError(f"the {TOKEN_FILE} is {info.st_size} bytes; a token is one short line")
         data = handle.read(MAX_TOKEN_FILE_BYTES + 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise TokenError(f"the token file {path} is not text") from None
+        raise TokenError(f"the {TOKEN_FILE} is not text") from None
 
 
 def _checked(value: str, where: str) -> str:

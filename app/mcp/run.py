@@ -7,27 +7,34 @@ cannot corrupt it; logs go to stderr and to ``.claude/memory/memory-tui.log``.
 
 from __future__ import annotations
 
-import functools
 import logging
 import logging.handlers
 import os
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
 from app.hook_endpoint import serve_hook
-from app.mcp.auth import require_token_beyond_loopback
+from app.mcp.auth import TOKEN_ENV, require_token_beyond_loopback
 from app.mcp.hook import hook_answer
+from app.mcp.listen import listen
 from app.mcp.serving import HttpServer, record
 from engine import MemoryPaths
+
+if TYPE_CHECKING:
+    from app.mcp.server import MemoryServer
 
 log = logging.getLogger("memory_tui.mcp")
 
 LOG_BYTES = 1_000_000
 LOG_BACKUPS = 2
+FILE_ONLY = "file_only"
+"""A log record with this attribute set goes to the log file only: stderr has its line."""
 QUIET_LOGGERS = ("mcp", "httpx", "uvicorn.access", "sentence_transformers", "transformers")
 
 
@@ -41,6 +48,7 @@ def configure_logging(root: Path, *, verbose: bool = False) -> Path | None:
     console = logging.StreamHandler(sys.stderr)
     console.setFormatter(logging.Formatter("memory-tui: %(levelname)s: %(message)s"))
     console.setLevel(stderr_level.upper())
+    console.addFilter(lambda record: not getattr(record, FILE_ONLY, False))
     handlers: list[logging.Handler] = [console]
     paths = MemoryPaths.for_root(root)
     log_path: Path | None = None
@@ -122,15 +130,21 @@ def serve(
     port: int = 8765,
     verbose: bool = False,
     token: str | None = None,
+    token_from: str = "",
 ) -> int:
     """Serve the memory of the project at ``root`` until the client goes away (or Ctrl-C).
 
-    Over HTTP, ``token`` (see :mod:`app.mcp.auth`) is required beyond loopback: without
-    one this raises :class:`~app.mcp.auth.TokenError` before anything is opened or bound.
+    Over HTTP, ``token`` (see :mod:`app.mcp.auth`; ``token_from`` says where it came
+    from) is required beyond loopback: without one this raises
+    :class:`~app.mcp.auth.TokenError` before anything is opened or bound. The port is
+    bound next, before the memory is opened (:class:`~app.mcp.listen.ListenError` when it
+    cannot be), and one line on stderr says where the server listens.
     Returns the exit code.
     """
+    listening = None
     if http:
         require_token_beyond_loopback(host, token)
+        listening = listen(host, port)
     configure_logging(root, verbose=verbose)
     # The server embeds one short query at a time, often on a machine whose cores are busy
     # with other work (agents, builds, tests). Intra-op threads gain little on such small
@@ -148,20 +162,14 @@ def serve(
     server = create_server(root, token=token if http else None)
     _stop_on_sigterm()
     try:
-        if http:
-            log.info(
-                "serving %s over streamable HTTP at http://%s:%d/mcp (%s)",
-                root,
-                host,
-                port,
-                "every request must carry the token"
-                if token is not None
-                else "no token: every user and program on this machine can reach it",
-            )
+        if listening is not None:
             running = HttpServer(pid=os.getpid(), host=host, port=port, token=token is not None)
+            started = serving_line(root, running, token_from)
+            print(started, file=sys.stderr, flush=True)
+            log.info(started.removeprefix("memory-tui: "), extra={FILE_ONLY: True})
             memory_dir = MemoryPaths.for_root(root).memory_dir
             with record(memory_dir, running), serve_hook(root, hook_answer(server)):
-                anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
+                anyio.run(_serve_http, server, host, listening)
         else:
             log.info("serving %s over stdio (pid %d)", root, os.getpid())
             with serve_hook(root, hook_answer(server)):
@@ -169,6 +177,34 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
+        if listening is not None:
+            listening.close()
         server.state.close()
         log.info("server stopped")
     return 0
+
+
+def serving_line(root: Path, server: HttpServer, token_from: str) -> str:
+    """The line ``serve-mcp --http`` starts with: where it serves, and the token's rule."""
+    url = f"http://{server.address}/mcp"
+    if server.token:
+        rule = (
+            f"every request must carry the token ({token_from or 'given'}) as "
+            "`Authorization: Bearer TOKEN`"
+        )
+    else:
+        rule = (
+            "no token: every user and program on this machine can reach it "
+            f"(set {TOKEN_ENV} or --token-file to require one)"
+        )
+    return f"memory-tui: serving {root} over MCP at {url}; {rule}; Ctrl-C stops"
+
+
+async def _serve_http(server: MemoryServer, host: str, listening: socket.socket) -> None:
+    """The SDK's streamable HTTP app under uvicorn, on the socket already listening (what
+    ``run_streamable_http_async`` does, but on a socket bound before)."""
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(app, log_level=server.settings.log_level.lower())
+    await uvicorn.Server(config).serve(sockets=[listening])

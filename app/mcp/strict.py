@@ -11,8 +11,9 @@ advertised schemas ``additionalProperties: false`` and :func:`unknown_arguments`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from difflib import get_close_matches
 from typing import Any, Protocol
+
+from app.words import did_you_mean
 
 
 class _HasParameters(Protocol):
@@ -42,8 +43,7 @@ def unknown_arguments(what: str, known: Sequence[str], given: Iterable[str]) -> 
         return None
     parts = []
     for name in unknown:
-        close = get_close_matches(name, known, n=1, cutoff=0.6)
-        parts.append(f"'{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        parts.append(f"'{name}'" + did_you_mean(name, known))
     noun = "argument" if len(unknown) == 1 else "arguments"
     takes = ", ".join(known) if known else "no arguments"
     return f"unknown {noun} {', '.join(parts)} for {what}; it takes: {takes}"

@@ -12,9 +12,11 @@ which run a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage r
 formula ("CSV injection"): such a text cell is written with a single quote in front, as
 OWASP advises (``'=HYPERLINK(...)``, shown as text, still readable); a cell of quotes
 before one of those characters gets one more, so :func:`csv_cell_text` gives every cell
-back exactly. Multi-line cells are quoted as RFC 4180 says. The reading formats (text, md) shorten
-content and pass it through the terminal guard (:mod:`engine.guards.terminal`), so that a
-result never spills over into the next one and terminal escape sequences stay inert. JSON
+back exactly. Multi-line cells are quoted as RFC 4180 says. The reading formats pass content
+through the terminal guard (:mod:`engine.guards.terminal`), so that terminal escape sequences
+stay inert: text shortens it to one line per result; md keeps it whole, a section per
+result with the content in a fenced code block longer than any backtick run inside it, so
+that no content (a table, a heading, a code fence) can spill into the next result. JSON
 escapes what a terminal would obey (the same characters), so it can be printed safely.
 
 XML 1.0 cannot hold most control characters (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F),
@@ -62,8 +64,8 @@ _ENTRY_FIELDS = tuple(f for f in FIELDS if f not in ("rank", "score", "stale"))
 TEXT_SNIPPET_CHARS = 240
 """Most content characters shown per result in the text format."""
 
-MD_CONTENT_CHARS = 300
-"""Most content characters shown per result in the Markdown table."""
+MD_HEADING_CHARS = 100
+"""Most characters of an entry's title in its Markdown heading (the content below is whole)."""
 
 ELLIPSIS = "…"
 
@@ -71,7 +73,6 @@ _FORMULA = re.compile("'*[=+\\-@\t\r]")
 """A cell a spreadsheet would evaluate (after any quotes: those already neutralised)."""
 _NEUTRALISED = re.compile("'+[=+\\-@\t\r]")
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _XML_REFS = {
     chr(code): f"&#{code};"
     for code in (0x0D, *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -80,17 +81,24 @@ _XML_REFS = {
 terminal would obey (DEL, C1 controls, bidirectional overrides); all parse back exactly."""
 
 
+FORMAT_ALIASES: dict[str, ExportFormat] = {"markdown": ExportFormat.MD}
+"""Other names a format is known by, accepted wherever a format is taken."""
+
+
 def parse_format(name: str) -> ExportFormat:
-    """The format called ``name`` (case-insensitive, surrounding blanks ignored).
+    """The format called ``name`` or one of :data:`FORMAT_ALIASES` (case-insensitive,
+    surrounding blanks ignored).
 
     Raises:
         ValueError: ``name`` is not one of the five formats.
     """
+    key = name.strip().lower()
     try:
-        return ExportFormat(name.strip().lower())
+        return FORMAT_ALIASES.get(key) or ExportFormat(key)
     except ValueError:
         choices = ", ".join(fmt.value for fmt in ExportFormat)
-        raise ValueError(f"unknown format '{name}': choose one of {choices}") from None
+        aliases = "; ".join(f"{alias} is {fmt.value}" for alias, fmt in FORMAT_ALIASES.items())
+        raise ValueError(f"unknown format '{name}': choose one of {choices} ({aliases})") from None
 
 
 def result_rows(results: Sequence[SearchResult]) -> list[dict[str, object]]:
@@ -269,34 +277,52 @@ def _render_csv(results: Sequence[SearchResult], query: str) -> str:
 # -- md
 
 
-def _md_cell(text: str) -> str:
-    """``text`` safe inside one table cell: escaped, line breaks as ``<br>``."""
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\t", " ")
-    # "&" and "<" are all that could turn content into markup (the cell already uses <br>).
-    text = text.replace("&", "&amp;").replace("<", "&lt;")
-    text = _LINE_BREAK.sub("<br>", text)
-    return printable(text).strip()
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<&#~])")
+"""What could start markup inside a heading or a list item (emphasis, code, a link, HTML,
+an entity, a closing ``#``, strikethrough); each is backslash-escaped."""
+_BACKTICKS = re.compile("`+")
+
+
+def _md_inline(text: str) -> str:
+    """``text`` on one line, inert on a terminal, with every character that could start
+    markdown markup escaped: a heading or list item shows it as written."""
+    return _MD_SPECIAL.sub(r"\\\1", printable_line(text))
+
+
+def _md_block(text: str) -> str:
+    """``text`` as a fenced code block that holds it whole: its fence is longer than any
+    run of backticks inside, so no line of the text can close it (CommonMark), and
+    headings, tables or fences in the text stay text. Escape sequences are made inert."""
+    body = printable(text)
+    if body and not body.endswith("\n"):
+        body += "\n"
+    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{body}{fence}"
 
 
 def _render_md(results: Sequence[SearchResult], query: str) -> str:
+    # A section per result, its content whole in a code block: a table cell cannot hold
+    # a code fence or a line break, and a cut would lose what the reader came for.
     shown_query = _shown_query(query)
-    lines = [f'## Results for "{_md_cell(shown_query)}"', ""] if shown_query else []
+    blocks = [f'## Results for "{_md_inline(shown_query)}"'] if shown_query else []
     if not results:
-        return "\n".join([*lines, "_No results._"]) + "\n"
-    lines.append("| Rank | Score | Category | Location | Section | Content |")
-    lines.append("|---:|---:|---|---|---|---|")
+        return "\n\n".join([*blocks, "_No results._"]) + "\n"
     for rank, result in enumerate(results, start=1):
-        content = _shorten(result.entry.content.strip(), MD_CONTENT_CHARS)
-        cells = [
-            str(rank),
-            f"{result.score:.4f}",
-            str(result.entry.category) + (" (stale)" if result.stale else ""),
-            _md_cell(_where(result)),
-            _md_cell(result.entry.section_title),
-            _md_cell(content),
+        entry = result.entry
+        facts = [f"- score: {result.score:.4f}"] if shown_query else []  # none for a listing
+        facts += [
+            f"- category: {entry.category}",
+            f"- location: {_md_inline(_where(result))}",
+            f"- id: {_md_inline(entry.id)}",
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        if result.stale:
+            why = f": {_md_inline(result.stale_reason)}" if result.stale_reason else ""
+            facts.append(f"- stale{why}")
+        label = _shorten(_md_inline(entry.title), MD_HEADING_CHARS) or _md_inline(entry.id)
+        heading = f"### {rank}. {label}"
+        blocks.append("\n\n".join([heading, "\n".join(facts), _md_block(entry.content)]))
+    return "\n\n".join(blocks) + "\n"
 
 
 # -- xml

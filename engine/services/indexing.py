@@ -165,9 +165,10 @@ class Indexer:
         report = IndexReport(dry_run=dry_run)
         meta_path = self.memory.paths.meta_path
         meta, problem = IndexMeta.load(meta_path)
-        if problem:
-            log.warning(problem)
-            report.warnings.append((str(meta_path), problem))
+        meta_name = _shown(meta_path, self.root)
+        if problem:  # the report carries it to the face, which shows it once
+            log.debug("%s: %s", meta_path, problem)
+            report.warnings.append((meta_name, problem))
         settings = self.settings()
         rechunk_all = force or meta.settings != settings
         files = self.scan()
@@ -183,9 +184,9 @@ class Indexer:
         )
         reads.same_settings = meta.settings == settings
         if owned and not problem and not meta_path.exists():
-            problem = f"{meta_path} was missing; it will be rebuilt (unchanged chunks are kept)"
-            log.warning(problem)
-            report.warnings.append((str(meta_path), problem))
+            problem = "was missing; it is rebuilt now (unchanged chunks are kept)"
+            log.debug("%s %s", meta_path, problem)
+            report.warnings.append((meta_name, problem))
         gone = sorted((set(meta.file_hashes) | owned) - current)
         if only is not None:
             gone = [rel for rel in gone if rel in wanted]
@@ -396,3 +397,8 @@ def _page_cap(others: int, files: int) -> int | None:
     from engine.markdown.pages import page_cap
 
     return page_cap(others, files)
+
+
+def _shown(path: Path, root: Path) -> str:
+    """``path`` as a warning names it: relative to the project, as file warnings are."""
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.core.errors import InvalidInputError
-from engine.core.models import Category, Entry, Source
+from engine.core.models import Category, Entry, SearchResult, Source
 from engine.core.validation import parse_category, parse_source
 from engine.services.staleness import stale_reasons
 
@@ -32,6 +32,14 @@ class Listing:
     """How many entries match the filters (with ``stale_only``: how many are stale)."""
     stale: Mapping[str, str]
     """Why each listed entry is stale, by id (fresh ones are absent)."""
+
+    def results(self) -> tuple[SearchResult, ...]:
+        """The entries as results of no query (score 0, their stale flags), in order: what
+        the exporters (:func:`engine.render`) take."""
+        return tuple(
+            SearchResult(e, 0.0, stale=e.id in self.stale, stale_reason=self.stale.get(e.id, ""))
+            for e in self.entries
+        )
 
 
 @dataclass(frozen=True, slots=True)

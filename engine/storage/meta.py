@@ -44,7 +44,8 @@ class IndexMeta:
 
     @classmethod
     def load(cls, path: Path) -> tuple[IndexMeta, str | None]:
-        """Read the file; returns (meta, warning) — a bad file gives an empty meta."""
+        """Read the file; returns (meta, warning) — a bad file gives an empty meta, and the
+        warning says what is wrong with it (the caller names the file)."""
         if not path.exists():
             return cls(), None
         try:
@@ -61,7 +62,7 @@ class IndexMeta:
                 page_caps=_caps(data.get("pageCaps", {})),
             ), None
         except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
-            return cls(), f"{path} was unreadable ({exc}); it will be rebuilt"
+            return cls(), f"unreadable ({exc}); it is rebuilt now"
 
     def save(self, path: Path) -> None:
         """Write atomically (a crash leaves the old or the new file, never half of one)."""

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from engine.core.models import Category, Entry, SearchResult, Source
+from engine.guards.terminal import printable
 from engine.output.export import (
     FIELDS,
     ExportFormat,
@@ -247,10 +250,28 @@ def test_text_snippet_is_one_line_and_shortened() -> None:
     assert "\x1b" not in render([_entry_result("a\x1b[2Jb")], "text")
 
 
-def test_md_escapes_cells() -> None:
-    output = render([_entry_result("a|b\\c\n<b>x</b>\r\nend")], "md")
-    row = output.splitlines()[2]
-    assert row.endswith("| a\\|b\\\\c<br>&lt;b>x&lt;/b><br>end |")
+def _md_tokens(output: str) -> list[Token]:
+    return MarkdownIt("commonmark").parse(output)
+
+
+def test_md_holds_content_that_a_table_cell_could_not() -> None:
+    """Issue 45: a code fence, a table, a heading and a long text stay whole and inside
+    their own result; the title's markup is escaped."""
+    content = (
+        "# Setup\n\n| a | b |\n|---|---|\n\n```sh\nmake install\n```\n\n````\nnever closed\n"
+        + "word " * 200
+    )
+    results = [_entry_result(content, section_title="Setup > *not* `code`"), RESULTS[1]]
+    tokens = _md_tokens(render(results, "md", QUERY))
+    assert [t.content for t in tokens if t.type == "fence"] == [
+        content + "\n",
+        RESULTS[1].entry.content + "\n",
+    ]
+    headings = [
+        tokens[i + 1].content for i, t in enumerate(tokens) if t.tag == "h3" and t.nesting == 1
+    ]
+    assert headings[0] == "1. Setup > \\*not\\* \\`code\\`"
+    assert [t.type for t in tokens if t.type.startswith("table")] == []
 
 
 # -- property tests
@@ -288,19 +309,23 @@ def test_machine_formats_round_trip_any_text(content: str, title: str, keyword: 
 
 @settings(max_examples=200)
 @given(contents=st.lists(_TEXT, max_size=5), title=_TEXT, query=_TEXT)
-def test_md_keeps_one_table_line_per_result(contents: list[str], title: str, query: str) -> None:
+def test_md_holds_each_result_whole_in_its_own_section(
+    contents: list[str], title: str, query: str
+) -> None:
+    """Any content comes back from a CommonMark parser as its result's code block, whole
+    (as the terminal guard shows it), one section per result."""
     results = [_entry_result(content, section_title=title) for content in contents]
-    lines = render(results, "md", query).split("\n")
-    assert lines.pop() == ""
+    output = render(results, "md", query)
+    assert output.endswith("\n") and not output.endswith("\n\n")
+    tokens = _md_tokens(output)
     if not results:
-        assert lines[-1] == "_No results._"
+        assert output.rstrip("\n").endswith("_No results._")
         return
-    table = [line for line in lines if line.startswith("|")]
-    assert len(table) == 2 + len(results)
-    assert lines[-len(table) :] == table
-    assert len(lines) == len(table) + (2 if query.strip() else 0)
-    for line in lines:
-        assert len(line.splitlines()) <= 1
+    blocks = [t.content for t in tokens if t.type == "fence"]
+    shown = [printable(c) for c in contents]
+    assert blocks == [c + "\n" if c and not c.endswith("\n") else c for c in shown]
+    assert len([t for t in tokens if t.tag == "h3" and t.nesting == 1]) == len(results)
+    assert printable(output) == output  # inert on a terminal
 
 
 @given(content=_TEXT, query=_TEXT)
@@ -316,14 +341,17 @@ def _has_shown_query(query: str) -> bool:
 # -- format names
 
 
-@pytest.mark.parametrize(("name", "expected"), [("CSV", "csv"), (" Md ", "md"), ("xml", "xml")])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("CSV", "csv"), (" Md ", "md"), ("xml", "xml"), ("markdown", "md"), ("Markdown", "md")],
+)
 def test_parse_format_is_case_insensitive(name: str, expected: str) -> None:
     assert parse_format(name) is ExportFormat(expected)
 
 
-@pytest.mark.parametrize("name", ["yaml", "", "markdown"])
+@pytest.mark.parametrize("name", ["yaml", "", "mark down"])
 def test_parse_format_rejects_unknown_names(name: str) -> None:
-    message = f"unknown format '{name}': choose one of text, json, csv, md, xml"
+    message = f"unknown format '{name}': choose one of text, json, csv, md, xml (markdown is md)"
     with pytest.raises(ValueError) as raised:
         parse_format(name)
     assert str(raised.value) == message

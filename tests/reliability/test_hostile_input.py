@@ -9,7 +9,6 @@ input limits and refused memory:// paths (tests/mcp/).
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections.abc import Iterator
@@ -20,12 +19,13 @@ from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from app.mcp.knowledge import KnowledgePathError, resolve
 from engine.core.errors import InvalidInputError, SecretDetectedError
 from engine.core.models import MAX_CONTENT_LENGTH, Entry, SearchResult
 from engine.guards.privacy import REDACTED
-from engine.output.export import MD_CONTENT_CHARS, TEXT_SNIPPET_CHARS, render
+from engine.output.export import TEXT_SNIPPET_CHARS, render
 from engine.search.searcher import NOTHING_TO_SEARCH
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
@@ -216,36 +216,23 @@ def _result(content: str) -> SearchResult:
     return SearchResult(entry=entry, score=0.5)
 
 
-def _md_cells(row: str) -> list[str]:
-    """Split one Markdown table row at unescaped pipes and undo the cell escaping."""
-    cells, cell, chars = [], "", iter(row.strip()[1:-1])
-    for char in chars:
-        if char == "\\":
-            cell += next(chars)
-        elif char == "|":
-            cells.append(cell)
-            cell = ""
-        else:
-            cell += char
-    cells.append(cell)
-    return [html.unescape(c.strip().replace("<br>", "\n")) for c in cells]
+def _md_blocks(output: str) -> list[str]:
+    """The code blocks of a Markdown output, as a CommonMark parser reads them."""
+    return [t.content for t in MarkdownIt("commonmark").parse(output) if t.type == "fence"]
 
 
 @settings(max_examples=300)
 @given(content=_READABLE)
 def test_every_format_round_trips_what_it_promises_to_keep(content: str) -> None:
-    """json, csv and xml keep any text (see tests/engine/test_export.py); md keeps every
-    character of a cell up to its length limit, text one line of it (whitespace runs as
-    one space): both are reading formats that shorten long content by design."""
+    """json, csv and xml keep any text (see tests/engine/test_export.py); md keeps it all,
+    in its result's code block; text keeps one line of it (whitespace runs as one space), a
+    reading format that shortens long content by design."""
     content = content.replace("\t", " ")
     if not content.strip():
         return
-    md_row = render([_result(content)], "md").splitlines()[-1]
-    md_content = _md_cells(md_row)[-1]
-    if len(content.strip()) <= MD_CONTENT_CHARS:
-        assert md_content == content.strip()
-    else:
-        assert md_content.endswith("…")
+    assert _md_blocks(render([_result(content)], "md")) == [
+        content if content.endswith("\n") else content + "\n"
+    ]
     text_lines = render([_result(content)], "text").splitlines()
     one_line = re.sub(r"\s+", " ", content).strip()
     if len(one_line) <= TEXT_SNIPPET_CHARS:
