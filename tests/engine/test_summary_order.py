@@ -91,6 +91,14 @@ def test_the_summaries_are_what_the_analysis_writes_about_a_place(tmp_path: Path
         run_discovery(memory)
         note = memory.add("The checkout module charges the card once per cart.").entry
         entries = memory.list(limit=1_000)
+        found = memory.search("pay for the cart: charge the card", mode="hybrid").results
+    listed = [r.entry for r in found]
+    assert any(e.file_path == "shop/checkout.py" for e in listed)
+    for summary in filter(is_summary, listed):  # never beside a section of its own place
+        place = summary.file_path
+        assert not any(
+            e.file_path.startswith(place) and not is_summary(e) for e in listed if e.file_path
+        ), (summary.section_title, [e.section_title for e in listed])
     titles = {e.section_title: is_summary(e) for e in entries}
     assert titles["Module shop/cart.py"] and titles["Module shop/checkout.py"]
     assert titles["Package shop/"] and titles["Project overview"]
