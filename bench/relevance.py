@@ -17,6 +17,9 @@ configured mode, limit and relevance floor, exactly what ``memory-tui search QUE
   nothing? (per group: nonsense strings, everyday topics, absent programming topics);
 - every on-topic question of the repository's set: hybrid hit@5 at file level, with the
   limit of 10 that ``bench.repo_qa`` uses and, separately, with the default limit;
+- per gated mode (hybrid, vector; limit 10): hit@5, MRR@10 and the questions with a
+  summary entry (a module's, a package's, the project's overview) in the top 5 that is not
+  from an answer file (issue 50: a summary never displaces the section that answers);
 - the shown score of the first result (when there is one) and its cosine similarity, for
   on-topic and off-topic queries with the floor open (``min_score = 0``) so that the two
   distributions are compared over every query: median, 10th and 90th percentiles;
@@ -38,8 +41,19 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bench.repo_qa import REPOSITORIES, hit_at, load, off_topic_groups
+from bench.repo_qa import (
+    REPOSITORIES,
+    Question,
+    hit_at,
+    load,
+    off_topic_groups,
+    reciprocal_rank,
+)
+
+if TYPE_CHECKING:
+    from engine import Memory
 
 CACHE = Path(__file__).parent / ".cache" / "relevance"
 SELF = "self"
@@ -125,11 +139,33 @@ def measure_one(name: str) -> dict[str, object]:
             figures["hybrid_hit@5"] = sum(hits10) / len(hits10)
             figures["hybrid_hit@5_default_limit"] = sum(hits_default) / len(hits_default)
             figures["misses"] = misses
+            figures |= summary_figures(memory, questions)
         on = _top_scores(memory, [q.q for q in questions], SearchMode.HYBRID)
         figures["top_score_on"], figures["top_cosine_on"] = _spread(on[0]), _spread(on[1])
         off_q = [q for queries in groups.values() for q in queries]
         off_s, off_c = _top_scores(memory, off_q, SearchMode.HYBRID)
         figures["top_score_off"], figures["top_cosine_off"] = _spread(off_s), _spread(off_c)
+    return figures
+
+
+def summary_figures(memory: Memory, questions: Sequence[Question]) -> dict[str, object]:
+    """Per gated mode (limit 10, as ``bench.repo_qa``): hit@5, MRR@10, and how many
+    questions had a summary entry (a module's, a package's, the project's overview) in
+    the top 5 that is not from an answer file (issue 50)."""
+    from bench.repo_qa.__main__ import unanswering_summaries
+
+    figures: dict[str, object] = {}
+    for mode in ("hybrid", "vector"):
+        hits, rr, placed = [], [], []
+        for question in questions:
+            found = memory.search(question.q, mode=mode, limit=10).results
+            files = [r.entry.file_path for r in found]
+            hits.append(hit_at(files, question.files))
+            rr.append(reciprocal_rank(files, question.files))
+            placed.append(unanswering_summaries(found, question.files))
+        figures[f"{mode}_hit@5_limit10"] = sum(hits) / len(hits)
+        figures[f"{mode}_mrr_limit10"] = sum(rr) / len(rr)
+        figures[f"{mode}_summary_top5"] = f"{sum(n > 0 for n in placed)}/{len(placed)}"
     return figures
 
 

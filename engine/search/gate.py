@@ -22,6 +22,11 @@ list: past a file's best :data:`PER_FILE` sections, its others are folded under 
 one (counted in its ``folded``, never moved down the list), as search engines group
 results by site. A ``min_score`` of 0 or less turns both decisions off. An entry still
 waiting for its vector (two-phase indexing) is judged by its words alone.
+
+A summary the analysis wrote (:func:`is_summary`: a module's, a package's, the
+project's) never displaces a section that answers: where a section of its file or folder
+is listed, that section takes the better of their two places and the summary is left
+out (:func:`fold_summaries`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from engine.core.models import Entry, SearchResult
+from engine.core.models import Entry, SearchResult, Source
 from engine.search.query import STOPWORDS, WORD, Query, stem
 from engine.search.scoring import (
     RELEVANT,
@@ -220,7 +225,8 @@ def shown(
 ) -> list[SearchResult]:
     """The first ``limit`` of ``results`` and ``waiting`` (entries without their vector
     yet, kept on their keyword match as before they are embedded) in ``key`` order
-    (:func:`order_key`; vector mode: the cosine), their scores pooled so that none rises
+    (:func:`order_key`; vector mode: the cosine), summaries folded into a section of their
+    place (:func:`fold_summaries`), their scores pooled so that none rises
     down the list (:func:`pooled`), those under ``min_score`` left out, a file's sections
     past its best two folded (:func:`fold_by_file`). ``results`` count only when
     ``min_score`` is 0 or less or one of them is relevant: ``best``, the query's best
@@ -229,12 +235,74 @@ def shown(
         best = max((r.score for r in results), default=0.0)
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
-    ordered = pooled(sorted([*results, *waiting], key=key, reverse=True))
+    ordered = sorted([*results, *waiting], key=key, reverse=True)
+    ordered = pooled(fold_summaries(ordered, min_score))
     if min_score > 0:
         ordered = [
             r for r in ordered if r.score >= min_score or r.explanation.gate == VECTOR_PENDING
         ]
     return fold_by_file(ordered)[:limit]
+
+
+def is_summary(entry: Entry) -> bool:
+    """Whether ``entry`` is a summary the analysis wrote about a module, a folder, the
+    project or one of its topics rather than a part of a file's own text: an entry of
+    source ``discovery`` with no line span. The analysis records the lines of every piece
+    it cuts from a file (a definition, a part of one) and none for what it writes about a
+    place as a whole; documentation and notes are not the analysis's."""
+    return entry.source == Source.DISCOVERY and not entry.line_start
+
+
+def fold_summaries(results: Sequence[SearchResult], min_score: float) -> list[SearchResult]:
+    """``results`` (in listing order) with each summary (:func:`is_summary`) folded into
+    the first listed result of its own place that is not a summary: a section of its
+    file, of a file in its folder, of any file for a summary of the whole project. That
+    section is listed at the better of the two places and the summary left out, so a
+    summary never takes a place from a section that answers, and its place keeps its
+    rank. A summary stays where no section of its place is listed: it is then the only
+    result that speaks for that place. Listed: at ``min_score`` or above (any result when
+    ``min_score`` is 0 or less), or waiting for its vector."""
+    listed = list(results)
+    i = 0
+    while i < len(listed):
+        j = _section_for(listed, i, min_score) if is_summary(listed[i].entry) else None
+        if j is not None and j < i:
+            del listed[i]
+            continue
+        if j is not None:
+            listed[i] = listed.pop(j)
+        i += 1
+    return listed
+
+
+def _section_for(listed: Sequence[SearchResult], i: int, min_score: float) -> int | None:
+    """Where in ``listed`` the first listed section of the place of the summary at ``i``
+    is, if anywhere."""
+    place = listed[i].entry.file_path.rstrip("/")
+    return next(
+        (
+            k
+            for k, r in enumerate(listed)
+            if k != i and _within(r, place) and _is_listed(r, min_score)
+        ),
+        None,
+    )
+
+
+def _within(result: SearchResult, place: str) -> bool:
+    """Whether ``result`` is a section (not a summary) of a file at ``place``: the file
+    itself, a file in the folder, any file when ``place`` is the project (``""``)."""
+    path = result.entry.file_path
+    return (
+        bool(path)
+        and not is_summary(result.entry)
+        and (not place or path == place or path.startswith(f"{place}/"))
+    )
+
+
+def _is_listed(result: SearchResult, min_score: float) -> bool:
+    """Whether ``result`` will be listed (:func:`shown`'s floor)."""
+    return min_score <= 0 or result.score >= min_score or result.explanation.gate == VECTOR_PENDING
 
 
 def pooled(results: Sequence[SearchResult]) -> list[SearchResult]:
