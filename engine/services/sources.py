@@ -43,7 +43,6 @@ from engine.core.errors import EngineError, InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
 from engine.guards.files import read_project_bytes
-from engine.markdown.plain import text_kind
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +154,10 @@ class SourceSet:
             data = read_project_bytes(self.root, Path(rel))
         except EngineError as exc:
             return SourceDecision(rel, False, "unreadable or too large", str(exc))
+        # Imported here: a run that meets no plain-text file imports no markdown module
+        # (tests/engine/test_index_reads.py).
+        from engine.markdown.plain import text_kind
+
         kind = text_kind(data.decode("utf-8", errors="replace"), rel)
         if kind is None:
             return SourceDecision(rel, False, "not prose by its content")
