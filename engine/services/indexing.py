@@ -366,30 +366,15 @@ class Indexer:
             renewed = {plan.rel for plan in plans} | set(gone)
             meta.aliases = {k: v for k, v in meta.aliases.items() if v[0] not in renewed}
             for plan in plans:
-                meta.file_hashes[plan.rel] = plan.digest
-                _record_stat(meta, plan.rel, plan.stat)
-                if plan.page:
-                    meta.page_caps[plan.rel] = plan.cap
-                else:
-                    meta.page_caps.pop(plan.rel, None)
+                meta.record_file(plan.rel, plan.digest, plan.stat, page=plan.page, cap=plan.cap)
                 meta.aliases.update((old, (plan.rel, line)) for old, line in plan.aliases.items())
             for rel in gone:
-                meta.file_hashes.pop(rel, None)
-                meta.file_stats.pop(rel, None)
-                meta.page_caps.pop(rel, None)
+                meta.forget_file(rel)
             for rel, stat in (learned or {}).items():
                 if rel in meta.file_hashes:  # (not re-chunked by another run meanwhile)
                     meta.file_stats[rel] = stat
             meta.last_indexed_at = now_iso()
             meta.save(self.memory.paths.meta_path)
-
-
-def _record_stat(meta: IndexMeta, rel: str, stat: tuple[int, ...] | None) -> None:
-    """Keep the stat of the bytes just recorded for ``rel`` (none when too recent)."""
-    if stat is None:
-        meta.file_stats.pop(rel, None)
-    else:
-        meta.file_stats[rel] = stat
 
 
 def _page_cap(others: int, files: int) -> int | None:

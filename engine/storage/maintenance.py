@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.storage.lance_commits import is_conflict
+from engine.storage.lance_errors import is_damage
 from engine.storage.lance_rows import TABLE
 from engine.storage.locking import WriteLock
 
@@ -243,14 +244,36 @@ def figures(store: RecordStore, *, versions: bool = True) -> dict[str, int]:
     if store.remote is not None:  # no listing of every object: the latest version's bytes
         on_disk = int(stats.get("total_bytes", 0))
     else:
-        on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        on_disk = sum(_size(p) for p in folder.rglob("*"))
     return {
         "rows": int(stats.get("num_rows", 0)),
         "fragments": int(fragments.get("num_fragments", 0)),
         "small_fragments": int(fragments.get("num_small_fragments", 0)),
-        "versions": len(table.list_versions()) if versions else -1,
+        "versions": _versions(table) if versions else -1,
         "bytes": on_disk,
     }
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 for a folder or a file the background compaction removed since
+    the folder was listed."""
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except FileNotFoundError:
+        return 0
+
+
+def _versions(table: Any, tries: int = 3) -> int:
+    """How many versions the table keeps. The background compaction removes old versions
+    while this lists them, and LanceDB then reports a manifest it listed as not found:
+    the listing is taken again (a version found missing is no damage here)."""
+    for _ in range(tries - 1):
+        try:
+            return len(table.list_versions())
+        except Exception as exc:
+            if not is_damage(exc):
+                raise
+    return len(table.list_versions())
 
 
 def maintain_vector_index(store: RecordStore) -> str:

@@ -42,6 +42,23 @@ class IndexMeta:
     (``index --force``), it keeps that cap, so its entries and their ids stay the same
     however the rest of the memory grew (:func:`engine.markdown.pages.page_cap`)."""
 
+    def record_file(
+        self, rel: str, digest: str, stat: tuple[int, ...] | None, *, page: bool, cap: int | None
+    ) -> None:
+        """What an index run learned of ``rel``: its bytes' hash, their stat (none when too
+        recent to trust) and, for a documentation page, the cap it was chunked with."""
+        self.forget_file(rel)
+        self.file_hashes[rel] = digest
+        if stat is not None:
+            self.file_stats[rel] = stat
+        if page:
+            self.page_caps[rel] = cap
+
+    def forget_file(self, rel: str) -> None:
+        """Nothing recorded of ``rel`` any more (a file deleted, or about to be recorded)."""
+        for recorded in (self.file_hashes, self.file_stats, self.page_caps):
+            recorded.pop(rel, None)
+
     @classmethod
     def load(cls, path: Path) -> tuple[IndexMeta, str | None]:
         """Read the file; returns (meta, warning) — a bad file gives an empty meta, and the
