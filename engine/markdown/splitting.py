@@ -15,6 +15,7 @@ _SENTENCE_END = re.compile(r"[.!?]\s+")
 _WORD = re.compile(r"\S+")
 _LINE = re.compile(r"[^\n]+")
 _OVERLAP_START = re.compile(r"\n|[.!?]\s+")
+_BACKTICKS = re.compile(r"`+")
 _FENCE_LINE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,})", re.MULTILINE)
 
 # Strength of the boundary in front of a unit: the packer prefers to cut at the strongest.
@@ -86,7 +87,14 @@ def overlap(previous: str, percent: int) -> str:
     if budget == 0:
         return ""
     cut = len(previous) - budget
-    start = next((m.end() for m in _OVERLAP_START.finditer(previous) if m.end() >= cut), None)
+    start = next(
+        (
+            m.end()
+            for m in _OVERLAP_START.finditer(previous)
+            if m.end() >= cut and not _in_code_span(previous, m.end())
+        ),
+        None,
+    )
     if start is None:
         return ""
     tail = previous[start:]
@@ -95,6 +103,20 @@ def overlap(previous: str, percent: int) -> str:
         after = tail.find("\n", fences[-1].end())
         tail = "" if after == -1 else tail[after:]
     return tail.strip()
+
+
+def _in_code_span(text: str, at: int) -> bool:
+    """Whether ``at`` falls inside an inline code span of its paragraph (a backtick run
+    before it, in the same paragraph, that no run of its length has closed yet): a prefix
+    starting there would open with the span's end, and pair the backticks after it wrongly
+    (``git+<URL>`; `init` writes`` renders as code ``; ``)."""
+    opened = 0
+    for run in _BACKTICKS.finditer(text, text.rfind("\n\n", 0, at) + 1, at):
+        if not opened:
+            opened = len(run[0])
+        elif len(run[0]) == opened:
+            opened = 0
+    return bool(opened)
 
 
 def single_blank_lines(text: str) -> str:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.markdown.chunking import chunk_markdown
 from engine.markdown.markup import replace_myst_roles
+from engine.markdown.splitting import overlap
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 
@@ -76,3 +77,25 @@ def test_the_issue_s_sentence_is_stored_byte_for_byte(tmp_path: Path, memory: Me
 def test_a_role_after_a_code_span_is_still_read_as_a_role() -> None:
     text = "Run `${X}` then see {ref}`the guide <guide>` and `{x}`."
     assert replace_myst_roles(text) == "Run `${X}` then see the guide and `{x}`."
+
+
+SPAN_WORDS = st.lists(WORD, min_size=1, max_size=4)
+SENTENCE_PIECES = st.one_of(
+    WORD,
+    WORD.map(lambda w: w + "."),
+    SPAN_WORDS.map(lambda ws: "`" + " ".join(ws) + "`"),
+    SPAN_WORDS.map(lambda ws: "`" + "\n".join(ws) + "`"),  # a code span across lines
+    st.just("\n"),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SENTENCE_PIECES, min_size=2, max_size=60), st.integers(5, 50))
+def test_an_overlap_never_opens_inside_a_code_span(pieces: list[str], percent: int) -> None:
+    """The overlap repeated in front of a chunk starts outside the previous chunk's code
+    spans, so the next chunk's backticks pair as the author's did (issue 45, item 2: a
+    README section whose overlap began inside `git+<URL>` was shown as other code)."""
+    previous = " ".join(pieces).replace(" \n ", "\n")
+    tail = overlap(previous, percent)
+    assert previous.rstrip().endswith(tail)
+    assert tail.count("`") % 2 == 0, tail
