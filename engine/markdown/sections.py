@@ -68,8 +68,9 @@ class Outline:
                 continue
             start = short[1] if short is not None else self._start(title, carried, first)
             if self._prose(body, last) < min_prose:
-                # Short text joins the next section: the chunk takes the later title.
-                short = (title, start)
+                # Short text joins the next section: the chunk takes the later title, so
+                # the bare headings above the short text stay in the text, not in a path.
+                short = (title, start if short is not None or not carried else carried[0])
                 carried = []
                 continue
             found.append((title, start, last))
