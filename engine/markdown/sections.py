@@ -58,7 +58,8 @@ class Outline:
         """
         found: list[tuple[str, int, int]] = []
         carried: list[int] = []  # bare headings waiting for a section with a body
-        short: tuple[str, int] | None = None  # (title, first line) of short text waiting
+        # (title, first line, first line with the bare headings above it) of short text
+        short: tuple[str, int, int] | None = None
         for title, first, last in self._raw_sections():
             heading = self.headings.get(first)
             body = heading.last + 1 if heading is not None else first
@@ -66,19 +67,23 @@ class Outline:
                 if heading is not None and short is None:
                     carried.append(first)
                 continue
-            start = short[1] if short is not None else self._start(title, carried, first)
+            if short is None:
+                start = self._start(title, carried, first)
+            else:
+                # The chunk takes this later title: the short text's parent headings stay
+                # in its text unless this title's path shows them too.
+                start = short[1] if _parents(short[0]) <= _parents(title) else short[2]
             if self._prose(body, last) < min_prose:
-                # Short text joins the next section: the chunk takes the later title, so
-                # the bare headings above the short text stay in the text, not in a path.
-                short = (title, start if short is not None or not carried else carried[0])
-                carried = []
+                # Short text joins the next section: the chunk takes the later title.
+                whole = carried[0] if carried and short is None else start
+                short, carried = (title, start, whole), []
                 continue
             found.append((title, start, last))
             carried, short = [], None
         if short is not None:
             if found:
                 title, start, _ = found.pop()
-                short = (title, start)
+                short = (title, start, start)
             found.append((short[0], short[1], self._last_text_line()))
         return found
 
@@ -121,3 +126,8 @@ class Outline:
 
     def _blank(self, first: int, last: int) -> bool:
         return all(self.blank[first : last + 1])
+
+
+def _parents(title: str) -> set[str]:
+    """The headings a section's path shows above its own."""
+    return set(title.split(" > ")[:-1])
