@@ -17,12 +17,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import git_repo
 from context_samples import DESIGN, HELD_OUT_1, HELD_OUT_2
 from fakes import FakeEmbedder
-from mcp_helpers import call, call_error, connect
+from planting import cli_add_in_batches, mcp_add_each
 
-from app.mcp.server import create_server
 from engine.guards.context import CONTEXT_RULES
 from engine.guards.noseyparker import default_noseyparker
 from engine.guards.privacy import find_secrets, redact_secrets
@@ -126,50 +125,25 @@ def test_knowledge_files_keep_no_second_source_secret(project: Path) -> None:
 
 async def test_mcp_add_keeps_no_second_source_secret(project: Path) -> None:
     items = planted()
-    memory = Memory.open(project, embedder=FakeEmbedder())
-    server = create_server(memory, warm_up=False)
-    try:
-        async with connect(server) as client:
-            for n, (rule, sample, _) in enumerate(items):
-                added = await call(client, "memory_add", content=sentence(n, sample))
-                assert added["redactions"], rule
-    finally:
-        server.state.close()
-        memory.close()
+    texts = [sentence(n, sample) for n, (_, sample, _) in enumerate(items)]
+    answers = await mcp_add_each(project, texts)
+    for (rule, _, _), added in zip(items, answers, strict=True):
+        assert added["redactions"], rule
     assert _leaked(project) == []
     _found_all(project, len(items))
 
 
 async def test_mcp_add_refuses_them_by_default(tmp_path: Path) -> None:
-    memory = Memory.open(tmp_path, embedder=FakeEmbedder())
-    server = create_server(memory, warm_up=False)
-    try:
-        async with connect(server) as client:
-            for n, (rule, sample, _) in enumerate(planted()[::3]):
-                refused = await call_error(client, "memory_add", content=sentence(n, sample))
-                assert refused["code"] == "SECRET_DETECTED", rule
-    finally:
-        server.state.close()
-        memory.close()
+    items = planted()[::3]
+    texts = [sentence(n, sample) for n, (_, sample, _) in enumerate(items)]
+    errors = await mcp_add_each(tmp_path, texts, refused=True)
+    for (rule, _, _), refused in zip(items, errors, strict=True):
+        assert refused["code"] == "SECRET_DETECTED", rule
 
 
 @pytest.mark.slow
 def test_cli_add_keeps_no_second_source_secret(project: Path) -> None:
     items = planted()
-    home = project / "home"
-    home.mkdir()
-    batches: list[str] = []
-    batch: list[str] = []
-    for n, (_, sample, _) in enumerate(items):  # adds under the 10,000-character limit
-        text = sentence(n, sample)
-        if sum(map(len, batch)) + len(text) > 9000:
-            batches.append("\n\n".join(batch))
-            batch = []
-        batch.append(text)
-    batches.append("\n\n".join(batch))
-    for text in batches:
-        out = run_cli("add", "-", "--json", cwd=project, home=home, stdin=text)
-        assert out.returncode == 0, out.stderr
-        assert "redacted a likely secret" in out.stderr
+    cli_add_in_batches(project, [sentence(n, sample) for n, (_, sample, _) in enumerate(items)])
     assert _leaked(project) == []
     _found_all(project, len(items))
