@@ -84,7 +84,7 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
 
     with Memory.open(root, config=config_or_defaults(root, "hook")) as memory:
         chosen = entries_for(memory, prompt)
-        memory.count_references([r.entry.id for r in chosen])  # injected: referenced
+        memory.referenced([r.entry.id for r in chosen])  # injected: referenced
     return format_context(chosen)
 
 

@@ -36,7 +36,7 @@ _EXPORTS: dict[str, str] = {
     "IndexReport": "engine.services.indexing",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
-    "due_for_promotion": "engine.services.promote",
+    "due_for_promotion": "engine.services.references",
     "diagnose": "engine.services.health",
     "KnowledgeWatcher": "engine.services.watch",
     "WatchBatch": "engine.services.watch",
@@ -254,7 +254,8 @@ if TYPE_CHECKING:
     from engine.services.listing import Counts, Listing
     from engine.services.lookup import resolve_entry
     from engine.services.memory import Memory
-    from engine.services.promote import due_for_promotion, promote
+    from engine.services.promote import promote
+    from engine.services.references import due_for_promotion
     from engine.services.secret_scan import fix_secrets, scan_secrets
     from engine.services.source_report import explain_sources
     from engine.services.sources import SourceSet, pattern_for

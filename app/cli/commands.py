@@ -91,7 +91,9 @@ def search(args: argparse.Namespace, root: Path) -> int:
             _warn(warning)
         prefix = memory.paths.knowledge_prefix
         write(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
-        memory.count_references([r.entry.id for r in response.results])
+        for done in memory.referenced([r.entry.id for r in response.results]):
+            rel = done.path.relative_to(memory.paths.root).as_posix()
+            print(printable(f"auto-promoted {done.original.id} to {rel}"), file=sys.stderr)
     return 0
 
 

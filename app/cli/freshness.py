@@ -233,14 +233,8 @@ def stale(args: argparse.Namespace, root: Path) -> int:
     with Memory.open(root) as memory:
         rows = memory.stale_entries()
         if args.refresh:
-            refreshed = [entry for entry, _ in rows]
-            memory.mark_reviewed(refreshed)
-            notes = sum(1 for e in refreshed if e.source.value in ("session", "manual"))
-            print(
-                f"re-recorded the citations of {notes} note(s) as reviewed; "
-                "run `memory-tui discover` for discovery entries",
-                file=sys.stderr,
-            )
+            done = memory.refresh(*(entry for entry, _ in rows))
+            print(printable(done.summary()), file=sys.stderr)
             rows = memory.stale_entries()
     if args.json:  # entries in the one JSON shape, with staleReason
         prefix = memory.paths.knowledge_prefix

@@ -4,8 +4,8 @@ The memory is opened on first need (a bad config is reported by each call, and a
 one is picked up by the next). The embedding model and LanceDB load in a background
 thread once the client has listed the tools, so ``initialize`` and ``tools/list`` never
 wait for them, and keyword search works meanwhile. Reference counting (and the
-auto-promotion it can trigger) runs after the search has been answered, in one worker
-thread, so it adds nothing to search latency.
+auto-promotion it can trigger, :meth:`engine.Memory.referenced`) runs after the search has
+been answered, in one worker thread, so it adds nothing to search latency.
 """
 
 from __future__ import annotations
@@ -17,15 +17,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from engine import EngineError, Source
+from engine import EngineError
 
 if TYPE_CHECKING:
     from engine import BackgroundEmbedder, Memory
 
 log = logging.getLogger("memory_tui.mcp")
 
-AUTO_PROMOTED = (Source.SESSION, Source.DISCOVERY)
-"""Sources whose entries ``auto_promote`` moves into markdown (agents' and the analyzer's)."""
 REFERENCE_DELAY = 0.5
 """Seconds reference counts wait for others to join them in one write."""
 CLIENT_READY_TIMEOUT = 3.0
@@ -208,36 +206,6 @@ class ServerState:
 
     def _count_and_promote(self, ids: list[str]) -> None:
         try:
-            memory = self.memory()
-            memory.count_references(ids)
-            if memory.config.auto_promote:
-                self._auto_promote(memory, ids)
+            self.memory().referenced(ids)  # counts, and auto-promotes by the engine's rule
         except Exception:
             log.warning("could not record references of %d entries", len(ids), exc_info=True)
-
-    @staticmethod
-    def _auto_promote(memory: Memory, ids: list[str]) -> None:
-        from engine import promote
-
-        threshold = memory.config.promote_threshold
-        for entry_id in ids:
-            entry = memory.get(entry_id)
-            if (
-                entry is None
-                or entry.promoted
-                or entry.source not in AUTO_PROMOTED
-                or entry.reference_count < threshold
-            ):
-                continue
-            try:
-                result = promote(memory, entry_id)
-            except EngineError as exc:  # refused (a symlink, a file that indexes nothing): kept
-                log.warning("auto-promotion of %s refused: %s", entry_id, exc.message)
-                continue
-            log.info(
-                "auto-promoted %s entry %s (%d references) to %s",
-                entry.source.value,
-                entry_id,
-                entry.reference_count,
-                result.path,
-            )

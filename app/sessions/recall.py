@@ -47,7 +47,7 @@ def recall_block(root: Path, config: Config) -> str:
         mine = [d for d in every if f"branch:{branch}" in d.keywords] if branch else []
         chosen = (mine or every)[:SESSIONS]
         notes = related_notes(memory, chosen, branch) if chosen else []
-        memory.count_references([e.id for e in chosen + notes])
+        memory.referenced([e.id for e in chosen + notes])
     return format_block(chosen, notes, branch if mine else "", budget)
 
 

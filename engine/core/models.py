@@ -41,6 +41,14 @@ class Source(StrEnum):
     """Added by a person (CLI or TUI)."""
 
 
+NOTE_SOURCES: tuple[Source, ...] = (Source.SESSION, Source.MANUAL)
+"""Personal notes: their text is scanned for what it cites of the code, and a stale one
+is refreshed by reviewing it (re-recording what it cites)."""
+PROMOTABLE_SOURCES: tuple[Source, ...] = (Source.SESSION, Source.DISCOVERY, Source.MANUAL)
+"""Entries that live only in the memory: promotion moves them into a knowledge file, by
+hand or, with ``auto_promote``, once their reference count reaches ``promote_threshold``."""
+
+
 class SearchMode(StrEnum):
     """Which retriever(s) a search uses."""
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.core.errors import EngineError
-from engine.core.models import Entry, SearchResult, Source
+from engine.core.models import NOTE_SOURCES, Entry, SearchResult
 from engine.freshness.citations import (
     CITATIONS_FILE,
     MAX_CITATIONS,
@@ -30,7 +30,7 @@ from engine.guards.files import read_project_bytes
 
 MAX_CODE_BYTES = 5_000_000
 """Largest source file parsed for the names it defines."""
-CITING_SOURCES = frozenset({Source.SESSION, Source.MANUAL})
+CITING_SOURCES = frozenset(NOTE_SOURCES)
 """Notes whose text is scanned for citations (discovery entries cite their module)."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.analyzer.definitions import budget_order, definition_drafts
@@ -21,9 +22,11 @@ from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
 from engine.services.indexing import Progress
-from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.storage.meta import IndexMeta
+
+if TYPE_CHECKING:
+    from engine.services.memory import Memory
 
 log = logging.getLogger(__name__)
 

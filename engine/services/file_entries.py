@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core.errors import EngineError
 from engine.core.models import Category, Source
@@ -23,8 +24,10 @@ from engine.markdown.rst import as_markdown
 from engine.services.aliases import promoted_sections
 from engine.services.entries import NewEntry
 from engine.services.index_report import IndexReport
-from engine.services.memory import Memory
 from engine.services.sources import category_for
+
+if TYPE_CHECKING:
+    from engine.services.memory import Memory
 
 
 def file_entries(

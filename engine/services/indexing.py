@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core.errors import EngineError, NotFoundError
 from engine.core.hashing import content_hash
@@ -34,10 +35,12 @@ from engine.services.embedding_backlog import EmbeddingBacklog
 from engine.services.entries import NewEntry
 from engine.services.index_reads import FileRead, RunFiles
 from engine.services.index_report import FilePlan, IndexFreshness, IndexReport
-from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.services.sources import SourceSet
 from engine.storage.meta import IndexMeta
+
+if TYPE_CHECKING:
+    from engine.services.memory import Memory
 
 __all__ = ["BATCH_CHUNKS", "MAX_FILE_BYTES", "IndexReport", "Indexer", "Progress"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import InvalidInputError
 from engine.core.models import Category, Entry, SearchResult, Source
@@ -120,3 +120,17 @@ def counts(parts: Parts, *, source: Source | str | None = None) -> Counts:
     else:
         by_category = {c.value: mirror.count(category=c, source=wanted) for c in Category}
     return Counts(mirror.count(), by_category, mirror.counts_by("source"))
+
+
+def stats(parts: Parts) -> dict[str, Any]:
+    """Counts by category and source, and where things are (``memory-tui stats``)."""
+    mirror = parts.mirror
+    return {
+        "entries": mirror.count(),
+        "by_category": mirror.counts_by("category"),
+        "by_source": mirror.counts_by("source"),
+        "files": len(mirror.file_paths()),
+        "project": str(parts.paths.root),
+        "memory_dir": str(parts.paths.memory_dir),
+        "config": parts.config.source,
+    }

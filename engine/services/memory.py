@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from engine.services.embedding_worker import BackgroundEmbedder
     from engine.services.entries import AddResult, NewEntry
     from engine.services.listing import Counts, Listing
+    from engine.services.promote import PromoteResult
+    from engine.services.refresh import Refreshed
 
 NARROWED_OVERFETCH = 200  # candidates searched when results are narrowed (source, stale)
 
@@ -240,10 +242,18 @@ class Memory:
 
         return redacted(text, self.config)
 
-    def count_references(self, ids: Sequence[str]) -> None:
-        """Count that these entries were returned to a caller (``count_references``)."""
-        if self.config.count_references:
-            self._parts.records.count_references(ids)
+    def referenced(self, ids: Sequence[str]) -> tuple[PromoteResult, ...]:
+        """Count that these entries were handed to a caller (``count_references``) and,
+        with ``auto_promote``, promote those due (:mod:`.references`, for every face)."""
+        from engine.services.references import referenced
+
+        return referenced(self, ids)
+
+    def refresh(self, *entries: Entry) -> Refreshed:
+        """Refresh the stale ones of ``entries`` (:mod:`.refresh`, for every face)."""
+        from engine.services.refresh import refresh
+
+        return refresh(self, entries)
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -312,13 +322,9 @@ class Memory:
 
     def unpromoted_notes(self) -> builtins.list[Entry]:
         """Every personal note (session and manual) not promoted yet, oldest first."""
-        notes = [
-            e
-            for source in (Source.SESSION, Source.MANUAL)
-            for e in self.list(source=source)
-            if not e.promoted
-        ]
-        return sorted(notes, key=lambda e: e.created_at)
+        from engine.services.references import unpromoted_notes
+
+        return unpromoted_notes(self)
 
     def stale_reasons(self, ids: Sequence[str]) -> dict[str, str]:
         """Why each of these entries is stale, by id (fresh ones are absent); a failure
@@ -386,13 +392,4 @@ class Memory:
 
     def stats(self) -> dict[str, Any]:
         """Counts by category and source, and where things are."""
-        mirror = self._parts.mirror
-        return {
-            "entries": mirror.count(),
-            "by_category": mirror.counts_by("category"),
-            "by_source": mirror.counts_by("source"),
-            "files": len(mirror.file_paths()),
-            "project": str(self.paths.root),
-            "memory_dir": str(self.paths.memory_dir),
-            "config": self.config.source,
-        }
+        return listing.stats(self._parts)

@@ -26,6 +26,7 @@ import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core.errors import EngineError, InvalidInputError, NotFoundError
 from engine.core.models import Category, Entry, Source
@@ -34,8 +35,10 @@ from engine.guards.files import FileRefusedError, read_project_text, write_proje
 from engine.markdown.parse import blank_html_comments
 from engine.services.aliases import marker
 from engine.services.indexing import Indexer
-from engine.services.memory import Memory
 from engine.services.parts import parts_of
+
+if TYPE_CHECKING:
+    from engine.services.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,6 @@ FOLDERS = {
 }
 """Knowledge sub-folder (and top-level file stem) of each category; the indexer maps
 both back to the category."""
-PROMOTABLE = (Source.SESSION, Source.DISCOVERY, Source.MANUAL)
 _WORD = re.compile(r"\w+")
 
 
@@ -107,17 +109,6 @@ def promote(memory: Memory, entry_id: str) -> PromoteResult:
     _carry_over(memory, entry, created)
     memory.delete(entry.id)
     return PromoteResult(entry, path, tuple(memory.get(e.id) or e for e in created))
-
-
-def due_for_promotion(memory: Memory) -> list[Entry]:
-    """Unpromoted agent and manual entries whose reference count reached the threshold."""
-    threshold = memory.config.promote_threshold
-    return [
-        e
-        for source in PROMOTABLE
-        for e in memory.list(source=source)
-        if e.reference_count >= threshold and not e.promoted
-    ]
 
 
 def render_markdown(entry: Entry) -> str:

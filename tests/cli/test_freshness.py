@@ -30,7 +30,8 @@ def test_search_list_and_stale_show_a_note_whose_function_was_deleted(
     tmp_path: Path, home: Path
 ) -> None:
     root = shop(tmp_path)
-    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+    # 384 dimensions, the model's: `stale --refresh` runs discovery again, with the model.
+    with Memory.open(root, embedder=FakeEmbedder(384)) as memory:
         run_discovery(memory)
         note = memory.add("`compute_total` rounds half up, see shop/billing.py", source="session")
     (root / "shop" / "billing.py").write_text("def other():\n    pass\n", encoding="utf-8")
@@ -163,3 +164,33 @@ def test_the_claude_code_hook_marks_stale_context(tmp_path: Path, home: Path) ->
 
     assert result.returncode == 0
     assert "[stale: compute_total is no longer defined in shop/billing.py]" in result.stdout
+
+
+def test_stale_refresh_follows_the_engines_rule_for_every_source(
+    tmp_path: Path, home: Path
+) -> None:
+    """``stale --refresh`` refreshes by ``Memory.refresh``: the note is reviewed, the
+    discovery entries are renewed by discovery run again (before, they stayed stale and
+    the command said to run ``discover``), and a promoted note, now a chunk of a knowledge
+    file, is left for its file to be edited."""
+    from engine.services.promote import promote
+
+    root = shop(tmp_path)
+    with Memory.open(root, embedder=FakeEmbedder(384)) as memory:  # the model's size
+        run_discovery(memory)
+        note = memory.add("`compute_total` rounds half up, see shop/billing.py", source="session")
+        kept = memory.add("`compute_total` skips refunds, see shop/billing.py", source="manual")
+        moved = promote(memory, kept.entry.id).entries[0]
+    (root / "shop" / "billing.py").write_text("def other():\n    pass\n", encoding="utf-8")
+    before = json.loads(run_cli("stale", "--json", cwd=root, home=home).stdout)
+    assert {"session", "discovery", "markdown"} <= {row["source"] for row in before}
+
+    refreshed = run_cli("stale", "--refresh", "--json", cwd=root, home=home)
+
+    assert refreshed.returncode == 0, refreshed.stderr
+    left = {row["id"]: row["source"] for row in json.loads(refreshed.stdout)}
+    assert left == {moved.id: "markdown"}
+    assert note.entry.id not in left
+    assert "1 note(s) marked as reviewed" in refreshed.stderr
+    assert "discovery: 1 files changed" in refreshed.stderr
+    assert "1 not refreshed: its knowledge file is the source" in refreshed.stderr

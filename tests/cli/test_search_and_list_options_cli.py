@@ -42,7 +42,7 @@ def test_seed004_list_sort_refs_most_referenced_first(project: Path, home: Path)
         old = memory.list()[0].id
         popular = memory.add("Gearbox oil is synthetic", category="gotcha").entry.id
         newest = memory.add("Chains are replaced yearly", category="pattern").entry.id
-        memory.count_references([popular, popular, old])
+        memory.referenced([popular, popular, old])
     recent = run_cli("list", "--json", cwd=project, home=home)
     by_refs = run_cli("list", "--sort", "refs", "--json", cwd=project, home=home)
     assert recent.returncode == by_refs.returncode == 0, by_refs.stderr

@@ -283,7 +283,7 @@ class TestUpdate:
         real_embed = fake_embedder.embed_documents
 
         def embed_while_someone_searches(texts: list[str]) -> object:
-            memory.count_references([entry.id])  # lands between update's read and write
+            memory.referenced([entry.id])  # lands between update's read and write
             return real_embed(texts)
 
         monkeypatch.setattr(fake_embedder, "embed_documents", embed_while_someone_searches)
@@ -316,7 +316,7 @@ class TestDeleteRestore:
         self, memory: Memory, fake_embedder: FakeEmbedder
     ) -> None:
         a = memory.add("restorable entry about gardening", keywords=["garden"]).entry
-        memory.count_references([a.id])
+        memory.referenced([a.id])
         a = memory.require(a.id)
         memory.delete(a.id)
         embedded = fake_embedder.texts_embedded
@@ -333,9 +333,9 @@ class TestReferences:
     def test_record_references_counts_in_the_mirror_then_the_store(self, memory: Memory) -> None:
         a, b = (memory.add(t).entry for t in ("first", "second"))
         version = parts_of(memory).store().version
-        memory.count_references([a.id, a.id, b.id, "missing"])
-        memory.count_references([a.id])
-        memory.count_references([])
+        memory.referenced([a.id, a.id, b.id, "missing"])
+        memory.referenced([a.id])
+        memory.referenced([])
         assert memory.require(a.id).reference_count == 3  # each occurrence counts
         assert memory.require(b.id).reference_count == 1
         assert parts_of(memory).store().version == version  # a search never writes the store
@@ -357,7 +357,7 @@ class TestReferences:
         notes = [NewEntry(f"note number {i}") for i in range(REFERENCE_FOLD_BATCH)]
         entries = [e.entry for e in memory.add_many(notes)]
         for n, entry in enumerate(entries):
-            memory.count_references([entry.id] * (1 + n % 3))
+            memory.referenced([entry.id] * (1 + n % 3))
         version = parts_of(memory).store().version
         memory.add("this write folds the counts first")
         assert parts_of(memory).store().version == version + 2  # one commit for all counts, one add
@@ -372,7 +372,7 @@ class TestReferences:
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
             entry = writer.add("referenced entry").entry
         reader = Memory.open(tmp_path, embedder=FakeEmbedder())
-        reader.count_references([entry.id])
+        reader.referenced([entry.id])
         assert (
             parts_of(reader).records._store is None
         )  # LanceDB neither imported nor opened for a count
@@ -387,7 +387,7 @@ class TestReferences:
 
     def test_a_repair_keeps_counts_the_store_has_not_received(self, memory: Memory) -> None:
         a = memory.add("counted entry").entry
-        memory.count_references([a.id, a.id])
+        memory.referenced([a.id, a.id])
         parts_of(memory).mirror.mark_pending()  # as if another writer had died mid-way
         reopened = reopen(memory)
         try:
@@ -400,7 +400,7 @@ class TestReferences:
     def test_handing_counts_over_twice_does_not_double_them(self, memory: Memory) -> None:
         # A writer killed between the store update and clearing the backlog repeats it.
         a = memory.add("counted once").entry
-        memory.count_references([a.id])
+        memory.referenced([a.id])
         backlog = parts_of(memory).mirror.reference_backlog()
         parts_of(memory).store().set_reference_counts(backlog)
         parts_of(memory).store().set_reference_counts(backlog)
@@ -409,7 +409,7 @@ class TestReferences:
         assert memory.require(a.id).reference_count == 1
 
     def test_only_unknown_ids_is_a_no_op(self, memory: Memory) -> None:
-        memory.count_references(["missing"])
+        memory.referenced(["missing"])
         assert memory.count() == 0
 
 
@@ -548,7 +548,7 @@ class TestCrashConsistency:
 
         with monkeypatch.context() as patch:
             patch.setattr(parts_of(memory).mirror, "count_references", count_then_fail)
-            memory.count_references([a.id])  # bookkeeping: logged, never raised
+            memory.referenced([a.id])  # bookkeeping: logged, never raised
         assert (
             parts_of(memory).mirror.reference_backlog() == {}
         )  # the transaction rolled back whole
@@ -598,7 +598,7 @@ class TestCrashConsistency:
 
     def test_deleted_index_is_rebuilt_from_the_store(self, memory: Memory) -> None:
         entries = [r.entry for r in memory.add_many([NewEntry(f"entry {i}") for i in range(25)])]
-        memory.count_references([entries[0].id])
+        memory.referenced([entries[0].id])
         memory.close()  # hands the reference count to the store
         for suffix in ("", "-wal", "-shm"):
             Path(str(memory.paths.fts_path) + suffix).unlink(missing_ok=True)
@@ -676,7 +676,7 @@ class TestConcurrency:
                     start.wait(timeout=30)
                     mine.add("the same note from every writer")
                     mine.add_many([NewEntry(f"writer {n} note {i}") for i in range(4)])
-                    mine.count_references([e.id for e in mine.list(limit=2)])
+                    mine.referenced([e.id for e in mine.list(limit=2)])
             except BaseException as exc:  # pragma: no cover - reported below
                 errors.append(exc)
 

@@ -14,7 +14,8 @@ from engine.guards.files import FileRefusedError
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
-from engine.services.promote import due_for_promotion, promote, render_markdown, slugify
+from engine.services.promote import promote, render_markdown, slugify
+from engine.services.references import due_for_promotion
 
 GOTCHAS = "# Gotchas\n\nOne section per gotcha.\n\n## Tests need the root\n\nRun pytest there.\n"
 
@@ -36,7 +37,7 @@ def knowledge(memory: Memory) -> Path:
 )
 def test_promoted_text_is_indexed_once_and_marked(memory: Memory, content: str) -> None:
     note = memory.add(content, category="gotcha", keywords=["ci"], source="session").entry
-    memory.count_references([note.id])
+    memory.referenced([note.id])
 
     result = promote(memory, note.id)
 
@@ -245,7 +246,7 @@ def test_due_for_promotion_uses_the_threshold(memory: Memory) -> None:
     hot = memory.add("found again and again", source="session").entry
     memory.add("found once", source="session")
     for _ in range(memory.config.promote_threshold):
-        memory.count_references([hot.id])
+        memory.referenced([hot.id])
 
     assert [e.id for e in due_for_promotion(memory)] == [hot.id]
 

@@ -56,8 +56,8 @@ def test_counting_a_searchs_results_rewrites_no_row(tmp_path: Path) -> None:
     with Memory.open(root, embedder=FakeEmbedder(384)) as memory:
         found = memory.search("wombat", mode="keyword").results
         assert {r.entry.id for r in found} == set(ids[:2])
-        memory.count_references([r.entry.id for r in found])
-        memory.count_references([ids[0]])
+        memory.referenced([r.entry.id for r in found])
+        memory.referenced([ids[0]])
         after, rewrites, segments_after = _snapshot(fts)
         assert rewrites == []  # no DELETE + INSERT of a row
         assert [(rowid, i) for rowid, i, _ in after] == [(rowid, i) for rowid, i, _ in rows]

@@ -407,7 +407,7 @@ class TestVectorsInMemory:
             r.entry.id for r in reader.search("backpressure", mode="vector").results
         }
         version = parts_of(reader).mirror.state("vectors_version")
-        writer.count_references([e.id for e in writer.list(limit=3)])
+        writer.referenced([e.id for e in writer.list(limit=3)])
         assert (
             parts_of(reader).mirror.state("vectors_version") == version
         )  # counting is not a vector change

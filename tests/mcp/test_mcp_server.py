@@ -201,8 +201,8 @@ async def test_entries_found_often_enough_are_auto_promoted(tmp_path: Path) -> N
     assert len(promoted) == 1 and "redis broker" in promoted[0].read_text(encoding="utf-8")
     hit = next(r for r in found["results"] if "redis broker" in r["content"])
     assert hit["source"] == "markdown" and hit["referenceCount"] >= 2
-    still = memory.get(manual.id)  # people's entries are promoted by people
-    assert still is not None and not still.promoted
+    moved = memory.get(manual.id)  # the rule of `promote --due`: manual entries too
+    assert moved is not None and moved.source.value == "markdown"
     memory.close()
 
 

@@ -239,26 +239,14 @@ class Curation(Widget):
         if not stale:
             self.notify("This entry is not stale.", title="Refresh")
             return
-        self.refresh_entry(entry.id, entry.source)
+        self.refresh_entry(entry)
 
     @work(thread=True, group="refresh", exit_on_error=False, description="refresh the entry")
-    def refresh_entry(self, entry_id: str, source: Source) -> None:
-        """Re-cite a note as reviewed, or re-run discovery for a discovery entry; posts
-        :class:`EntryRefreshed`."""
-        if source is Source.DISCOVERY:
-            from engine import run_discovery
-
-            report = run_discovery(self.memory, incremental=True)
-            text = (
-                f"discovery: {len(report.changed_files)} files changed · entries "
-                f"{report.created} new, {report.deleted} replaced"
-            )
-        else:
-            entry = self.memory.get(entry_id)
-            if entry is not None:
-                self.memory.mark_reviewed([entry])
-            text = "marked as reviewed: it now cites the code as it is"
-        self.post_message(self.EntryRefreshed(entry_id, text))
+    def refresh_entry(self, entry: Entry) -> None:
+        """Refresh by the engine's rule (:meth:`engine.Memory.refresh`: a note reviewed,
+        discovery run again for a discovery entry); posts :class:`EntryRefreshed`."""
+        done = self.memory.refresh(entry)
+        self.post_message(self.EntryRefreshed(entry.id, done.summary()))
 
     def on_curation_entry_refreshed(self, message: EntryRefreshed) -> None:
         """Confirm."""
@@ -274,7 +262,7 @@ class Curation(Widget):
         if not path.is_file():
             self.notify(f"{entry.file_path} no longer exists.", severity="error")
             return
-        self.memory.count_references([entry.id])  # opened: referenced
+        self.memory.referenced([entry.id])  # opened: referenced
         command = editor_command(str(path), entry.line_start)
         try:
             with self.app.suspend():
