@@ -6,6 +6,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from fakes import FakeEmbedder
 from textual.widgets import Input, Label, Select, TextArea
 from tui_helpers import Recorder, make_app, search_for, settle, wait_until
 
@@ -204,3 +205,33 @@ async def test_open_without_a_file_explains(seeded: Memory) -> None:
         await pilot.press("enter", "o")
         await pilot.pause()
         assert any("no file" in n.message for n in app._notifications)
+
+
+async def test_opening_an_entry_counts_and_auto_promotes_by_the_engines_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's reference (an entry opened in the editor) goes through
+    ``Memory.referenced``, as a search on the other faces does: at the threshold, with
+    ``auto_promote``, the entry moves into a knowledge file."""
+    from engine import Config
+
+    (tmp_path / "billing.py").write_text("def total(items):\n    return 0\n", encoding="utf-8")
+    config = Config(auto_promote=True, promote_threshold=2)
+    with Memory.open(tmp_path, config=config, embedder=FakeEmbedder()) as memory:
+        entry = memory.add(
+            "billing.py totals are computed by total()", source="manual", file_path="billing.py"
+        ).entry
+        monkeypatch.setenv("EDITOR", "vi")
+        monkeypatch.setattr(curation.subprocess, "call", lambda command: 0)
+        app = make_app(memory)
+        monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await search_for(pilot, "totals")
+            await pilot.press("enter", "o")
+            await settle(pilot)
+            assert memory.require(entry.id).reference_count == 1
+            await pilot.press("o")
+            await settle(pilot)
+        moved = memory.get(entry.id)
+    assert moved is not None and moved.source.value == "markdown"
+    assert list((tmp_path / ".claude" / "knowledge").rglob("*.md"))

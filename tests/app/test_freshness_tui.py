@@ -118,3 +118,29 @@ async def test_refresh_on_an_entry_that_is_not_stale_says_so(memory: Memory) -> 
         await pilot.press("f")
         await settle(pilot)
         assert any("not stale" in str(n.message) for n in app._notifications)
+
+
+async def test_refreshing_a_stale_promoted_note_says_to_edit_its_file(memory: Memory) -> None:
+    """The app refreshes by the engine's rule (``Memory.refresh``): a stale chunk of a
+    knowledge file (a promoted note keeps its citations) is not "marked as reviewed",
+    which it never was before either: its file is the source."""
+    from engine.services.promote import promote
+
+    content = stale_note(memory)
+    (note,) = [e for e in memory.list() if e.content == content]
+    source = memory.paths.root / "billing.py"
+    source.write_text("def compute_total(items):\n    return sum(items)\n", encoding="utf-8")
+    moved = promote(memory, note.id).entries[0]
+    source.write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    assert moved.id in memory.stale_reasons([moved.id])
+    app = make_app(memory)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await search_for(pilot, "refunds")
+        assert shown(app)[0] == (moved.content, True)
+        app.screen.query_one(ResultsTable).focus()
+        await pilot.press("f")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+    assert any("its knowledge file is the source" in s for s in said), said
+    assert not any("marked as reviewed" in s for s in said), said
+    assert moved.id in memory.stale_reasons([moved.id])
