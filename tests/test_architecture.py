@@ -17,6 +17,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 50
@@ -219,3 +221,114 @@ def test_memory_hands_out_no_parts(tmp_path: Path) -> None:
         data = {name for name in public if not callable(getattr(memory, name))}
     assert public & MEMORY_PARTS == set()
     assert data == {"paths", "config", "last_repair", "model_loaded"}
+
+
+# --- declared once: the faces take choices and limits from the engine (issue 49) -----------
+
+
+def _engine_enums() -> dict[str, frozenset[str]]:
+    """Each enum of the engine's vocabulary → the values it declares."""
+    import engine
+
+    names = (
+        "Category",
+        "Source",
+        "SearchMode",
+        "ExportFormat",
+        "Fusion",
+        "SecretPolicy",
+        "NearDuplicatePolicy",
+        "Gate",
+    )
+    return {name: frozenset(m.value for m in getattr(engine, name)) for name in names}
+
+
+def restated_choices(folder: Path, enums: dict[str, frozenset[str]]) -> list[str]:
+    """Where code under ``folder`` spells out two or more values of one engine enum, and
+    nothing else, as the string literals of one tuple, list, set or ``Literal[...]`` (a
+    restated list of choices), e.g. ``("vector", "keyword", "hybrid")`` or
+    ``in ("session", "manual")``; folder names such as ``("architecture", "patterns")``
+    are not a category's choices."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Subscript):
+                node = node.slice
+            if not isinstance(node, ast.Tuple | ast.List | ast.Set):
+                continue
+            words = {
+                e.value
+                for e in node.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            }
+            for name, values in enums.items():
+                if len(words) >= 2 and words <= values:
+                    where = f"{path.relative_to(folder.parent)}:{node.lineno}"
+                    found.append(f"{where} {name}")
+    return sorted(set(found), key=_by_line)
+
+
+def test_the_faces_restate_no_choices_of_the_engine() -> None:
+    assert restated_choices(ROOT / "app", _engine_enums()) == []
+
+
+def test_the_choice_finder_finds_a_restated_list(tmp_path: Path) -> None:
+    face = tmp_path / "app" / "face.py"
+    face.parent.mkdir()
+    face.write_text(
+        "MODES = ('vector', 'keyword', 'hybrid')\n"
+        "Name = Literal['markdown', 'session', 'discovery', 'manual']\n"
+        "notes = e.source in ('session', 'manual')\n"
+        "sorts = ('recent', 'refs')\n"
+        "folders = ('architecture', 'components', 'domain')\n"
+        "one = Literal['terms']\n"
+    )
+    assert restated_choices(tmp_path / "app", _engine_enums()) == [
+        "app/face.py:1 SearchMode",
+        "app/face.py:2 Source",
+        "app/face.py:3 Source",
+    ]
+
+
+def test_cli_and_mcp_choices_are_the_engines_enums() -> None:
+    """The CLI's ``--category``/``--source``/``--mode``/``--format`` choices and limits, and
+    the MCP tools' input schemas, are the engine's enums and validation bounds."""
+    import argparse
+
+    from pydantic import TypeAdapter
+
+    from app.cli.parser import build_parser
+    from app.mcp import schemas
+    from engine import MAX_LIMIT, MIN_SCORE_BOUNDS, Category, SearchMode, Source
+
+    enums = {"category": Category, "source": Source, "mode": SearchMode}
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen = set()
+    for name in ("search", "list", "add", "export"):
+        for action in commands.choices[name]._actions:
+            if action.dest in enums and action.choices is not None:
+                assert list(action.choices) == [m.value for m in enums[action.dest]], name
+                seen.add(action.dest)
+    assert seen == set(enums)
+    search = commands.choices["search"]
+    limit = next(a for a in search._actions if a.dest == "limit")
+    score = next(a for a in search._actions if a.dest == "min_score")
+    assert limit.type(str(MAX_LIMIT)) == MAX_LIMIT
+    for bad in (str(MAX_LIMIT + 1), "0"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            limit.type(bad)
+    assert score.type(str(MIN_SCORE_BOUNDS[1])) == MIN_SCORE_BOUNDS[1]
+    with pytest.raises(argparse.ArgumentTypeError):
+        score.type(str(MIN_SCORE_BOUNDS[1] + 0.5))
+
+    def schema_enum(annotated: object) -> list[str]:
+        shape = TypeAdapter(annotated).json_schema()
+        return next(s["enum"] for s in shape.get("anyOf", [shape]) if "enum" in s)
+
+    assert schema_enum(schemas.SearchCategory) == [c.value for c in Category]
+    assert schema_enum(schemas.AddCategory) == [c.value for c in Category]
+    assert schema_enum(schemas.SearchSource) == [s.value for s in Source]
+    assert schema_enum(schemas.Mode) == [m.value for m in SearchMode]
+    bounds = TypeAdapter(schemas.MinScore).json_schema()["anyOf"][0]
+    assert (bounds["minimum"], bounds["maximum"]) == MIN_SCORE_BOUNDS

@@ -15,6 +15,7 @@ from app.cli.messages import add_message, report_index_problems
 from app.cli.options import EXIT_USAGE
 from app.project import require_initialised
 from engine import (
+    NOTE_SOURCES,
     EngineError,
     MemoryPaths,
     NotFoundError,
@@ -238,7 +239,7 @@ def stats(args: argparse.Namespace, root: Path) -> int:
             lines.append(f"{key.replace('by_', ''):<9} {detail}")
     lines.append(f"config:   {data['config']}")
     by_source = data["by_source"]
-    local = sum(by_source.get(k, 0) for k in ("session", "manual"))
+    local = sum(by_source.get(source.value, 0) for source in NOTE_SOURCES)
     if local:
         lines.append(
             f"personal: {local} {'note' if local == 1 else 'notes'} (session and manual) live "

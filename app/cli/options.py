@@ -1,5 +1,8 @@
 """The CLI's shared vocabulary: its name, exit codes, choices, and the options every
-subcommand accepts. A leaf: every other module of :mod:`app.cli` may import it."""
+subcommand accepts. A leaf: every other module of :mod:`app.cli` may import it.
+
+The choices and limits are the engine's (its enums, :mod:`engine.core.validation`),
+never restated here: ``tests/test_architecture.py`` checks that no face lists them."""
 
 from __future__ import annotations
 
@@ -7,18 +10,28 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine import (
+    MAX_LIMIT,
+    Category,
+    ExportFormat,
+    InvalidInputError,
+    SearchMode,
+    Source,
+    check_limit,
+    check_min_score,
+)
+
 PROG = "memory-tui"
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C (128 + SIGINT), as a shell reports it."""
-CATEGORIES = ("architecture", "component", "domain", "pattern", "gotcha", "discovery", "general")
-SOURCES = ("markdown", "session", "discovery", "manual")
-FORMATS = ("text", "json", "csv", "md", "xml")
-"""The output formats (the engine's ExportFormat, which ``format_value`` checks against;
-named here so that ``--help`` imports no engine code)."""
+CATEGORIES = tuple(c.value for c in Category)
+SOURCES = tuple(s.value for s in Source)
+FORMATS = tuple(f.value for f in ExportFormat)
+"""The output formats (``format_value`` also takes their aliases)."""
 FORMAT_METAVAR = "{" + ",".join(FORMATS) + "}"
 FORMAT_HELP = "markdown is the same as md"
-MODES = ("vector", "keyword", "hybrid")
+MODES = tuple(m.value for m in SearchMode)
 
 
 def _version() -> str:
@@ -47,9 +60,10 @@ def limit_value(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"must be from 1 to 1000, got {value}")
-    return value
+    try:
+        return check_limit(value)
+    except InvalidInputError:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_LIMIT}, got {value}") from None
 
 
 def format_value(text: str) -> str:
@@ -68,9 +82,10 @@ def score_value(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not -1.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be from -1 to 1, got {text}")
-    return value
+    try:
+        return check_min_score(value)
+    except InvalidInputError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("min_score ")) from None
 
 
 def common_options(*, in_subcommand: bool) -> argparse.ArgumentParser:

@@ -10,11 +10,25 @@ from the engine's declaration of an entry's fields.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from engine import ENTRY_FIELDS, ENTRY_KEYS, MAX_CONTENT_LENGTH, MAX_KEYWORDS, FieldKind
+from engine import (
+    ENTRY_FIELDS,
+    ENTRY_KEYS,
+    MAX_CONTENT_LENGTH,
+    MAX_KEYWORDS,
+    MIN_SCORE_BOUNDS,
+    Category,
+    FieldKind,
+    Gate,
+    ScoreExplanation,
+    SearchMode,
+    Source,
+    output_schema,
+)
 
 MAX_QUERY_LENGTH = 500
 MAX_SEARCH_LIMIT = 20
@@ -22,10 +36,11 @@ MAX_LIST_LIMIT = 100
 DEFAULT_LIST_LIMIT = 50
 MAX_ID_LENGTH = 200
 
-CategoryName = Literal[
-    "architecture", "component", "domain", "pattern", "gotcha", "discovery", "general"
-]
-ModeName = Literal["vector", "keyword", "hybrid"]
+# The engine's enums as the JSON schema's string choices (never restated: a test checks).
+CategoryName = Literal[tuple(c.value for c in Category)]  # type: ignore[valid-type]
+ModeName = Literal[tuple(m.value for m in SearchMode)]  # type: ignore[valid-type]
+SourceName = Literal[tuple(s.value for s in Source)]  # type: ignore[valid-type]
+GateName = Literal[tuple(g.value for g in Gate)]  # type: ignore[valid-type]
 
 Query = Annotated[
     str,
@@ -47,7 +62,6 @@ SearchLimit = Annotated[
 SearchCategory = Annotated[
     CategoryName | None, Field(description="Only entries of this category (omit for all).")
 ]
-SourceName = Literal["markdown", "session", "discovery", "manual"]
 SearchSource = Annotated[
     SourceName | None,
     Field(
@@ -72,8 +86,8 @@ Mode = Annotated[
 MinScore = Annotated[
     float | None,
     Field(
-        ge=-1.0,
-        le=1.0,
+        ge=MIN_SCORE_BOUNDS[0],
+        le=MIN_SCORE_BOUNDS[1],
         description="Relevance floor (0 to 1; 0 or below shows every candidate) for this "
         "search, instead of the project's min_score (default 0.2): results show only when "
         "one reaches 0.5, then those down to this. Raise it for fewer, closer results "
@@ -166,31 +180,30 @@ else:
     )
 
 
-class Explanation(BaseModel):
-    """Why a result ranked where it did (null: that retriever did not find it)."""
+def _explanation_model_fields() -> dict[str, Any]:
+    """The fields of :class:`Explanation`: the engine's score explanation (its JSON keys,
+    ``engine.EXPLANATION_KEYS``), each described as the shipped JSON Schema describes it."""
+    shipped = output_schema("search_result")["properties"]["explanation"]["properties"]
+    kinds = {"int": int, "float": float, "Gate": GateName}
+    out: dict[str, Any] = {}
+    for spec in fields(ScoreExplanation):
+        key = spec.metadata["key"]
+        name, _, optional = str(spec.type).partition(" | ")
+        kind = kinds[name] | None if optional else kinds[name]
+        out[key] = (kind, Field(description=shipped[key]["description"]))
+    return out
 
-    vectorRank: int | None
-    vectorSimilarity: float | None = Field(description="Cosine similarity, -1..1.")
-    keywordRank: int | None
-    bm25: float | None = Field(description="Raw BM25 of the keyword match (higher is better).")
-    fusedScore: float | None = Field(
-        description="Fused value before scaling (hybrid): sum of z-scores, or of 1/(k + rank)."
-    )
-    vectorWeight: float | None = Field(
-        description="The vector list's weight in this query's z-score fusion (hybrid): 1 "
-        "when the two lists' first results agree, down to 0.5 when they share none."
-    )
-    coverage: float | None = Field(
-        description="Share (0..1) of the query's information the entry holds: its "
-        "informative words weighed by their rarity in this memory (null in keyword mode)."
-    )
-    gate: Literal["similarity", "terms", "vector_pending"] | None = Field(
-        description="Why the relevance gate kept it: close in meaning, its words, or "
-        "(vector_pending) a keyword match of an entry not embedded yet."
-    )
-    folded: int = Field(
-        description="More sections of the same file that matched at a lower score, folded "
-        "under this result instead of listed."
+
+if TYPE_CHECKING:
+
+    class Explanation(BaseModel):
+        """Why a result ranked where it did (null: that retriever did not find it)."""
+
+else:
+    Explanation = create_model(
+        "Explanation",
+        __doc__="Why a result ranked where it did (null: that retriever did not find it).",
+        **_explanation_model_fields(),
     )
 
 

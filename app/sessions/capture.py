@@ -114,14 +114,14 @@ def _in_prose(made: Digest, root: Path) -> Digest:
 
 
 def _store(memory: Memory, existing: Entry | None, made: Digest) -> str:
-    from engine import NewEntry, Source
+    from engine import NewEntry, SecretPolicy, Source
 
     content = memory.redacted(made.content)  # the pieces were; their joins are checked too
     if existing is None:
         item = NewEntry(
             content, source=Source.SESSION, keywords=made.keywords, section_title=made.title
         )
-        memory.add_many([item], secret_policy="redact", embed=False)
+        memory.add_many([item], secret_policy=SecretPolicy.REDACT, embed=False)
         return "added"
     if (existing.content, existing.section_title) == (content, made.title):
         return "unchanged"

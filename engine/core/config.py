@@ -23,7 +23,7 @@ from engine.core.config_legacy import translate_legacy
 from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import ConfigError
 from engine.core.folders import FOLDER_KEYS, folder_inside
-from engine.core.models import SearchMode
+from engine.core.models import Fusion, NearDuplicatePolicy, SearchMode, SecretPolicy
 from engine.core.settings import SETTINGS as SETTINGS
 from engine.core.settings import Setting
 from engine.core.store_uri import CREDENTIALS_REFUSAL, check_store_uri, looks_like_credential_key
@@ -51,15 +51,15 @@ class Config:
     chunk_size: int = 2000
     chunk_overlap: int = 15
     default_limit: int = 5
-    fusion: str = "zscore"
+    fusion: Fusion = Fusion.ZSCORE
     rrf_k: int = 60
     keyword_weight: float = 1.0
     promote_threshold: int = 5
     auto_promote: bool = False
     count_references: bool = True
-    secret_policy: str = "reject"
+    secret_policy: SecretPolicy = SecretPolicy.REJECT
     secret_allowlist: tuple[str, ...] = ()
-    near_duplicate: str = "report"
+    near_duplicate: NearDuplicatePolicy = NearDuplicatePolicy.REPORT
     knowledge_dir: str = ".claude/knowledge"
     max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES
@@ -210,8 +210,8 @@ def _check(setting: Setting, value: object, where: str) -> object:
         return number
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(problem)
-    if setting.choices:
+    if setting.enum is not None:
         if value not in setting.choices:
             raise ConfigError(problem)
-        return SearchMode(value) if setting.name == "search_mode" else value
+        return setting.enum(value)
     return value

@@ -57,6 +57,54 @@ class SearchMode(StrEnum):
     HYBRID = "hybrid"
 
 
+class ExportFormat(StrEnum):
+    """An output format; the value is the name users type (``--format csv``)."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+    MD = "md"
+    XML = "xml"
+
+
+class Fusion(StrEnum):
+    """How a hybrid search fuses its keyword and vector lists (``fusion``)."""
+
+    ZSCORE = "zscore"
+    """Sums each list's z-normalised scores."""
+    RRF = "rrf"
+    """Reciprocal Rank Fusion: sums 1/(k + rank)."""
+
+
+class SecretPolicy(StrEnum):
+    """What storing content that looks like a secret does (``secret_policy``)."""
+
+    REJECT = "reject"
+    REDACT = "redact"
+
+
+class NearDuplicatePolicy(StrEnum):
+    """What adding a note close in meaning to a stored one does (``near_duplicate``)."""
+
+    REPORT = "report"
+    """Add it, and say which entry is close."""
+    KEEP = "keep"
+    """Add it silently."""
+    SKIP = "skip"
+    """Do not add it: answer with the stored entry."""
+
+
+class Gate(StrEnum):
+    """Which half of the evidence carried a result through the relevance gate."""
+
+    SIMILARITY = "similarity"
+    """Its cosine similarity to the query."""
+    TERMS = "terms"
+    """The query's words it holds, weighed by their rarity."""
+    VECTOR_PENDING = "vector_pending"
+    """Not embedded yet: kept on its keyword match."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One unit of memory: a chunk of a knowledge file or a free-standing note. Its
@@ -254,30 +302,29 @@ class ScoreExplanation:
     """Why a result ranked where it did.
 
     Ranks are 1-based positions in each retriever's list; ``None`` when the entry
-    was not in that list.
+    was not in that list. Each field's ``key`` is its name in the JSON shape, in this
+    order (``search_result.schema.json``; the MCP output model is derived from both).
     """
 
-    vector_rank: int | None = None
-    vector_similarity: float | None = None
+    vector_rank: int | None = field(default=None, metadata={"key": "vectorRank"})
+    vector_similarity: float | None = field(default=None, metadata={"key": "vectorSimilarity"})
     """Cosine similarity between query and entry embeddings (-1..1)."""
-    keyword_rank: int | None = None
-    keyword_score: float | None = None
+    keyword_rank: int | None = field(default=None, metadata={"key": "keywordRank"})
+    keyword_score: float | None = field(default=None, metadata={"key": "bm25"})
     """The raw BM25 of the keyword match (FTS5's ``bm25()`` negated: higher is better,
     unbounded; its scale depends on the query's words and the memory)."""
-    fused_score: float | None = None
+    fused_score: float | None = field(default=None, metadata={"key": "fusedScore"})
     """The fused value before scaling (hybrid only): a sum of z-scores or of 1/(k + rank)."""
-    gate: str | None = None
-    """Which half of the evidence carried the result through the relevance gate:
-    ``"similarity"`` (its cosine), ``"terms"`` (the query's words it holds, weighed), or
-    ``"vector_pending"`` (not embedded yet: kept on its keyword match); None where no gate
-    ran (keyword)."""
-    vector_weight: float | None = None
+    vector_weight: float | None = field(default=None, metadata={"key": "vectorWeight"})
     """The vector list's weight in this query's z-score fusion (hybrid only): 1 when the
     two lists agree on their first results, down to 0.5 when they share none."""
-    coverage: float | None = None
+    coverage: float | None = field(default=None, metadata={"key": "coverage"})
     """The share (0..1) of the query's information the entry holds: its informative
     words weighed by their rarity in this memory (:mod:`engine.search.scoring`)."""
-    folded: int = 0
+    gate: Gate | None = field(default=None, metadata={"key": "gate"})
+    """Which half of the evidence carried the result through the relevance gate
+    (:class:`Gate`); None where no gate ran (keyword)."""
+    folded: int = field(default=0, metadata={"key": "folded"})
     """How many more sections of the same file matched, at a lower score, and are folded
     under this result instead of listed (see :func:`engine.search.gate.fold_by_file`)."""
 

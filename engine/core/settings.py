@@ -4,8 +4,10 @@ environment) and documentation. :mod:`engine.core.config` resolves them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from engine.core.models import SearchMode
+from engine.core.models import Fusion, NearDuplicatePolicy, SearchMode, SecretPolicy
+from engine.core.validation import MIN_SCORE_BOUNDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,9 +21,15 @@ class Setting:
     env: str
     minimum: float | None = None
     maximum: float | None = None
-    choices: tuple[str, ...] = ()
+    enum: type[StrEnum] | None = None
+    """The engine's enum of the allowed values (the value read is one of its members)."""
     items: str = "glob patterns relative to the project root"
     """What each string of a list setting is."""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The allowed values, when they are an enum's."""
+        return tuple(e.value for e in self.enum) if self.enum is not None else ()
 
     def allowed(self) -> str:
         """Describe the allowed values for error messages."""
@@ -48,7 +56,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Default search mode.",
         "defaultSearchMode",
         "CLAUDE_MEMORY_SEARCH_MODE",
-        choices=tuple(m.value for m in SearchMode),
+        enum=SearchMode,
     ),
     Setting(
         "min_score",
@@ -58,8 +66,7 @@ SETTINGS: tuple[Setting, ...] = (
         "engine/search/scoring.py. Vector and hybrid modes; keyword mode when given.",
         "minScore",
         "CLAUDE_MEMORY_MIN_SCORE",
-        -1.0,
-        1.0,
+        *MIN_SCORE_BOUNDS,
     ),
     Setting(
         "chunk_size",
@@ -95,7 +102,7 @@ SETTINGS: tuple[Setting, ...] = (
         "scores; tuned on SciFact train, better on short notes) or rrf (reciprocal ranks).",
         "fusion",
         "CLAUDE_MEMORY_FUSION",
-        choices=("zscore", "rrf"),
+        enum=Fusion,
     ),
     Setting(
         "rrf_k",
@@ -148,7 +155,7 @@ SETTINGS: tuple[Setting, ...] = (
         "What to do with content that looks like a secret: reject it, or redact the match.",
         "secretPolicy",
         "CLAUDE_MEMORY_SECRET_POLICY",
-        choices=("reject", "redact"),
+        enum=SecretPolicy,
     ),
     Setting(
         "secret_allowlist",
@@ -197,7 +204,7 @@ SETTINGS: tuple[Setting, ...] = (
         "it and keep both, keep both silently, or skip the new note.",
         "nearDuplicate",
         "CLAUDE_MEMORY_NEAR_DUPLICATE",
-        choices=("report", "keep", "skip"),
+        enum=NearDuplicatePolicy,
     ),
     Setting(
         "knowledge_dir",

@@ -40,9 +40,8 @@ def parse_mode(value: SearchMode | str) -> SearchMode:
     try:
         return SearchMode(str(value).strip().lower())
     except ValueError:
-        raise InvalidInputError(
-            f"unknown search mode '{value}': choose one of vector, keyword, hybrid"
-        ) from None
+        names = ", ".join(m.value for m in SearchMode)
+        raise InvalidInputError(f"unknown search mode '{value}': choose one of {names}") from None
 
 
 def clean_keywords(keywords: Sequence[str]) -> tuple[str, ...]:
@@ -85,6 +84,28 @@ def require_unicode(text: str, what: str) -> str:
     )
 
 
+MAX_LIMIT = 1000
+"""Most results or entries one search or listing is asked for, on every face (MCP's tools
+ask for fewer: their own, narrower limits for agents)."""
+MIN_SCORE_BOUNDS = (-1.0, 1.0)
+"""The range of a relevance floor (``min_score``, ``--min-score``); 0 or less: no gate."""
+
+
+def check_limit(limit: int) -> int:
+    """``limit`` when it is from 1 to :data:`MAX_LIMIT`, else an InvalidInputError."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInputError(f"limit must be from 1 to {MAX_LIMIT}, got {limit}")
+    return limit
+
+
+def check_min_score(min_score: float) -> float:
+    """``min_score`` when it is within :data:`MIN_SCORE_BOUNDS`, else an InvalidInputError."""
+    low, high = MIN_SCORE_BOUNDS
+    if not low <= min_score <= high:
+        raise InvalidInputError(f"min_score must be from {low:g} to {high:g}, got {min_score}")
+    return min_score
+
+
 def check_search(query: object, limit: int, min_score: float | None) -> str:
     """The query of a search, checked with its limit and minimum score; NUL bytes (which
     FTS5 cannot take) become spaces.
@@ -95,8 +116,7 @@ def check_search(query: object, limit: int, min_score: float | None) -> str:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query is empty")
     require_unicode(query, "the query")
-    if not 1 <= limit <= 1000:
-        raise InvalidInputError(f"limit must be from 1 to 1000, got {limit}")
-    if min_score is not None and not -1.0 <= min_score <= 1.0:
-        raise InvalidInputError(f"min_score must be from -1 to 1, got {min_score}")
+    check_limit(limit)
+    if min_score is not None:
+        check_min_score(min_score)
     return query.replace("\x00", " ")

@@ -36,23 +36,11 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from enum import StrEnum
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.core.models import ENTRY_FIELDS, Entry, SearchResult
+from engine.core.models import ENTRY_FIELDS, Entry, ExportFormat, SearchResult
 from engine.guards.terminal import json_text, printable, printable_line
 from engine.output.serialize import ENTRY_KEYS, KNOWLEDGE_PREFIX, entry_record, results_json
-
-
-class ExportFormat(StrEnum):
-    """An output format; the value is the name users type (``--format csv``)."""
-
-    TEXT = "text"
-    JSON = "json"
-    CSV = "csv"
-    MD = "md"
-    XML = "xml"
-
 
 _EXPORTED = tuple(k for k in ENTRY_KEYS if k in {f.key for f in ENTRY_FIELDS if f.exported})
 FIELDS: tuple[str, ...] = ("rank", _EXPORTED[0], "score", *_EXPORTED[1:-1], "stale", _EXPORTED[-1])

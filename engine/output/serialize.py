@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -26,6 +27,7 @@ from engine.core.models import (
     Entry,
     EntryField,
     FieldKind,
+    Gate,
     ScoreExplanation,
     SearchResult,
 )
@@ -54,17 +56,7 @@ ENTRY_KEYS: tuple[str, ...] = (
 store (stale, staleReason, uri), the long ``content`` last."""
 RESULT_KEYS: tuple[str, ...] = ("rank", "score", *ENTRY_KEYS[:-1], "explanation", "content")
 """The keys of a search result: an entry's, with its rank, score and explanation."""
-EXPLANATION_KEYS: tuple[str, ...] = (
-    "vectorRank",
-    "vectorSimilarity",
-    "keywordRank",
-    "bm25",
-    "fusedScore",
-    "vectorWeight",
-    "coverage",
-    "gate",
-    "folded",
-)
+EXPLANATION_KEYS: tuple[str, ...] = tuple(f.metadata["key"] for f in fields(ScoreExplanation))
 """The keys of a score explanation."""
 
 _BY_NAME: dict[str, EntryField] = {f.column: f for f in ENTRY_FIELDS} | {
@@ -131,20 +123,15 @@ def explanation_json(explanation: ScoreExplanation) -> dict[str, Any]:
     """Why a result ranked where it did: each retriever's rank and score, the fused score,
     and why the relevance gate let it through (None where a retriever did not find it)."""
 
-    def rounded(value: float | None) -> float | None:
-        return None if value is None else round(float(value), 6)
-
-    return {
-        "vectorRank": explanation.vector_rank,
-        "vectorSimilarity": rounded(explanation.vector_similarity),
-        "keywordRank": explanation.keyword_rank,
-        "bm25": rounded(explanation.keyword_score),
-        "fusedScore": rounded(explanation.fused_score),
-        "vectorWeight": rounded(explanation.vector_weight),
-        "coverage": rounded(explanation.coverage),
-        "gate": explanation.gate,
-        "folded": explanation.folded,
-    }
+    shape: dict[str, Any] = {}
+    for spec in fields(ScoreExplanation):
+        value = getattr(explanation, spec.name)
+        if value is not None and str(spec.type).startswith("float"):  # numpy's too
+            value = round(float(value), 6)
+        elif isinstance(value, Gate):
+            value = value.value
+        shape[spec.metadata["key"]] = value
+    return shape
 
 
 def result_json(

@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.core.models import Entry, ScoreExplanation, SearchResult
+from engine.core.models import Entry, Fusion, ScoreExplanation, SearchResult
 from engine.search.keyword import KeywordHit, KeywordRank
 
 
@@ -66,8 +66,8 @@ class Fused:
         return SearchResult(entry, self.score, why)
 
 
-FUSION_METHODS = ("zscore", "rrf")
-DEFAULT_FUSION = "zscore"
+FUSION_METHODS = tuple(Fusion)
+DEFAULT_FUSION = Fusion.ZSCORE
 """The method used when none is named: the configuration's default too
 (:attr:`engine.core.config.Config.fusion`)."""
 
@@ -96,7 +96,7 @@ def fuse(
     keyword_hits: Sequence[KeywordHit],
     k: int,
     keyword_weight: float = 1.0,
-    method: str = DEFAULT_FUSION,
+    method: Fusion = DEFAULT_FUSION,
     *,
     keyword_complete: bool = False,
 ) -> list[SearchResult]:
@@ -120,14 +120,14 @@ def fuse_ranks(
     keyword_hits: Sequence[KeywordRank],
     k: int,
     keyword_weight: float = 1.0,
-    method: str = DEFAULT_FUSION,
+    method: Fusion = DEFAULT_FUSION,
     *,
     keyword_complete: bool = False,
 ) -> list[Fused]:
     """Fuse two ranked lists of entry ids by ``method`` (``zscore`` or ``rrf``); best
     first. ``keyword_complete``: the keyword list holds every entry that matches a query
     word (it is shorter than what was asked for), so an entry missing from it has none."""
-    if method == "zscore":
+    if Fusion(method) is Fusion.ZSCORE:
         return fuse_zscores(
             vector_hits, keyword_hits, keyword_weight, keyword_complete=keyword_complete
         )

@@ -35,7 +35,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from engine.core.models import Entry, SearchResult, Source
+from engine.core.models import Entry, Gate, SearchResult, Source
 from engine.search.query import STOPWORDS, WORD, Query, stem
 from engine.search.scoring import (
     RELEVANT,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-VECTOR_PENDING = "vector_pending"
+VECTOR_PENDING = Gate.VECTOR_PENDING
 """The gate's reason for an entry judged on its words alone: it has no vector yet."""
 
 RERANK_WEIGHT = 5.0
@@ -109,10 +109,10 @@ def judged(
     words = covered or 0.0
     if sim is None:
         score = relevance(0.0, words)
-        reason = VECTOR_PENDING if unembedded else "terms"
+        reason = VECTOR_PENDING if unembedded else Gate.TERMS
     else:
         score = relevance(sim, words)
-        reason = "similarity" if sim >= evidence(0.0, words) else "terms"
+        reason = Gate.SIMILARITY if sim >= evidence(0.0, words) else Gate.TERMS
     shown_coverage = None if covered is None else round(covered, 6)
     explanation = replace(
         result.explanation, vector_similarity=sim, coverage=shown_coverage, gate=reason

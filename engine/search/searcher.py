@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import (
     Category,
+    Fusion,
     ScoreExplanation,
     SearchMode,
     SearchResult,
@@ -88,7 +89,7 @@ class Searcher:
         rrf_k: int,
         min_score: float,
         keyword_weight: float = 1.0,
-        fusion: str = DEFAULT_FUSION,
+        fusion: Fusion = DEFAULT_FUSION,
         writes_first: WritesFirst | None = None,
     ) -> None:
         self.keyword = keyword

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.core.models import NearDuplicatePolicy
 from engine.services.entries import AddResult, NewEntry
 from engine.services.near_duplicates import find_near_duplicate
 from engine.storage import write_profile
@@ -31,7 +32,7 @@ def add_checked(parts: Parts, item: NewEntry) -> AddResult:
         if policy != "keep" and parts.mirror.count():
             parts.store()  # a missing store refuses here, before the model loads
             near = find_near_duplicate(parts.embedder, parts.vectors, prepared.entry)
-        if near is not None and policy == "skip":
+        if near is not None and policy is NearDuplicatePolicy.SKIP:
             return AddResult(near.entry, False, near_duplicate=near)
         result = parts.add_batcher.add(prepared)  # with the adds other threads wait to write
     return replace(result, near_duplicate=near) if result.created and near else result

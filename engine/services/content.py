@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from engine.core.config import Config
 from engine.core.errors import ContentTooLongError, InvalidInputError, SecretDetectedError
 from engine.core.hashing import normalize_content
-from engine.core.models import MAX_CONTENT_LENGTH
+from engine.core.models import MAX_CONTENT_LENGTH, SecretPolicy
 from engine.core.validation import clean_keywords, require_unicode
 from engine.guards.privacy import REDACTED, find_secrets, redact_private, redact_secrets
 
 
 def checked_content(
-    content: str, config: Config, *, secret_policy: str | None = None, path: str = ""
+    content: str, config: Config, *, secret_policy: SecretPolicy | None = None, path: str = ""
 ) -> tuple[str, tuple[str, ...]]:
     """Validate and clean content for storage: returns (content, redacted kinds).
 
@@ -34,7 +34,7 @@ def checked_content(
     hits = find_secrets(text, config.secret_allowlist, path or None)
     kinds = tuple(dict.fromkeys(h.kind for h in hits))
     if hits:
-        if (secret_policy or config.secret_policy) == "reject":
+        if (secret_policy or config.secret_policy) == SecretPolicy.REJECT:
             raise SecretDetectedError(
                 "content looks like it contains a secret (" + ", ".join(kinds) + "); "
                 "remove it, wrap it in <private>…</private>, or set secret_policy = "
@@ -59,7 +59,7 @@ def redacted(text: str, config: Config) -> str:
 
 
 def checked_keywords(
-    keywords: Sequence[str], config: Config, secret_policy: str | None
+    keywords: Sequence[str], config: Config, secret_policy: SecretPolicy | None
 ) -> tuple[str, ...]:
     """Clean keywords; one that looks like a secret is rejected or dropped."""
     kept = []
@@ -67,6 +67,6 @@ def checked_keywords(
         hits = find_secrets(keyword, config.secret_allowlist)
         if not hits:
             kept.append(keyword)
-        elif (secret_policy or config.secret_policy) == "reject":
+        elif (secret_policy or config.secret_policy) == SecretPolicy.REJECT:
             raise SecretDetectedError(f"a keyword looks like a secret ({hits[0].kind}); remove it")
     return tuple(kept)

@@ -17,7 +17,7 @@ from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.topics import own_source_dirs, ranked_entry_points
 from engine.core.hashing import content_hash
-from engine.core.models import Category, Source
+from engine.core.models import Category, SecretPolicy, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
@@ -132,14 +132,16 @@ def run_discovery(
     wanted: dict[str, NewEntry] = {}
     texts: dict[str, str] = {}
     for item in items:
-        text, _ = memory.prepare_content(item.content, secret_policy="redact", path=item.file_path)
+        text, _ = memory.prepare_content(
+            item.content, secret_policy=SecretPolicy.REDACT, path=item.file_path
+        )
         wanted.setdefault(content_hash(text), item)
         texts.setdefault(content_hash(text), text)
     creates = [item for digest, item in wanted.items() if digest not in existing]
     if progress is not None:
         _embed_ahead(memory, [t for d, t in texts.items() if d not in existing], progress)
     dropped = [e.id for digest, e in existing.items() if digest not in wanted]
-    added = memory.add_many(creates, secret_policy="redact") if creates else []
+    added = memory.add_many(creates, secret_policy=SecretPolicy.REDACT) if creates else []
     if dropped:
         parts.entries.delete_many(dropped)
     ids = {digest: e.id for digest, e in existing.items() if digest in wanted}

@@ -22,7 +22,7 @@ from engine.core.errors import (
     NotFoundError,
 )
 from engine.core.hashing import content_hash
-from engine.core.models import Category, Entry, Source
+from engine.core.models import Category, Entry, SecretPolicy, Source
 from engine.core.validation import (
     is_unicode,
     now_iso,
@@ -110,13 +110,13 @@ class EntryService:
         return entry
 
     def prepare_content(
-        self, content: str, *, secret_policy: str | None = None, path: str = ""
+        self, content: str, *, secret_policy: SecretPolicy | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
         """Validate and clean content for storage; see :func:`.content.checked_content`."""
         return checked_content(content, self.config, secret_policy=secret_policy, path=path)
 
     def prepare(
-        self, items: Sequence[NewEntry], *, secret_policy: str | None = None
+        self, items: Sequence[NewEntry], *, secret_policy: SecretPolicy | None = None
     ) -> list[Prepared]:
         """``items`` as they will be stored, for :meth:`add_prepared` (raises as
         :meth:`add_many` would). ``secret_policy`` overrides the configured one."""
@@ -124,7 +124,7 @@ class EntryService:
         return [Prepared(*self._build(item, stamp, secret_policy)) for item in items]
 
     def _build(
-        self, item: NewEntry, stamp: str, secret_policy: str | None
+        self, item: NewEntry, stamp: str, secret_policy: SecretPolicy | None
     ) -> tuple[Entry, tuple[str, ...]]:
         text, kinds = self.prepare_content(
             item.content, secret_policy=secret_policy, path=item.file_path
@@ -160,7 +160,11 @@ class EntryService:
         return found[0] if found else None
 
     def add_many(
-        self, items: Sequence[NewEntry], *, secret_policy: str | None = None, embed: bool = True
+        self,
+        items: Sequence[NewEntry],
+        *,
+        secret_policy: SecretPolicy | None = None,
+        embed: bool = True,
     ) -> list[AddResult]:
         """Store several entries in one write (embedded in one batch); see
         :meth:`engine.services.memory.Memory.add`.

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core.errors import EngineError
-from engine.core.models import Category, Source
+from engine.core.models import Category, SecretPolicy, Source
 from engine.core.validation import parse_category
 from engine.guards.privacy import (
     REDACTED,
@@ -63,7 +63,7 @@ def file_entries(
             if piece == REDACTED:
                 continue  # nothing left to index once the private block is gone
             # Store-ready text (secrets redacted), so its hash matches what is stored.
-            text, kinds = memory.prepare_content(piece, secret_policy="redact", path=rel)
+            text, kinds = memory.prepare_content(piece, secret_policy=SecretPolicy.REDACT, path=rel)
             where = f"{rel}:{chunk.line_start + parsed.body_line_offset}"
             report.warnings += [(where, f"redacted a likely secret ({k})") for k in kinds]
             entries.append(

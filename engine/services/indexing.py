@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.errors import EngineError, NotFoundError
 from engine.core.hashing import content_hash
-from engine.core.models import Entry, Source
+from engine.core.models import Entry, SecretPolicy, Source
 from engine.core.validation import now_iso, parse_category
 from engine.guards.files import DEFAULT_MAX_BYTES, FileRefusedError, decode, project_files
 from engine.services.aliases import promoted_from
@@ -353,7 +353,7 @@ class Indexer:
     ) -> None:
         creates = [item for plan in plans for item in plan.creates]
         if creates:  # the first phase: vectors come from the cache or the backlog's run
-            self.parts.entries.add_many(creates, secret_policy="redact", embed=False)
+            self.parts.entries.add_many(creates, secret_policy=SecretPolicy.REDACT, embed=False)
         updates = [entry for plan in plans for entry in plan.updates]
         if updates:
             self.parts.entries.update_metadata(updates)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.config import Config, load_config
 from engine.core.errors import FileIsSourceError
-from engine.core.models import Category, Entry, SearchMode, SearchResult, Source
+from engine.core.models import Category, Entry, SearchMode, SearchResult, SecretPolicy, Source
 from engine.core.validation import (
     check_search,
     is_unicode,
@@ -179,7 +179,11 @@ class Memory:
         return adding.add_checked(self._parts, item)
 
     def add_many(
-        self, items: Sequence[NewEntry], *, secret_policy: str | None = None, embed: bool = True
+        self,
+        items: Sequence[NewEntry],
+        *,
+        secret_policy: SecretPolicy | None = None,
+        embed: bool = True,
     ) -> list[AddResult]:
         """Store several entries in one write; see :meth:`EntryService.add_many`."""
         return self._parts.entries.add_many(items, secret_policy=secret_policy, embed=embed)
@@ -230,7 +234,7 @@ class Memory:
         self._parts.entries.restore(entries)
 
     def prepare_content(
-        self, content: str, *, secret_policy: str | None = None, path: str = ""
+        self, content: str, *, secret_policy: SecretPolicy | None = None, path: str = ""
     ) -> tuple[str, tuple[str, ...]]:
         """Content as it would be stored, and the kinds of secret redacted from it
         (raises as :meth:`add` would); see :func:`engine.services.content.checked_content`."""
