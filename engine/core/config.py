@@ -44,7 +44,12 @@ _BY_ENV = {s.env: s for s in SETTINGS}
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """Resolved configuration. Construct with :func:`load_config`."""
+    """Resolved configuration. Construct with :func:`load_config`.
+
+    One field per key of :data:`SETTINGS`, in its order: the key's type and default.
+    Everything else about a key (its names, bounds, choices, documentation, README line)
+    is its :class:`Setting`; tests/engine/test_config_table.py holds the two together.
+    """
 
     search_mode: SearchMode = SearchMode.HYBRID
     min_score: float = 0.20
@@ -59,13 +64,13 @@ class Config:
     count_references: bool = True
     secret_policy: SecretPolicy = SecretPolicy.REJECT
     secret_allowlist: tuple[str, ...] = ()
-    near_duplicate: NearDuplicatePolicy = NearDuplicatePolicy.REPORT
-    knowledge_dir: str = ".claude/knowledge"
-    max_file_bytes: int = 2_000_000
     sources: tuple[str, ...] = DEFAULT_SOURCES
     sources_exclude: tuple[str, ...] = ()
     analyzer_include: tuple[str, ...] = ()
     analyzer_exclude: tuple[str, ...] = ()
+    near_duplicate: NearDuplicatePolicy = NearDuplicatePolicy.REPORT
+    knowledge_dir: str = ".claude/knowledge"
+    max_file_bytes: int = 2_000_000
     store_uri: str = ""
     store_allow_http: bool = False
     session_capture: bool = True

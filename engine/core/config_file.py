@@ -98,3 +98,43 @@ def _plain(value: object) -> object:
     if isinstance(value, SearchMode):
         return str(value)
     return list(value) if isinstance(value, tuple) else value
+
+
+CONFIG_TABLE_HEAD = "| key | default | env | meaning |\n|---|---|---|---|\n"
+"""The head of the README's configuration table."""
+
+
+def config_table() -> str:
+    """The README's configuration table, one row per setting in declaration order
+    (:data:`engine.core.settings.SETTINGS`: its name, environment variable and README
+    line; the default from :data:`engine.core.config.DEFAULTS`)."""
+    rows = [
+        f"| `{s.name}` | {_shown_default(s.name, s.readme_default)} | `{s.env}` | {s.readme} |"
+        for s in SETTINGS
+    ]
+    return CONFIG_TABLE_HEAD + "\n".join(rows) + "\n"
+
+
+def _shown_default(name: str, shown: str) -> str:
+    value = getattr(DEFAULTS, name)
+    if shown:
+        return shown
+    if isinstance(value, tuple) and not value:
+        return "none"
+    if isinstance(value, bool):
+        return "`true`" if value else "`false`"
+    return f"`{value}`"
+
+
+def with_config_table(readme: str) -> str:
+    """``readme`` with its configuration table replaced by :func:`config_table`.
+
+    Raises:
+        ValueError: ``readme`` has no configuration table.
+    """
+    start = readme.find(CONFIG_TABLE_HEAD)
+    if start < 0:
+        raise ValueError("no configuration table (a line '| key | default | env | meaning |')")
+    end = readme.find("\n\n", start)
+    end = len(readme) if end < 0 else end + 1
+    return readme[:start] + config_table() + readme[end:]

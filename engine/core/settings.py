@@ -25,6 +25,11 @@ class Setting:
     """The engine's enum of the allowed values (the value read is one of its members)."""
     items: str = "glob patterns relative to the project root"
     """What each string of a list setting is."""
+    readme: str = ""
+    """Its line in the README's configuration table (markdown), which
+    ``python scripts/config_table.py`` writes from these declarations."""
+    readme_default: str = ""
+    """The default as the README shows it, where the value itself is not the clearest."""
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -57,6 +62,7 @@ SETTINGS: tuple[Setting, ...] = (
         "defaultSearchMode",
         "CLAUDE_MEMORY_SEARCH_MODE",
         enum=SearchMode,
+        readme="default search mode",
     ),
     Setting(
         "min_score",
@@ -67,6 +73,8 @@ SETTINGS: tuple[Setting, ...] = (
         "minScore",
         "CLAUDE_MEMORY_MIN_SCORE",
         *MIN_SCORE_BOUNDS,
+        readme="relevance floor (0..1; 0 or less: no gate): a search lists results only when one "
+        "reaches 0.5, then those down to this ([How search works](#how-search-works))",
     ),
     Setting(
         "chunk_size",
@@ -76,6 +84,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_CHUNK_SIZE",
         100,
         10_000,
+        readme="largest chunk, characters (100..10000)",
     ),
     Setting(
         "chunk_overlap",
@@ -85,6 +94,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_CHUNK_OVERLAP",
         0,
         50,
+        readme="overlap between chunks, percent (0..50)",
     ),
     Setting(
         "default_limit",
@@ -94,6 +104,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_DEFAULT_LIMIT",
         1,
         100,
+        readme="results when no limit is given",
     ),
     Setting(
         "fusion",
@@ -103,6 +114,7 @@ SETTINGS: tuple[Setting, ...] = (
         "fusion",
         "CLAUDE_MEMORY_FUSION",
         enum=Fusion,
+        readme="hybrid fusion: `zscore` (sum of z-normalised scores) or `rrf`",
     ),
     Setting(
         "rrf_k",
@@ -112,6 +124,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_RRF_K",
         1,
         1000,
+        readme='Reciprocal Rank Fusion constant (`fusion = "rrf"`)',
     ),
     Setting(
         "keyword_weight",
@@ -123,22 +136,30 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_KEYWORD_WEIGHT",
         0.0,
         5.0,
+        readme="weight of the keyword list in fusion (0..5)",
     ),
     Setting(
         "promote_threshold",
         int,
-        "Reference count at which an agent's entry qualifies for promotion to markdown.",
+        "Reference count at which an entry that lives only in the memory (session, "
+        "discovery, manual) is due for promotion to markdown.",
         "promoteThreshold",
         "CLAUDE_MEMORY_PROMOTE_THRESHOLD",
         1,
         100_000,
+        readme="references before promotion",
     ),
     Setting(
         "auto_promote",
         bool,
-        "Promote qualifying session/discovery entries automatically when they are found.",
+        "Promote the entries due for promotion (session, discovery and manual entries whose "
+        "reference count reached promote_threshold: what `promote --due` takes) "
+        "automatically, when a face hands them out.",
         "autoPromote",
         "CLAUDE_MEMORY_AUTO_PROMOTE",
+        readme="promote the entries due (`promote --due`: session, discovery and manual "
+        "entries past `promote_threshold`) as soon as a search, the prompt hook or the app "
+        "hands them out",
     ),
     Setting(
         "count_references",
@@ -148,6 +169,8 @@ SETTINGS: tuple[Setting, ...] = (
         "qualify notes for promotion. Kept in the keyword index, written to the store in batches.",
         "countReferences",
         "CLAUDE_MEMORY_COUNT_REFERENCES",
+        readme="count an entry each time a search (CLI, MCP, the prompt hook) returns it or the "
+        "app opens it (`list --sort refs`, promotion)",
     ),
     Setting(
         "secret_policy",
@@ -156,6 +179,7 @@ SETTINGS: tuple[Setting, ...] = (
         "secretPolicy",
         "CLAUDE_MEMORY_SECRET_POLICY",
         enum=SecretPolicy,
+        readme="`reject` or `redact` likely secrets",
     ),
     Setting(
         "secret_allowlist",
@@ -164,6 +188,8 @@ SETTINGS: tuple[Setting, ...] = (
         "secretAllowlist",
         "CLAUDE_MEMORY_SECRET_ALLOWLIST",
         items="each the exact text or its sha256:<hex> fingerprint, never a pattern",
+        readme="known false positives of the secret check: the exact text or its `sha256:<hex>` "
+        "fingerprint (never a pattern)",
     ),
     Setting(
         "sources",
@@ -175,6 +201,10 @@ SETTINGS: tuple[Setting, ...] = (
         "sources",
         "CLAUDE_MEMORY_SOURCES",
         items="patterns in .gitignore syntax",
+        readme_default="root `*.md`, `README.md`, `docs/**`… (kept as they are: every "
+        "documentation file of the project)",
+        readme="project documentation indexed besides the knowledge folder (`.gitignore` "
+        "patterns; other patterns narrow the docs to them; env: comma-separated)",
     ),
     Setting(
         "sources_exclude",
@@ -182,6 +212,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Glob patterns of files never indexed as sources, even when `sources` matches them.",
         "sourcesExclude",
         "CLAUDE_MEMORY_SOURCES_EXCLUDE",
+        readme="patterns never indexed as sources",
     ),
     Setting(
         "analyzer_include",
@@ -189,6 +220,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Patterns of files the analyzer counts as own code though they look like examples etc.",
         "analyzerInclude",
         "CLAUDE_MEMORY_ANALYZER_INCLUDE",
+        readme="patterns the analyzer treats as the project's own code though they look like "
+        "examples, tests, vendored or generated files",
     ),
     Setting(
         "analyzer_exclude",
@@ -196,6 +229,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Patterns of files the analyzer leaves out of own code (summarised once, like tests).",
         "analyzerExclude",
         "CLAUDE_MEMORY_ANALYZER_EXCLUDE",
+        readme="patterns the analyzer leaves out of the project's own code (one summary entry)",
     ),
     Setting(
         "near_duplicate",
@@ -205,6 +239,8 @@ SETTINGS: tuple[Setting, ...] = (
         "nearDuplicate",
         "CLAUDE_MEMORY_NEAR_DUPLICATE",
         enum=NearDuplicatePolicy,
+        readme="a note added with cosine >= 0.9 to a stored one: `report` it (and keep both), "
+        "`keep` silently, or `skip` it",
     ),
     Setting(
         "knowledge_dir",
@@ -212,6 +248,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Folder of curated markdown, relative to the project root (inside the project).",
         "knowledgeDir",
         "CLAUDE_MEMORY_KNOWLEDGE_DIR",
+        readme="curated markdown folder (must lie inside the project, symlinks resolved)",
     ),
     Setting(
         "max_file_bytes",
@@ -221,6 +258,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_MAX_FILE_BYTES",
         1_000,
         100_000_000,
+        readme="largest file indexed, checked or served, in bytes (`1000`..`100000000`)",
     ),
     Setting(
         "store_uri",
@@ -230,6 +268,10 @@ SETTINGS: tuple[Setting, ...] = (
         "the object store's environment (AWS_ACCESS_KEY_ID, AWS_ENDPOINT_URL…), never here.",
         "storeUri",
         "CLAUDE_MEMORY_STORE_URI",
+        readme_default="empty (`.claude/memory/vectors`)",
+        readme="the store of record on object storage shared by several machines: "
+        "`s3://bucket/prefix` (`gs://`, `az://`); see [Sharing one memory across machines "
+        "(S3)](#sharing-one-memory-across-machines-s3). Credentials here are refused",
     ),
     Setting(
         "store_allow_http",
@@ -237,6 +279,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Allow plain HTTP to a non-loopback object store endpoint (loopback always may).",
         "storeAllowHttp",
         "CLAUDE_MEMORY_STORE_ALLOW_HTTP",
+        readme="allow plain HTTP to a non-loopback object store endpoint (loopback always may)",
     ),
     Setting(
         "session_capture",
@@ -246,6 +289,9 @@ SETTINGS: tuple[Setting, ...] = (
         "prompts say #no-memory is never kept.",
         "sessionCapture",
         "CLAUDE_MEMORY_SESSION_CAPTURE",
+        readme="keep a digest of each Claude Code session as a personal note "
+        "([Sessions](#sessions-what-a-session-did-kept-without-asking)); a prompt saying "
+        "`#no-memory` keeps nothing of its session",
     ),
     Setting(
         "session_tool_output",
@@ -254,6 +300,7 @@ SETTINGS: tuple[Setting, ...] = (
         "session's digest; left out by default.",
         "sessionToolOutput",
         "CLAUDE_MEMORY_SESSION_TOOL_OUTPUT",
+        readme="also keep what tools printed (a failed command's first line of output) in a digest",
     ),
     Setting(
         "session_recall_tokens",
@@ -265,5 +312,7 @@ SETTINGS: tuple[Setting, ...] = (
         "CLAUDE_MEMORY_SESSION_RECALL_TOKENS",
         0,
         20_000,
+        readme="budget of the block a session starts with, in tokens of about four characters "
+        "(`0`..`20000`; `0`: none)",
     ),
 )
