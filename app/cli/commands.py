@@ -19,6 +19,7 @@ from engine import (
     EngineError,
     MemoryPaths,
     NotFoundError,
+    SearchMode,
     add_json,
     entry_json,
     json_text,
@@ -78,7 +79,7 @@ def search(args: argparse.Namespace, root: Path) -> int:
     from app.progress import announce_model_export
 
     announce_model_export()
-    with _open(root, vectors=args.mode != "keyword") as memory:
+    with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
         response = memory.search(
             args.query,
             mode=args.mode,

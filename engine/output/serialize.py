@@ -30,6 +30,7 @@ from engine.core.models import (
     Gate,
     ScoreExplanation,
     SearchResult,
+    Source,
 )
 
 ALL_FIELDS: tuple[str, ...] = tuple(dict.fromkeys([*ENTRY_COLUMNS, *(f.key for f in ENTRY_FIELDS)]))
@@ -97,7 +98,7 @@ def entry_record(entry: Entry, keys: Sequence[str] = ENTRY_COLUMNS) -> dict[str,
 def resource_uri(entry: Entry, knowledge_prefix: str = KNOWLEDGE_PREFIX) -> str | None:
     """The ``memory://`` resource of an entry's knowledge file, if it comes from one."""
     path = entry.file_path
-    if entry.source.value != "markdown" or not path or not knowledge_prefix:
+    if entry.source is not Source.MARKDOWN or not path or not knowledge_prefix:
         return None
     if not path.startswith(knowledge_prefix):
         return None

@@ -9,7 +9,7 @@ from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
 from app.tui.widgets.markdown_view import PreviewMarkdown
-from engine import ScoreExplanation, SearchResult, printable, printable_line
+from engine import ScoreExplanation, SearchMode, SearchResult, printable, printable_line
 
 EMPTY_HINT = "Select a result to preview it here."
 PREVIEW_DELAY = 0.06
@@ -68,7 +68,7 @@ def metadata(result: SearchResult) -> Content:
     return Content("\n").join(lines)
 
 
-def explanation(result: SearchResult, mode: str) -> Content:
+def explanation(result: SearchResult, mode: SearchMode | str) -> Content:
     """The score explanation: the relevance shown, then what it rests on: each
     retriever's rank and raw score (cosine, BM25), the share of the query's words the
     entry holds, the fused score that chose it."""
@@ -85,7 +85,7 @@ def explanation(result: SearchResult, mode: str) -> Content:
             "[b]relevance $score[/] [dim]$mode[/]", score=f"{result.score:.2f}", mode=mode
         )
     ]
-    if mode != "keyword":
+    if mode != SearchMode.KEYWORD:
         parts.append(
             Content.from_markup(
                 "[dim]vector[/] $rank [dim]similarity[/] $sim",
@@ -93,7 +93,7 @@ def explanation(result: SearchResult, mode: str) -> Content:
                 sim=num(why.vector_similarity),
             )
         )
-    if mode != "vector":
+    if mode != SearchMode.VECTOR:
         parts.append(
             Content.from_markup(
                 "[dim]keyword[/] $rank [dim]bm25[/] $bm25",
