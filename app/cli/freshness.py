@@ -291,7 +291,9 @@ def register_commands(command: Callable[[str, str], argparse.ArgumentParser]) ->
     p = command("stale", "Entries whose cited code changed or disappeared.")
     p.add_argument("--json", action="store_true")
     p.add_argument(
-        "--refresh", action="store_true", help="mark the stale notes as reviewed (re-cite them)"
+        "--refresh",
+        action="store_true",
+        help="refresh them: notes reviewed (re-cited), discovery run again for its entries",
     )
     p.set_defaults(handler=stale)
 
