@@ -140,13 +140,6 @@ def working(label: str) -> Iterator[None]:
             _active.remove(bar)
 
 
-def announce_model_export() -> None:
-    """Show the one-time model export as progress (it takes tens of seconds)."""
-    from engine import on_model_export
-
-    on_model_export(working)
-
-
 def pending_line(pending: int) -> str:
     """What to say of entries that wait for their vector (keyword search finds them)."""
     return (

@@ -40,10 +40,8 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     home.mkdir(exist_ok=True)
     keep = ("PATH", "LANG", "PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "SSL_CERT_FILE")
     env = {k: os.environ[k] for k in keep if k in os.environ}
-    model_cache = os.environ.get("MEMORY_TUI_MODEL_CACHE", "")
     return env | {"HOME": str(home), "PATH": "/usr/bin:/bin",
-                  "UV_CACHE_DIR": str(UV_CACHE), "PIP_CACHE_DIR": str(PIP_CACHE),
-                  "MEMORY_TUI_MODEL_CACHE": model_cache}  # fmt: skip
+                  "UV_CACHE_DIR": str(UV_CACHE), "PIP_CACHE_DIR": str(PIP_CACHE)}  # fmt: skip
 
 
 def _site_packages(env_dir: Path) -> Path:
