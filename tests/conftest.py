@@ -18,9 +18,7 @@ from engine.services.memory import Memory
 
 
 @pytest.fixture(autouse=True)
-def _isolate(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """No CLAUDE_MEMORY_* variable, HTTP token or real home directory leak into a test."""
     for name in list(os.environ):
         if name.startswith("CLAUDE_MEMORY_") or name == "MEMORY_TUI_HTTP_TOKEN":

@@ -106,5 +106,5 @@ def test_a_missing_file_stops_loading_with_the_fix(
 def test_a_truncated_graph_stops_loading_with_the_fix(model_copy: Path) -> None:
     graph = model_copy / "model-int8.onnx"
     graph.write_bytes(graph.read_bytes()[:1000])
-    with pytest.raises(DamagedModelError, match="cannot be loaded .*reinstall memory-tui"):
+    with pytest.raises(DamagedModelError, match=r"cannot be loaded .*reinstall memory-tui"):
         OnnxEmbedder("int8").embed_documents(["a note"])
