@@ -10,6 +10,10 @@ sizes come from the package's ``config.json``; a model that is not a BERT of thi
 
 The graph keeps every ``Linear`` as ``MatMul`` by a constant weight plus ``Add``, the
 form the int8 quantiser (weights only, ``MatMulConstBOnly``) recognises.
+
+Development time only: ``scripts/build_model_graphs.py`` runs :func:`write_graphs` and the
+files ship in the package (:mod:`.onnx_files`); ``onnx`` and ``safetensors`` come with the
+``test`` extra, and memory-tui itself never imports this module.
 """
 
 from __future__ import annotations
