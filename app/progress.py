@@ -3,7 +3,7 @@
 :func:`progress_bar` drives a bar with a count and the time left (indexing);
 :func:`embedding_progress` the same for embedding, or plain lines off a terminal;
 :func:`working` shows a spinner with the elapsed time for a step whose size is unknown
-(the one-time model export, codebase analysis, compaction). Both yield a no-op off a
+(codebase analysis, compaction). Both yield a no-op off a
 terminal (plain lines for embedding), so callers never branch on where stderr goes.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 Update = Callable[[int, int, str], None]
 _active: list[Any] = []
 """The progress display now shown, if any: Rich allows one at a time, so a step that
-starts inside another (the model export inside indexing) adds a line to it."""
+starts inside another (a spinner inside indexing) adds a line to it."""
 
 
 def on_terminal() -> bool:
@@ -138,13 +138,6 @@ def working(label: str) -> Iterator[None]:
             yield
         finally:
             _active.remove(bar)
-
-
-def announce_model_export() -> None:
-    """Show the one-time model export as progress (it takes tens of seconds)."""
-    from engine import on_model_export
-
-    on_model_export(working)
 
 
 def pending_line(pending: int) -> str:

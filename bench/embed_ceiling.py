@@ -31,7 +31,7 @@ from bench.embed_devices import _texts
 from bench.metrics import median
 from engine.embedding.base import model_path
 from engine.embedding.onnx_embedder import MAX_TOKENS, OnnxEmbedder
-from engine.embedding.onnx_export import ensure_onnx
+from engine.embedding.onnx_files import onnx_path
 
 
 def _tokenizer() -> Any:
@@ -51,9 +51,7 @@ def _session(threads: int, spinning: bool) -> Any:
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     options.log_severity_level = 3
-    return ort.InferenceSession(
-        str(ensure_onnx("int8")), options, providers=["CPUExecutionProvider"]
-    )
+    return ort.InferenceSession(str(onnx_path("int8")), options, providers=["CPUExecutionProvider"])
 
 
 def _batches(texts: list[str], size: int) -> list[dict[str, Any]]:

@@ -2,8 +2,8 @@
 
     python -m bench.int8_quality
 
-Embeds the 5,183 SciFact abstracts with the int8 export (weights quantised per channel,
-:mod:`engine.embedding.onnx_export`) and compares, on the test split, vector and hybrid nDCG@10
+Embeds the 5,183 SciFact abstracts with the int8 graph (weights quantised per channel,
+:mod:`engine.embedding.onnx_files`) and compares, on the test split, vector and hybrid nDCG@10
 (hybrid = the product's weighted RRF of the vector list and the memory's BM25 list, gate
 off) with the fp32 vectors already in the SciFact memory. Queries are embedded by fp32
 (what the product does) and, for reference, by int8. Prints the int8 throughput too.

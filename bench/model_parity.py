@@ -4,7 +4,7 @@
 
 Embeds the sample of ``tests/engine/test_packaged_model.py`` (300 SciFact abstracts, 700
 LoCoMo turns) with sentence-transformers on the fp32 weights (the reference extra), with
-the ONNX files built from the shipped float16 weights (fp32 and int8), and, when given,
+the ONNX graphs shipped with the float16 weights (fp32 and int8), and, when given,
 with ONNX files made another way (the torch export of earlier versions), and prints each
 one's cosine to the reference: minimum, mean, and the time taken.
 """
@@ -57,12 +57,12 @@ def _from_file(path: Path) -> object:
     from engine.embedding import onnx_embedder
 
     embedder = onnx_embedder.OnnxEmbedder("fp32")
-    original = onnx_embedder.ensure_onnx
-    onnx_embedder.ensure_onnx = lambda variant="fp32": path  # type: ignore[assignment]
+    original = onnx_embedder.onnx_path
+    onnx_embedder.onnx_path = lambda variant="fp32": path  # type: ignore[assignment]
     try:
         embedder.load()
     finally:
-        onnx_embedder.ensure_onnx = original
+        onnx_embedder.onnx_path = original
     return embedder
 
 

@@ -84,7 +84,6 @@ _EXPORTS: dict[str, str] = {
     "words": "engine.search.query",
     "WriteLock": "engine.storage.locking",
     "default_embedder": "engine.embedding.default",
-    "on_model_export": "engine.embedding.onnx_export",
     "parse_mode": "engine.core.validation",
     "check_limit": "engine.core.validation",
     "check_min_score": "engine.core.validation",
@@ -173,7 +172,6 @@ __all__ = [
     "fix_secrets",
     "json_text",
     "load_config",
-    "on_model_export",
     "output_schema",
     "parse_format",
     "parse_mode",
@@ -258,7 +256,6 @@ if TYPE_CHECKING:
         parse_mode,
     )
     from engine.embedding.default import default_embedder
-    from engine.embedding.onnx_export import on_model_export
     from engine.guards.files import (
         FileRefusedError,
         project_files,

@@ -17,17 +17,8 @@ from fakes import FakeEmbedder
 from engine.services.memory import Memory
 
 
-@pytest.fixture(scope="session")
-def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One folder for the ONNX export of the model, shared by the whole session (the
-    export is made once, by the first test that needs it)."""
-    return tmp_path_factory.mktemp("model-cache")
-
-
 @pytest.fixture(autouse=True)
-def _isolate(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory, model_cache: Path
-) -> None:
+def _isolate(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """No CLAUDE_MEMORY_* variable, HTTP token or real home directory leak into a test."""
     for name in list(os.environ):
         if name.startswith("CLAUDE_MEMORY_") or name == "MEMORY_TUI_HTTP_TOKEN":
@@ -36,19 +27,6 @@ def _isolate(
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-    monkeypatch.setenv("MEMORY_TUI_MODEL_CACHE", str(model_cache))
-
-
-@pytest.fixture
-def exported_model(model_cache: Path) -> Path:
-    """The session's model cache with the ONNX exports made (the first call exports, for
-    tens of seconds on a loaded machine): for tests of a process's start-up that must
-    time the loading of the model, not its one-off export."""
-    from engine.embedding.onnx_export import ensure_onnx
-
-    ensure_onnx("fp32")
-    ensure_onnx("int8")
-    return model_cache
 
 
 @pytest.fixture

@@ -76,9 +76,6 @@ def search(args: argparse.Namespace, root: Path) -> int:
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
-    from app.progress import announce_model_export
-
-    announce_model_export()
     with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
         response = memory.search(
             args.query,
@@ -114,9 +111,6 @@ def _read_stdin() -> str:
 
 def add(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui add``."""
-    from app.progress import announce_model_export
-
-    announce_model_export()
     content = _read_stdin() if args.content == "-" else args.content
     with _open(root, must_exist=False) as memory:
         result = memory.add(
@@ -284,10 +278,9 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path, *, write_bytecode: bool = True) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
-    from app.progress import announce_model_export, embedding_progress, pending_line, progress_bar
+    from app.progress import embedding_progress, pending_line, progress_bar
     from engine import Indexer
 
-    announce_model_export()
     with _open(root, must_exist=False) as memory:
         indexer = Indexer(memory)
         with progress_bar("Indexing") as update:  # the first phase: keyword search works
@@ -327,9 +320,8 @@ def index(args: argparse.Namespace, root: Path, *, write_bytecode: bool = True) 
 
 def embed(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui embed``: the second phase of indexing alone, in the foreground."""
-    from app.progress import announce_model_export, embedding_progress
+    from app.progress import embedding_progress
 
-    announce_model_export()
     with _open(root) as memory, embedding_progress("Embedding") as update:
         done = memory.embed_waiting(progress=update)
     if args.json:
@@ -341,10 +333,9 @@ def embed(args: argparse.Namespace, root: Path) -> int:
 
 def analyze(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui analyze``."""
-    from app.progress import announce_model_export, progress_bar
+    from app.progress import progress_bar
     from engine import run_discovery
 
-    announce_model_export()
     with _open(root, must_exist=False) as memory, progress_bar("Analysing") as update:
         found = run_discovery(memory, progress=update)
     analysis = found.analysis

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.options import EXIT_INTERRUPTED
-from app.progress import announce_model_export, embedding_progress, progress_bar
+from app.progress import embedding_progress, progress_bar
 from app.words import plural
 from engine import EngineError, printable
 
@@ -67,7 +67,6 @@ def _init(args: argparse.Namespace, root: Path, steps: Steps) -> int:
     report = InitReport()
     _files(root, report, hooks=not args.no_hooks)
     steps.then("opening the memory", f"project files ({len(report.created)} created)")
-    announce_model_export()
     from engine import Memory
 
     try:

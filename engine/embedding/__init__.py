@@ -1,8 +1,9 @@
 """Text → vectors: the :class:`~.base.Embedder` protocol, the packaged model and its cache.
 
 Owns: the protocol and the model's files (:mod:`.base`, the package's leaf), the default
-embedder (:mod:`.default`: onnxruntime, :mod:`.onnx_embedder`), the ONNX export and its
-int8 form (:mod:`.onnx_export`), the sentence-transformers reference
+embedder (:mod:`.default`: onnxruntime, :mod:`.onnx_embedder`), the shipped ONNX graphs,
+fp32 and int8 (:mod:`.onnx_files`; :mod:`.onnx_graph` writes them, at development time
+only), the sentence-transformers reference
 (:mod:`.reference`), the on-disk vector cache (:mod:`.cache`) and what an entry's vector
 is computed from, with its cache key (:mod:`.document`).
 May import: :mod:`engine.core`, :mod:`engine.storage` (SQLite helpers). Model runtimes

@@ -139,8 +139,15 @@ class Uncached(ABC):
 
 
 WEIGHTS_SHA256 = "5ba0032aefec27c763b2d9c8912eeec19529d4efdab9a71a9756e8056ba8f2e0"
-"""SHA-256 of the shipped ``model.safetensors`` (``scripts/vendor_model.py`` prints it):
-the ONNX files are named after it and checked against it when they are made."""
+"""SHA-256 of the shipped ``model.safetensors`` (``scripts/vendor_model.py`` prints it)."""
+
+MODEL_SHA256 = {
+    "model.safetensors": WEIGHTS_SHA256,
+    "model.onnx": "7e61a50e51ab5d9ca2219d9a40a5ce0ad3bfec51a6a28314642b37ea5ade1bb4",
+    "model-int8.onnx": "1346a30521a21f36a8c546f7383a782a84bc905da3b446a77305e89b6a0115e3",
+}
+"""SHA-256 of each shipped weights and graph file (``scripts/build_model_graphs.py``
+prints the graphs'): ``memory-tui doctor`` checks the installed files against them."""
 
 
 def model_path() -> Path:

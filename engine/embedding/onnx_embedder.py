@@ -25,7 +25,7 @@ from engine.embedding.base import (
     force_offline,
     model_path,
 )
-from engine.embedding.onnx_export import Variant, ensure_onnx
+from engine.embedding.onnx_files import DamagedModelError, Variant, onnx_path
 from engine.embedding.reference import SentenceTransformerEmbedder, reference_installed
 
 if TYPE_CHECKING:
@@ -53,9 +53,9 @@ def choose_providers(available: Sequence[str], device: str | None) -> list[str]:
 class OnnxEmbedder(Uncached):
     """The packaged model through onnxruntime; loads on first use (thread-safe).
 
-    ``variant`` is the export used for queries (and for documents unless
+    ``variant`` is the graph used for queries (and for documents unless
     ``document_variant`` says otherwise): fp32 gives sentence-transformers' vectors. The
-    int8 export (weights quantised per channel) embeds documents about twice as fast on
+    int8 graph (weights quantised per channel) embeds documents about twice as fast on
     this CPU with vectors close to fp32 ones (cosine ≈ 0.995); queries embedded by fp32
     search them as well as fp32 documents (SciFact, bench/RESULTS.md). ``model_id``
     names the documents' variant, so the embedding cache never mixes the two.
@@ -96,8 +96,7 @@ class OnnxEmbedder(Uncached):
         return self._fallback is not None or self.variant in self._sessions
 
     def load(self) -> None:
-        """Load the query model now (e.g. from a background worker); exports the model on
-        first ever use."""
+        """Load the query model now (e.g. from a background worker)."""
         self._session(self.variant)
 
     def _session(self, variant: Variant) -> Any:
@@ -124,7 +123,13 @@ class OnnxEmbedder(Uncached):
             return self._sessions.get(variant)
 
     def _load_session(self, variant: Variant) -> Any:
-        path = ensure_onnx(variant)
+        """The session of the shipped graph of ``variant``.
+
+        Raises:
+            DamagedModelError: the graph or its weights are missing or unreadable; the
+                message names the file and how to repair it.
+        """
+        path = onnx_path(variant)
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -142,7 +147,12 @@ class OnnxEmbedder(Uncached):
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: nothing on stderr in normal use
         providers = choose_providers(ort.get_available_providers(), os.environ.get(DEVICE_ENV))
-        session = ort.InferenceSession(str(path), options, providers=providers)
+        try:
+            session = ort.InferenceSession(str(path), options, providers=providers)
+        except Exception as exc:  # onnxruntime raises its own kinds, by cause
+            raise DamagedModelError(
+                f"the embedding model {path} cannot be loaded ({exc}): reinstall memory-tui"
+            ) from exc
         log.info(
             "embedding model ready (onnxruntime, %s, %s, %s)",
             variant,

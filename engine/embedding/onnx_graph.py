@@ -10,12 +10,18 @@ sizes come from the package's ``config.json``; a model that is not a BERT of thi
 
 The graph keeps every ``Linear`` as ``MatMul`` by a constant weight plus ``Add``, the
 form the int8 quantiser (weights only, ``MatMulConstBOnly``) recognises.
+
+Development time only: ``scripts/build_model_graphs.py`` runs :func:`write_graphs` and the
+files ship in the package (:mod:`.onnx_files`); ``onnx`` and ``safetensors`` come with the
+``test`` extra, and memory-tui itself never imports this module.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +33,39 @@ OPSET = 17
 """``LayerNormalization`` is an operator from opset 17 on."""
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 OUTPUT = "embedding"
+WEIGHTS_FILE = "model.safetensors"
+GRAPH_FILES = {"fp32": "model.onnx", "int8": "model-int8.onnx"}
+"""The graphs shipped beside the weights: fp32 (queries) and int8 (documents)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTensor:
+    """Where a float16 tensor's bytes lie in the weights file (safetensors' layout)."""
+
+    shape: tuple[int, ...]
+    offset: int
+    length: int
+
+
+def stored_tensors(path: Path) -> dict[str, StoredTensor]:
+    """The float16 tensors of a safetensors file, by name, with their place in it.
+
+    Raises:
+        UnsupportedModelError: a tensor that is not float16.
+    """
+    with path.open("rb") as fh:
+        size = int.from_bytes(fh.read(8), "little")
+        header: dict[str, Any] = json.loads(fh.read(size))
+    header.pop("__metadata__", None)
+    start = 8 + size
+    out = {}
+    for key, entry in header.items():
+        if entry["dtype"] != "F16":
+            raise UnsupportedModelError(f"{path}: {key} is {entry['dtype']}, not float16")
+        first, end = entry["data_offsets"]
+        name = key.removeprefix("bert.")
+        out[name] = StoredTensor(tuple(entry["shape"]), start + first, end - first)
+    return out
 
 
 class UnsupportedModelError(ValueError):
@@ -36,8 +75,11 @@ class UnsupportedModelError(ValueError):
 class _Graph:
     """Nodes and initialisers collected in order, with fresh names."""
 
-    def __init__(self, weights: dict[str, npt.NDArray[Any]]) -> None:
+    def __init__(
+        self, weights: dict[str, npt.NDArray[Any]], stored: dict[str, StoredTensor] | None
+    ) -> None:
         self.weights = weights
+        self.stored = stored
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
         self._count = 0
@@ -54,12 +96,36 @@ class _Graph:
         return name
 
     def weight(self, key: str, *, transpose: bool = False) -> str:
+        """The float32 weight ``key`` (transposed): an initialiser of its own, or, where the
+        graph reads the weights file in place, its float16 bytes there cast to float32
+        (onnxruntime folds the cast and the transpose once, when it loads the graph)."""
         import numpy as np
 
+        if self.stored is not None:
+            return self._stored_weight(key, transpose=transpose)
         value = self.weights[key]
         if transpose:
             value = np.ascontiguousarray(value.T)
         return self.const(key, value.astype(np.float32, copy=False))
+
+    def _stored_weight(self, key: str, *, transpose: bool) -> str:
+        from onnx import TensorProto
+
+        assert self.stored is not None
+        tensor = self.stored[key]
+        name = self.name(key)
+        proto = TensorProto(name=name, data_type=TensorProto.FLOAT16, dims=tensor.shape)
+        proto.data_location = TensorProto.EXTERNAL
+        for field, value in (
+            ("location", WEIGHTS_FILE),
+            ("offset", str(tensor.offset)),
+            ("length", str(tensor.length)),
+        ):
+            entry = proto.external_data.add()
+            entry.key, entry.value = field, value
+        self.initializers.append(proto)
+        value = self.op("Cast", name, to=TensorProto.FLOAT)
+        return self.op("Transpose", value, perm=[1, 0]) if transpose else value
 
     def op(self, kind: str, *inputs: str, **attrs: Any) -> str:
         from onnx import helper
@@ -110,19 +176,23 @@ def read_config(folder: Path) -> dict[str, Any]:
     return config
 
 
-def build_model(folder: Path) -> Any:
+def build_model(folder: Path, *, in_place: bool = False) -> Any:
     """The ONNX model (an ``onnx.ModelProto``) of the sentence encoder in ``folder``.
 
     Inputs ``input_ids``, ``attention_mask`` and ``token_type_ids`` (int64, batch ×
-    tokens); output ``embedding`` (float32, batch × hidden size, unit length).
+    tokens); output ``embedding`` (float32, batch × hidden size, unit length). With
+    ``in_place`` the graph holds no weights: it reads the float16 ones from the folder's
+    ``model.safetensors`` (ONNX external data, by offset), so they are shipped once;
+    otherwise every weight is a float32 initialiser (the form the int8 quantiser reads).
     """
     from onnx import TensorProto, helper
     from safetensors.numpy import load_file
 
     config = read_config(folder)
-    weights = load_file(str(folder / "model.safetensors"))
+    weights = load_file(str(folder / WEIGHTS_FILE))
+    stored = stored_tensors(folder / WEIGHTS_FILE) if in_place else None
     # Some exports name the encoder's tensors "bert.…"; the graph wants the bare names.
-    g = _Graph({key.removeprefix("bert."): value for key, value in weights.items()})
+    g = _Graph({key.removeprefix("bert."): value for key, value in weights.items()}, stored)
     hidden = int(config["hidden_size"])
     eps = float(config.get("layer_norm_eps", 1e-12))
     x = _embeddings(g, eps)
@@ -241,10 +311,61 @@ def _mean_pool_and_normalise(g: _Graph, x: str, mask: str) -> None:
     g.nodes.append(helper.make_node("Div", [pooled, g.op("Max", norm, smallest)], [OUTPUT]))
 
 
-def write_model(folder: Path, out: Path) -> None:
-    """Build the model of ``folder`` (see :func:`build_model`), check it, save it to ``out``."""
+def write_graphs(folder: Path, out: Path) -> dict[str, Path]:
+    """Write the graphs memory-tui ships for the model in ``folder`` into ``out``:
+    :data:`GRAPH_FILES` ``fp32`` reads the weights in place (so ``out`` holds them too,
+    or is ``folder``), ``int8`` is the fp32-initialiser graph with its weights quantised
+    by onnxruntime. Both are checked by :func:`onnx.checker.check_model`; the same
+    weights and library versions give the same bytes."""
     import onnx
 
-    model = build_model(folder)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(out))
+    written = {}
+    fp32 = out / GRAPH_FILES["fp32"]
+    _save(build_model(folder, in_place=True), fp32)
+    if out.resolve() != folder.resolve():
+        shutil.copyfile(folder / WEIGHTS_FILE, out / WEIGHTS_FILE)
+    onnx.checker.check_model(str(fp32))  # by path: the weights file is read beside it
+    written["fp32"] = fp32
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "fp32-initialisers.onnx"
+        _save(build_model(folder), source)
+        int8 = out / GRAPH_FILES["int8"]
+        _quantize_int8(source, int8)
+    onnx.checker.check_model(str(int8))
+    written["int8"] = int8
+    return written
+
+
+def _save(model: Any, path: Path) -> None:
+    path.write_bytes(model.SerializeToString(deterministic=True))
+
+
+def _quantize_int8(source: Path, out: Path) -> None:
+    """Weights only, per output channel; the attention products of two activations stay
+    fp32. Quantising those too halved the worst-case cosine to fp32 (0.79 vs 0.98) and
+    was no faster (bench/RESULTS.md)."""
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    # The quantiser advises "pre-processing" through the root logger; that advice
+    # concerns models whose shapes it can infer better.
+    advice = _DropAdvice()
+    logging.getLogger().addFilter(advice)
+    try:
+        quantize_dynamic(
+            str(source),
+            str(out),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            extra_options={"MatMulConstBOnly": True},
+        )
+    finally:
+        logging.getLogger().removeFilter(advice)
+
+
+class _DropAdvice:
+    """Drops onnxruntime's quantisation advice, lets everything else through."""
+
+    def filter(self, record: Any) -> bool:
+        return not str(record.msg).startswith("Please consider to run pre-processing")

@@ -310,6 +310,8 @@ def _check_knowledge(paths: MemoryPaths, config: Config, report: HealthReport) -
 
 
 def _check_model(report: HealthReport) -> None:
+    from engine.embedding.onnx_files import damaged_model_files
+
     try:
         folder = model_path()
     except Exception as exc:  # the package is missing or broken
@@ -320,29 +322,17 @@ def _check_model(report: HealthReport) -> None:
             "reinstall memory-tui (its package holds the model)",
         )
         return
-    names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
-    weights = any(n.endswith((".safetensors", ".bin", ".onnx")) for n in names)
-    if not weights or "tokenizer.json" not in names:
+    problems = damaged_model_files(folder)
+    if not (folder / "tokenizer.json").is_file():
+        problems.append("tokenizer.json is missing")
+    if problems:
         report.add(
             "model",
             Status.PROBLEM,
-            f"{folder} lacks weights or tokenizer",
+            f"{folder}: " + "; ".join(problems),
             "reinstall memory-tui (its package holds the model)",
         )
         return
-    report.add("model", Status.OK, f"all-MiniLM-L6-v2 on disk at {folder}{_onnx_note()}")
-
-
-def _onnx_note() -> str:
-    """Whether the onnxruntime export exists yet (it is made offline on first use)."""
-    try:
-        from engine.embedding.onnx_export import onnx_path
-
-        exported = onnx_path().exists()
-    except Exception:  # no onnxruntime build: sentence-transformers is used instead
-        return " (no network needed)"
-    return (
-        " and exported for onnxruntime (no network needed)"
-        if exported
-        else "; the onnxruntime export is made from it on first use (offline)"
+    report.add(
+        "model", Status.OK, f"all-MiniLM-L6-v2 and its ONNX graphs intact at {folder} (offline)"
     )

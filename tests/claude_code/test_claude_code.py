@@ -99,9 +99,7 @@ def test_the_plugins_skills_are_inits(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_project_set_up_by_init_connects(
-    claude: Path, tmp_path: Path, exported_model: Path
-) -> None:
+def test_a_project_set_up_by_init_connects(claude: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     project = git_repo(tmp_path / "shop")
     (project / "README.md").write_text("# Shop\n\nThe zephyr checkout runs nightly.\n")
@@ -120,9 +118,7 @@ def test_a_project_set_up_by_init_connects(
 
 
 @pytest.mark.slow
-def test_the_plugin_from_a_local_marketplace_connects(
-    claude: Path, tmp_path: Path, exported_model: Path
-) -> None:
+def test_the_plugin_from_a_local_marketplace_connects(claude: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     project = git_repo(tmp_path / "shop")
     _install_plugin(claude, home, project)
@@ -245,9 +241,7 @@ def test_init_turns_the_plugin_off_in_the_repository_it_wires(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_with_the_plugin_and_inits_wiring_one_server_runs(
-    claude: Path, tmp_path: Path, exported_model: Path
-) -> None:
+def test_with_the_plugin_and_inits_wiring_one_server_runs(claude: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     project = git_repo(tmp_path / "shop")
     _install_plugin(claude, home, project)

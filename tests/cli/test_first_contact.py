@@ -91,11 +91,8 @@ class Terminal:
 
 
 def _env(home: Path) -> dict[str, str]:
-    """A clean environment with HOME at ``home``, sharing this machine's model export
-    (made once; a fresh HOME would make it again, 20-30 s)."""
-    from engine.embedding.onnx_export import cache_dir
-
-    return clean_env(home) | {"MEMORY_TUI_MODEL_CACHE": str(cache_dir())}
+    """A clean environment with HOME at ``home``."""
+    return clean_env(home)
 
 
 def _search_finds_readme(term: Terminal, query: str) -> None:

@@ -42,7 +42,7 @@ def _repository_with_docs(root: Path) -> Path:
 
 @pytest.mark.slow
 def test_ctrl_c_during_init_says_how_far_it_got_and_init_resumes(
-    tmp_path: Path, home: Path, exported_model: Path
+    tmp_path: Path, home: Path
 ) -> None:
     root = _repository_with_docs(tmp_path / "project")
     assert CLI is not None

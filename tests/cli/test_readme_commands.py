@@ -23,8 +23,6 @@ import pytest
 from cli_support import CLI, clean_env, git_repo
 from mcp_helpers import free_port
 
-from engine.embedding.onnx_export import cache_dir
-
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 
@@ -90,10 +88,7 @@ def test_every_readme_command_runs_as_written_on_a_new_project(tmp_path: Path) -
     project = _project(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    env = clean_env(home) | {
-        "PATH": f"{Path(CLI).parent}:/usr/bin:/bin",
-        "MEMORY_TUI_MODEL_CACHE": str(cache_dir()),  # this machine's export, made once
-    }
+    env = clean_env(home) | {"PATH": f"{Path(CLI).parent}:/usr/bin:/bin"}
 
     def sh(command: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["sh", "-c", command], cwd=project, env=env, capture_output=True,

@@ -57,7 +57,7 @@ def watch_then_interrupt(root: Path, home: Path, *, after_ready: bool, delay: fl
     ids=["watching", "starting", "loading"],
 )
 def test_ctrl_c_stops_watch_without_a_traceback_or_warning(
-    tmp_path: Path, home: Path, exported_model: Path, after_ready: bool, delay: float
+    tmp_path: Path, home: Path, after_ready: bool, delay: float
 ) -> None:
     root = git_repo(tmp_path / "watched")
     knowledge = root / ".claude" / "knowledge"

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.embedding import onnx_export as onnx_model
+from engine.embedding import onnx_files
 from engine.embedding.base import DIMENSION, MODEL_ID
 from engine.embedding.default import default_embedder
 from engine.embedding.onnx_embedder import OnnxEmbedder
@@ -28,32 +28,6 @@ SAMPLE = [
     "  leading and trailing blanks  ",
     "SELECT * FROM entries WHERE category = 'gotcha';",
 ]
-
-
-def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv(onnx_model.CACHE_ENV, str(tmp_path / "override"))
-    assert onnx_model.cache_dir() == tmp_path / "override"
-    monkeypatch.delenv(onnx_model.CACHE_ENV)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert onnx_model.cache_dir() == tmp_path / "xdg" / "memory-tui"
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert onnx_model.cache_dir() == tmp_path / "home" / ".cache" / "memory-tui"
-
-
-def test_a_failed_export_leaves_nothing_behind(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv(onnx_model.CACHE_ENV, str(tmp_path))
-
-    def broken(out: Path) -> None:
-        out.write_bytes(b"half a model")
-        raise RuntimeError("export failed")
-
-    monkeypatch.setattr(onnx_model, "_export_fp32", broken)
-    with pytest.raises(RuntimeError, match="export failed"):
-        onnx_model.ensure_onnx("fp32")
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_unloaded_embedder_reports_it() -> None:
@@ -105,7 +79,7 @@ class TestAgainstSentenceTransformers:
     def test_int8_variant_is_close_but_kept_apart(self, reference: np.ndarray) -> None:
         int8 = OnnxEmbedder("int8")
         vectors = int8.embed_documents(SAMPLE)
-        assert onnx_model.onnx_path("int8").is_file()
+        assert onnx_files.onnx_path("int8").is_file()
         np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
         # Weight-only quantisation moves vectors a little (bench/RESULTS.md): close, not equal.
         cosines = (vectors * reference).sum(axis=1)
@@ -124,12 +98,12 @@ class TestAgainstSentenceTransformers:
         assert cosines.mean() > 0.98 and cosines.min() < 0.9999, cosines
 
     def test_query_path_imports_no_torch(self, onnx: OnnxEmbedder) -> None:
-        # The export exists now (fixture); a fresh process embeds without torch.
+        # A fresh process embeds without torch, and without onnx (the graphs are shipped).
         code = (
             "import sys; from engine.embedding.onnx_embedder import OnnxEmbedder;"
             "v = OnnxEmbedder().embed_query('lean start'); assert v.shape == (384,);"
-            "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers')"
-            " if m in sys.modules))"
+            "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers',"
+            " 'onnx', 'safetensors') if m in sys.modules))"
         )
         out = subprocess.run(
             [sys.executable, "-c", code],
@@ -150,7 +124,7 @@ def test_falls_back_to_sentence_transformers_when_onnx_fails(
     def no_runtime(variant: str = "fp32") -> Path:
         raise ImportError("onnxruntime is not installed")
 
-    monkeypatch.setattr("engine.embedding.onnx_embedder.ensure_onnx", no_runtime)
+    monkeypatch.setattr("engine.embedding.onnx_embedder.onnx_path", no_runtime)
     embedder = OnnxEmbedder()
     vector = embedder.embed_query("still works")
     assert vector.shape == (DIMENSION,)
@@ -162,7 +136,7 @@ def test_without_the_reference_extra_the_cause_is_raised(monkeypatch: pytest.Mon
     def no_runtime(variant: str = "fp32") -> Path:
         raise ImportError("onnxruntime is not installed")
 
-    monkeypatch.setattr("engine.embedding.onnx_embedder.ensure_onnx", no_runtime)
+    monkeypatch.setattr("engine.embedding.onnx_embedder.onnx_path", no_runtime)
     monkeypatch.setattr("engine.embedding.onnx_embedder.reference_installed", lambda: False)
     embedder = OnnxEmbedder()
     with pytest.raises(ImportError, match="onnxruntime is not installed"):

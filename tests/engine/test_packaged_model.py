@@ -1,5 +1,5 @@
-"""The model memory-tui ships (float16 weights, built into an ONNX graph without torch):
-the reference's weights, refused when damaged, and sentence-transformers' vectors."""
+"""The model memory-tui ships (float16 weights and the ONNX graphs built from them without
+torch): the reference's weights, and sentence-transformers' vectors."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.embedding import onnx_export
-from engine.embedding.base import WEIGHTS_SHA256, model_path
+from engine.embedding.base import model_path
 from engine.embedding.onnx_embedder import OnnxEmbedder
 from engine.embedding.onnx_graph import UnsupportedModelError, read_config
 from engine.embedding.reference import SentenceTransformerEmbedder, reference_model_path
@@ -40,32 +39,6 @@ def test_shipped_weights_are_the_references_rounded_to_float16() -> None:
         np.testing.assert_array_equal(shipped[key], reference[key].astype(np.float16))
     for name in ("tokenizer.json", "config.json", "1_Pooling/config.json"):
         assert (model_path() / name).read_bytes() == (reference_model_path() / name).read_bytes()
-
-
-def test_the_export_is_named_after_the_shipped_weights() -> None:
-    import hashlib
-
-    digest = hashlib.sha256((model_path() / onnx_export.WEIGHTS_FILE).read_bytes()).hexdigest()
-    assert digest == WEIGHTS_SHA256
-    assert onnx_export.onnx_path("fp32").name == f"all-MiniLM-L6-v2-{digest[:16]}-graph-fp32.onnx"
-    assert onnx_export.onnx_path("int8").name.endswith(f"{digest[:16]}-graph-int8w.onnx")
-
-
-def test_damaged_weights_are_refused_and_nothing_is_exported(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    damaged = tmp_path / "model"
-    shutil.copytree(model_path(), damaged)
-    weights = damaged / onnx_export.WEIGHTS_FILE
-    data = bytearray(weights.read_bytes())
-    data[-1] ^= 0xFF
-    weights.write_bytes(bytes(data))
-    monkeypatch.setattr(onnx_export, "model_path", lambda: damaged)
-    monkeypatch.setenv(onnx_export.CACHE_ENV, str(tmp_path / "cache"))
-
-    with pytest.raises(onnx_export.DamagedWeightsError, match="reinstall memory-tui"):
-        onnx_export.ensure_onnx("fp32")
-    assert list((tmp_path / "cache").iterdir()) == []
 
 
 @pytest.mark.parametrize(
@@ -97,27 +70,30 @@ def test_cls_pooling_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_model_is_built_and_run_where_torch_cannot_be_imported(tmp_path: Path) -> None:
-    # A fresh cache: this process builds both files, with torch, transformers and
-    # sentence-transformers made unimportable (as in an install without the extra).
+def test_the_model_runs_where_torch_and_onnx_cannot_be_imported(tmp_path: Path) -> None:
+    # As in an install without the extras: torch, transformers, sentence-transformers,
+    # onnx and safetensors unimportable; both shipped graphs run, no model file is made.
     code = (
         "import sys\n"
-        "for name in ('torch', 'transformers', 'sentence_transformers'):\n"
+        "for name in ('torch', 'transformers', 'sentence_transformers', 'onnx',"
+        " 'safetensors'):\n"
         "    sys.modules[name] = None\n"
         "from engine.embedding.default import default_embedder\n"
         "e = default_embedder()\n"
         "q = e.embed_query('lean start'); d = e.embed_documents(['a note', 'another'])\n"
         "assert q.shape == (384,) and d.shape == (2, 384)\n"
-        "print(sorted(p.name.rsplit('-', 1)[-1] for p in __import__('pathlib').Path("
-        "sys.argv[1]).iterdir()))\n"
+        "print(sorted(e._sessions))\n"
     )
-    env = dict(os.environ) | {onnx_export.CACHE_ENV: str(tmp_path)}
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ) | {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
     out = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path)],
+        [sys.executable, "-c", code],
         capture_output=True, text=True, timeout=300, cwd=REPO, env=env,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "['fp32.onnx', 'int8w.onnx']"
+    assert out.stdout.strip() == "['fp32', 'int8']"
+    assert not (home / ".cache" / "memory-tui").exists()  # no export made, as there once was
 
 
 def _eval_texts() -> list[str]:
@@ -140,7 +116,7 @@ def _eval_texts() -> list[str]:
 
 
 @pytest.mark.slow
-def test_vectors_match_sentence_transformers_on_eval_texts(exported_model: Path) -> None:
+def test_vectors_match_sentence_transformers_on_eval_texts() -> None:
     texts = _eval_texts()
     assert len(texts) == EVAL_TEXTS
     reference = SentenceTransformerEmbedder().embed_documents(texts)

@@ -40,10 +40,8 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     home.mkdir(exist_ok=True)
     keep = ("PATH", "LANG", "PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "SSL_CERT_FILE")
     env = {k: os.environ[k] for k in keep if k in os.environ}
-    model_cache = os.environ.get("MEMORY_TUI_MODEL_CACHE", "")
     return env | {"HOME": str(home), "PATH": "/usr/bin:/bin",
-                  "UV_CACHE_DIR": str(UV_CACHE), "PIP_CACHE_DIR": str(PIP_CACHE),
-                  "MEMORY_TUI_MODEL_CACHE": model_cache}  # fmt: skip
+                  "UV_CACHE_DIR": str(UV_CACHE), "PIP_CACHE_DIR": str(PIP_CACHE)}  # fmt: skip
 
 
 def _site_packages(env_dir: Path) -> Path:
@@ -56,7 +54,17 @@ def _check_installed(env_dir: Path, command: Path, env: dict[str, str], cwd: Pat
     site = _site_packages(env_dir)
     heavy = sorted(p.name for p in site.iterdir() if p.name.lower().startswith(HEAVY))
     assert heavy == []
-    assert (site / "engine" / "embedding" / "model" / "model.safetensors").is_file()
+    assert not (site / "onnx").exists()  # the graphs ship built: onnx is for building them
+    model = site / "engine" / "embedding" / "model"
+    shipped = {p.name for p in model.iterdir()}
+    assert {"model.safetensors", "model.onnx", "model-int8.onnx"} <= shipped
+    # Both shipped graphs run in the installed environment (fp32 reads the weights in place).
+    code = (
+        "from engine.embedding.default import default_embedder; e = default_embedder();"
+        "print(e.embed_query('a').shape, e.embed_documents(['b', 'c']).shape)"
+    )
+    shapes = _run([str(env_dir / "bin" / "python"), "-c", code], env, cwd)
+    assert shapes.strip() == "(384,) (2, 384)"
 
 
 def _init_advice(command: Path, env: dict[str, str], tmp_path: Path) -> tuple[str, str]:

@@ -30,19 +30,6 @@ def _send(process: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
     process.stdin.flush()
 
 
-@pytest.fixture(scope="module")
-def exported_model(model_cache: Path) -> None:
-    """The model exported to ONNX in the session's model cache, as it is on a user's machine
-    after the first run: the warm-up then loads onnxruntime, the moment that aborted.
-    (While the export itself runs, no trial aborted.)"""
-    from engine.embedding.onnx_export import CACHE_ENV, ensure_onnx
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, str(model_cache))  # the cache the servers will be given
-        ensure_onnx("fp32")
-        ensure_onnx("int8")
-
-
 def _hang_up_during_warm_up(project: Path, delay: float) -> tuple[int, str]:
     process = subprocess.Popen(
         [MEMORY_TUI, "serve-mcp", "--project", str(project)],
@@ -68,7 +55,6 @@ def _hang_up_during_warm_up(project: Path, delay: float) -> tuple[int, str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("delay", HANG_UP_AFTER)
-@pytest.mark.usefixtures("exported_model")
 def test_client_hanging_up_during_warm_up_exits_zero(tmp_path: Path, delay: float) -> None:
     project = tmp_path / "project"
     (project / ".claude").mkdir(parents=True)

@@ -38,9 +38,7 @@ def _counted(project: Path) -> tuple[int, int, bool]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["stdin", "sigterm"])
-def test_server_exits_promptly_and_keeps_what_it_was_given(
-    tmp_path: Path, model_cache: Path, how: str
-) -> None:
+def test_server_exits_promptly_and_keeps_what_it_was_given(tmp_path: Path, how: str) -> None:
     project = _project(tmp_path)
     session = Session(project)
     work(session, trial=0)  # 20 searches, then 5 adds
@@ -56,7 +54,7 @@ def test_server_exits_promptly_and_keeps_what_it_was_given(
 
 
 @pytest.mark.slow
-def test_a_killed_server_leaves_no_repair_behind(tmp_path: Path, model_cache: Path) -> None:
+def test_a_killed_server_leaves_no_repair_behind(tmp_path: Path) -> None:
     """kill -9 right after searches (their counts being written): the next command finds
     the keyword index in step with the store and repairs nothing."""
     import signal

@@ -55,7 +55,7 @@ def test_a_process_that_finds_its_index_gone_rebuilds_it_from_the_store(tmp_path
 
 
 @pytest.mark.slow
-def test_deleting_the_index_under_serve_mcp(tmp_path: Path, model_cache: Path) -> None:
+def test_deleting_the_index_under_serve_mcp(tmp_path: Path) -> None:
     """The real server and the real CLI both find a known entry afterwards."""
     import subprocess
 
