@@ -15,7 +15,8 @@ What a ``.txt`` file is comes from its content, never from a list of names:
   (``\\fB…\\fR``) and the other escapes become the text they show.
 
 An odoc page's headings (``{1 Title}``, ``{2:label Section}``) become headings, its code
-blocks (``{[ … ]}``, ``{v … v}``) fences, and a reference (``{!Cmdliner.Arg}``) its name.
+blocks (``{[ … ]}``, ``{v … v}``, ``{@sh[ … ]}``) fences, and a reference
+(``{!Cmdliner.Arg}``) its name.
 
 Every rewrite keeps the number of lines (chunks cite the file's own lines). Linear in the
 text; nothing is run.
@@ -59,7 +60,9 @@ _ROFF_TEXT = frozenset(
 _ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
 _ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
 _ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
-_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|v)(?:\s|$)")
+_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|v|@([\w-]+)(?:\s[^\[\]]*)?\[)(?:\s|$)")
+"""A code block's opening: ``{[``, verbatim ``{v``, or one of a language (odoc 2:
+``{@sh[``, ``{@ocaml name=main.ml[``), whose name the fence keeps."""
 _ODOC_CLOSE = re.compile(r"(?:\]|v)\}\s*$")
 _ODOC_REFERENCE = re.compile(r"\{\{!([^}\s]+)\}([^}]*)\}|\{!([^}\s]+)\}")
 _ROFF_NAMED = {"\\-": "-", "\\e": "\\", "\\(em": "—", "\\(en": "–", "\\(aq": "'", "\\(dq": '"'}
@@ -170,9 +173,9 @@ def odoc_as_markdown(text: str) -> str:
             if _ODOC_CLOSE.search(line):
                 code, line = False, "```"
             out.append(line)
-        elif _ODOC_OPEN.match(line) and not _ODOC_CLOSE.search(line):
+        elif (opened := _ODOC_OPEN.match(line)) and not _ODOC_CLOSE.search(line):
             code = True
-            out.append("```")
+            out.append("```" + (opened.group(1) or ""))
         elif heading := _ODOC_HEADING.match(line):
             level, title = int(heading.group(1)), _ODOC_REFERENCE.sub(_reference, heading.group(2))
             out.append("#" * min(level + 1, 6) + " " + title.rstrip("}").strip())

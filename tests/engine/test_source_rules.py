@@ -156,6 +156,19 @@ def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path)
     assert "## Tool invocation\n\n```\ntool [OPTION]…\n```" in text
 
 
+def test_an_odoc_code_block_of_a_language_is_code_not_headings() -> None:
+    """odoc 2's ``{@sh[ … ]}`` and ``{@ocaml name=x.ml[ … ]}`` are code: a shell comment
+    in one is no heading (cmdliner's cookbook titled its last 30 sections with one)."""
+    page = (
+        "{0 Cookbook}\n\n{@sh[\n# the important command\ncmdliner install\n]}\n\n"
+        "{1:conv Conventions}\n\n{@ocaml name=main.ml[\nlet () = exit (main ())\n]}\n"
+    )
+    text = odoc_as_markdown(page)
+    assert text.count("\n") == page.count("\n")
+    assert "```sh\n# the important command\ncmdliner install\n```" in text
+    assert "## Conventions\n\n```ocaml\nlet () = exit (main ())\n```" in text
+
+
 def test_a_long_vim_help_file_is_known_by_its_last_line_from_a_relative_root(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
