@@ -160,12 +160,14 @@ def test_an_odoc_code_block_of_a_language_is_code_not_headings() -> None:
     """odoc 2's ``{@sh[ … ]}`` and ``{@ocaml name=x.ml[ … ]}`` are code: a shell comment
     in one is no heading (cmdliner's cookbook titled its last 30 sections with one)."""
     page = (
-        "{0 Cookbook}\n\n{@sh[\n# the important command\ncmdliner install\n]}\n\n"
+        '{0 Cookbook}\n\n{@sh[\n["dune" "subst"] {dev}\n# the important command\n'
+        "cmdliner install\n]}\n\n"
         "{1:conv Conventions}\n\n{@ocaml name=main.ml[\nlet () = exit (main ())\n]}\n"
     )
     text = odoc_as_markdown(page)
     assert text.count("\n") == page.count("\n")
-    assert "```sh\n# the important command\ncmdliner install\n```" in text
+    block = '```sh\n["dune" "subst"] {dev}\n# the important command\ncmdliner install\n```'
+    assert block in text
     assert "## Conventions\n\n```ocaml\nlet () = exit (main ())\n```" in text
 
 
