@@ -66,6 +66,9 @@ _ODOC_OPEN = re.compile(r"^\s*\{(?:\[|(v)|@([\w-]+)(?:\s[^\[\]]*)?\[)(?:\s|$)")
 _ODOC_CLOSE = re.compile(r"\]\}\s*$")
 _ODOC_VERBATIM_CLOSE = re.compile(r"(?:^|\s)v\}\s*$")
 """Each block ends at its own closer: ``{dev}`` in a code block closes no verbatim one."""
+_ODOC_RAW = re.compile(r"\{%(?:[\w-]+:)?.*?%\}")
+"""Raw markup for one output (``{%html: <span class="version">%%VERSION%%</span>%}``):
+not text a reader of the page sees in every output, so left out."""
 _ODOC_REFERENCE = re.compile(r"\{\{!([^}\s]+)\}([^}]*)\}|\{!([^}\s]+)\}")
 _ROFF_NAMED = {"\\-": "-", "\\e": "\\", "\\(em": "—", "\\(en": "–", "\\(aq": "'", "\\(dq": '"'}
 
@@ -181,7 +184,7 @@ def odoc_as_markdown(text: str) -> str:
         ).search(line):
             closer = _ODOC_VERBATIM_CLOSE if opened.group(1) else _ODOC_CLOSE
             out.append("```" + (opened.group(2) or ""))
-        elif heading := _ODOC_HEADING.match(line):
+        elif heading := _ODOC_HEADING.match(line := _ODOC_RAW.sub("", line)):
             level, title = int(heading.group(1)), _ODOC_REFERENCE.sub(_reference, heading.group(2))
             out.append("#" * min(level + 1, 6) + " " + title.rstrip("}").strip())
         else:

@@ -145,7 +145,8 @@ def test_cli_sources_explains_each_file_and_refuses_a_path_outside(tmp_path: Pat
 
 def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path) -> None:
     page = (
-        "{0 Command line interface}\n\nSee {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.\n\n"
+        '{0 Command line interface {%html: <span class="version">%%VERSION%%</span>%}}\n\n'
+        "See {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.{%latex:\\newline%}\n\n"
         "{1:invoke Tool invocation}\n\n{[\ntool [OPTION]…\n]}\n"
     )
     write(tmp_path, {"doc/cli.mld": page})
