@@ -7,7 +7,8 @@
 library's mirror, as ``python -m bench.repo_qa`` does) and this project at ``HEAD`` into
 ``bench/.cache/relevance/<name>`` and runs the real ``memory-tui init --no-hooks`` there,
 once: every later ``measure`` searches the same memories, so before and after a change to
-search are compared on the same entries.
+search are compared on the same entries. ``--cache DIR`` builds and measures memories in
+``DIR`` instead (a second build, of a change to what is indexed).
 
 ``measure`` opens each memory in-process and asks, with the product's defaults (the
 configured mode, limit and relevance floor, exactly what ``memory-tui search QUERY``,
@@ -66,11 +67,11 @@ def _archive(git_args: list[str], commit: str, into: Path) -> None:
     subprocess.run(["git", "init", "-q", str(into)], check=True)
 
 
-def build(names: list[str], self_commit: str) -> None:
-    """Copy and ``init`` every memory not built yet."""
+def build(names: list[str], self_commit: str, cache: Path = CACHE) -> None:
+    """Copy and ``init`` every memory not built yet (in ``cache``)."""
     cli = Path(sys.executable).parent / "memory-tui"
     for name in names:
-        root = CACHE / name
+        root = cache / name
         if (root / ".claude" / "memory").exists():
             print(f"{name}: built already", flush=True)
             continue
@@ -103,12 +104,12 @@ def _spread(values: list[float]) -> dict[str, float | int]:
     }
 
 
-def measure_one(name: str) -> dict[str, object]:
-    """Every figure for one built memory."""
+def measure_one(name: str, cache: Path = CACHE) -> dict[str, object]:
+    """Every figure for one built memory (in ``cache``)."""
     from engine import Memory
     from engine.core.models import SearchMode
 
-    root = CACHE / name
+    root = cache / name
     figures: dict[str, object] = {"memory": name}
     groups = off_topic_groups()
     loud: dict[str, list[str]] = {}
@@ -166,6 +167,11 @@ def summary_figures(memory: Memory, questions: Sequence[Question]) -> dict[str, 
         figures[f"{mode}_hit@5_limit10"] = sum(hits) / len(hits)
         figures[f"{mode}_mrr_limit10"] = sum(rr) / len(rr)
         figures[f"{mode}_summary_top5"] = f"{sum(n > 0 for n in placed)}/{len(placed)}"
+    # What `memory-tui hook` injects without a server (its keyword selection), in-process.
+    from app.prompt_hook import entries_for
+
+    hook = [any(r.entry.file_path in q.files for r in entries_for(memory, q.q)) for q in questions]
+    figures["hook_hit"] = sum(hook) / len(hook)
     return figures
 
 
@@ -241,14 +247,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", action="append", choices=[*REPOSITORIES, SELF])
     parser.add_argument("--self-commit", default="HEAD", help="this project's commit to index")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--cache", type=Path, default=CACHE, help="where the memories are built (%(default)s)"
+    )
     args = parser.parse_args(argv)
     names = args.memory or [*REPOSITORIES, SELF]
     if args.step == "build":
-        build(names, args.self_commit)
+        build(names, args.self_commit, args.cache)
         return 0
     results = []
     for name in names:
-        figures = measure_one(name)
+        figures = measure_one(name, args.cache)
         results.append(figures)
         print(f"\n{name}")
         for key, value in figures.items():

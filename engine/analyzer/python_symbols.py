@@ -11,6 +11,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
+from engine.analyzer.comments import first_paragraph
 from engine.analyzer.model import Symbol, SymbolKind
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -19,8 +20,9 @@ _INTERFACE_BASES = frozenset({"Protocol", "ABC"})
 _TYPE_BASES = frozenset({"TypedDict", "NamedTuple"})
 MAX_DETAIL = 120
 MAX_VALUE = 60
-MAX_SUMMARY = 160
 _ROLE = re.compile(r":[\w:]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+_FIELD = re.compile(r":\w[\w ]*:(?:\s|$)")
+"""A reST field list's line (``:param x:``, ``:raises:``): a docstring's details begin."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def python_module(source: bytes, rel: str) -> PythonModule:
     owners = {s.name for s in public if s.kind in ("class", "enum", "interface", "type")}
     public += [m for m in methods if m.name.partition(".")[0] in owners]
     public.sort(key=lambda s: (s.line, s.name))
-    summary = _first_line(ast.get_docstring(tree, clean=False))
+    summary = _first_paragraph(ast.get_docstring(tree, clean=False))
     return PythonModule(tuple(public), summary, _has_main_guard(tree.body), reexports)
 
 
@@ -101,7 +103,7 @@ def _top_level(body: list[ast.stmt]) -> list[tuple[ast.stmt, str]]:
             and isinstance(nxt.value, ast.Constant)
             and isinstance(nxt.value.value, str)
         ):
-            doc = _first_line(nxt.value.value)
+            doc = _first_paragraph(nxt.value.value)
         out.append((node, doc))
     return out
 
@@ -193,7 +195,7 @@ def _function(
         signature = re.sub(rf"^\(\s*{positional[0].arg}\b(?:\s*:[^,)]*)?\s*,?\s*", "(", signature)
     if isinstance(node, ast.AsyncFunctionDef):
         signature = "async " + signature
-    summary = _first_line(ast.get_docstring(node, clean=False))
+    summary = _first_paragraph(ast.get_docstring(node, clean=False))
     return Symbol(name, kind, src.rel, node.lineno, _clip(signature, MAX_DETAIL), summary)
 
 
@@ -207,7 +209,7 @@ def _class(node: ast.ClassDef, src: _Source) -> Symbol:
     elif bases & _TYPE_BASES:
         kind = "type"
     detail = src.header(node) if node.bases or node.keywords else ""
-    summary = _first_line(ast.get_docstring(node, clean=False))
+    summary = _first_paragraph(ast.get_docstring(node, clean=False))
     return Symbol(node.name, kind, src.rel, node.lineno, _clip(detail, MAX_DETAIL), summary)
 
 
@@ -276,15 +278,25 @@ def _base_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _first_line(text: str | None) -> str:
+def _first_paragraph(text: str | None) -> str:
+    """A docstring's first paragraph on one line, as :func:`first_paragraph` reads a doc
+    comment in any other language (the first line alone cut sentences mid-way: "A registry
+    of Schema classes. This allows for string"): up to a blank line, a field list
+    (``:param x:``) or a doctest, Sphinx roles and literals read as plain names."""
     if not text:
         return ""
+    lines: list[str] = []
     for line in text.strip().splitlines():
-        if line.strip():
-            # Sphinx roles and literals read better as plain names: :class:`Memory` -> Memory
-            plain = _ROLE.sub(r"\1", line.strip()).replace("``", "")
-            return _clip(plain, MAX_SUMMARY)
-    return ""
+        stripped = line.strip()
+        if not stripped:
+            if lines:
+                break
+            continue
+        if lines and (stripped.startswith(">>>") or _FIELD.match(stripped)):
+            break
+        lines.append(stripped)
+    # Sphinx roles and literals read better as plain names: :class:`Memory` -> Memory
+    return first_paragraph(_ROLE.sub(r"\1", " ".join(lines)).replace("``", ""))
 
 
 def _tidy(text: str) -> str:

@@ -15,7 +15,8 @@ What a ``.txt`` file is comes from its content, never from a list of names:
   (``\\fB…\\fR``) and the other escapes become the text they show.
 
 An odoc page's headings (``{1 Title}``, ``{2:label Section}``) become headings, its code
-blocks (``{[ … ]}``, ``{v … v}``) fences, and a reference (``{!Cmdliner.Arg}``) its name.
+blocks (``{[ … ]}``, ``{v … v}``, ``{@sh[ … ]}``) fences, and a reference
+(``{!Cmdliner.Arg}``) its name.
 
 Every rewrite keeps the number of lines (chunks cite the file's own lines). Linear in the
 text; nothing is run.
@@ -59,8 +60,15 @@ _ROFF_TEXT = frozenset(
 _ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
 _ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
 _ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
-_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|v)(?:\s|$)")
-_ODOC_CLOSE = re.compile(r"(?:\]|v)\}\s*$")
+_ODOC_OPEN = re.compile(r"^\s*\{(?:\[|(v)|@([\w-]+)(?:\s[^\[\]]*)?\[)(?:\s|$)")
+"""A code block's opening: ``{[``, verbatim ``{v``, or one of a language (odoc 2:
+``{@sh[``, ``{@ocaml name=main.ml[``), whose name the fence keeps."""
+_ODOC_CLOSE = re.compile(r"\]\}\s*$")
+_ODOC_VERBATIM_CLOSE = re.compile(r"(?:^|\s)v\}\s*$")
+"""Each block ends at its own closer: ``{dev}`` in a code block closes no verbatim one."""
+_ODOC_RAW = re.compile(r"\{%(?:[\w-]+:)?.*?%\}")
+"""Raw markup for one output (``{%html: <span class="version">%%VERSION%%</span>%}``):
+not text a reader of the page sees in every output, so left out."""
 _ODOC_REFERENCE = re.compile(r"\{\{!([^}\s]+)\}([^}]*)\}|\{!([^}\s]+)\}")
 _ROFF_NAMED = {"\\-": "-", "\\e": "\\", "\\(em": "—", "\\(en": "–", "\\(aq": "'", "\\(dq": '"'}
 
@@ -164,16 +172,19 @@ def vimdoc_as_markdown(text: str) -> str:
 
 def odoc_as_markdown(text: str) -> str:
     """An odoc page as markdown: headings, code fences, references as their names."""
-    out, code = [], False
+    out: list[str] = []
+    closer: re.Pattern[str] | None = None  # inside a code block: what ends it
     for line in text.replace("\r\n", "\n").split("\n"):
-        if code:
-            if _ODOC_CLOSE.search(line):
-                code, line = False, "```"
+        if closer is not None:
+            if closer.search(line):
+                closer, line = None, "```"
             out.append(line)
-        elif _ODOC_OPEN.match(line) and not _ODOC_CLOSE.search(line):
-            code = True
-            out.append("```")
-        elif heading := _ODOC_HEADING.match(line):
+        elif (opened := _ODOC_OPEN.match(line)) and not (
+            _ODOC_VERBATIM_CLOSE if opened.group(1) else _ODOC_CLOSE
+        ).search(line):
+            closer = _ODOC_VERBATIM_CLOSE if opened.group(1) else _ODOC_CLOSE
+            out.append("```" + (opened.group(2) or ""))
+        elif heading := _ODOC_HEADING.match(line := _ODOC_RAW.sub("", line)):
             level, title = int(heading.group(1)), _ODOC_REFERENCE.sub(_reference, heading.group(2))
             out.append("#" * min(level + 1, 6) + " " + title.rstrip("}").strip())
         else:

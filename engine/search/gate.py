@@ -20,8 +20,9 @@ relevance disagree so that it never rises down the list (:func:`pooled`); a list
 always in the order of its scores. A long page cut in many sections should not fill the
 list: past a file's best :data:`PER_FILE` sections, its others are folded under its best
 one (counted in its ``folded``, never moved down the list), as search engines group
-results by site. A ``min_score`` of 0 or less turns both decisions off. An entry still
-waiting for its vector (two-phase indexing) is judged by its words alone.
+results by site, and its second is listed below the best section of every other file
+listed (:func:`files_first`). A ``min_score`` of 0 or less turns both decisions
+off. An entry still waiting for its vector (two-phase indexing) is judged by its words alone.
 
 A summary the analysis wrote (:func:`is_summary`: a module's, a package's, the
 project's) never displaces a section that answers: where a section of its file or folder
@@ -236,12 +237,33 @@ def shown(
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
     ordered = sorted([*results, *waiting], key=key, reverse=True)
-    ordered = pooled(fold_summaries(ordered, min_score))
+    ordered = pooled(fold_summaries(files_first(ordered, min_score), min_score))
     if min_score > 0:
         ordered = [
             r for r in ordered if r.score >= min_score or r.explanation.gate == VECTOR_PENDING
         ]
     return fold_by_file(ordered)[:limit]
+
+
+def files_first(results: Sequence[SearchResult], min_score: float) -> list[SearchResult]:
+    """``results`` (in listing order) with each file's later sections listed below the
+    best section of every other file listed (at ``min_score`` or above, or waiting for
+    its vector): every file found is shown once before a second part of one is. A long
+    page cut in many sections (a migration guide that touches every topic) otherwise
+    takes two of the first five places with sections that each match a little, and the
+    page that answers falls out of them. The order is kept within each file and among
+    the best sections; entries without a file (notes) are never moved."""
+    seen: set[str] = set()
+    head: list[SearchResult] = []
+    later: list[SearchResult] = []
+    for result in results:
+        path = result.entry.file_path
+        if path and path in seen:
+            later.append(result)
+            continue
+        seen.add(path)
+        (head if not path or _is_listed(result, min_score) else later).append(result)
+    return head + later
 
 
 def is_summary(entry: Entry) -> bool:

@@ -112,6 +112,45 @@ def test_python_public_symbols_with_methods_constants_and_kinds(tmp_path: Path) 
     assert "pkg/store.py" in analysis.entry_points  # the __main__ guard
 
 
+def test_python_docstrings_give_their_first_paragraph_as_in_other_languages(
+    tmp_path: Path,
+) -> None:
+    """A module's or a definition's purpose is its docstring's first paragraph, wrapped
+    lines joined (the first line alone cut "string lookup of schemas" off marshmallow's
+    class registry), up to a blank line, a field list or a doctest."""
+    write(
+        tmp_path,
+        {
+            "pkg/registry.py": '''
+                """A registry of :class:`Schema <pkg.Schema>` classes. This allows for string
+                lookup of schemas, which may be used with ``Nested``.
+
+                .. warning:: private.
+                """
+
+                def get_class(name: str) -> type:
+                    """Retrieve a class from the registry
+                    by its name.
+                    :raises: KeyError if none is registered.
+                    """
+
+                def register(name: str) -> None:
+                    """Add a class.
+                    >>> register("A")
+                    """
+            ''',
+        },
+    )
+    analysis = analyze(tmp_path)
+    assert analysis.summaries["pkg/registry.py"] == (
+        "A registry of Schema classes. This allows for string lookup of schemas, which may be"
+        " used with Nested."
+    )
+    get_class = symbol(analysis, "pkg/registry.py", "get_class")
+    assert get_class.summary == "Retrieve a class from the registry by its name."
+    assert symbol(analysis, "pkg/registry.py", "register").summary == "Add a class."
+
+
 def test_python_signatures_are_quoted_as_written(tmp_path: Path) -> None:
     write(
         tmp_path,

@@ -145,7 +145,8 @@ def test_cli_sources_explains_each_file_and_refuses_a_path_outside(tmp_path: Pat
 
 def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path) -> None:
     page = (
-        "{0 Command line interface}\n\nSee {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.\n\n"
+        '{0 Command line interface {%html: <span class="version">%%VERSION%%</span>%}}\n\n'
+        "See {!Cmdliner.Arg} and {{!page-cookbook}the cookbook}.{%latex:\\newline%}\n\n"
         "{1:invoke Tool invocation}\n\n{[\ntool [OPTION]…\n]}\n"
     )
     write(tmp_path, {"doc/cli.mld": page})
@@ -154,6 +155,21 @@ def test_an_odoc_page_reads_as_sections_with_code_and_references(tmp_path: Path)
     assert text.count("\n") == page.count("\n")
     assert text.splitlines()[:3] == ["# Command line interface", "", "See Arg and the cookbook."]
     assert "## Tool invocation\n\n```\ntool [OPTION]…\n```" in text
+
+
+def test_an_odoc_code_block_of_a_language_is_code_not_headings() -> None:
+    """odoc 2's ``{@sh[ … ]}`` and ``{@ocaml name=x.ml[ … ]}`` are code: a shell comment
+    in one is no heading (cmdliner's cookbook titled its last 30 sections with one)."""
+    page = (
+        '{0 Cookbook}\n\n{@sh[\n["dune" "subst"] {dev}\n# the important command\n'
+        "cmdliner install\n]}\n\n"
+        "{1:conv Conventions}\n\n{@ocaml name=main.ml[\nlet () = exit (main ())\n]}\n"
+    )
+    text = odoc_as_markdown(page)
+    assert text.count("\n") == page.count("\n")
+    block = '```sh\n["dune" "subst"] {dev}\n# the important command\ncmdliner install\n```'
+    assert block in text
+    assert "## Conventions\n\n```ocaml\nlet () = exit (main ())\n```" in text
 
 
 def test_a_long_vim_help_file_is_known_by_its_last_line_from_a_relative_root(

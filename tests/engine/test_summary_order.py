@@ -106,3 +106,22 @@ def test_the_summaries_are_what_the_analysis_writes_about_a_place(tmp_path: Path
     assert {e.section_title for e in pieces} >= {"add_item", "pay"}
     assert not any(is_summary(e) for e in pieces)
     assert not is_summary(note)
+
+
+def test_every_file_that_answers_is_listed_once_before_a_second_part_of_one() -> None:
+    """A long page cut in many sections (a migration guide touching every topic) took two
+    of the first five places, and the page that answers fell out of them."""
+    guide = [result(f"guide{n}", 0.95 - n / 100, fused=9.0 - n, path="docs/upgrading.rst")
+             for n in range(3)]  # fmt: skip
+    quickstart = result("quickstart", 0.7, fused=4.0, path="docs/quickstart.rst")
+    code = result("code", 0.6, fused=3.0, path="src/fields.py")
+    weak = result("weak", 0.3, fused=2.5, path="src/utils.py")  # listed, if weakly
+    unlisted = result("unlisted", 0.1, fused=2.4, path="src/io.py")  # under min_score
+    note = result("note", 0.9, fused=8.5, path="")  # a note is never moved
+    listed = shown([*guide, quickstart, code, weak, unlisted, note], 0.2, 5)
+    assert ids(listed) == ["guide0", "note", "quickstart", "code", "weak"]
+    everything = shown([*guide, quickstart, code, weak, unlisted, note], 0.0, 10)
+    assert ids(everything) == ["guide0", "note", "quickstart", "code", "weak", "unlisted", "guide1"]
+    assert listed[0].explanation.folded == 1  # its third section, folded under its best
+    scores = [r.score for r in listed]
+    assert scores == sorted(scores, reverse=True)
