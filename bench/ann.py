@@ -44,8 +44,8 @@ def _recall(got: list[list[str]], exact: list[list[str]]) -> float:
 def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
     """Rows (method, build s, p50 ms, p95 ms, recall@10) for one size."""
     import lancedb
-
     from engine.search.vector_snapshot import single_threaded_blas
+
     from engine.services.memory import Memory
 
     root = synthetic.build(size)

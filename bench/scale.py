@@ -207,7 +207,7 @@ def measure(root: Path, asks: list[str], queries: int, adds: int) -> None:
         f"{statistics.median(s[1] for s in shots):.0f} ms"
     )
     started = time.perf_counter()
-    memory = Memory.open(root, embedder=FakeEmbedder(DIMENSION), vectors_in_memory=True)
+    memory = Memory.open(root, embedder=FakeEmbedder(DIMENSION))
     opened = (time.perf_counter() - started) * 1000
     try:
         first = time.perf_counter()

@@ -101,7 +101,7 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
     targets = {10_000: "≤ 15 ms", 100_000: "≤ 50 ms"}
     for size in sizes:
         root = synthetic.build(size)
-        with Memory.open(root, vectors_in_memory=True) as memory:
+        with Memory.open(root) as memory:
             memory.search("warm up the model and the vector copy", mode="hybrid")
             for mode in ("keyword", "vector", "hybrid"):
                 times = []

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     queries = list(load_queries("test")[0].values())[:100]
     root = synthetic.build(args.entries)
-    with Memory.open(root, vectors_in_memory=True) as memory:
+    with Memory.open(root) as memory:
         memory.search("warm up", mode="hybrid")
         for query in queries:
             memory.search(query, mode="vector", limit=10)

@@ -56,7 +56,6 @@ class Memory:
         embedder: Embedder,
         *,
         cache_embeddings: bool = True,
-        vectors_in_memory: bool = False,
     ) -> None:
         self.paths = paths
         self.config = config
@@ -65,7 +64,6 @@ class Memory:
             config,
             embedder,
             cache_embeddings=cache_embeddings,
-            vectors_in_memory=vectors_in_memory,
         )
         self.last_repair = self._parts.records.ensure_consistent()
         """What opening repaired of the keyword index (None: nothing was out of step)."""
@@ -78,7 +76,6 @@ class Memory:
         config: Config | None = None,
         embedder: Embedder | None = None,
         cache_embeddings: bool = True,
-        vectors_in_memory: bool = False,
     ) -> Memory:
         """Open (creating on first write) the memory of the project at ``root``.
 
@@ -91,7 +88,6 @@ class Memory:
             config,
             embedder if embedder is not None else default_embedder(),
             cache_embeddings=cache_embeddings,
-            vectors_in_memory=vectors_in_memory,
         )
 
     def close(self) -> None:
