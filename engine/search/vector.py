@@ -90,9 +90,7 @@ class VectorSearcher:
         waiting = self.waiting()
         asked = limit + min(waiting, limit)
         refine = max(1, -(-ANN_RERANKED // asked))
-        hits = self.store().nearest(
-            qvec, asked, where=where, nprobes=ANN_NPROBES, refine=refine
-        )
+        hits = self.store().nearest(qvec, asked, where=where, nprobes=ANN_NPROBES, refine=refine)
         if waiting:
             pending = self.mirror.unembedded_among([entry_id for entry_id, _ in hits])
             hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]

@@ -53,4 +53,3 @@ def find_near_duplicate(
             return NearDuplicate(entry, similarity)
         break  # nearest first: the rest are further away
     return None
-

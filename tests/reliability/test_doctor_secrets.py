@@ -137,7 +137,7 @@ def test_fix_forgets_the_vector_of_a_secret_keyword_and_keeps_the_redacted_ones(
         parts_of(memory).records.write(
             lambda s: s.add([entry], vectors),
             lambda db: parts_of(memory).mirror.upsert(db, [entry]),
-            )
+        )
         fix_secrets(memory)
         redacted = memory.require(entry.id)
     assert redacted.keywords == ("release",)
