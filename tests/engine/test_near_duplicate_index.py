@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import FakeEmbedder
@@ -55,9 +56,12 @@ def test_a_near_duplicate_is_found_through_the_ann_index(
     assert store.has_vector_index()
     asked: list[int] = []
     real = store.nearest
-    monkeypatch.setattr(
-        store, "nearest", lambda *a, **k: asked.append(k["nprobes"]) or real(*a, **k)
-    )
+
+    def nearest(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+        asked.append(kwargs["nprobes"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "nearest", nearest)
     added = memory.add(note(123) + " again")
     assert asked == [ANN_NPROBES]  # one query on the store, with the index's settings
     assert added.created

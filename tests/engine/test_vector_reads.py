@@ -8,6 +8,7 @@ import importlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import FakeEmbedder, note_texts
@@ -40,10 +41,17 @@ def test_every_search_reads_its_vectors_from_the_store(
         nearest: list[int] = []
         cached: list[int] = []
         real_nearest, real_get = store.nearest, cache.get_many
-        monkeypatch.setattr(
-            store, "nearest", lambda *a, **k: nearest.append(1) or real_nearest(*a, **k)
-        )
-        monkeypatch.setattr(cache, "get_many", lambda *a: cached.append(1) or real_get(*a))
+
+        def asked(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+            nearest.append(1)
+            return real_nearest(*args, **kwargs)
+
+        def looked_up(*args: Any) -> dict[str, bytes]:
+            cached.append(1)
+            return real_get(*args)
+
+        monkeypatch.setattr(store, "nearest", asked)
+        monkeypatch.setattr(cache, "get_many", looked_up)
 
         hits = memory.search("gearbox oil zeppelin", mode="hybrid", limit=5).results
 
@@ -98,8 +106,9 @@ def test_an_entry_waiting_for_its_vector_is_never_returned_by_vector_search(
             assert parts_of(memory).store().maintain_vector_index().startswith("built")
 
         for limit in (3, 20, 200):
-            found = memory.search("zeppelin hangar gearbox", mode="vector", limit=limit,
-                                  min_score=-1).results  # fmt: skip
+            found = memory.search(
+                "zeppelin hangar gearbox", mode="vector", limit=limit, min_score=-1
+            ).results
             assert not ids & {r.entry.id for r in found}
             assert len(found) == min(limit, 120)
         hybrid = memory.search("zeppelin hangar gearbox", mode="hybrid", min_score=0).results
@@ -127,11 +136,14 @@ def test_a_zero_vector_compares_as_nothing_not_nan(tmp_path: Path) -> None:
 def test_a_category_is_a_prefilter_of_the_store_s_query(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many(
-            [NewEntry(t, category="gotcha" if n % 10 == 0 else "general")
-             for n, t in enumerate(note_texts(100, 1))]
-        )  # fmt: skip
-        hits = memory.search("gearbox oil", mode="vector", limit=8, category="gotcha",
-                             min_score=-1).results  # fmt: skip
+            [
+                NewEntry(t, category="gotcha" if n % 10 == 0 else "general")
+                for n, t in enumerate(note_texts(100, 1))
+            ]
+        )
+        hits = memory.search(
+            "gearbox oil", mode="vector", limit=8, category="gotcha", min_score=-1
+        ).results
 
     assert len(hits) == 8
     assert {r.entry.category.value for r in hits} == {"gotcha"}
