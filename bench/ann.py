@@ -44,8 +44,8 @@ def _recall(got: list[list[str]], exact: list[list[str]]) -> float:
 def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
     """Rows (method, build s, p50 ms, p95 ms, recall@10) for one size."""
     import lancedb
+    from threadpoolctl import threadpool_limits
 
-    from engine.search.vector_snapshot import single_threaded_blas
     from engine.services.memory import Memory
 
     root = synthetic.build(size)
@@ -54,11 +54,11 @@ def measure(size: int, n_queries: int) -> list[tuple[str, str, str, str, str]]:
         texts = list(load_queries("test")[0].values())[:n_queries]
         qvecs = [parts_of(memory).embedder.embed_query(t) for t in texts]
         started = time.perf_counter()
-        ids, _, matrix = parts_of(memory).vectors.snapshot()
+        ids, _, matrix = parts_of(memory).store().all_vectors()
         load_s = time.perf_counter() - started
 
         def exact(q: Any) -> list[str]:
-            single_threaded_blas()  # as the product's VectorSnapshot does
+            threadpool_limits(limits=1, user_api="blas")  # a product bound by memory
             scores = matrix @ q
             top = np.argpartition(-scores, 9)[:10]
             return [ids[i] for i in top[np.argsort(-scores[top])]]

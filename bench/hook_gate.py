@@ -104,9 +104,9 @@ def evaluate(name: str, root: Path, served: bool, processes: bool) -> dict[str, 
     ways: list[tuple[str, Callable[[Memory, str], list[SearchResult]]]] = [("keyword", entries_for)]
     if served:
         ways.append(("served", served_entries))
-    # As the server opens it (vectors held in memory), and warm.
+    # As the server opens it, and warm.
     config = config_or_defaults(root, "serve-mcp")
-    with Memory.open(root, config=config, vectors_in_memory=served) as memory:
+    with Memory.open(root, config=config) as memory:
         if served:
             memory.warm_up(mode="hybrid")
         for way, select in ways:

@@ -26,7 +26,7 @@ DEPTH = 40
 
 def main() -> None:
     memory, id_map, _ = open_memory(fresh=False)
-    ids, _, fp32_docs = parts_of(memory).vectors.snapshot()
+    ids, _, fp32_docs = parts_of(memory).store().all_vectors()
     entries = parts_of(memory).mirror.get_many(ids)
     texts = [entries[i].content for i in ids]
     int8 = OnnxEmbedder("int8")

@@ -4,7 +4,7 @@
 Builds a memory of ``--entries`` synthetic entries and measures what a user of that
 memory meets: the one-shot open + keyword search (a fresh process, what the prompt hook
 and the CLI pay), warm hybrid and keyword search in a long-lived process (the MCP server,
-the TUI: vectors in memory), single adds there, the process's RSS, the memory's size on
+the TUI), single adds there, the process's RSS, the memory's size on
 disk, and the time to build the ANN index (``maintenance.ANN_MIN_ROWS`` rows and more).
 
 Entries are random but shaped like real ones: words drawn from a Zipf-distributed
@@ -42,7 +42,6 @@ from bench.metrics import p50_p95, timed_ms
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry
 from engine.embedding.document import document_text
-from engine.search import vector
 from engine.search.query import STOPWORDS
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -207,14 +206,14 @@ def measure(root: Path, asks: list[str], queries: int, adds: int) -> None:
         f"{statistics.median(s[1] for s in shots):.0f} ms"
     )
     started = time.perf_counter()
-    memory = Memory.open(root, embedder=FakeEmbedder(DIMENSION), vectors_in_memory=True)
+    memory = Memory.open(root, embedder=FakeEmbedder(DIMENSION))
     opened = (time.perf_counter() - started) * 1000
     try:
         first = time.perf_counter()
         memory.search(asks[0], mode="hybrid")  # loads the vectors, or opens the ANN index
         load = (time.perf_counter() - first) * 1000
-        exact = parts_of(memory).searcher.vectors.index.size > 0
-        how = "every vector loaded" if exact else "through the ANN index"
+        exact = not parts_of(memory).store().has_vector_index()
+        how = "no ANN index: a flat search" if exact else "through the ANN index"
         print(f"  long-lived open {opened:.0f} ms; first hybrid search ({how}) {load:.0f} ms")
         hybrid = timed_ms(lambda n: memory.search(asks[n], mode="hybrid"), queries)
         keyword = timed_ms(lambda n: memory.search(asks[n], mode="keyword"), queries)
@@ -241,7 +240,7 @@ scan of every vector: about a second each at 1,000,000 entries)."""
 
 def recall(memory: Memory, asks: list[str], k: int = 10) -> float:
     """Mean share of the exact ``k`` nearest entries that the process's vector search (the
-    ANN index past ``SNAPSHOT_MAX``) returns, over :data:`RECALL_QUERIES` queries."""
+    ANN index) returns, over :data:`RECALL_QUERIES` queries."""
     parts = parts_of(memory)
     found = []
     for text in asks[-RECALL_QUERIES:]:  # not the queries timed above
@@ -265,15 +264,8 @@ def main() -> None:
     )
     parser.add_argument("--fresh", action="store_true", help="build in a new temporary folder")
     parser.add_argument("--build-only", action="store_true", help="build (or find) and stop")
-    parser.add_argument(
-        "--snapshot-max",
-        type=int,
-        help="override engine.search.vector.SNAPSHOT_MAX (0: the ANN index at any size)",
-    )
     args = parser.parse_args()
     os.environ.setdefault("LANCE_LOG", "error")
-    if args.snapshot_max is not None:
-        vector.SNAPSHOT_MAX = args.snapshot_max
     for count in args.entries:
         print(f"{count:,} entries:", flush=True)
         folder = Path(tempfile.mkdtemp(prefix="scale-")) if args.fresh else args.keep
@@ -294,8 +286,6 @@ def main() -> None:
         if fresh and not args.build_only:  # measured in a process that never held the texts
             again = ["--entries", str(count), "--keep", str(folder), "--queries", str(args.queries)]
             again += ["--adds", str(args.adds)]
-            if args.snapshot_max is not None:
-                again += ["--snapshot-max", str(args.snapshot_max)]
             subprocess.run([sys.executable, "-m", "bench.scale", *again], check=True)
         elif not args.build_only:
             asks = json.loads(asked.read_text())

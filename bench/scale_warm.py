@@ -1,7 +1,8 @@
 """Warm hybrid and keyword search of one code tree on a memory built by ``bench.scale``, in
 a process of its own — ``python bench/scale_warm.py CODE_DIR MEMORY_DIR N``: to compare two
 trees (an exported main and this one) on one memory, alternately, without the maintenance
-``bench.scale`` runs first. Prints p50 / p95 of N hybrid, then N keyword searches."""
+``bench.scale`` runs first. Prints p50 / p95 of N hybrid, then N keyword searches, and the
+process's resident memory after them."""
 
 import json
 import os
@@ -20,7 +21,7 @@ from engine.services.memory import Memory  # noqa: E402
 root = sys.argv[2]
 n = int(sys.argv[3])
 asks = json.loads(Path(root, "queries.json").read_text())
-mem = Memory.open(root, embedder=FakeEmbedder(384), vectors_in_memory=True)
+mem = Memory.open(root, embedder=FakeEmbedder(384))
 import engine  # noqa: E402
 
 assert engine.__file__.startswith(code), engine.__file__  # that tree's engine
@@ -35,4 +36,5 @@ for q in asks[1 : n + 1]:
     t = time.perf_counter()
     mem.search(q, mode="keyword")
     k.append((time.perf_counter() - t) * 1000)
-print(code, f"hybrid {p50_p95(h)} | keyword {p50_p95(k)}")
+rss = int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
+print(code, f"hybrid {p50_p95(h)} | keyword {p50_p95(k)} | RSS {rss:.0f} MiB")

@@ -101,8 +101,8 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
     targets = {10_000: "≤ 15 ms", 100_000: "≤ 50 ms"}
     for size in sizes:
         root = synthetic.build(size)
-        with Memory.open(root, vectors_in_memory=True) as memory:
-            memory.search("warm up the model and the vector copy", mode="hybrid")
+        with Memory.open(root) as memory:
+            memory.search("warm up the model and the store", mode="hybrid")
             for mode in ("keyword", "vector", "hybrid"):
                 times = []
                 for query in queries:
@@ -118,7 +118,7 @@ def warm(rows: list[Row], sizes: Sequence[int]) -> None:
                     )
                 )
             # Recall of the vector list against brute force over the same vectors.
-            ids, _, matrix = parts_of(memory).vectors.snapshot()
+            ids, _, matrix = parts_of(memory).store().all_vectors()
             hits_total = 0
             for query in queries[:50]:
                 qvec = parts_of(memory).embedder.embed_query(query)

@@ -3,7 +3,7 @@
     python -m bench.warm_latency [--entries 10000] [--rounds 3]
 
 The synthetic memory of ``--entries`` entries (:mod:`bench.synthetic`: SciFact abstracts
-with their real vectors), opened once with the in-memory vector copy; the 100 first
+with their real vectors), opened once as a long-lived process; the 100 first
 SciFact test queries are embedded once (a vector search each: the query cache then holds
 them, as it does for a user refining a search), then each mode runs every query
 ``--rounds`` times. Prints the p50 and p95 per mode; issue 23's target is warm hybrid p50
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     queries = list(load_queries("test")[0].values())[:100]
     root = synthetic.build(args.entries)
-    with Memory.open(root, vectors_in_memory=True) as memory:
+    with Memory.open(root) as memory:
         memory.search("warm up", mode="hybrid")
         for query in queries:
             memory.search(query, mode="vector", limit=10)

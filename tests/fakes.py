@@ -144,6 +144,6 @@ NOTE_WORDS = [
 
 def note_texts(count: int, seed: int) -> list[str]:
     """``count`` notes of six words of :data:`NOTE_WORDS` each, the same for one ``seed``:
-    memories whose size is the point of a test (the ANN index, the vector snapshot)."""
+    memories whose size is the point of a test (the ANN index, the store's scans)."""
     rng = random.Random(seed)
     return [" ".join(rng.sample(NOTE_WORDS, 6)) + f" note {seed}-{i}" for i in range(count)]

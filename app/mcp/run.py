@@ -92,8 +92,8 @@ def _few_malloc_arenas() -> None:
     two minutes, against 23 % in one minute with two arenas (bench/http_load.py).
 
     A fixed mmap threshold: by default glibc raises it (up to 32 MiB) each time a large
-    mmapped block is freed, after which the server's blocks of a few MiB (the in-memory
-    vectors copied on each write, Arrow buffers of a compaction) came from the heap,
+    mmapped block is freed, after which the server's blocks of a few MiB (Arrow buffers
+    of a search or a compaction; before issue 49 the in-memory vectors) came from the heap,
     where fragmentation kept them: RSS rose ~0.3 MiB/s for minutes under load; with the
     threshold fixed at 1 MiB it stayed level (bench/RESULTS.md, issue 38).
     ``MALLOC_ARENA_MAX`` / ``MALLOC_MMAP_THRESHOLD_`` in the environment win."""

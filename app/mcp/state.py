@@ -39,7 +39,7 @@ def _open_memory(root: Path) -> Memory:
     from engine import Memory
 
     config = config_or_defaults(root, "serve-mcp")  # a bad config must not stop the server
-    return Memory.open(root, config=config, vectors_in_memory=True)  # a long-lived process
+    return Memory.open(root, config=config)
 
 
 def _index_a_fresh_clone(memory: Memory) -> None:

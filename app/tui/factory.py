@@ -33,6 +33,6 @@ def build_app(
     if memory is None:
         if root is None:
             raise ValueError("build_app needs a project root or a memory")
-        memory = Memory.open(Path(root), vectors_in_memory=True)  # a long-lived process
+        memory = Memory.open(Path(root))
     chosen = parse_mode(mode) if mode is not None else None
     return MemoryApp(memory, mode=chosen, owns_memory=owns_memory)

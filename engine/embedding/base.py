@@ -38,10 +38,6 @@ class VectorCache(Protocol):
         """The vectors held under these keys (missing keys are absent)."""
         ...
 
-    def all_of(self, model_id: str) -> dict[str, bytes]:
-        """Every vector held for one model, by key."""
-        ...
-
     def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
         """Keep these vectors (a key already held keeps its vector)."""
         ...

@@ -7,14 +7,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core.errors import LockTimeoutError
 from engine.core.hashing import content_hash
 from engine.embedding.base import Embedder
-from engine.embedding.document import document_key
 from engine.storage.sqlite import (
     enable_wal,
     is_busy_error,
@@ -25,7 +24,6 @@ from engine.storage.sqlite import (
 
 if TYPE_CHECKING:
     from engine.embedding.base import Vectors
-    from engine.storage.records import VectorDelta
 
 log = logging.getLogger(__name__)
 
@@ -114,14 +112,6 @@ class EmbeddingCache:
                 )
                 found.update(rows.fetchall())
         return found
-
-    def all_of(self, model_id: str) -> dict[str, bytes]:
-        """Every cached vector of one model, by content hash."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT content_hash, vector FROM embedding_cache WHERE model_id = ?", (model_id,)
-            )
-            return dict(rows.fetchall())
 
     def put_many(self, items: Sequence[tuple[str, bytes]], model_id: str) -> None:
         """Store vectors; existing keys are left as they are (nothing when read-only)."""
@@ -218,21 +208,3 @@ class CachedEmbedder:
     def embed_query(self, text: str) -> Vectors:
         """See :class:`Embedder` (queries are not cached)."""
         return self.inner.embed_query(text)
-
-
-def keep_pulled(embedder: Embedder) -> Callable[[str, str, VectorDelta], None]:
-    """A vector listener (:attr:`engine.storage.records.Records.vector_listeners`) that
-    keeps vectors pulled from a remote store, embedded on another machine, in this
-    machine's cache: one-shot searches then read them without opening the store."""
-
-    def listener(before: str, after: str, delta: VectorDelta) -> None:
-        cache = embedder.cache
-        if not (delta.pulled and delta.written and cache is not None):
-            return
-        items = [
-            (document_key(entry), vector.tobytes())
-            for entry, vector in zip(delta.written, delta.vectors, strict=True)
-        ]
-        cache.put_many(items, embedder.model_id)
-
-    return listener

@@ -15,16 +15,13 @@ vectors. The embedding cache keys a labelled entry's vector by :func:`document_k
 hash of its labels and its content hash (no need to read the text to find a vector);
 an unlabelled entry's key is its content hash.
 
-Vectors stored before labels existed were computed from the text alone; their lookups
-fall back to the content hash (:func:`cached_vector`) until the entry is re-embedded (an
-edit, ``memory-tui doctor --rebuild-store``).
+Vectors stored before labels existed were computed from the text alone; they stay in the
+store until the entry is re-embedded (an edit, ``memory-tui doctor --rebuild-store``).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core.hashing import content_hash
@@ -66,24 +63,6 @@ def document_text(entry: Entry) -> str:
     return f"{head}\n{entry.content}" if head else entry.content
 
 
-def row_key(digest: str, source: str, category: str, keywords_json: str, title: str) -> str:
-    """:func:`document_key` from a mirror row's columns (keywords as stored, JSON), without
-    parsing anything for the common unlabelled row: a snapshot reads every row."""
-    if source == Source.DISCOVERY.value or (
-        category in UNLABELLED_CATEGORIES
-        and keywords_json in ("", "[]")
-        and not (title and source in TITLED_SOURCES)
-    ):
-        return digest
-    return key_of(digest, _row_labels(source, category, keywords_json, title))
-
-
-@lru_cache(maxsize=4096)
-def _row_labels(source: str, category: str, keywords_json: str, title: str) -> str:
-    """Labels of a row's fields; many rows share them (a category and no keywords)."""
-    return labels_of(source, category, json.loads(keywords_json or "[]"), title)
-
-
 def key_of(digest: str, head: str) -> str:
     """The cache key of a text with content hash ``digest`` under the label line ``head``."""
     return content_hash(f"{head}\x00{digest}") if head else digest
@@ -105,10 +84,3 @@ def cached_entries(embedder: Embedder, entries: Sequence[Entry]) -> tuple[Any, l
     """The embedding cache's vectors of ``entries`` without running the model, and the
     rows it has none for (all zeros); every row when ``embedder`` keeps no cache."""
     return embedder.cached_keyed([document_key(e) for e in entries])
-
-
-def cached_vector(found: Mapping[str, bytes], key: str, digest: str) -> bytes | None:
-    """A vector of ``found`` (cache rows by key) for an entry: under its key, else — a
-    vector stored before labels, from the text alone — under its content hash."""
-    blob = found.get(key)
-    return blob if blob is not None else found.get(digest)

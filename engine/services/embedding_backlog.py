@@ -28,7 +28,7 @@ from engine.core.errors import LockTimeoutError
 from engine.core.models import Entry
 from engine.embedding.base import Embedder
 from engine.embedding.document import document_key, embed_entries
-from engine.storage.changes import Change, VectorDelta
+from engine.storage.changes import Change
 from engine.storage.locking import WriteLock
 from engine.storage.records import Records
 
@@ -144,9 +144,7 @@ class EmbeddingBacklog:
             def mirror_op(db: sqlite3.Connection) -> None:
                 self.mirror.clear_unembedded(db, [e.id for e in entries] + gone)
 
-            return Change(
-                lambda store: store.upsert(entries, matrix), mirror_op, VectorDelta(entries, matrix)
-            )
+            return Change(lambda store: store.upsert(entries, matrix), mirror_op)
 
         self.records.apply(plan)
         return len(written)

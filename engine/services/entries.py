@@ -32,7 +32,7 @@ from engine.core.validation import (
 from engine.embedding.base import Embedder
 from engine.embedding.document import cached_entries, document_key, embed_entries
 from engine.services.content import checked_content, checked_keywords
-from engine.storage.changes import Change, VectorDelta
+from engine.storage.changes import Change
 from engine.storage.records import Records
 
 log = logging.getLogger(__name__)
@@ -220,7 +220,7 @@ class EntryService:
             self.mirror.upsert(db, fresh)
             self.mirror.mark_unembedded(db, [e.id for e in fresh if e.id in waiting])
 
-        return Change(lambda s: s.add(fresh, vectors), mirror_op, VectorDelta(fresh, vectors))
+        return Change(lambda s: s.add(fresh, vectors), mirror_op)
 
     def _vectors(self, entries: Sequence[Entry], embed: bool) -> tuple[Any, set[str]]:
         """The vectors of ``entries``, and the ids of those given a placeholder instead
@@ -272,7 +272,6 @@ class EntryService:
             return Change(
                 lambda s: s.upsert([entry], vector),
                 lambda db: self._upsert_embedded(db, [entry], waiting),
-                VectorDelta([entry], vector),
             )
 
         self.records.apply(plan)
@@ -309,7 +308,6 @@ class EntryService:
         self.records.write(
             lambda s: s.upsert(present, matrix),
             lambda db: self.mirror.upsert(db, present),
-            delta=VectorDelta(present, matrix),
         )
 
     def delete(self, entry_id: str) -> bool:
@@ -327,7 +325,6 @@ class EntryService:
             return Change(
                 lambda s: s.delete(present),
                 lambda db: self.mirror.delete(db, present),
-                VectorDelta(removed=present),
             )
 
         self.records.apply(plan)
@@ -341,7 +338,6 @@ class EntryService:
         self.records.write(
             lambda s: s.upsert(list(entries), vectors),
             lambda db: self._upsert_embedded(db, entries),
-            delta=VectorDelta(list(entries), vectors),
         )
 
     def _upsert_embedded(

@@ -58,7 +58,6 @@ class Memory:
         embedder: Embedder,
         *,
         cache_embeddings: bool = True,
-        vectors_in_memory: bool = False,
     ) -> None:
         self.paths = paths
         self.config = config
@@ -67,7 +66,6 @@ class Memory:
             config,
             embedder,
             cache_embeddings=cache_embeddings,
-            vectors_in_memory=vectors_in_memory,
         )
         self.last_repair = self._parts.records.ensure_consistent()
         """What opening repaired of the keyword index (None: nothing was out of step)."""
@@ -80,7 +78,6 @@ class Memory:
         config: Config | None = None,
         embedder: Embedder | None = None,
         cache_embeddings: bool = True,
-        vectors_in_memory: bool = False,
     ) -> Memory:
         """Open (creating on first write) the memory of the project at ``root``.
 
@@ -93,7 +90,6 @@ class Memory:
             config,
             embedder if embedder is not None else default_embedder(),
             cache_embeddings=cache_embeddings,
-            vectors_in_memory=vectors_in_memory,
         )
 
     def close(self) -> None:

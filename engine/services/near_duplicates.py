@@ -1,8 +1,8 @@
 """Near duplicates on add: a new note whose meaning a stored entry already holds.
 
 Seed 002 ("Tier 2 — Near-duplicate via cosine similarity"): the new text is embedded as a
-document, the stored entries nearest to it are looked up (through the store's ANN index in
-a memory large enough to have one, not a scan of every vector), and one at cosine similarity
+document, the stored entries nearest to it are looked up (the vector search's one query on
+the store, through its ANN index in a memory large enough to have one), and one at cosine similarity
 :data:`NEAR_DUPLICATE_SIMILARITY` or more is a near duplicate. Identical text is not one
 here: exact duplicates are stored once already (content hash). What happens then is the
 ``near_duplicate`` setting: ``report`` (the default: add, and say which entry is close),
@@ -12,12 +12,12 @@ here: exact duplicates are stored once already (content hash). What happens then
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
 from engine.services.entries import NearDuplicate
-from engine.storage import maintenance, write_profile
+from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder
@@ -42,7 +42,7 @@ def find_near_duplicate(
     own_hash = draft.content_hash
     try:
         with write_profile.timed("near_duplicate"):
-            nearest = _nearest(vectors, vector)
+            nearest = vectors.search(vector, _NEIGHBOURS)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
         return None
@@ -53,17 +53,3 @@ def find_near_duplicate(
             return NearDuplicate(entry, similarity)
         break  # nearest first: the rest are further away
     return None
-
-
-def _nearest(vectors: VectorSearcher, vector: Any) -> list[tuple[Entry, float]]:
-    """The stored entries nearest to ``vector``: through the store's ANN index when the
-    memory is large enough to have one (:data:`maintenance.ANN_MIN_ROWS`), rows added
-    since it was built scanned by LanceDB; else the exact search of smaller memories
-    (the in-memory copy, or the embedding cache's vectors in a one-shot process)."""
-    if vectors.mirror.count() >= maintenance.ANN_MIN_ROWS:
-        store = vectors.store()
-        if store.has_vector_index():
-            found = store.vector_search(vector, _NEIGHBOURS)
-            pending = vectors.unembedded_among([e.id for e, _ in found])  # placeholders
-            return [(e, sim) for e, sim in found if e.id not in pending]
-    return vectors.search(vector, _NEIGHBOURS)

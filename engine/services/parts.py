@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.core.config import Config
 from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
-from engine.embedding.cache import CachedEmbedder, EmbeddingCache, keep_pulled
+from engine.embedding.cache import CachedEmbedder, EmbeddingCache
 from engine.storage.paths import MemoryPaths
 from engine.storage.records import Records
 
@@ -50,7 +50,6 @@ class Parts:
         embedder: Embedder,
         *,
         cache_embeddings: bool = True,
-        vectors_in_memory: bool = False,
     ) -> None:
         self.paths = paths
         self.config = config
@@ -65,19 +64,17 @@ class Parts:
         self._entries: EntryService | None = None
         self._add_batcher: AddBatcher | None = None
         self._making = threading.Lock()  # one EntryService and AddBatcher per process
-        self._vectors_in_memory = vectors_in_memory
         self._vectors: VectorSearcher | None = None
         self._searcher: Searcher | None = None
         self._searching = threading.Lock()  # one VectorSearcher and Searcher per process
         self.writes_first = WritesFirst()
         """This process's adds in progress, which its searches step aside for."""
-        self.records.vector_listeners.append(keep_pulled(self.embedder))
 
     @property
     def vectors(self) -> VectorSearcher:
         """The vector search (:class:`engine.search.vector.VectorSearcher`), made on first
         use, as the hybrid search it belongs to: a process that only writes (an index
-        run) imports neither. Made later, its in-memory copy loads on its first search."""
+        run) imports neither."""
         return self._search_parts()[0]
 
     @property
@@ -93,13 +90,7 @@ class Parts:
                 from engine.search.searcher import Searcher
                 from engine.search.vector import VectorSearcher
 
-                vectors = VectorSearcher(
-                    self.mirror,
-                    self.embedder,
-                    self.records.store,
-                    in_memory=self._vectors_in_memory,
-                )
-                self.records.vector_listeners.append(vectors.apply)
+                vectors = VectorSearcher(self.mirror, self.records.store)
                 cfg = self.config
                 self._searcher = Searcher(
                     KeywordSearcher(self.mirror),

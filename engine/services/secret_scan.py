@@ -23,7 +23,6 @@ from engine.embedding.document import document_key, embed_entries
 from engine.guards.privacy import find_secrets, fingerprint, redact_secrets
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
-from engine.storage.records import VectorDelta
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +104,6 @@ def fix_secrets(memory: Memory) -> SecretScan:
             parts.records.write(
                 lambda s: s.upsert(fixed, vectors),
                 lambda db: parts.mirror.upsert(db, fixed),
-                delta=VectorDelta(fixed, vectors),
             )
         parts.records.rebuild_index()  # the mirror anew from the redacted store
         _vacuum(memory.paths.fts_path)

@@ -356,18 +356,6 @@ class EntryMirror:
             )
             return dict(rows.fetchall())
 
-    def vector_keys(self) -> list[tuple[str, str, str, str, str, str]]:
-        """(id, content hash, category, source, keywords as stored (JSON), section title)
-        of every entry that has its vector, in one consistent read: what its embedding
-        cache key is made of (:func:`engine.embedding.document.row_key`)."""
-        sql = (
-            "SELECT id, contentHash, category, source, keywords, sectionTitle FROM entries"
-            " WHERE id NOT IN (SELECT id FROM unembedded)"
-        )
-        with self._lock:
-            rows = self._db.execute(sql).fetchall()
-        return rows
-
     def file_paths(self) -> set[str]:
         """Every distinct non-empty filePath."""
         with self._lock:

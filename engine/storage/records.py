@@ -15,19 +15,12 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
 from engine.storage import maintenance, write_profile
-from engine.storage.changes import (
-    Change,
-    MirrorOp,
-    StoreOp,
-    VectorListener,
-)
+from engine.storage.changes import Change, MirrorOp, StoreOp
 from engine.storage.changes import RepairReport as RepairReport  # re-exported
-from engine.storage.changes import VectorDelta as VectorDelta  # re-exported
 from engine.storage.lance_rows import latest_version_on_disk, placeholders
 from engine.storage.locking import WriteLock
 from engine.storage.mirror import EntryMirror
@@ -66,8 +59,6 @@ class Records:
         self._store: RecordStore | None = None
         self.watch = RemoteWatch() if paths.store_uri else None
         """Looks at a remote store's version (see :mod:`engine.storage.remote_sync`)."""
-        self.vector_listeners: list[VectorListener] = []
-        """Told of each write's :class:`VectorDelta` (the in-memory vector copy)."""
 
     def store(self) -> RecordStore:
         """The store of record (LanceDB is imported on first call).
@@ -171,10 +162,7 @@ class Records:
             mirror_stamps = self.mirror.ids_and_stamps()
             changed = [i for i, s in store_stamps.items() if mirror_stamps.get(i) != s]
             gone = [i for i in mirror_stamps if i not in store_stamps]
-            fresh, vectors, looked, waiting = self._pull_changed(changed)
-            if self.watch is None:  # a local store: this process's copy is reloaded instead
-                vectors = None
-            before = self.mirror.state("vectors_version") or ""
+            fresh, looked, waiting = self._pull_changed(changed)
             with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
@@ -182,10 +170,8 @@ class Records:
                 self.mirror.upsert(db, fresh)
                 self.mirror.clear_unembedded(db, [*looked, *gone])
                 self.mirror.mark_unembedded(db, sorted(waiting))
-                after = self._mark_synced(db, version, vectors_changed=bool(changed or gone))
+                self._mark_synced(db, version, vectors_changed=bool(changed or gone))
         self.mirror.recreated = False
-        if vectors is not None and after:
-            self._tell(before, after, VectorDelta(fresh, vectors, gone, pulled=True))
         return RepairReport(len(changed), len(gone))
 
     def rebuild_index(self) -> int:
@@ -207,11 +193,11 @@ class Records:
                 self._mark_synced(db, version)
         return len(entries)
 
-    def _pull_changed(self, changed: Sequence[str]) -> tuple[list[Entry], Any, list[str], set[str]]:
-        """The ``changed`` entries and their vectors (other machines embedded these), read
-        in one scan with the rows of entries marked as waiting for their vector (a batch
-        of vectors may have reached the store but not the mirror); also the ids whose
-        marks the repair sets anew and which of them hold a placeholder in the store.
+    def _pull_changed(self, changed: Sequence[str]) -> tuple[list[Entry], list[str], set[str]]:
+        """The ``changed`` entries, read in one scan with the rows of entries marked as
+        waiting for their vector (a batch of vectors may have reached the store but not
+        the mirror); also the ids whose marks the repair sets anew and which of them hold
+        a placeholder in the store.
         Reads only those rows, not the table: a remote store is repaired this way each
         time another machine commits."""
         wanted = set(changed)
@@ -219,7 +205,7 @@ class Records:
         entries, matrix = pull(self.store(), looked)
         rows = [n for n, e in enumerate(entries) if e.id in wanted]
         waiting = placeholders([e.id for e in entries], matrix)
-        return [entries[n] for n in rows], matrix[rows], looked, waiting
+        return [entries[n] for n in rows], looked, waiting
 
     def _mark_unembedded(self, db: sqlite3.Connection, ids: set[str]) -> None:
         """Make the mirror's marks of entries waiting for their vector those of the store
@@ -230,16 +216,14 @@ class Records:
 
     def _mark_synced(
         self, db: sqlite3.Connection, version: int, *, vectors_changed: bool = True
-    ) -> str:
-        """Record the store version the mirror now matches; returns the new
-        ``vectors_version`` ("" when the vectors did not change)."""
+    ) -> None:
+        """Record the store version the mirror now matches, and when entries changed a
+        new ``vectors_version`` (searches count the entries, and those waiting for their
+        vector, again when it changes: a store rebuilt anew may reach the same version)."""
         self.mirror.set_state(db, "pending", "0")
         self.mirror.set_state(db, "store_version", str(version))
-        if not vectors_changed:
-            return ""
-        fresh = uuid.uuid4().hex  # tells in-memory vector copies (any process) to reload
-        self.mirror.set_state(db, "vectors_version", fresh)
-        return fresh
+        if vectors_changed:
+            self.mirror.set_state(db, "vectors_version", uuid.uuid4().hex)
 
     # --- writes --------------------------------------------------------------------------
 
@@ -250,13 +234,10 @@ class Records:
         *,
         vectors_changed: bool = True,
         force_fold: bool = False,
-        delta: VectorDelta | None = None,
     ) -> None:
         """Apply one change to the store and the mirror, crash-safely, under the lock
         (:meth:`apply` with a change decided beforehand)."""
-        self.apply(
-            lambda: Change(store_op, mirror_op, delta, vectors_changed), force_fold=force_fold
-        )
+        self.apply(lambda: Change(store_op, mirror_op, vectors_changed), force_fold=force_fold)
 
     def apply(self, plan: Callable[[], Change | None], *, force_fold: bool = False) -> bool:
         """Decide a change and apply it to the store and the mirror, crash-safely, holding
@@ -284,17 +265,12 @@ class Records:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
-            delta = change.delta
-            before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
             with write_profile.timed("mirror"), self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 change.mirror_op(db)
-                after = self._mark_synced(db, version, vectors_changed=change.vectors_changed)
-            if delta is not None and after:
-                with write_profile.timed("vectors_in_memory"):
-                    self._tell(before, after, delta)
+                self._mark_synced(db, version, vectors_changed=change.vectors_changed)
         return True
 
     def _compacted(self, before: int, version: int) -> None:
@@ -316,13 +292,6 @@ class Records:
         version, commits, uncounted = start
         own = store.commits - commits if store.uncounted == uncounted else -1
         return synced_version(self._recorded_store_version(), version, store.version, own)
-
-    def _tell(self, before: str, after: str, delta: VectorDelta) -> None:
-        for listener in self.vector_listeners:
-            try:
-                listener(before, after, delta)
-            except Exception:  # the write is committed; the copy reloads on its next read
-                log.warning("could not update the in-memory vectors", exc_info=True)
 
     def count_references(self, ids: Sequence[str]) -> None:
         """Count that these entries were returned to a caller: ``referenceCount`` grows by

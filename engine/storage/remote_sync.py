@@ -10,9 +10,9 @@ LanceDB orders their commits (conditional writes on the object store). This mach
 - after its own write, records the new version as synchronised only when every commit
   between the version it had synchronised and the new one is its own
   (:func:`synced_version`); otherwise the next look repairs the mirror;
-- repairs by pulling the entries whose stamps differ, with their vectors
-  (:func:`pull`): the mirror, the in-memory vectors and the embedding cache all update
-  incrementally, and a new machine builds its mirror in one scan of the table.
+- repairs by pulling the entries whose stamps differ, with their vectors (:func:`pull`:
+  which of them are placeholders): the mirror updates incrementally, and a new machine
+  builds its mirror in one scan of the table.
 """
 
 from __future__ import annotations

@@ -3,22 +3,17 @@ and the embedding cache keeps it under a key of both (engine/embedding/document.
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
-import numpy as np
 import pytest
-from fakes import FakeEmbedder, cosine
+from fakes import FakeEmbedder
 
 from engine.core.hashing import content_hash
 from engine.core.models import Category, Entry, Source
-from engine.embedding.document import document_key, document_text, row_key
+from engine.embedding.document import document_key, document_text
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
-from engine.storage.record_store import RecordStore
 
 NOTE = "Pass --no-cache when building in CI: the layer cache there is stale."
 DISTRACTORS = [
@@ -75,26 +70,6 @@ def test_labels_of_each_kind_of_entry(fields: dict[str, object], head: str) -> N
     assert (document_key(labelled) == content_hash(NOTE)) == (not head)
 
 
-@pytest.mark.parametrize(
-    "fields",
-    [
-        {},
-        {"category": Category.GOTCHA},
-        {"keywords": ("docker", "ci build"), "source": Source.SESSION},
-        {"section_title": "Builds", "source": Source.MANUAL},
-        {"section_title": "CI > Docker", "source": Source.MARKDOWN},
-        {"category": Category.DISCOVERY, "keywords": ("build",), "source": Source.DISCOVERY},
-    ],
-)
-def test_a_mirror_row_gives_the_entry_s_key(fields: dict[str, object]) -> None:
-    """Snapshots compute keys from mirror columns (keywords as stored JSON)."""
-    labelled = entry(**fields)
-    stored = json.dumps(list(labelled.keywords))
-    columns = (labelled.source.value, labelled.category.value, stored, labelled.section_title)
-
-    assert row_key(labelled.content_hash, *columns) == document_key(labelled)
-
-
 def add_note_and_distractors(memory: Memory) -> str:
     memory.add_many([NewEntry(text) for text in DISTRACTORS])
     return memory.add(NOTE, category="gotcha", keywords=["docker"]).entry.id
@@ -109,53 +84,6 @@ def test_a_note_is_found_by_vector_through_a_keyword_its_text_lacks(memory: Memo
     note = add_note_and_distractors(memory)
 
     assert vector_ids(memory, "docker")[0] == note
-
-
-def test_a_one_shot_search_reads_labelled_vectors_from_the_cache(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        note = add_note_and_distractors(memory)
-
-    def no_store(self: RecordStore) -> object:
-        raise AssertionError("the embedding cache should hold every vector")
-
-    monkeypatch.setattr(RecordStore, "all_vectors", no_store)
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        assert vector_ids(memory, "docker")[0] == note
-
-
-def test_a_vector_cached_before_labels_is_read_under_the_content_hash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A memory written before labels existed: the cache holds the note's vector of its
-    text alone, under its content hash; searches use it rather than open the store."""
-    embedder = FakeEmbedder()
-    with Memory.open(tmp_path, embedder=embedder) as memory:
-        note = memory.get(add_note_and_distractors(memory))
-        assert note is not None
-    plain = embedder.vector(NOTE).astype(np.float32).tobytes()
-    db = sqlite3.connect(tmp_path / ".claude" / "memory" / "embeddings.sqlite")
-    with db:
-        db.execute("DELETE FROM embedding_cache WHERE content_hash = ?", (document_key(note),))
-        db.execute(
-            "INSERT INTO embedding_cache VALUES (?, ?, ?)",
-            (note.content_hash, embedder.model_id, plain),
-        )
-    db.close()
-    monkeypatch.setattr(RecordStore, "all_vectors", lambda self: pytest.fail("store opened"))
-
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        parts_of(memory).searcher.min_score = -1.0
-        [hit] = [
-            r
-            for r in memory.search("stale layer cache", mode="vector").results
-            if r.entry.id == note.id
-        ]
-        assert hit.explanation.vector_similarity == pytest.approx(
-            cosine(embedder.vector(NOTE), embedder.vector("stale layer cache")), abs=1e-5
-        )
-        assert note.id not in vector_ids(memory, "docker")[:1]  # the text alone lacks it
 
 
 def test_editing_the_keywords_embeds_the_note_again(

@@ -1,15 +1,16 @@
 """The near-duplicate check of a memory large enough for an ANN index goes through the
-index, not through every vector (issue 38)."""
+store's query, and so through the index (issue 38; one vector read path, issue 49)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import FakeEmbedder
 
-from engine.search.vector import VectorSearcher
+from engine.search.vector import ANN_NPROBES
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -51,12 +52,18 @@ def test_a_near_duplicate_is_found_through_the_ann_index(
     indexed: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory, ids = indexed
+    store = parts_of(memory).store()
+    assert store.has_vector_index()
+    asked: list[int] = []
+    real = store.nearest
 
-    def scan(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the near-duplicate check scanned every vector")
+    def nearest(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+        asked.append(kwargs["nprobes"])
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(VectorSearcher, "search", scan)
+    monkeypatch.setattr(store, "nearest", nearest)
     added = memory.add(note(123) + " again")
+    assert asked == [ANN_NPROBES]  # one query on the store, with the index's settings
     assert added.created
     assert added.near_duplicate is not None
     assert added.near_duplicate.entry.id == ids[123]

@@ -376,8 +376,8 @@ class TestDegradation:
         assert memory.search("anything", mode="hybrid").results == ()
 
 
-class TestVectorsInMemory:
-    """The in-memory vector copy of long-lived processes answers like LanceDB."""
+class TestLongLivedSearch:
+    """A long-lived process answers like a fresh one and follows other writers."""
 
     def test_same_results_as_the_store_and_follows_other_writers(
         self, tmp_path: Path, fake_embedder: FakeEmbedder
@@ -387,7 +387,7 @@ class TestVectorsInMemory:
             filler = " ".join(f"w{i}x{j}" for j in range(i))
             writer.add(f"queues {filler}", category="general")
         writer.add("queues drain slowly under load", category="gotcha")
-        reader = Memory.open(tmp_path, embedder=fake_embedder, vectors_in_memory=True)
+        reader = Memory.open(tmp_path, embedder=fake_embedder)
 
         for mode in ("vector", "hybrid"):
             for category in (None, "gotcha"):

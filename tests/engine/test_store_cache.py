@@ -16,7 +16,7 @@ SINGLE_ADDS = 600
 
 
 def test_the_metadata_cache_stays_within_a_few_mib_over_many_commits(tmp_path: Path) -> None:
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         for i in range(SINGLE_ADDS):
             memory.add(f"note {i}: the heron number {i} nests by the weir")
         store = parts_of(memory).records.store()

@@ -239,24 +239,24 @@ def test_a_watched_edit_is_keyword_searchable_at_once_and_embedded_in_the_backgr
     assert mem.count(source=Source.MARKDOWN) == 13
 
 
-def test_placeholders_never_reach_the_in_memory_vectors(
+def test_placeholders_are_never_returned_by_a_vector_search(
     tmp_path: Path, embedder: FakeEmbedder
 ) -> None:
     write_corpus(tmp_path, files=2)
-    with Memory.open(tmp_path, embedder=embedder, vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=embedder) as memory:
         Indexer(memory).run()
-        memory.search("warm", mode="vector")  # loads the in-memory copy
+        memory.search("warm", mode="vector")
         (tmp_path / ".claude/knowledge/extra.md").write_text("# Extra\n\nA kiwi bird.\n")
         Indexer(memory).run(embed=False)
 
-        assert parts_of(memory).vectors.index.size == 4
-        found = memory.search("kiwi bird", mode="vector").results
+        found = memory.search("kiwi bird", mode="vector", limit=50, min_score=-1).results
+        assert len(found) == 4  # every entry with its vector, none of the placeholder
         assert all("kiwi" not in r.entry.content for r in found)
         Indexer(memory).run()
-        assert parts_of(memory).vectors.index.size == 5
         assert "kiwi" in memory.search("kiwi bird", mode="vector").results[0].entry.content
-        matrix = parts_of(memory).vectors.snapshot()[2]
-        assert np.all(np.linalg.norm(matrix, axis=1) > 0.5)
+        ids = [r.entry.id for r in memory.search("kiwi", mode="vector", min_score=-1).results]
+        vectors = parts_of(memory).store().vectors_for(ids)
+        assert np.all(np.linalg.norm(np.stack(list(vectors.values())), axis=1) > 0.5)
 
 
 def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder, note_texts
 
-from engine.search import vector as memory_module
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
@@ -19,7 +18,6 @@ from engine.storage import maintenance as maintenance_module
 @pytest.fixture
 def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(maintenance_module, "ANN_MIN_ROWS", 300)
-    monkeypatch.setattr(memory_module, "EXACT_IN_MEMORY_MAX", 0)  # one-shot path: LanceDB
 
 
 def exact_top(memory: Memory, query: str, k: int = 10) -> list[str]:

@@ -1,6 +1,6 @@
-"""Long-lived processes past :data:`engine.search.vector.SNAPSHOT_MAX` entries search the
-store (its ANN index) instead of keeping an exact copy of every vector in memory; below
-it they keep the copy, as before (issue 38: a memory of a million entries)."""
+"""Searches through the store's ANN index (issue 38: a memory of a million entries): the
+store answers ids, distances and vectors only, re-ranks enough candidates, and a search
+looks up nothing it does not need."""
 
 from __future__ import annotations
 
@@ -18,13 +18,7 @@ from engine.storage import maintenance
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vector_module, "SNAPSHOT_MAX", 100)
     monkeypatch.setattr(maintenance, "ANN_MIN_ROWS", 120)
-
-
-def held(memory: Memory) -> int:
-    """Vectors in the process's in-memory copy."""
-    return parts_of(memory).searcher.vectors.index.size
 
 
 def exact_top(memory: Memory, query: str, k: int = 5) -> list[str]:
@@ -33,41 +27,17 @@ def exact_top(memory: Memory, query: str, k: int = 5) -> list[str]:
 
 
 @pytest.mark.usefixtures("small_limits")
-def test_below_the_limit_a_long_lived_process_keeps_every_vector(tmp_path: Path) -> None:
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
-        memory.add_many([NewEntry(t) for t in note_texts(90, 1)])
-        hits = memory.search("gearbox oil deploy", mode="vector", limit=5).results
-        assert held(memory) == 90
-        assert [r.entry.id for r in hits] == exact_top(memory, "gearbox oil deploy")
-
-
-@pytest.mark.usefixtures("small_limits")
-def test_past_the_limit_it_searches_the_ann_index_without_a_copy(tmp_path: Path) -> None:
+def test_searches_through_the_ann_index_find_the_exact_best(tmp_path: Path) -> None:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
         writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
         assert parts_of(writer).records.maintain_vector_index().startswith("built")
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         for query in ("gearbox oil deploy", "kettle burr grinder"):
             vector = memory.search(query, mode="vector", limit=5).results
             hybrid = memory.search(query, mode="hybrid", limit=5).results
             assert vector and hybrid
             assert vector[0].entry.id == exact_top(memory, query)[0]
-            # the keyword-only candidates' similarities do not load the copy either
             assert all(r.explanation.vector_similarity is not None for r in hybrid)
-        assert held(memory) == 0
-
-
-@pytest.mark.usefixtures("small_limits")
-def test_a_copy_is_let_go_when_the_memory_grows_past_the_limit(tmp_path: Path) -> None:
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
-        memory.add_many([NewEntry(t) for t in note_texts(80, 1)])
-        memory.search("gearbox oil", mode="hybrid")
-        assert held(memory) == 80
-        memory.add_many([NewEntry(t) for t in note_texts(40, 2)])
-        added = memory.add("zeppelin hangar blueprint").entry
-        top = memory.search("zeppelin hangar blueprint", mode="vector", limit=1).results
-        assert top[0].entry.id == added.id  # found in the store, past the limit
-        assert held(memory) == 0
 
 
 @pytest.mark.usefixtures("small_limits")
@@ -82,7 +52,7 @@ def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
         assert records.maintain_vector_index() == "indexed the entries' ids"  # an older store
         assert records.maintain_vector_index() == ""
 
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         hits = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
         vectors = parts_of(memory).store().vectors_for([r.entry.id for r in hits])
         qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
@@ -92,7 +62,7 @@ def test_the_store_indexes_ids_beside_its_ann_index(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("small_limits")
-def test_past_the_limit_the_store_answers_ids_and_vectors_only(
+def test_the_store_answers_ids_and_vectors_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every column of a hundred rows from LanceDB was half of a hybrid search at a million
@@ -101,7 +71,7 @@ def test_past_the_limit_the_store_answers_ids_and_vectors_only(
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
         writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
         parts_of(writer).records.maintain_vector_index()
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         store = parts_of(memory).store()
         expected = memory.search("gearbox oil deploy", mode="hybrid", limit=10).results
         top = exact_top(memory, "gearbox oil deploy")
@@ -121,7 +91,7 @@ def test_past_the_limit_the_store_answers_ids_and_vectors_only(
 def test_searches_count_the_entries_again_only_after_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in note_texts(30, 1)])
         mirror = parts_of(memory).records.mirror
         counts: list[int] = []
@@ -140,11 +110,7 @@ def test_searches_count_the_entries_again_only_after_a_write(
         memory.add("zeppelin hangar blueprint")
         memory.search("zeppelin", mode="hybrid")
         assert len(counts) > first
-        keyword = parts_of(memory).searcher.keyword
-        assert keyword.entries() == vector_module.VectorSearcher.entries(
-            parts_of(memory).searcher.vectors
-        )
-        assert keyword.entries() == 31
+        assert parts_of(memory).searcher.keyword.entries() == 31
 
 
 @pytest.mark.usefixtures("small_limits")
@@ -157,7 +123,7 @@ def test_a_short_vector_search_reranks_as_many_candidates_as_hybrid_search(
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
         writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
         parts_of(writer).records.maintain_vector_index()
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         store = parts_of(memory).store()
         asked: list[tuple[int, int]] = []
         real = store.nearest
@@ -181,7 +147,7 @@ def test_with_no_entry_waiting_for_its_vector_a_search_does_not_look_candidates_
 ) -> None:
     """The look-up waited for the keyword half on its read connection (issue 38); once an
     entry waits (``--no-embed``), it is looked up again and left out of vector search."""
-    with Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True) as memory:
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in note_texts(30, 1)])
         mirror = parts_of(memory).records.mirror
         looked: list[int] = []

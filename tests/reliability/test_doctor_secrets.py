@@ -23,7 +23,6 @@ from engine.guards.privacy import fingerprint
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.services.secret_scan import fix_secrets, scan_secrets
-from engine.storage.records import VectorDelta
 
 TOKEN = SAMPLES["github-token"][0].split()[-1]
 TEXT = f"The release job pushes with {TOKEN} every night from the ferret pipeline."
@@ -43,7 +42,6 @@ def _plant(memory: Memory, text: str) -> Entry:
     parts_of(memory).records.write(
         lambda s: s.add([entry], vectors),
         lambda db: parts_of(memory).mirror.upsert(db, [entry]),
-        delta=VectorDelta([entry], vectors),
     )
     return entry
 
@@ -139,7 +137,6 @@ def test_fix_forgets_the_vector_of_a_secret_keyword_and_keeps_the_redacted_ones(
         parts_of(memory).records.write(
             lambda s: s.add([entry], vectors),
             lambda db: parts_of(memory).mirror.upsert(db, [entry]),
-            delta=VectorDelta([entry], vectors),
         )
         fix_secrets(memory)
         redacted = memory.require(entry.id)

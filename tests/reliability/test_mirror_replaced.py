@@ -22,7 +22,7 @@ def _delete_index(memory_dir: Path) -> None:
 def test_a_running_process_sees_entries_added_after_its_index_was_deleted(
     tmp_path: Path,
 ) -> None:
-    server = Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True)
+    server = Memory.open(tmp_path, embedder=FakeEmbedder())
     try:
         zebra = server.add("zebra crossings are striped").entry
         assert [r.entry.id for r in server.search("zebra", mode="keyword").results] == [zebra.id]
@@ -39,7 +39,7 @@ def test_a_running_process_sees_entries_added_after_its_index_was_deleted(
 
 
 def test_a_process_that_finds_its_index_gone_rebuilds_it_from_the_store(tmp_path: Path) -> None:
-    memory = Memory.open(tmp_path, embedder=FakeEmbedder(), vectors_in_memory=True)
+    memory = Memory.open(tmp_path, embedder=FakeEmbedder())
     try:
         entry = memory.add("okapi stripes on the legs").entry
         _delete_index(memory.paths.memory_dir)

@@ -24,7 +24,7 @@ async def test_the_app_searches_while_two_processes_add(tmp_path: Path) -> None:
     root = tmp_path / "p"
     with Memory.open(root, embedder=FakeEmbedder()) as seed:
         seed.add("the app was open before the writers started")
-    memory = Memory.open(root, embedder=FakeEmbedder(), vectors_in_memory=True)
+    memory = Memory.open(root, embedder=FakeEmbedder())
     writers = [spawn("add", root, tag, "40") for tag in ("ta", "tb")]
     recorder = Recorder()
     app = make_app(memory)

@@ -55,7 +55,7 @@ def search(root: Path, stop_file: Path) -> None:
     words = ["entry", "writer", "remembers", "fact", "number", "alpha", "beta", "gamma"]
     done = failed = results = 0
     failures: list[str] = []
-    with Memory.open(root, embedder=FakeEmbedder(), vectors_in_memory=False) as memory:
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
         while not stop_file.exists():
             query = " ".join(rng.sample(words, 2))
             mode = ("keyword", "vector", "hybrid")[done % 3]
