@@ -117,17 +117,13 @@ class Writer:
         self.adds += len(batch)
         try:
             results = self._add_together(batch[0].memory, [p.item for p in batch])
-        except Exception as exc:
+        except BaseException as exc:  # whatever it is, every add of the batch is answered
             if len(batch) == 1:
                 batch[0].answer.set_exception(exc)
                 return
             for pending in batch:  # each add's own answer: its error, or its entry stored
                 self._write_alone(pending)
             return
-        except BaseException as exc:  # no add of the batch waits forever
-            for pending in batch:
-                pending.answer.set_exception(exc)
-            raise
         for pending, result in zip(batch, results, strict=True):
             pending.answer.set_result(result)
 
@@ -135,7 +131,7 @@ class Writer:
         self.batches += 1
         try:
             (result,) = self._add_together(pending.memory, [pending.item])
-        except Exception as exc:
+        except BaseException as exc:
             pending.answer.set_exception(exc)
         else:
             pending.answer.set_result(result)

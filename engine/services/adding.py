@@ -18,19 +18,18 @@ from typing import TYPE_CHECKING
 
 from engine.services.entries import AddResult, NewEntry
 from engine.services.near_duplicates import find_near_duplicates
-from engine.services.parts import parts_of
+from engine.services.parts import Composed, parts_of
 from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from engine.services.entries import NearDuplicate
-    from engine.services.memory import Memory
     from engine.services.parts import Parts
 
 
-def add_together(memory: Memory, items: Sequence[NewEntry]) -> list[AddResult]:
-    """Several adds, each as :meth:`Memory.add` makes it (its near duplicate looked for),
-    stored in one write: one embedding batch, one write lock, one store commit. Returns
-    one result per item, in order.
+def add_together(memory: Composed, items: Sequence[NewEntry]) -> list[AddResult]:
+    """Several adds to ``memory`` (a :class:`Memory`), each as :meth:`Memory.add` makes
+    it (its near duplicate looked for), stored in one write: one embedding batch, one
+    write lock, one store commit. Returns one result per item, in order.
 
     Raises:
         EngineError: as :meth:`Memory.add` does, for the first item it refuses; nothing
