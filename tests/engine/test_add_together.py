@@ -3,6 +3,7 @@ each as Memory.add makes it, its near duplicate looked for, all in one store com
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from engine.services.parts import parts_of
 
 AUTH = "Auth uses JWT with 24h expiry"
 PARAPHRASE = "Authentication uses JWT tokens with 24-hour expiry"
-VECTORS = {AUTH: [1.0, 0.0], PARAPHRASE: [0.95, 0.312]}
+VECTORS: dict[str, Sequence[float]] = {AUTH: [1.0, 0.0], PARAPHRASE: [0.95, 0.312]}
 
 
 def test_each_add_answered_in_order_with_its_near_duplicate_in_one_commit(
