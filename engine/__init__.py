@@ -23,6 +23,7 @@ _EXPORTS: dict[str, str] = {
     "resolve_entry": "engine.services.lookup",
     "NewEntry": "engine.services.entries",
     "AddResult": "engine.services.entries",
+    "add_together": "engine.services.adding",
     "Listing": "engine.services.listing",
     "Counts": "engine.services.listing",
     "Indexer": "engine.services.indexing",
@@ -159,6 +160,7 @@ __all__ = [
     "WatchBatch",
     "WriteLock",
     "add_json",
+    "add_together",
     "check_limit",
     "check_min_score",
     "classify_path",
@@ -278,6 +280,7 @@ if TYPE_CHECKING:
     )
     from engine.search.query import STOPWORDS, words
     from engine.search.searcher import SearchResponse
+    from engine.services.adding import add_together
     from engine.services.discovery import run_discovery
     from engine.services.embedding_backlog import EmbeddingBacklog
     from engine.services.embedding_worker import BackgroundEmbedder

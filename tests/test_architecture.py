@@ -332,3 +332,53 @@ def test_cli_and_mcp_choices_are_the_engines_enums() -> None:
     assert schema_enum(schemas.Mode) == [m.value for m in SearchMode]
     bounds = TypeAdapter(schemas.MinScore).json_schema()["anyOf"][0]
     assert (bounds["minimum"], bounds["maximum"]) == MIN_SCORE_BOUNDS
+
+
+CONCURRENCY = frozenset(
+    {"threading", "_thread", "concurrent", "multiprocessing", "asyncio", "queue"}
+)
+"""Modules that run threads or processes, or wait for them."""
+
+
+def concurrency_imported(folder: Path) -> list[str]:
+    """Where modules under ``folder`` import one of :data:`CONCURRENCY` (at any level)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            found += [
+                f"{path.relative_to(folder.parent)}:{node.lineno} {name}"
+                for name in names
+                if name.split(".")[0] in CONCURRENCY
+            ]
+    return found
+
+
+def test_the_vocabulary_layer_runs_no_threads() -> None:
+    """Scheduling writes under load belongs to the face that has many sessions (the MCP
+    server's writer), not to ``engine/core``, which every layer imports."""
+    assert concurrency_imported(ROOT / "engine" / "core") == []
+
+
+def test_the_concurrency_finder_finds_an_import(tmp_path: Path) -> None:
+    core = tmp_path / "core" / "m.py"
+    core.parent.mkdir()
+    core.write_text(
+        "import threading\n"
+        "from concurrent.futures import Future\n"
+        "import os, queue\n"
+        "from . import threading_free\n"
+        "def f():\n"
+        "    import asyncio\n"
+    )
+    assert concurrency_imported(tmp_path / "core") == [
+        "core/m.py:1 threading",
+        "core/m.py:2 concurrent.futures",
+        "core/m.py:3 queue",
+        "core/m.py:6 asyncio",
+    ]

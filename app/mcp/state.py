@@ -17,6 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from app.mcp.writer import Writer
 from engine import EngineError
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ class ServerState:
         self._closing = threading.Event()
         self._embedding: BackgroundEmbedder | None = None
         """Embeds entries that wait for their vector, once the warm-up is done."""
+        self.writer = Writer()
+        """Writes every session's adds, those arriving together in one write."""
 
     # --- the memory ------------------------------------------------------------------
 
@@ -112,6 +115,7 @@ class ServerState:
         with ``os._exit`` (see ``serve_mcp``), and the warm-up writes nothing that matters.
         """
         self._closing.set()
+        self.writer.close()
         self._bookkeeper.shutdown(wait=True)
         embedding = self._embedding
         if embedding is not None:

@@ -39,6 +39,7 @@ from app.mcp.schemas import (
 from engine import (
     EngineError,
     FileIsSourceError,
+    NewEntry,
     SearchMode,
     Source,
     add_json,
@@ -133,10 +134,12 @@ def _search_warnings(state: ServerState, warnings: list[str]) -> list[str]:
 
 
 def add_payload(
-    memory: Memory, content: str, category: str, keywords: list[str] | None
+    state: ServerState, memory: Memory, content: str, category: str, keywords: list[str] | None
 ) -> dict[str, Any]:
-    """Store one entry written by the agent (source ``session``)."""
-    result = memory.add(content, category=category, source=Source.SESSION, keywords=keywords or ())
+    """Store one entry written by the agent (source ``session``), through the server's
+    writer, with the adds of the other sessions that arrive meanwhile (:mod:`.writer`)."""
+    item = NewEntry(content, category, Source.SESSION, keywords or ())
+    result = state.writer.add(memory, item)
     entry = entry_json(result.entry, knowledge_prefix=memory.paths.knowledge_prefix)
     near = result.near_duplicate
     close = (near.entry.id, near.similarity) if near else None
@@ -239,7 +242,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         --all-notes after a review). Returns {success, created, id, category, message,
         redactions, nearDuplicate, entry} (entry: the stored entry, as in memory_list)."""
         return await run_tool(
-            state, "memory_add", lambda m: add_payload(m, content, category, keywords)
+            state, "memory_add", lambda m: add_payload(state, m, content, category, keywords)
         )
 
     @server.tool(name="memory_list", title="List memory entries", annotations=READ_ONLY)

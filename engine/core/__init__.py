@@ -2,7 +2,6 @@
 
 Owns: the domain types (:mod:`.models`), the error hierarchy (:mod:`.errors`), content
 hashing, reading names and keywords callers give (:mod:`.validation`) and the project
-configuration (:mod:`.config`), and the count of adds in progress that searches step
-aside for (:mod:`.writes_first`).
+configuration (:mod:`.config`). Nothing here runs threads or waits for them.
 May import: the standard library and small parsers only; nothing else of the engine.
 """

@@ -15,9 +15,7 @@ the search degrades to the other and says so in :attr:`SearchResponse.warnings`.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -29,7 +27,6 @@ from engine.core.models import (
     SearchResult,
     Source,
 )
-from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import DEFAULT_FUSION, Fused, fuse_ranks
@@ -47,19 +44,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Hit = TypeVar("Hit", KeywordHit, KeywordRank)
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    """Threads for the keyword half of hybrid searches (created on first use)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-keyword")
-        return _POOL
-
 
 OVERFETCH = 4
 MIN_CANDIDATES = 100
@@ -90,7 +74,6 @@ class Searcher:
         min_score: float,
         keyword_weight: float = 1.0,
         fusion: Fusion = DEFAULT_FUSION,
-        writes_first: WritesFirst | None = None,
     ) -> None:
         self.keyword = keyword
         self.vectors = vectors
@@ -103,9 +86,6 @@ class Searcher:
         self.keyword_weight = keyword_weight
         self.fusion = fusion
         self.query_cache = QueryCache()
-        self.writes_first = WritesFirst() if writes_first is None else writes_first
-        """This process's adds in progress: a search steps aside for them between its
-        parts (:mod:`engine.core.writes_first`)."""
 
     def search(
         self,
@@ -124,7 +104,6 @@ class Searcher:
 
         Long because each mode's way of degrading is spelled out next to the others.
         """
-        self.writes_first.step_aside()
         warnings: list[str] = []
         floor = self.min_score if min_score is None else min_score
         asked = Query.parse(query, prefix_last=prefix_last, category=category)
@@ -151,15 +130,13 @@ class Searcher:
                 return whole
             found = True
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
-        keyword: Future[list[KeywordRank]] | None = None
-        if mode is SearchMode.HYBRID:
-            # BM25 runs while the query is embedded: SQLite and onnxruntime both release
-            # the GIL, so the two halves overlap (bench/RESULTS.md).
-            keyword = _pool().submit(self._ranks, asked, depth, warnings)
+        # Hybrid's two halves run one after the other, in the caller's thread: a server
+        # answering many sessions runs their searches side by side instead.
+        keyword = self._ranks(asked, depth, warnings) if mode is SearchMode.HYBRID else None
         vector = self._vector(asked, depth, wait_for_model, warnings)
         if vector is None:  # degrade to keyword search
             if keyword is not None:  # the first `limit` of the deeper list
-                hits = self._hits(keyword.result()[:limit], warnings)
+                hits = self._hits(keyword[:limit], warnings)
             else:
                 hits = self._keyword(asked, limit, warnings)
             results = _gated_by_words(self._keyword_results(asked, hits), weights, floor, found)
@@ -174,9 +151,7 @@ class Searcher:
             best = max((answering(r, weights) for r in scored), default=0.0)
             kept = shown(scored, floor, limit, key=_cosine, best=FOUND if found else best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
-        gated = self._hybrid(
-            weights, qvec, nearest, keyword.result(), limit, depth, floor, found=found
-        )
+        gated = self._hybrid(weights, qvec, nearest, keyword, limit, depth, floor, found=found)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
@@ -195,7 +170,6 @@ class Searcher:
         """The two rankings fused by entry id and gated; only the candidates the gate
         judges have their entries read (a fifth of them, most often). ``found``: the
         query is known to have found something (in the whole memory)."""
-        self.writes_first.step_aside()
         fused = fuse_ranks(
             nearest,
             ranks,
@@ -253,7 +227,6 @@ class Searcher:
         return self._keyword_safely(lambda: self.keyword.search(query, limit), warnings)
 
     def _ranks(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordRank]:
-        self.writes_first.step_aside()  # hybrid's keyword half, in a thread of its own
         return self._keyword_safely(lambda: self.keyword.ranks(query, limit), warnings)
 
     def _hits(self, ranks: list[KeywordRank], warnings: list[str]) -> list[KeywordHit]:
@@ -278,7 +251,6 @@ class Searcher:
             return None
         try:
             qvec = self.query_cache.embed_query(self._embedder, query.text)
-            self.writes_first.step_aside()
             return qvec, self.vectors.nearest(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
             if not self.closed:

@@ -172,7 +172,7 @@ class Memory:
         from engine.services.entries import NewEntry
 
         item = NewEntry(content, category, source, keywords, file_path, section_title)
-        return adding.add_checked(self._parts, item)
+        return adding.add_checked(self._parts, [item])[0]
 
     def add_many(
         self,

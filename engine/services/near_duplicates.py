@@ -12,7 +12,7 @@ here: exact duplicates are stored once already (content hash). What happens then
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
@@ -20,6 +20,8 @@ from engine.services.entries import NearDuplicate
 from engine.storage import write_profile
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from engine.embedding.base import Embedder
     from engine.search.vector import VectorSearcher
 
@@ -30,15 +32,20 @@ NEAR_DUPLICATE_SIMILARITY = 0.9
 _NEIGHBOURS = 3
 
 
-def find_near_duplicate(
-    embedder: Embedder, vectors: VectorSearcher, draft: Entry
-) -> NearDuplicate | None:
-    """The stored entry nearest to ``draft`` (the entry as it would be stored) if it is a
-    near duplicate, not identical. Embedded through the memory's embedding cache (its
-    labels and text, :mod:`engine.embedding.document`), so storing it afterwards does
-    not embed it again."""
+def find_near_duplicates(
+    embedder: Embedder, vectors: VectorSearcher, drafts: Sequence[Entry]
+) -> list[NearDuplicate | None]:
+    """For each of ``drafts`` (entries as they would be stored), the stored entry nearest
+    to it if it is a near duplicate, not identical. Embedded in one batch through the
+    memory's embedding cache (labels and text, :mod:`engine.embedding.document`), so
+    storing them afterwards does not embed them again."""
     with write_profile.timed("embed"):
-        vector = embed_entries(embedder, [draft])[0]
+        embedded = embed_entries(embedder, drafts)
+    return [_closest(vectors, d, v) for d, v in zip(drafts, embedded, strict=True)]
+
+
+def _closest(vectors: VectorSearcher, draft: Entry, vector: Any) -> NearDuplicate | None:
+    """The near duplicate of ``draft`` (embedded as ``vector``) among the stored entries."""
     own_hash = draft.content_hash
     try:
         with write_profile.timed("near_duplicate"):

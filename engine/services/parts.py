@@ -18,7 +18,6 @@ import threading
 from typing import TYPE_CHECKING, Protocol
 
 from engine.core.config import Config
-from engine.core.writes_first import WritesFirst
 from engine.embedding.base import Embedder
 from engine.embedding.cache import CachedEmbedder, EmbeddingCache
 from engine.storage.paths import MemoryPaths
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from engine.freshness.stale import Freshness
     from engine.search.searcher import Searcher
     from engine.search.vector import VectorSearcher
-    from engine.services.add_batch import AddBatcher
     from engine.services.entries import EntryService
     from engine.storage.locking import WriteLock
     from engine.storage.mirror import EntryMirror
@@ -62,13 +60,10 @@ class Parts:
         self.records = Records(paths, self.embedder.dimension)
         self._freshness: Freshness | None = None
         self._entries: EntryService | None = None
-        self._add_batcher: AddBatcher | None = None
-        self._making = threading.Lock()  # one EntryService and AddBatcher per process
+        self._making = threading.Lock()  # one EntryService per process
         self._vectors: VectorSearcher | None = None
         self._searcher: Searcher | None = None
         self._searching = threading.Lock()  # one VectorSearcher and Searcher per process
-        self.writes_first = WritesFirst()
-        """This process's adds in progress, which its searches step aside for."""
 
     @property
     def vectors(self) -> VectorSearcher:
@@ -100,7 +95,6 @@ class Parts:
                     min_score=cfg.min_score,
                     keyword_weight=cfg.keyword_weight,
                     fusion=cfg.fusion,
-                    writes_first=self.writes_first,
                 )
                 self._vectors = vectors
             return self._vectors, self._searcher
@@ -118,17 +112,6 @@ class Parts:
                     self.records, self.embedder, self.config, on_written=self.note_citations
                 )
             return self._entries
-
-    @property
-    def add_batcher(self) -> AddBatcher:
-        """Concurrent adds of this process written in one commit (:mod:`.add_batch`)."""
-        entries = self.entries
-        with self._making:
-            if self._add_batcher is None:
-                from engine.services.add_batch import AddBatcher
-
-                self._add_batcher = AddBatcher(entries.add_prepared)
-            return self._add_batcher
 
     @property
     def mirror(self) -> EntryMirror:
