@@ -47,10 +47,10 @@ def add_checked(parts: Parts, items: Sequence[NewEntry]) -> list[AddResult]:
         prepared = parts.entries.prepare(items)
         policy = parts.config.near_duplicate
         near: list[NearDuplicate | None] = [None] * len(prepared)
-        if policy is not NearDuplicatePolicy.KEEP and parts.mirror.count():
+        if policy != NearDuplicatePolicy.KEEP and parts.mirror.count():
             parts.store()  # a missing store refuses here, before the model loads
             near = find_near_duplicates(parts.embedder, parts.vectors, [p.entry for p in prepared])
-        skipped = [n is not None and policy is NearDuplicatePolicy.SKIP for n in near]
+        skipped = [n is not None and policy == NearDuplicatePolicy.SKIP for n in near]
         kept = [p for p, skip in zip(prepared, skipped, strict=True) if not skip]
         written = iter(parts.entries.add_prepared(kept) if kept else [])
     results = []

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fakes import ControlledEmbedder
 
-from engine import Config, InvalidInputError, Memory, NewEntry, add_together
+from engine import Config, InvalidInputError, Memory, NearDuplicatePolicy, NewEntry, add_together
 from engine.services.parts import parts_of
 
 AUTH = "Auth uses JWT with 24h expiry"
@@ -35,7 +35,7 @@ def test_each_add_answered_in_order_with_its_near_duplicate_in_one_commit(
 
 
 def test_a_near_duplicate_is_skipped_and_the_others_stored(tmp_path: Path) -> None:
-    config = Config(near_duplicate="skip")
+    config = Config(near_duplicate=NearDuplicatePolicy.SKIP)
     with Memory.open(tmp_path, config=config, embedder=ControlledEmbedder(VECTORS)) as memory:
         auth = memory.add(AUTH)
         paraphrase, other = add_together(
