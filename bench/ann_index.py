@@ -1,0 +1,226 @@
+"""Which ANN index should the store keep, from what size, searched how? (issue 49) —
+``python -m bench.ann_index [--sizes 10000 100000 1000000] [--kinds IVF_HNSW_SQ IVF_PQ ...]``.
+
+On the memories ``bench.scale`` builds (built first with ``--build-only`` when absent:
+the same texts, the same bag-of-words vectors), on a copy of each memory's LanceDB table
+opened as the product opens it (:class:`engine.storage.record_store.RecordStore`: its
+session and cache bounds), for every index type LanceDB offers: the build time and the
+index's size on disk, then for each search setting (partitions probed, refine factor,
+``ef`` for HNSW) the time of a vector search as hybrid search asks it (the nearest
+:data:`DEPTH` ids and distances, as ``RecordStore.nearest`` reads them) and its recall@10
+and recall@100 against exact search (numpy over every vector), on queries of
+``queries.json`` that ``bench.scale_warm`` does not time. "flat" is LanceDB's exact
+search with no index, what a memory below ``maintenance.ANN_MIN_ROWS`` pays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fakes import FakeEmbedder
+
+from bench.metrics import percentile
+from bench.scale import DIMENSION
+from engine.storage.lance_rows import TABLE
+from engine.storage.record_store import RecordStore
+
+DEPTH = 100
+"""Nearest entries hybrid search asks of the vector half."""
+RERANKED = 500
+"""Candidates re-ranked per search for a refine factor of ``RERANKED // DEPTH`` (5)."""
+
+Setting = dict[str, int]
+KINDS: dict[str, tuple[dict[str, Any], list[Setting]]] = {
+    # kind: (extra create_index parameters, search settings)
+    "IVF_FLAT": ({}, [{"nprobes": n} for n in (10, 20, 30, 50)]),
+    "IVF_SQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (0, 2, 5)]),
+    "IVF_PQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (5, 10)]),
+    "IVF_RQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (5, 10)]),
+    "IVF_HNSW_SQ": (
+        {},
+        [
+            {"nprobes": n, "refine": r, "ef": e}
+            for n in (20, 30, 50)
+            for r, e in ((0, 0), (0, 300), (5, 0), (5, 1500))
+        ],
+    ),
+    "IVF_HNSW_PQ": (
+        {},
+        [{"nprobes": n, "refine": 5, "ef": e} for n in (20, 50) for e in (0, 1500)],
+    ),
+}
+"""Each index type LanceDB 0.40 offers on a vector column (``lancedb.index``), with the
+search settings measured on it (0: the setting left at LanceDB's default; HNSW's ``ef``,
+default 1.5 × the candidates asked, must be at least ``DEPTH`` × the refine factor)."""
+
+
+def memory_root(keep: Path, size: int) -> Path:
+    """``bench.scale``'s memory of ``size`` entries under ``keep``, built when absent."""
+    root = keep / f"scale-{size}"
+    if not (root / "built.json").exists():
+        command = [sys.executable, "-m", "bench.scale", "--entries", str(size), "--build-only"]
+        subprocess.run([*command, "--keep", str(keep)], check=True)
+    return root
+
+
+def copy_store(root: Path, work: Path) -> RecordStore:
+    """A copy of the memory's table with no vector index, opened as the product does."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(root / ".claude" / "memory" / "vectors", work)
+    store = RecordStore(work, DIMENSION)
+    table = store.table()
+    for index in table.list_indices():
+        if "vector" in index.columns:
+            table.drop_index(index.name)
+    return store
+
+
+def exact_nearest(store: RecordStore, queries: np.ndarray) -> list[list[str]]:
+    """The exact :data:`DEPTH` nearest ids of each query (cosine: every vector is unit)."""
+    arrow = store.table().to_arrow().select(["id", "vector"])
+    ids = arrow["id"].to_pylist()
+    matrix = np.asarray(arrow["vector"].combine_chunks().values, dtype=np.float32)
+    matrix = matrix.reshape(len(ids), DIMENSION)
+    del arrow
+    out = []
+    for start in range(0, len(queries), 16):
+        scores = matrix @ queries[start : start + 16].T
+        for column in scores.T:
+            top = np.argpartition(-column, DEPTH)[:DEPTH]
+            out.append([ids[i] for i in top[np.argsort(-column[top], kind="stable")]])
+    return out
+
+
+def search(store: RecordStore, vector: np.ndarray, setting: Setting | None) -> list[str]:
+    """The nearest :data:`DEPTH` ids as ``RecordStore.nearest`` reads them: through the
+    index with ``setting``, or exact (``None``)."""
+    query = store.table().search(vector.tolist(), vector_column_name="vector")
+    query = query.distance_type("cosine")
+    if setting is None:
+        query = query.bypass_vector_index()
+    else:
+        query = query.nprobes(setting["nprobes"])
+        if setting.get("refine"):
+            query = query.refine_factor(setting["refine"])
+        if setting.get("ef"):
+            query = query.ef(setting["ef"])
+    arrow = query.select(["id", "_distance"]).limit(DEPTH).to_arrow()
+    ids: list[str] = arrow["id"].to_pylist()
+    return ids
+
+
+def measured(
+    store: RecordStore, vectors: np.ndarray, exact: list[list[str]], setting: Setting | None
+) -> tuple[float, float, float, float]:
+    """p50 and p95 ms, recall@10 and recall@100 of ``setting`` over the queries."""
+    search(store, vectors[0], setting)  # the index's pages read once
+    times, at10, at100 = [], [], []
+    for vector, best in zip(vectors, exact, strict=True):
+        started = time.perf_counter()
+        ids = search(store, vector, setting)
+        times.append((time.perf_counter() - started) * 1000)
+        at10.append(len(set(ids[:10]) & set(best[:10])) / 10)
+        at100.append(len(set(ids) & set(best)) / DEPTH)
+    return (
+        statistics.median(times),
+        percentile(times, 95),
+        statistics.fmean(at10),
+        statistics.fmean(at100),
+    )
+
+
+def build_index(store: RecordStore, kind: str, extra: dict[str, Any]) -> tuple[float, float]:
+    """Build (replacing) the vector index of ``kind``: seconds, and MiB of its files."""
+    folder = store.path / f"{TABLE}.lance" / "_indices"
+    before = set(folder.iterdir()) if folder.exists() else set()
+    partitions = max(1, int(store.table().count_rows() ** 0.5))  # as maintenance does
+    started = time.perf_counter()
+    store.table().create_index(
+        metric="cosine",
+        vector_column_name="vector",
+        index_type=kind,
+        num_partitions=partitions,
+        replace=True,
+        **extra,
+    )
+    seconds = time.perf_counter() - started
+    new = [p for p in folder.iterdir() if p not in before]
+    size = sum(f.stat().st_size for p in new for f in p.rglob("*") if f.is_file())
+    return seconds, size / 2**20
+
+
+def label(setting: Setting) -> str:
+    parts = [f"nprobes {setting['nprobes']}"]
+    parts.append(f"refine {setting['refine']}" if setting.get("refine") else "no refine")
+    if "ef" in setting:
+        parts.append(f"ef {setting['ef']}" if setting["ef"] else "ef default")
+    return ", ".join(parts)
+
+
+def run(root: Path, size: int, kinds: list[str], count: int, start: int, flat: int) -> None:
+    work = Path(tempfile.gettempdir()) / f"ann-index-{size}"
+    store = copy_store(root, work)
+    asks = json.loads((root / "queries.json").read_text())[start : start + count]
+    embedder = FakeEmbedder(DIMENSION)
+    vectors = np.stack([embedder.embed_query(a) for a in asks])
+    exact = exact_nearest(store, vectors)
+    p50, p95, r10, r100 = measured(store, vectors[:flat], exact[:flat], None)
+    row = f"| {size:,} | flat (no index) | - | - | - | {p50:.1f} | {p95:.1f} | {r10:.3f} | {r100:.3f} |"
+    print(row, flush=True)
+    try:
+        for kind in kinds:
+            extra, settings = KINDS[kind]
+            seconds, mib = build_index(store, kind, extra)
+            for setting in settings:
+                p50, p95, r10, r100 = measured(store, vectors, exact, setting)
+                print(
+                    f"| {size:,} | {kind} | {seconds:.1f} | {mib:.0f} | {label(setting)} "
+                    f"| {p50:.1f} | {p95:.1f} | {r10:.3f} | {r100:.3f} |",
+                    flush=True,
+                )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "memory-tui-scale",
+        help="bench.scale's memories, built there when absent (default: %(default)s)",
+    )
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--start", type=int, default=100, help="first of queries.json used")
+    parser.add_argument("--flat-queries", type=int, default=20, help="exact searches timed")
+    args = parser.parse_args()
+    os.environ.setdefault("LANCE_LOG", "error")
+    print(
+        f"depth {DEPTH}, {args.queries} queries (flat: {args.flat_queries}), "
+        "times and recall against numpy's exact search"
+    )
+    print("| entries | index | build s | MiB | search | p50 ms | p95 ms | recall@10 | recall@100 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for size in args.sizes:
+        root = memory_root(args.keep, size)
+        run(root, size, args.kinds, args.queries, args.start, args.flat_queries)
+
+
+if __name__ == "__main__":
+    main()
