@@ -77,6 +77,50 @@ def memory_root(keep: Path, size: int) -> Path:
     return root
 
 
+def vectors_only(keep: Path, size: int) -> Path:
+    """A table of ``bench.scale``'s entries' ids and vectors only (the same texts, labels
+    and embedder as its build; no keyword index, no other column), made once under
+    ``keep``: a minutes-long stand-in for the hour a memory of a million entries takes
+    to build, for the index measurements, which read no other column."""
+    root = keep / f"vectors-{size}"
+    folder = root / ".claude" / "memory" / "vectors"
+    if (root / "queries.json").exists():
+        return root
+    import lancedb
+    import pyarrow as pa
+
+    from bench.scale import BATCH, CATEGORIES, BenchEmbedder, asks_of, texts
+    from engine.core.models import Category, Entry
+    from engine.embedding.document import document_text
+
+    shutil.rmtree(root, ignore_errors=True)
+    entries = texts(size)
+    embedder = BenchEmbedder(DIMENSION)
+    table = None
+    kind = pa.list_(pa.float32(), DIMENSION)
+    for start in range(0, size, BATCH):
+        batch = [
+            Entry(
+                id=f"{start + i:032x}", content=text, category=Category(CATEGORIES[(start + i) % 6])
+            )
+            for i, text in enumerate(entries[start : start + BATCH])
+        ]
+        matrix = embedder.embed_documents([document_text(e) for e in batch])
+        data = pa.table(
+            {
+                "id": [e.id for e in batch],
+                "vector": pa.FixedSizeListArray.from_arrays(pa.array(matrix.ravel()), DIMENSION),
+            }
+        ).cast(pa.schema([("id", pa.string()), ("vector", kind)]))
+        if table is None:
+            table = lancedb.connect(folder).create_table(TABLE, data)
+        else:
+            table.add(data)
+        print(f"  vectors-{size}: {start + len(batch):,} written", file=sys.stderr, flush=True)
+    (root / "queries.json").write_text(json.dumps(asks_of(entries)))
+    return root
+
+
 def copy_store(root: Path, work: Path) -> RecordStore:
     """A copy of the memory's table with no vector index, opened as the product does."""
     shutil.rmtree(work, ignore_errors=True)
@@ -143,11 +187,14 @@ def measured(
     )
 
 
-def build_index(store: RecordStore, kind: str, extra: dict[str, Any]) -> tuple[float, float]:
+def build_index(
+    store: RecordStore, kind: str, extra: dict[str, Any], per_partition: int
+) -> tuple[float, float]:
     """Build (replacing) the vector index of ``kind``: seconds, and MiB of its files."""
     folder = store.path / f"{TABLE}.lance" / "_indices"
     before = set(folder.iterdir()) if folder.exists() else set()
-    partitions = max(1, int(store.table().count_rows() ** 0.5))  # as maintenance does
+    rows = store.table().count_rows()
+    partitions = max(1, rows // per_partition) if per_partition else max(1, int(rows**0.5))
     started = time.perf_counter()
     store.table().create_index(
         metric="cosine",
@@ -163,6 +210,15 @@ def build_index(store: RecordStore, kind: str, extra: dict[str, Any]) -> tuple[f
     return seconds, size / 2**20
 
 
+def _unique(settings: list[Setting]) -> list[Setting]:
+    """``settings`` but their ``nprobes``, each once."""
+    seen: dict[tuple[tuple[str, int], ...], Setting] = {}
+    for s in settings:
+        rest = {k: v for k, v in s.items() if k != "nprobes"}
+        seen.setdefault(tuple(sorted(rest.items())), rest | {"nprobes": 0})
+    return list(seen.values())
+
+
 def label(setting: Setting) -> str:
     parts = [f"nprobes {setting['nprobes']}"]
     parts.append(f"refine {setting['refine']}" if setting.get("refine") else "no refine")
@@ -171,7 +227,9 @@ def label(setting: Setting) -> str:
     return ", ".join(parts)
 
 
-def run(root: Path, size: int, kinds: list[str], count: int, start: int, flat: int) -> None:
+def run(
+    root: Path, size: int, kinds: list[str], count: int, start: int, flat: int, per_partition: int
+) -> None:
     work = Path(tempfile.gettempdir()) / f"ann-index-{size}"
     store = copy_store(root, work)
     asks = json.loads((root / "queries.json").read_text())[start : start + count]
@@ -179,12 +237,12 @@ def run(root: Path, size: int, kinds: list[str], count: int, start: int, flat: i
     vectors = np.stack([embedder.embed_query(a) for a in asks])
     exact = exact_nearest(store, vectors)
     p50, p95, r10, r100 = measured(store, vectors[:flat], exact[:flat], None)
-    row = f"| {size:,} | flat (no index) | - | - | - | {p50:.1f} | {p95:.1f} | {r10:.3f} | {r100:.3f} |"
-    print(row, flush=True)
+    row = f"| {size:,} | flat (no index) | - | - | - | {p50:.1f} | {p95:.1f} "
+    print(row + f"| {r10:.3f} | {r100:.3f} |", flush=True)
     try:
         for kind in kinds:
             extra, settings = KINDS[kind]
-            seconds, mib = build_index(store, kind, extra)
+            seconds, mib = build_index(store, kind, extra, per_partition)
             for setting in settings:
                 p50, p95, r10, r100 = measured(store, vectors, exact, setting)
                 print(
@@ -209,7 +267,22 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--start", type=int, default=100, help="first of queries.json used")
     parser.add_argument("--flat-queries", type=int, default=20, help="exact searches timed")
+    parser.add_argument(
+        "--vectors-only",
+        action="store_true",
+        help="a table of the same entries' vectors only, no memory around it (see vectors_only)",
+    )
+    parser.add_argument(
+        "--per-partition",
+        type=int,
+        default=0,
+        help="rows per IVF partition (default: as many partitions as the root of the rows)",
+    )
+    parser.add_argument("--probes", type=int, nargs="+", help="partitions probed (all kinds)")
     args = parser.parse_args()
+    if args.probes:
+        for _, settings in KINDS.values():
+            settings[:] = [s | {"nprobes": n} for s in _unique(settings) for n in args.probes]
     os.environ.setdefault("LANCE_LOG", "error")
     print(
         f"depth {DEPTH}, {args.queries} queries (flat: {args.flat_queries}), "
@@ -218,8 +291,9 @@ def main() -> None:
     print("| entries | index | build s | MiB | search | p50 ms | p95 ms | recall@10 | recall@100 |")
     print("|---|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
-        root = memory_root(args.keep, size)
-        run(root, size, args.kinds, args.queries, args.start, args.flat_queries)
+        build = vectors_only if args.vectors_only else memory_root
+        root = build(args.keep, size)
+        run(root, size, args.kinds, args.queries, args.start, args.flat_queries, args.per_partition)
 
 
 if __name__ == "__main__":
