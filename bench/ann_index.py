@@ -2,15 +2,15 @@
 ``python -m bench.ann_index [--sizes 10000 100000 1000000] [--kinds IVF_HNSW_SQ IVF_PQ ...]``.
 
 On the memories ``bench.scale`` builds (built first with ``--build-only`` when absent:
-the same texts, the same bag-of-words vectors), on a copy of each memory's LanceDB table
-opened as the product opens it (:class:`engine.storage.record_store.RecordStore`: its
-session and cache bounds), for every index type LanceDB offers: the build time and the
-index's size on disk, then for each search setting (partitions probed, refine factor,
-``ef`` for HNSW) the time of a vector search as hybrid search asks it (the nearest
-:data:`DEPTH` ids and distances, as ``RecordStore.nearest`` reads them) and its recall@10
-and recall@100 against exact search (numpy over every vector), on queries of
-``queries.json`` that ``bench.scale_warm`` does not time. "flat" is LanceDB's exact
-search with no index, what a memory below ``maintenance.ANN_MIN_ROWS`` pays.
+the same texts, the same bag-of-words vectors), or on a table of their vectors only
+(``--vectors-only``), copied and opened as the product opens its table (:class:`Store`),
+for every index type LanceDB offers: the build time and the index's size on disk, then
+for each search setting (partitions probed, refine factor, ``ef`` for HNSW) the time of a
+vector search as hybrid search asks it (the nearest :data:`DEPTH` ids and distances, as
+``RecordStore.nearest`` reads them) and its recall@10 and recall@100 against exact search
+(numpy over every vector), on queries of ``queries.json`` that ``bench.scale_warm`` does
+not time. "flat" is LanceDB's exact search with no index, what a memory below
+``maintenance.ANN_MIN_ROWS`` pays.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from fakes import FakeEmbedder
 from bench.metrics import percentile
 from bench.scale import DIMENSION
 from engine.storage.lance_rows import TABLE
-from engine.storage.record_store import RecordStore
+from engine.storage.record_store import INDEX_CACHE_BYTES, METADATA_CACHE_BYTES
 
 DEPTH = 100
 """Nearest entries hybrid search asks of the vector half."""
@@ -121,11 +122,31 @@ def vectors_only(keep: Path, size: int) -> Path:
     return root
 
 
-def copy_store(root: Path, work: Path) -> RecordStore:
+class Store:
+    """A LanceDB table opened as :class:`engine.storage.record_store.RecordStore` opens
+    its own (the same cache bounds, reads of the latest version), without its migration
+    (a table of vectors only has none of the entries' columns)."""
+
+    def __init__(self, path: Path) -> None:
+        import lancedb
+
+        self.path = path
+        session = lancedb.Session(
+            index_cache_size_bytes=INDEX_CACHE_BYTES,
+            metadata_cache_size_bytes=METADATA_CACHE_BYTES,
+        )
+        db = lancedb.connect(path, read_consistency_interval=timedelta(0), session=session)
+        self._table = db.open_table(TABLE)
+
+    def table(self) -> Any:
+        return self._table
+
+
+def copy_store(root: Path, work: Path) -> Store:
     """A copy of the memory's table with no vector index, opened as the product does."""
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(root / ".claude" / "memory" / "vectors", work)
-    store = RecordStore(work, DIMENSION)
+    store = Store(work)
     table = store.table()
     for index in table.list_indices():
         if "vector" in index.columns:
@@ -133,7 +154,7 @@ def copy_store(root: Path, work: Path) -> RecordStore:
     return store
 
 
-def exact_nearest(store: RecordStore, queries: np.ndarray) -> list[list[str]]:
+def exact_nearest(store: Store, queries: np.ndarray) -> list[list[str]]:
     """The exact :data:`DEPTH` nearest ids of each query (cosine: every vector is unit)."""
     arrow = store.table().to_arrow().select(["id", "vector"])
     ids = arrow["id"].to_pylist()
@@ -149,7 +170,7 @@ def exact_nearest(store: RecordStore, queries: np.ndarray) -> list[list[str]]:
     return out
 
 
-def search(store: RecordStore, vector: np.ndarray, setting: Setting | None) -> list[str]:
+def search(store: Store, vector: np.ndarray, setting: Setting | None) -> list[str]:
     """The nearest :data:`DEPTH` ids as ``RecordStore.nearest`` reads them: through the
     index with ``setting``, or exact (``None``)."""
     query = store.table().search(vector.tolist(), vector_column_name="vector")
@@ -168,7 +189,7 @@ def search(store: RecordStore, vector: np.ndarray, setting: Setting | None) -> l
 
 
 def measured(
-    store: RecordStore, vectors: np.ndarray, exact: list[list[str]], setting: Setting | None
+    store: Store, vectors: np.ndarray, exact: list[list[str]], setting: Setting | None
 ) -> tuple[float, float, float, float]:
     """p50 and p95 ms, recall@10 and recall@100 of ``setting`` over the queries."""
     search(store, vectors[0], setting)  # the index's pages read once
@@ -188,7 +209,7 @@ def measured(
 
 
 def build_index(
-    store: RecordStore, kind: str, extra: dict[str, Any], per_partition: int
+    store: Store, kind: str, extra: dict[str, Any], per_partition: int
 ) -> tuple[float, float]:
     """Build (replacing) the vector index of ``kind``: seconds, and MiB of its files."""
     folder = store.path / f"{TABLE}.lance" / "_indices"
