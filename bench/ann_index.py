@@ -47,7 +47,7 @@ RERANKED = 500
 Setting = dict[str, int]
 KINDS: dict[str, tuple[dict[str, Any], list[Setting]]] = {
     # kind: (extra create_index parameters, search settings)
-    "IVF_FLAT": ({}, [{"nprobes": n} for n in (10, 20, 30, 50)]),
+    "IVF_FLAT": ({}, [{"nprobes": n, "refine": r} for n in (10, 20, 30, 50) for r in (0, 1)]),
     "IVF_SQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (0, 2, 5)]),
     "IVF_PQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (5, 10)]),
     "IVF_RQ": ({}, [{"nprobes": n, "refine": r} for n in (20, 30, 50) for r in (5, 10)]),
