@@ -251,7 +251,7 @@ def label(setting: Setting) -> str:
 def run(
     root: Path, size: int, kinds: list[str], count: int, start: int, flat: int, per_partition: int
 ) -> None:
-    work = Path(tempfile.gettempdir()) / f"ann-index-{size}"
+    work = Path(tempfile.mkdtemp(prefix=f"ann-index-{size}-")) / "vectors"
     store = copy_store(root, work)
     asks = json.loads((root / "queries.json").read_text())[start : start + count]
     embedder = FakeEmbedder(DIMENSION)
@@ -272,7 +272,7 @@ def run(
                     flush=True,
                 )
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work.parent, ignore_errors=True)
 
 
 def main() -> None:
