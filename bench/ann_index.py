@@ -209,24 +209,33 @@ def search(store: Store, vector: np.ndarray, setting: Setting | None) -> list[st
     return ids
 
 
+Stats = tuple[float, float, float, float]
+
+
 def measured(
-    store: Store, vectors: np.ndarray, exact: list[Exact], setting: Setting | None
-) -> tuple[float, float, float, float]:
-    """p50 and p95 ms, recall@10 and recall@100 of ``setting`` over the queries."""
-    search(store, vectors[0], setting)  # the index's pages read once
-    times, at10, at100 = [], [], []
-    for vector, best in zip(vectors, exact, strict=True):
-        started = time.perf_counter()
-        ids = search(store, vector, setting)
-        times.append((time.perf_counter() - started) * 1000)
-        at10.append(best.recall(ids, 10))
-        at100.append(best.recall(ids, DEPTH))
-    return (
-        statistics.median(times),
-        percentile(times, 95),
-        statistics.fmean(at10),
-        statistics.fmean(at100),
-    )
+    store: Store, vectors: np.ndarray, exact: list[Exact], settings: list[Setting | None], flat: int
+) -> list[Stats]:
+    """p50 and p95 ms, recall@10 and recall@100 of each setting (``None``: exact search,
+    on the first ``flat`` queries only), the settings taking turns query by query so that
+    each meets the same load on a shared machine."""
+    for setting in settings:
+        search(store, vectors[0], setting)  # the index's pages read once
+    times: list[list[float]] = [[] for _ in settings]
+    at10: list[list[float]] = [[] for _ in settings]
+    at100: list[list[float]] = [[] for _ in settings]
+    for n, (vector, best) in enumerate(zip(vectors, exact, strict=True)):
+        for k, setting in enumerate(settings):
+            if setting is None and n >= flat:
+                continue
+            started = time.perf_counter()
+            ids = search(store, vector, setting)
+            times[k].append((time.perf_counter() - started) * 1000)
+            at10[k].append(best.recall(ids, 10))
+            at100[k].append(best.recall(ids, DEPTH))
+    return [
+        (statistics.median(t), percentile(t, 95), statistics.fmean(a), statistics.fmean(b))
+        for t, a, b in zip(times, at10, at100, strict=True)
+    ]
 
 
 def build_index(
@@ -278,18 +287,21 @@ def run(
     embedder = FakeEmbedder(DIMENSION)
     vectors = np.stack([embedder.embed_query(a) for a in asks])
     exact = exact_nearest(store, vectors)
-    p50, p95, r10, r100 = measured(store, vectors[:flat], exact[:flat], None)
-    row = f"| {size:,} | flat (no index) | - | - | - | {p50:.1f} | {p95:.1f} "
-    print(row + f"| {r10:.3f} | {r100:.3f} |", flush=True)
     try:
         for kind in kinds:
             extra, settings = KINDS[kind]
             seconds, mib = build_index(store, kind, extra, per_partition)
-            for setting in settings:
-                p50, p95, r10, r100 = measured(store, vectors, exact, setting)
+            turns: list[Setting | None] = [None, *settings] if flat else list(settings)
+            for setting, (p50, p95, r10, r100) in zip(
+                turns, measured(store, vectors, exact, turns, flat), strict=True
+            ):
+                how = (
+                    f"flat (no index), beside {kind} | - | - | -"
+                    if setting is None
+                    else f"{kind} | {seconds:.1f} | {mib:.0f} | {label(setting)}"
+                )
                 print(
-                    f"| {size:,} | {kind} | {seconds:.1f} | {mib:.0f} | {label(setting)} "
-                    f"| {p50:.1f} | {p95:.1f} | {r10:.3f} | {r100:.3f} |",
+                    f"| {size:,} | {how} | {p50:.1f} | {p95:.1f} | {r10:.3f} | {r100:.3f} |",
                     flush=True,
                 )
     finally:
