@@ -58,8 +58,9 @@ ANN_REINDEX_SHARE = 0.1
 """Re-fold the index when this share of rows has been added since it was built."""
 ROWS_PER_PARTITION = 1_000
 """The index's IVF partitions: one per this many rows when it is built, so that a search
-probing ``vector.ANN_NPROBES`` (50) of them reads every vector up to 50,000 rows (exact,
-from the index's copy of the vectors) and about 50,000 of them beyond."""
+probing ``vector.ANN_NPROBES`` (70) of them reads every vector up to 70,000 rows (exact,
+from the index's copy of the vectors) and about 70,000 of them beyond. One per 2,000 rows
+built 1,000,000 rows in 312 s instead of 457 s but read twice the vectors per probe."""
 REBUILD_GROWTH = 2
 """Build the index again (partitions for the new size) once the table needs this many
 times the partitions it was built with; new rows in between are folded into them."""
