@@ -127,3 +127,34 @@ def test_an_index_of_another_kind_is_rebuilt(tmp_path: Path) -> None:
         )
         assert vector_index(memory) == ("vector_ivf_flat_p4", "IvfFlat")
         assert parts_of(memory).records.maintain_vector_index() == ""
+
+
+@pytest.mark.usefixtures("hundred_per_partition")
+def test_a_search_through_the_index_reads_no_vector_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IVF_FLAT's distances are exact: re-reading the 100 rows returned for theirs (a refine
+    factor of 1) took 39.5 → 81.6 ms p50 at 1,000,000 entries (issue 49)."""
+    from lancedb.query import LanceVectorQueryBuilder
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add_many([NewEntry(t) for t in note_texts(400, 1)])
+        parts_of(memory).records.maintain_vector_index()
+        store = parts_of(memory).store()
+        factors: list[int] = []
+        real = LanceVectorQueryBuilder.refine_factor
+
+        def refine_factor(self: LanceVectorQueryBuilder, factor: int) -> LanceVectorQueryBuilder:
+            factors.append(factor)
+            return real(self, factor)
+
+        monkeypatch.setattr(LanceVectorQueryBuilder, "refine_factor", refine_factor)
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
+        found = store.nearest(qvec, 10, nprobes=4, refine=1)
+        assert factors == []
+        exact = [s for _, s in store.vector_search(qvec, 10, exact=True)]
+        assert [s for _, s in found] == pytest.approx(exact, abs=1e-5)  # ties in any order
+        cosine = store.similarities(qvec, [i for i, _ in found])
+        assert all(s == pytest.approx(cosine[i], abs=1e-5) for i, s in found)
+        store.nearest(qvec, 10, nprobes=4, refine=5)
+        assert factors == [5]
