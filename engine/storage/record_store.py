@@ -344,9 +344,8 @@ class RecordStore:
     ) -> list[tuple[str, float]]:
         """Ids of the nearest entries and their cosine similarity, best first, through the
         ANN index when the table has one (``nprobes`` partitions, ``refine`` times the
-        ``limit`` re-ranked with the table's vectors; 1: none re-read, the IVF_FLAT index's
-        distances are exact). Only the ids are read: every column of 100 rows was half of
-        a search at 1,000,000 entries."""
+        ``limit`` re-ranked; 1: none, IVF_FLAT's distances are exact). Only the ids are
+        read: every column of 100 rows was half of a search at 1,000,000 entries."""
         query = self._vector_query(vector, limit, where, (nprobes, refine))
         if query is None:
             return []
@@ -373,9 +372,8 @@ class RecordStore:
         if ann is None:
             return query.bypass_vector_index()
         if self.has_vector_index():
-            query = query.nprobes(ann[0])
-            if ann[1] > 1:  # 1: the index's own distances, exact in an IVF_FLAT index
-                query = query.refine_factor(ann[1])
+            query = query.nprobes(ann[0])  # refine 1: the index's distances, exact in IVF_FLAT
+            query = query.refine_factor(ann[1]) if ann[1] > 1 else query
         return query
 
     def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
