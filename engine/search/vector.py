@@ -50,8 +50,8 @@ re-ranked with the table's vectors, this many at least. The index is IVF_FLAT, w
 distances are already exact, so none is re-ranked beyond the rows returned (a refine
 factor of 1, the least asked below). Chosen by recall@10 against exact search and time
 on ``bench.scale``'s vectors at 10,000, 100,000 and 1,000,000 entries (``python -m
-bench.ann_index``): 50 probes found 0.930 of the exact 10 at 1,000,000, 70 found 0.963
-(bench/RESULTS.md, "Issue 49: the store's ANN index")."""
+bench.ann_index``): 50 probes found 0.917–0.930 of the exact 10 at 1,000,000, 70 found
+0.958–0.963 (two builds; bench/RESULTS.md, "Issue 49: the store's ANN index")."""
 
 
 class VectorSearcher:
