@@ -31,15 +31,16 @@ if TYPE_CHECKING:
 
     from engine.storage.record_store import RecordStore
 
-ANN_NPROBES = 50
-ANN_RERANKED = 500
-"""The ANN index's settings for search (once the store has an index:
-``maintenance.ANN_MIN_ROWS``): IVF partitions probed, and candidates re-ranked with their
-exact vectors, this many at least (the refine factor: 5 for hybrid search's 100, 50 for a
-vector search of 10). Chosen by recall@10 against exact search on ``bench.scale``'s
-memories (``python -m bench.scale_checks ann``): re-ranking only the rows returned kept
-0.975 at 1,000,000 entries on one sample but fell to 0.825 from 0.920 at 100,000
-(bench/RESULTS.md, issue 38 scale1m)."""
+ANN_NPROBES = 70
+ANN_RERANKED = 0
+"""The ANN index's settings for search: IVF partitions probed (``maintenance`` builds one
+per 1,000 rows, so up to 70,000 rows every vector is read: exact), and candidates
+re-ranked with the table's vectors, this many at least. The index is IVF_FLAT, whose
+distances are already exact, so none is re-ranked beyond the rows returned (a refine
+factor of 1, the least asked below). Chosen by recall@10 against exact search and time
+on ``bench.scale``'s vectors at 10,000, 100,000 and 1,000,000 entries (``python -m
+bench.ann_index``): 50 probes found 0.917–0.930 of the exact 10 at 1,000,000, 70 found
+0.958–0.963 (two builds; bench/RESULTS.md, "Issue 49: the store's ANN index")."""
 
 
 class VectorSearcher:

@@ -49,16 +49,23 @@ class RecordStore(Protocol):
 
 log = logging.getLogger(__name__)
 
-ANN_MIN_ROWS = 10_000
-"""From this many rows the store keeps an IVF_HNSW_SQ index, which every vector search
-then goes through (below it LanceDB scans every vector: exact). At 10,000 entries a flat
-scan of the 100 nearest took 11–12 ms on a quiet machine, most of warm hybrid search's
-15 ms; through the index it took half as long under load, and a long-lived process
-stayed at 205 MiB where flat scans took it to 384 (recall@10 0.91 against exact search
-on ``bench.scale``'s tie-heavy fake vectors). SciFact's 5,183 entries and the repo_qa
-memories stay exact (bench/RESULTS.md, issue 49)."""
+ANN_MIN_ROWS = 2_000
+"""From this many rows the store keeps a vector index, which every vector search reads
+(issue 49). Below it LanceDB's exact search costs what a search through an index does
+(its per-query work dominates); from 2,000 rows the index is the faster of the two
+(bench/RESULTS.md, "Issue 49: the store's ANN index")."""
 ANN_REINDEX_SHARE = 0.1
 """Re-fold the index when this share of rows has been added since it was built."""
+ROWS_PER_PARTITION = 1_000
+"""The index's IVF partitions: one per this many rows when it is built, so that a search
+probing ``vector.ANN_NPROBES`` (70) of them reads every vector up to 70,000 rows (exact,
+from the index's copy of the vectors) and about 70,000 of them beyond. One per 2,000 rows
+built 1,000,000 rows in 312 s instead of 457 s but read twice the vectors per probe."""
+REBUILD_GROWTH = 2
+"""Build the index again (partitions for the new size) once the table needs this many
+times the partitions it was built with; new rows in between are folded into them."""
+INDEX_NAME = "vector_ivf_flat"
+"""The vector index's name, followed by ``_p`` and its partition count."""
 
 COMPACT_SMALL_FRAGMENTS = 32
 """Compact once the table holds this many small fragments: each single add or update
@@ -280,10 +287,26 @@ def _versions(table: Any, tries: int = 3) -> int:
     return len(table.list_versions())
 
 
+def vector_index_config(rows: int) -> Any:
+    """The vector index for a table of ``rows`` rows: IVF_FLAT (exact distances: no
+    re-ranking against the table's vectors, which was most of a search's time at
+    1,000,000 rows), one partition per :data:`ROWS_PER_PARTITION` rows."""
+    from lancedb.index import IvfFlat
+
+    return IvfFlat(distance_type="cosine", num_partitions=partitions_for(rows))
+
+
+def partitions_for(rows: int) -> int:
+    """IVF partitions of an index built over ``rows`` rows."""
+    return max(1, rows // ROWS_PER_PARTITION)
+
+
 def maintain_vector_index(store: RecordStore) -> str:
     """Create the ANN index once the table has :data:`ANN_MIN_ROWS` rows (and the index
-    of ids beside it, :func:`ensure_id_index`), and fold new rows into it when many were
-    added since; returns what was done ("" if nothing)."""
+    of ids beside it, :func:`ensure_id_index`), build it again once the table has
+    outgrown its partitions (:data:`REBUILD_GROWTH`) or when it is of another kind (a
+    store indexed before issue 49), and fold new rows into it when many were added since;
+    returns what was done ("" if nothing)."""
     table = store.table()
     if table is None:
         return ""
@@ -291,19 +314,32 @@ def maintain_vector_index(store: RecordStore) -> str:
     if rows < ANN_MIN_ROWS:
         return ""
     ids = ensure_id_index(table)
-    if not store.has_vector_index():
-        from lancedb.index import IvfHnswSq
-
-        partitions = max(1, int(rows**0.5))
-        config = IvfHnswSq(distance_type="cosine", num_partitions=partitions)
-        table.create_index("vector", config=config, replace=True)
+    index = next((i for i in table.list_indices() if "vector" in i.columns), None)
+    if index is None:
+        _build(table, rows)
         return f"built a vector index over {rows} entries"
-    index = next(i for i in table.list_indices() if "vector" in i.columns)
+    if partitions_for(rows) >= REBUILD_GROWTH * _partitions(index.name):
+        table.drop_index(index.name)
+        _build(table, rows)
+        return f"rebuilt the vector index over {rows} entries"
     unindexed = int(getattr(index, "num_unindexed_rows", 0) or 0)
     if unindexed < ANN_REINDEX_SHARE * rows:
         return "indexed the entries' ids" if ids else ""
     table.optimize()
     return f"folded {unindexed} new entries into the vector index"
+
+
+def _partitions(name: str) -> int:
+    """The partitions an index of ours was built with, from its name; an index of
+    another kind (a store indexed before issue 49) has none: it is built again."""
+    prefix = f"{INDEX_NAME}_p"
+    tail = name[len(prefix) :] if name.startswith(prefix) else ""
+    return int(tail) if tail.isdigit() else 0
+
+
+def _build(table: Any, rows: int) -> None:
+    name = f"{INDEX_NAME}_p{partitions_for(rows)}"
+    table.create_index("vector", config=vector_index_config(rows), replace=True, name=name)
 
 
 def ensure_id_index(table: Any) -> bool:

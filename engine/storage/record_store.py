@@ -344,8 +344,8 @@ class RecordStore:
     ) -> list[tuple[str, float]]:
         """Ids of the nearest entries and their cosine similarity, best first, through the
         ANN index when the table has one (``nprobes`` partitions, ``refine`` times the
-        ``limit`` re-ranked with exact vectors: 1 gives exact similarities). Only the ids
-        are read: every column of 100 rows was half of a search at 1,000,000 entries."""
+        ``limit`` re-ranked; 1: none, IVF_FLAT's distances are exact). Only the ids are
+        read: every column of 100 rows was half of a search at 1,000,000 entries."""
         query = self._vector_query(vector, limit, where, (nprobes, refine))
         if query is None:
             return []
@@ -372,7 +372,8 @@ class RecordStore:
         if ann is None:
             return query.bypass_vector_index()
         if self.has_vector_index():
-            query = query.nprobes(ann[0]).refine_factor(ann[1])
+            query = query.nprobes(ann[0])  # refine 1: the index's distances, exact in IVF_FLAT
+            query = query.refine_factor(ann[1]) if ann[1] > 1 else query
         return query
 
     def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
