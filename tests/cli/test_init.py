@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli, run_console_script, tree
+from cli_support import git_repo, run_cli, tree
 from fakes import FakeEmbedder
 
 from app.init import HOOK_COMMAND

@@ -38,7 +38,8 @@ def test_a_git_url_is_given_back_with_its_revision() -> None:
         == "uv tool install --compile-bytecode git+https://git.example.com/team/memory-tui.git@v1"
     )
     assert source.teammate_advice() == (
-        "`uv tool install --compile-bytecode git+https://git.example.com/team/memory-tui.git@v1` or "
+        "`uv tool install --compile-bytecode "
+        "git+https://git.example.com/team/memory-tui.git@v1` or "
         "`pipx install git+https://git.example.com/team/memory-tui.git@v1`"
     )
 
