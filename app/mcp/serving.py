@@ -3,13 +3,6 @@
 Each HTTP server writes a small record, ``.claude/memory/http-servers/<pid>.json``
 (address, port, whether it requires a token; never the token), while it runs and removes
 it when it stops. A record whose process is gone (a killed server) is ignored.
-
-For benchmarks, ``MEMORY_TUI_MEMORY_PROFILE`` naming a folder makes a running server
-trace its Python allocations (:mod:`tracemalloc`) and write, every
-:data:`MEMORY_SAMPLE_SECONDS`, one JSON line of its resident size, Arrow's memory pool
-and the traced total to ``samples.jsonl`` there, and a tracemalloc snapshot
-``snapshot-<n>.dump`` (``bench.http_load --memory-profile`` diffs them). Tracing slows
-the server: never on in normal use.
 """
 
 from __future__ import annotations
@@ -18,8 +11,6 @@ import contextlib
 import json
 import logging
 import os
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,11 +18,6 @@ from pathlib import Path
 from app.mcp.auth import TOKEN_ENV, is_loopback
 
 log = logging.getLogger("memory_tui.mcp")
-
-MEMORY_PROFILE_ENV = "MEMORY_TUI_MEMORY_PROFILE"
-"""Names the folder a server writes its memory samples and snapshots to (benchmarks)."""
-MEMORY_SAMPLE_SECONDS = 10.0
-"""Seconds between two memory samples of a profiled server."""
 
 RECORDS = "http-servers"
 """The folder of the records, under ``.claude/memory/``."""
@@ -89,70 +75,10 @@ def record(memory_dir: Path, server: HttpServer) -> Iterator[None]:
         except OSError as exc:
             log.warning("cannot record the running server in %s: %s", path, exc.strerror)
     try:
-        with memory_profile():
-            yield
+        yield
     finally:
         if written:
             path.unlink(missing_ok=True)
-
-
-def resident_mib() -> float:
-    """This process's resident size in MiB (``nan`` where ``/proc`` is not there)."""
-    try:
-        status = Path("/proc/self/status").read_text(encoding="utf-8")
-    except OSError:
-        return float("nan")
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-@contextlib.contextmanager
-def memory_profile() -> Iterator[None]:
-    """While the block runs, sample this process's memory into the folder that
-    :data:`MEMORY_PROFILE_ENV` names (nothing when it is unset)."""
-    folder = os.environ.get(MEMORY_PROFILE_ENV)
-    if not folder:
-        yield
-        return
-    import tracemalloc
-
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    tracemalloc.start(int(os.environ.get("MEMORY_TUI_MEMORY_FRAMES", "1")))
-    stop = threading.Event()
-
-    def sample() -> None:
-        import pyarrow
-
-        n = 0
-        while True:
-            started = time.monotonic()
-            traced, _ = tracemalloc.get_traced_memory()
-            line = {
-                "n": n,
-                "time": time.time(),
-                "rss_mib": resident_mib(),
-                "arrow_mib": pyarrow.total_allocated_bytes() / 2**20,
-                "traced_mib": traced / 2**20,
-                "threads": threading.active_count(),
-            }
-            tracemalloc.take_snapshot().dump(str(out / f"snapshot-{n}.dump"))
-            with (out / "samples.jsonl").open("a", encoding="utf-8") as file:
-                file.write(json.dumps(line) + "\n")
-            n += 1
-            if stop.wait(max(0.0, MEMORY_SAMPLE_SECONDS - (time.monotonic() - started))):
-                return
-
-    thread = threading.Thread(target=sample, name="memory-profile", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=30)
-        tracemalloc.stop()
 
 
 def running(memory_dir: Path) -> list[HttpServer]:

@@ -12,12 +12,10 @@ time, so that each add gets its own answer or error.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.services.entries import AddResult, Prepared
-from engine.storage import write_profile
 
 MAX_BATCH = 256
 """Most adds written in one batch (the indexer's batch size)."""
@@ -54,12 +52,10 @@ class AddBatcher:
         """Store ``item`` (with whatever other adds wait) and return its result, or raise
         what storing it alone raises."""
         slot = _Slot(item)
-        waited = time.perf_counter()
         with self._cond:
             self._queue.append(slot)
             while self._busy and not slot.done:
                 self._cond.wait()
-            write_profile.note("batch_wait", (time.perf_counter() - waited) * 1000)
             if slot.done:
                 return slot.outcome()
             self._busy = True

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from engine.services.entries import AddResult, NewEntry
 from engine.services.near_duplicates import find_near_duplicate
-from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from engine.services.parts import Parts
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 def add_checked(parts: Parts, item: NewEntry) -> AddResult:
     """Add one entry, looking for a near duplicate first; the ``near_duplicate`` setting
     says whether one is reported (and the entry added), skipped or not looked for."""
-    with write_profile.add(), parts.writes_first.writing():
+    with parts.writes_first.writing():
         (prepared,) = parts.entries.prepare([item])
         policy = parts.config.near_duplicate
         near = None

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
 from engine.services.entries import NearDuplicate
-from engine.storage import maintenance, write_profile
+from engine.storage import maintenance
 
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder
@@ -37,12 +37,10 @@ def find_near_duplicate(
     near duplicate, not identical. Embedded through the memory's embedding cache (its
     labels and text, :mod:`engine.embedding.document`), so storing it afterwards does
     not embed it again."""
-    with write_profile.timed("embed"):
-        vector = embed_entries(embedder, [draft])[0]
+    vector = embed_entries(embedder, [draft])[0]
     own_hash = draft.content_hash
     try:
-        with write_profile.timed("near_duplicate"):
-            nearest = _nearest(vectors, vector)
+        nearest = _nearest(vectors, vector)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
         return None

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
-from engine.storage import maintenance, write_profile
+from engine.storage import maintenance
 from engine.storage.changes import (
     Change,
     MirrorOp,
@@ -276,10 +276,9 @@ class Records:
             store = self.store()  # a missing store refuses here, before pending is set
             try:
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
-                with write_profile.timed("store"):
-                    self.mirror.mark_pending()
-                    folded = self._fold_references(store, force=force_fold)
-                    change.store_op(store)
+                self.mirror.mark_pending()
+                folded = self._fold_references(store, force=force_fold)
+                change.store_op(store)
             except StorageError as exc:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
@@ -287,14 +286,13 @@ class Records:
             delta = change.delta
             before = (self.mirror.state("vectors_version") or "") if delta is not None else ""
             version = self._version_after(store, start)
-            with write_profile.timed("mirror"), self.mirror.transaction() as db:
+            with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 change.mirror_op(db)
                 after = self._mark_synced(db, version, vectors_changed=change.vectors_changed)
             if delta is not None and after:
-                with write_profile.timed("vectors_in_memory"):
-                    self._tell(before, after, delta)
+                self._tell(before, after, delta)
         return True
 
     def _compacted(self, before: int, version: int) -> None:
