@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import pytest
 from search_oracles import gate
 
-from engine.core.models import Entry
 from bench.search_oracles import fuse
+from engine.core.models import Entry
 from engine.search.query import Query
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory

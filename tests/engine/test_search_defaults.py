@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import inspect
 
-from engine.core.config import Config
 from bench.search_oracles import fuse
+from engine.core.config import Config
 from engine.search.fusion import DEFAULT_FUSION, FUSION_METHODS
 from engine.search.searcher import Searcher
 
