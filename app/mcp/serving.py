@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from app import pid_records
 from app.mcp.auth import TOKEN_ENV, is_loopback
 
 log = logging.getLogger("memory_tui.mcp")
@@ -67,10 +67,7 @@ def record(memory_dir: Path, server: HttpServer) -> Iterator[None]:
     written = False
     if memory_dir.parent.is_dir():
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(".tmp")
-            temporary.write_text(json.dumps(asdict(server)), encoding="utf-8")
-            temporary.replace(path)
+            pid_records.write_private(path, json.dumps(asdict(server)))
             written = True
         except OSError as exc:
             log.warning("cannot record the running server in %s: %s", path, exc.strerror)
@@ -82,38 +79,20 @@ def record(memory_dir: Path, server: HttpServer) -> Iterator[None]:
 
 
 def running(memory_dir: Path) -> list[HttpServer]:
-    """The HTTP servers of this project whose process is alive, by pid."""
-    folder = memory_dir / RECORDS
-    try:
-        paths = sorted(folder.glob("*.json"))
-    except OSError:
-        return []
-    found = []
-    for path in paths:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            server = HttpServer(
-                pid=int(data["pid"]),
-                host=str(data["host"]),
-                port=int(data["port"]),
-                token=bool(data["token"]),
-            )
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if _alive(server.pid):
-            found.append(server)
+    """The HTTP servers of this project whose process is alive, by pid (a killed
+    server's record is removed)."""
+    found = pid_records.live(memory_dir / RECORDS, _read, lambda server: server.pid)
     return sorted(found, key=lambda s: s.pid)
 
 
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
+def _read(path: Path) -> HttpServer | None:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    except OSError:
-        return False
-    return True
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return HttpServer(
+            pid=int(data["pid"]),
+            host=str(data["host"]),
+            port=int(data["port"]),
+            token=bool(data["token"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
