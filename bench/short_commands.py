@@ -110,11 +110,11 @@ def main() -> None:
         roots[name] = CACHE / name
         shutil.rmtree(roots[name], ignore_errors=True)
         shutil.copytree(BUILT, roots[name], symlinks=True)
-    cases = {"import lancedb": None, **COMMANDS}
+    cases: dict[str, list[str] | None] = {"import lancedb": None, **COMMANDS}
     for name, source in versions.items():  # warm-up: bytecode written, caches filled
         run(source, roots[name], ["-c", IMPORT_LANCEDB[name]], write_bytecode=True)
-        for command in COMMANDS.values():
-            run(source, roots[name], command, write_bytecode=True)
+        for warm in COMMANDS.values():
+            run(source, roots[name], warm, write_bytecode=True)
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
     for case, command in cases.items():
