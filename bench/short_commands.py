@@ -6,10 +6,8 @@ command imported LanceDB (``python -X importtime``).
 
     python -m bench.short_commands [--before 2c4e4fb] [--runs 7] [--hook-runs 20]
 
-The memory is the one ``python -m bench.hook_latency`` builds (``bench/.cache/hook``: 1,000
-chunks of the Argo CD docs, vectors from a deterministic stand-in embedder: what is timed
-is the cold path, not the ranking; the hybrid search embeds its query with the real
-model), copied once per version. Each version
+The memory is the one ``python -m bench.hook_commit`` builds (``bench/.cache/hook-commit``:
+the Argo CD docs, 3,529 entries, indexed with the real model), copied once per version. Each version
 runs as ``python -m app`` with its source tree first on ``PYTHONPATH`` and its own
 bytecode folder (``PYTHONPYCACHEPREFIX``), filled by a warm-up run with bytecode writing
 allowed: both load bytecode, as an installation compiled at install does.
@@ -26,8 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from bench.hook_latency import ROOT as BUILT
-from bench.hook_latency import build
+from bench.hook_commit import ROOT as BUILT
+from bench.hook_commit import build
 from bench.large_repo import commit_source
 from bench.metrics import median, percentile
 
@@ -102,8 +100,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--hook-runs", type=int, default=20)
     args = parser.parse_args()
-    if not (BUILT / ".claude" / "memory").is_dir():
-        build(1000)
+    build(rebuild=False)
     versions = {"before": commit_source(args.before, CACHE / f"src-{args.before}"), "after": REPO}
     roots = {}
     for name in versions:
