@@ -14,6 +14,9 @@ STAMP := $(VENV)/.installed-stamp
 # pip's configuration: where pip is set to other indexes (`pip config list`, PIP_* index
 # variables), say the same to uv through UV_INDEX_URL / UV_EXTRA_INDEX_URL / UV_FIND_LINKS.
 UV ?= $(shell command -v uv 2>/dev/null)
+# Bytecode is written here, at install (pip compiles the wheels it installs; uv when told,
+# --compile-bytecode), never by memory-tui at run time: a command that finds none compiles
+# in memory, and writes it only where Python may (PYTHONDONTWRITEBYTECODE unset).
 
 # Two installs: `make install` / `make run` install memory-tui alone (no torch); the
 # test, lint and bench targets add the test extra (pytest, linters, and the reference
@@ -21,7 +24,7 @@ UV ?= $(shell command -v uv 2>/dev/null)
 TEST_STAMP := $(VENV)/.test-stamp
 define pip_install
 	@start=$$(date +%s); \
-	$(if $(strip $(UV)),PYTHONWARNINGS=ignore $(UV) pip install --quiet --python $(BIN)/python -e '$(1)',$(BIN)/python -m pip install --quiet --upgrade pip && PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '$(1)') && \
+	$(if $(strip $(UV)),PYTHONWARNINGS=ignore $(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -e '$(1)',$(BIN)/python -m pip install --quiet --upgrade pip && PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '$(1)') && \
 	echo "  done in $$(( $$(date +%s) - start )) s"
 endef
 

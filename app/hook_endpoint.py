@@ -34,13 +34,14 @@ import os
 import secrets
 import socket
 import socketserver
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from app import pid_records
 
 log = logging.getLogger("memory_tui.hook")
 
@@ -196,7 +197,7 @@ def serve_hook(root: Path, answer: Answer) -> Iterator[Endpoint | None]:
     thread.start()
     written = False
     try:
-        _write_private(path, json.dumps(asdict(endpoint)))
+        pid_records.write_private(path, json.dumps(asdict(endpoint)))
         written = True
         log.info("answering the prompt hook on %s:%d", HOST, endpoint.port)
     except OSError as exc:
@@ -211,41 +212,18 @@ def serve_hook(root: Path, answer: Answer) -> Iterator[Endpoint | None]:
         server.server_close()
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by this user only (0600), atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
 # --- the hook's side ------------------------------------------------------------------
 
 
 def endpoints(memory_dir: Path, root: Path) -> list[Endpoint]:
     """The live servers of the project at ``root``, newest first. Stale records (their
     process is gone) are removed; unsafe or foreign ones are skipped."""
-    folder = memory_dir / FOLDER
-    try:
-        paths = list(folder.glob("*.json"))
-    except OSError:
-        return []
-    found: list[tuple[float, Endpoint]] = []
     project = str(root.resolve())
-    for path in paths:
-        read = _read_private(path)
+
+    def read(path: Path) -> tuple[float, Endpoint] | None:
+        read = pid_records.read_private(path)
         if read is None:
-            continue
+            return None
         mtime, data = read
         try:
             endpoint = Endpoint(
@@ -256,40 +234,15 @@ def endpoints(memory_dir: Path, root: Path) -> list[Endpoint]:
                 protocol=int(data.get("protocol", 0)),
             )
         except (KeyError, TypeError, ValueError):
-            continue
+            return None
         if endpoint.protocol != PROTOCOL or endpoint.root != project:
-            continue
+            return None
         if not 0 < endpoint.port < 65536:
-            continue
-        if not _alive(endpoint.pid):
-            with contextlib.suppress(OSError):
-                path.unlink()  # a killed server's record
-            continue
-        found.append((mtime, endpoint))
+            return None
+        return mtime, endpoint
+
+    found = pid_records.live(memory_dir / FOLDER, read, lambda record: record[1].pid)
     return [e for _, e in sorted(found, key=lambda f: -f[0])]
-
-
-def _read_private(path: Path) -> tuple[float, dict[str, Any]] | None:
-    """The record at ``path`` if it is a plain file of this user that nobody else can
-    read or write (mode 0600), with its modification time; None otherwise."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077:
-            return None
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            raw = stream.read(4096)
-        data = json.loads(raw)
-    except (OSError, ValueError):
-        return None
-    finally:
-        os.close(fd)
-    return (info.st_mtime, data) if isinstance(data, dict) else None
 
 
 def ask(memory_dir: Path, root: Path, prompt: str, timeout: float) -> list[Injected] | None:
@@ -331,17 +284,3 @@ def _exchange(endpoint: Endpoint, prompt: str, timeout: float) -> list[Injected]
         error = answer.get("error") if isinstance(answer, dict) else None
         raise ValueError(f"the server said: {error}" if error else "not an answer")
     return [Injected.from_fields(item) for item in answer["results"]]
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: not ours to ask
-        return False
-    except OSError:
-        return False
-    return True

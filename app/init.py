@@ -97,9 +97,6 @@ def scaffold(root: Path, report: InitReport) -> None:
         _ensure_file(root, root / CONFIG_TOML, default_config_toml(), report)
     _merge_json(root, root / ".mcp.json", _add_server, report)
     _merge_json(root, root / ".claude" / "settings.json", _wire_settings, report)
-    from app.prompt_hook import prepare
-
-    prepare()  # its bytecode written now, not by the first prompts
     local = local_command()
     if local is not None:
         _merge_json(root, root / LOCAL_SETTINGS, lambda data: _set_local_bin(data, local), report)

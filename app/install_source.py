@@ -45,7 +45,8 @@ class InstallSource:
         """The install command with ``tool`` (default: the one that installed this copy,
         pipx for a plain virtual environment)."""
         chosen = tool or self.tool or "pipx"
-        prefix = "uv tool install" if chosen == "uv" else "pipx install"
+        # (uv compiles bytecode only when told; pipx's pip compiles the wheels)
+        prefix = "uv tool install --compile-bytecode" if chosen == "uv" else "pipx install"
         return f"{prefix} {self.spec}"
 
     def teammate_advice(self) -> str:

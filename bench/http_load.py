@@ -9,10 +9,12 @@ Builds a project of ``--entries`` short notes (real model), starts the real
 waiting ``--think-ms`` between calls (0: back to back). Prints errors, acknowledged adds
 missing afterwards, latency percentiles per tool, the server's resident memory after
 ``--warmup`` seconds of the same load (not measured) and every 10 s until the end, and where
-an add's time goes in the server (engine/storage/write_profile.py: lock wait, store commit,
-mirror transaction, embedding). Targets (issue 38): 0 errors, 0 lost, add p95 ≤ 250 ms,
-RSS growth ≤ 15 % after warm-up. With ``--token`` the server requires a random token
-(given in ``MEMORY_TUI_HTTP_TOKEN``) and every client sends it (issue 39).
+the adds' time goes in the server: the server runs under ``bench.server_probe``, which
+samples its threads' stacks from outside the product (the share of the adds' samples in
+the lock wait, the store commit, the mirror transaction, the embedding...). Targets
+(issue 38): 0 errors, 0 lost, add p95 ≤ 250 ms, RSS growth ≤ 15 % after warm-up. With
+``--token`` the server requires a random token (given in ``MEMORY_TUI_HTTP_TOKEN``) and
+every client sends it (issue 39).
 """
 
 from __future__ import annotations
@@ -39,10 +41,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
 
-from app.mcp.serving import MEMORY_PROFILE_ENV
-from engine.storage import write_profile
-
-MEMORY_TUI = str(Path(sys.executable).parent / "memory-tui")
+MEMORY_TUI = [sys.executable, "-m", "bench.server_probe"]
+"""The server: ``memory-tui`` under the bench's probes (bench/server_probe.py)."""
 TOPICS = ["deploy", "database", "cache", "auth", "queue", "frontend", "logging", "billing"]
 
 
@@ -183,31 +183,26 @@ async def sampled(
     return load
 
 
-def read_profile(path: Path) -> dict[str, list[float]]:
-    """The server's add profile (engine/storage/write_profile.py): ms per part, per add."""
-    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-    names = [*sorted({k for row in rows for k in row} - {"total"}), "total"]
-    return {name: [float(row.get(name, 0.0)) for row in rows] for name in names}
+def read_profile(path: Path) -> dict[str, Any] | None:
+    """The server's add samples (bench/server_probe.py), or None if it wrote none."""
+    return json.loads(path.read_text()) if path.exists() else None
 
 
-def print_profile(parts: dict[str, list[float]]) -> None:
-    """Where the adds' time went: mean, p50 and p95 per part, and its share of the total."""
-    total = parts.get("total") or []
-    if not total:
+def print_profile(data: dict[str, Any] | None) -> None:
+    """Where the adds' time went: the share of the adds' stack samples in each part."""
+    if data is None:
+        print("  where an add's time goes: no samples (the server did not exit cleanly)")
         return
-    whole = sum(total)
-    print(f"  where an add's time goes in the server ({len(total)} adds; mean / p50 / p95 ms):")
-    known = [0.0] * len(total)
-    for name, values in parts.items():
-        if name != "total":
-            known = [a + b for a, b in zip(known, values, strict=True)]
-    rest = [t - k for t, k in zip(total, known, strict=True)]
-    for name, values in [*parts.items(), ("other (validation, checks)", rest)]:
-        share = sum(values) / whole * 100
-        print(
-            f"    {name:26} {statistics.fmean(values):7.1f} {pct(values, 50):7.1f} "
-            f"{pct(values, 95):7.1f}  {share:5.1f} %"
-        )
+    samples: dict[str, int] = data["samples"]
+    whole = sum(samples.values())
+    if not whole:
+        return
+    print(
+        f"  where the adds' time goes in the server ({whole} stack samples of adding threads, "
+        f"every {data['interval'] * 1000:g} ms):"
+    )
+    for name, count in sorted(samples.items(), key=lambda kv: -kv[1]):
+        print(f"    {name:26} {count / whole * 100:5.1f} %")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -279,11 +274,12 @@ def main(argv: list[str] | None = None) -> int:
         build(root, args.entries)
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
-        command = [MEMORY_TUI, "serve-mcp", "--http", "--port", str(port), "--project", str(root)]
-        profile = Path(tmp) / "write-profile.jsonl"
-        env[write_profile.ENV] = str(profile)
+        profile = Path(tmp) / "add-stacks.json"
+        probes = ["--stacks", str(profile)]
         if args.memory_profile:
-            env[MEMORY_PROFILE_ENV] = str(args.memory_profile.resolve())
+            probes += ["--memory", str(args.memory_profile.resolve())]
+        serve = ["serve-mcp", "--http", "--port", str(port), "--project", str(root)]
+        command = [*MEMORY_TUI, *probes, "--", *serve]
         process = subprocess.Popen(command, stderr=subprocess.PIPE, env=env)
         rss: list[tuple[float, float]] = []
         try:
@@ -291,7 +287,6 @@ def main(argv: list[str] | None = None) -> int:
             think = args.think_ms / 1000
             if args.warmup:  # the same load, not measured: caches and pools fill up
                 warmed = anyio.run(run_load, url, headers, args.sessions, args.warmup, think)
-                profile.unlink(missing_ok=True)
             rss_start = rss_mib(process.pid)
             measured_from = time.time()
             load = anyio.run(
@@ -302,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             process.terminate()
             stderr = process.communicate(timeout=30)[1].decode(errors="replace")
         missing = lost(root, load.acked + (warmed.acked if args.warmup else []))
-        parts = read_profile(profile)
+        parts = read_profile(profile)  # (the warm-up's adds included)
     calls = sum(len(v) for v in load.ms.values())
     print(
         f"{args.sessions} sessions x {args.seconds:g} s (think {args.think_ms:g} ms) on "

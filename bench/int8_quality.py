@@ -17,8 +17,8 @@ import numpy as np
 
 from bench.metrics import ndcg_at_k
 from bench.scifact import load_queries, open_memory
+from bench.search_oracles import fuse
 from engine.embedding.onnx_embedder import OnnxEmbedder
-from engine.search.fusion import fuse
 from engine.services.parts import parts_of
 
 DEPTH = 40

@@ -181,7 +181,7 @@ def explain_miss(
     """Why default search missed ``question`` (see the module docstring): the fused
     ranking of both lists (100 candidates each, as hybrid search draws them) before the
     gate judges and orders it, and where the best answering entry stands in it."""
-    from engine.search.fusion import fuse
+    from bench.search_oracles import fuse
     from engine.search.query import Query
     from engine.search.scoring import coverage
     from engine.services.parts import parts_of

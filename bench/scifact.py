@@ -120,7 +120,7 @@ def calibrate(memory: Memory, id_map: dict[str, str]) -> None:
     cosine similarity); every threshold is then applied to that list, which is exactly
     what the gated search returns.
     """
-    from engine.search.gate import covers_all_terms
+    from bench.search_oracles import covers_all_terms
 
     queries, qrels = load_queries("train")
     parts_of(memory).searcher.min_score = -1.0

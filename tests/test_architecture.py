@@ -1,6 +1,7 @@
 """The architecture holds: no import cycle between modules of engine/ or app/, no
-module or function in engine/ grows past the size the house style allows, and the faces
-use Memory's methods, never its parts.
+function in engine/ grows past the size the house style allows (modules past 400 lines
+are reported, not refused), the faces use Memory's methods, never its parts, and no code
+of engine/ or app/ patches another package or writes bytecode.
 
 The layer contracts themselves are import-linter's (pyproject.toml, run by `make lint`).
 Cycles are counted over every import grimp finds that runs, function-level ones included;
@@ -125,13 +126,25 @@ def _engine_files() -> list[Path]:
     return sorted((ROOT / "engine").rglob("*.py"))
 
 
-def test_engine_modules_stay_small() -> None:
-    too_long = {
-        str(f.relative_to(ROOT)): n
-        for f in _engine_files()
+def long_modules(*folders: Path) -> dict[str, int]:
+    """Modules under ``folders`` past :data:`MAX_MODULE_LINES`, with their lengths."""
+    return {
+        str(f.relative_to(folder.parent)): n
+        for folder in folders
+        for f in sorted(folder.rglob("*.py"))
         if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
-    assert too_long == {}
+
+
+def test_long_modules_are_reported_not_refused(tmp_path: Path) -> None:
+    """A module is split by concept, never cut to fit a number (issue 49): the modules past
+    the limit are printed (``pytest -s`` shows them) for a reader to judge."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    (tmp_path / "engine" / "short.py").write_text("x = 1\n")
+    assert long_modules(tmp_path / "engine") == {"engine/long.py": MAX_MODULE_LINES + 1}
+    for module, lines in long_modules(ROOT / "engine", ROOT / "app").items():
+        print(f"{module}: {lines} lines (over {MAX_MODULE_LINES})")
 
 
 def test_engine_functions_stay_short_or_say_why() -> None:
@@ -382,3 +395,149 @@ def test_the_concurrency_finder_finds_an_import(tmp_path: Path) -> None:
         "core/m.py:3 queue",
         "core/m.py:6 asyncio",
     ]
+
+
+# --- no patches (issue 49) -------------------------------------------------------------
+
+OURS = frozenset({"engine", "app"})
+SYS_MODULES_READS = frozenset({"get", "keys", "values", "items", "copy", "__contains__"})
+"""Methods of ``sys.modules`` that only read it."""
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    """Names a module binds to another package's modules or objects (``import pydantic``,
+    ``from pydantic import BaseModel``, ``import overrides as o``), anywhere in it."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] not in OURS:
+                    names.add(alias.asname or alias.name.split(".")[0])
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module
+            and node.module.split(".")[0] not in OURS
+        ):
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """``a`` of ``a.b.c``, ``a.b[1]``, ``a.b()``: what an expression reaches into."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node
+
+
+def _chain(node: ast.expr) -> str:
+    """``sys.modules`` for ``sys.modules[x]``: the dotted names an expression goes through."""
+    names = []
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        if isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if isinstance(node, ast.Name):
+        names.append(node.id)
+    return ".".join(reversed(names))
+
+
+def patches_in(folder: Path) -> list[str]:
+    """Where code under ``folder`` changes what it does not own: an assignment into
+    ``sys.modules`` (or a call that changes it), an assignment to an attribute of, or
+    into, another package's module or object (``overrides.override = …``,
+    ``BaseModel.model_config[…] = …``, through a local name bound to one too), any
+    assignment to a ``model_config``, or ``setattr`` on another package's object."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        foreign = _imported_names(tree)
+        for node in ast.walk(tree):  # names bound to a foreign object's attribute
+            if isinstance(node, ast.Assign) and isinstance(
+                node.value, ast.Attribute | ast.Subscript
+            ):
+                root = _root(node.value)
+                if isinstance(root, ast.Name) and root.id in foreign:
+                    foreign |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        where = str(path.relative_to(folder.parent))
+        for node in ast.walk(tree):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            elif isinstance(node, ast.Delete):
+                targets = node.targets
+            for target in targets:
+                chain = _chain(target)
+                root = _root(target)
+                if not isinstance(target, ast.Attribute | ast.Subscript):
+                    continue
+                if (
+                    chain.startswith("sys.modules")
+                    or "model_config" in chain.split(".")
+                    or (isinstance(root, ast.Name) and root.id in foreign and chain != "os.environ")
+                ):
+                    found.append(f"{where}:{node.lineno} {chain} =")
+            if isinstance(node, ast.Call):
+                callee = _chain(node.func)
+                method = callee.rpartition(".")[2]
+                if callee.startswith("sys.modules.") and method not in SYS_MODULES_READS:
+                    found.append(f"{where}:{node.lineno} {callee}()")
+                elif callee in {"setattr", "object.__setattr__"} and node.args:
+                    root = _root(node.args[0])
+                    if isinstance(root, ast.Name) and root.id in foreign:
+                        found.append(f"{where}:{node.lineno} {callee}({_chain(node.args[0])})")
+    return sorted(found, key=_by_line)
+
+
+def test_no_code_of_engine_or_app_patches_another_package() -> None:
+    assert patches_in(ROOT / "engine") + patches_in(ROOT / "app") == []
+
+
+def test_the_patch_finder_finds_each_kind(tmp_path: Path) -> None:
+    face = tmp_path / "engine" / "lazy.py"
+    face.parent.mkdir()
+    face.write_text(
+        "import sys\n"
+        "import os\n"
+        "import overrides\n"
+        "from pydantic import BaseModel\n"
+        "sys.modules['x'] = object()\n"
+        "sys.modules.pop('x')\n"
+        "overrides.override = len\n"
+        "config = BaseModel.model_config\n"
+        "config['defer_build'] = True\n"
+        "BaseModel.model_config['x'] = 1\n"
+        "setattr(sys.modules['pyarrow'], 'substrait', None)\n"
+        "class Mine(BaseModel):\n"
+        "    model_config = {}\n"
+        "os.environ['LANCE_LOG'] = 'error'\n"  # the environment is not a package's
+        "sys.modules.get('x')\n"
+        "self_owned = {}\n"
+        "self_owned['x'] = 1\n"
+    )
+    assert [f.split(" ", 1)[0] for f in patches_in(tmp_path / "engine")] == [
+        f"engine/lazy.py:{n}" for n in (5, 6, 7, 9, 10, 11)
+    ]
+
+
+def _compiles(folder: Path) -> list[str]:
+    """Modules under ``folder`` that import ``py_compile`` or ``compileall``."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n.split(".")[0] in {"py_compile", "compileall"} for n in names):
+                found.append(f"{path.relative_to(folder.parent)}:{node.lineno}")
+    return found
+
+
+def test_no_bytecode_is_written_by_engine_or_app() -> None:
+    """Bytecode is the installer's (pip; uv with --compile-bytecode), never written at run
+    time against the user's PYTHONDONTWRITEBYTECODE."""
+    assert _compiles(ROOT / "engine") + _compiles(ROOT / "app") == []

@@ -264,7 +264,7 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
             file=sys.stderr,
         )
         first = argparse.Namespace(force=False, dry_run=False, json=False, no_embed=True)
-        index(first, root, write_bytecode=False)  # (the app opens without compiling first)
+        index(first, root)
     from app.tui.factory import build_app
 
     app = build_app(root)
@@ -276,7 +276,7 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
     os._exit(app.return_code or 0)
 
 
-def index(args: argparse.Namespace, root: Path, *, write_bytecode: bool = True) -> int:
+def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
     from app.progress import embedding_progress, pending_line, progress_bar
     from engine import Indexer
@@ -311,10 +311,6 @@ def index(args: argparse.Namespace, root: Path, *, write_bytecode: bool = True) 
         if report.dry_run:
             for rel in report.changed_files:
                 _show(f"  would index {rel}\n")
-    if write_bytecode and sys.dont_write_bytecode:  # the next run (a git hook's) loads it
-        from app.bytecode import write_missing
-
-        write_missing()
     return 1 if report.errors else 0
 
 

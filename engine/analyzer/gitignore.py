@@ -1,108 +1,59 @@
-"""The basics of ``.gitignore``: globs, ``**``, anchoring, directory-only and negated rules.
+"""``.gitignore`` files of a project, nested, read by ``pathspec`` (git's own wildmatch
+rules: globs, ``**``, anchoring, directory-only and negated patterns, escapes).
 
-Rules of a ``.gitignore`` apply to the directory that holds it and everything below; later
-rules win over earlier ones, and rules of deeper files over those of shallower ones. Global
-excludes and ``.git/info/exclude`` are not read.
+What ``pathspec`` leaves to its caller is where a file's patterns apply: the directory
+that holds it and everything below. Here the files of the folders from the root down are
+asked deepest first, and the first with a pattern that speaks about a path decides (a
+deeper file wins over a shallower one; within one file the last matching pattern wins,
+``pathspec``'s rule). Global excludes and ``.git/info/exclude`` are not read.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
+__all__ = ["IgnoreRules", "is_ignored", "parse_gitignore"]
 
 
 @dataclass(frozen=True, slots=True)
-class IgnoreRule:
-    """One line of a ``.gitignore``."""
+class IgnoreRules:
+    """The patterns of one ``.gitignore``."""
 
     base: str
     """Posix path of the directory holding the ``.gitignore`` (``""`` for the root)."""
-    regex: re.Pattern[str]
-    negate: bool
-    dir_only: bool
-    anchored: bool
-    """Matched against the path below :attr:`base`; otherwise against the bare name."""
+    spec: GitIgnoreSpec
 
-    def matches(self, rel: str, is_dir: bool) -> bool:
-        """Whether this rule speaks about ``rel`` (a posix path from the project root)."""
-        if self.dir_only and not is_dir:
-            return False
+    def decides(self, rel: str, is_dir: bool) -> bool | None:
+        """Whether this file ignores ``rel`` (a posix path from the project root): True
+        (ignored), False (a negated pattern keeps it), None (no pattern speaks about it)."""
         if self.base:
             if not rel.startswith(self.base + "/"):
-                return False
+                return None
             rel = rel[len(self.base) + 1 :]
-        target = rel if self.anchored else rel.rpartition("/")[2]
-        return self.regex.fullmatch(target) is not None
+        include: bool | None = self.spec.check_file(rel + "/" if is_dir else rel).include
+        return include
 
 
-def parse_gitignore(text: str, base: str) -> list[IgnoreRule]:
-    """The rules of one ``.gitignore`` file found in directory ``base``."""
-    rules: list[IgnoreRule] = []
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if line.endswith("\\"):  # a trailing escaped space was cut by rstrip
-            line += " "
-        if not line or line.startswith("#"):
-            continue
-        negate = line.startswith("!")
-        if negate or line.startswith("\\"):  # "\!" and "\#" escape a literal first char
-            line = line[1:]
-        dir_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
-            continue
-        anchored = "/" in line
-        line = line.lstrip("/")
-        try:
-            regex = re.compile(_translate(line))
-        except re.error:
-            continue
-        rules.append(IgnoreRule(base, regex, negate, dir_only, anchored))
-    return rules
+def parse_gitignore(text: str, base: str) -> list[IgnoreRules]:
+    """The patterns of one ``.gitignore`` file found in directory ``base`` (none for a
+    file without one). ``pathspec`` is imported here, on the first file read: the prompt
+    hook classifies paths with the module loaded and no ``.gitignore`` read."""
+    from pathspec import GitIgnoreSpec
+
+    spec = GitIgnoreSpec.from_lines(text.splitlines())
+    return [IgnoreRules(base, spec)] if any(p.include is not None for p in spec.patterns) else []
 
 
-def is_ignored(rules: Sequence[IgnoreRule], rel: str, is_dir: bool) -> bool:
-    """Whether the last rule that matches ``rel`` ignores it."""
-    ignored = False
-    for rule in rules:
-        if rule.matches(rel, is_dir):
-            ignored = not rule.negate
-    return ignored
-
-
-def _translate(pattern: str) -> str:
-    """A gitignore glob as a regular expression over posix paths."""
-    parts: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        if pattern.startswith("**/", i) and (i == 0 or pattern[i - 1] == "/"):
-            parts.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i) and i + 2 == n and (i == 0 or pattern[i - 1] == "/"):
-            parts.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            parts.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            parts.append("[^/]")
-            i += 1
-        elif pattern[i] == "[":
-            end = pattern.find("]", i + 2)
-            if end == -1:
-                parts.append(re.escape("["))
-                i += 1
-                continue
-            body = pattern[i + 1 : end]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            parts.append("[" + body.replace("\\", "\\\\") + "]")
-            i = end + 1
-        elif pattern[i] == "\\" and i + 1 < n:
-            parts.append(re.escape(pattern[i + 1]))
-            i += 2
-        else:
-            parts.append(re.escape(pattern[i]))
-            i += 1
-    return "".join(parts)
+def is_ignored(rules: Sequence[IgnoreRules], rel: str, is_dir: bool) -> bool:
+    """Whether ``rel`` is ignored by ``rules`` (the files from the root down): the
+    deepest file that speaks about it decides."""
+    for file in reversed(rules):
+        decided = file.decides(rel, is_dir)
+        if decided is not None:
+            return decided
+    return False

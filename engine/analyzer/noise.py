@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
-from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.translations import translation_of
 
@@ -150,7 +150,7 @@ _ATTRIBUTE_OF: dict[NoiseKind, str] = {
 """The ``.gitattributes`` attribute whose ``=false`` undoes a path rule of each kind."""
 
 
-def _named(rules: Sequence[IgnoreRule], rel: str) -> bool:
+def _named(rules: Sequence[IgnoreRules], rel: str) -> bool:
     """Whether a pattern names ``rel`` or one of the folders above it."""
     parts = rel.split("/")
     folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))

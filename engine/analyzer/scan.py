@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.analyzer.gitignore import IgnoreRule, is_ignored, parse_gitignore
+from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.core.errors import EngineError
 from engine.guards.files import read_project_bytes
 
@@ -88,7 +88,7 @@ def scan(
     """
     root = root.resolve()
     dirs = DirectoryFilter(ignored_dirs)
-    pending: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(root, "", ())]
+    pending: list[tuple[Path, str, tuple[IgnoreRules, ...]]] = [(root, "", ())]
     while pending:
         directory, rel_dir, rules = pending.pop()
         rules = rules + read_gitignore(directory, rel_dir)
@@ -98,7 +98,7 @@ def scan(
         except OSError as exc:
             stats.errors.append((rel_dir or ".", f"cannot list directory: {exc.strerror}"))
             continue
-        subdirs: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = []
+        subdirs: list[tuple[Path, str, tuple[IgnoreRules, ...]]] = []
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
@@ -146,7 +146,7 @@ def _read(path: Path, rel: str, stats: ScanStats) -> bytes | None:
         return None
 
 
-def read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRule, ...]:
+def read_gitignore(directory: Path, rel_dir: str) -> tuple[IgnoreRules, ...]:
     """The rules of ``directory``'s .gitignore (none where it is missing or refused),
     patterns relative to ``rel_dir``."""
     try:  # through the guard: a FIFO or a huge file named .gitignore is not read

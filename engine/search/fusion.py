@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.core.models import Entry, Fusion, ScoreExplanation, SearchResult
-from engine.search.keyword import KeywordHit, KeywordRank
+from engine.search.keyword import KeywordRank
 
 
 @dataclass(slots=True)
@@ -89,30 +89,6 @@ def vector_weight(vector_ids: Sequence[str], keyword_ids: Sequence[str]) -> floa
         return 1.0
     shared = len(set(vector_ids[:AGREEMENT_HEAD]) & set(keyword_ids[:AGREEMENT_HEAD])) / head
     return VECTOR_WEIGHT_FLOOR + (1.0 - VECTOR_WEIGHT_FLOOR) * min(1.0, shared / AGREEMENT_FULL)
-
-
-def fuse(
-    vector_hits: Sequence[tuple[Entry, float]],
-    keyword_hits: Sequence[KeywordHit],
-    k: int,
-    keyword_weight: float = 1.0,
-    method: Fusion = DEFAULT_FUSION,
-    *,
-    keyword_complete: bool = False,
-) -> list[SearchResult]:
-    """Fuse two ranked lists of entries by ``method`` (``zscore`` or ``rrf``); best first
-    (:func:`fuse_ranks` on their ids)."""
-    entries = {h.entry.id: h.entry for h in keyword_hits}
-    entries.update((e.id, e) for e, _ in vector_hits)
-    fused = fuse_ranks(
-        [(e.id, sim) for e, sim in vector_hits],
-        [KeywordRank(h.entry.id, h.rank, h.score, h.bm25) for h in keyword_hits],
-        k,
-        keyword_weight,
-        method,
-        keyword_complete=keyword_complete,
-    )
-    return [c.result(entries[c.id]) for c in fused]
 
 
 def fuse_ranks(

@@ -37,7 +37,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import Entry, Gate, SearchResult, Source
-from engine.search.query import STOPWORDS, WORD, Query, stem
 from engine.search.scoring import (
     RELEVANT,
     QueryWeights,
@@ -76,27 +75,6 @@ Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, 
 """Cosine similarity of a query vector to entries, by id (missing: unknown)."""
 
 
-def covers_all_terms(query: str, entry: Entry, *, prefix_last: bool = False) -> bool:
-    """Whether every content word of the query occurs in the entry's searchable text,
-    compared by Porter stem as the keyword index does ("turnips" finds "turnip").
-
-    With ``prefix_last`` (search as you type) the last word, unless followed by a space,
-    only has to start a word of the entry, as it does for the keyword retriever.
-    """
-    asked = Query.parse(query, prefix_last=prefix_last)
-    terms = set(asked.tokens) - STOPWORDS
-    if not terms:
-        return False
-    text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords))).lower()
-    found = set(WORD.findall(text))
-    stems = {stem(w) for w in found}
-    partial = asked.partial
-    return all(
-        t in found or stem(t) in stems or (t == partial and any(w.startswith(t) for w in found))
-        for t in terms
-    )
-
-
 def judged(
     result: SearchResult, sim: float | None, query: QueryWeights, *, unembedded: bool = False
 ) -> SearchResult:
@@ -119,29 +97,6 @@ def judged(
         result.explanation, vector_similarity=sim, coverage=shown_coverage, gate=reason
     )
     return replace(result, score=score, explanation=explanation)
-
-
-def gate(
-    query: QueryWeights,
-    qvec: npt.NDArray[np.float32],
-    fused: Sequence[SearchResult],
-    limit: int,
-    *,
-    min_score: float,
-    similarities: Similarities,
-    unembedded: Collection[str] = (),
-) -> list[SearchResult]:
-    """:func:`gate_candidates` for fused candidates that are results already."""
-    return gate_candidates(
-        query,
-        qvec,
-        fused,
-        list,
-        limit,
-        min_score=min_score,
-        similarities=similarities,
-        unembedded=unembedded,
-    )
 
 
 def gate_candidates(

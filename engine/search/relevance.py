@@ -94,11 +94,6 @@ class RelevantHit:
     """The matched terms that the entry's title or path holds."""
 
 
-def term_weights(keyword: KeywordSearcher, terms: list[str]) -> dict[str, float]:
-    """BM25 idf of each term in this memory (unseen terms get the largest)."""
-    return dict(prompt_weights(keyword, terms).weights)
-
-
 def prompt_weights(keyword: KeywordSearcher, terms: list[str]) -> QueryWeights:
     """The prompt's terms with their BM25 idf in this memory and the ones no entry holds."""
     total = keyword.mirror.count()

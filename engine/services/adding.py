@@ -20,7 +20,6 @@ from engine.core.models import NearDuplicatePolicy
 from engine.services.entries import AddResult, NewEntry
 from engine.services.near_duplicates import find_near_duplicates
 from engine.services.parts import Composed, parts_of
-from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from engine.services.entries import NearDuplicate
@@ -43,16 +42,15 @@ def add_checked(parts: Parts, items: Sequence[NewEntry]) -> list[AddResult]:
     """Add entries, looking for each one's near duplicate first; the ``near_duplicate``
     setting says whether one is reported (and the entry added), skipped or not looked
     for. Every item is checked before anything is stored."""
-    with write_profile.add():
-        prepared = parts.entries.prepare(items)
-        policy = parts.config.near_duplicate
-        near: list[NearDuplicate | None] = [None] * len(prepared)
-        if policy != NearDuplicatePolicy.KEEP and parts.mirror.count():
-            parts.store()  # a missing store refuses here, before the model loads
-            near = find_near_duplicates(parts.embedder, parts.vectors, [p.entry for p in prepared])
-        skipped = [n is not None and policy == NearDuplicatePolicy.SKIP for n in near]
-        kept = [p for p, skip in zip(prepared, skipped, strict=True) if not skip]
-        written = iter(parts.entries.add_prepared(kept) if kept else [])
+    prepared = parts.entries.prepare(items)
+    policy = parts.config.near_duplicate
+    near: list[NearDuplicate | None] = [None] * len(prepared)
+    if policy != NearDuplicatePolicy.KEEP and parts.mirror.count():
+        parts.store()  # a missing store refuses here, before the model loads
+        near = find_near_duplicates(parts.embedder, parts.vectors, [p.entry for p in prepared])
+    skipped = [n is not None and policy == NearDuplicatePolicy.SKIP for n in near]
+    kept = [p for p, skip in zip(prepared, skipped, strict=True) if not skip]
+    written = iter(parts.entries.add_prepared(kept) if kept else [])
     results = []
     for close, skip in zip(near, skipped, strict=True):
         if close is not None and skip:

@@ -35,7 +35,6 @@ class BackgroundEmbedder:
         self.poll_seconds = poll_seconds
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._idle = threading.Event()
         self._thread: threading.Thread | None = None
         self.embedded = 0
         """Entries this worker gave their vector."""
@@ -52,18 +51,12 @@ class BackgroundEmbedder:
 
     def wake(self) -> None:
         """New entries may wait for their vector: look now rather than at the next poll."""
-        self._idle.clear()
         self._wake.set()
 
     @property
     def running(self) -> bool:
         """Whether the thread is alive (after :meth:`stop`: still finishing a batch)."""
         return self._thread is not None and self._thread.is_alive()
-
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until the worker found the backlog empty (or left it to another process)
-        after the last :meth:`wake`; False on timeout."""
-        return self._idle.wait(timeout)
 
     def stop(self, timeout: float = 1.0) -> None:
         """Stop after the batch in progress (waits up to ``timeout`` seconds for it)."""
@@ -85,13 +78,10 @@ class BackgroundEmbedder:
                     log.debug("embedding stopped mid-batch", exc_info=True)  # it waits
                     break
                 log.warning("embedding the backlog failed", exc_info=True)
-                self._idle.set()
                 continue
             self.embedded += report.embedded
             if report.embedded and not report.pending:
                 self._maintain()
-            if not self._wake.is_set():
-                self._idle.set()
 
     def _maintain(self) -> None:
         try:

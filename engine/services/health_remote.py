@@ -55,9 +55,7 @@ def check_remote(memory: Memory, report: HealthReport) -> bool:
 
 def _probe(store: RecordStore) -> str:
     """Write a one-row table next to the entries and remove it."""
-    from engine.storage.lancedb_import import lancedb as import_lancedb
-
-    lancedb = import_lancedb()
+    import lancedb  # (its import's cost: docs/upstream/lancedb-import.md)
 
     assert store.remote is not None
     name = f"{PROBE_PREFIX}{uuid.uuid4().hex[:12]}"

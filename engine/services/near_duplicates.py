@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
 from engine.services.entries import NearDuplicate
-from engine.storage import write_profile
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -39,8 +38,7 @@ def find_near_duplicates(
     to it if it is a near duplicate, not identical. Embedded in one batch through the
     memory's embedding cache (labels and text, :mod:`engine.embedding.document`), so
     storing them afterwards does not embed them again."""
-    with write_profile.timed("embed"):
-        embedded = embed_entries(embedder, drafts)
+    embedded = embed_entries(embedder, drafts)
     return [_closest(vectors, d, v) for d, v in zip(drafts, embedded, strict=True)]
 
 
@@ -48,8 +46,7 @@ def _closest(vectors: VectorSearcher, draft: Entry, vector: Any) -> NearDuplicat
     """The near duplicate of ``draft`` (embedded as ``vector``) among the stored entries."""
     own_hash = draft.content_hash
     try:
-        with write_profile.timed("near_duplicate"):
-            nearest = vectors.search(vector, _NEIGHBOURS)
+        nearest = vectors.search(vector, _NEIGHBOURS)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
         return None

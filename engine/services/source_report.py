@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.analyzer.definitions import CODE_LANGUAGES
-from engine.analyzer.gitignore import IgnoreRule, is_ignored
+from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.languages import language_of
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import read_gitignore
@@ -160,7 +160,7 @@ class SourceExplainer:
     def _ignored(self, rel: str) -> bool:
         """Whether a ``.gitignore`` on the way down to ``rel`` ignores it or a folder above."""
         parts = rel.split("/")
-        rules: tuple[IgnoreRule, ...] = ()
+        rules: tuple[IgnoreRules, ...] = ()
         for depth in range(len(parts)):
             folder = "/".join(parts[:depth])
             rules = rules + read_gitignore(self.root / folder, folder)

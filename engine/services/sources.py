@@ -34,7 +34,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_licence, prose_dialect
-from engine.analyzer.gitignore import IgnoreRule, is_ignored
+from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
@@ -177,7 +177,7 @@ class SourceSet:
             and (self.root / parts[0] / _PRIMARY_LANGUAGE).is_dir()
         )
 
-    def _enters(self, rules: tuple[IgnoreRule, ...], name: str, rel: str) -> bool:
+    def _enters(self, rules: tuple[IgnoreRules, ...], name: str, rel: str) -> bool:
         """Whether the walk goes into the folder ``rel`` (named ``name``)."""
         if f"{rel}/" == self.knowledge_prefix or is_ignored(rules, rel, True):
             return False
@@ -205,7 +205,7 @@ class SourceSet:
         Symlinked folders are not entered; symlinked files only when they stay inside.
         """
         root = self.root.resolve()
-        pending: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(root, "", ())]
+        pending: list[tuple[Path, str, tuple[IgnoreRules, ...]]] = [(root, "", ())]
         while pending:
             directory, rel_dir, rules = pending.pop()
             rules = rules + read_gitignore(directory, rel_dir)

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from engine.core.errors import LockTimeoutError, StorageError
-from engine.storage import write_profile
 
 
 class WriteLock:
@@ -40,13 +39,11 @@ class WriteLock:
             LockTimeoutError: another process kept it longer than ``timeout`` seconds.
         """
         limit = self.timeout if timeout is None else timeout
-        waited = time.perf_counter()
         if not self._thread_lock.acquire(timeout=limit):
             raise LockTimeoutError(f"memory is busy: could not lock {self.path} in {limit:g} s")
         try:
             if self._depth == 0:
                 self._acquire_file(limit)
-                write_profile.note("lock_wait", (time.perf_counter() - waited) * 1000)
             self._depth += 1
             try:
                 yield

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, lancedb_import, maintenance, remote_table
+from engine.storage import lance_commits, maintenance, remote_table
 from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import TABLE, entry_to_row, migrate, quote, row_to_entry, schema
@@ -81,7 +81,10 @@ class RecordStore:
         if self._db is None:
             # Lance logs from Rust straight to stderr; keep it to real errors.
             os.environ.setdefault("LANCE_LOG", "error")
-            lancedb = lancedb_import.lancedb()  # without the REST namespace client
+            # ``import lancedb`` costs about 1.5 s of CPU, half of it the REST namespace
+            # client LanceDB imports eagerly: docs/upstream/lancedb-import.md. Short
+            # commands that only read do without it (they read the mirror).
+            import lancedb
 
             remote = self.remote
             self.cache = lancedb.Session(

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.core.models import Entry
-from engine.storage import maintenance, write_profile
+from engine.storage import maintenance
 from engine.storage.changes import Change, MirrorOp, StoreOp
 from engine.storage.changes import RepairReport as RepairReport  # re-exported
 from engine.storage.lance_rows import latest_version_on_disk, placeholders
@@ -257,16 +257,15 @@ class Records:
             store = self.store()  # a missing store refuses here, before pending is set
             try:
                 start = (store.version, store.commits, store.uncounted) if self.watch else (0,) * 3
-                with write_profile.timed("store"):
-                    self.mirror.mark_pending()
-                    folded = self._fold_references(store, force=force_fold)
-                    change.store_op(store)
+                self.mirror.mark_pending()
+                folded = self._fold_references(store, force=force_fold)
+                change.store_op(store)
             except StorageError as exc:
                 if self.watch is not None and is_unreachable(exc.__cause__ or exc):
                     self.watch.unreachable()  # reads serve the mirror without waiting
                 raise
             version = self._version_after(store, start)
-            with write_profile.timed("mirror"), self.mirror.transaction() as db:
+            with self.mirror.transaction() as db:
                 if folded:
                     self.mirror.clear_reference_backlog(db)
                 change.mirror_op(db)

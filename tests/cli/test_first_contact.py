@@ -106,9 +106,8 @@ def _search_finds_readme(term: Terminal, query: str) -> None:
 
 @pytest.mark.skipif(CLI is None, reason="the memory-tui console script is not installed")
 def test_the_first_run_opens_the_app_without_compiling_bytecode_first(tmp_path: Path) -> None:
-    """Where Python may not write bytecode, ``memory-tui index`` writes it for the next run
-    (app/bytecode.py); the first run's index, before the app opens, does not: the newcomer
-    waits for the app, not for a compiler."""
+    """Where Python may not write bytecode, the first run's index, before the app opens,
+    writes none: the newcomer waits for the app, not for a compiler."""
     project = git_repo(tmp_path / "gearbox")
     (project / "README.md").write_text("# Gearbox\n\nSprockets are greased weekly.\n")
     home = tmp_path / "home"

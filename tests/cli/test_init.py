@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli, run_console_script, tree
+from cli_support import git_repo, run_cli, tree
 from fakes import FakeEmbedder
 
 from app.init import HOOK_COMMAND
@@ -229,32 +229,3 @@ def test_hook_never_fails_on_a_broken_memory(tmp_path: Path, home: Path) -> None
     assert result.stdout == ""
     # the bad config is one line on stderr and the defaults are used (seed parity #20)
     assert "bogus_key" in result.stderr and "Traceback" not in result.stderr
-
-
-def test_init_writes_the_prompt_hooks_bytecode_so_no_prompt_compiles_it(
-    tmp_path: Path, home: Path
-) -> None:
-    # A uv install writes no bytecode, and where Python may not write it
-    # (PYTHONDONTWRITEBYTECODE) every prompt would compile the hook's modules again.
-    import importlib.util
-    import sys
-
-    import app.prompt_hook
-    import engine.search.relevance
-    import engine.services.memory
-
-    root = git_repo(tmp_path / "project")
-    prefix = tmp_path / "pycache"  # the bytecode goes here, whatever the test run wrote
-    env = {"PYTHONPYCACHEPREFIX": str(prefix), "PYTHONDONTWRITEBYTECODE": "1"}
-
-    result = run_console_script(
-        "init", "--skip-analyze", "--skip-index", "--no-hooks", cwd=root, home=home, env=env
-    )
-
-    assert result.returncode == 0, result.stderr
-    before, sys.pycache_prefix = sys.pycache_prefix, str(prefix)
-    try:
-        for module in (app.prompt_hook, engine.search.relevance, engine.services.memory):
-            assert Path(importlib.util.cache_from_source(module.__file__)).is_file(), module
-    finally:
-        sys.pycache_prefix = before

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from search_oracles import gate
 
+from bench.search_oracles import fuse
 from engine.core.models import Entry
-from engine.search.fusion import fuse
-from engine.search.gate import gate
 from engine.search.query import Query
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory

@@ -151,9 +151,10 @@ def test_index_runs_import_only_what_their_change_needs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An unchanged run imports neither LanceDB, the model's runtime nor the markdown
-    stack; a one-file edit writes to LanceDB, without the model, the REST client, the
-    search stack (a run that only writes searches nothing) or, with no front matter in
-    the file, the YAML parser."""
+    stack; a one-file edit writes to LanceDB (with the REST namespace client LanceDB
+    imports itself: docs/upstream/lancedb-import.md), without the model, the search
+    stack (a run that only writes searches nothing) or, with no front matter in the
+    file, the YAML parser."""
     monkeypatch.setattr(index_reads, "RACY_NS", 0)
     write_notes(tmp_path)
     with Memory.open(tmp_path) as memory:  # the default embedder, never loaded
@@ -168,7 +169,6 @@ def test_index_runs_import_only_what_their_change_needs(
             f.write("Beta also keeps a copy in the archive.\\n")
         edited = main(["--project", {str(tmp_path)!r}, "index", "--no-embed"])
         after = {{"lancedb": "lancedb" in sys.modules, "model": "onnxruntime" in sys.modules,
-                  "rest": "lance_namespace_urllib3_client.api" in sys.modules,
                   "search": sorted(m for m in sys.modules if m.startswith("engine.search.")),
                   "yaml": "yaml" in sys.modules}}
         print(json.dumps({{"code": code, "heavy": sorted(heavy), "edited": edited, **after}}))
@@ -177,14 +177,13 @@ def test_index_runs_import_only_what_their_change_needs(
     assert done.returncode == 0, done.stderr
     assert f"{len(NOTES)} unchanged" in done.stdout
     assert f"1 changed, {len(NOTES) - 1} unchanged" in done.stdout
-    # The changed file is written to the store (LanceDB), without the model or REST client.
+    # The changed file is written to the store (LanceDB), without the model.
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {
         "code": 0,
         "heavy": [],
         "edited": 0,
         "lancedb": True,
         "model": False,
-        "rest": False,
         "search": [],
         "yaml": False,
     }

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from search_oracles import term_weights
+
 from app.prompt_hook import BUDGET, MAX_RESULTS, choose, prompt_context
 from engine.search.relevance import (
     measured_total,
     name_words,
     prompt_terms,
     relevant_hits,
-    term_weights,
 )
 from engine.search.scoring import QueryWeights
 from engine.services.entries import NewEntry

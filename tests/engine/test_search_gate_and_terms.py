@@ -43,7 +43,7 @@ def test_seed003_f6_min_score_is_checked_and_ignored_in_keyword_mode(memory: Mem
 
 
 def test_seed003_f2_gate_all_terms_check_uses_porter_stems(memory: Memory) -> None:
-    from engine.search.gate import covers_all_terms
+    from bench.search_oracles import covers_all_terms
 
     entry = memory.add("Plant the turnip seed in spring").entry
     assert covers_all_terms("turnips planting", entry)

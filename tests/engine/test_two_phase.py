@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fakes import FakeEmbedder
+from search_oracles import wait_until
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import SearchMode, Source
@@ -209,7 +210,7 @@ def test_the_background_embedder_empties_the_backlog(mem: Memory) -> None:
         parts_of(mem).records, parts_of(mem).embedder, poll_seconds=60
     ).start()
     try:
-        assert worker.wait_idle(timeout=30)
+        assert wait_until(lambda: worker.embedded == 12)
     finally:
         worker.stop(timeout=5)
 
@@ -232,7 +233,8 @@ def test_a_watched_edit_is_keyword_searchable_at_once_and_embedded_in_the_backgr
 
     watcher.embedder.start()
     try:
-        assert watcher.embedder.wait_idle(timeout=30)
+        assert wait_until(lambda: watcher.embedder.embedded >= 1)
+        assert wait_until(lambda: parts_of(mem).mirror.unembedded_count() == 0)
     finally:
         watcher.embedder.stop(timeout=5)
     assert mem.search("platypus1 eggs", mode="vector").results[0].entry.id == hit.entry.id

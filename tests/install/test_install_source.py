@@ -33,9 +33,13 @@ def test_a_git_url_is_given_back_with_its_revision() -> None:
     direct = {"url": "https://git.example.com/team/memory-tui.git", "vcs_info": revision}
     source = from_direct_url("uv", json.dumps(direct))
     assert source == InstallSource("uv", "git+https://git.example.com/team/memory-tui.git@v1", True)
-    assert source.command() == "uv tool install git+https://git.example.com/team/memory-tui.git@v1"
+    assert (
+        source.command()
+        == "uv tool install --compile-bytecode git+https://git.example.com/team/memory-tui.git@v1"
+    )
     assert source.teammate_advice() == (
-        "`uv tool install git+https://git.example.com/team/memory-tui.git@v1` or "
+        "`uv tool install --compile-bytecode "
+        "git+https://git.example.com/team/memory-tui.git@v1` or "
         "`pipx install git+https://git.example.com/team/memory-tui.git@v1`"
     )
 
@@ -50,7 +54,7 @@ def test_a_source_only_this_machine_has_is_never_committed() -> None:
         assert not source.portable
         assert (
             source.teammate_advice()
-            == f"`pipx install {PLACEHOLDER}` or `uv tool install {PLACEHOLDER}`"
+            == f"`pipx install {PLACEHOLDER}` or `uv tool install --compile-bytecode {PLACEHOLDER}`"
         )
         assert "pipx install memory-tui`" not in source.teammate_advice()
 

@@ -81,13 +81,17 @@ def test_uv_tool_install_of_the_repository_url(tmp_path: Path) -> None:
     _run(["git", "clone", "-q", str(REPO), str(clone)], env, tmp_path)
     tools, bins = tmp_path / "tools", tmp_path / "bin"
     env |= {"UV_TOOL_DIR": str(tools), "UV_TOOL_BIN_DIR": str(bins)}
-    _run([str(BIN / "uv"), "tool", "install", "--quiet", "--python", sys.executable,
-          f"git+{clone.as_uri()}"], env, tmp_path)  # fmt: skip
+    _run([str(BIN / "uv"), "tool", "install", "--quiet", "--compile-bytecode", "--python",
+          sys.executable, f"git+{clone.as_uri()}"], env, tmp_path)  # fmt: skip
 
     _check_installed(tools / "memory-tui", bins / "memory-tui", env, tmp_path)
     note, line = _init_advice(bins / "memory-tui", env, tmp_path)
     assert "uv tool update-shell" in note
-    assert "`uv tool install git+<your team's memory-tui repository URL>`" in line
+    assert (
+        "`uv tool install --compile-bytecode git+<your team's memory-tui repository URL>`" in line
+    )
+    site = _site_packages(tools / "memory-tui")  # compiled at install, not by the first commands
+    assert list((site / "engine" / "services" / "__pycache__").glob("memory.*.pyc"))
 
 
 def test_pipx_install_of_a_built_wheel(tmp_path: Path) -> None:
