@@ -71,6 +71,16 @@ _PHRASE = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)+")
 """Words joined by blanks, dots, dashes or underscores: what a person types as a
 stand-in and then encodes (``strong-password``, ``hello-world``)."""
 _VERSION = re.compile(r"v?\d+(?:[.\-]\d+)+")
+_PROSE = re.compile(r"[^\W\d_][^\W_]*(?: [^\W\d_][^\W_]*){2,}")
+"""Three words or more, each beginning with a letter, one blank between them (``base64
+encoded random bytes``): what documentation writes where a value goes (see :func:`_prose`)."""
+
+
+def _prose(value: str) -> bool:
+    """Words, not a key: :data:`_PROSE`, with every word but one of letters only (``S3cr3t
+    pa55 w0rd`` is a passphrase written to be one, and stays)."""
+    words = value.split(" ")
+    return bool(_PROSE.fullmatch(value)) and sum(not w.isalpha() for w in words) <= 1
 
 
 def trim(value: str, sentence: bool = False) -> str:
@@ -148,13 +158,13 @@ def plausible(value: str, *, minimum: int = 6) -> bool:
         return False
     if value.isdigit():
         return len(value) >= 8  # a port, a count or a year is not a PIN worth keeping
-    return not _WORDS_ONLY.fullmatch(value) and not _VERSION.fullmatch(value)
+    return not (_WORDS_ONLY.fullmatch(value) or _VERSION.fullmatch(value) or _prose(value))
 
 
 def random_token(value: str, minimum: int = 12) -> bool:
     """Whether ``value`` looks generated (a key, a token): ``minimum`` characters, letters
     and digits, more than 3 bits of entropy a character, and not a stand-in or code."""
-    if len(value) < minimum or _stand_in(value) or _reference(value):
+    if len(value) < minimum or _stand_in(value) or _reference(value) or _prose(value):
         return False
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)

@@ -90,6 +90,8 @@ ORDINARY = [
     "passwd: files systemd",
     'auth_basic "Restricted";',
     "key: ${{ runner.os }}-build-${{ hashFiles('**/package-lock.json') }}",
+    # found on pallets/itsdangerous's docs by init: words where the value goes
+    '$ export SECRET_KEY="base64 encoded random bytes"',
 ]
 
 
