@@ -15,7 +15,7 @@ import ast
 import json
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -181,17 +181,23 @@ def _names_a_memory(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr.endswith("memory")
 
 
+def _nodes(folder: Path) -> Iterator[tuple[Path, ast.AST]]:
+    """Every syntax node of every module under ``folder``, with its module's path."""
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            yield path, node
+
+
 def parts_reached(folder: Path) -> list[str]:
     """Where code under ``folder`` reads a part of a Memory (``memory.mirror``…)."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Attribute)
-                and node.attr in MEMORY_PARTS
-                and _names_a_memory(node.value)
-            ):
-                found.append(f"{path.relative_to(folder.parent)}:{node.lineno} .{node.attr}")
+    for path, node in _nodes(folder):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in MEMORY_PARTS
+            and _names_a_memory(node.value)
+        ):
+            found.append(f"{path.relative_to(folder.parent)}:{node.lineno} .{node.attr}")
     return sorted(found, key=_by_line)
 
 
@@ -263,21 +269,18 @@ def restated_choices(folder: Path, enums: dict[str, frozenset[str]]) -> list[str
     ``in ("session", "manual")``; folder names such as ``("architecture", "patterns")``
     are not a category's choices."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Subscript):
-                node = node.slice
-            if not isinstance(node, ast.Tuple | ast.List | ast.Set):
-                continue
-            words = {
-                e.value
-                for e in node.elts
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
-            }
-            for name, values in enums.items():
-                if len(words) >= 2 and words <= values:
-                    where = f"{path.relative_to(folder.parent)}:{node.lineno}"
-                    found.append(f"{where} {name}")
+    for path, node in _nodes(folder):
+        if isinstance(node, ast.Subscript):
+            node = node.slice
+        if not isinstance(node, ast.Tuple | ast.List | ast.Set):
+            continue
+        words = {
+            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        }
+        for name, values in enums.items():
+            if len(words) >= 2 and words <= values:
+                where = f"{path.relative_to(folder.parent)}:{node.lineno}"
+                found.append(f"{where} {name}")
     return sorted(set(found), key=_by_line)
 
 
@@ -356,19 +359,18 @@ CONCURRENCY = frozenset(
 def concurrency_imported(folder: Path) -> list[str]:
     """Where modules under ``folder`` import one of :data:`CONCURRENCY` (at any level)."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and not node.level:
-                names = [node.module or ""]
-            else:
-                continue
-            found += [
-                f"{path.relative_to(folder.parent)}:{node.lineno} {name}"
-                for name in names
-                if name.split(".")[0] in CONCURRENCY
-            ]
+    for path, node in _nodes(folder):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        found += [
+            f"{path.relative_to(folder.parent)}:{node.lineno} {name}"
+            for name in names
+            if name.split(".")[0] in CONCURRENCY
+        ]
     return found
 
 
@@ -525,15 +527,14 @@ def test_the_patch_finder_finds_each_kind(tmp_path: Path) -> None:
 def _compiles(folder: Path) -> list[str]:
     """Modules under ``folder`` that import ``py_compile`` or ``compileall``."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            if any(n.split(".")[0] in {"py_compile", "compileall"} for n in names):
-                found.append(f"{path.relative_to(folder.parent)}:{node.lineno}")
+    for path, node in _nodes(folder):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        if any(n.split(".")[0] in {"py_compile", "compileall"} for n in names):
+            found.append(f"{path.relative_to(folder.parent)}:{node.lineno}")
     return found
 
 
