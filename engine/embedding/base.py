@@ -140,10 +140,12 @@ WEIGHTS_SHA256 = "5ba0032aefec27c763b2d9c8912eeec19529d4efdab9a71a9756e8056ba8f2
 MODEL_SHA256 = {
     "model.safetensors": WEIGHTS_SHA256,
     "model.onnx": "7e61a50e51ab5d9ca2219d9a40a5ce0ad3bfec51a6a28314642b37ea5ade1bb4",
-    "model-int8.onnx": "1346a30521a21f36a8c546f7383a782a84bc905da3b446a77305e89b6a0115e3",
+    "model-int8.onnx": "4e02244fd438868a9380873b0251eb3203c434fc79a7492d7377411b0c483bd1",
+    "model-int8.json": "80d1998a64946bd8802229cb0f543f37941ad9bfcc0f81c57181dd9f91d23867",
 }
-"""SHA-256 of each shipped weights and graph file (``scripts/build_model_graphs.py``
-prints the graphs'): ``memory-tui doctor`` checks the installed files against them."""
+"""SHA-256 of each shipped weights and graph file, and of the description the int8
+graph's weights are computed by (``scripts/build_model_graphs.py`` prints all but the
+weights'): ``memory-tui doctor`` checks the installed files against them."""
 
 
 def model_path() -> Path:

@@ -25,6 +25,7 @@ from engine.embedding.base import (
     force_offline,
     model_path,
 )
+from engine.embedding.int8_weights import quantised_weights
 from engine.embedding.onnx_files import DamagedModelError, Variant, onnx_path
 from engine.embedding.reference import SentenceTransformerEmbedder, reference_installed
 
@@ -74,6 +75,7 @@ class OnnxEmbedder(Uncached):
         self._batch_size = batch_size
         self._threads = threads
         self._sessions: dict[str, Any] = {}
+        self._held: dict[str, list[Any]] = {}
         self._tokenizer: Any = None
         self._fallback: Embedder | None = None
         self._lock = threading.Lock()
@@ -148,6 +150,13 @@ class OnnxEmbedder(Uncached):
         options.log_severity_level = 3  # errors only: nothing on stderr in normal use
         providers = choose_providers(ort.get_available_providers(), os.environ.get(DEVICE_ENV))
         try:
+            if variant == "int8":
+                # Shipped without its quantised weights: computed from the float16 ones
+                # (same bytes as the quantiser's), held as long as the session may read them.
+                computed = quantised_weights(model_path())
+                held = [ort.OrtValue.ortvalue_from_numpy(value) for value in computed.values()]
+                options.add_external_initializers(list(computed), held)
+                self._held[variant] = held
             session = ort.InferenceSession(str(path), options, providers=providers)
         except Exception as exc:  # onnxruntime raises its own kinds, by cause
             raise DamagedModelError(

@@ -11,20 +11,26 @@ sizes come from the package's ``config.json``; a model that is not a BERT of thi
 The graph keeps every ``Linear`` as ``MatMul`` by a constant weight plus ``Add``, the
 form the int8 quantiser (weights only, ``MatMulConstBOnly``) recognises.
 
-Development time only: ``scripts/build_model_graphs.py`` runs :func:`write_graphs` and the
-files ship in the package (:mod:`.onnx_files`); ``onnx`` and ``safetensors`` come with the
-``test`` extra, and memory-tui itself never imports this module.
+Development time only: ``scripts/build_model_graphs.py`` writes the graphs with it
+(:mod:`.shipped_graphs`) and the files ship in the package (:mod:`.onnx_files`); ``onnx``
+and ``safetensors`` come with the ``test`` extra, and memory-tui itself never imports
+this module.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from engine.embedding.int8_weights import (
+    WEIGHTS_FILE,
+    StoredTensor,
+    UnsupportedModelError,
+    stored_tensors,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -33,43 +39,8 @@ OPSET = 17
 """``LayerNormalization`` is an operator from opset 17 on."""
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 OUTPUT = "embedding"
-WEIGHTS_FILE = "model.safetensors"
 GRAPH_FILES = {"fp32": "model.onnx", "int8": "model-int8.onnx"}
 """The graphs shipped beside the weights: fp32 (queries) and int8 (documents)."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTensor:
-    """Where a float16 tensor's bytes lie in the weights file (safetensors' layout)."""
-
-    shape: tuple[int, ...]
-    offset: int
-    length: int
-
-
-def stored_tensors(path: Path) -> dict[str, StoredTensor]:
-    """The float16 tensors of a safetensors file, by name, with their place in it.
-
-    Raises:
-        UnsupportedModelError: a tensor that is not float16.
-    """
-    with path.open("rb") as fh:
-        size = int.from_bytes(fh.read(8), "little")
-        header: dict[str, Any] = json.loads(fh.read(size))
-    header.pop("__metadata__", None)
-    start = 8 + size
-    out = {}
-    for key, entry in header.items():
-        if entry["dtype"] != "F16":
-            raise UnsupportedModelError(f"{path}: {key} is {entry['dtype']}, not float16")
-        first, end = entry["data_offsets"]
-        name = key.removeprefix("bert.")
-        out[name] = StoredTensor(tuple(entry["shape"]), start + first, end - first)
-    return out
-
-
-class UnsupportedModelError(ValueError):
-    """The packaged model is not the BERT sentence encoder this module writes."""
 
 
 class _Graph:
@@ -82,6 +53,9 @@ class _Graph:
         self.stored = stored
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
+        self.sources: dict[str, tuple[str, bool]] = {}
+        """Each float32 weight initialiser's tensor in the weights file, and whether it is
+        that tensor transposed."""
         self._count = 0
 
     def name(self, hint: str) -> str:
@@ -106,7 +80,9 @@ class _Graph:
         value = self.weights[key]
         if transpose:
             value = np.ascontiguousarray(value.T)
-        return self.const(key, value.astype(np.float32, copy=False))
+        name = self.const(key, value.astype(np.float32, copy=False))
+        self.sources[name] = (key, transpose)
+        return name
 
     def _stored_weight(self, key: str, *, transpose: bool) -> str:
         from onnx import TensorProto
@@ -185,6 +161,14 @@ def build_model(folder: Path, *, in_place: bool = False) -> Any:
     ``model.safetensors`` (ONNX external data, by offset), so they are shipped once;
     otherwise every weight is a float32 initialiser (the form the int8 quantiser reads).
     """
+    return build_model_with_sources(folder, in_place=in_place)[0]
+
+
+def build_model_with_sources(
+    folder: Path, *, in_place: bool = False
+) -> tuple[Any, dict[str, tuple[str, bool]]]:
+    """:func:`build_model`, and each float32 weight initialiser's tensor in the weights
+    file with whether the graph holds it transposed (empty with ``in_place``)."""
     from onnx import TensorProto, helper
     from safetensors.numpy import load_file
 
@@ -214,7 +198,7 @@ def build_model(folder: Path, *, in_place: bool = False) -> Any:
     # The IR version of the opset, not the newest the installed onnx knows: an older
     # onnxruntime refuses a newer IR.
     model.ir_version = 8
-    return model
+    return model, g.sources
 
 
 def _embeddings(g: _Graph, eps: float) -> str:
@@ -311,61 +295,6 @@ def _mean_pool_and_normalise(g: _Graph, x: str, mask: str) -> None:
     g.nodes.append(helper.make_node("Div", [pooled, g.op("Max", norm, smallest)], [OUTPUT]))
 
 
-def write_graphs(folder: Path, out: Path) -> dict[str, Path]:
-    """Write the graphs memory-tui ships for the model in ``folder`` into ``out``:
-    :data:`GRAPH_FILES` ``fp32`` reads the weights in place (so ``out`` holds them too,
-    or is ``folder``), ``int8`` is the fp32-initialiser graph with its weights quantised
-    by onnxruntime. Both are checked by :func:`onnx.checker.check_model`; the same
-    weights and library versions give the same bytes."""
-    import onnx
-
-    written = {}
-    fp32 = out / GRAPH_FILES["fp32"]
-    _save(build_model(folder, in_place=True), fp32)
-    if out.resolve() != folder.resolve():
-        shutil.copyfile(folder / WEIGHTS_FILE, out / WEIGHTS_FILE)
-    onnx.checker.check_model(str(fp32))  # by path: the weights file is read beside it
-    written["fp32"] = fp32
-    with tempfile.TemporaryDirectory() as scratch:
-        source = Path(scratch) / "fp32-initialisers.onnx"
-        _save(build_model(folder), source)
-        int8 = out / GRAPH_FILES["int8"]
-        _quantize_int8(source, int8)
-    onnx.checker.check_model(str(int8))
-    written["int8"] = int8
-    return written
-
-
-def _save(model: Any, path: Path) -> None:
+def save_model(model: Any, path: Path) -> None:
+    """Write ``model`` deterministically (the same graph gives the same bytes)."""
     path.write_bytes(model.SerializeToString(deterministic=True))
-
-
-def _quantize_int8(source: Path, out: Path) -> None:
-    """Weights only, per output channel; the attention products of two activations stay
-    fp32. Quantising those too halved the worst-case cosine to fp32 (0.79 vs 0.98) and
-    was no faster (bench/RESULTS.md)."""
-    import logging
-
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    # The quantiser advises "pre-processing" through the root logger; that advice
-    # concerns models whose shapes it can infer better.
-    advice = _DropAdvice()
-    logging.getLogger().addFilter(advice)
-    try:
-        quantize_dynamic(
-            str(source),
-            str(out),
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            extra_options={"MatMulConstBOnly": True},
-        )
-    finally:
-        logging.getLogger().removeFilter(advice)
-
-
-class _DropAdvice:
-    """Drops onnxruntime's quantisation advice, lets everything else through."""
-
-    def filter(self, record: Any) -> bool:
-        return not str(record.msg).startswith("Please consider to run pre-processing")

@@ -57,7 +57,7 @@ def _check_installed(env_dir: Path, command: Path, env: dict[str, str], cwd: Pat
     assert not (site / "onnx").exists()  # the graphs ship built: onnx is for building them
     model = site / "engine" / "embedding" / "model"
     shipped = {p.name for p in model.iterdir()}
-    assert {"model.safetensors", "model.onnx", "model-int8.onnx"} <= shipped
+    assert {"model.safetensors", "model.onnx", "model-int8.onnx", "model-int8.json"} <= shipped
     # Both shipped graphs run in the installed environment (fp32 reads the weights in place).
     code = (
         "from engine.embedding.default import default_embedder; e = default_embedder();"
