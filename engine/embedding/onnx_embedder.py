@@ -75,7 +75,6 @@ class OnnxEmbedder(Uncached):
         self._batch_size = batch_size
         self._threads = threads
         self._sessions: dict[str, Any] = {}
-        self._held: dict[str, list[Any]] = {}
         self._tokenizer: Any = None
         self._fallback: Embedder | None = None
         self._lock = threading.Lock()
@@ -151,12 +150,12 @@ class OnnxEmbedder(Uncached):
         providers = choose_providers(ort.get_available_providers(), os.environ.get(DEVICE_ENV))
         try:
             if variant == "int8":
-                # Shipped without its quantised weights: computed from the float16 ones
-                # (same bytes as the quantiser's), held as long as the session may read them.
+                # Shipped without its quantised weights: computed from the float16 ones (the
+                # quantiser's bytes). onnxruntime copies them into the graph when it loads
+                # it, so they are freed once the session exists.
                 computed = quantised_weights(model_path())
-                held = [ort.OrtValue.ortvalue_from_numpy(value) for value in computed.values()]
-                options.add_external_initializers(list(computed), held)
-                self._held[variant] = held
+                values = [ort.OrtValue.ortvalue_from_numpy(value) for value in computed.values()]
+                options.add_external_initializers(list(computed), values)
             session = ort.InferenceSession(str(path), options, providers=providers)
         except Exception as exc:  # onnxruntime raises its own kinds, by cause
             raise DamagedModelError(
