@@ -182,7 +182,7 @@ def quantise(
     shifted by the zero point and clipped to the type's full range.
 
     Done a block of rows at a time, through one small float32 buffer: the word
-    embeddings' 47 MB of float32 never exist at once (measured: half the time)."""
+    embeddings' 47 MB of float32 never exist at once."""
     import numpy as np
 
     rows, cols = matrix.shape
