@@ -121,6 +121,8 @@ def read_spec(folder: Path) -> list[QuantisedWeight]:
                 f"{path}: {weight.name} asks for {weight.dtype} "
                 f"({'symmetric' if weight.symmetric else 'asymmetric'}), not computed here"
             )
+        if weight.axis not in (None, 0, 1):
+            raise UnsupportedModelError(f"{path}: {weight.name} has no axis {weight.axis}")
     return spec
 
 

@@ -182,6 +182,11 @@ def test_a_missing_file_stops_loading_with_the_fix(
             ' "transpose": false, "dtype": "uint8", "symmetric": true, "axis": null}]}',
             "asks for uint8 \\(symmetric\\), not computed here",
         ),
+        (
+            '{"tensors": [{"name": "w", "source": "embeddings.word_embeddings.weight",'
+            ' "transpose": false, "dtype": "int8", "symmetric": true, "axis": 2}]}',
+            "w has no axis 2",
+        ),
     ],
 )
 def test_a_damaged_int8_description_stops_loading_with_the_fix(
