@@ -3,11 +3,13 @@
 ``model.onnx`` (fp32: sentence-transformers' vectors, used for queries) holds no weights
 of its own: it reads the float16 ones in ``model.safetensors`` in place (ONNX external
 data), cast to float32 when onnxruntime loads it. ``model-int8.onnx`` (documents) is the
-same graph with its weights quantised to int8. ``scripts/build_model_graphs.py`` writes
-both (with ``onnx``, a development dependency; tests check the shipped bytes are what it
-writes): nothing is built at run time, so a first run loads the model like any other.
+same graph with its weights quantised to int8, shipped without them: they are computed
+from the float16 weights when it loads (:mod:`.int8_weights`, as ``model-int8.json``
+describes). ``scripts/build_model_graphs.py`` writes the files (with ``onnx``, a
+development dependency; tests check the shipped bytes are what it writes): nothing is
+written at run time, so a first run loads the model like any other.
 
-Loading reads no checksum (hashing 68 MB would cost every process a few tenths of a
+Loading reads no checksum (hashing 46 MB would cost every process a few tenths of a
 second); ``memory-tui doctor`` compares the files with :data:`MODEL_SHA256`.
 """
 
