@@ -21,8 +21,10 @@ always in the order of its scores. A long page cut in many sections should not f
 list: past a file's best :data:`PER_FILE` sections, its others are folded under its best
 one (counted in its ``folded``, never moved down the list), as search engines group
 results by site, and its second is listed below the best section of every other file
-listed (:func:`files_first`). A ``min_score`` of 0 or less turns both decisions
-off. An entry still waiting for its vector (two-phase indexing) is judged by its words alone.
+listed (:func:`files_first`). An interface file and its implementation are one
+answer-space: where one is listed, the other's best listed section follows it
+(:func:`engine.search.companions.pair_companions`). A ``min_score`` of 0 or less turns both
+decisions off. An entry still waiting for its vector (two-phase indexing) is judged by its words alone.
 
 A summary the analysis wrote (:func:`is_summary`: a module's, a package's, the
 project's) never displaces a section that answers: where a section of its file or folder
@@ -37,6 +39,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import Entry, Gate, SearchResult, Source
+from engine.search.companions import pair_companions
 from engine.search.scoring import (
     RELEVANT,
     QueryWeights,
@@ -192,7 +195,9 @@ def shown(
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
     ordered = sorted([*results, *waiting], key=key, reverse=True)
-    ordered = pooled(fold_summaries(files_first(ordered, min_score), min_score))
+    ordered = files_first(ordered, min_score)
+    ordered = pair_companions(ordered, lambda r: _is_listed(r, min_score))
+    ordered = pooled(fold_summaries(ordered, min_score))
     if min_score > 0:
         ordered = [
             r for r in ordered if r.score >= min_score or r.explanation.gate == VECTOR_PENDING
