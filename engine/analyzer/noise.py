@@ -169,8 +169,10 @@ class NoiseClassifier:
     - An example-named folder holds examples, except a Go package that is not ``main``;
       an example- or test-named folder that is (or holds) a package another of the
       project's packages depends on by path is that library (``tokio-test/``).
-    - Markdown inside a docs folder that a docs tool's configuration declares is a page of
-      the documentation, never an example or a test by its folder's name.
+    - Markdown inside a docs folder that a docs tool's configuration declares, or that a
+      manifest lists as a doc page (ex_doc's ``extras``, Cabal's ``extra-doc-files``,
+      ``.yardopts``), is a page of the documentation, never an example or a test by its
+      folder's name.
     - A folder below the top level that carries its own licence file is a vendored copy
       only where no declaration claims it: not a declared package (each crate of a Cargo
       workspace ships its licence), not inside a Go module (vendoring there is ``vendor/``).
@@ -245,6 +247,8 @@ class NoiseClassifier:
         kind, place = found
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
             return None  # docs/v3/examples/greet.md: a page of the declared docs site
+        if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and own.listed_page(rel):
+            return None  # guides/examples/amazon-sqs.md: a page mix.exs's ex_doc lists
         if kind == "vendored":
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
