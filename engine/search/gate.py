@@ -21,10 +21,13 @@ always in the order of its scores. A long page cut in many sections should not f
 list: past a file's best :data:`PER_FILE` sections, its others are folded under its best
 one (counted in its ``folded``, never moved down the list), as search engines group
 results by site, and its second is listed below the best section of every other file
-listed (:func:`files_first`). An interface file and its implementation are one
-answer-space: where one is listed, the other's best listed section follows it
-(:func:`engine.search.companions.pair_companions`). A ``min_score`` of 0 or less turns both
-decisions off. An entry still waiting for its vector (two-phase indexing) is judged by its words alone.
+listed (:func:`files_first`), the files' best sections by their file's value (its best
+section and, a quarter as much, its next two: :func:`file_values`), so that a file whose
+definitions are cut apart is weighed as a whole. An interface file and its
+implementation are one answer-space: where one is listed, the other's best listed section
+follows it (:func:`engine.search.companions.pair_companions`). A ``min_score`` of 0 or
+less turns the two relevance decisions off. An entry still waiting for its vector
+(two-phase indexing) is judged by its words alone.
 
 A summary the analysis wrote (:func:`is_summary`: a module's, a package's, the
 project's) never displaces a section that answers: where a section of its file or folder
