@@ -77,8 +77,8 @@ class Ownership:
     doc_roots: dict[str, str] = field(default_factory=dict)
     """Docs folder → the folder of the docs tool's configuration that declares it
     (:mod:`engine.analyzer.doc_sites`)."""
-    doc_pages: list[str] = field(default_factory=list)
-    """Doc pages (paths, glob patterns) a manifest lists by name
+    doc_pages: dict[str, list[str]] = field(default_factory=dict)
+    """Folder of a manifest → the doc pages (paths, glob patterns) it lists by name
     (:mod:`engine.analyzer.doc_pages`)."""
     _go_packages: dict[str, str | None] = field(default_factory=dict)
 
@@ -105,9 +105,12 @@ class Ownership:
             None,
         )
 
-    def listed_page(self, rel: str) -> bool:
-        """Whether a manifest lists ``rel`` as a doc page (:mod:`engine.analyzer.doc_pages`)."""
-        return doc_pages.listed(self.doc_pages, rel)
+    def listed_page(self, rel: str) -> str | None:
+        """The folder of the manifest that lists ``rel`` as a doc page, if one does
+        (:mod:`engine.analyzer.doc_pages`)."""
+        return next(
+            (f for f, pages in self.doc_pages.items() if doc_pages.listed(pages, rel)), None
+        )
 
     def submodule(self, rel: str) -> str | None:
         """The submodule folder that holds ``rel``, if any."""
@@ -178,7 +181,8 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
             text = _text(root, root / folder / name) if _wanted(name) else None
             if text is None:
                 continue
-            own.doc_pages += doc_pages.declared_pages(folder, name, text)
+            if pages := doc_pages.declared_pages(folder, name, text):
+                own.doc_pages.setdefault(folder, []).extend(pages)
             reader = _READERS.get(name)
             if reader is not None:
                 reader(root, folder, text, own.declared)

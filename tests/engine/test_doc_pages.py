@@ -116,3 +116,12 @@ def test_a_yard_or_cabal_listed_page_in_a_test_folder_is_a_source(tmp_path: Path
         "pkg/test/other.md": "# Not listed\n",
     })  # fmt: skip
     assert sources(tmp_path) == ["examples/guide.md", "pkg/test/README.md"]
+
+
+def test_a_manifest_inside_a_test_fixture_declares_nothing(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "tests/fixtures/app/mix.exs": 'defp docs, do: [extras: ["guide.md"]]\n',
+        "tests/fixtures/app/guide.md": "# A fixture's guide\n",
+        "README.md": "# The project\n",
+    })  # fmt: skip
+    assert sources(tmp_path) == ["README.md"]
