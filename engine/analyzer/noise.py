@@ -169,8 +169,9 @@ class NoiseClassifier:
     - An example-named folder holds examples, except a Go package that is not ``main``;
       an example- or test-named folder that is (or holds) a package another of the
       project's packages depends on by path is that library (``tokio-test/``).
-    - Markdown inside a docs folder that a docs tool's configuration declares is a page of
-      the documentation, never an example or a test by its folder's name.
+    - Markdown in a docs folder a docs tool's configuration declares, or that a manifest
+      lists (:mod:`engine.analyzer.doc_pages`), is a page of the documentation, never an
+      example or a test by its folder's name.
     - A folder below the top level that carries its own licence file is a vendored copy
       only where no declaration claims it: not a declared package (each crate of a Cargo
       workspace ships its licence), not inside a Go module (vendoring there is ``vendor/``).
@@ -245,6 +246,8 @@ class NoiseClassifier:
         kind, place = found
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
             return None  # docs/v3/examples/greet.md: a page of the declared docs site
+        if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.listed_page(rel):
+            return None  # guides/examples/amazon-sqs.md: a page mix.exs's ex_doc lists
         if kind == "vendored":
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
@@ -276,6 +279,11 @@ class NoiseClassifier:
         if self.decide(f"{docs}/_") is not None or (folder and self.decide(f"{folder}/_")):
             return None
         return docs
+
+    def listed_page(self, rel: str) -> bool:
+        """Whether a manifest not itself accompanying material lists ``rel`` as a doc page."""
+        folder = self.ownership.listed_page(rel)
+        return folder is not None and not (folder and self.decide(f"{folder}/_"))
 
     def older_version(self, rel: str) -> str | None:
         """The folder (``docs/v2/``) when the page ``rel`` documents an earlier version of

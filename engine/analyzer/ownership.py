@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from engine.analyzer import doc_sites, workspaces
+from engine.analyzer import doc_pages, doc_sites, workspaces
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 from engine.core.errors import EngineError
 from engine.guards.files import read_project_bytes
@@ -77,6 +77,9 @@ class Ownership:
     doc_roots: dict[str, str] = field(default_factory=dict)
     """Docs folder → the folder of the docs tool's configuration that declares it
     (:mod:`engine.analyzer.doc_sites`)."""
+    doc_pages: dict[str, list[str]] = field(default_factory=dict)
+    """Folder of a manifest → the doc pages (paths, glob patterns) it lists by name
+    (:mod:`engine.analyzer.doc_pages`)."""
     _go_packages: dict[str, str | None] = field(default_factory=dict)
 
     def member(self, folder: str) -> str | None:
@@ -100,6 +103,13 @@ class Ownership:
         return next(
             (f for d in range(1, len(parts) + 1) if (f := "/".join(parts[:d])) in self.doc_roots),
             None,
+        )
+
+    def listed_page(self, rel: str) -> str | None:
+        """The folder of the manifest that lists ``rel`` as a doc page, if one does
+        (:mod:`engine.analyzer.doc_pages`)."""
+        return next(
+            (f for f, pages in self.doc_pages.items() if doc_pages.listed(pages, rel)), None
         )
 
     def submodule(self, rel: str) -> str | None:
@@ -171,6 +181,8 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
             text = _text(root, root / folder / name) if _wanted(name) else None
             if text is None:
                 continue
+            if pages := doc_pages.declared_pages(folder, name, text):
+                own.doc_pages.setdefault(folder, []).extend(pages)
             reader = _READERS.get(name)
             if reader is not None:
                 reader(root, folder, text, own.declared)
@@ -192,7 +204,11 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
 
 def _wanted(name: str) -> bool:
     return (
-        name in _READERS or name.endswith(".sln") or name in _OTHERS or bool(_MAKEFILE.match(name))
+        name in _READERS
+        or name.endswith(".sln")
+        or name in _OTHERS
+        or bool(_MAKEFILE.match(name))
+        or doc_pages.reader_for(name) is not None
     )
 
 

@@ -21,8 +21,13 @@ always in the order of its scores. A long page cut in many sections should not f
 list: past a file's best :data:`PER_FILE` sections, its others are folded under its best
 one (counted in its ``folded``, never moved down the list), as search engines group
 results by site, and its second is listed below the best section of every other file
-listed (:func:`files_first`). A ``min_score`` of 0 or less turns both decisions
-off. An entry still waiting for its vector (two-phase indexing) is judged by its words alone.
+listed (:func:`files_first`), the files' best sections by their file's value (its best
+section and, a quarter as much, its next two: :func:`file_values`), so that a file whose
+definitions are cut apart is weighed as a whole. An interface file and its
+implementation are one answer-space: where one is listed, the other's best listed section
+follows it (:func:`engine.search.companions.pair_companions`). A ``min_score`` of 0 or
+less turns the two relevance decisions off. An entry still waiting for its vector
+(two-phase indexing) is judged by its words alone.
 
 A summary the analysis wrote (:func:`is_summary`: a module's, a package's, the
 project's) never displaces a section that answers: where a section of its file or folder
@@ -37,6 +42,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.core.models import Entry, Gate, SearchResult, Source
+from engine.search.companions import pair_companions
 from engine.search.scoring import (
     RELEVANT,
     QueryWeights,
@@ -60,6 +66,10 @@ drawing on twice ``limit`` candidates. Chosen on SciFact train and LoCoMo dev: n
 12 / 20 / 40); LoCoMo R@5 0.6163, 0.6207 / 0.6228 / 0.6224 / 0.6186 at 2 / 5 / 10 / 20."""
 PER_FILE = 2
 """Sections of one file listed before the file's others are folded under its best."""
+FILE_SUPPORT = 0.25
+"""Weight of a file's next sections in its value (:func:`file_values`). Chosen on the 13
+``bench/repo_qa`` sets (0, 0.125, 0.25, 0.35, 0.5 tried: 0.125–0.25 gain three questions
+and lose none, 0.5 loses four) and checked on three held-out repositories."""
 SCAN = 40
 """Fused candidates examined at least before a search says that none is relevant."""
 
@@ -192,7 +202,9 @@ def shown(
     if min_score > 0 and best < max(RELEVANT, min_score):
         results = []
     ordered = sorted([*results, *waiting], key=key, reverse=True)
-    ordered = pooled(fold_summaries(files_first(ordered, min_score), min_score))
+    ordered = files_first(ordered, min_score, key)
+    ordered = pair_companions(ordered, lambda r: _is_listed(r, min_score))
+    ordered = pooled(fold_summaries(ordered, min_score))
     if min_score > 0:
         ordered = [
             r for r in ordered if r.score >= min_score or r.explanation.gate == VECTOR_PENDING
@@ -200,14 +212,22 @@ def shown(
     return fold_by_file(ordered)[:limit]
 
 
-def files_first(results: Sequence[SearchResult], min_score: float) -> list[SearchResult]:
-    """``results`` (in listing order) with each file's later sections listed below the
-    best section of every other file listed (at ``min_score`` or above, or waiting for
-    its vector): every file found is shown once before a second part of one is. A long
-    page cut in many sections (a migration guide that touches every topic) otherwise
-    takes two of the first five places with sections that each match a little, and the
-    page that answers falls out of them. The order is kept within each file and among
-    the best sections; entries without a file (notes) are never moved."""
+def files_first(
+    results: Sequence[SearchResult],
+    min_score: float,
+    key: Callable[[SearchResult], float] = order_key,
+) -> list[SearchResult]:
+    """``results`` (in listing order, by ``key``) with each file's later sections listed
+    below the best section of every other file listed (at ``min_score`` or above, or
+    waiting for its vector): every file found is shown once before a second part of one
+    is. A long page cut in many sections (a migration guide that touches every topic)
+    otherwise takes two of the first five places with sections that each match a little,
+    and the page that answers falls out of them. The files' best sections are listed by
+    their file's value (:func:`file_values`): a file whose definitions are cut apart
+    answers a question about what it does as a whole with several sections that each
+    hold part of it. The order is kept within each file; entries without a file (notes)
+    keep their own ``key``."""
+    values = file_values(results, min_score, key)
     seen: set[str] = set()
     head: list[SearchResult] = []
     later: list[SearchResult] = []
@@ -218,7 +238,28 @@ def files_first(results: Sequence[SearchResult], min_score: float) -> list[Searc
             continue
         seen.add(path)
         (head if not path or _is_listed(result, min_score) else later).append(result)
+    head.sort(key=lambda r: values.get(r.entry.file_path, key(r)), reverse=True)
     return head + later
+
+
+def file_values(
+    results: Sequence[SearchResult],
+    min_score: float,
+    key: Callable[[SearchResult], float] = order_key,
+) -> dict[str, float]:
+    """Each file's value in the listing: the ``key`` of its best listed section plus
+    :data:`FILE_SUPPORT` times the keys of its next :data:`PER_FILE` listed sections (the
+    way passage retrieval scores a document by its best passage and the others that
+    support it). A single section is its own value; entries without a file have none."""
+    keys: dict[str, list[float]] = {}
+    for result in results:
+        path = result.entry.file_path
+        if path and _is_listed(result, min_score):
+            keys.setdefault(path, []).append(key(result))
+    return {
+        path: max(found) + FILE_SUPPORT * sum(max(0.0, k) for k in sorted(found)[-2::-1][:PER_FILE])
+        for path, found in keys.items()
+    }
 
 
 def is_summary(entry: Entry) -> bool:
