@@ -1,0 +1,48 @@
+"""What a memory holds, read back through its public surface and its files on disk.
+
+The tests of the front door check what a user or a face would see, not the parts behind
+it: an entry is *stored* when a fresh process that has only the store of record (the
+``vectors`` folder; the keyword index is a derived copy) reads it back, the way a lost
+index is rebuilt in life."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from fakes import FakeEmbedder
+
+from engine.core.models import Entry
+from engine.services.memory import Memory
+
+
+def from_the_store(memory: Memory) -> dict[str, Entry]:
+    """Every entry of ``memory``'s store of record, by id: its ``vectors`` folder copied
+    alone into an empty project, opened (the keyword index is rebuilt from it) and
+    listed. Reference counts still waiting in the index are not in the store yet."""
+    vectors = memory.paths.vectors_dir
+    with tempfile.TemporaryDirectory(prefix="read-back-") as scratch:
+        root = Path(scratch)
+        if vectors.exists():
+            copy = root / vectors.relative_to(memory.paths.root)
+            shutil.copytree(vectors, copy)
+        with Memory.open(root, embedder=FakeEmbedder()) as fresh:
+            return {entry.id: entry for entry in fresh.list()}
+
+
+def shown(memory: Memory) -> dict[str, Entry]:
+    """Every entry ``memory`` lists, by id."""
+    return {entry.id: entry for entry in memory.list()}
+
+
+def assert_shown_as_stored(memory: Memory) -> None:
+    """What the memory lists is exactly what its store of record holds, field for field."""
+    assert shown(memory) == from_the_store(memory)
+
+
+def of_file(memory: Memory, file_path: str) -> list[Entry]:
+    """The entries ``memory`` lists for one file (a project-relative path), first line
+    first."""
+    found = [entry for entry in memory.list() if entry.file_path == file_path]
+    return sorted(found, key=lambda entry: entry.line_start)
