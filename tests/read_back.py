@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from fakes import FakeEmbedder
@@ -17,18 +19,25 @@ from engine.core.models import Entry
 from engine.services.memory import Memory
 
 
-def from_the_store(memory: Memory) -> dict[str, Entry]:
-    """Every entry of ``memory``'s store of record, by id: its ``vectors`` folder copied
-    alone into an empty project, opened (the keyword index is rebuilt from it) and
-    listed. Reference counts still waiting in the index are not in the store yet."""
+@contextmanager
+def store_alone(memory: Memory) -> Iterator[Memory]:
+    """A fresh memory on a copy of ``memory``'s store of record alone: its ``vectors``
+    folder copied into an empty project and opened, so the keyword index and the marks
+    of entries waiting for their vector are rebuilt from the store, as after a lost index.
+    Reference counts still waiting in ``memory``'s index are not in the store yet."""
     vectors = memory.paths.vectors_dir
     with tempfile.TemporaryDirectory(prefix="read-back-") as scratch:
         root = Path(scratch)
         if vectors.exists():
-            copy = root / vectors.relative_to(memory.paths.root)
-            shutil.copytree(vectors, copy)
+            shutil.copytree(vectors, root / vectors.relative_to(memory.paths.root))
         with Memory.open(root, embedder=FakeEmbedder()) as fresh:
-            return {entry.id: entry for entry in fresh.list()}
+            yield fresh
+
+
+def from_the_store(memory: Memory) -> dict[str, Entry]:
+    """Every entry of ``memory``'s store of record, by id (see :func:`store_alone`)."""
+    with store_alone(memory) as fresh:
+        return shown(fresh)
 
 
 def shown(memory: Memory) -> dict[str, Entry]:
