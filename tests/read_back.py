@@ -20,17 +20,18 @@ from engine.services.memory import Memory
 
 
 @contextmanager
-def store_alone(memory: Memory) -> Iterator[Memory]:
+def store_alone(memory: Memory, embedder: FakeEmbedder | None = None) -> Iterator[Memory]:
     """A fresh memory on a copy of ``memory``'s store of record alone: its ``vectors``
     folder copied into an empty project and opened, so the keyword index and the marks
     of entries waiting for their vector are rebuilt from the store, as after a lost index.
-    Reference counts still waiting in ``memory``'s index are not in the store yet."""
+    Reference counts still waiting in ``memory``'s index are not in the store yet. The
+    copy is opened with ``embedder`` (a fresh 256-dimension fake by default)."""
     vectors = memory.paths.vectors_dir
     with tempfile.TemporaryDirectory(prefix="read-back-") as scratch:
         root = Path(scratch)
         if vectors.exists():
             shutil.copytree(vectors, root / vectors.relative_to(memory.paths.root))
-        with Memory.open(root, embedder=FakeEmbedder()) as fresh:
+        with Memory.open(root, embedder=embedder or FakeEmbedder()) as fresh:
             yield fresh
 
 
