@@ -35,9 +35,9 @@ def store_alone(memory: Memory, embedder: FakeEmbedder | None = None) -> Iterato
             yield fresh
 
 
-def from_the_store(memory: Memory) -> dict[str, Entry]:
+def from_the_store(memory: Memory, embedder: FakeEmbedder | None = None) -> dict[str, Entry]:
     """Every entry of ``memory``'s store of record, by id (see :func:`store_alone`)."""
-    with store_alone(memory) as fresh:
+    with store_alone(memory, embedder) as fresh:
         return shown(fresh)
 
 
