@@ -29,7 +29,6 @@ from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 SEED = 20261122
 WRITER_ADDS = 5000
@@ -192,6 +191,11 @@ INIT_MEMORY_STAGES = (
 """Paths init creates after its files, in order: reaching one marks a point of the run."""
 
 
+def indexed_files(memory: Memory) -> set[str]:
+    """Every file some entry of ``memory`` comes from."""
+    return {e.file_path for e in memory.list() if e.file_path}
+
+
 def _kill_at(proc: subprocess.Popen[str], marker: Path, extra: float) -> bool:
     """SIGKILL ``proc`` once ``marker`` exists and ``extra`` more seconds have passed.
 
@@ -247,7 +251,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     assert CLI is not None
     clean_tree = tree(clean)
     with Memory.open(clean, embedder=FakeEmbedder(DIMENSION)) as memory:
-        clean_indexed = parts_of(memory).mirror.file_paths()
+        clean_indexed = indexed_files(memory)
     # Kill points: once one of the files init writes exists, or one of its later stages
     # has begun; every kill must land while init is still running.
     written_files = sorted(set(clean_tree) - {"app.py", "README.md"})
@@ -286,7 +290,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
             for rel in (".mcp.json", ".claude/settings.json")
         )
         with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
-            indexed_ok = parts_of(memory).mirror.file_paths() == clean_indexed
+            indexed_ok = indexed_files(memory) == clean_indexed
         ok = again.returncode == 0 and same and json_ok and indexed_ok
         print(
             f"trial {trial}: killed once {marker} existed (+{extra:.2f} s), "
