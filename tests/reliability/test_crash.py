@@ -159,14 +159,8 @@ def _interrupted_write(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_write_interrupted_by_a_kill_leaves_no_half_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import init
     from app.init import InitReport, scaffold
 
-    # Under pytest, tests/app shadows the app package for importlib.resources.
-    templates = Path(init.__file__).parent / "templates"
-    monkeypatch.setattr(
-        init, "_template", lambda *parts: templates.joinpath(*parts).read_text(encoding="utf-8")
-    )
     root = git_repo(tmp_path / "repo")
     original = "node_modules/\n# the user's own ignore rules\n*.log\n"
     (root / ".gitignore").write_text(original, encoding="utf-8")
