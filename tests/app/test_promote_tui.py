@@ -10,7 +10,6 @@ from tui_helpers import make_app, search_for, settle
 from app.tui.widgets.results_table import ResultsTable
 from engine.core.models import Source
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 
 async def test_promote_through_a_symlinked_gotchas_md_explains_and_keeps_the_entry(
@@ -30,7 +29,7 @@ async def test_promote_through_a_symlinked_gotchas_md_explains_and_keeps_the_ent
         messages = [str(n.message) for n in app._notifications if n.severity == "error"]
 
     assert any("gotchas.md: is a symlink" in m for m in messages), messages
-    assert parts_of(seeded).mirror.get(entry.id) == entry and entry.source is Source.MANUAL
+    assert seeded.get(entry.id) == entry and entry.source is Source.MANUAL
     assert outside.read_text(encoding="utf-8") == "# Someone else's\n"
     assert [p.name for p in knowledge.iterdir()] == ["gotchas.md"]
 

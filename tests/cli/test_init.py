@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from cli_support import git_repo, run_cli, tree
 from fakes import FakeEmbedder
+from read_back import of_file
 
 from app.init import HOOK_COMMAND
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 PACKAGE = {
     "pyproject.toml": (
@@ -173,11 +173,11 @@ def test_promote_moves_an_entry_into_markdown(tmp_path: Path, home: Path) -> Non
     assert path.parent == root / ".claude" / "knowledge" / "patterns"
     assert "Run ruff before pushing" in path.read_text()
     with Memory.open(root) as memory:  # reading needs no model
-        assert parts_of(memory).mirror.get(entry_id) is None  # the note itself is gone
+        assert entry_id not in {e.id for e in memory.list()}  # the note itself is gone
         holder = memory.get(entry_id)  # its old id answers with the promoted text
         assert holder is not None and holder.id != entry_id
         assert holder.file_path == path.relative_to(root).as_posix()
-        holders = parts_of(memory).mirror.by_file(path.relative_to(root).as_posix())
+        holders = of_file(memory, path.relative_to(root).as_posix())
         assert holders and all(e.promoted for e in holders)
         assert memory.count() == len(holders)  # not duplicated
 

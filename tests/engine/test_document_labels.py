@@ -13,7 +13,6 @@ from engine.core.models import Category, Entry, Source
 from engine.embedding.document import document_key, document_text
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 NOTE = "Pass --no-cache when building in CI: the layer cache there is stale."
 DISTRACTORS = [
@@ -76,8 +75,8 @@ def add_note_and_distractors(memory: Memory) -> str:
 
 
 def vector_ids(memory: Memory, query: str) -> list[str]:
-    parts_of(memory).searcher.min_score = -1.0  # no gate: the whole ranking
-    return [r.entry.id for r in memory.search(query, mode="vector", limit=10).results]
+    found = memory.search(query, mode="vector", limit=10, min_score=-1.0)  # the whole ranking
+    return [r.entry.id for r in found.results]
 
 
 def test_a_note_is_found_by_vector_through_a_keyword_its_text_lacks(memory: Memory) -> None:

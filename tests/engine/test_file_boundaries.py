@@ -34,7 +34,6 @@ from engine.guards.files import (
 from engine.services.health import Status, diagnose
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 from engine.services.watch import FileChange, KnowledgeWatcher
 
 T = TypeVar("T")
@@ -367,13 +366,13 @@ def test_a_cited_file_turned_into_a_fifo_or_2gb_is_stale_without_hanging(memory:
     code.unlink()
     os.mkfifo(code)
 
-    stale = finishes(lambda: parts_of(memory).freshness.stale([note.id]))
+    stale = finishes(lambda: memory.stale_reasons([note.id]))
     assert stale == {note.id: "calc.py no longer exists"}
 
     code.unlink()
     sparse(code, TWO_GB)
-    before = peak_rss_bytes()
-    parts_of(memory).freshness._hashes.clear()
-    stale = finishes(lambda: parts_of(memory).freshness.stale([note.id]))
+    with Memory.open(memory.paths.root, embedder=FakeEmbedder()) as fresh:  # hashes anew
+        before = peak_rss_bytes()
+        stale = finishes(lambda: fresh.stale_reasons([note.id]))
     assert stale == {note.id: "calc.py changed since this was written"}
     assert peak_rss_bytes() - before < 500 * 1024**2

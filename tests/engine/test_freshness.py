@@ -11,8 +11,9 @@ from engine.core.models import Source
 from engine.freshness.citations import CITATIONS_FILE, mentioned_names, mentioned_paths
 from engine.freshness.code_symbols import defined_names
 from engine.services.discovery import run_discovery
+from engine.services.health import diagnose
+from engine.services.health_report import Status
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 BILLING = '''"""Billing."""
 
@@ -59,7 +60,7 @@ def test_a_note_citing_a_deleted_function_is_flagged_stale(project: Path) -> Non
 
         assert stale is True
         assert reason == "compute_total is no longer defined in shop/billing.py"
-        assert parts_of(memory).freshness.all_stale() == {note.id: reason}
+        assert [(e.id, why) for e, why in memory.stale_entries()] == [(note.id, reason)]
         assert _search(memory, "deploys tuesdays")[plain.id] == (False, "")
 
 
@@ -68,11 +69,14 @@ def test_a_symbol_named_without_a_path_is_found_through_discovery(project: Path)
         run_discovery(memory)
         note = memory.add("`apply_discount` takes the rate as a fraction", source="session")
 
-        cited = parts_of(memory).freshness.index.of([note.entry.id])[note.entry.id]
-        assert [(c.path, c.symbol) for c in cited] == [("shop/billing.py", "apply_discount")]
+        source = project / "shop" / "billing.py"
+        source.write_text(BILLING.replace("apply_discount", "discounted"), encoding="utf-8")
+        assert memory.stale_reasons([note.entry.id]) == {
+            note.entry.id: "apply_discount is no longer defined in shop/billing.py"
+        }
 
-        (project / "shop" / "billing.py").unlink()
-        stale = parts_of(memory).freshness.stale([note.entry.id])
+        source.unlink()
+        stale = memory.stale_reasons([note.entry.id])
         assert stale == {note.entry.id: "shop/billing.py no longer exists"}
 
 
@@ -82,12 +86,12 @@ def test_a_changed_file_makes_its_notes_stale_and_an_edit_refreshes_them(project
         path = project / "shop" / "billing.py"
         path.write_text(BILLING + "\nTAX = 0.2\n", encoding="utf-8")
 
-        assert parts_of(memory).freshness.stale([note.id]) == {
+        assert memory.stale_reasons([note.id]) == {
             note.id: "shop/billing.py changed since this was written"
         }
 
         memory.update(note.id, content="shop/billing.py applies a flat TAX of 20 %")
-        assert parts_of(memory).freshness.stale([note.id]) == {}
+        assert memory.stale_reasons([note.id]) == {}
 
 
 def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them(
@@ -105,7 +109,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
 
         path = project / "shop" / "billing.py"
         path.write_text(BILLING.replace("compute_total", "grand_total"), encoding="utf-8")
-        assert parts_of(memory).freshness.stale([module.id]) == {
+        assert memory.stale_reasons([module.id]) == {
             module.id: "shop/billing.py changed since this was written"
         }
 
@@ -117,7 +121,7 @@ def test_discovery_entries_go_stale_with_their_module_and_discover_replaces_them
             e for e in memory.list(source=Source.DISCOVERY) if e.file_path == "shop/billing.py"
         )
         assert "grand_total" in renamed.content and "compute_total" not in renamed.content
-        assert parts_of(memory).freshness.stale([renamed.id]) == {}
+        assert memory.stale_reasons([renamed.id]) == {}
         hits = memory.search("grand_total", mode="keyword").results
         assert renamed.id in [h.entry.id for h in hits]
         assert not memory.search("compute_total", mode="keyword").results
@@ -127,7 +131,8 @@ def test_markdown_entries_and_notes_without_code_record_nothing(project: Path) -
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
         memory.add("See the README for setup", source="session")
         memory.add("shop/billing.py is indexed as markdown here", source="markdown")
-        assert parts_of(memory).freshness.index.all() == {}
+        (project / "shop" / "billing.py").unlink()
+        assert memory.stale_entries() == []  # neither cited the file now gone
 
 
 def test_a_broken_citation_file_never_fails_a_search_or_an_add(project: Path) -> None:
@@ -141,8 +146,11 @@ def test_a_broken_citation_file_never_fails_a_search_or_an_add(project: Path) ->
         assert added.created
         results = memory.search("billing", mode="keyword").results
         assert len(results) == 2 and not any(r.stale for r in results)
-        assert parts_of(memory).freshness.index.all() == {}  # damaged: no citations, one warning
-        assert parts_of(memory).freshness.index.unreadable  # what doctor reports
+        source = project / "shop" / "billing.py"
+        source.write_text(BILLING.replace("def ", "def renamed_"), encoding="utf-8")
+        assert memory.stale_entries() == []  # damaged: no citations, one warning
+    [citations] = [c for c in diagnose(project, FakeEmbedder()).checks if c.part == "citations"]
+    assert (citations.status, "was unreadable" in citations.detail) == (Status.WARNING, True)
 
 
 def test_mentioned_paths_stay_inside_the_project(project: Path, tmp_path: Path) -> None:
@@ -198,9 +206,9 @@ def test_an_edited_discovery_entry_survives_analysis_and_goes_stale_with_its_fil
         ]
         assert [e.id for e in same_place] == [module.id]  # not re-created beside it
 
-        assert parts_of(memory).freshness.stale([module.id]) == {}
+        assert memory.stale_reasons([module.id]) == {}
         (project / "shop" / "billing.py").write_text(BILLING + "\nTAX = 0.2\n", encoding="utf-8")
-        assert parts_of(memory).freshness.stale([module.id]) == {
+        assert memory.stale_reasons([module.id]) == {
             module.id: "shop/billing.py changed since this was written"
         }
 
@@ -209,9 +217,10 @@ def test_discovery_reports_the_embedding_of_new_entries_and_embeds_each_once(
     project: Path,
 ) -> None:
     calls: list[tuple[int, int, str]] = []
-    with Memory.open(project, embedder=FakeEmbedder()) as memory:
+    model = FakeEmbedder()
+    with Memory.open(project, embedder=model) as memory:
         found = run_discovery(memory, progress=lambda *call: calls.append(call))
-        embedded = parts_of(memory).embedder.misses  # type: ignore[attr-defined]
+        embedded = model.texts_embedded
         again = run_discovery(memory, progress=lambda *call: calls.append(call))
 
     assert found.created > 0

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEmbedder
+from read_back import from_the_store, of_file
 
 from engine.core.config import Config
 from engine.core.models import Category, Entry, Source
 from engine.embedding.document import document_text
 from engine.services.indexing import MAX_FILE_BYTES, Indexer, IndexReport
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 KNOWLEDGE = ".claude/knowledge"
 
@@ -79,7 +79,7 @@ def _under_headings(entry: Entry) -> str:
 
 def hashes(memory: Memory, rel: str) -> set[str]:
     """Content hashes of the entries owned by one knowledge file."""
-    return {e.content_hash for e in parts_of(memory).mirror.by_file(project_rel(rel))}
+    return {e.content_hash for e in of_file(memory, project_rel(rel))}
 
 
 @pytest.fixture
@@ -213,7 +213,7 @@ def test_deleting_a_file_removes_its_entries_only(tree: Path, memory: Memory) ->
     assert report.entries_deleted == platform
     assert report.embedded == 0
     assert memory.count() == total - platform
-    assert parts_of(memory).mirror.by_file(project_rel("architecture/platform.md")) == []
+    assert of_file(memory, project_rel("architecture/platform.md")) == []
     assert found(memory, "minio") == []
     assert files_of(memory, "backoff") == {project_rel("patterns/retry.md")}
     assert files_of(memory, "invoices") == {project_rel("architecture/billing.md")}
@@ -339,7 +339,7 @@ def test_a_bad_file_is_reported_the_others_indexed_and_a_fix_is_picked_up(
     assert [rel for rel, _ in report.errors] == [project_rel("broken.md")]
     assert report.files_processed == 5
     assert files_of(memory, "minio") == {project_rel("architecture/platform.md")}
-    assert parts_of(memory).mirror.by_file(project_rel("broken.md")) == []
+    assert of_file(memory, project_rel("broken.md")) == []
 
     write(tree, "broken.md", "# Fixed\n\nThe broken file now talks about pelicans.\n")
     report = index(memory)
@@ -506,7 +506,7 @@ def test_a_secret_is_redacted_with_a_warning_and_never_stored(tree: Path, memory
     [hit] = found(memory, "deploy bot")
     assert token not in hit.content
     assert "[redacted: " in hit.content
-    assert all(token not in e.content for e in parts_of(memory).store().all_entries())
+    assert all(token not in e.content for e in from_the_store(memory).values())
     assert found(memory, token) == []
     # The redacted text is what was stored, so an unchanged file stays unchanged.
     assert index(memory).files_skipped == 6
@@ -526,7 +526,7 @@ def test_a_secret_in_a_heading_or_keyword_is_not_stored_either(
     report = index(memory)
 
     assert report.errors == []
-    stored = parts_of(memory).store().all_entries()
+    stored = list(from_the_store(memory).values())
     assert len(stored) == 2
     for entry in stored:
         assert token not in entry.content + entry.section_title + " ".join(entry.keywords)
@@ -549,7 +549,7 @@ def test_private_blocks_are_redacted_even_when_the_chunker_cuts_them(
     report = index(memory)
 
     assert report.errors == []
-    stored = [e.content for e in parts_of(memory).store().all_entries()]
+    stored = [e.content for e in from_the_store(memory).values()]
     assert not any("hunter2" in c or "preamble" in c or "private>" in c for c in stored)
     assert found(memory, "hunter2") == []
     [after] = found(memory, "rota")
@@ -685,8 +685,8 @@ def test_comments_and_bare_headings_are_not_indexed(tmp_path: Path, memory: Memo
     report = index(memory)
 
     assert report.errors == []
-    assert parts_of(memory).mirror.by_file(project_rel("gotchas.md")) == []
-    [note] = parts_of(memory).mirror.by_file(project_rel("notes.md"))
+    assert of_file(memory, project_rel("gotchas.md")) == []
+    [note] = of_file(memory, project_rel("notes.md"))
     assert "hidden" not in note.content and "redis" in note.content
     assert note.line_start == 1
     assert found(memory, "subdirectory") == []
@@ -715,9 +715,9 @@ def test_the_templates_own_text_is_never_indexed(tmp_path: Path, memory: Memory)
 
     index(memory)
 
-    assert parts_of(memory).mirror.by_file(project_rel("gotchas.md")) == []
-    assert parts_of(memory).mirror.by_file(project_rel("README.md")) == []
-    [entry] = parts_of(memory).mirror.by_file(project_rel("old/gotchas.md"))
+    assert of_file(memory, project_rel("gotchas.md")) == []
+    assert of_file(memory, project_rel("README.md")) == []
+    [entry] = of_file(memory, project_rel("old/gotchas.md"))
     assert entry.section_title == "Gotchas > Ports"
     assert "surprise nobody" not in entry.content
     assert "port 80 is taken" in entry.content
@@ -731,7 +731,7 @@ def test_each_chunk_carries_its_heading_path_for_keyword_search(
 
     index(memory)
 
-    entries = parts_of(memory).mirror.by_file(project_rel("guide.md"))
+    entries = of_file(memory, project_rel("guide.md"))
     first, *rest = sorted(entries, key=lambda e: e.line_start)
     assert rest
     assert {e.section_title for e in [first, *rest]} == {"Guide > Install > From source"}

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEmbedder
+from read_back import assert_shown_as_stored, from_the_store, of_file, shown
 
 from engine.core.config import Config
 from engine.core.errors import (
@@ -30,11 +31,18 @@ from engine.services.parts import parts_of
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
-def assert_mirror_matches_store(memory: Memory) -> None:
-    """The keyword mirror holds exactly the store's entries, field for field."""
-    stored = {e.id: e for e in parts_of(memory).store().all_entries()}
-    assert parts_of(memory).mirror.count() == len(stored)
-    assert parts_of(memory).mirror.get_many(list(stored)) == stored
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter with the tests' helpers importable."""
+    tests_dir = Path(__file__).resolve().parents[1]
+    root = tests_dir.parent
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": f"{tests_dir}{os.pathsep}{root}"},
+    )
 
 
 def reopen(memory: Memory, embedder: FakeEmbedder | None = None) -> Memory:
@@ -63,7 +71,7 @@ class TestAdd:
         assert entry.created_at == entry.updated_at != ""
         assert len(entry.id) == 32
         assert memory.get(entry.id) == entry
-        assert parts_of(memory).store().get_many([entry.id]) == {entry.id: entry}
+        assert from_the_store(memory) == {entry.id: entry}
         assert memory.count() == 1
 
     def test_identical_content_returns_the_existing_entry(self, memory: Memory) -> None:
@@ -73,7 +81,7 @@ class TestAdd:
             assert not again.created
             assert again.entry == first.entry
         assert memory.count() == 1
-        assert parts_of(memory).store().count() == 1
+        assert list(from_the_store(memory)) == [first.entry.id]
 
     def test_different_content_is_a_new_entry(self, memory: Memory) -> None:
         memory.add("Line one")
@@ -140,18 +148,20 @@ class TestMarkdownDedup:
 
     def test_removing_one_files_entries_keeps_the_other(self, memory: Memory) -> None:
         memory.add_many([self.md("a.md"), self.md("b.md"), self.md("a.md", "Only in a.")])
-        a_ids = [e.id for e in parts_of(memory).mirror.by_file("a.md")]
+        a_ids = [e.id for e in of_file(memory, "a.md")]
         assert len(a_ids) == 2
+        # what an index run does when a.md is removed (markdown entries are not deleted
+        # one by one: the file is their source)
         assert parts_of(memory).entries.delete_many(a_ids) == 2
         left = memory.search("identical paragraph", mode="keyword").results
         assert [r.entry.file_path for r in left] == ["b.md"]
-        assert parts_of(memory).store().count() == 1
+        assert [e.file_path for e in from_the_store(memory).values()] == ["b.md"]
 
     def test_markdown_and_separate_files_added_one_by_one(self, memory: Memory) -> None:
         memory.add(self.PARAGRAPH, source="markdown", file_path="a.md")
         second = memory.add(self.PARAGRAPH, source="markdown", file_path="b.md")
         assert second.created
-        assert parts_of(memory).mirror.file_paths() == {"a.md", "b.md"}
+        assert {e.file_path for e in memory.list()} == {"a.md", "b.md"}
 
 
 class TestValidation:
@@ -203,7 +213,7 @@ class TestValidation:
         with pytest.raises(InvalidInputError):
             memory.add_many([NewEntry("fine"), NewEntry(""), NewEntry("also fine")])
         assert memory.count() == 0
-        assert not parts_of(memory).store().exists()
+        assert from_the_store(memory) == {}
 
     def test_private_blocks_are_redacted(self, memory: Memory) -> None:
         entry = memory.add("Deploy key is <private>hunter2</private>, rotate monthly").entry
@@ -226,7 +236,8 @@ class TestValidation:
             assert result.created
             assert result.redactions == ("github-pat",)
             assert result.entry.content == "CI uses token [redacted: github-pat] for releases"
-            assert GITHUB_TOKEN not in parts_of(memory).store().all_entries()[0].content
+            [stored] = from_the_store(memory).values()
+            assert stored.content == result.entry.content
 
     def test_secret_policy_override_per_batch(self, memory: Memory) -> None:
         [result] = memory.add_many([NewEntry(f"t {GITHUB_TOKEN}")], secret_policy="redact")
@@ -257,7 +268,7 @@ class TestUpdate:
         assert new.updated_at > old.updated_at
         assert new.content_hash == content_hash("submarine torpedo periscope")
         assert memory.get(old.id) == new
-        assert parts_of(memory).store().get_many([old.id]) == {old.id: new}
+        assert from_the_store(memory) == {old.id: new}
         assert memory.count() == 1
         vector = memory.search("torpedo periscope", mode="vector").results
         assert [r.entry.id for r in vector] == [old.id]
@@ -302,7 +313,7 @@ class TestDeleteRestore:
         assert memory.delete(a.id)
         assert not memory.delete(a.id)
         assert memory.get(a.id) is None
-        assert parts_of(memory).store().get_many([a.id, b.id]) == {b.id: b}
+        assert from_the_store(memory) == {b.id: b}
         assert [r.entry.id for r in memory.search("entry", mode="keyword").results] == [b.id]
 
     def test_delete_many_counts_existing(self, memory: Memory) -> None:
@@ -323,10 +334,10 @@ class TestDeleteRestore:
         memory.restore([a])
         assert fake_embedder.texts_embedded == embedded  # vector came from the cache
         assert memory.get(a.id) == a
-        assert parts_of(memory).store().get_many([a.id]) == {a.id: a}
+        assert from_the_store(memory) == {a.id: a}
         assert memory.search("gardening", mode="vector").results[0].entry == a
         memory.restore([])
-        assert_mirror_matches_store(memory)
+        assert_shown_as_stored(memory)
 
 
 class TestReferences:
@@ -349,7 +360,7 @@ class TestReferences:
         assert stored[b.id].reference_count == 1
         assert parts_of(memory).mirror.reference_backlog() == {}
         assert parts_of(memory).store().version == version + 2  # all counts in one commit
-        assert_mirror_matches_store(memory)
+        assert_shown_as_stored(memory)
 
     def test_a_full_backlog_is_folded_by_the_next_write_in_one_commit(self, memory: Memory) -> None:
         from engine.storage.records import REFERENCE_FOLD_BATCH
@@ -366,24 +377,31 @@ class TestReferences:
         assert [stored[e.id].reference_count for e in entries] == [
             1 + n % 3 for n in range(len(entries))
         ]
-        assert_mirror_matches_store(memory)
+        assert_shown_as_stored(memory)
 
     def test_recording_references_opens_no_store(self, tmp_path: Path) -> None:
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
             entry = writer.add("referenced entry").entry
-        reader = Memory.open(tmp_path, embedder=FakeEmbedder())
-        reader.referenced([entry.id])
-        assert (
-            parts_of(reader).records._store is None
-        )  # LanceDB neither imported nor opened for a count
-        reader.close()  # closing does not open the store either: the count waits
-        assert parts_of(reader).records._store is None
+        # A process that only counts (the prompt hook, a search) neither imports LanceDB
+        # nor opens the store, not even when it closes: the count waits in the index.
+        code = (
+            "import sys;"
+            "from fakes import FakeEmbedder;"
+            "from engine.services.memory import Memory;"
+            f"m = Memory.open({str(tmp_path)!r}, embedder=FakeEmbedder());"
+            f"m.referenced([{entry.id!r}]);"
+            "print('lancedb' in sys.modules);"
+            "m.close();"
+            "print('lancedb' in sys.modules)"
+        )
+        out = run_python(code)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["False", "False"]
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as again:
             assert again.require(entry.id).reference_count == 1  # every face reads this
-            assert parts_of(again).mirror.reference_backlog() == {entry.id: 1}
-            parts_of(again).records.flush_references()
-            assert parts_of(again).store().get_many([entry.id])[entry.id].reference_count == 1
-            assert parts_of(again).mirror.reference_backlog() == {}
+            assert from_the_store(again)[entry.id].reference_count == 0  # still waiting
+            again.compact()  # hands the waiting counts to the store
+            assert from_the_store(again)[entry.id].reference_count == 1
 
     def test_a_repair_keeps_counts_the_store_has_not_received(self, memory: Memory) -> None:
         a = memory.add("counted entry").entry
@@ -392,8 +410,8 @@ class TestReferences:
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 2
-            assert parts_of(reopened).store().get_many([a.id])[a.id].reference_count == 2
-            assert_mirror_matches_store(reopened)
+            assert from_the_store(reopened)[a.id].reference_count == 2
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -454,7 +472,6 @@ class TestReads:
     def test_reads_need_neither_lancedb_nor_the_model(self, tmp_path: Path) -> None:
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
             memory.add_many([NewEntry("alpha keyword entry"), NewEntry("beta", "gotcha")])
-        tests_dir = Path(__file__).resolve().parents[1]
         code = (
             "import sys;"
             "from fakes import FakeEmbedder;"
@@ -465,15 +482,7 @@ class TestReads:
             "print(sorted(x for x in ('lancedb', 'torch', 'sentence_transformers')"
             " if x in sys.modules))"
         )
-        root = tests_dir.parent
-        out = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=root,
-            env={**os.environ, "PYTHONPATH": f"{tests_dir}{os.pathsep}{root}"},
-        )
+        out = run_python(code)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "[]"
 
@@ -482,7 +491,6 @@ class TestCrashConsistency:
     def test_fresh_memory_is_consistent(self, memory: Memory) -> None:
         assert memory.last_repair is not None
         assert not memory.last_repair.changed
-        assert not parts_of(memory).mirror.pending
         reopened = reopen(memory)
         assert reopened.last_repair is None  # nothing pending: no repair, no store access
         reopened.close()
@@ -498,20 +506,20 @@ class TestCrashConsistency:
         monkeypatch.setattr(parts_of(memory).mirror, "upsert", crash)
         with pytest.raises(RuntimeError):
             memory.add("written to the store only")
-        assert parts_of(memory).store().count() == 2
-        assert parts_of(memory).mirror.count() == 1
-        assert parts_of(memory).mirror.pending
+        assert len(from_the_store(memory)) == 2
+        assert list(shown(memory)) == [kept.id]
         reopened = reopen(memory)
         try:
             assert reopened.last_repair is not None
             assert (reopened.last_repair.added, reopened.last_repair.removed) == (1, 0)
-            assert not parts_of(reopened).mirror.pending
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
             assert reopened.get(kept.id) == kept
             hits = reopened.search("store only", mode="keyword").results
             assert hits[0].entry.content == "written to the store only"
             # The repaired entry deduplicates again.
             assert not reopened.add("written to the store only").created
+            reopened = reopen(reopened)
+            assert reopened.last_repair is None  # the repair cleared the pending mark
         finally:
             reopened.close()
 
@@ -532,7 +540,7 @@ class TestCrashConsistency:
             assert reopened.last_repair is not None
             assert reopened.last_repair.removed == 1
             assert reopened.get(a.id) is None
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -549,13 +557,13 @@ class TestCrashConsistency:
         with monkeypatch.context() as patch:
             patch.setattr(parts_of(memory).mirror, "count_references", count_then_fail)
             memory.referenced([a.id])  # bookkeeping: logged, never raised
-        assert (
-            parts_of(memory).mirror.reference_backlog() == {}
-        )  # the transaction rolled back whole
+        assert memory.require(a.id).reference_count == 0  # the transaction rolled back whole
         reopened = reopen(memory)
         try:
             assert reopened.require(a.id).reference_count == 0
-            assert_mirror_matches_store(reopened)
+            reopened.compact()  # hands any waiting count to the store: none waits
+            assert from_the_store(reopened)[a.id].reference_count == 0
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -576,7 +584,7 @@ class TestCrashConsistency:
         reopened = reopen(memory)
         try:
             assert reopened.get("ghost") == ghost
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -592,7 +600,7 @@ class TestCrashConsistency:
         memory.add("a later, successful write")
         reopened = reopen(memory)
         try:
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -604,10 +612,10 @@ class TestCrashConsistency:
             Path(str(memory.paths.fts_path) + suffix).unlink(missing_ok=True)
         reopened = Memory.open(memory.paths.root, embedder=FakeEmbedder())
         try:
-            assert parts_of(reopened).mirror.count() == 25
+            assert reopened.count() == 25
             assert reopened.last_repair is not None
             assert reopened.last_repair.added == 25
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
             assert reopened.require(entries[0].id).reference_count == 1
             assert len(reopened.search("entry", mode="keyword", limit=100).results) == 25
         finally:
@@ -622,7 +630,7 @@ class TestCrashConsistency:
         reopened = Memory.open(memory.paths.root, embedder=FakeEmbedder())
         try:
             assert reopened.count() == 5
-            assert_mirror_matches_store(reopened)
+            assert_shown_as_stored(reopened)
         finally:
             reopened.close()
 
@@ -631,7 +639,7 @@ class TestCrashConsistency:
         with parts_of(memory).mirror.transaction() as db:
             parts_of(memory).mirror.clear(db)
         assert parts_of(memory).records.rebuild_index() == 3
-        assert_mirror_matches_store(memory)
+        assert_shown_as_stored(memory)
 
     def test_repair_index_on_demand(self, memory: Memory) -> None:
         memory.add_many([NewEntry(f"entry {i}") for i in range(3)])
@@ -661,8 +669,8 @@ class TestConcurrency:
             thread.join(timeout=120)
         assert errors == []
         assert memory.count() == 15
-        assert parts_of(memory).store().count() == 15
-        assert_mirror_matches_store(memory)
+        assert len(from_the_store(memory)) == 15
+        assert_shown_as_stored(memory)
 
     def test_separate_memories_on_one_project(self, tmp_path: Path) -> None:
         """Like separate processes: own connections, shared files, the flock serialises."""
@@ -689,7 +697,7 @@ class TestConcurrency:
         with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
             assert memory.last_repair is None
             assert memory.count() == 13  # 3 x 4 distinct + 1 shared, never duplicated
-            assert parts_of(memory).store().count() == 13
-            assert_mirror_matches_store(memory)
+            assert len(from_the_store(memory)) == 13
+            assert_shown_as_stored(memory)
             total_refs = sum(e.reference_count for e in memory.list())
             assert total_refs == 6

@@ -13,7 +13,6 @@ from engine.core.models import Entry
 from engine.guards.files import FileRefusedError
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 from engine.services.promote import promote, render_markdown, slugify
 from engine.services.references import due_for_promotion
 
@@ -45,7 +44,7 @@ def test_promoted_text_is_indexed_once_and_marked(memory: Memory, content: str) 
     assert result.entries, result.path.read_text()
     assert all(e.promoted and e.promoted_at for e in result.entries)
     assert all(e.reference_count == 1 and e.keywords == ("ci",) for e in result.entries)
-    assert parts_of(memory).mirror.get(note.id) is None
+    assert note.id not in {e.id for e in memory.list()}  # the note itself is gone
     assert memory.count() == len(result.entries)
     assert "\n".join(e.content for e in result.entries).count(content.splitlines()[-1]) >= 1
 
@@ -127,15 +126,15 @@ def test_a_promoted_note_keeps_its_citations_and_goes_stale(memory: Memory) -> N
     note = memory.add(
         "compute_total() in shop/billing.py rounds each price", source="session"
     ).entry
-    assert parts_of(memory).freshness.index.of([note.id])
 
     result = promote(memory, note.id)
     new_ids = [e.id for e in result.entries]
-    assert parts_of(memory).freshness.stale(new_ids) == {}
-    assert parts_of(memory).freshness.index.of([note.id]) == {}
+    assert memory.stale_reasons(new_ids) == {}
 
+    # Markdown entries record no citations of their own: these are the note's, carried
+    # over, and the note's own are gone with it.
     source.write_text("def total_of(items):\n    return sum(items)\n", encoding="utf-8")
-    assert parts_of(memory).freshness.stale(new_ids) == {
+    assert memory.stale_reasons([*new_ids, note.id]) == {
         i: "compute_total is no longer defined in shop/billing.py" for i in new_ids
     }
 
@@ -144,7 +143,7 @@ def test_a_promoted_note_keeps_its_citations_and_goes_stale(memory: Memory) -> N
 
 
 def _kept(memory: Memory, note: Entry) -> None:
-    assert parts_of(memory).mirror.get(note.id) == note
+    assert memory.get(note.id) == note
 
 
 @pytest.mark.parametrize("dangling", [False, True])

@@ -8,10 +8,10 @@ import sqlite3
 from pathlib import Path
 
 from fakes import FakeEmbedder
+from read_back import from_the_store
 
 from app.prompt_hook import prompt_context
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 REWRITES = """
 CREATE TABLE rewrites (what TEXT NOT NULL, id TEXT NOT NULL);
@@ -67,7 +67,7 @@ def test_counting_a_searchs_results_rewrites_no_row(tmp_path: Path) -> None:
     with Memory.open(root, embedder=FakeEmbedder(384)) as memory:  # the counts reach the store
         memory.add("a later write folds the counts in when the process closes")
     with Memory.open(root, embedder=FakeEmbedder(384)) as memory:
-        stored = parts_of(memory).store().get_many(ids)
+        stored = from_the_store(memory, FakeEmbedder(384))
         assert [stored[i].reference_count for i in ids] == [2, 1, 0]
 
 

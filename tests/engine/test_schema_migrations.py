@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEmbedder
+from read_back import from_the_store
 
 from engine.core.models import ENTRY_COLUMNS, Category, EntryField, FieldKind
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 from engine.storage import lance_rows
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_rows import FTS_COLUMNS, SCHEMA_VERSION
@@ -183,4 +183,5 @@ def test_memory_written_by_main_opens_searches_and_writes(memory_dir: Path) -> N
     with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
         assert memory.require(added.id).keywords == ("later",)
         assert {e.id for e in memory.list()} == {WOMBAT, TRAINS, PARQUET, added.id}
-        assert parts_of(memory).store().get_many([WOMBAT])[WOMBAT].reference_count == 3  # folded
+        stored = from_the_store(memory, FakeEmbedder(DIMENSION))
+        assert stored[WOMBAT].reference_count == 3  # folded

@@ -7,16 +7,15 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 from fakes import FakeEmbedder
+from read_back import store_alone
 from search_oracles import wait_until
 
 from engine.core.errors import LockTimeoutError
 from engine.core.models import SearchMode, Source
 from engine.search.gate import VECTOR_PENDING
 from engine.services.embedding_backlog import EmbeddingBacklog
-from engine.services.embedding_worker import BackgroundEmbedder
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -35,9 +34,11 @@ def write_corpus(root: Path, files: int = 6) -> None:
 
 
 def store_state(memory: Memory) -> tuple[int, int, set[str]]:
-    """(store rows, rows with a placeholder vector, ids in the store)."""
-    ids, _, matrix = parts_of(memory).store().all_vectors()
-    return len(ids), int((~matrix.any(axis=1)).sum()), set(ids)
+    """(entries in the store, entries there still waiting for their vector, their ids),
+    read back from the store of record alone."""
+    with store_alone(memory) as fresh:
+        ids = {entry.id for entry in fresh.list()}
+        return len(ids), fresh.vectors_waiting(), ids
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ def test_the_first_phase_makes_every_chunk_keyword_searchable_without_the_model(
 
     assert report.entries_created == 12 and report.pending == 12
     assert embedder.texts_embedded == 0  # the model never ran
-    assert parts_of(mem).mirror.unembedded_count() == 12
+    assert mem.vectors_waiting() == 12
     assert store_state(mem)[:2] == (12, 12)  # rows in the store, placeholders as vectors
     assert mem.search("quokka3", mode="keyword").results
     assert mem.search("quokka3", mode="vector").results == ()
@@ -110,7 +111,7 @@ def test_text_already_in_the_embedding_cache_never_waits(mem: Memory) -> None:
     report = Indexer(mem).run(force=True, embed=False)  # re-chunks every file
 
     assert report.pending == 0
-    assert parts_of(mem).mirror.unembedded_count() == 0
+    assert mem.vectors_waiting() == 0
 
 
 def test_an_entry_deleted_while_it_waits_is_not_brought_back(mem: Memory) -> None:
@@ -124,26 +125,33 @@ def test_an_entry_deleted_while_it_waits_is_not_brought_back(mem: Memory) -> Non
     assert written == 11
     assert mem.get(victim.id) is None
     assert victim.id not in store_state(mem)[2]
-    assert parts_of(mem).mirror.unembedded_count() == 0
+    assert mem.vectors_waiting() == 0
 
 
 def test_new_content_written_by_update_is_embedded_and_no_longer_waits(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
-    entry = parts_of(mem).mirror.unembedded(1)[0]
+    entry = mem.list()[0]
+    assert mem.vectors_waiting() == 12
 
     mem.update(entry.id, content="Ostriches run fast across the savanna.")
 
-    assert entry.id not in parts_of(mem).mirror.unembedded_among([entry.id])
+    assert mem.vectors_waiting() == 11
     assert mem.search("ostriches savanna", mode="vector").results[0].entry.id == entry.id
 
 
 def test_marks_are_rebuilt_from_the_store_when_the_keyword_index_is_lost(
     tmp_path: Path, mem: Memory, embedder: FakeEmbedder
 ) -> None:
+    folder = tmp_path / ".claude" / "knowledge"
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for n in range(3):  # three files indexed with their vectors, three without
+        (folder / f"topic{n}.md").rename(aside / f"topic{n}.md")
+    Indexer(mem).run()
+    for n in range(3):
+        (aside / f"topic{n}.md").rename(folder / f"topic{n}.md")
     Indexer(mem).run(embed=False)
-    EmbeddingBacklog(parts_of(mem).records, parts_of(mem).embedder, batch_size=5).embed(
-        parts_of(mem).mirror.unembedded(5)
-    )
+    assert mem.vectors_waiting() == 6
     mem.close()
     for suffix in ("", "-wal", "-shm"):
         (tmp_path / ".claude" / "memory" / f"fts.sqlite{suffix}").unlink(missing_ok=True)
@@ -151,7 +159,7 @@ def test_marks_are_rebuilt_from_the_store_when_the_keyword_index_is_lost(
     reopened = Memory.open(tmp_path, embedder=embedder)
     try:
         assert reopened.count() == 12
-        assert parts_of(reopened).mirror.unembedded_count() == 7  # the store's placeholders
+        assert reopened.vectors_waiting() == 6  # the store's placeholders
         assert Indexer(reopened).run().pending == 0
         assert store_state(reopened)[1] == 0
     finally:
@@ -164,7 +172,7 @@ def test_a_batch_written_to_the_store_but_not_the_mirror_is_not_embedded_again(
     """A writer killed between the store's commit and the mirror's: the next open repairs
     the marks from the store, so the batch that reached the store is done."""
     Indexer(mem).run(embed=False)
-    batch = parts_of(mem).mirror.unembedded(4)
+    batch = mem.list()[:4]  # all twelve wait for their vector
     vectors = embedder.embed_documents([e.content for e in batch])
     parts_of(mem).mirror.mark_pending()
     parts_of(mem).store().upsert(batch, vectors)  # ... and the process dies here
@@ -173,10 +181,10 @@ def test_a_batch_written_to_the_store_but_not_the_mirror_is_not_embedded_again(
     mem.close()
     reopened = Memory.open(root, embedder=embedder)
     try:
-        assert parts_of(reopened).mirror.unembedded_count() == 8
-        assert {e.id for e in batch}.isdisjoint(
-            parts_of(reopened).mirror.unembedded_among([e.id for e in batch])
-        )
+        assert reopened.vectors_waiting() == 8
+        for entry in batch:  # its vector is there: a vector search finds it
+            found = reopened.search(entry.content, mode="vector", limit=1).results
+            assert [r.entry.id for r in found] == [entry.id]
     finally:
         reopened.close()
 
@@ -206,15 +214,15 @@ def test_a_second_embedder_leaves_the_backlog_to_the_one_at_work(mem: Memory) ->
 
 def test_the_background_embedder_empties_the_backlog(mem: Memory) -> None:
     Indexer(mem).run(embed=False)
-    worker = BackgroundEmbedder(
-        parts_of(mem).records, parts_of(mem).embedder, poll_seconds=60
-    ).start()
+    worker = mem.background_embedder()
+    worker.poll_seconds = 60
+    worker.start()
     try:
         assert wait_until(lambda: worker.embedded == 12)
     finally:
         worker.stop(timeout=5)
 
-    assert parts_of(mem).mirror.unembedded_count() == 0 and worker.embedded == 12
+    assert mem.vectors_waiting() == 0 and worker.embedded == 12
     assert not worker.running
 
 
@@ -229,12 +237,14 @@ def test_a_watched_edit_is_keyword_searchable_at_once_and_embedded_in_the_backgr
 
     watcher.apply([FileChange("modified", rel)])
     [hit] = mem.search("platypus1", mode="keyword").results
-    assert parts_of(mem).mirror.unembedded_among([hit.entry.id]) == {hit.entry.id}
+    assert mem.vectors_waiting() == 1  # the edit's new chunk
+    waiting = mem.search("platypus1 eggs", mode="vector", min_score=-1, limit=50).results
+    assert hit.entry.id not in {r.entry.id for r in waiting}
 
     watcher.embedder.start()
     try:
         assert wait_until(lambda: watcher.embedder.embedded >= 1)
-        assert wait_until(lambda: parts_of(mem).mirror.unembedded_count() == 0)
+        assert wait_until(lambda: mem.vectors_waiting() == 0)
     finally:
         watcher.embedder.stop(timeout=5)
     assert mem.search("platypus1 eggs", mode="vector").results[0].entry.id == hit.entry.id
@@ -256,9 +266,7 @@ def test_placeholders_are_never_returned_by_a_vector_search(
         assert all("kiwi" not in r.entry.content for r in found)
         Indexer(memory).run()
         assert "kiwi" in memory.search("kiwi bird", mode="vector").results[0].entry.content
-        ids = [r.entry.id for r in memory.search("kiwi", mode="vector", min_score=-1).results]
-        vectors = parts_of(memory).store().vectors_for(ids)
-        assert np.all(np.linalg.norm(np.stack(list(vectors.values())), axis=1) > 0.5)
+        assert store_state(memory)[:2] == (5, 0)  # no placeholder left in the store
 
 
 def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(
@@ -273,4 +281,4 @@ def test_a_foreground_run_that_waits_too_long_for_another_embedder_says_so(
         backlog.run()
 
     assert "embed.lock" in caught.value.message and "memory is busy" in caught.value.message
-    assert parts_of(mem).mirror.unembedded_count() == 12  # nothing half done
+    assert mem.vectors_waiting() == 12  # nothing half done

@@ -14,7 +14,6 @@ from mcp_helpers import call, connect
 from app.mcp.server import create_server
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 
 async def test_the_server_embeds_the_backlog_in_the_background(tmp_path: Path) -> None:
@@ -30,10 +29,10 @@ async def test_the_server_embeds_the_backlog_in_the_background(tmp_path: Path) -
             server.state.start_warm_up(wait_for_client=False)
             assert await anyio.to_thread.run_sync(server.state.warmed.wait, 30)
             deadline = time.monotonic() + 30
-            while parts_of(memory).mirror.unembedded_count() and time.monotonic() < deadline:
+            while memory.vectors_waiting() and time.monotonic() < deadline:
                 await anyio.sleep(0.05)
             late = await call(client, "memory_search", query="webhooks HMAC secret")
-            left = parts_of(memory).mirror.unembedded_count()
+            left = memory.vectors_waiting()
     finally:
         server.state.close()
         memory.close()

@@ -13,7 +13,6 @@ import pytest
 
 from bench.mcp_shutdown import Session, work
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 EXIT_BOUND = 2.0
 """Seconds: what clients give a server before killing it (the target is 1 s)."""
@@ -29,7 +28,7 @@ def _counted(project: Path) -> tuple[int, int, bool]:
     """(entries, total references, whether opening found the mirror out of step)."""
     memory = Memory.open(project)
     try:
-        needs_repair = parts_of(memory).records._needs_repair()
+        needs_repair = memory.last_repair is not None
         entries = memory.list(limit=1000)
         return len(entries), sum(e.reference_count for e in entries), needs_repair
     finally:

@@ -6,7 +6,6 @@ from mcp_helpers import call, connect
 
 from app.mcp.server import MemoryServer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 
 async def test_search_and_list_carry_the_stale_flag(memory: Memory, server: MemoryServer) -> None:
@@ -35,7 +34,6 @@ async def test_a_broken_citation_file_never_fails_a_list(
     memory: Memory, server: MemoryServer
 ) -> None:
     memory.add("compute_total() in billing.py ignores refunds", source="session")
-    parts_of(memory).freshness.close()
     path = memory.paths.memory_dir / "citations.sqlite"
     path.write_bytes(b"not a database" * 100)
     for suffix in ("-wal", "-shm"):

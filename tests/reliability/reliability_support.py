@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from fakes import FakeEmbedder
+from read_back import from_the_store, shown
 
 from engine.core.models import Source
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("worker.py")
@@ -143,22 +144,37 @@ class Snapshot:
 def snapshot(root: Path) -> Snapshot:
     """Open the memory (repairing what it repairs on open) and compare mirror and store."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
-        # Reference counts wait in the mirror until folded into the store in a batch.
-        parts_of(memory).records.flush_references()
-        stored = {e.id: e for e in parts_of(memory).store().all_entries()}
-        mirror = parts_of(memory).mirror.get_many(list(stored))
-        mirror_ids = frozenset(parts_of(memory).mirror.ids_and_stamps())
-        return Snapshot(
-            store_ids=frozenset(stored),
-            mirror_ids=mirror_ids,
-            markdown=frozenset(
-                (e.file_path, e.content_hash, e.line_start)
-                for e in stored.values()
-                if e.source is Source.MARKDOWN
-            ),
-            mirror_matches_store=mirror == stored and mirror_ids == frozenset(stored),
-            integrity_ok=parts_of(memory).mirror.integrity_ok(),
-        )
+        # Reference counts wait in the index until folded into the store in a batch; a
+        # process that has the store open hands them over when it closes.
+        memory.warm_up_writes()
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        listed = shown(memory)
+        stored = from_the_store(memory)
+        index = memory.paths.fts_path
+    return Snapshot(
+        store_ids=frozenset(stored),
+        mirror_ids=frozenset(listed),
+        markdown=frozenset(
+            (e.file_path, e.content_hash, e.line_start)
+            for e in stored.values()
+            if e.source is Source.MARKDOWN
+        ),
+        mirror_matches_store=listed == stored,
+        integrity_ok=keyword_index_intact(index),
+    )
+
+
+def keyword_index_intact(path: Path) -> bool:
+    """Whether the keyword index file on disk passes FTS5's integrity check and SQLite's
+    quick_check."""
+    db = sqlite3.connect(path)
+    try:
+        db.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
+        return bool(db.execute("PRAGMA quick_check").fetchone()[0] == "ok")
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        db.close()
 
 
 def reference_markdown(root: Path, scratch: Path) -> frozenset[tuple[str, str, int]]:

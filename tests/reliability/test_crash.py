@@ -29,7 +29,6 @@ from engine.embedding.base import DIMENSION
 from engine.services.entries import NewEntry
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 SEED = 20261122
 WRITER_ADDS = 5000
@@ -160,14 +159,8 @@ def _interrupted_write(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_write_interrupted_by_a_kill_leaves_no_half_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import init
     from app.init import InitReport, scaffold
 
-    # Under pytest, tests/app shadows the app package for importlib.resources.
-    templates = Path(init.__file__).parent / "templates"
-    monkeypatch.setattr(
-        init, "_template", lambda *parts: templates.joinpath(*parts).read_text(encoding="utf-8")
-    )
     root = git_repo(tmp_path / "repo")
     original = "node_modules/\n# the user's own ignore rules\n*.log\n"
     (root / ".gitignore").write_text(original, encoding="utf-8")
@@ -190,6 +183,11 @@ INIT_MEMORY_STAGES = (
     ".claude/memory/meta.json",  # the index is recorded; init is closing the memory
 )
 """Paths init creates after its files, in order: reaching one marks a point of the run."""
+
+
+def indexed_files(memory: Memory) -> set[str]:
+    """Every file some entry of ``memory`` comes from."""
+    return {e.file_path for e in memory.list() if e.file_path}
 
 
 def _kill_at(proc: subprocess.Popen[str], marker: Path, extra: float) -> bool:
@@ -247,7 +245,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
     assert CLI is not None
     clean_tree = tree(clean)
     with Memory.open(clean, embedder=FakeEmbedder(DIMENSION)) as memory:
-        clean_indexed = parts_of(memory).mirror.file_paths()
+        clean_indexed = indexed_files(memory)
     # Kill points: once one of the files init writes exists, or one of its later stages
     # has begun; every kill must land while init is still running.
     written_files = sorted(set(clean_tree) - {"app.py", "README.md"})
@@ -286,7 +284,7 @@ def test_init_killed_at_random_points_can_be_run_again(tmp_path: Path) -> None:
             for rel in (".mcp.json", ".claude/settings.json")
         )
         with Memory.open(root, embedder=FakeEmbedder(DIMENSION)) as memory:
-            indexed_ok = parts_of(memory).mirror.file_paths() == clean_indexed
+            indexed_ok = indexed_files(memory) == clean_indexed
         ok = again.returncode == 0 and same and json_ok and indexed_ok
         print(
             f"trial {trial}: killed once {marker} existed (+{extra:.2f} s), "

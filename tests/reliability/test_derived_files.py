@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -15,9 +16,9 @@ from fakes import FakeEmbedder
 
 from engine.core.errors import LockTimeoutError, StorageError
 from engine.services.entries import NewEntry
+from engine.services.health import REBUILD_STORE, Status, diagnose
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 from engine.storage import mirror as fts_module
 from engine.storage.mirror import EntryMirror
 from engine.storage.paths import MemoryPaths
@@ -75,8 +76,10 @@ def test_a_missing_store_refuses_writes_and_keeps_the_keyword_copy(tmp_path: Pat
         with pytest.raises(StorageError, match=r"missing.*memory-tui doctor --rebuild-store"):
             memory.add("a new note that would start an empty store")
         assert model.texts_embedded == 0  # refused before the model was asked for anything
-        with pytest.raises(StorageError, match="rebuild-store"):
-            parts_of(memory).records.repair_index()
+        # The doctor's repair of the index refuses to copy an absent store over it.
+        checks = {c.part: c for c in diagnose(tmp_path, FakeEmbedder()).checks}
+        assert checks["vector store"].fix == REBUILD_STORE
+        assert checks["keyword index"].status is Status.WARNING  # left untouched
         assert memory.count() == 6
     assert not MemoryPaths.for_root(tmp_path).vectors_dir.exists()
 
@@ -102,10 +105,13 @@ def test_missing_store_data_is_a_storage_error_naming_doctor(tmp_path: Path) -> 
         part.unlink()
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         missing = r"is damaged \(memories\.lance/data/\w+\.lance is missing\)"
-        with pytest.raises(StorageError, match=missing + r".*memory-tui doctor --rebuild-store"):
-            parts_of(memory).store().all_entries()
+        [warning] = memory.search("note", mode="vector").warnings
+        assert re.search(missing + r".*memory-tui doctor --rebuild-store", warning), warning
         with pytest.raises(StorageError, match=missing):
-            parts_of(memory).records.repair_index()
+            memory.update(memory.list()[0].id, content="an edit needs the store")
+        checks = {c.part: c for c in diagnose(tmp_path, FakeEmbedder()).checks}
+        assert re.search(missing, checks["vector store"].detail), checks["vector store"]
+        assert checks["keyword index"].status is Status.WARNING  # left untouched
         assert memory.count() == 3  # the mirror is left alone
 
 

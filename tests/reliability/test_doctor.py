@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli
 from fakes import FakeEmbedder
+from read_back import from_the_store, store_alone
 
 from engine.services.entries import NewEntry
 from engine.services.health import REBUILD_STORE, HealthReport, Status, diagnose
@@ -138,7 +139,7 @@ def test_missing_store_is_a_problem_naming_rebuild_then_rebuilt(project: Path) -
     )
     assert rebuilt.healthy, rebuilt.checks
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
-        assert {e.id for e in parts_of(memory).store().all_entries()} == before
+        assert set(from_the_store(memory)) == before
         hits = memory.search("billing ledger note 3", mode="vector").results
         assert hits and "note 3" in hits[0].entry.content
 
@@ -184,7 +185,7 @@ def test_a_data_file_cut_short_is_reported_in_words_and_rebuilt_losing_nothing(
     assert rebuilt.checks[1].detail == "rebuilt from the keyword index: 14 entries"
     assert rebuilt.healthy, rebuilt.checks
     with Memory.open(project, embedder=FakeEmbedder()) as memory:
-        store_entries = parts_of(memory).store().all_entries()
+        store_entries = from_the_store(memory).values()
         assert {e.id: e.content for e in store_entries} == before
         assert {e.id: e.content for e in memory.list(limit=100)} == before
 
@@ -238,5 +239,9 @@ def test_a_store_built_with_another_model_is_re_embedded_on_request(project: Pat
     rebuilt = diagnose(project, other_model, rebuild_store_if_needed=True)
     assert rebuilt.healthy, rebuilt.checks
     with Memory.open(project, embedder=other_model) as memory:
-        assert {e.id for e in parts_of(memory).store().all_entries()} == before
-        assert parts_of(memory).store().all_vectors()[2].shape == (14, 384)
+        hits = memory.search("billing ledger note 3", mode="vector").results
+        assert hits and "note 3" in hits[0].entry.content
+        with store_alone(memory, FakeEmbedder(384, "another-model-384")) as stored:
+            assert {e.id for e in stored.list()} == before
+            assert stored.vectors_waiting() == 0  # each of the 14 has its new vector
+            assert diagnose(stored.paths.root, other_model).healthy  # 384 dimensions

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from cli_support import waiting
 from fakes import FakeEmbedder
+from read_back import store_alone
 from reliability_support import KNOWLEDGE, knowledge_file, spawn
 
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 BATCH = 10
 
@@ -56,18 +56,19 @@ def test_kill_9_mid_embedding_then_resume_leaves_every_chunk_once_with_its_vecto
         report = Indexer(memory).run()  # the next run resumes
 
         assert report.entries_created == 0 and report.files_skipped == 12
-        assert report.pending == 0 and parts_of(memory).mirror.unembedded_count() == 0
+        assert report.pending == 0 and memory.vectors_waiting() == 0
         # Only what was left reaches the model (less the batch the killed process had
         # embedded into the cache but not yet written).
         assert left - BATCH <= embedder.texts_embedded <= left
         entries = memory.list()
         assert len(entries) == created
-        ids, _, matrix = parts_of(memory).store().all_vectors()
+        with store_alone(memory) as stored:
+            ids = [e.id for e in stored.list()]
+            assert stored.vectors_waiting() == 0  # no placeholder left
         assert sorted(ids) == sorted(e.id for e in entries)  # store == mirror, no duplicate
         assert not [
             k for k, n in Counter((e.file_path, e.content_hash) for e in entries).items() if n > 1
         ]
-        assert matrix.any(axis=1).all()  # no placeholder left
         for entry in entries:
             found = memory.search(entry.content, mode="vector", limit=3).results
             assert entry.id in {r.entry.id for r in found}

@@ -18,10 +18,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from fakes import FakeEmbedder
+from read_back import from_the_store, of_file
 
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 TRIALS = 5
 SECTIONS = 6
@@ -78,10 +78,8 @@ def test_overlapping_runs_after_edits_leave_no_stale_chunk(tmp_path: Path, trial
     second.join(60)
     assert not errors, errors
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
-        contents = [
-            e.content for e in parts_of(memory).mirror.by_file(".claude/knowledge/guide.md")
-        ]
-        stored = [e.content for e in parts_of(memory).store().all_entries()]
+        contents = [e.content for e in of_file(memory, ".claude/knowledge/guide.md")]
+        stored = [e.content for e in from_the_store(memory).values()]
     assert not [c for c in stored if "Version two" in c or "Version one" in c]
     assert len(contents) == len(stored) == SECTIONS
     assert all("Version three" in c for c in contents)

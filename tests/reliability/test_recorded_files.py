@@ -12,9 +12,9 @@ from cli_support import git_repo, run_cli
 from fakes import FakeEmbedder
 
 from engine.embedding.base import DIMENSION
+from engine.services.health import diagnose
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
-from engine.services.parts import parts_of
 
 NOTE = "The sprocket math lives in gears.py: see `spin()` before changing it"
 
@@ -30,7 +30,10 @@ def project(tmp_path: Path) -> Path:
     with Memory.open(root, embedder=FakeEmbedder(dimension=DIMENSION)) as memory:
         memory.add(NOTE, category="gotcha")
         Indexer(memory).run()
-        assert parts_of(memory).freshness.index.all()  # the note cites gears.py
+    [citations] = [
+        c for c in diagnose(root, FakeEmbedder(DIMENSION)).checks if c.part == "citations"
+    ]
+    assert citations.detail.startswith("1 entry cites code")  # the note cites gears.py
     return root
 
 
