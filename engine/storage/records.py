@@ -272,9 +272,25 @@ class Records:
                 self._mark_synced(db, version, vectors_changed=change.vectors_changed)
         return True
 
+    def compact(self) -> dict[str, int]:
+        """Fold the pending reference counts into the store, then compact it under the
+        write lock (after this process's background compaction, if one runs); the
+        version it leaves is recorded as the background compaction's is
+        (:meth:`_compacted`), so the next open does not repair a mirror that is in step.
+        Returns the figures (empty: nothing to do)."""
+        self.flush_references()
+        with self.lock.hold():
+            store = self.store()
+            before = store.version
+            done = store.compact()
+            after = store.version
+        if done:
+            self._compacted(before, after)
+        return done
+
     def _compacted(self, before: int, version: int) -> None:
-        """The background compaction, begun on version ``before``, left ``version`` (no
-        entry changed): recorded when the mirror was at ``before`` and nothing committed
+        """A compaction, begun on version ``before``, left ``version`` (no entry
+        changed): recorded when the mirror was at ``before`` and nothing committed
         since, so the next open does not repair it; else the next write records it."""
         with self.lock.hold(timeout=REFERENCE_LOCK_WAIT):
             at = (self.mirror.pending, self._recorded_store_version())

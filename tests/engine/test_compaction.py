@@ -90,3 +90,15 @@ def test_the_compaction_threshold_grows_with_the_table_up_to_a_bound() -> None:
     assert compaction_threshold(5_000) == COMPACT_SMALL_FRAGMENTS
     assert COMPACT_SMALL_FRAGMENTS < compaction_threshold(20_000) < COMPACT_MAX_SMALL_FRAGMENTS
     assert compaction_threshold(10_000_000) == COMPACT_MAX_SMALL_FRAGMENTS
+
+
+def test_compacting_now_leaves_the_keyword_index_in_step(tmp_path: Path) -> None:
+    """``Memory.compact`` records the version it leaves, as the background compaction
+    does: the next open finds the index in step and repairs nothing."""
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        for i in range(COMPACT_CHECK_EVERY - 1):  # below the automatic check
+            memory.add(f"entry {i} about wombats")
+        assert memory.compact()["fragments"] == 1
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        assert memory.last_repair is None
+        assert len(memory.search("wombats", mode="keyword", limit=50).results) > 0
