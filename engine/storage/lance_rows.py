@@ -197,11 +197,11 @@ def vector_matrix(column: Any, dimension: int) -> npt.NDArray[np.float32]:
     a null vector reads as zeros, as a placeholder does."""
     import numpy as np
 
-    column = column.combine_chunks()
-    if column.null_count:
-        matrix = np.zeros((len(column), dimension), dtype=np.float32)
-        valid = column.is_valid().to_numpy(zero_copy_only=False)
-        matrix[valid] = vector_matrix(column.filter(column.is_valid()), dimension)
-        return matrix
-    values = column.flatten().to_numpy(zero_copy_only=False)
-    return np.asarray(values, dtype=np.float32).reshape(len(column), dimension)
+    column = column.combine_chunks()  # one array (a chunked column's chunks joined)
+    values = column.flatten().to_numpy(zero_copy_only=False)  # the valid rows' values
+    rows = np.asarray(values, dtype=np.float32).reshape(-1, dimension)
+    if not column.null_count:
+        return rows
+    matrix = np.zeros((len(column), dimension), dtype=np.float32)
+    matrix[column.is_valid().to_numpy(zero_copy_only=False)] = rows
+    return matrix
