@@ -17,6 +17,7 @@ from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
 from engine.storage import lance_commits, lance_rows, maintenance, remote_table
 from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
+from engine.storage.lance_reads import arrow_of
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import TABLE, entry_to_row, migrate, quote, row_to_entry, schema
 from engine.storage.remote import RemoteStore, store_error
@@ -265,7 +266,7 @@ class RecordStore:
         table = self.table()
         parts = lance_rows.id_lists(ids) if table is not None else []
         reads = [
-            table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None).to_arrow()
+            arrow_of(table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None))
             for part in parts
         ]
         if not reads:
@@ -346,7 +347,7 @@ class RecordStore:
         query = self._vector_query(vector, limit, where, (nprobes, refine))
         if query is None:
             return []
-        arrow = query.select(["id", "_distance"]).limit(limit).to_arrow()
+        arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
         ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
 
