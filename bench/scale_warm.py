@@ -3,7 +3,10 @@ a process of its own — ``python bench/scale_warm.py CODE_DIR MEMORY_DIR N``: t
 trees (an exported main and this one) on one memory, alternately, without the maintenance
 ``bench.scale`` runs first (the store's vector index is brought up to date first, as
 the memory's next maintenance would). Prints p50 / p95 of N hybrid, then N keyword searches, and the
-process's resident memory after them."""
+process's resident memory after them. With a fourth argument ``phases``, also where the
+hybrid searches' time went: the mean per search of each step (the keyword ranking, the
+store's nearest query, its reads by id, the mirror's reads, fusion, the gate with the
+reads it makes), timed by wrapping those functions here, not in the engine."""
 
 import json
 import os
@@ -32,16 +35,48 @@ if True:  # the store's vector index as the memory's next maintenance leaves it
     print(f"maintenance: {done or 'nothing due'} ({time.perf_counter() - t:.1f} s)", flush=True)
 
 assert engine.__file__.startswith(code), engine.__file__  # that tree's engine
+spent: dict[str, list[float]] = {}
+
+
+def timed(owner: object, name: str, label: str) -> None:
+    real = getattr(owner, name)
+
+    def wrapper(*args: object, **kwargs: object) -> object:
+        start = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent.setdefault(label, []).append(time.perf_counter() - start)
+
+    setattr(owner, name, wrapper)
+
+
+if sys.argv[4:] == ["phases"]:
+    import engine.search.searcher as searcher
+    from engine.search.keyword import KeywordSearcher
+    from engine.storage.mirror import EntryMirror
+    from engine.storage.record_store import RecordStore
+
+    timed(KeywordSearcher, "ranks", "keyword ranks (FTS5)")
+    timed(RecordStore, "nearest", "store nearest")
+    timed(RecordStore, "vectors_for", "store vectors by id")
+    timed(EntryMirror, "get_many", "mirror entries")
+    timed(searcher, "fuse_ranks", "fusion")
+    timed(searcher, "gate_candidates", "gate (with its reads)")
 mem.search(asks[0], mode="hybrid")
+spent.clear()
 h: list[float] = []
 k: list[float] = []
 for q in asks[1 : n + 1]:
     t = time.perf_counter()
     mem.search(q, mode="hybrid")
     h.append((time.perf_counter() - t) * 1000)
+phases = {label: (sum(times) * 1000 / n, len(times) / n) for label, times in spent.items()}
 for q in asks[1 : n + 1]:
     t = time.perf_counter()
     mem.search(q, mode="keyword")
     k.append((time.perf_counter() - t) * 1000)
 rss = int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) / 1024
 print(code, f"hybrid {p50_p95(h)} | keyword {p50_p95(k)} | RSS {rss:.0f} MiB")
+for label, (ms, calls) in phases.items():
+    print(f"  {label:<24} {ms:6.2f} ms a search ({calls:.2f} calls)")

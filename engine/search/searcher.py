@@ -35,7 +35,7 @@ from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
 from engine.search.scoring import RELEVANT, QueryWeights, keyword_relevance, query_weights
-from engine.search.vector import VectorSearcher
+from engine.search.vector import CandidateSimilarities, VectorSearcher
 
 if TYPE_CHECKING:
     import numpy as np
@@ -191,7 +191,9 @@ class Searcher:
             results_of,
             limit,
             min_score=floor,
-            similarities=self.vectors.similarities,
+            similarities=CandidateSimilarities(
+                self.vectors, [c.id for c in fused if c.vector_similarity is None]
+            ),
             unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
             found=found,
         )

@@ -102,11 +102,39 @@ class VectorSearcher:
     ) -> dict[str, float]:
         """Cosine similarity of a query to entries, their vectors read from the store by
         id; entries waiting for their vector have none."""
-        wanted = [e.id for e in entries]
-        wanted = sorted(set(wanted) - self.unembedded_among(wanted))
+        return self.similarities_of(qvec, [e.id for e in entries])
+
+    def similarities_of(
+        self, qvec: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> dict[str, float]:
+        """:meth:`similarities` by entry id, in one read of the store."""
+        wanted = sorted(set(ids) - self.unembedded_among(ids))
         if not wanted:
             return {}
         return _cosines(qvec, self.store().vectors_for(wanted))
+
+
+class CandidateSimilarities:
+    """The similarities hybrid search's gate asks for, batch by batch, of the candidates
+    that only keyword search found (``candidates``, in fused order): the first batch's
+    are read by id, and at the next call every candidate left, in one read. A search
+    reads the store by id twice at most: a query that found nothing relevant was judged
+    up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle)."""
+
+    def __init__(self, vectors: VectorSearcher, candidates: Sequence[str]) -> None:
+        self._vectors = vectors
+        self._candidates = candidates
+        self._asked: set[str] = set()
+        self._known: dict[str, float] = {}
+
+    def __call__(self, qvec: npt.NDArray[np.float32], entries: Sequence[Entry]) -> dict[str, float]:
+        wanted = [e.id for e in entries if e.id not in self._asked]
+        if wanted:
+            if self._asked:  # the next batch: every candidate not read yet, at once
+                wanted = list(dict.fromkeys([*wanted, *self._candidates]).keys() - self._asked)
+            self._known.update(self._vectors.similarities_of(qvec, wanted))
+            self._asked.update(wanted)
+        return {e.id: self._known[e.id] for e in entries if e.id in self._known}
 
 
 def _cosines(

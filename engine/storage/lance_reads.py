@@ -65,6 +65,14 @@ def reads(
     return wrapper
 
 
+def arrow_of(query: Any) -> Any:
+    """A LanceDB query's rows as an arrow table, its batches read whole: ``to_arrow``
+    would also look at the schema twice for blob columns, which the table has none of
+    (two of the six calls into LanceDB's event loop a query makes: 0.4 ms of a 4 ms
+    query of 550 rows, more on a loaded machine, where each call waits for a thread)."""
+    return query.to_batches().read_all()
+
+
 def _vanished(exc: BaseException) -> bool:
     """Whether a read failed because a file of the version it had opened is gone."""
     text = str(exc).lower()

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, maintenance, remote_table
+from engine.storage import lance_commits, lance_rows, maintenance, remote_table
 from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
+from engine.storage.lance_reads import arrow_of
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import TABLE, entry_to_row, migrate, quote, row_to_entry, schema
 from engine.storage.remote import RemoteStore, store_error
@@ -182,9 +183,7 @@ class RecordStore:
 
     def delete(self, ids: Iterable[str]) -> None:
         """Delete entries by id."""
-        id_list = list(ids)
-        for start in range(0, len(id_list), 500):
-            part = ", ".join(quote(i) for i in id_list[start : start + 500])
+        for part in lance_rows.id_lists(list(ids)):
             self._write(lambda t, part=part: t.delete(f"id IN ({part})"))
 
     def clear(self) -> None:
@@ -250,8 +249,7 @@ class RecordStore:
         out: dict[str, Entry] = {}
         if table is None:
             return out
-        for start in range(0, len(ids), 500):
-            part = ", ".join(quote(i) for i in ids[start : start + 500])
+        for part in lance_rows.id_lists(ids):
             rows = (
                 table.search().where(f"id IN ({part})").select(_ENTRY_COLUMNS).limit(None).to_list()
             )
@@ -260,23 +258,22 @@ class RecordStore:
 
     @_reads
     def vectors_for(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
-        """Stored vectors by entry id."""
-        import numpy as np
+        """Stored vectors by entry id: one query per 500 ids, through the index of ids
+        (``maintenance.ensure_id_index``), the vectors read into one numpy matrix without a
+        Python list per row (those were 40 % of the read)."""
+        import pyarrow as pa
 
         table = self.table()
-        out: dict[str, npt.NDArray[np.float32]] = {}
-        if table is None:
-            return out
-        for start in range(0, len(ids), 500):
-            part = ", ".join(quote(i) for i in ids[start : start + 500])
-            arrow = (
-                table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None)
-            ).to_arrow()
-            for entry_id, vector in zip(
-                arrow["id"].to_pylist(), arrow["vector"].to_pylist(), strict=True
-            ):
-                out[entry_id] = np.asarray(vector, dtype=np.float32)
-        return out
+        parts = lance_rows.id_lists(ids) if table is not None else []
+        reads = [
+            arrow_of(table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None))
+            for part in parts
+        ]
+        if not reads:
+            return {}
+        arrow = pa.concat_tables(reads)
+        matrix = lance_rows.vector_matrix(arrow["vector"], self.dimension)
+        return dict(zip(arrow["id"].to_pylist(), matrix, strict=True))
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -312,9 +309,7 @@ class RecordStore:
         if table is None:
             return [], [], np.zeros((0, self.dimension), dtype=np.float32)
         arrow = table.search().select(["id", "category", "vector"]).limit(None).to_arrow()
-        vectors = arrow["vector"].combine_chunks()
-        flat = np.asarray(vectors.flatten().to_numpy(zero_copy_only=False), dtype=np.float32)
-        matrix = flat.reshape(len(arrow), self.dimension)
+        matrix = lance_rows.vector_matrix(arrow["vector"], self.dimension)
         return arrow["id"].to_pylist(), arrow["category"].to_pylist(), matrix
 
     @_reads
@@ -352,7 +347,7 @@ class RecordStore:
         query = self._vector_query(vector, limit, where, (nprobes, refine))
         if query is None:
             return []
-        arrow = query.select(["id", "_distance"]).limit(limit).to_arrow()
+        arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
         ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
 

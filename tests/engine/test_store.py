@@ -154,6 +154,33 @@ class TestBasics:
         assert set(vectors) == {"a"}
         np.testing.assert_allclose(vectors["a"], fake_embedder.vector(TEXTS["a"]), atol=1e-6)
 
+    def test_vectors_for_many_ids_in_order(
+        self, filled: RecordStore, fake_embedder: FakeEmbedder
+    ) -> None:
+        """Past one query's 500 ids, each id keeps its own vector (read as one matrix)."""
+        ids = [f"none{i}" for i in range(600)] + sorted(TEXTS)
+        vectors = filled.vectors_for(ids)
+        assert list(vectors) != [] and set(vectors) == set(TEXTS)
+        for entry_id, text in TEXTS.items():
+            np.testing.assert_allclose(vectors[entry_id], fake_embedder.vector(text), atol=1e-6)
+
+
+def test_a_vector_column_with_a_null_reads_as_zeros_in_its_row() -> None:
+    """A null vector (no writer of ours leaves one) must not shift the rows after it."""
+    import pyarrow as pa
+
+    from engine.storage.lance_rows import vector_matrix
+
+    column = pa.chunked_array(
+        [
+            pa.array([[1.0, 2.0], None], pa.list_(pa.float32(), 2)),
+            pa.array([[3.0, 4.0]], pa.list_(pa.float32(), 2)),
+        ]
+    )
+    matrix = vector_matrix(column, 2)
+    assert matrix.dtype == np.float32
+    assert matrix.tolist() == [[1.0, 2.0], [0.0, 0.0], [3.0, 4.0]]
+
     def test_second_store_sees_writes(
         self, filled: RecordStore, tmp_path: Path, fake_embedder: FakeEmbedder
     ) -> None:

@@ -147,3 +147,36 @@ def test_a_category_is_a_prefilter_of_the_store_s_query(tmp_path: Path) -> None:
 
     assert len(hits) == 8
     assert {r.entry.category.value for r in hits} == {"gotcha"}
+
+
+def test_the_gate_s_batches_read_the_store_twice_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hybrid search judged batch after batch (up to ten when nothing is relevant) read
+    the keyword-only candidates' vectors once a batch; now the first batch's, then every
+    candidate left at once, and each batch gets what reading it alone gave."""
+    from engine.search.vector import CandidateSimilarities
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        memory.add_many([NewEntry(t) for t in note_texts(60, 1)])
+        memory.add("gearbox oil zeppelin hangar")
+        vectors = parts_of(memory).searcher.vectors
+        entries = memory.list(limit=100)
+        batches = [entries[i : i + 20] for i in range(0, len(entries), 20)]
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil")
+        alone = [vectors.similarities(qvec, batch) for batch in batches]
+        store = parts_of(memory).store()
+        reads: list[int] = []
+        real = store.vectors_for
+
+        def counted(ids: Any) -> Any:
+            reads.append(len(ids))
+            return real(ids)
+
+        monkeypatch.setattr(store, "vectors_for", counted)
+        read = CandidateSimilarities(vectors, [e.id for e in entries])
+        together = [read(qvec, batch) for batch in batches]
+
+    assert len(batches) == 4 and together == alone
+    assert reads == [20, 41]
+    assert read(qvec, batches[0]) == alone[0] and len(reads) == 2  # nothing read again
