@@ -31,13 +31,16 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from statistics import mean
 
 import numpy as np
+import numpy.typing as npt
 
 from bench.index_corpus import CORPUS
 from bench.metrics import median, percentile
+from engine.core.models import SecretPolicy
 from engine.embedding.base import DIMENSION, Uncached
 from engine.markdown.chunking import chunk_markdown
 from engine.services.entries import NewEntry
@@ -61,7 +64,7 @@ class HashEmbedder(Uncached):
     def load(self) -> None:
         """Nothing to load."""
 
-    def embed_documents(self, texts: list[str]) -> np.ndarray:  # type: ignore[type-arg]
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         out = np.empty((len(texts), DIMENSION), dtype=np.float32)
         for i, text in enumerate(texts):
             seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
@@ -69,8 +72,8 @@ class HashEmbedder(Uncached):
             out[i] = row / np.linalg.norm(row)
         return out
 
-    def embed_query(self, text: str) -> np.ndarray:  # type: ignore[type-arg]
-        return self.embed_documents([text])[0]
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return np.asarray(self.embed_documents([text])[0], dtype=np.float32)
 
 
 def build(entries: int) -> None:
@@ -86,7 +89,7 @@ def build(entries: int) -> None:
         if len(items) == entries:
             break
     with Memory.open(ROOT, embedder=HashEmbedder()) as memory:
-        memory.add_many(items, secret_policy="redact")
+        memory.add_many(items, secret_policy=SecretPolicy.REDACT)
         print(f"memory with {memory.count()} entries at {ROOT}")
 
 
