@@ -21,7 +21,9 @@ one per session, over stdio) has it loaded, so while it runs it also listens her
 The hook waits at most its budget (:data:`app.prompt_hook.SERVED_TIMEOUT`) and searches
 the keyword index itself when no server runs, none answers in time, or the answer is not
 well formed. What it prints is formatted by the hook from the fields received, through the
-same formatting and terminal guard as its own keyword results.
+same formatting and terminal guard as its own keyword results. The hook's side (finding
+the servers, asking one) is :mod:`app.hook_client`, which the hook imports without this
+server's modules; its names are re-exported here.
 """
 
 from __future__ import annotations
@@ -32,75 +34,30 @@ import json
 import logging
 import os
 import secrets
-import socket
 import socketserver
 import threading
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from app import pid_records
+from app.hook_client import FOLDER as FOLDER  # re-exported: the protocol's names
+from app.hook_client import HOST as HOST
+from app.hook_client import PROTOCOL as PROTOCOL
+from app.hook_client import Endpoint as Endpoint
+from app.hook_client import Injected as Injected
+from app.hook_client import ask as ask
+from app.hook_client import endpoints as endpoints
 
 log = logging.getLogger("memory_tui.hook")
 
-FOLDER = "hook-endpoints"
-"""The discovery files' folder, under ``.claude/memory/``."""
-PROTOCOL = 1
 MAX_REQUEST = 64 * 1024
 """Bytes of one request line (the hook sends at most 2,000 characters of prompt)."""
-MAX_RESPONSE = 256 * 1024
 REQUEST_TIMEOUT = 2.0
 """Seconds the server waits for a request line before dropping the connection."""
-HOST = "127.0.0.1"
 POLL = 0.1
 """Seconds between the endpoint's checks for shutdown: what it adds to a server's exit."""
-
-
-@dataclass(frozen=True, slots=True)
-class Injected:
-    """One entry the hook injects, as plain fields (what crosses the socket)."""
-
-    id: str
-    category: str
-    location: str
-    content: str
-    stale: bool = False
-    stale_reason: str = ""
-
-    @classmethod
-    def from_fields(cls, data: object) -> Injected:
-        """One entry from a server's answer.
-
-        Raises:
-            ValueError: ``data`` is not an entry's fields.
-        """
-        if not isinstance(data, dict):
-            raise ValueError("an entry is not an object")
-        texts = {k: data.get(k) for k in ("id", "category", "location", "content")}
-        reason = data.get("stale_reason", "")
-        if not all(isinstance(v, str) for v in texts.values()) or not isinstance(reason, str):
-            raise ValueError("an entry's field is not text")
-        return cls(
-            id=str(texts["id"]),
-            category=str(texts["category"]),
-            location=str(texts["location"]),
-            content=str(texts["content"]),
-            stale=data.get("stale") is True,
-            stale_reason=reason,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Endpoint:
-    """One running server's discovery record."""
-
-    pid: int
-    port: int
-    token: str
-    root: str
-    protocol: int = PROTOCOL
 
 
 # --- the server side ------------------------------------------------------------------
@@ -210,77 +167,3 @@ def serve_hook(root: Path, answer: Answer) -> Iterator[Endpoint | None]:
                 path.unlink()
         server.shutdown()
         server.server_close()
-
-
-# --- the hook's side ------------------------------------------------------------------
-
-
-def endpoints(memory_dir: Path, root: Path) -> list[Endpoint]:
-    """The live servers of the project at ``root``, newest first. Stale records (their
-    process is gone) are removed; unsafe or foreign ones are skipped."""
-    project = str(root.resolve())
-
-    def read(path: Path) -> tuple[float, Endpoint] | None:
-        read = pid_records.read_private(path)
-        if read is None:
-            return None
-        mtime, data = read
-        try:
-            endpoint = Endpoint(
-                pid=int(data["pid"]),
-                port=int(data["port"]),
-                token=str(data["token"]),
-                root=str(data["root"]),
-                protocol=int(data.get("protocol", 0)),
-            )
-        except (KeyError, TypeError, ValueError):
-            return None
-        if endpoint.protocol != PROTOCOL or endpoint.root != project:
-            return None
-        if not 0 < endpoint.port < 65536:
-            return None
-        return mtime, endpoint
-
-    found = pid_records.live(memory_dir / FOLDER, read, lambda record: record[1].pid)
-    return [e for _, e in sorted(found, key=lambda f: -f[0])]
-
-
-def ask(memory_dir: Path, root: Path, prompt: str, timeout: float) -> list[Injected] | None:
-    """The entries a running server of this project chooses for ``prompt``, or None when
-    none runs or none answers well within ``timeout`` seconds (all tries together)."""
-    deadline = time.monotonic() + timeout
-    for endpoint in endpoints(memory_dir, root):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        try:
-            return _exchange(endpoint, prompt, left)
-        except (OSError, ValueError) as exc:
-            log.info("the server (pid %d) did not answer the hook: %s", endpoint.pid, exc)
-            if isinstance(exc, TimeoutError):
-                return None
-    return None
-
-
-def _exchange(endpoint: Endpoint, prompt: str, timeout: float) -> list[Injected]:
-    deadline = time.monotonic() + timeout
-    request = json.dumps({"token": endpoint.token, "prompt": prompt}).encode() + b"\n"
-    with socket.create_connection((HOST, endpoint.port), timeout=timeout) as sock:
-        sock.sendall(request)
-        received = bytearray()
-        while not received.endswith(b"\n"):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("no answer in time")
-            sock.settimeout(left)
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise ValueError("the connection closed before the answer")
-            received += chunk
-            if len(received) > MAX_RESPONSE:
-                raise ValueError("the answer is too long")
-    answer = json.loads(received)
-    if not isinstance(answer, dict) or not isinstance(answer.get("results"), list):
-        error = answer.get("error") if isinstance(answer, dict) else None
-        raise ValueError(f"the server said: {error}" if error else "not an answer")
-    return [Injected.from_fields(item) for item in answer["results"]]

@@ -5,14 +5,15 @@ Reads the hook's JSON from stdin, finds the few entries that answer the prompt a
 prints them as context for the agent. It runs on every prompt, in a fresh process, so it
 cannot load the embedding model. When a ``serve-mcp`` of the same project runs (Claude
 Code starts one per session) it asks that server, which has the model warm, for a hybrid
-search (:func:`served_entries`, over a loopback socket: :mod:`app.hook_endpoint`), and
-waits at most :data:`SERVED_TIMEOUT`. Otherwise, or when no answer comes in time, it
-searches the keyword index itself (no model, no LanceDB) and says nothing unless an entry
-covers most of what the prompt asks, weighing each word by how rare it is in this memory
-(:mod:`engine.search.relevance`): a prompt about something else injects nothing. At most
-:data:`MAX_RESULTS` entries, one per file, within :data:`BUDGET` characters; release
-notes only when the prompt asks about versions or changes. It never blocks the prompt:
-on any problem it prints nothing, logs to ``.claude/memory/memory-tui.log`` and exits 0.
+search (:func:`served_entries`, over a loopback socket: :mod:`app.hook_endpoint`, asked
+through :mod:`app.hook_client`), and waits at most :data:`SERVED_TIMEOUT`. Otherwise, or
+when no answer comes in time, it searches the keyword index itself (no model, no LanceDB)
+and says nothing unless an entry covers most of what the prompt asks, weighing each word
+by how rare it is in this memory (:mod:`engine.search.relevance`): a prompt about
+something else injects nothing. At most :data:`MAX_RESULTS` entries, one per file, within
+:data:`BUDGET` characters; release notes only when the prompt asks about versions or
+changes. It never blocks the prompt: on any problem it prints nothing, logs to
+``.claude/memory/memory-tui.log`` and exits 0.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.hook_endpoint import Injected
+from app.hook_client import Injected
 from engine import MemoryPaths, printable
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def prompt_context(stdin_text: str, project: Path | None) -> str:
     paths = MemoryPaths.for_root(root)  # refuses a memory folder that leads outside
     if not prompt.strip() or not paths.fts_path.exists():
         return ""
-    from app.hook_endpoint import ask
+    from app.hook_client import ask
 
     served = ask(paths.memory_dir, root, prompt[:MAX_PROMPT], SERVED_TIMEOUT)
     if served is not None:  # the server counted the references

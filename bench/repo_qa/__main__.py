@@ -18,12 +18,19 @@ The repository comes from ``--git-dir`` (a bare clone holding the commit), else 
 library's mirror ``/work/.mirror/<owner>+<name>/repo`` when present, else a bare clone in
 ``--repos-dir`` (cloned from GitHub when absent; see ``bench/repo_qa/repos.py``).
 ``--save-paths`` writes the list of tracked paths shipped beside each set.
+
+Before any ``memory-tui`` run, the bytecode of the code it runs (``engine`` and ``app`` as
+this interpreter imports them) is compiled, as installing the package does: with
+``PYTHONDONTWRITEBYTECODE`` set and none compiled, every hook compiled every module it
+imports, ~80 ms of CPU a prompt (bench/RESULTS.md, "Issue 50: the hook's time is its
+imports").
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -57,6 +64,21 @@ from engine import Entry, SearchResult
 
 MODES = ("keyword", "vector", "hybrid")
 FEW_WORDS = 3
+
+
+def compile_bytecode() -> None:
+    """Write the bytecode of ``engine`` and ``app`` (where this interpreter imports them
+    from, as ``memory-tui`` does), as an install does."""
+    import app
+    import engine
+
+    folders = [str(Path(m.__file__ or "").parent) for m in (engine, app)]
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *folders],
+        check=True,
+        capture_output=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    )
 
 
 def run_init(root: Path) -> float:
@@ -320,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     results = []
+    if not (args.save_paths or args.bm25_only):
+        compile_bytecode()
     if args.save_paths:
         for name in args.repo or REPOSITORIES:
             qs = load(name)
