@@ -22,8 +22,8 @@ The hook waits at most its budget (:data:`app.prompt_hook.SERVED_TIMEOUT`) and s
 the keyword index itself when no server runs, none answers in time, or the answer is not
 well formed. What it prints is formatted by the hook from the fields received, through the
 same formatting and terminal guard as its own keyword results. The hook's side (finding
-the servers, asking one) is :mod:`app.hook_client`, which the hook imports without this
-server's modules; its names are re-exported here.
+the servers, asking one) and the protocol's names are :mod:`app.hook_client`, which the
+hook imports without this server's modules.
 """
 
 from __future__ import annotations
@@ -42,13 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from app import pid_records
-from app.hook_client import FOLDER as FOLDER  # re-exported: the protocol's names
-from app.hook_client import HOST as HOST
-from app.hook_client import PROTOCOL as PROTOCOL
-from app.hook_client import Endpoint as Endpoint
-from app.hook_client import Injected as Injected
-from app.hook_client import ask as ask
-from app.hook_client import endpoints as endpoints
+from app.hook_client import FOLDER, HOST, Endpoint, Injected
 
 log = logging.getLogger("memory_tui.hook")
 

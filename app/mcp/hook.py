@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.hook_endpoint import Answer, Injected
+from app.hook_client import Injected
+from app.hook_endpoint import Answer
 
 if TYPE_CHECKING:
     from app.mcp.server import MemoryServer

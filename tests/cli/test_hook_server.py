@@ -26,7 +26,8 @@ from fakes import FakeEmbedder
 from mcp import Client, StdioServerParameters
 from mcp_helpers import call
 
-from app.hook_endpoint import FOLDER, Injected, ask, endpoints, serve_hook
+from app.hook_client import FOLDER, Injected, ask, endpoints
+from app.hook_endpoint import serve_hook
 from engine.services.memory import Memory
 
 KEYWORD_NOTE = "the wombat importer retries failed uploads three times"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app import pid_records
-from app.hook_endpoint import FOLDER, PROTOCOL, endpoints
+from app.hook_client import FOLDER, PROTOCOL, endpoints
 from app.mcp.serving import RECORDS, HttpServer, running
 
 NOBODY = 65534
