@@ -8,7 +8,9 @@ Runs the command in this process (``app.cli.main.main``) with, beside it:
   reads every other thread's stack (:func:`sys._current_frames`) and, for a thread inside
   an add (a frame of ``engine/services/adding.py``), counts the sample under the part of
   the write its innermost frame is in (:data:`PARTS`); the counts go to ``FILE`` as JSON
-  every second. No code of the product is timed or changed: a sampled share of
+  every second. A sample in the store is counted under the store call the add is in
+  (``store: add``, ``store: set_reference_counts``...: the outermost frame of
+  ``record_store.py``). No code of the product is timed or changed: a sampled share of
   the adds' time, not a per-add timing (the product had ``write_profile`` until issue 49).
 * ``--memory DIR``: the memory sampler ``bench.http_load --memory-profile`` reads: every
   :data:`MEMORY_SECONDS`, one JSON line of the resident size, Arrow's memory pool and the
@@ -47,19 +49,39 @@ PARTS = (
 frame's file holds, walking out from the innermost frame; ``other`` when none does."""
 
 
-def part_of(frame: FrameType | None) -> str | None:
-    """The part of an add ``frame`` (a thread's innermost frame) is in; None outside an add."""
-    files = []
+STORE = os.path.join("engine", "storage", "record_store.py")
+"""A sample in the store is named after the outermost frame of this file (the store call)."""
+
+
+def part_of(frame: object) -> str | None:
+    """The part of an add ``frame`` (a thread's innermost frame) is in; None outside an add.
+
+    The walk stops at anything that is not a frame: the sampled thread runs on while this
+    one walks its stack (the interpreter lock passes between two bytecodes of the walk),
+    and in Python 3.11 the ``f_back`` of a frame that has just returned can then be some
+    other object (a ``RecordStore`` ended the run at issue 49); such a sample is dropped.
+    """
+    frames: list[tuple[str, str]] = []
     while frame is not None:
-        files.append(frame.f_code.co_filename)
+        if not isinstance(frame, FrameType):
+            return None
+        frames.append((frame.f_code.co_filename, frame.f_code.co_name))
         frame = frame.f_back
+    files = [file for file, _ in frames]
     if not any(f.endswith(ADD) for f in files):
         return None
     for file in files:
         for part, fragments in PARTS:
             if any(fragment in file for fragment in fragments):
-                return part
+                return store_call(frames) if part == "store" else part
     return "other"
+
+
+def store_call(frames: list[tuple[str, str]]) -> str:
+    """``store: <method>``, the outermost :class:`RecordStore` method of the stack
+    (innermost first); ``store`` when LanceDB was called from elsewhere."""
+    calls = [name for file, name in frames if file.endswith(STORE)]
+    return f"store: {calls[-1]}" if calls else "store"
 
 
 def sample_stacks(out: Path, stop: threading.Event) -> None:
@@ -70,7 +92,11 @@ def sample_stacks(out: Path, stop: threading.Event) -> None:
     written = time.monotonic()
     while not stop.wait(INTERVAL):
         for ident, frame in sys._current_frames().items():
-            if ident != me and (part := part_of(frame)) is not None:
+            try:
+                part = part_of(frame) if ident != me else None
+            except (AttributeError, ValueError):  # a frame torn down mid-walk (see part_of)
+                part = None
+            if part is not None:
                 counts[part] += 1
         if time.monotonic() - written >= 1.0 or stop.is_set():
             temporary = out.with_suffix(".tmp")

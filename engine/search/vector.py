@@ -74,6 +74,22 @@ class VectorSearcher:
         """The nearest entries, best first, with their cosine similarity."""
         return self.with_entries(self.nearest(qvec, limit, category=category))
 
+    def search_each(
+        self, qvecs: npt.NDArray[np.float32], limit: int
+    ) -> list[list[tuple[Entry, float]]]:
+        """:meth:`search` for each row of ``qvecs``, in one query of the store; entries
+        waiting for their vector are left out, as :meth:`nearest` leaves them out."""
+        if limit <= 0 or not len(qvecs):
+            return [[] for _ in range(len(qvecs))]
+        waiting = self.waiting()
+        asked = limit + min(waiting, limit)
+        refine = max(1, -(-ANN_RERANKED // asked))
+        found = self.store().nearest_each(qvecs, asked, nprobes=ANN_NPROBES, refine=refine)
+        ids = [entry_id for hits in found for entry_id, _ in hits]
+        pending = self.mirror.unembedded_among(ids) if waiting else set()
+        kept = [[h for h in hits if h[0] not in pending][:limit] for hits in found]
+        return [self.with_entries(hits) for hits in kept]
+
     def with_entries(self, hits: Sequence[tuple[str, float]]) -> list[tuple[Entry, float]]:
         """``hits`` by id as entries (those still stored), in their order."""
         entries = self.mirror.get_many([entry_id for entry_id, _ in hits])

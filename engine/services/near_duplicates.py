@@ -12,7 +12,7 @@ here: exact duplicates are stored once already (content hash). What happens then
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
@@ -39,17 +39,17 @@ def find_near_duplicates(
     memory's embedding cache (labels and text, :mod:`engine.embedding.document`), so
     storing them afterwards does not embed them again."""
     embedded = embed_entries(embedder, drafts)
-    return [_closest(vectors, d, v) for d, v in zip(drafts, embedded, strict=True)]
-
-
-def _closest(vectors: VectorSearcher, draft: Entry, vector: Any) -> NearDuplicate | None:
-    """The near duplicate of ``draft`` (embedded as ``vector``) among the stored entries."""
-    own_hash = draft.content_hash
-    try:
-        nearest = vectors.search(vector, _NEIGHBOURS)
+    try:  # one query of the store for every draft (a server's batch of adds)
+        nearest = vectors.search_each(embedded, _NEIGHBOURS)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
-        return None
+        return [None] * len(drafts)
+    return [_closest(d, found) for d, found in zip(drafts, nearest, strict=True)]
+
+
+def _closest(draft: Entry, nearest: Sequence[tuple[Entry, float]]) -> NearDuplicate | None:
+    """The near duplicate of ``draft`` among its ``nearest`` stored entries (best first)."""
+    own_hash = draft.content_hash
     for entry, similarity in nearest:
         if entry.content_hash == own_hash:
             continue  # the same text: the exact-duplicate check answers that

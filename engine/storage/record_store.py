@@ -351,6 +351,34 @@ class RecordStore:
         ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
 
+    @_reads
+    def nearest_each(
+        self,
+        vectors: npt.NDArray[np.float32],
+        limit: int,
+        *,
+        nprobes: int = ANN_NPROBES,
+        refine: int = ANN_REFINE,
+    ) -> list[list[tuple[str, float]]]:
+        """:meth:`nearest` for each row of ``vectors`` (n, dimension), in one query of the
+        store (LanceDB's multi-vector query): an add of n notes looks for their near
+        duplicates once, not n times, each a turn on LanceDB's event loop (issue 49)."""
+        hits: list[list[tuple[str, float]]] = [[] for _ in range(len(vectors))]
+        query = self._vector_query(vectors, limit, None, (nprobes, refine))
+        if query is None or not hits:
+            return hits
+        arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
+        if "query_index" in arrow.column_names:
+            queries = arrow["query_index"].to_pylist()
+        else:  # one vector: LanceDB's plain query
+            queries = [0] * arrow.num_rows
+        rows = zip(queries, arrow["id"].to_pylist(), arrow["_distance"].to_pylist(), strict=True)
+        for n, entry_id, distance in rows:
+            hits[n].append((entry_id, 1.0 - float(distance)))
+        for found in hits:  # nearest first within each query
+            found.sort(key=lambda hit: -hit[1])
+        return hits
+
     def _vector_query(
         self,
         vector: npt.NDArray[np.float32],

@@ -55,13 +55,13 @@ def test_a_near_duplicate_is_found_through_the_ann_index(
     store = parts_of(memory).store()
     assert store.has_vector_index()
     asked: list[int] = []
-    real = store.nearest
+    real = store.nearest_each
 
-    def nearest(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+    def nearest_each(*args: Any, **kwargs: Any) -> list[list[tuple[str, float]]]:
         asked.append(kwargs["nprobes"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(store, "nearest", nearest)
+    monkeypatch.setattr(store, "nearest_each", nearest_each)
     added = memory.add(note(123) + " again")
     assert asked == [ANN_NPROBES]  # one query on the store, with the index's settings
     assert added.created
@@ -69,3 +69,32 @@ def test_a_near_duplicate_is_found_through_the_ann_index(
     assert added.near_duplicate.entry.id == ids[123]
     assert added.near_duplicate.similarity >= 0.9
     assert memory.add("an unrelated sentence about database failover").near_duplicate is None
+
+
+def test_adds_written_together_look_for_their_near_duplicates_in_one_query(
+    indexed: tuple[Memory, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's batch of adds (``add_together``) asks the store once for all of them,
+    not once per add: each query waited its turn on LanceDB with every search (issue 49)."""
+    from engine import add_together
+
+    memory, ids = indexed
+    store = parts_of(memory).store()
+    queries: list[object] = []
+    real = store._vector_query
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        queries.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "_vector_query", counted)
+    drafts = [note(n) + " again" for n in (5, 77, 301)]
+    results = add_together(memory, [*map(NewEntry, drafts), NewEntry("unrelated failover words")])
+    assert len(queries) == 1
+    assert [r.near_duplicate.entry.id if r.near_duplicate else None for r in results] == [
+        ids[5],
+        ids[77],
+        ids[301],
+        None,
+    ]
+    assert all(r.created for r in results)
