@@ -74,16 +74,15 @@ class KeywordRank(NamedTuple):
 class KeywordSearcher:
     """Ranks the mirrored entries against a query with FTS5's BM25 (thread-safe).
 
-    Reads through the mirror's keyword reads (:meth:`EntryMirror.ranked`); caches
-    document frequencies of query terms (used only in very large memories) until the
-    entry count changes.
+    Reads through the mirror's keyword reads (:meth:`EntryMirror.ranked`); keeps the
+    document frequencies of query terms until the memory's version changes.
     """
 
     def __init__(self, mirror: EntryMirror) -> None:
         self.mirror = mirror
         self._lock = threading.Lock()
         self._df: dict[str, int] = {}
-        self._df_total = -1
+        self._df_version: tuple[tuple[str | None, ...], int] = ((), -1)
         self._counted: tuple[tuple[str | None, ...], int] = ((), -1)
 
     def entries(self) -> int:
@@ -147,12 +146,13 @@ class KeywordSearcher:
         """``asked`` with the number of entries holding each of its terms, so that rows
         holding only common ones go unscored when they cannot reach the best
         (:func:`engine.storage.mirror_keyword.ranked`; same results, issue 38: FTS5 scores
-        every row matching any term before its LIMIT). Only in memories where those
-        numbers are counted anyway (:data:`COMMON_TERM_MIN_ENTRIES`), and not for a word
-        being typed (a prefix)."""
-        total = self.entries()
-        if total < COMMON_TERM_MIN_ENTRIES or query.partial is not None:
+        every row matching any term before its LIMIT). In memories of every size: at
+        10,000 entries scoring the rows is nearly all of a keyword search's time, and the
+        numbers are kept between searches until the memory changes (issue 49,
+        bench/RESULTS.md). Not for a word being typed (a prefix)."""
+        if query.partial is not None:
             return asked
+        total = self.entries()
         terms = [t for t in query.terms if t not in leave_out] or list(query.terms)
         if len(terms) < 2 or " OR ".join(quoted(t) for t in terms) != asked.match:
             return asked
@@ -166,11 +166,14 @@ class KeywordSearcher:
         self, terms: Sequence[str], total: int | None = None
     ) -> dict[str, int]:
         """How many entries hold each of ``terms`` (as FTS5 matches it: by Porter stem),
-        cached until the entry count changes; ``total`` is that count when known."""
-        total = self.entries() if total is None else total
+        kept until the memory's version changes (:meth:`entries`: an edit changes them
+        and not the count); ``total``: the count :meth:`entries` has just given."""
+        if total is None:
+            self.entries()
+        version = self._counted
         with self._lock:
-            if self._df_total != total:  # document frequencies moved: count again
-                self._df, self._df_total = {}, total
+            if self._df_version != version or None in version[0]:  # moved: count again
+                self._df, self._df_version = {}, version
             for term in terms:
                 if term not in self._df:  # "word*": a word being typed, matched as a prefix
                     match = quoted(term[:-1]) + "*" if term.endswith("*") else quoted(term)

@@ -1,6 +1,7 @@
-"""Keyword search in a large memory leaves unscored the rows that hold only terms too
-common to reach the best hits, and ranks exactly as scoring every row does (issue 38:
-FTS5 scores every row matching any term of a query before its LIMIT)."""
+"""Keyword search leaves unscored the rows that hold only terms too common to reach the
+best hits, and ranks exactly as scoring every row does (issue 38: FTS5 scores every row
+matching any term of a query before its LIMIT), in memories of every size (issue 49:
+600 entries here)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from fakes import FakeEmbedder
 
 from engine.search import keyword as keyword_module
-from engine.search.keyword import KeywordHit
+from engine.search.keyword import KeywordHit, KeywordSearcher
 from engine.search.query import Query
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
@@ -51,8 +52,7 @@ def texts(seed: int) -> list[str]:
 
 
 @pytest.fixture
-def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory]:
-    monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 100)
+def memory(tmp_path: Path) -> Iterator[Memory]:
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in texts(38)])
         yield memory
@@ -71,6 +71,15 @@ def statements(mirror: EntryMirror, monkeypatch: pytest.MonkeyPatch) -> list[str
     return seen
 
 
+def unpruned(
+    keyword: KeywordSearcher, query: Query, limit: int, phrases: bool
+) -> list[KeywordHit]:
+    """The search with every row matching a term scored (no frequencies given)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(KeywordSearcher, "_with_frequencies", lambda self, asked, *_: asked)
+        return keyword.search(query, limit, phrases=phrases)
+
+
 def ranking(hits: list[KeywordHit]) -> list[tuple[str, float]]:
     return [(h.entry.id, h.bm25) for h in hits]
 
@@ -81,9 +90,7 @@ def test_rows_holding_only_a_common_term_go_unscored_and_the_ranking_stays(
 ) -> None:
     keyword = parts_of(memory).searcher.keyword
     query = Query.parse("zeppelin gearbox")
-    monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 10**9)
-    whole = keyword.search(query, limit, phrases=phrases)  # every row scored
-    monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 100)
+    whole = unpruned(keyword, query, limit, phrases)
     monkeypatch.setattr(keyword_module, "PHRASE_POOL", 5)
     seen = statements(keyword.mirror, monkeypatch)
     pruned = keyword.search(query, limit, phrases=phrases)
@@ -99,11 +106,24 @@ def test_a_bound_not_met_ranks_the_whole_query(
     common one are ranked too, as before."""
     keyword = parts_of(memory).searcher.keyword
     query = Query.parse("zeppelin gearbox")
-    monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 10**9)
-    whole = keyword.search(query, 20, phrases=False)
-    monkeypatch.setattr(keyword_module, "COMMON_TERM_MIN_ENTRIES", 100)
+    whole = unpruned(keyword, query, 20, False)
     seen = statements(keyword.mirror, monkeypatch)
     pruned = keyword.search(query, 20, phrases=False)
     assert ranking(pruned) == ranking(whole)
     assert not any("NOT" in s for s in seen)  # 12 rows could not fill 20: not even tried
     assert sum("zeppelin" not in h.entry.content for h in pruned) == 8
+
+
+def test_term_frequencies_are_counted_again_after_an_edit_that_keeps_the_count(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept frequencies follow the memory's version, not its entry count: an edit
+    taking "zeppelin" out of notes moves its frequency, and the ranking stays exact."""
+    keyword = parts_of(memory).searcher.keyword
+    query = Query.parse("zeppelin gearbox")
+    assert keyword.document_frequencies(["zeppelin"]) == {"zeppelin": 12}
+    zeppelins = [h.entry for h in keyword.search(Query.parse("zeppelin"), 20)]
+    for entry in zeppelins[:10]:
+        memory.update(entry.id, content=entry.content.replace("zeppelin", "airship"), embed=False)
+    assert keyword.document_frequencies(["zeppelin"]) == {"zeppelin": 2}
+    assert ranking(keyword.search(query, 5)) == ranking(unpruned(keyword, query, 5, True))
