@@ -71,9 +71,7 @@ def statements(mirror: EntryMirror, monkeypatch: pytest.MonkeyPatch) -> list[str
     return seen
 
 
-def unpruned(
-    keyword: KeywordSearcher, query: Query, limit: int, phrases: bool
-) -> list[KeywordHit]:
+def unpruned(keyword: KeywordSearcher, query: Query, limit: int, phrases: bool) -> list[KeywordHit]:
     """The search with every row matching a term scored (no frequencies given)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(KeywordSearcher, "_with_frequencies", lambda self, asked, *_: asked)
