@@ -10,6 +10,7 @@ summary and the indexer can leave them out; ``None`` means the project's own mat
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -280,10 +281,14 @@ class NoiseClassifier:
             return None
         return docs
 
-    def listed_page(self, rel: str) -> bool:
-        """Whether a manifest not itself accompanying material lists ``rel`` as a doc page."""
-        folder = self.ownership.listed_page(rel)
-        return folder is not None and not (folder and self.decide(f"{folder}/_"))
+    def listed_page(self, rel: str) -> str | None:
+        """The manifest, not itself accompanying material, that lists ``rel`` as a doc
+        page (its project-relative path), or ``None``."""
+        manifest = self.ownership.listed_page(rel)
+        if manifest is None:
+            return None
+        folder = posixpath.dirname(manifest)
+        return None if folder and self.decide(f"{folder}/_") else manifest
 
     def older_version(self, rel: str) -> str | None:
         """The folder (``docs/v2/``) when the page ``rel`` documents an earlier version of

@@ -78,8 +78,8 @@ class Ownership:
     """Docs folder → the folder of the docs tool's configuration that declares it
     (:mod:`engine.analyzer.doc_sites`)."""
     doc_pages: dict[str, list[str]] = field(default_factory=dict)
-    """Folder of a manifest → the doc pages (paths, glob patterns) it lists by name
-    (:mod:`engine.analyzer.doc_pages`)."""
+    """A manifest (project-relative path) → the doc pages (paths, glob patterns) it lists
+    by name (:mod:`engine.analyzer.doc_pages`)."""
     _go_packages: dict[str, str | None] = field(default_factory=dict)
 
     def member(self, folder: str) -> str | None:
@@ -106,10 +106,10 @@ class Ownership:
         )
 
     def listed_page(self, rel: str) -> str | None:
-        """The folder of the manifest that lists ``rel`` as a doc page, if one does
-        (:mod:`engine.analyzer.doc_pages`)."""
+        """The manifest (project-relative path) that lists ``rel`` as a doc page, if one
+        does (:mod:`engine.analyzer.doc_pages`)."""
         return next(
-            (f for f, pages in self.doc_pages.items() if doc_pages.listed(pages, rel)), None
+            (m for m, pages in self.doc_pages.items() if doc_pages.listed(pages, rel)), None
         )
 
     def submodule(self, rel: str) -> str | None:
@@ -182,7 +182,7 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
             if text is None:
                 continue
             if pages := doc_pages.declared_pages(folder, name, text):
-                own.doc_pages.setdefault(folder, []).extend(pages)
+                own.doc_pages.setdefault(f"{folder}/{name}" if folder else name, []).extend(pages)
             reader = _READERS.get(name)
             if reader is not None:
                 reader(root, folder, text, own.declared)

@@ -59,6 +59,10 @@ _PRIMARY_LANGUAGE = "en"
 _NEWS_DIRS = frozenset({"blog", "_posts", "news"})
 """A site's blog: news, like release notes, not documentation."""
 _DIALECT_NAMES = {"man": "man page"}
+LISTED_BY_MANIFEST = "listed by its manifest"
+"""The rule of a page the project's manifest lists as documentation (ex_doc's ``extras``,
+Cabal's ``extra-doc-files``, ``.yardopts``: :mod:`engine.analyzer.doc_pages`), whatever
+its folder's name; the decision's detail names the manifest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +144,10 @@ class SourceSet:
             return SourceDecision(rel, False, found[0], found[1])
         if self._translation(parts):
             return SourceDecision(rel, False, "translations", "/".join(parts[:2]) + "/")
-        return self._content(rel, dialect, _DIALECT_NAMES.get(dialect, dialect))
+        decision = self._content(rel, dialect, _DIALECT_NAMES.get(dialect, dialect))
+        if decision.included and (manifest := self.noise.listed_page(rel)) is not None:
+            return SourceDecision(rel, True, LISTED_BY_MANIFEST, manifest)
+        return decision
 
     def _content(self, rel: str, dialect: str, rule: str) -> SourceDecision:
         """The decision for a file named like documentation: a ``.txt`` file or a man

@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.analyzer.doc_pages import declared_pages, listed
 from engine.core.config import load_config
 from engine.services.source_report import explain_sources
-from engine.services.sources import SourceSet
+from engine.services.sources import LISTED_BY_MANIFEST, SourceSet
 
 MIX_EXS = """\
 defmodule Broadway.MixProject do
@@ -102,6 +102,9 @@ def test_pages_a_manifest_lists_are_sources_whatever_their_folder_is_called(
     report = explain_sources(tmp_path, load_config(tmp_path))
     rules = {f.decision.rel: f.decision for f in report.files}
     assert rules["guides/examples/amazon-sqs.md"].included
+    # The rule that decided is the project's declaration, and it names the manifest.
+    listed_page = rules["guides/examples/amazon-sqs.md"]
+    assert (listed_page.rule, listed_page.detail) == (LISTED_BY_MANIFEST, "mix.exs")
     assert not rules["guides/examples/unlisted.md"].included
     assert rules["guides/examples/unlisted.md"].rule == "examples"
     assert rules["tests/fixtures/listed.md"].rule == "tests"
@@ -116,6 +119,9 @@ def test_a_yard_or_cabal_listed_page_in_a_test_folder_is_a_source(tmp_path: Path
         "pkg/test/other.md": "# Not listed\n",
     })  # fmt: skip
     assert sources(tmp_path) == ["examples/guide.md", "pkg/test/README.md"]
+    report = explain_sources(tmp_path, load_config(tmp_path))
+    manifests = {f.decision.rel: f.decision.detail for f in report.files if f.decision.included}
+    assert manifests == {"examples/guide.md": ".yardopts", "pkg/test/README.md": "pkg/pkg.cabal"}
 
 
 def test_a_manifest_inside_a_test_fixture_declares_nothing(tmp_path: Path) -> None:
