@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEmbedder
+from project_files import write
 
 from engine.analyzer import DiscoveryDraft, analyze, definitions, discovery_drafts
 from engine.analyzer.definitions import budget_order, file_drafts
@@ -15,15 +16,6 @@ from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
 from engine.services.discovery import run_discovery
 from engine.services.memory import Memory
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
 
 PYPROJECT = """\
 [project]

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from project_files import sources, write
+
 from engine.analyzer.doc_pages import declared_pages, listed
 from engine.core.config import load_config
 from engine.services.source_report import explain_sources
-from engine.services.sources import LISTED_BY_MANIFEST, SourceSet
+from engine.services.sources import LISTED_BY_MANIFEST
 
 MIX_EXS = """\
 defmodule Broadway.MixProject do
@@ -35,19 +37,6 @@ extra-doc-files:     README.md
                      examples/*.md -- the tutorial pages
 build-type:          Simple
 """
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-def sources(root: Path) -> list[str]:
-    cfg = load_config(root)
-    return [rel for rel, _ in SourceSet(root, cfg, root / cfg.knowledge_dir).files()]
 
 
 def test_the_manifests_name_their_doc_pages() -> None:

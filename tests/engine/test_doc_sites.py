@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from project_files import write
 
 from engine.analyzer.noise import NoiseClassifier
 from engine.core.config import Config, load_config
@@ -22,13 +23,6 @@ EXAMPLE_PROGRAM = {
     "examples/demo/README.md": "# Demo\n\nRun main.py to hear the xylophone.\n",
 }
 """A real examples/ folder of code beside every docs site: it stays examples."""
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 def pages(*rels: str) -> dict[str, str]:

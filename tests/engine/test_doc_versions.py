@@ -6,25 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from project_files import sources, write
 
 from engine.analyzer.noise import NoiseClassifier
-from engine.core.config import load_config
-from engine.services.sources import SourceSet
 
 MKDOCS = "site_name: tool\nnav:\n  - v3 Manual: v3/index.md\n  - v2 Manual: v2/index.md\n"
 PAGES = ("docs/index.md", "docs/v1/flags.md", "docs/v2/flags.md", "docs/v3/flags.md")
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def sources(root: Path) -> list[str]:
-    cfg = load_config(root)
-    return [rel for rel, _ in SourceSet(root, cfg, root / cfg.knowledge_dir).files()]
 
 
 def site(root: Path, manifest: dict[str, str]) -> NoiseClassifier:

@@ -5,18 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from project_files import write
 
 from engine.analyzer import analyze, discovery_drafts
 from engine.analyzer.definitions import MAX_CHUNK_CHARS, definition_drafts, file_drafts
 from engine.analyzer.noise import NoiseClassifier, classify_path
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.mark.parametrize(

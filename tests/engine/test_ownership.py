@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEmbedder
+from project_files import write
 
 from engine import Indexer, Memory, run_discovery
 from engine.analyzer import analyze, discovery_drafts
@@ -33,14 +34,6 @@ CSHARP = (
     "namespace Acme;\n\n/// <summary>Parses requests.</summary>\npublic class Core\n{\n"
     "    public int Parse(string text) => text.Length;\n}\n"
 )
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def crate(folder: str, name: str, licence: str = "LICENSE-MIT") -> dict[str, str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import git_repo, run_cli
+from project_files import sources, write
 
 from engine.core.config import load_config
 from engine.markdown.plain import odoc_as_markdown, roff_as_markdown, text_kind, vimdoc_as_markdown
@@ -32,19 +33,6 @@ MAN = (
     '.TH FD 1\n.SH NAME\nfd \\- find entries in the filesystem\n.SH OPTIONS\n.TP\n'
     ".B \\-H, \\-\\-hidden\nInclude hidden directories and files in the \\fBquokka\\fR search.\n"
 )  # fmt: skip
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-def sources(root: Path) -> list[str]:
-    cfg = load_config(root)
-    return [rel for rel, _ in SourceSet(root, cfg, root / cfg.knowledge_dir).files()]
 
 
 def test_a_docc_catalog_and_docs_outside_any_listed_folder_are_sources(tmp_path: Path) -> None:
