@@ -215,11 +215,15 @@ HOOK_NEEDS_NOT = (
     "re2",
     "engine.freshness.code_symbols",
     "snowballstemmer.porter_stemmer",
+    "app.hook_endpoint",
+    "socketserver",
 )
 """What the prompt hook, a process per prompt, does without: the CLI's command modules
 (``memory-tui hook`` goes straight to the hook), the writes' content checks and secret
-rules, the parsers the stale check needs only for a cited file that changed, and the
-pure-Python stemmers (PyStemmer's C ones give the same stems)."""
+rules, the parsers the stale check needs only for a cited file that changed, the
+pure-Python stemmers (PyStemmer's C ones give the same stems), and the server's side of
+the exchange with a running server (its socket server and threads: the hook asks through
+:mod:`app.hook_client` alone)."""
 
 
 def test_the_hook_as_claude_code_runs_it_imports_only_what_it_reads_with(

@@ -9,23 +9,11 @@ reach both.
 from __future__ import annotations
 
 import pytest
+from judged import judged as result
 
-from engine.core.models import Entry, ScoreExplanation, SearchResult, Source
+from engine.core.models import SearchResult
 from engine.search.companions import companions, pair_companions
 from engine.search.gate import shown
-
-
-def result(entry_id: str, score: float, fused: float, path: str) -> SearchResult:
-    entry = Entry(
-        id=entry_id,
-        content=entry_id,
-        source=Source.DISCOVERY,
-        file_path=path,
-        line_start=3,
-        line_end=9,
-    )
-    why = ScoreExplanation(fused_score=fused, vector_similarity=0.0, coverage=0.0)
-    return SearchResult(entry, score, why)
 
 
 def ids(results: list[SearchResult]) -> list[str]:

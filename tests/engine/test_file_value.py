@@ -10,21 +10,14 @@ sixth.
 
 from __future__ import annotations
 
-from engine.core.models import Entry, ScoreExplanation, SearchResult, Source
+from judged import judged
+
+from engine.core.models import SearchResult
 from engine.search.gate import FILE_SUPPORT, file_values, files_first, order_key, shown
 
 
 def result(entry_id: str, fused: float, path: str, score: float = 0.8) -> SearchResult:
-    entry = Entry(
-        id=entry_id,
-        content=entry_id,
-        source=Source.DISCOVERY,
-        file_path=path,
-        line_start=3,
-        line_end=9,
-    )
-    why = ScoreExplanation(fused_score=fused, vector_similarity=0.0, coverage=0.0)
-    return SearchResult(entry, score, why)
+    return judged(entry_id, score, fused, path)
 
 
 KEYS = (3.35, 3.1, 3.05, 3.0)
