@@ -4,7 +4,7 @@ prompt hook with no server, keyword and hybrid ``search``, ``list``, ``status`` 
 ``doctor``; wall time (median, p95), CPU (user + system, from ``wait4``) and whether the
 command imported LanceDB (``python -X importtime``).
 
-    python -m bench.short_commands [--before 2c4e4fb] [--runs 7] [--hook-runs 20]
+    python -m bench.short_commands [--before 2c4e4fb] [--runs 7] [--hook-runs 20] [--only CASE…]
 
 The memory is the one ``python -m bench.hook_commit`` builds (``bench/.cache/hook-commit``:
 the Argo CD docs, 3,529 entries, indexed with the real model), copied once per version. Each version
@@ -34,11 +34,17 @@ CACHE = REPO / "bench" / ".cache" / "short-commands"
 BEFORE = "2c4e4fb"
 """main when issue 49's nopatch branch started (session 16)."""
 PROMPT = json.dumps({"prompt": "how do I configure sync waves for my application?"})
-IMPORT_LANCEDB = {
-    "before": "from engine.storage.lancedb_import import lancedb; lancedb()",
-    "after": "import lancedb",
-}
-"""How each version imports LanceDB (``before``: through its patches)."""
+PATCHED_IMPORT = "from engine.storage.lancedb_import import lancedb; lancedb()"
+"""How a version with ``engine/storage/lancedb_import.py`` (2c4e4fb) imports LanceDB:
+through its patches; later ones ``import lancedb``."""
+
+
+def import_lancedb(source: Path) -> str:
+    """The statement with which the version at ``source`` imports LanceDB."""
+    patched = (source / "engine" / "storage" / "lancedb_import.py").is_file()
+    return PATCHED_IMPORT if patched else "import lancedb"
+
+
 COMMANDS: dict[str, list[str]] = {
     "hook (no server)": ["hook"],
     "search --mode keyword": ["search", "sync waves", "--mode", "keyword"],
@@ -99,6 +105,9 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--hook-runs", type=int, default=20)
+    parser.add_argument(
+        "--only", nargs="+", metavar="CASE", help="only these cases, e.g. 'search --mode hybrid'"
+    )
     args = parser.parse_args()
     build(rebuild=False)
     versions = {"before": commit_source(args.before, CACHE / f"src-{args.before}"), "after": REPO}
@@ -108,9 +117,15 @@ def main() -> None:
         shutil.rmtree(roots[name], ignore_errors=True)
         shutil.copytree(BUILT, roots[name], symlinks=True)
     cases: dict[str, list[str] | None] = {"import lancedb": None, **COMMANDS}
+    if args.only:
+        unknown = set(args.only) - set(cases)
+        if unknown:
+            parser.error(f"unknown cases {sorted(unknown)}; the cases: {list(cases)}")
+        cases = {case: argv for case, argv in cases.items() if case in args.only}
+    load = os.getloadavg()[0]
     for name, source in versions.items():  # warm-up: bytecode written, caches filled
-        run(source, roots[name], ["-c", IMPORT_LANCEDB[name]], write_bytecode=True)
-        for warm in COMMANDS.values():
+        run(source, roots[name], ["-c", import_lancedb(source)], write_bytecode=True)
+        for warm in (argv for argv in cases.values() if argv is not None):
             run(source, roots[name], warm, write_bytecode=True)
     walls: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
@@ -119,7 +134,7 @@ def main() -> None:
         for n in range(runs):
             order = list(versions) if n % 2 == 0 else list(reversed(versions))
             for name in order:
-                argv = command or ["-c", IMPORT_LANCEDB[name]]
+                argv = command or ["-c", import_lancedb(versions[name])]
                 wall, cpu, _ = run(versions[name], roots[name], argv)
                 walls.setdefault((case, name), []).append(wall)
                 cpus.setdefault((case, name), []).append(cpu)
@@ -130,14 +145,14 @@ def main() -> None:
     for case, command in cases.items():
         for name in versions:
             w, c = walls[(case, name)], cpus[(case, name)]
-            argv = command or ["-c", IMPORT_LANCEDB[name]]
+            argv = command or ["-c", import_lancedb(versions[name])]
             lance = "yes" if imports_lancedb(versions[name], roots[name], argv) else "no"
             label = f"before ({args.before})" if name == "before" else "after"
             print(
                 f"| {case} | {label} | {median(w):.3f} s | {percentile(w, 95):.3f} s | "
                 f"{median(c):.3f} s | {lance} |"
             )
-    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"load average at the start: {load:.1f}, at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import logging
 import os
 import sqlite3
@@ -152,5 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: exit with :func:`main`'s code."""
-    sys.exit(main())
+    """Console-script wrapper: exit with :func:`main`'s code.
+
+    The process ends with the command, and everything it built goes with it, so the
+    exit does not walk those objects with the cyclic garbage collector (``gc.freeze``):
+    the collections Python runs while it shuts down visited every object of LanceDB's
+    import (pydantic's schemas of its REST client above all) and cost a command that
+    opened the store 0.2-0.4 s of CPU after its work was done (bench/RESULTS.md, "Issue 49
+    (cold, session 18)"). The shutdown is otherwise the usual one: exit handlers run,
+    streams are flushed, what the command opened it has closed already."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)

@@ -139,7 +139,7 @@ WEIGHTS_SHA256 = "5ba0032aefec27c763b2d9c8912eeec19529d4efdab9a71a9756e8056ba8f2
 
 MODEL_SHA256 = {
     "model.safetensors": WEIGHTS_SHA256,
-    "model.onnx": "7e61a50e51ab5d9ca2219d9a40a5ce0ad3bfec51a6a28314642b37ea5ade1bb4",
+    "model.onnx": "a33a80372822d77e94edcfb53a653503a84497d8de6cc469b55bb4b8c09e1301",
     "model-int8.onnx": "4e02244fd438868a9380873b0251eb3203c434fc79a7492d7377411b0c483bd1",
     "model-int8.json": "80d1998a64946bd8802229cb0f543f37941ad9bfcc0f81c57181dd9f91d23867",
 }

@@ -25,7 +25,6 @@ from engine.embedding.base import (
     force_offline,
     model_path,
 )
-from engine.embedding.int8_weights import quantised_weights
 from engine.embedding.onnx_files import DamagedModelError, Variant, onnx_path
 from engine.embedding.reference import SentenceTransformerEmbedder, reference_installed
 
@@ -149,7 +148,9 @@ class OnnxEmbedder(Uncached):
         options.log_severity_level = 3  # errors only: nothing on stderr in normal use
         providers = choose_providers(ort.get_available_providers(), os.environ.get(DEVICE_ENV))
         try:
-            if variant == "int8":
+            if variant == "int8":  # (documents only: a search never imports the quantiser)
+                from engine.embedding.int8_weights import quantised_weights
+
                 # Shipped without its quantised weights: computed from the float16 ones (the
                 # quantiser's bytes). onnxruntime copies them into the graph when it loads
                 # it, so they are freed once the session exists.

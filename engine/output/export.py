@@ -36,7 +36,6 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from engine.core.models import ENTRY_FIELDS, Entry, ExportFormat, SearchResult
 from engine.guards.terminal import json_text, printable, printable_line
@@ -326,6 +325,8 @@ def _xml_element(name: str, text: str, indent: str) -> str:
         return f'{indent}<{name} encoding="base64">{_base64(text)}</{name}>'
     if not text:
         return f"{indent}<{name}/>"
+    from xml.sax.saxutils import escape  # (see _render_xml)
+
     return f"{indent}<{name}>{escape(text, _XML_REFS)}</{name}>"
 
 
@@ -346,6 +347,10 @@ def _xml_result(row: dict[str, object]) -> list[str]:
 
 
 def _render_xml(results: Sequence[SearchResult], query: str) -> str:
+    # Imported here: xml.sax.saxutils imports urllib.request (a quarter of a cold keyword
+    # search's imports), and only this format needs it.
+    from xml.sax.saxutils import quoteattr
+
     if _XML_INVALID.search(query):
         attrs = f'query="{_base64(query)}" queryEncoding="base64"'
     else:

@@ -373,12 +373,13 @@ class Records:
         return done
 
     def close(self) -> None:
-        """Fold reference counts into the store if this process has it open (one commit,
-        milliseconds), then close the mirror. A process that never opened LanceDB (a
-        server that only searched) leaves them in the mirror's backlog, a SQLite table as
-        durable as the counts, for the next writer: closing never imports LanceDB, so a
-        server leaves at once."""
+        """Fold reference counts into the store if this process wrote to it (one commit,
+        milliseconds), then close the mirror. A process that only read, a vector search
+        included, leaves them in the mirror's backlog, a SQLite table as durable as the
+        counts, for the next writer: a search adds no store version, not even when it
+        closes, and closing never imports LanceDB, so a server leaves at once."""
         if self._store is not None:
-            self.flush_references()
+            if self._store.commits:
+                self.flush_references()
             self._store.wait_for_compaction()
         self.mirror.close()

@@ -60,3 +60,29 @@ def test_seed002_reference_counts_can_be_turned_off(tmp_path: Path) -> None:
     run_cli("search", "wombat importer", "--mode", "keyword", cwd=root, home=home)
     prompt_context(json.dumps({"prompt": "how does the wombat importer retry?"}), root)
     assert _count(root, entry_id) == 0
+
+
+def test_a_cli_vector_search_counts_without_writing_the_store(tmp_path: Path) -> None:
+    # The counts wait in the keyword index for the next writer, as a keyword search's
+    # do: a hybrid search that opened LanceDB to read it commits nothing there either
+    # (before, closing folded the counts in: a store version, and the write lock, per search).
+    from engine.storage.lance_rows import latest_version_on_disk
+
+    root = tmp_path / "project"
+    (root / ".claude").mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    with Memory.open(root) as memory:  # the real model: the search must find the entry
+        entry_id = memory.add("the wombat importer retries failed uploads three times").entry.id
+        memory.add("an unrelated note about release trains")
+        vectors = memory.paths.vectors_dir
+    version = latest_version_on_disk(vectors)
+    out = run_cli("search", "wombat importer", "--mode", "hybrid", "--json", cwd=root, home=home)
+    assert out.returncode == 0, out.stderr
+    assert [r["id"] for r in json.loads(out.stdout)] == [entry_id]
+    assert latest_version_on_disk(vectors) == version
+    assert _count(root, entry_id) == 1
+    with Memory.open(root, embedder=FakeEmbedder(384)) as memory:
+        memory.compact()  # hands the waiting counts to the store (as the next write does)
+    assert latest_version_on_disk(vectors) != version
+    assert _count(root, entry_id) == 1

@@ -174,6 +174,28 @@ def test_cli_keyword_search_imports_neither_store_nor_model(
     assert sorted(imported & set(KEYWORD_PATH_HEAVY)) == []
 
 
+XML_ONLY = ("xml.sax", "xml.sax.saxutils", "urllib.request")
+"""What only the ``xml`` output format needs (its escaping; ``urllib.request`` comes with
+it): a quarter of a cold keyword search's imports."""
+
+
+def test_a_text_search_leaves_the_xml_format_unimported_and_an_xml_one_imports_it(
+    tmp_path: Path, populated: tuple[Path, str]
+) -> None:
+    root, _ = populated
+    for fmt, expected in (("text", []), ("xml", list(XML_ONLY))):
+        code = f"""
+            import contextlib, io
+            from app.cli import main
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                args = ["search", "gearboxes", "--mode", "keyword", "--format", {fmt!r}]
+                assert main(["--project", {str(root)!r}, *args]) == 0
+            assert "Gearboxes" in out.getvalue()
+        """
+        assert loaded_after(code, XML_ONLY, home=tmp_path) == expected, fmt
+
+
 def test_cli_hook_imports_neither_store_nor_model(
     tmp_path: Path, populated: tuple[Path, str]
 ) -> None:

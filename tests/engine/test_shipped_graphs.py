@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -97,6 +98,66 @@ def test_the_fp32_graph_reads_the_shipped_weights_in_place() -> None:
         "model.safetensors"
     }
     assert onnx_files.onnx_path("fp32").stat().st_size < 100_000  # no second copy of them
+
+
+def _embedding_gathers(model: Any) -> list[Any]:
+    """The Gather nodes that pick rows of an embedding table in ``model`` (onnx)."""
+    nodes = model.graph.node
+    return [n for n in nodes if n.op_type == "Gather" and "embeddings" in n.input[0]]
+
+
+def test_the_fp32_graph_casts_the_rows_it_picks_not_whole_tables() -> None:
+    # Casting the whole word table (30,522 x 384) was a third of the model's load time,
+    # paid by every cold vector search for the few rows a query uses.
+    import onnx
+
+    graph = onnx.load(str(onnx_files.onnx_path("fp32")), load_external_data=False)
+    float16 = {t.name for t in graph.graph.initializer if t.data_type == onnx.TensorProto.FLOAT16}
+    gathers = _embedding_gathers(graph)
+    assert len(gathers) == 3  # words, positions, token types
+    assert all(g.input[0] in float16 for g in gathers)
+    casts = {n.input[0]: n for n in graph.graph.node if n.op_type == "Cast"}
+    assert all(casts[g.output[0]].attribute[0].i == onnx.TensorProto.FLOAT for g in gathers)
+
+
+def test_picking_rows_before_casting_gives_the_same_vectors_bit_for_bit() -> None:
+    """The shipped graph against the same graph casting each table whole before picking
+    its rows (as it was built before): byte-identical vectors, one text or a batch."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+    from tokenizers import Tokenizer
+
+    from engine.embedding.onnx_embedder import MAX_TOKENS
+
+    graph = onnx.load(str(onnx_files.onnx_path("fp32")))  # weights read in: no file beside
+    nodes = list(graph.graph.node)
+    gathers = _embedding_gathers(graph)
+    assert len(gathers) == 3
+    for gather in gathers:
+        cast = next(n for n in nodes if n.op_type == "Cast" and n.input[0] == gather.output[0])
+        table, indices = gather.input
+        whole = helper.make_node("Cast", [table], [f"{table}_float"], to=onnx.TensorProto.FLOAT)
+        picked = helper.make_node("Gather", [f"{table}_float", indices], list(cast.output))
+        at = nodes.index(gather)
+        nodes.remove(cast)
+        nodes[at : at + 1] = [whole, picked]
+    del graph.graph.node[:]
+    graph.graph.node.extend(nodes)
+    onnx.checker.check_model(graph)
+    before = ort.InferenceSession(graph.SerializeToString(), providers=["CPUExecutionProvider"])
+    tokenizer = Tokenizer.from_file(str(model_path() / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    shipped = OnnxEmbedder()
+    texts = ["sync waves", "Ünïcödé, 日本語 and 🚀", "word " * (2 * MAX_TOKENS), "[UNK] a"]
+    for batch in [[t] for t in texts] + [texts]:
+        encodings = tokenizer.encode_batch(batch)
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        expected = before.run(None, feeds)[0]
+        assert shipped.embed_documents(batch).tobytes() == expected.tobytes()
 
 
 def test_the_checksums_are_those_of_the_shipped_files() -> None:
