@@ -1,14 +1,19 @@
-"""What a running server answers the prompt hook (:mod:`app.hook_endpoint`)."""
+"""What a running server answers its clients on the loopback endpoint
+(:mod:`app.hook_endpoint`): the prompt hook's entries, and the index runs of
+``memory-tui index`` and the git hooks."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 
-from app.hook_client import Injected
-from app.hook_endpoint import Answer
+from app.hook_client import IndexRequest, Injected, config_key
+from app.hook_endpoint import Answer, Index, Refused
 
 if TYPE_CHECKING:
     from app.mcp.server import MemoryServer
+    from engine import Memory
 
 
 def hook_answer(server: MemoryServer) -> Answer:
@@ -24,3 +29,25 @@ def hook_answer(server: MemoryServer) -> Answer:
         return [injected(r) for r in chosen]
 
     return answer
+
+
+def index_answer(memory: Callable[[], Memory]) -> Index:
+    """Run an index request on the server's memory (``memory()``: opened on first call)
+    as ``memory-tui index`` would run it in the client: the same engine calls
+    (:class:`engine.Indexer`, text first, then the vectors), under the same index lock;
+    refused when the server's configuration is not the one the client would use (e.g. the
+    file changed since the server started)."""
+
+    def index(request: IndexRequest) -> dict[str, Any]:
+        from engine import Indexer
+
+        opened = memory()
+        if config_key(opened.config) != request.config:
+            raise Refused("the server runs with another configuration than the client's")
+        indexer = Indexer(opened)
+        report = indexer.run(dry_run=request.dry_run, only=request.paths, embed=False)
+        if request.embed and not request.dry_run:
+            indexer.embed(report)
+        return asdict(report)
+
+    return index

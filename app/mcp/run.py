@@ -21,7 +21,7 @@ import anyio
 
 from app.hook_endpoint import serve_hook
 from app.mcp.auth import TOKEN_ENV, require_token_beyond_loopback
-from app.mcp.hook import hook_answer
+from app.mcp.hook import hook_answer, index_answer
 from app.mcp.listen import listen
 from app.mcp.serving import HttpServer, record
 from engine import MemoryPaths
@@ -168,11 +168,12 @@ def serve(
             print(started, file=sys.stderr, flush=True)
             log.info(started.removeprefix("memory-tui: "), extra={FILE_ONLY: True})
             memory_dir = MemoryPaths.for_root(root).memory_dir
-            with record(memory_dir, running), serve_hook(root, hook_answer(server)):
+            endpoint = serve_hook(root, hook_answer(server), index_answer(server.state.memory))
+            with record(memory_dir, running), endpoint:
                 anyio.run(_serve_http, server, host, listening)
         else:
             log.info("serving %s over stdio (pid %d)", root, os.getpid())
-            with serve_hook(root, hook_answer(server)):
+            with serve_hook(root, hook_answer(server), index_answer(server.state.memory)):
                 anyio.run(server.run_stdio_async)
     except KeyboardInterrupt:
         pass
