@@ -2,8 +2,9 @@
 (issue 49): the CLI (a real ``memory-tui`` in this process) asks the endpoint, and runs the
 index itself when no server answers, the server refuses, fails, dies or goes silent.
 
-The server here is the endpoint in this process over a real memory (the fake embedder);
-test_served_index_slow.py runs the real ``memory-tui serve-mcp``.
+The server is the endpoint in this process over a real memory (the fake embedder), or, in
+the slow test, the real ``memory-tui serve-mcp`` with the real model, asked by the real
+console script.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import CLI, clean_env, git_repo, run_cli, run_console_script
 from fakes import FakeEmbedder
 
 from app import hook_client
@@ -361,3 +363,59 @@ def test_a_failing_run_is_reported_to_the_client(project: Path) -> None:
         answer = _ask(project, {"config": "x"})
 
     assert answer == {"error": "the index run failed: RuntimeError: the store is gone"}
+
+
+# --- the real server and the real entry point ---------------------------------------------
+
+
+def _imported(stderr: str) -> set[str]:
+    """The top-level packages a process imported, from its ``-X importtime`` lines."""
+    lines = [line for line in stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in lines}
+
+
+@pytest.mark.slow
+def test_a_running_serve_mcp_indexes_for_the_cli_and_the_git_hook_which_import_no_lancedb(
+    project: Path, home: Path, tmp_path: Path
+) -> None:
+    assert CLI is not None
+    with open(tmp_path / "server.log", "wb") as log:
+        server = subprocess.Popen(  # kept open, as Claude Code keeps its stdio server
+            [CLI, "serve-mcp", "--project", str(project)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env=clean_env(home),
+        )
+    record = project / ".claude" / "memory" / FOLDER / f"{server.pid}.json"
+    try:
+        deadline = time.monotonic() + 60
+        while not record.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        timed = {"PYTHONPROFILEIMPORTTIME": "1"}
+        indexed = run_console_script("index", cwd=project, home=home, env=timed)
+        (project / ".claude" / "knowledge" / "belts.md").write_text(
+            "# Belts\n\nBelts are checked for cracks.\n", encoding="utf-8"
+        )
+        subprocess.run(["git", "add", "-A"], cwd=project, check=True, env=clean_env(home))
+        hooked = run_console_script("hooks", "run", "pre-commit", cwd=project, home=home, env=timed)
+    finally:
+        server.kill()  # kill -9: its discovery file stays behind, stale
+        server.wait(30)
+    _edit(project)
+    alone = run_console_script("index", "--no-embed", cwd=project, home=home, env=timed)
+
+    served = f"memory-tui: indexed by the running server (pid {server.pid})"
+    assert indexed.returncode == 0 and served in indexed.stderr, indexed.stderr[-2000:]
+    assert "1 files: 1 changed" in indexed.stdout and "2 chunks embedded" in indexed.stdout
+    assert "engine" in _imported(indexed.stderr) and "lancedb" not in _imported(indexed.stderr)
+    assert hooked.returncode == 0 and served in hooked.stderr, hooked.stderr[-2000:]
+    assert "re-indexed 1 knowledge file(s) (1 entries new, 0 removed, 1 embedded)" in (
+        hooked.stderr
+    )
+    assert "lancedb" not in _imported(hooked.stderr)
+    assert found(project, home, "cracks")
+    assert alone.returncode == 0 and "did not index" not in alone.stderr
+    assert "indexed by the running server" not in alone.stderr
+    assert "lancedb" in _imported(alone.stderr)  # indexed by itself: the store of record
+    assert not record.exists() and "2 files: 1 changed" in alone.stdout
