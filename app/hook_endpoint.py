@@ -93,8 +93,7 @@ def guarded_paths(root: Path, paths: tuple[str, ...] | None) -> tuple[str, ...] 
     Raises:
         Refused: a path that is empty, absolute, climbs out, or leads outside.
     """
-    from engine import EngineError, NotFoundError
-    from engine.guards.files import resolve_inside
+    from engine import EngineError, NotFoundError, resolve_inside
 
     if paths is None:
         return None
