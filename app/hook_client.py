@@ -4,11 +4,14 @@ the servers of this project and ask one (the server's side: :mod:`app.hook_endpo
 Two kinds of request, each one JSON line carrying the token:
 
 * ``prompt`` (:func:`ask`): the prompt hook asks for the entries to inject;
-* ``index`` (:func:`ask_index`): ``memory-tui index`` and the git hooks' re-index ask the
+* ``index`` (:func:`ask_server`): ``memory-tui index`` and the git hooks' re-index ask the
   server to run the index (:class:`IndexRequest`) on its open store with its model
-  loaded, instead of importing LanceDB and loading the model themselves. The server
-  writes a ``{"working": true}`` line every :data:`HEARTBEAT` seconds while the run goes
-  on, then ``{"report": {...}}`` (or ``{"error": "..."}``).
+  loaded, instead of importing LanceDB and loading the model themselves;
+* ``search`` (:func:`ask_server`): ``memory-tui search --mode hybrid|vector`` asks the
+  server to search and render the results (:class:`SearchRequest`).
+
+For these two the server writes a ``{"working": true}`` line every :data:`HEARTBEAT`
+seconds while the work goes on, then ``{"report": {...}}`` (or ``{"error": "..."}``).
 
 Every kind, size and timeout of the exchange is declared here, once. The hook is a fresh
 process per prompt, and what it imports is most of its run time (bench/RESULTS.md,
@@ -45,7 +48,9 @@ PROMPT = "prompt"
 """The prompt hook's request: ``{"token", "kind", "prompt"}``."""
 INDEX = "index"
 """The index run's request: ``{"token", "kind", **IndexRequest fields}``."""
-KINDS = (PROMPT, INDEX)
+SEARCH = "search"
+"""A search's request: ``{"token", "kind", **SearchRequest fields}``."""
+KINDS = (PROMPT, INDEX, SEARCH)
 
 MAX_REQUEST = 256 * 1024
 """Bytes of one request line: a prompt (the hook sends at most 2,000 characters) or the
@@ -54,8 +59,8 @@ MAX_PATHS = 2_000
 """Paths one index request may name (a larger change is indexed by the client itself)."""
 MAX_PATH_CHARS = 1_024
 """Characters of one path in an index request."""
-MAX_RESPONSE = 256 * 1024
-"""Bytes of one answer line."""
+MAX_RESPONSE = 8 * 1024 * 1024
+"""Bytes of one answer line (a search's rendered results, at most 100 of them)."""
 
 REQUEST_TIMEOUT = 2.0
 """Seconds the server waits for a request line before dropping the connection."""
@@ -63,10 +68,10 @@ CONNECT_TIMEOUT = 1.0
 """Seconds an index client waits for a server to accept the connection."""
 HEARTBEAT = 0.5
 """Seconds between the server's ``working`` lines while an index run goes on."""
-INDEX_SILENCE = 15.0
-"""Seconds an index client waits for the next line before it gives the server up (a
-stopped or hung server) and indexes by itself; a server that dies closes the connection,
-and the client goes on at once."""
+SILENCE = 15.0
+"""Seconds an index or search client waits for the next line before it gives the server
+up (a stopped or hung server) and does the work by itself; a server that dies closes the
+connection, and the client goes on at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,44 +263,98 @@ class IndexRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """A search asked of the server: what ``Memory.search`` gets, and the format of the
+    rendered results."""
+
+    config: str
+    """:func:`config_key` of the client's configuration."""
+    query: str
+    format: str = "text"
+    mode: str | None = None
+    limit: int | None = None
+    category: str | None = None
+    min_score: float | None = None
+    source: str | None = None
+    stale_only: bool = False
+
+    def fields(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> SearchRequest:
+        """The request in a request line's fields (their values are the engine's to check).
+
+        Raises:
+            ValueError: a field is missing or of the wrong type.
+        """
+        config, query, fmt = data.get("config"), data.get("query"), data.get("format", "text")
+        if not isinstance(config, str) or not config:
+            raise ValueError("no configuration key")
+        if not isinstance(query, str) or not isinstance(fmt, str):
+            raise ValueError("query and format must be text")
+        optional: dict[str, type | tuple[type, ...]] = {
+            "mode": str,
+            "limit": int,
+            "category": str,
+            "min_score": (int, float),
+            "source": str,
+        }
+        values: dict[str, Any] = {}
+        for name, kind in optional.items():
+            value = data.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+                raise ValueError(f"{name} is of the wrong type")
+            values[name] = value
+        stale_only = data.get("stale_only", False)
+        if not isinstance(stale_only, bool):
+            raise ValueError("stale_only must be true or false")
+        return cls(config=config, query=query, format=fmt, stale_only=stale_only, **values)
+
+
+@dataclass(frozen=True, slots=True)
 class Served:
-    """A server's answer to an index request."""
+    """A server's answer to an index or search request."""
 
     pid: int
     report: dict[str, Any]
-    """The run's ``IndexReport`` as fields (checked by the caller, which knows the type)."""
+    """What the server did, as fields (checked by the caller, which knows their types)."""
 
 
 class NotServed(Exception):
-    """A server of this project was asked and did not run the index (``str()``: why)."""
+    """A server of this project was asked and did not do the work (``str()``: why)."""
 
     def __init__(self, pid: int, reason: str) -> None:
         super().__init__(reason)
         self.pid = pid
 
 
-def ask_index(memory_dir: Path, root: Path, request: IndexRequest) -> Served | None:
-    """Have the newest running server of the project at ``root`` run ``request``.
+def ask_server(
+    memory_dir: Path, root: Path, kind: str, request: IndexRequest | SearchRequest
+) -> Served | None:
+    """Have the newest running server of the project at ``root`` do ``request`` (of
+    ``kind``: :data:`INDEX` or :data:`SEARCH`).
 
-    Returns None when no server runs. The server's answer comes when its run is done
+    Returns None when no server runs. The server's answer comes when its work is done
     (however long: it says it is working every :data:`HEARTBEAT` seconds).
 
     Raises:
-        NotServed: the server refused, failed, went silent for :data:`INDEX_SILENCE`
-            seconds or closed the connection: the caller indexes by itself (an unfinished
-            run of the server's keeps the index lock until it ends, so the two never mix).
+        NotServed: the server refused, failed, went silent for :data:`SILENCE`
+            seconds or closed the connection: the caller does the work by itself (an
+            unfinished index run of the server's keeps the index lock until it ends, so
+            the two never mix).
     """
     found = endpoints(memory_dir, root)
     if not found:
         return None
     endpoint = found[0]
-    line = json.dumps({"token": endpoint.token, "kind": INDEX, **request.fields()}).encode()
+    line = json.dumps({"token": endpoint.token, "kind": kind, **request.fields()}).encode()
     if len(line) >= MAX_REQUEST:
         raise NotServed(endpoint.pid, f"the request is over {MAX_REQUEST} bytes")
     try:
         with socket.create_connection((HOST, endpoint.port), timeout=CONNECT_TIMEOUT) as sock:
             sock.sendall(line + b"\n")
-            for answer in _lines(sock, lambda: INDEX_SILENCE):
+            for answer in _lines(sock, lambda: SILENCE):
                 if isinstance(answer, dict) and answer.get("working") is True:
                     continue
                 report = _answered(answer, "report")
@@ -303,7 +362,7 @@ def ask_index(memory_dir: Path, root: Path, request: IndexRequest) -> Served | N
                     raise ValueError("not a report")
                 return Served(endpoint.pid, report)
     except TimeoutError:
-        raise NotServed(endpoint.pid, f"no answer for {INDEX_SILENCE:g} s") from None
+        raise NotServed(endpoint.pid, f"no answer for {SILENCE:g} s") from None
     except (OSError, ValueError) as exc:
         raise NotServed(endpoint.pid, str(exc) or type(exc).__name__) from None
     raise NotServed(endpoint.pid, "no answer")  # pragma: no cover - _lines never ends

@@ -59,9 +59,11 @@ from app.hook_client import (
     MAX_REQUEST,
     PROMPT,
     REQUEST_TIMEOUT,
+    SEARCH,
     Endpoint,
     IndexRequest,
     Injected,
+    SearchRequest,
 )
 
 log = logging.getLogger("memory_tui.hook")
@@ -78,6 +80,9 @@ Answer = Callable[[str], list[Injected]]
 Index = Callable[[IndexRequest], dict[str, Any]]
 """Runs an index request (its paths already guarded) and returns the report's fields;
 raises :class:`Refused` for a request this server cannot run as the client would."""
+Search = Callable[[SearchRequest], dict[str, Any]]
+"""Runs a search request and returns what the client prints; raises :class:`Refused` as
+:data:`Index` does."""
 
 
 class Refused(Exception):
@@ -116,10 +121,13 @@ class _Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = False
 
-    def __init__(self, root: Path, answer: Answer, index: Index | None, token: str) -> None:
+    def __init__(
+        self, root: Path, answer: Answer, index: Index | None, search: Search | None, token: str
+    ) -> None:
         self.root = root
         self.answer = answer
         self.index = index
+        self.search = search
         self.token = token
         super().__init__((HOST, 0), _Handler)
 
@@ -155,6 +163,8 @@ class _Handler(socketserver.StreamRequestHandler):
             self._prompt(request)
         elif kind == INDEX and self.server.index is not None:
             self._index(request, self.server.index)
+        elif kind == SEARCH and self.server.search is not None:
+            self._search(request, self.server.search)
         else:
             self._reply({"error": f"this server does not answer requests of kind {kind!r}"})
 
@@ -172,26 +182,42 @@ class _Handler(socketserver.StreamRequestHandler):
         self._reply({"results": [asdict(i) for i in found]})
 
     def _index(self, request: dict[str, Any], index: Index) -> None:
-        """Run the index in a thread of its own, saying ``working`` while it runs: a
-        client that leaves meanwhile does not stop it (its own run waits for the lock)."""
         try:
             asked = IndexRequest.from_fields(request)
             asked = replace(asked, paths=guarded_paths(self.server.root, asked.paths))
         except (ValueError, Refused) as exc:
             self._reply({"error": f"refused: {exc}"})
             return
+        self._work(lambda: index(asked), "the index run")
+
+    def _search(self, request: dict[str, Any], search: Search) -> None:
+        try:
+            asked = SearchRequest.from_fields(request)
+        except ValueError as exc:
+            self._reply({"error": f"refused: {exc}"})
+            return
+        self._work(lambda: search(asked), "the search")
+
+    def _work(self, work: Callable[[], dict[str, Any]], what: str) -> None:
+        """Do ``work`` in a thread of its own, saying ``working`` while it runs, then
+        answer its report: a client that leaves meanwhile does not stop it (an index
+        run of its own waits for the index lock)."""
+        from engine import EngineError
+
         outcome: dict[str, Any] = {}
 
         def run() -> None:
             try:
-                outcome["report"] = index(asked)
+                outcome["report"] = work()
             except Refused as exc:
                 outcome["error"] = f"refused: {exc}"
+            except EngineError as exc:  # e.g. bad input: the client's own run says it
+                outcome["error"] = f"{what} failed: {exc.message}"
             except Exception as exc:
-                log.warning("an index run asked by a client failed", exc_info=True)
-                outcome["error"] = f"the index run failed: {type(exc).__name__}: {exc}"
+                log.warning("%s asked by a client failed", what, exc_info=True)
+                outcome["error"] = f"{what} failed: {type(exc).__name__}: {exc}"
 
-        worker = threading.Thread(target=run, name="hook-endpoint-index", daemon=True)
+        worker = threading.Thread(target=run, name="hook-endpoint-work", daemon=True)
         worker.start()
         worker.join(HEARTBEAT)
         while worker.is_alive():
@@ -215,9 +241,12 @@ class _Handler(socketserver.StreamRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_hook(root: Path, answer: Answer, index: Index | None = None) -> Iterator[Endpoint | None]:
-    """Answer the prompt hook of the project at ``root`` (and, given ``index``, its index
-    runs) while the block runs (see the module docstring).
+def serve_hook(
+    root: Path, answer: Answer, index: Index | None = None, search: Search | None = None
+) -> Iterator[Endpoint | None]:
+    """Answer the prompt hook of the project at ``root`` (and, given ``index`` and
+    ``search``, its index runs and searches) while the block runs (see the module
+    docstring).
 
     Nothing is opened when the project has no ``.claude/`` folder, its memory folder leads
     outside it, or the discovery file cannot be written (the hook then searches by
@@ -236,7 +265,7 @@ def serve_hook(root: Path, answer: Answer, index: Index | None = None) -> Iterat
         return
     token = secrets.token_urlsafe(32)
     try:
-        server = _Server(root.resolve(), answer, index, token)
+        server = _Server(root.resolve(), answer, index, search, token)
     except OSError as exc:
         log.warning("cannot open the prompt hook's endpoint on %s: %s", HOST, exc.strerror)
         yield None

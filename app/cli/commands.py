@@ -71,11 +71,21 @@ def _warn(message: str) -> None:
 
 
 def search(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui search``."""
+    """``memory-tui search``. A running ``serve-mcp`` of the project runs a search by
+    meaning when one answers (:mod:`app.served`: its model and store are loaded)."""
     from app.cli.export import write
+    from app.served import search_by_server
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
+    served = search_by_server(root, args, fmt)
+    if served is not None:
+        for warning in served.warnings:
+            _warn(warning)
+        write(served.output)
+        for entry_id, rel in served.promoted:
+            print(printable(f"auto-promoted {entry_id} to {rel}"), file=sys.stderr)
+        return 0
     with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
         response = memory.search(
             args.query,
@@ -278,9 +288,9 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 def index(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui index``: summary on stdout, progress bar on a terminal only. A running
-    ``serve-mcp`` of the project runs it when one answers (:mod:`app.served_index`)."""
+    ``serve-mcp`` of the project runs it when one answers (:mod:`app.served`)."""
     from app.progress import embedding_progress, pending_line, progress_bar
-    from app.served_index import index_by_server
+    from app.served import index_by_server
 
     embed = not args.dry_run and not args.no_embed
     report = None

@@ -5,7 +5,7 @@ changed, keeps the knowledge files among them, and stops at once when there are 
 re-indexing itself (embedding only the chunks that changed) runs in the hook process with
 ``--foreground``, or by default in a detached background process, so that a commit is not
 held up by loading the model and the store. Either asks a running ``serve-mcp`` of the
-project to run it first (:mod:`app.served_index`: its store is open and its model loaded),
+project to run it first (:mod:`app.served`: its store is open and its model loaded),
 and runs it itself when none answers. A background run's outcome is kept in
 ``.claude/memory/hooks-state.json``: a failure is reported by the next hook and by
 ``memory-tui hooks status``. Nothing here ever fails the git operation.
@@ -121,7 +121,7 @@ def spawn_reindex(root: Path, hook: str, files: Sequence[str] | None) -> None:
 def reindex(root: Path, hook: str, files: Sequence[str] | None, *, quiet: bool) -> int:
     """Index ``files`` (every changed knowledge file when None), one run at a time per
     project; record the outcome. Returns 1 on failure."""
-    from app.served_index import index_by_server
+    from app.served import index_by_server
 
     paths = MemoryPaths.for_root(root)
     started = time.perf_counter()

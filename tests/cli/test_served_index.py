@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import socket
 import subprocess
@@ -25,6 +24,7 @@ from typing import Any
 import pytest
 from cli_support import CLI, clean_env, git_repo, run_cli, run_console_script
 from fakes import FakeEmbedder
+from served_support import ask, dies_working, fails, fake_server, malformed_report, record
 
 from app import hook_client
 from app.hook_client import FOLDER, IndexRequest
@@ -127,7 +127,7 @@ def test_a_stale_discovery_file_is_removed_and_the_cli_indexes_by_itself(
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )
-    stale = _record(project, port=9, pid=int(dead.stdout))
+    stale = record(project, port=9, pid=int(dead.stdout))
 
     result = run_cli("index", "--no-embed", cwd=project, home=home)
 
@@ -153,62 +153,15 @@ def test_a_server_with_another_configuration_refuses_and_the_cli_indexes_by_itse
     assert found(project, home, "sprocket")
 
 
-@contextlib.contextmanager
-def fake_server(project: Path, answer: Callable[[socket.socket], None]) -> Iterator[None]:
-    """A listener behind a discovery file of this process that reads one request line
-    and lets ``answer`` reply (or not)."""
-    listener = socket.create_server(("127.0.0.1", 0))
-
-    def serve() -> None:
-        with contextlib.suppress(OSError):
-            conn, _ = listener.accept()
-            with conn:
-                conn.recv(65536)
-                answer(conn)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    record = _record(project, port=listener.getsockname()[1], pid=os.getpid())
-    try:
-        yield
-    finally:
-        listener.close()
-        thread.join(10)
-        record.unlink(missing_ok=True)
-
-
-def _record(project: Path, *, port: int, pid: int) -> Path:
-    folder = project / ".claude" / "memory" / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{pid}.json"
-    fields = {"pid": pid, "port": port, "token": "t", "root": str(project.resolve())}
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump({**fields, "protocol": hook_client.PROTOCOL}, out)
-    return path
-
-
-def _dies_working(conn: socket.socket) -> None:
-    conn.sendall(b'{"working": true}\n')  # then the process "dies": the connection closes
-
-
-def _malformed_report(conn: socket.socket) -> None:
-    conn.sendall(b'{"report": {"files_total": "many"}}\n')
-
-
-def _fails(conn: socket.socket) -> None:
-    conn.sendall(b'{"error": "the index run failed: OSError: disk full"}\n')
-
-
 @pytest.mark.parametrize(
     ("answer", "said"),
     [
-        (_dies_working, "the connection closed before the answer"),
-        (_malformed_report, "the report's files_total is not int"),
-        (_fails, "the server said: the index run failed: OSError: disk full"),
+        (dies_working, "the connection closed before the answer"),
+        (malformed_report, "the report's files_total is not int"),
+        (fails, "the server said: the index run failed: OSError: disk full"),
     ],
 )
-def test_a_server_that_dies_fails_or_answers_badly_leaves_the_cli_to_index(
+def test_a_server_that_diesfails_or_answers_badly_leaves_the_cli_to_index(
     project: Path, home: Path, answer: Callable[[socket.socket], None], said: str
 ) -> None:
     with fake_server(project, answer):
@@ -222,7 +175,7 @@ def test_a_server_that_dies_fails_or_answers_badly_leaves_the_cli_to_index(
 def test_a_silent_server_is_given_up_and_the_cli_indexes(
     project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(hook_client, "INDEX_SILENCE", 0.3)
+    monkeypatch.setattr(hook_client, "SILENCE", 0.3)
     release = threading.Event()
     with fake_server(project, lambda conn: release.wait(30)):
         try:
@@ -250,10 +203,10 @@ def test_a_git_hook_run_is_indexed_by_the_running_server(project: Path, home: Pa
     assert found(project, home, "sprocket")
 
 
-def test_a_git_hook_run_indexes_by_itself_when_the_server_fails(project: Path, home: Path) -> None:
+def test_a_git_hook_run_indexes_by_itself_when_the_serverfails(project: Path, home: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=project, check=True, capture_output=True)
 
-    with fake_server(project, _fails):
+    with fake_server(project, fails):
         result = run_cli(
             "hooks", "reindex", "--", ".claude/knowledge/gears.md", cwd=project, home=home
         )
@@ -266,25 +219,9 @@ def test_a_git_hook_run_indexes_by_itself_when_the_server_fails(project: Path, h
 # --- the endpoint refuses what it must not run -------------------------------------------
 
 
-def _ask(project: Path, fields: dict[str, Any] | bytes) -> Any:
-    """The first line other than ``working`` the project's endpoint answers ``fields``
-    (an index request with its token) or the raw ``bytes``."""
-    [endpoint] = hook_client.endpoints(project / ".claude" / "memory", project)
-    if isinstance(fields, dict):
-        line = json.dumps({"token": endpoint.token, "kind": "index", **fields}).encode() + b"\n"
-    else:
-        line = fields
-    with socket.create_connection(("127.0.0.1", endpoint.port), timeout=10) as sock:
-        sock.sendall(line)
-        stream = sock.makefile("rb")
-        while (answer := json.loads(stream.readline())) == {"working": True}:
-            pass
-    return answer
-
-
 def test_an_oversized_request_is_refused_with_a_clear_message(project: Path) -> None:
     with serving(project) as asked:
-        answer = _ask(project, b'{"prompt": "' + b"x" * (hook_client.MAX_REQUEST + 10) + b'"}\n')
+        answer = ask(project, b'{"prompt": "' + b"x" * (hook_client.MAX_REQUEST + 10) + b'"}\n')
 
     assert answer == {"error": f"the request is over {hook_client.MAX_REQUEST} bytes"}
     assert asked == []
@@ -315,7 +252,7 @@ def test_a_malformed_index_request_is_refused_and_runs_nothing(
     project: Path, fields: dict[str, Any], said: str | None
 ) -> None:
     with serving(project) as asked:
-        answer = _ask(project, {"config": _config(project), **fields})
+        answer = ask(project, {"config": _config(project), **fields})
 
     if said is None:
         assert answer == {"error": "this server does not answer requests of kind 'compact'"}
@@ -333,7 +270,7 @@ def test_a_path_through_a_link_leading_outside_the_project_is_refused(
     (project / ".claude" / "knowledge" / "linked").symlink_to(outside)
 
     with serving(project) as asked:
-        answer = _ask(
+        answer = ask(
             project, {"config": _config(project), "paths": [".claude/knowledge/linked/secret.md"]}
         )
 
@@ -347,9 +284,7 @@ def test_a_deleted_file_inside_the_project_is_accepted_and_its_entries_removed(
     with serving(project):
         assert run_cli("index", "--no-embed", cwd=project, home=home).returncode == 0
         (project / ".claude" / "knowledge" / "gears.md").unlink()
-        answer = _ask(
-            project, {"config": _config(project), "paths": [".claude/knowledge/gears.md"]}
-        )
+        answer = ask(project, {"config": _config(project), "paths": [".claude/knowledge/gears.md"]})
 
     assert answer["report"]["files_removed"] == 1 and answer["report"]["entries_deleted"] == 2
     assert not found(project, home, "sprocket")
@@ -360,7 +295,7 @@ def test_a_failing_run_is_reported_to_the_client(project: Path) -> None:
         raise RuntimeError("the store is gone")
 
     with serve_hook(project, lambda prompt: [], broken):
-        answer = _ask(project, {"config": "x"})
+        answer = ask(project, {"config": "x"})
 
     assert answer == {"error": "the index run failed: RuntimeError: the store is gone"}
 
