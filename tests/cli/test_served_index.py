@@ -310,10 +310,12 @@ def _imported(stderr: str) -> set[str]:
 
 
 @pytest.mark.slow
-def test_a_running_serve_mcp_indexes_for_the_cli_and_the_git_hook_which_import_no_lancedb(
+def test_a_running_serve_mcp_indexes_and_searches_for_the_cli_which_imports_no_lancedb(
     project: Path, home: Path, tmp_path: Path
 ) -> None:
     assert CLI is not None
+    config = project / ".claude" / "memory.config.toml"
+    config.write_text("count_references = false\n", encoding="utf-8")  # searches count
     with open(tmp_path / "server.log", "wb") as log:
         server = subprocess.Popen(  # kept open, as Claude Code keeps its stdio server
             [CLI, "serve-mcp", "--project", str(project)],
@@ -334,9 +336,12 @@ def test_a_running_serve_mcp_indexes_for_the_cli_and_the_git_hook_which_import_n
         )
         subprocess.run(["git", "add", "-A"], cwd=project, check=True, env=clean_env(home))
         hooked = run_console_script("hooks", "run", "pre-commit", cwd=project, home=home, env=timed)
+        query = ("search", "belts cracks", "--mode", "hybrid", "--json")
+        searched = run_console_script(*query, cwd=project, home=home, env=timed)
     finally:
         server.kill()  # kill -9: its discovery file stays behind, stale
         server.wait(30)
+    searched_alone = run_console_script(*query, cwd=project, home=home, env=timed)
     _edit(project)
     alone = run_console_script("index", "--no-embed", cwd=project, home=home, env=timed)
 
@@ -350,6 +355,9 @@ def test_a_running_serve_mcp_indexes_for_the_cli_and_the_git_hook_which_import_n
     )
     assert "lancedb" not in _imported(hooked.stderr)
     assert found(project, home, "cracks")
+    assert searched.returncode == 0 and "lancedb" not in _imported(searched.stderr)
+    assert searched.stdout == searched_alone.stdout and "cracks" in searched.stdout
+    assert "lancedb" in _imported(searched_alone.stderr)
     assert alone.returncode == 0 and "did not index" not in alone.stderr
     assert "indexed by the running server" not in alone.stderr
     assert "lancedb" in _imported(alone.stderr)  # indexed by itself: the store of record
