@@ -18,23 +18,24 @@ from app.hook_client import FOLDER
 
 
 @contextlib.contextmanager
-def fake_server(project: Path, answer: Callable[[socket.socket], None]) -> Iterator[None]:
+def fake_server(project: Path, answer: Callable[[socket.socket], object]) -> Iterator[list[Any]]:
     """A listener behind a discovery file of this process that reads one request line
-    and lets ``answer`` reply (or not)."""
+    and lets ``answer`` reply (or not); yields the requests it read."""
     listener = socket.create_server(("127.0.0.1", 0))
+    received: list[Any] = []
 
     def serve() -> None:
         with contextlib.suppress(OSError):
             conn, _ = listener.accept()
             with conn:
-                conn.recv(65536)
+                received.append(json.loads(conn.makefile("rb").readline()))
                 answer(conn)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     written = record(project, port=listener.getsockname()[1], pid=os.getpid())
     try:
-        yield
+        yield received
     finally:
         listener.close()
         thread.join(10)

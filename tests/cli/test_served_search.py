@@ -107,9 +107,12 @@ def test_every_option_reaches_the_server_and_json_is_the_same(project: Path, hom
 
 
 def test_a_keyword_search_is_not_asked_of_the_server(project: Path, home: Path) -> None:
-    served, alone, asked = _both(project, home, "sprocket", "--mode", "keyword")
+    with serving(project) as asked:
+        keyword = run_cli("search", "sprocket", "--mode", "keyword", cwd=project, home=home)
+        hybrid = run_cli("search", "sprocket", "--mode", "hybrid", cwd=project, home=home)
 
-    assert asked == [] and served.stdout == alone.stdout and "sprocket" in served.stdout
+    assert [r.mode for r in asked] == ["hybrid"]  # the keyword search was the CLI's own
+    assert "sprocket" in keyword.stdout and hybrid.returncode == 0
 
 
 def test_bad_input_gets_the_message_a_search_of_its_own_gives(project: Path, home: Path) -> None:
@@ -133,10 +136,11 @@ def test_a_server_with_another_configuration_is_not_used(project: Path, home: Pa
 
 
 def test_a_server_that_dies_mid_search_leaves_the_cli_to_search(project: Path, home: Path) -> None:
-    with fake_server(project, dies_working):
+    with fake_server(project, dies_working) as received:
         served = run_cli("search", "sprocket", "--json", cwd=project, home=home)
     alone = run_cli("search", "sprocket", "--json", cwd=project, home=home)
 
+    assert [(r["kind"], r["query"]) for r in received] == [("search", "sprocket")]
     assert served.returncode == 0 and (served.stdout, served.stderr) == (alone.stdout, alone.stderr)
 
 
