@@ -1,12 +1,12 @@
-"""A running ``serve-mcp`` answers the prompt hook (hybrid search with the model warm) and
-runs ``memory-tui index`` for the CLI and the git hooks (on its open store, with its model
-loaded).
+"""A running ``serve-mcp`` answers the prompt hook (hybrid search with the model warm),
+and runs ``memory-tui index`` (for the CLI and the git hooks) and ``memory-tui search
+--mode hybrid|vector`` on its open store, with its model loaded.
 
 The prompt hook (:mod:`app.prompt_hook`) is a fresh process per prompt and cannot load the
-embedding model within its budget; an index run in a fresh process spends more than a
-second importing LanceDB alone (docs/upstream/lancedb-import.md). A ``serve-mcp`` of the
-same project (Claude Code starts one per session, over stdio) has both loaded, so while it
-runs it also listens here:
+embedding model within its budget; an index run or a search by meaning in a fresh process
+spends more than a second importing LanceDB alone (docs/upstream/lancedb-import.md). A
+``serve-mcp`` of the same project (Claude Code starts one per session, over stdio) has
+both loaded, so while it runs it also listens here:
 
 * **where**: a TCP socket on the loopback address (127.0.0.1, a port the system picks),
   never any other interface;
@@ -20,18 +20,19 @@ runs it also listens here:
   then by kind (:mod:`app.hook_client` declares the kinds, sizes and timeouts). A
   ``prompt`` is answered ``{"results": [...]}``, the entries to inject as plain fields
   (:class:`Injected`). An ``index`` request's paths must lie inside the project
-  (:func:`guarded_paths`, through :func:`engine.guards.files.resolve_inside`); the run
-  goes on in a thread of its own while the connection gets a ``{"working": true}`` line
-  every :data:`HEARTBEAT` seconds, then ``{"report": {...}}``. A request that is too
-  long, not JSON, without the right token, of an unknown kind or with a bad field is
+  (:func:`guarded_paths`, through the engine's ``resolve_inside``). An index run or a
+  search goes on in a thread of its own while the connection gets a ``{"working": true}``
+  line every :data:`HEARTBEAT` seconds, then ``{"report": {...}}``. A request that is
+  too long, not JSON, without the right token, of an unknown kind or with a bad field is
   answered ``{"error": "..."}``; one not sent within :data:`REQUEST_TIMEOUT` is dropped.
 
 The prompt hook waits at most its budget (:data:`app.prompt_hook.SERVED_TIMEOUT`) and
 searches the keyword index itself when no server runs, none answers in time, or the answer
-is not well formed; an index client runs the index itself on any refusal, failure or
-silence (:func:`app.hook_client.ask_index`). What either prints is formatted by the client
-from the fields received. The clients' side is :mod:`app.hook_client`, which they import
-without this server's modules.
+is not well formed; ``index`` and ``search`` do the work themselves on any refusal,
+failure or silence (:func:`app.hook_client.ask_server`, :mod:`app.served`). What each
+prints is formatted by the client from the fields received (a search's results are
+rendered by the server with the CLI's own ``render``). The clients' side is
+:mod:`app.hook_client`, which they import without this server's modules.
 """
 
 from __future__ import annotations
