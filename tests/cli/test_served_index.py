@@ -362,3 +362,27 @@ def test_a_running_serve_mcp_indexes_and_searches_for_the_cli_which_imports_no_l
     assert "indexed by the running server" not in alone.stderr
     assert "lancedb" in _imported(alone.stderr)  # indexed by itself: the store of record
     assert not record.exists() and "2 files: 1 changed" in alone.stdout
+
+
+def test_a_request_over_the_size_limit_is_not_sent_and_the_cli_indexes(
+    project: Path, home: Path
+) -> None:
+    many = [f".claude/knowledge/{'x' * 900}{n}.md" for n in range(300)]  # ~280 KB
+
+    with serving(project) as asked:
+        result = run_cli("hooks", "reindex", "--", *many, cwd=project, home=home)
+
+    limit = hook_client.MAX_REQUEST
+    assert f"did not index: the request is over {limit} bytes; indexing here" in result.stderr
+    assert asked == [] and result.returncode == 0
+
+
+def test_an_answer_over_the_size_limit_is_dropped_and_the_cli_indexes(
+    project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hook_client, "MAX_RESPONSE", 1000)
+    with fake_server(project, lambda conn: conn.sendall(b'{"report": "' + b"x" * 5000)):
+        result = run_cli("index", "--no-embed", cwd=project, home=home)
+
+    assert "did not index: the answer is too long; indexing here" in result.stderr
+    assert result.returncode == 0 and found(project, home, "sprocket")
