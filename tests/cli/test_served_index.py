@@ -161,7 +161,7 @@ def test_a_server_with_another_configuration_refuses_and_the_cli_indexes_by_itse
         (fails, "the server said: the index run failed: OSError: disk full"),
     ],
 )
-def test_a_server_that_diesfails_or_answers_badly_leaves_the_cli_to_index(
+def test_a_server_that_dies_fails_or_answers_badly_leaves_the_cli_to_index(
     project: Path, home: Path, answer: Callable[[socket.socket], None], said: str
 ) -> None:
     with fake_server(project, answer):
@@ -203,7 +203,7 @@ def test_a_git_hook_run_is_indexed_by_the_running_server(project: Path, home: Pa
     assert found(project, home, "sprocket")
 
 
-def test_a_git_hook_run_indexes_by_itself_when_the_serverfails(project: Path, home: Path) -> None:
+def test_a_git_hook_run_indexes_by_itself_when_the_server_fails(project: Path, home: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=project, check=True, capture_output=True)
 
     with fake_server(project, fails):
