@@ -121,6 +121,17 @@ def test_a_plain_index_asks_the_server_for_the_vectors_too(project: Path, home: 
     assert [(r.embed, r.dry_run) for r in asked] == [(True, False)]
 
 
+def test_a_dry_run_is_run_by_the_server_and_changes_nothing(project: Path, home: Path) -> None:
+    with serving(project) as asked:
+        dry = run_cli("index", "--dry-run", cwd=project, home=home)
+
+    assert dry.returncode == 0 and dry.stderr.startswith(SERVED)
+    assert dry.stdout.startswith("Dry run: 1 files: 1 would change")
+    assert "  would index .claude/knowledge/gears.md\n" in dry.stdout
+    assert [(r.dry_run, r.embed) for r in asked] == [(True, False)]
+    assert not found(project, home, "sprocket")
+
+
 def test_a_stale_discovery_file_is_removed_and_the_cli_indexes_by_itself(
     project: Path, home: Path
 ) -> None:
