@@ -34,7 +34,7 @@ _EXPORTS: dict[str, str] = {
     "classify_path": "engine.analyzer.noise",
     "pattern_for": "engine.services.sources",
     "set_config_value": "engine.core.config_file",
-    "IndexReport": "engine.services.indexing",
+    "IndexReport": "engine.services.index_report",
     "run_discovery": "engine.services.discovery",
     "promote": "engine.services.promote",
     "due_for_promotion": "engine.services.references",
@@ -286,7 +286,8 @@ if TYPE_CHECKING:
     from engine.services.embedding_worker import BackgroundEmbedder
     from engine.services.entries import AddResult, NewEntry
     from engine.services.health import diagnose
-    from engine.services.indexing import Indexer, IndexReport
+    from engine.services.index_report import IndexReport
+    from engine.services.indexing import Indexer
     from engine.services.listing import Counts, Listing
     from engine.services.lookup import resolve_entry
     from engine.services.memory import Memory

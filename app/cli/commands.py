@@ -71,11 +71,21 @@ def _warn(message: str) -> None:
 
 
 def search(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui search``."""
+    """``memory-tui search``. A running ``serve-mcp`` of the project runs a search by
+    meaning when one answers (:mod:`app.served`: its model and store are loaded)."""
     from app.cli.export import write
+    from app.served import search_by_server
     from engine import render
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
+    served = search_by_server(root, args, fmt)
+    if served is not None:
+        for warning in served.warnings:
+            _warn(warning)
+        write(served.output)
+        for entry_id, rel in served.promoted:
+            print(printable(f"auto-promoted {entry_id} to {rel}"), file=sys.stderr)
+        return 0
     with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
         response = memory.search(
             args.query,
@@ -277,19 +287,27 @@ def open_app(args: argparse.Namespace, root: Path) -> int:
 
 
 def index(args: argparse.Namespace, root: Path) -> int:
-    """``memory-tui index``: summary on stdout, progress bar on a terminal only."""
+    """``memory-tui index``: summary on stdout, progress bar on a terminal only. A running
+    ``serve-mcp`` of the project runs it when one answers (:mod:`app.served`)."""
     from app.progress import embedding_progress, pending_line, progress_bar
-    from engine import Indexer
+    from app.served import index_by_server
 
-    with _open(root, must_exist=False) as memory:
-        indexer = Indexer(memory)
-        with progress_bar("Indexing") as update:  # the first phase: keyword search works
-            report = indexer.run(
-                force=args.force, dry_run=args.dry_run, progress=update, embed=False
-            )
-        if not args.dry_run and not args.no_embed:
-            with embedding_progress("Embedding") as update:
-                indexer.embed(report, progress=update)
+    embed = not args.dry_run and not args.no_embed
+    report = None
+    if not args.force:  # a running server's store is open and its model loaded
+        report = index_by_server(root, dry_run=args.dry_run, embed=embed)
+    if report is None:
+        from engine import Indexer
+
+        with _open(root, must_exist=False) as memory:
+            indexer = Indexer(memory)
+            with progress_bar("Indexing") as update:  # the first phase: keyword search works
+                report = indexer.run(
+                    force=args.force, dry_run=args.dry_run, progress=update, embed=False
+                )
+            if embed:
+                with embedding_progress("Embedding") as update:
+                    indexer.embed(report, progress=update)
     report_index_problems(report)
     if args.json:
         data = asdict(report)

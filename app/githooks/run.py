@@ -4,7 +4,9 @@ The part that runs inside git is light (no LanceDB, no model): it asks git which
 changed, keeps the knowledge files among them, and stops at once when there are none. The
 re-indexing itself (embedding only the chunks that changed) runs in the hook process with
 ``--foreground``, or by default in a detached background process, so that a commit is not
-held up by loading the model and the store. A background run's outcome is kept in
+held up by loading the model and the store. Either asks a running ``serve-mcp`` of the
+project to run it first (:mod:`app.served`: its store is open and its model loaded),
+and runs it itself when none answers. A background run's outcome is kept in
 ``.claude/memory/hooks-state.json``: a failure is reported by the next hook and by
 ``memory-tui hooks status``. Nothing here ever fails the git operation.
 """
@@ -19,8 +21,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import MemoryPaths, SourceSet, WriteLock, load_config
+
+if TYPE_CHECKING:
+    from engine import IndexReport
 
 log = logging.getLogger("memory_tui.githooks")
 
@@ -115,15 +121,15 @@ def spawn_reindex(root: Path, hook: str, files: Sequence[str] | None) -> None:
 def reindex(root: Path, hook: str, files: Sequence[str] | None, *, quiet: bool) -> int:
     """Index ``files`` (every changed knowledge file when None), one run at a time per
     project; record the outcome. Returns 1 on failure."""
-    from engine import Indexer, Memory
+    from app.served import index_by_server
 
     paths = MemoryPaths.for_root(root)
     started = time.perf_counter()
     outcome: dict[str, object] = {"hook": hook, "at": _now(), "files": list(files or [])}
     try:
         lock = WriteLock(paths.memory_dir / LOCK_FILE, timeout=600)
-        with lock.hold(), Memory.open(root) as memory:
-            report = Indexer(memory).run(only=files)
+        with lock.hold():
+            report = index_by_server(root, paths=files) or _index_here(root, files)
         outcome |= {
             "ok": not report.errors,
             "created": report.entries_created,
@@ -147,6 +153,13 @@ def reindex(root: Path, hook: str, files: Sequence[str] | None, *, quiet: bool) 
     write_state(paths, outcome)
     print(message, file=sys.stderr)
     return 0 if outcome["ok"] else 1
+
+
+def _index_here(root: Path, files: Sequence[str] | None) -> IndexReport:
+    from engine import Indexer, Memory
+
+    with Memory.open(root) as memory:
+        return Indexer(memory).run(only=files)
 
 
 def read_state(paths: MemoryPaths) -> dict[str, object]:

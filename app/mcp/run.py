@@ -7,6 +7,7 @@ cannot corrupt it; logs go to stderr and to ``.claude/memory/memory-tui.log``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import logging.handlers
 import os
@@ -21,7 +22,7 @@ import anyio
 
 from app.hook_endpoint import serve_hook
 from app.mcp.auth import TOKEN_ENV, require_token_beyond_loopback
-from app.mcp.hook import hook_answer
+from app.mcp.hook import hook_answer, index_answer, search_answer
 from app.mcp.listen import listen
 from app.mcp.serving import HttpServer, record
 from engine import MemoryPaths
@@ -168,11 +169,12 @@ def serve(
             print(started, file=sys.stderr, flush=True)
             log.info(started.removeprefix("memory-tui: "), extra={FILE_ONLY: True})
             memory_dir = MemoryPaths.for_root(root).memory_dir
-            with record(memory_dir, running), serve_hook(root, hook_answer(server)):
+            endpoint = _endpoint(root, server)
+            with record(memory_dir, running), endpoint:
                 anyio.run(_serve_http, server, host, listening)
         else:
             log.info("serving %s over stdio (pid %d)", root, os.getpid())
-            with serve_hook(root, hook_answer(server)):
+            with _endpoint(root, server):
                 anyio.run(server.run_stdio_async)
     except KeyboardInterrupt:
         pass
@@ -182,6 +184,13 @@ def serve(
         server.state.close()
         log.info("server stopped")
     return 0
+
+
+def _endpoint(root: Path, server: MemoryServer) -> contextlib.AbstractContextManager[object]:
+    """The loopback endpoint (:mod:`app.hook_endpoint`): the prompt hook, index runs and
+    searches of the CLI, answered with this server's memory."""
+    memory = server.state.memory
+    return serve_hook(root, hook_answer(server), index_answer(memory), search_answer(memory))
 
 
 def serving_line(root: Path, server: HttpServer, token_from: str) -> str:

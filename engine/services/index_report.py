@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from engine.core.models import Entry
-from engine.services.entries import NewEntry
+if TYPE_CHECKING:  # (the report alone is what a client of a running server imports)
+    from engine.core.models import Entry
+    from engine.services.entries import NewEntry
 
 __all__ = ["FilePlan", "IndexFreshness", "IndexReport"]
 
