@@ -17,7 +17,6 @@ from engine.core.hashing import content_hash
 from engine.core.models import Entry
 from engine.storage.record_store import RecordStore
 
-
 TEXTS = {
     "a": "LanceDB needs double quotes around camelCase columns",
     "b": "The indexer skips unchanged knowledge files",
