@@ -4,22 +4,22 @@ LanceDB's synchronous API hands each step of a query (the table's schema, its ve
 the query, each batch of rows) to LanceDB's background event-loop thread and waits for
 the answer: 5 to 7 round trips between two threads a query, each a wake-up that waits
 for a core on a busy machine, and a hybrid search made two or three queries. Here a
-search's reads are one coroutine run on an event loop of the calling thread
-(``asyncio.run``): the nearest query and the reads by id it comes with are issued
-together, LanceDB's runtime runs them side by side, and the thread waits once
-(bench/RESULTS.md, "Issue 49 (session 18)").
+search's reads are one coroutine run on an event loop of the calling thread (a new one
+each time, never set as the thread's loop): the nearest query and the reads by id it
+comes with are issued together, LanceDB's runtime runs them side by side, and the thread
+waits once (bench/RESULTS.md, "Issue 49 (session 18)").
 
 The async table is a second handle on the same table, opened through
 ``lancedb.connect_async`` with the store's own session (one cache of index pages and
 manifests) and the same consistency (every read sees the latest commit). Writes, and
-reads other than a search's, keep the synchronous table.
+the store's other reads (entries, counts, scans), keep the synchronous table.
 
 Two callers keep LanceDB's synchronous API, for the same query: a store on object
 storage (its table stays on one version between looks, :mod:`.remote_table`, which a
 second handle would not follow; a round trip between threads is nothing beside one to
 the object store) and a caller whose thread runs an event loop already (a coroutine
-calling the blocking search directly: ``asyncio.run`` cannot nest). :func:`can_run`
-says which.
+calling the blocking search directly: a loop cannot run inside another in one
+thread). :func:`can_run` says which.
 """
 
 from __future__ import annotations
@@ -89,7 +89,11 @@ class SearchTable:
             nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
             return nearest, rows
 
-        return asyncio.run(reads())
+        loop = asyncio.new_event_loop()  # not the thread's loop: nothing of the caller's changes
+        try:
+            return loop.run_until_complete(reads())
+        finally:
+            loop.close()
 
     async def _opened(self) -> Any:
         if self._table is None:

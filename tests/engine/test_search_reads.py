@@ -91,6 +91,21 @@ def test_inside_a_running_event_loop_the_same_reads_take_the_synchronous_api(
     same(asyncio.run(in_a_loop()), reads(filled, qvec))
 
 
+def test_a_search_leaves_its_thread_s_event_loop_as_it_was(
+    filled: RecordStore, fake_embedder: FakeEmbedder
+) -> None:
+    """A thread with an event loop set (not running) keeps it: the reads run on a loop
+    of their own (``asyncio.run`` would have unset the thread's)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        assert filled.nearest(fake_embedder.embed_query("quote column"), 2)
+        assert asyncio.get_event_loop_policy().get_event_loop() is loop
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
 def test_a_search_sees_a_write_made_after_its_handle_opened(
     filled: RecordStore, fake_embedder: FakeEmbedder
 ) -> None:
