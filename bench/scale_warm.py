@@ -1,12 +1,13 @@
 """Warm hybrid and keyword search of one code tree on a memory built by ``bench.scale``, in
 a process of its own — ``python bench/scale_warm.py CODE_DIR MEMORY_DIR N``: to compare two
 trees (an exported main and this one) on one memory, alternately, without the maintenance
-``bench.scale`` runs first (the store's vector index is brought up to date first, as
-the memory's next maintenance would). Prints p50 / p95 of N hybrid, then N keyword searches, and the
-process's resident memory after them. With a fourth argument ``phases``, also where the
-hybrid searches' time went: the mean per search of each step (the keyword ranking, the
-store's nearest query, its reads by id, the mirror's reads, fusion, the gate with the
-reads it makes), timed by wrapping those functions here, not in the engine."""
+``bench.scale`` runs first (the store's vector index is brought up to date first, as the
+memory's next maintenance would). Prints p50 / p95 of N hybrid, then N keyword searches,
+and the process's resident memory after them. With a fourth argument ``phases``, also
+where the hybrid searches' time went: the mean per search of each step (the keyword
+ranking, the store's nearest query and its reads by id, or both at once where the tree
+reads them together, the mirror's reads, fusion, the gate with the reads it makes),
+timed by wrapping those functions here, not in the engine."""
 
 import json
 import os
@@ -60,6 +61,8 @@ if sys.argv[4:] == ["phases"]:
     timed(KeywordSearcher, "ranks", "keyword ranks (FTS5)")
     timed(RecordStore, "nearest", "store nearest")
     timed(RecordStore, "vectors_for", "store vectors by id")
+    if hasattr(RecordStore, "nearest_with_vectors"):  # a tree that reads them together
+        timed(RecordStore, "nearest_with_vectors", "store nearest + by id")
     timed(EntryMirror, "get_many", "mirror entries")
     timed(searcher, "fuse_ranks", "fusion")
     timed(searcher, "gate_candidates", "gate (with its reads)")

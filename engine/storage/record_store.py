@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, lance_rows, maintenance, remote_table
+from engine.storage import lance_commits, lance_rows, lance_search, maintenance, remote_table
 from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
 from engine.storage.lance_reads import arrow_of
 from engine.storage.lance_reads import reads as _reads
 from engine.storage.lance_rows import TABLE, entry_to_row, migrate, quote, row_to_entry, schema
+from engine.storage.lance_search import Nearest
 from engine.storage.remote import RemoteStore, store_error
 
 if TYPE_CHECKING:
@@ -60,6 +62,8 @@ class RecordStore:
         self._has_index = False
         self._index_checked_at: int | None = None
         self._db: Any = None
+        self._searching: lance_search.SearchTable | None = None
+        """The async handle a search reads through (:mod:`.lance_search`), opened by the first."""
         self.cache: Any = None
         """LanceDB's ``Session`` of this store's connection (its caches; ``size_bytes``)."""
         self._writes = 0
@@ -261,19 +265,7 @@ class RecordStore:
         """Stored vectors by entry id: one query per 500 ids, through the index of ids
         (``maintenance.ensure_id_index``), the vectors read into one numpy matrix without a
         Python list per row (those were 40 % of the read)."""
-        import pyarrow as pa
-
-        table = self.table()
-        parts = lance_rows.id_lists(ids) if table is not None else []
-        reads = [
-            arrow_of(table.search().where(f"id IN ({part})").select(["id", "vector"]).limit(None))
-            for part in parts
-        ]
-        if not reads:
-            return {}
-        arrow = pa.concat_tables(reads)
-        matrix = lance_rows.vector_matrix(arrow["vector"], self.dimension)
-        return dict(zip(arrow["id"].to_pylist(), matrix, strict=True))
+        return self._search_reads(None, ids)[1]
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -344,12 +336,62 @@ class RecordStore:
         ANN index when the table has one (``nprobes`` partitions, ``refine`` times the
         ``limit`` re-ranked; 1: none, IVF_FLAT's distances are exact). Only the ids are
         read: every column of 100 rows was half of a search at 1,000,000 entries."""
-        query = self._vector_query(vector, limit, where, (nprobes, refine))
+        near = Nearest(vector, limit, where, nprobes, refine)
+        return self._search_reads(near, ())[0]
+
+    @_reads
+    def nearest_with_vectors(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        ids: Sequence[str],
+        *,
+        where: str | None = None,
+        nprobes: int = ANN_NPROBES,
+        refine: int = ANN_REFINE,
+    ) -> tuple[list[tuple[str, float]], dict[str, npt.NDArray[np.float32]]]:
+        """:meth:`nearest`, and :meth:`vectors_for` ``ids``, read together: a hybrid
+        search's reads of the store, one wait (:mod:`engine.storage.lance_search`)."""
+        return self._search_reads(Nearest(vector, limit, where, nprobes, refine), ids)
+
+    def _search_reads(
+        self, near: Nearest | None, ids: Sequence[str]
+    ) -> tuple[list[tuple[str, float]], dict[str, npt.NDArray[np.float32]]]:
+        """``near``'s hits (none when None) and the vectors of ``ids``: through the async
+        table where :func:`lance_search.can_run`, else through the synchronous one."""
+        table = self.table()
+        if table is None or (near is None and not ids):
+            return [], {}
+        if near is not None and near.limit <= 0:
+            near = None
+        if near is not None and near.refine > 1 and not self.has_vector_index():
+            near = replace(near, refine=1)  # nothing to re-rank: exact already
+        if lance_search.can_run(self.remote):
+            if self._searching is None:
+                self._searching = lance_search.SearchTable(str(self.path), self.cache)
+            arrow, rows = self._searching.read(near, ids)
+        else:
+            arrow = None if near is None else self._nearest_arrow(near)
+            by_id = [table.search().where(f"id IN ({part})") for part in lance_rows.id_lists(ids)]
+            rows = [arrow_of(query.select(["id", "vector"]).limit(None)) for query in by_id]
+        return _hits(arrow), self._vectors(rows)
+
+    def _nearest_arrow(self, near: Nearest) -> Any:
+        """``near``'s ``id`` and ``_distance`` through the synchronous table."""
+        query = self._vector_query(near.vector, near.limit, near.where, (near.nprobes, near.refine))
         if query is None:
-            return []
-        arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
-        ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
-        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+            return None
+        return arrow_of(query.select(["id", "_distance"]).limit(near.limit))
+
+    def _vectors(self, reads: list[Any]) -> dict[str, npt.NDArray[np.float32]]:
+        """The ``id`` and ``vector`` columns read as vectors by id (one numpy matrix)."""
+        if not reads:
+            return {}
+        import pyarrow as pa
+
+        arrow = pa.concat_tables(reads)
+        matrix = lance_rows.vector_matrix(arrow["vector"], self.dimension)
+        return dict(zip(arrow["id"].to_pylist(), matrix, strict=True))
 
     @_reads
     def nearest_each(
@@ -424,3 +466,11 @@ class RecordStore:
         """See :func:`engine.storage.maintenance.maintain_vector_index`."""
         self.uncounted += 1
         return maintenance.maintain_vector_index(self)
+
+
+def _hits(arrow: Any) -> list[tuple[str, float]]:
+    """A nearest query's rows (``id``, ``_distance``) as ids and cosine similarities."""
+    if arrow is None:
+        return []
+    ids, distances = arrow["id"].to_pylist(), arrow["_distance"].to_pylist()
+    return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]

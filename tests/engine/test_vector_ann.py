@@ -133,20 +133,20 @@ def test_a_search_through_the_index_reads_no_vector_again(
 ) -> None:
     """IVF_FLAT's distances are exact: re-reading the rows returned for theirs (a refine
     factor of 1) is work for nothing (10,000 entries: 4.2 → 5.7 ms p50, issue 49)."""
-    from lancedb.query import LanceVectorQueryBuilder
+    from lancedb.query import AsyncVectorQuery
 
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(t) for t in note_texts(400, 1)])
         parts_of(memory).records.maintain_vector_index()
         store = parts_of(memory).store()
         factors: list[int] = []
-        real = LanceVectorQueryBuilder.refine_factor
+        real = AsyncVectorQuery.refine_factor  # a search's queries: lance_search
 
-        def refine_factor(self: LanceVectorQueryBuilder, factor: int) -> LanceVectorQueryBuilder:
+        def refine_factor(self: AsyncVectorQuery, factor: int) -> AsyncVectorQuery:
             factors.append(factor)
             return real(self, factor)
 
-        monkeypatch.setattr(LanceVectorQueryBuilder, "refine_factor", refine_factor)
+        monkeypatch.setattr(AsyncVectorQuery, "refine_factor", refine_factor)
         qvec = parts_of(memory).embedder.embed_query("gearbox oil deploy")
         found = store.nearest(qvec, 10, nprobes=4, refine=1)
         assert factors == []

@@ -1,0 +1,121 @@
+"""A search's reads of the store through LanceDB's async API, in the caller's thread.
+
+LanceDB's synchronous API hands each step of a query (the table's schema, its version,
+the query, each batch of rows) to LanceDB's background event-loop thread and waits for
+the answer: 5 to 7 round trips between two threads a query, each a wake-up that waits
+for a core on a busy machine, and a hybrid search made two or three queries. Here a
+search's reads are one coroutine run on an event loop of the calling thread (a new one
+each time, never set as the thread's loop): the nearest query and the reads by id it
+comes with are issued together, LanceDB's runtime runs them side by side, and the thread
+waits once (bench/RESULTS.md, "Issue 49 (session 18)").
+
+The async table is a second handle on the same table, opened through
+``lancedb.connect_async`` with the store's own session (one cache of index pages and
+manifests) and the same consistency (every read sees the latest commit). Writes, and
+the store's other reads (entries, counts, scans), keep the synchronous table.
+
+Two callers keep LanceDB's synchronous API, for the same query: a store on object
+storage (its table stays on one version between looks, :mod:`.remote_table`, which a
+second handle would not follow; a round trip between threads is nothing beside one to
+the object store) and a caller whose thread runs an event loop already (a coroutine
+calling the blocking search directly: a loop cannot run inside another in one
+thread). :func:`can_run` says which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from engine.storage.lance_rows import TABLE, id_lists
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import pyarrow as pa
+
+
+def can_run(remote: object) -> bool:
+    """Whether a read can run here: a local store, and no event loop running in this
+    thread."""
+    if remote is not None:
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Nearest:
+    """A nearest query: the ``limit`` rows nearest ``vector`` by cosine distance,
+    filtered by ``where`` first, through the ANN index with ``nprobes`` partitions when
+    the table has one (LanceDB ignores it otherwise), re-ranked ``refine`` times over
+    when above 1 (asked only of an indexed table)."""
+
+    vector: npt.NDArray[np.float32]
+    limit: int
+    where: str | None
+    nprobes: int
+    refine: int
+
+
+class SearchTable:
+    """The async handle on a local store's table, opened by its first read: the table
+    at ``path``, through ``session`` (the synchronous connection's caches), each query
+    at the latest version (as the synchronous connection reads)."""
+
+    def __init__(self, path: str, session: Any) -> None:
+        self.path = path
+        self.session = session
+        self._table: Any = None
+
+    def read(
+        self, near: Nearest | None, ids: Sequence[str]
+    ) -> tuple[pa.Table | None, list[pa.Table]]:
+        """The ``id`` and ``_distance`` of ``near``'s rows (None when not asked), and the
+        ``id`` and ``vector`` of the rows ``ids`` (one table per 500 ids), all read in one
+        run of an event loop of this thread, the queries issued together."""
+
+        async def reads() -> tuple[pa.Table | None, list[pa.Table]]:
+            table = await self._opened()
+            found = [_by_id(table, part) for part in id_lists(ids)]
+            if near is None:
+                return None, list(await asyncio.gather(*found))
+            nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
+            return nearest, rows
+
+        loop = asyncio.new_event_loop()  # not the thread's loop: nothing of the caller's changes
+        try:
+            return loop.run_until_complete(reads())
+        finally:
+            loop.close()
+
+    async def _opened(self) -> Any:
+        if self._table is None:
+            import lancedb
+
+            db = await lancedb.connect_async(
+                self.path, read_consistency_interval=timedelta(0), session=self.session
+            )
+            self._table = await db.open_table(TABLE)
+        return self._table
+
+
+async def _nearest(table: Any, near: Nearest) -> pa.Table:
+    query = table.query().nearest_to(near.vector).distance_type("cosine").nprobes(near.nprobes)
+    if near.refine > 1:
+        query = query.refine_factor(near.refine)
+    if near.where:
+        query = query.where(near.where)
+    return await query.select(["id", "_distance"]).limit(near.limit).to_arrow()
+
+
+async def _by_id(table: Any, part: str) -> pa.Table:
+    """The ``id`` and ``vector`` of the rows whose ids are the quoted list ``part``
+    (through the index of ids)."""
+    return await table.query().where(f"id IN ({part})").select(["id", "vector"]).to_arrow()
