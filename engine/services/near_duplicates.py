@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING
 
 from engine.core.models import Entry
 from engine.embedding.document import embed_entries
+from engine.search.vector import ANN_NPROBES, ANN_RERANKED
 from engine.services.entries import NearDuplicate
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    import numpy as np
+    import numpy.typing as npt
 
     from engine.embedding.base import Embedder
     from engine.search.vector import VectorSearcher
@@ -40,11 +44,30 @@ def find_near_duplicates(
     storing them afterwards does not embed them again."""
     embedded = embed_entries(embedder, drafts)
     try:  # one query of the store for every draft (a server's batch of adds)
-        nearest = vectors.search_each(embedded, _NEIGHBOURS)
+        nearest = _nearest_each(vectors, embedded)
     except Exception as exc:  # an unreadable vector store must not stop the add
         log.warning("near-duplicate check skipped: %s", exc)
         return [None] * len(drafts)
     return [_closest(d, found) for d, found in zip(drafts, nearest, strict=True)]
+
+
+def _nearest_each(
+    vectors: VectorSearcher, embedded: npt.NDArray[np.float32]
+) -> list[list[tuple[Entry, float]]]:
+    """The :data:`_NEIGHBOURS` stored entries nearest to each row of ``embedded``, as
+    :meth:`VectorSearcher.search_each` finds them (entries waiting for their vector left
+    out), the store's query answered on this thread
+    (:meth:`engine.storage.record_store.RecordStore.nearest_each_here`): in a server, the
+    writer's check does not wait behind the searches' queries on LanceDB's loop thread."""
+    waiting = vectors.waiting()
+    asked = _NEIGHBOURS + min(waiting, _NEIGHBOURS)
+    refine = max(1, -(-ANN_RERANKED // asked))
+    found = vectors.store().nearest_each_here(embedded, asked, nprobes=ANN_NPROBES, refine=refine)
+    pending = vectors.unembedded_among([entry_id for hits in found for entry_id, _ in hits])
+    return [
+        vectors.with_entries([h for h in hits if h[0] not in pending][:_NEIGHBOURS])
+        for hits in found
+    ]
 
 
 def _closest(draft: Entry, nearest: Sequence[tuple[Entry, float]]) -> NearDuplicate | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
-from engine.storage import lance_commits, lance_rows, maintenance, remote_table
+from engine.storage import lance_commits, lance_rows, maintenance, own_loop, remote_table
 from engine.storage.lance_errors import is_damage, plain, read_failed, unreadable
 from engine.storage.lance_reads import arrow_of
 from engine.storage.lance_reads import reads as _reads
@@ -57,6 +57,7 @@ class RecordStore:
         self.commits = 0  # one per write: a writer tells its commits from other machines'
         self.uncounted = 0  # compactions, index builds: commits of unknown number
         self._table: Any = None
+        self._async_table: Any = None  # see own_loop
         self._has_index = False
         self._index_checked_at: int | None = None
         self._db: Any = None
@@ -378,6 +379,21 @@ class RecordStore:
         for found in hits:  # nearest first within each query
             found.sort(key=lambda hit: -hit[1])
         return hits
+
+    @_reads
+    def nearest_each_here(
+        self, vectors: npt.NDArray[np.float32], limit: int, *, nprobes: int, refine: int
+    ) -> list[list[tuple[str, float]]]:
+        """:meth:`nearest_each`, its query answered on the calling thread (an event loop
+        made for the call), not queued on LanceDB's one loop thread behind every other
+        thread's queries: the near-duplicate check of a server's batch of adds
+        (:mod:`engine.storage.own_loop`). A store on object storage, or a caller already
+        running an event loop, gets :meth:`nearest_each`."""
+        if self.table() is None or limit <= 0 or not len(vectors):
+            return [[] for _ in range(len(vectors))]
+        if self.remote is not None or own_loop.running_here():
+            return self.nearest_each(vectors, limit, nprobes=nprobes, refine=refine)
+        return own_loop.nearest_each(self, vectors, limit, nprobes, refine)
 
     def _vector_query(
         self,
