@@ -55,7 +55,7 @@ SEARCHES_AT_ONCE = 2 * _cpus()
 """Searches run at once: twice the CPUs this process may use. On two cores, four kept
 the throughput of sixteen at once (48 calls/s) and halved the adds' wait; two lost a
 quarter of it (a search's model, SQLite and LanceDB steps leave the interpreter lock,
-so more than one per core overlap)."""
+so more than one per core overlap); six gave the adds less for no more throughput."""
 CLOSE_WAIT = 30.0
 """Seconds :meth:`Writer.close` waits for the adds already handed over to be written."""
 

@@ -54,9 +54,9 @@ def find_near_duplicates(
 def _nearest_each(
     vectors: VectorSearcher, embedded: npt.NDArray[np.float32]
 ) -> list[list[tuple[Entry, float]]]:
-    """The :data:`_NEIGHBOURS` stored entries nearest to each row of ``embedded``, as
-    :meth:`VectorSearcher.search_each` finds them (entries waiting for their vector left
-    out), the store's query answered on this thread
+    """The :data:`_NEIGHBOURS` stored entries nearest to each row of ``embedded``, with
+    the vector search's settings (entries waiting for their vector left out, as a vector
+    search leaves them out), in one query of the store answered on this thread
     (:meth:`engine.storage.record_store.RecordStore.nearest_each_here`): in a server, the
     writer's check does not wait behind the searches' queries on LanceDB's loop thread."""
     waiting = vectors.waiting()
