@@ -18,8 +18,9 @@ on two cores otherwise ran sixteen searches at once, each taking its turn at the
 interpreter lock, at LanceDB's one loop thread and at the CPUs with the writer's thread
 and the server's event loop: an add waited for its batch behind all of them (add p95
 551–689 ms, against 226–256 ms with three at once at the same throughput, on two cores;
-bench/RESULTS.md, issue 49 "adds, session 18"). The engine's :meth:`Memory.add` and :meth:`Memory.search`
-stay plain and synchronous: the scheduling is the server's, which has the sessions.
+bench/RESULTS.md, issue 49 "adds, session 18"). The engine's :meth:`Memory.add` and
+:meth:`Memory.search` stay plain and synchronous: the scheduling is the server's, which
+has the sessions.
 """
 
 from __future__ import annotations
