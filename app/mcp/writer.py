@@ -17,7 +17,7 @@ on the event loop, where waiting costs nothing. Sixteen sessions searching back 
 on two cores otherwise ran sixteen searches at once, each taking its turn at the
 interpreter lock, at LanceDB's one loop thread and at the CPUs with the writer's thread
 and the server's event loop: an add waited for its batch behind all of them (add p95
-551–689 ms, against 226–256 ms with three at once at the same throughput, on two cores;
+551–689 ms, against 226–268 ms with three at once at the same throughput, on two cores;
 bench/RESULTS.md, issue 49 "adds, session 18"). The engine's :meth:`Memory.add` and
 :meth:`Memory.search` stay plain and synchronous: the scheduling is the server's, which
 has the sessions.
@@ -55,7 +55,7 @@ def _cpus() -> int:
 SEARCHES_AT_ONCE = _cpus() + 1
 """Searches run at once: one per CPU this process may use, and one more for the moments a
 search waits (its model, SQLite and LanceDB steps leave the interpreter lock). On two
-cores, three answered adds in 138–144 / 226–256 ms (p50 / p95) at 56–61 calls/s, four in
+cores, three answered adds in 138–151 / 226–268 ms (p50 / p95) at 53–61 calls/s, four in
 159–181 / 269–323 ms at 51–64 calls/s, six and sixteen slower still (sixteen: 357–414 /
 551–689 ms), at the same or a lower throughput (bench/RESULTS.md)."""
 CLOSE_WAIT = 30.0
