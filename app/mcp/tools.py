@@ -66,11 +66,16 @@ TOOL_NAMES = ("memory_search", "memory_add", "memory_list", "memory_delete", "me
 
 
 async def run_tool(
-    state: ServerState, tool: str, work: Callable[[Memory], dict[str, Any]]
+    state: ServerState,
+    tool: str,
+    work: Callable[[Memory], dict[str, Any]],
+    *,
+    threads: anyio.CapacityLimiter | None = None,
 ) -> CallToolResult:
-    """Run ``work`` on the memory in a worker thread; map every failure to a tool error."""
+    """Run ``work`` on the memory in a worker thread (one of ``threads``, when given);
+    map every failure to a tool error."""
     try:
-        payload = await anyio.to_thread.run_sync(lambda: work(state.memory()))
+        payload = await anyio.to_thread.run_sync(lambda: work(state.memory()), limiter=threads)
     except EngineError as exc:
         log.info("%s: %s: %s", tool, exc.code, exc.message)
         return errors.engine_failure(exc)
@@ -227,6 +232,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
                 stale_only=stale_only,
                 min_score=min_score,
             ),
+            threads=state.writer.searches,  # a few at a time: app/mcp/writer.py
         )
 
     @server.tool(name="memory_add", title="Save to project memory", annotations=ADDITIVE)

@@ -25,12 +25,14 @@ thread). :func:`can_run` says which.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.storage.lance_rows import TABLE, id_lists
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +57,8 @@ class Nearest:
     """A nearest query: the ``limit`` rows nearest ``vector`` by cosine distance,
     filtered by ``where`` first, through the ANN index with ``nprobes`` partitions when
     the table has one (LanceDB ignores it otherwise), re-ranked ``refine`` times over
-    when above 1 (asked only of an indexed table)."""
+    when above 1 (asked only of an indexed table). ``vector`` may be a matrix
+    (n, dimension): the nearest rows of each of its rows, in one query."""
 
     vector: npt.NDArray[np.float32]
     limit: int
@@ -89,11 +92,18 @@ class SearchTable:
             nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
             return nearest, rows
 
-        loop = asyncio.new_event_loop()  # not the thread's loop: nothing of the caller's changes
-        try:
-            return loop.run_until_complete(reads())
-        finally:
-            loop.close()
+        return _run(reads())
+
+    def read_each(self, near: Nearest) -> pa.Table:
+        """The ``id``, ``_distance`` and ``query_index`` (the row of ``near.vector`` each
+        answers, when it holds more than one) of the rows nearest each row of
+        ``near.vector`` (n, dimension): LanceDB's multi-vector query, one run of an event
+        loop of this thread (the near-duplicate check of a batch of adds)."""
+
+        async def reads() -> pa.Table:
+            return await _nearest(await self._opened(), near)
+
+        return _run(reads())
 
     async def _opened(self) -> Any:
         if self._table is None:
@@ -106,8 +116,19 @@ class SearchTable:
         return self._table
 
 
+def _run(reads: Coroutine[Any, Any, T]) -> T:
+    """``reads`` run to the end on an event loop made for it, never set as the thread's
+    loop: nothing of the caller's changes."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(reads)
+    finally:
+        loop.close()
+
+
 async def _nearest(table: Any, near: Nearest) -> pa.Table:
-    query = table.query().nearest_to(near.vector).distance_type("cosine").nprobes(near.nprobes)
+    query = table.query().nearest_to(near.vector)  # a matrix's rows: one query each
+    query = query.distance_type("cosine").nprobes(near.nprobes)
     if near.refine > 1:
         query = query.refine_factor(near.refine)
     if near.where:

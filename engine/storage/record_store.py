@@ -366,15 +366,24 @@ class RecordStore:
             near = None
         if near is not None and near.refine > 1 and not self.has_vector_index():
             near = replace(near, refine=1)  # nothing to re-rank: exact already
-        if lance_search.can_run(self.remote):
-            if self._searching is None:
-                self._searching = lance_search.SearchTable(str(self.path), self.cache)
-            arrow, rows = self._searching.read(near, ids)
+        searching = self._search_table()
+        if searching is not None:
+            arrow, rows = searching.read(near, ids)
         else:
             arrow = None if near is None else self._nearest_arrow(near)
             by_id = [table.search().where(f"id IN ({part})") for part in lance_rows.id_lists(ids)]
             rows = [arrow_of(query.select(["id", "vector"]).limit(None)) for query in by_id]
         return _hits(arrow), self._vectors(rows)
+
+    def _search_table(self) -> lance_search.SearchTable | None:
+        """The async handle searches read through, where :func:`lance_search.can_run`
+        (a local store, no event loop running in this thread); None: the synchronous
+        table."""
+        if not lance_search.can_run(self.remote):
+            return None
+        if self._searching is None:
+            self._searching = lance_search.SearchTable(str(self.path), self.cache)
+        return self._searching
 
     def _nearest_arrow(self, near: Nearest) -> Any:
         """``near``'s ``id`` and ``_distance`` through the synchronous table."""
@@ -404,12 +413,20 @@ class RecordStore:
     ) -> list[list[tuple[str, float]]]:
         """:meth:`nearest` for each row of ``vectors`` (n, dimension), in one query of the
         store (LanceDB's multi-vector query): an add of n notes looks for their near
-        duplicates once, not n times, each a turn on LanceDB's event loop (issue 49)."""
+        duplicates once, not n times. Read like a search's (:meth:`_search_table`): in a
+        server, the writer's check does not queue behind the searches' queries on
+        LanceDB's loop thread (issue 49)."""
         hits: list[list[tuple[str, float]]] = [[] for _ in range(len(vectors))]
-        query = self._vector_query(vectors, limit, None, (nprobes, refine))
-        if query is None or not hits:
+        if self.table() is None or limit <= 0 or not hits:
             return hits
-        arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
+        if refine > 1 and not self.has_vector_index():
+            refine = 1  # nothing to re-rank: exact already
+        searching = self._search_table()
+        if searching is not None:
+            arrow = searching.read_each(Nearest(vectors, limit, None, nprobes, refine))
+        else:
+            query = self._vector_query(vectors, limit, None, (nprobes, refine))
+            arrow = arrow_of(query.select(["id", "_distance"]).limit(limit))
         if "query_index" in arrow.column_names:
             queries = arrow["query_index"].to_pylist()
         else:  # one vector: LanceDB's plain query

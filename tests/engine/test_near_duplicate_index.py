@@ -80,17 +80,17 @@ def test_adds_written_together_look_for_their_near_duplicates_in_one_query(
 
     memory, ids = indexed
     store = parts_of(memory).store()
-    queries: list[object] = []
-    real = store._vector_query
+    queries: list[int] = []
+    real = store.nearest_each
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        queries.append(args)
-        return real(*args, **kwargs)
+    def counted(vectors: Any, *args: Any, **kwargs: Any) -> list[list[tuple[str, float]]]:
+        queries.append(len(vectors))
+        return real(vectors, *args, **kwargs)
 
-    monkeypatch.setattr(store, "_vector_query", counted)
+    monkeypatch.setattr(store, "nearest_each", counted)
     drafts = [note(n) + " again" for n in (5, 77, 301)]
     results = add_together(memory, [*map(NewEntry, drafts), NewEntry("unrelated failover words")])
-    assert len(queries) == 1
+    assert queries == [4]  # one query, of the four vectors
     assert [r.near_duplicate.entry.id if r.near_duplicate else None for r in results] == [
         ids[5],
         ids[77],

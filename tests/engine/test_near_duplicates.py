@@ -76,7 +76,7 @@ def test_seed002_near_duplicate_check_never_stops_an_add(
         def broken(*args: object, **kwargs: object) -> None:
             raise OSError("vector store unreadable")
 
-        monkeypatch.setattr(parts_of(memory).searcher.vectors, "search_each", broken)
+        monkeypatch.setattr(parts_of(memory).store(), "nearest_each", broken)
         result = memory.add(PARAPHRASE)
         assert result.created and result.near_duplicate is None
         assert memory.count() == 2

@@ -185,3 +185,60 @@ def test_closing_writes_what_was_handed_over_then_refuses(
     assert memory.get(results[0].entry.id) is not None
     with pytest.raises(RuntimeError, match="closing"):
         writer.add(memory, NewEntry("too late"))
+
+
+async def test_searches_run_a_few_at_a_time_and_an_add_does_not_wait_for_them(
+    server: MemoryServer, memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 49: sixteen sessions searching at once each took their turn with the writer;
+    the server runs ``searches_at_once`` of them and the rest wait, while an add passes."""
+    known = memory.add("The deploy pipeline runs on Fridays").entry.id
+    server.state.writer = Writer(searches_at_once=2)
+    inside = threading.Semaphore(0)
+    release = threading.Event()
+    running = [0, 0]  # now, most at once
+    counting = threading.Lock()
+    real = memory.search
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        with counting:
+            running[0] += 1
+            running[1] = max(running)
+        inside.release()
+        try:
+            assert release.wait(30)
+            return real(*args, **kwargs)
+        finally:
+            with counting:
+                running[0] -= 1
+
+    monkeypatch.setattr(memory, "search", held)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    app = server.streamable_http_app(host="127.0.0.1")
+    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    found: list[str] = []
+
+    async def search(client: Client) -> None:
+        result = await call(client, "memory_search", query="deploy pipeline", mode="keyword")
+        found.extend(r["id"] for r in result["results"])
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(http.serve)
+        await wait_for_port(port)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [
+                await stack.enter_async_context(Client(url, cache=None)) for _ in range(SESSIONS)
+            ]
+            async with anyio.create_task_group() as searches:
+                for client in clients[1:]:
+                    searches.start_soon(search, client)
+                for _ in range(2):
+                    assert await anyio.to_thread.run_sync(inside.acquire, True, 30)
+                added = await call(clients[0], "memory_add", content="added while they wait")
+                assert added["created"] and not release.is_set()
+                assert running == [2, 2]  # the other searches wait their turn
+                release.set()
+        http.should_exit = True
+    assert found == [known] * (SESSIONS - 1)
+    assert running == [0, 2]
