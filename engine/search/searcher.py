@@ -30,12 +30,12 @@ from engine.core.models import (
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import DEFAULT_FUSION, Fused, fuse_ranks
-from engine.search.gate import FOUND, Similarities, answering, gate_candidates, judged, shown
+from engine.search.gate import FOUND, answering, gate_candidates, judged, shown
 from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
 from engine.search.scoring import RELEVANT, QueryWeights, keyword_relevance, query_weights
-from engine.search.vector import VectorSearcher
+from engine.search.vector import CandidateSimilarities, VectorSearcher
 
 if TYPE_CHECKING:
     import numpy as np
@@ -131,11 +131,9 @@ class Searcher:
             found = True
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
         # Hybrid's two halves run one after the other, in the caller's thread: a server
-        # answering many sessions runs their searches side by side instead. The keyword
-        # half comes first, so that its candidates' vectors are read with the nearest.
+        # answering many sessions runs their searches side by side instead.
         keyword = self._ranks(asked, depth, warnings) if mode is SearchMode.HYBRID else None
-        candidates = [r.id for r in keyword or ()]
-        vector = self._vector(asked, depth, wait_for_model, warnings, candidates)
+        vector = self._vector(asked, depth, wait_for_model, warnings)
         if vector is None:  # degrade to keyword search
             if keyword is not None:  # the first `limit` of the deeper list
                 hits = self._hits(keyword[:limit], warnings)
@@ -143,7 +141,7 @@ class Searcher:
                 hits = self._keyword(asked, limit, warnings)
             results = _gated_by_words(self._keyword_results(asked, hits), weights, floor, found)
             return SearchResponse(results, mode, SearchMode.KEYWORD, tuple(warnings))
-        qvec, nearest, similar = vector
+        qvec, nearest = vector
         if keyword is None:
             scored = [
                 judged(SearchResult(e, 0.0, ScoreExplanation(vector_rank=i)), s, weights)
@@ -153,9 +151,7 @@ class Searcher:
             best = max((answering(r, weights) for r in scored), default=0.0)
             kept = shown(scored, floor, limit, key=_cosine, best=FOUND if found else best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
-        gated = self._hybrid(
-            weights, qvec, (nearest, similar), keyword, limit, depth, floor, found=found
-        )
+        gated = self._hybrid(weights, qvec, nearest, keyword, limit, depth, floor, found=found)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
@@ -163,7 +159,7 @@ class Searcher:
         self,
         weights: QueryWeights,
         qvec: npt.NDArray[np.float32],
-        vector: tuple[list[tuple[str, float]], dict[str, float]],
+        nearest: list[tuple[str, float]],
         ranks: list[KeywordRank],
         limit: int,
         depth: int,
@@ -172,10 +168,8 @@ class Searcher:
         found: bool = False,
     ) -> list[SearchResult]:
         """The two rankings fused by entry id and gated; only the candidates the gate
-        judges have their entries read (a fifth of them, most often). ``vector``: the
-        nearest entries, and the similarities of the keyword hits (read with them).
-        ``found``: the query is known to have found something (in the whole memory)."""
-        nearest, similar = vector
+        judges have their entries read (a fifth of them, most often). ``found``: the
+        query is known to have found something (in the whole memory)."""
         fused = fuse_ranks(
             nearest,
             ranks,
@@ -197,7 +191,9 @@ class Searcher:
             results_of,
             limit,
             min_score=floor,
-            similarities=_known(similar),
+            similarities=CandidateSimilarities(
+                self.vectors, [c.id for c in fused if c.vector_similarity is None]
+            ),
             unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
             found=found,
         )
@@ -249,25 +245,15 @@ class Searcher:
             return []
 
     def _vector(
-        self,
-        query: Query,
-        depth: int,
-        wait_for_model: bool,
-        warnings: list[str],
-        candidates: Sequence[str] = (),
-    ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]], dict[str, float]] | None:
-        """The query's vector, its nearest entries by id and the similarities of
-        ``candidates`` (:meth:`VectorSearcher.nearest_and_similarities`), or None (and a
-        warning)."""
+        self, query: Query, depth: int, wait_for_model: bool, warnings: list[str]
+    ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]]] | None:
+        """The query's vector and its nearest entries by id, or None (and a warning)."""
         if not wait_for_model and not self._embedder.loaded:
             warnings.append("embedding model is still loading: keyword results only")
             return None
         try:
             qvec = self.query_cache.embed_query(self._embedder, query.text)
-            nearest, similar = self.vectors.nearest_and_similarities(
-                qvec, depth, category=query.category, candidates=candidates
-            )
-            return qvec, nearest, similar
+            return qvec, self.vectors.nearest(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
             if not self.closed:
                 log.warning("vector search failed: %s", exc)
@@ -294,11 +280,6 @@ def _gated_by_words(
     if not found and best < max(RELEVANT, floor):
         return ()
     return tuple(r for r in results if r.score >= floor)
-
-
-def _known(similar: dict[str, float]) -> Similarities:
-    """The gate's similarities of the entries asked for, from those read already."""
-    return lambda _, entries: {e.id: similar[e.id] for e in entries if e.id in similar}
 
 
 def _cosine(result: SearchResult) -> float:

@@ -3,11 +3,12 @@
 LanceDB's synchronous API hands each step of a query (the table's schema, its version,
 the query, each batch of rows) to LanceDB's background event-loop thread and waits for
 the answer: 5 to 7 round trips between two threads a query, each a wake-up that waits
-for a core on a busy machine, and a hybrid search made two or three queries. Here a
-search's reads are one coroutine run on an event loop of the calling thread (a new one
-each time, never set as the thread's loop): the nearest query and the reads by id it
-comes with are issued together, LanceDB's runtime runs them side by side, and the thread
-waits once (bench/RESULTS.md, "Issue 49 (session 18)").
+for a core on a busy machine, in turn with every other thread's steps. Here each read
+of a search (the nearest query, the keyword-only candidates' vectors by id) and the
+near-duplicate query of a batch of adds is one coroutine run on an event loop of the
+calling thread (a new one each time, never set as the thread's loop): the thread waits
+once, on LanceDB's runtime, not on LanceDB's thread (bench/RESULTS.md, "Issue 49
+(session 18)" and "Session 18: the branches merged").
 
 The async table is a second handle on the same table, opened through
 ``lancedb.connect_async`` with the store's own session (one cache of index pages and

@@ -339,21 +339,6 @@ class RecordStore:
         near = Nearest(vector, limit, where, nprobes, refine)
         return self._search_reads(near, ())[0]
 
-    @_reads
-    def nearest_with_vectors(
-        self,
-        vector: npt.NDArray[np.float32],
-        limit: int,
-        ids: Sequence[str],
-        *,
-        where: str | None = None,
-        nprobes: int = ANN_NPROBES,
-        refine: int = ANN_REFINE,
-    ) -> tuple[list[tuple[str, float]], dict[str, npt.NDArray[np.float32]]]:
-        """:meth:`nearest`, and :meth:`vectors_for` ``ids``, read together: a hybrid
-        search's reads of the store, one wait (:mod:`engine.storage.lance_search`)."""
-        return self._search_reads(Nearest(vector, limit, where, nprobes, refine), ids)
-
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]
     ) -> tuple[list[tuple[str, float]], dict[str, npt.NDArray[np.float32]]]:

@@ -40,9 +40,9 @@ def test_every_search_reads_its_vectors_from_the_store(
         assert cache is not None
         nearest: list[int] = []
         cached: list[int] = []
-        real_nearest, real_get = store.nearest_with_vectors, cache.get_many
+        real_nearest, real_get = store.nearest, cache.get_many
 
-        def asked(*args: Any, **kwargs: Any) -> Any:
+        def asked(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
             nearest.append(1)
             return real_nearest(*args, **kwargs)
 
@@ -50,7 +50,7 @@ def test_every_search_reads_its_vectors_from_the_store(
             cached.append(1)
             return real_get(*args)
 
-        monkeypatch.setattr(store, "nearest_with_vectors", asked)
+        monkeypatch.setattr(store, "nearest", asked)
         monkeypatch.setattr(cache, "get_many", looked_up)
 
         hits = memory.search("gearbox oil zeppelin", mode="hybrid", limit=5).results
@@ -149,51 +149,34 @@ def test_a_category_is_a_prefilter_of_the_store_s_query(tmp_path: Path) -> None:
     assert {r.entry.category.value for r in hits} == {"gotcha"}
 
 
-def test_a_hybrid_search_waits_on_the_store_once(
+def test_the_gate_s_batches_read_the_store_twice_at_most(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A hybrid search judged batch after batch (up to ten when nothing is relevant) read
-    the keyword-only candidates' vectors after its nearest query, a batch's and then the
-    rest: up to three reads of the store. Now its nearest query and every keyword hit's
-    vector are one read."""
+    the keyword-only candidates' vectors once a batch; now the first batch's, then every
+    candidate left at once, and each batch gets what reading it alone gave."""
+    from engine.search.vector import CandidateSimilarities
+
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in note_texts(300, 1)])
+        memory.add_many([NewEntry(t) for t in note_texts(60, 1)])
         memory.add("gearbox oil zeppelin hangar")
-        memory.search("warm up", mode="hybrid")
-        store = parts_of(memory).store()
-        reads: list[str] = []
-        for name in ("nearest", "vectors_for", "nearest_with_vectors"):
-            real = getattr(store, name)
-
-            def counted(*args: Any, real: Any = real, name: str = name, **kwargs: Any) -> Any:
-                reads.append(name)
-                return real(*args, **kwargs)
-
-            monkeypatch.setattr(store, name, counted)
-        # nothing relevant: the gate judges batch after batch of keyword-only candidates
-        found = memory.search("zeppelin note", mode="hybrid", limit=5, min_score=0.99)
-        listed = memory.search("zeppelin note", mode="hybrid", limit=5, min_score=-1)
-
-    assert found.results == () and len(listed.results) == 5
-    assert reads == ["nearest_with_vectors", "nearest_with_vectors"]
-
-
-def test_the_nearest_come_with_the_candidates_similarities(tmp_path: Path) -> None:
-    """The nearest entries and the similarities of given candidates, read together, are
-    what reading each gives alone; a candidate waiting for its vector has none."""
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(t) for t in note_texts(150, 1)])
-        waiting = parts_of(memory).entries.add_many([NewEntry("zeppelin note")], embed=False)
         vectors = parts_of(memory).searcher.vectors
-        qvec = parts_of(memory).embedder.embed_query("zeppelin note")
-        entries = memory.list(limit=200)
-        nearest, similar = vectors.nearest_and_similarities(
-            qvec, 10, candidates=[e.id for e in entries]
-        )
-        alone = vectors.similarities(qvec, entries)
-        assert nearest == vectors.nearest(qvec, 10)
-        assert vectors.nearest_and_similarities(qvec, 10) == (nearest, {})
+        entries = memory.list(limit=100)
+        batches = [entries[i : i + 20] for i in range(0, len(entries), 20)]
+        qvec = parts_of(memory).embedder.embed_query("gearbox oil")
+        alone = [vectors.similarities(qvec, batch) for batch in batches]
+        store = parts_of(memory).store()
+        reads: list[int] = []
+        real = store.vectors_for
 
-    assert len(entries) == 151 and len(alone) == 150
-    assert waiting[0].entry.id not in similar
-    assert similar == alone
+        def counted(ids: Any) -> Any:
+            reads.append(len(ids))
+            return real(ids)
+
+        monkeypatch.setattr(store, "vectors_for", counted)
+        read = CandidateSimilarities(vectors, [e.id for e in entries])
+        together = [read(qvec, batch) for batch in batches]
+
+    assert len(batches) == 4 and together == alone
+    assert reads == [20, 41]
+    assert read(qvec, batches[0]) == alone[0] and len(reads) == 2  # nothing read again

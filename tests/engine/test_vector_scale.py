@@ -5,7 +5,6 @@ looks up nothing it does not need."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fakes import FakeEmbedder, note_texts
@@ -126,13 +125,13 @@ def test_searches_through_the_index_re_rank_no_more_than_they_return(
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         store = parts_of(memory).store()
         asked: list[tuple[int, int]] = []
-        real = store.nearest_with_vectors
+        real = store.nearest
 
-        def nearest(vector: object, limit: int, ids: Any, **kwargs: Any) -> Any:
+        def nearest(vector: object, limit: int, **kwargs: int) -> list[tuple[str, float]]:
             asked.append((limit, kwargs["refine"]))
-            return real(vector, limit, ids, **kwargs)  # type: ignore[arg-type]
+            return real(vector, limit, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(store, "nearest_with_vectors", nearest)
+        monkeypatch.setattr(store, "nearest", nearest)
         memory.search("gearbox oil deploy", mode="vector", limit=10)
         memory.search("gearbox oil deploy", mode="hybrid", limit=10)
         assert asked == [(10, 1), (100, 1)]
