@@ -32,7 +32,7 @@ from app.hook_client import (
 )
 
 if TYPE_CHECKING:
-    from engine import Config, IndexReport
+    from engine import Config, IndexReport, Memory
 
 log = logging.getLogger("memory_tui.cli")
 
@@ -97,6 +97,48 @@ class Searched:
     """(the promoted note's id, where it went) for each auto-promotion."""
 
 
+def search_request(args: Namespace, fmt: str, config: str = "") -> SearchRequest:
+    """The ``search`` command's options as a :class:`SearchRequest` (``config``: the
+    :func:`config_key` a server checks; a search run here has none to check)."""
+    return SearchRequest(
+        config=config,
+        query=args.query,
+        format=fmt,
+        mode=args.mode,
+        limit=args.limit,
+        category=args.category,
+        min_score=args.min_score,
+        source=args.source,
+        stale_only=args.stale,
+    )
+
+
+def run_search(memory: Memory, request: SearchRequest) -> Searched:
+    """What ``memory-tui search`` prints for ``request`` on ``memory``: its warnings, the
+    results rendered, and the entries the search made due for promotion, promoted
+    (``Memory.search``, ``render``, ``Memory.referenced``). The command runs it on its own
+    memory, a running server on its (:func:`app.mcp.hook.search_answer`): one use case,
+    whichever process runs it."""
+    from engine import render
+
+    response = memory.search(
+        request.query,
+        mode=request.mode,
+        limit=request.limit,
+        category=request.category,
+        min_score=request.min_score,
+        source=request.source,
+        stale_only=request.stale_only,
+    )
+    prefix = memory.paths.knowledge_prefix
+    output = render(response.results, request.format, query=request.query, knowledge_prefix=prefix)
+    promoted = [
+        (done.original.id, done.path.relative_to(memory.paths.root).as_posix())
+        for done in memory.referenced([r.entry.id for r in response.results])
+    ]
+    return Searched(list(response.warnings), output, promoted)
+
+
 def search_by_server(root: Path, args: Namespace, fmt: str) -> Searched | None:
     """What a running server's search (``args``, the ``search`` command's options, the
     results rendered as ``fmt``) prints; None when the caller must search by itself: a
@@ -110,17 +152,7 @@ def search_by_server(root: Path, args: Namespace, fmt: str) -> Searched | None:
     mode = args.mode or config.search_mode.value
     if mode == "keyword":
         return None
-    request = SearchRequest(
-        config=config_key(config),
-        query=args.query,
-        format=fmt,
-        mode=args.mode,
-        limit=args.limit,
-        category=args.category,
-        min_score=args.min_score,
-        source=args.source,
-        stale_only=args.stale,
-    )
+    request = search_request(args, fmt, config_key(config))
     try:
         served = ask_server(memory_dir, root, SEARCH, request)
         if served is None:

@@ -74,35 +74,18 @@ def search(args: argparse.Namespace, root: Path) -> int:
     """``memory-tui search``. A running ``serve-mcp`` of the project runs a search by
     meaning when one answers (:mod:`app.served`: its model and store are loaded)."""
     from app.cli.export import write
-    from app.served import search_by_server
-    from engine import render
+    from app.served import run_search, search_by_server, search_request
 
     fmt = "json" if args.json and not args.format else (args.format or "text")
-    served = search_by_server(root, args, fmt)
-    if served is not None:
-        for warning in served.warnings:
-            _warn(warning)
-        write(served.output)
-        for entry_id, rel in served.promoted:
-            print(printable(f"auto-promoted {entry_id} to {rel}"), file=sys.stderr)
-        return 0
-    with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
-        response = memory.search(
-            args.query,
-            mode=args.mode,
-            limit=args.limit,
-            category=args.category,
-            min_score=args.min_score,
-            source=args.source,
-            stale_only=args.stale,
-        )
-        for warning in response.warnings:
-            _warn(warning)
-        prefix = memory.paths.knowledge_prefix
-        write(render(response.results, fmt, query=args.query, knowledge_prefix=prefix))
-        for done in memory.referenced([r.entry.id for r in response.results]):
-            rel = done.path.relative_to(memory.paths.root).as_posix()
-            print(printable(f"auto-promoted {done.original.id} to {rel}"), file=sys.stderr)
+    searched = search_by_server(root, args, fmt)
+    if searched is None:
+        with _open(root, vectors=args.mode != SearchMode.KEYWORD) as memory:
+            searched = run_search(memory, search_request(args, fmt))
+    for warning in searched.warnings:
+        _warn(warning)
+    write(searched.output)
+    for entry_id, rel in searched.promoted:
+        print(printable(f"auto-promoted {entry_id} to {rel}"), file=sys.stderr)
     return 0
 
 

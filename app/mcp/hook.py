@@ -58,27 +58,11 @@ def search_answer(memory: Callable[[], Memory]) -> Search:
     ``promoted`` (id, project-relative path) pairs."""
 
     def search(request: SearchRequest) -> dict[str, Any]:
-        from engine import render
+        from app.served import run_search
 
-        opened = _same_config(memory(), request.config)
-        response = opened.search(
-            request.query,
-            mode=request.mode,
-            limit=request.limit,
-            category=request.category,
-            min_score=request.min_score,
-            source=request.source,
-            stale_only=request.stale_only,
-        )
-        prefix = opened.paths.knowledge_prefix
-        output = render(
-            response.results, request.format, query=request.query, knowledge_prefix=prefix
-        )
-        promoted = [
-            [done.original.id, done.path.relative_to(opened.paths.root).as_posix()]
-            for done in opened.referenced([r.entry.id for r in response.results])
-        ]
-        return {"warnings": list(response.warnings), "output": output, "promoted": promoted}
+        searched = run_search(_same_config(memory(), request.config), request)
+        promoted = [list(pair) for pair in searched.promoted]
+        return {"warnings": searched.warnings, "output": searched.output, "promoted": promoted}
 
     return search
 
