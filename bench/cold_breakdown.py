@@ -21,16 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bench.hook_commit import ROOT as BUILT
-from bench.hook_commit import build
-from bench.large_repo import commit_source
 from bench.metrics import median
+from bench.short_commands import prepared
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "bench" / ".cache" / "cold-breakdown"
@@ -115,13 +112,7 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    build(rebuild=False)
-    versions = {"before": commit_source(args.before, CACHE / f"src-{args.before}"), "after": REPO}
-    roots = {}
-    for name in versions:
-        roots[name] = CACHE / name
-        shutil.rmtree(roots[name], ignore_errors=True)
-        shutil.copytree(BUILT, roots[name], symlinks=True)
+    versions, roots = prepared(args.before, CACHE)
     for name, source in versions.items():  # warm-up: bytecode written, caches filled
         one_run(source, roots[name], write_bytecode=True)
     load = [os.getloadavg()[0]]

@@ -100,6 +100,20 @@ def imports_lancedb(source: Path, root: Path, args: list[str]) -> bool:
     return any(line.rstrip().endswith("| lancedb") for line in err.splitlines())
 
 
+def prepared(before: str, cache: Path) -> tuple[dict[str, Path], dict[str, Path]]:
+    """The two versions' source trees (``before``: that commit's, exported under
+    ``cache``; ``after``: this checkout) and a fresh copy of the bench's memory for each,
+    under ``cache``."""
+    build(rebuild=False)
+    versions = {"before": commit_source(before, cache / f"src-{before}"), "after": REPO}
+    roots = {}
+    for name in versions:
+        roots[name] = cache / name
+        shutil.rmtree(roots[name], ignore_errors=True)
+        shutil.copytree(BUILT, roots[name], symlinks=True)
+    return versions, roots
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with")
@@ -109,13 +123,7 @@ def main() -> None:
         "--only", nargs="+", metavar="CASE", help="only these cases, e.g. 'search --mode hybrid'"
     )
     args = parser.parse_args()
-    build(rebuild=False)
-    versions = {"before": commit_source(args.before, CACHE / f"src-{args.before}"), "after": REPO}
-    roots = {}
-    for name in versions:
-        roots[name] = CACHE / name
-        shutil.rmtree(roots[name], ignore_errors=True)
-        shutil.copytree(BUILT, roots[name], symlinks=True)
+    versions, roots = prepared(args.before, CACHE)
     cases: dict[str, list[str] | None] = {"import lancedb": None, **COMMANDS}
     if args.only:
         unknown = set(args.only) - set(cases)
