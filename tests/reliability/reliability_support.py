@@ -144,9 +144,10 @@ class Snapshot:
 def snapshot(root: Path) -> Snapshot:
     """Open the memory (repairing what it repairs on open) and compare mirror and store."""
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
-        # Reference counts wait in the index until folded into the store in a batch; a
-        # process that has the store open hands them over when it closes.
-        memory.warm_up_writes()
+        # Reference counts wait in the index until folded into the store by the next
+        # process that writes it (a search commits nothing); compact() hands them over,
+        # as that write would.
+        memory.compact()
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         listed = shown(memory)
         stored = from_the_store(memory)
