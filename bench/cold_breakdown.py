@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench.metrics import median
-from bench.short_commands import prepared
+from bench.short_commands import environment, prepared
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "bench" / ".cache" / "cold-breakdown"
@@ -79,12 +79,7 @@ def exits_frozen(source: Path) -> bool:
 def one_run(source: Path, root: Path, *, write_bytecode: bool = False) -> dict[str, list[float]]:
     """Phases of one cold search (name: [CPU ms, wall ms]), and the whole process's
     (``process``: interpreter start-up and exit included; CPU from ``wait4``)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
-    env["PYTHONPATH"] = str(source)
-    env["PYTHONPYCACHEPREFIX"] = str(CACHE / "pycache" / source.name)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if not write_bytecode:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env = environment(source, write_bytecode=write_bytecode, cache=CACHE)
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", PHASES, str(root), QUERY, "freeze" if exits_frozen(source) else ""],

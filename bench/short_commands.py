@@ -55,10 +55,12 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def environment(source: Path, *, write_bytecode: bool) -> dict[str, str]:
+def environment(source: Path, *, write_bytecode: bool, cache: Path = CACHE) -> dict[str, str]:
+    """A cold process's environment: ``source`` first on the path, its own bytecode folder
+    under ``cache``, bytecode written only when ``write_bytecode`` (the warm-up)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MEMORY_")}
     env["PYTHONPATH"] = str(source)
-    env["PYTHONPYCACHEPREFIX"] = str(CACHE / "pycache" / source.name)
+    env["PYTHONPYCACHEPREFIX"] = str(cache / "pycache" / source.name)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if not write_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
