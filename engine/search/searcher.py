@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from engine.storage.lance_search import Pending
+
 log = logging.getLogger(__name__)
 
 Hit = TypeVar("Hit", KeywordHit, KeywordRank)
@@ -130,10 +132,20 @@ class Searcher:
                 return whole
             found = True
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
-        # Hybrid's two halves run one after the other, in the caller's thread: a server
-        # answering many sessions runs their searches side by side instead.
-        keyword = self._ranks(asked, depth, warnings) if mode is SearchMode.HYBRID else None
-        vector = self._vector(asked, depth, wait_for_model, warnings)
+        # Hybrid's two halves run side by side in the caller's thread: the nearest query
+        # is begun first and LanceDB answers it from its own runtime while SQLite ranks
+        # by keyword here, letting the query take its next step before each statement.
+        started = self._nearest_started(asked, depth, wait_for_model)
+        keyword = None
+        if mode is SearchMode.HYBRID:
+            try:
+                between = None if isinstance(started, str) else started[1].step
+                keyword = self._ranks(asked, depth, warnings, between)
+            except BaseException:  # interrupted: nothing of the read is left open
+                if not isinstance(started, str):
+                    started[1].close()
+                raise
+        vector = self._nearest_of(started, warnings)
         if vector is None:  # degrade to keyword search
             if keyword is not None:  # the first `limit` of the deeper list
                 hits = self._hits(keyword[:limit], warnings)
@@ -228,8 +240,16 @@ class Searcher:
     def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:
         return self._keyword_safely(lambda: self.keyword.search(query, limit), warnings)
 
-    def _ranks(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordRank]:
-        return self._keyword_safely(lambda: self.keyword.ranks(query, limit), warnings)
+    def _ranks(
+        self,
+        query: Query,
+        limit: int,
+        warnings: list[str],
+        between: Callable[[], None] | None = None,
+    ) -> list[KeywordRank]:
+        return self._keyword_safely(
+            lambda: self.keyword.ranks(query, limit, between=between), warnings
+        )
 
     def _hits(self, ranks: list[KeywordRank], warnings: list[str]) -> list[KeywordHit]:
         return self._keyword_safely(lambda: self.keyword.hits(ranks), warnings)
@@ -244,21 +264,39 @@ class Searcher:
             warnings.append(f"keyword search unavailable: {exc}")
             return []
 
-    def _vector(
-        self, query: Query, depth: int, wait_for_model: bool, warnings: list[str]
-    ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]]] | None:
-        """The query's vector and its nearest entries by id, or None (and a warning)."""
+    def _nearest_started(
+        self, query: Query, depth: int, wait_for_model: bool
+    ) -> tuple[npt.NDArray[np.float32], Pending[list[tuple[str, float]]]] | str:
+        """The query's vector and the read of its nearest entries by id, under way; or
+        the warning that says why there is none."""
         if not wait_for_model and not self._embedder.loaded:
-            warnings.append("embedding model is still loading: keyword results only")
-            return None
+            return "embedding model is still loading: keyword results only"
         try:
             qvec = self.query_cache.embed_query(self._embedder, query.text)
-            return qvec, self.vectors.nearest(qvec, depth, category=query.category)
+            return qvec, self.vectors.nearest_started(qvec, depth, category=query.category)
         except Exception as exc:  # degrade to keyword search rather than fail
-            if not self.closed:
-                log.warning("vector search failed: %s", exc)
-            warnings.append(f"vector search unavailable: {exc}")
+            return self._vector_failed(exc)
+
+    def _nearest_of(
+        self,
+        started: tuple[npt.NDArray[np.float32], Pending[list[tuple[str, float]]]] | str,
+        warnings: list[str],
+    ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]]] | None:
+        """The query's vector and its nearest entries by id, or None (and a warning)."""
+        if isinstance(started, str):
+            warnings.append(started)
             return None
+        qvec, pending = started
+        try:
+            return qvec, pending.result()
+        except Exception as exc:  # degrade to keyword search rather than fail
+            warnings.append(self._vector_failed(exc))
+            return None
+
+    def _vector_failed(self, exc: Exception) -> str:
+        if not self.closed:
+            log.warning("vector search failed: %s", exc)
+        return f"vector search unavailable: {exc}"
 
 
 NOTHING_TO_SEARCH = (

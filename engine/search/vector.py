@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from engine.storage.lance_search import Pending
     from engine.storage.record_store import RecordStore
 
 ANN_NPROBES = 70
@@ -101,17 +102,31 @@ class VectorSearcher:
         """:meth:`search`'s ids and similarities, no entry read (hybrid search reads the
         entries its relevance gate judges, a fraction of the candidates): the store's
         query, with the ANN settings above."""
+        return self.nearest_started(qvec, limit, category=category).result()
+
+    def nearest_started(
+        self, qvec: npt.NDArray[np.float32], limit: int, *, category: Category | None = None
+    ) -> Pending[list[tuple[str, float]]]:
+        """:meth:`nearest` under way while the caller works on (hybrid search ranks by
+        keyword meanwhile; :class:`~engine.storage.lance_search.Pending`)."""
+        from engine.storage.lance_search import Pending
+
         if limit <= 0:
-            return []
+            return Pending.ready([])
         where = f"category = '{category.value}'" if category is not None else None
         waiting = self.waiting()
         asked = limit + min(waiting, limit)
         refine = max(1, -(-ANN_RERANKED // asked))
-        hits = self.store().nearest(qvec, asked, where=where, nprobes=ANN_NPROBES, refine=refine)
-        if waiting:
-            pending = self.mirror.unembedded_among([entry_id for entry_id, _ in hits])
-            hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]
-        return hits[:limit]
+        store = self.store()
+        found = store.nearest_started(qvec, asked, where=where, nprobes=ANN_NPROBES, refine=refine)
+
+        def kept(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
+            if waiting:
+                pending = self.mirror.unembedded_among([entry_id for entry_id, _ in hits])
+                hits = [(entry_id, sim) for entry_id, sim in hits if entry_id not in pending]
+            return hits[:limit]
+
+        return found.then(kept)
 
     def similarities(
         self, qvec: npt.NDArray[np.float32], entries: Sequence[Entry]

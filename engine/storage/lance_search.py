@@ -26,14 +26,15 @@ thread). :func:`can_run` says which.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from engine.storage.lance_rows import TABLE, id_lists
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,16 +85,25 @@ class SearchTable:
         """The ``id`` and ``_distance`` of ``near``'s rows (None when not asked), and the
         ``id`` and ``vector`` of the rows ``ids`` (one table per 500 ids), all read in one
         run of an event loop of this thread, the queries issued together."""
+        return self.start(near, ids).result()
+
+    def start(
+        self, near: Nearest | None, ids: Sequence[str]
+    ) -> Pending[tuple[pa.Table | None, list[pa.Table]]]:
+        """:meth:`read` under way: the caller works on while LanceDB answers, and lets
+        the read take its next steps between pieces of that work (:class:`Pending`)."""
 
         async def reads() -> tuple[pa.Table | None, list[pa.Table]]:
             table = await self._opened()
             found = [_by_id(table, part) for part in id_lists(ids)]
             if near is None:
                 return None, list(await asyncio.gather(*found))
+            if not found:  # no task of its own: the query is asked for one turn sooner
+                return await _nearest(table, near), []
             nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
             return nearest, rows
 
-        return _run(reads())
+        return started(reads())
 
     def read_each(self, near: Nearest) -> pa.Table:
         """The ``id``, ``_distance`` and ``query_index`` (the row of ``near.vector`` each
@@ -120,11 +130,68 @@ class SearchTable:
 def _run(reads: Coroutine[Any, Any, T]) -> T:
     """``reads`` run to the end on an event loop made for it, never set as the thread's
     loop: nothing of the caller's changes."""
+    return started(reads).result()
+
+
+@dataclass(frozen=True, slots=True)
+class Pending(Generic[T]):
+    """A read under way in this thread, whose answer :meth:`result` waits for.
+
+    LanceDB answers each step of a query (its plan, then its batches) from its own
+    runtime, and needs a turn of the caller's event loop between two steps to be asked
+    for the next. :meth:`step` gives the read that turn without waiting, so the caller
+    can do work of its own meanwhile and let the read move on between pieces of it: a
+    hybrid search runs its keyword statements in SQLite while LanceDB looks for the
+    nearest vectors (bench/RESULTS.md, "Issue 49 (session 19)"). One thread, no lock:
+    the read's steps run only where the caller calls :meth:`step` or :meth:`result`.
+    """
+
+    step: Callable[[], None]
+    """Let the read take the steps whose answers are in; never waits."""
+    result: Callable[[], T]
+    """The read's answer, waited for (or its error); once."""
+    close: Callable[[], None]
+    """Give the read up unanswered (nothing is left open); after :meth:`result`, nothing."""
+
+    def then(self, finish: Callable[[T], U]) -> Pending[U]:
+        """This read, its answer passed through ``finish``."""
+        return Pending(self.step, lambda: finish(self.result()), self.close)
+
+    @staticmethod
+    def ready(value: U) -> Pending[U]:
+        """A read already answered (the synchronous API's)."""
+        return Pending(lambda: None, lambda: value, lambda: None)
+
+
+def started(reads: Coroutine[Any, Any, T]) -> Pending[T]:
+    """``reads`` begun on an event loop made for it (never set as the thread's loop:
+    nothing of the caller's changes), up to its first wait on LanceDB."""
     loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(reads)
-    finally:
-        loop.close()
+    task = loop.create_task(reads)
+
+    def step() -> None:
+        if not loop.is_closed() and not task.done():
+            loop.call_soon(loop.stop)  # asyncio: one pass over what is ready, then stop
+            loop.run_forever()
+
+    def result() -> T:
+        if loop.is_closed():
+            return task.result()
+        try:
+            return loop.run_until_complete(task)
+        finally:
+            loop.close()
+
+    def close() -> None:
+        if not loop.is_closed():
+            task.cancel()
+            try:
+                loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
+            finally:
+                loop.close()
+
+    step()
+    return Pending(step, result, close)
 
 
 async def _nearest(table: Any, near: Nearest) -> pa.Table:

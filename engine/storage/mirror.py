@@ -18,7 +18,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -263,9 +263,16 @@ class EntryMirror:
         """Entries ranked by BM25, with their raw rank (:func:`.mirror_keyword.ranked`)."""
         return mirror_keyword.ranked(self._read, self._fts_columns, query)
 
-    def ranked_ids(self, query: MatchQuery) -> list[tuple[str, float]]:
-        """:meth:`ranked`'s entry ids and ranks, no entry read."""
-        return mirror_keyword.ranked_ids(self._read, self._fts_columns, query)
+    def ranked_ids(
+        self, query: MatchQuery, between: Callable[[], None] | None = None
+    ) -> list[tuple[str, float]]:
+        """:meth:`ranked`'s entry ids and ranks, no entry read; ``between`` is called
+        before each of its statements and while one runs (:meth:`ReadConnection.read`)."""
+
+        def read(sql: str, params: Sequence[object]) -> list[Any]:
+            return self._read(sql, params, between)
+
+        return mirror_keyword.ranked_ids(read, self._fts_columns, query)
 
     def match_count(self, match: str) -> int:
         """How many entries match an FTS5 expression (a term's document frequency)."""
@@ -275,12 +282,17 @@ class EntryMirror:
         """Those of the entries ``ids`` that match an FTS5 expression."""
         return mirror_keyword.holding(self._read, match, ids)
 
-    def _read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
+    def _read(
+        self, sql: str, params: Sequence[object] = (), between: Callable[[], None] | None = None
+    ) -> list[Any]:
         """Rows of one read-only statement, on a connection of its own so that a search
-        does not wait for this one (:mod:`.mirror_reader`); on this one if that cannot."""
-        rows = self.reader.read(sql, params)
+        does not wait for this one (:mod:`.mirror_reader`); on this one if that cannot.
+        ``between``: see :meth:`ReadConnection.read`."""
+        rows = self.reader.read(sql, params, between)
         if rows is not None:
             return rows
+        if between is not None:
+            between()
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 

@@ -11,11 +11,34 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+
+STEP_INSTRUCTIONS = 2_000
+"""Virtual-machine instructions between two calls of a read's ``between``: about a tenth
+of a millisecond of a keyword ranking on this machine. Chosen on ``bench.scale``'s
+memories (bench/RESULTS.md, "Issue 49 (session 19)"): every 1,000 or 3,000 instructions
+gave the same warm hybrid search at 10,000 entries, every 30,000 a slower one at
+1,000,000."""
+
+
+def _continuing(between: Callable[[], None]) -> Callable[[], int]:
+    """``between`` as a progress handler: called, then the statement goes on (a handler
+    that failed would abort the statement, which the search would then read again on the
+    shared connection: the failure is logged instead)."""
+
+    def handler() -> int:
+        try:
+            between()
+        except Exception as exc:  # never abort the statement for the other half
+            log.warning("a read between keyword statements failed: %s", exc)
+        return 0
+
+    return handler
 
 
 class ReadConnection:
@@ -31,14 +54,30 @@ class ReadConnection:
         self._db: sqlite3.Connection | None = None
         self._failed = False
 
-    def read(self, sql: str, params: Sequence[object]) -> list[Any] | None:
-        """The statement's rows, or None when this connection cannot give them."""
+    def read(
+        self, sql: str, params: Sequence[object], between: Callable[[], None] | None = None
+    ) -> list[Any] | None:
+        """The statement's rows, or None when this connection cannot give them.
+
+        ``between`` is called before the statement and, while it runs, every
+        :data:`STEP_INSTRUCTIONS` of SQLite's virtual machine (its progress handler, the
+        hook SQLite offers to let an event loop run during a long statement): a hybrid
+        search's nearest query, under way on LanceDB's runtime, takes its next steps
+        there (:class:`engine.storage.lance_search.Pending`) instead of waiting for the
+        keyword ranking to end."""
         with self._lock:
             db = self._open()
             if db is None:
                 return None
             try:
-                return db.execute(sql, params).fetchall()
+                if between is None:
+                    return db.execute(sql, params).fetchall()
+                between()
+                db.set_progress_handler(_continuing(between), STEP_INSTRUCTIONS)
+                try:
+                    return db.execute(sql, params).fetchall()
+                finally:
+                    db.set_progress_handler(None, 0)
             except sqlite3.Error as exc:  # the shared connection answers (or says why)
                 log.debug("separate read connection to %s failed: %s", self.path, exc)
                 with contextlib.suppress(sqlite3.Error):

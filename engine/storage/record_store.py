@@ -339,6 +339,37 @@ class RecordStore:
         near = Nearest(vector, limit, where, nprobes, refine)
         return self._search_reads(near, ())[0]
 
+    def nearest_started(
+        self,
+        vector: npt.NDArray[np.float32],
+        limit: int,
+        *,
+        where: str | None = None,
+        nprobes: int = ANN_NPROBES,
+        refine: int = ANN_REFINE,
+    ) -> lance_search.Pending[list[tuple[str, float]]]:
+        """:meth:`nearest` under way, for a caller with work of its own meanwhile
+        (:class:`~engine.storage.lance_search.Pending`): begun on the async table where
+        :func:`lance_search.can_run`, else answered at once. A read that fails is made
+        again by :meth:`nearest`, which reads a compacted-away version again or says
+        what to run."""
+
+        def again() -> list[tuple[str, float]]:
+            return self.nearest(vector, limit, where=where, nprobes=nprobes, refine=refine)
+
+        searching = self._search_table() if limit > 0 and refine <= 1 else None
+        if searching is None or self.table() is None:
+            return lance_search.Pending.ready(again())
+        pending = searching.start(Nearest(vector, limit, where, nprobes, refine), ())
+
+        def answer() -> list[tuple[str, float]]:
+            try:
+                return _hits(pending.result()[0])
+            except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again()
+                return again()
+
+        return lance_search.Pending(pending.step, answer, pending.close)
+
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]
     ) -> tuple[list[tuple[str, float]], dict[str, npt.NDArray[np.float32]]]:

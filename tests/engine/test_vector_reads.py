@@ -40,9 +40,9 @@ def test_every_search_reads_its_vectors_from_the_store(
         assert cache is not None
         nearest: list[int] = []
         cached: list[int] = []
-        real_nearest, real_get = store.nearest, cache.get_many
+        real_nearest, real_get = store.nearest_started, cache.get_many
 
-        def asked(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+        def asked(*args: Any, **kwargs: Any) -> Any:
             nearest.append(1)
             return real_nearest(*args, **kwargs)
 
@@ -50,7 +50,7 @@ def test_every_search_reads_its_vectors_from_the_store(
             cached.append(1)
             return real_get(*args)
 
-        monkeypatch.setattr(store, "nearest", asked)
+        monkeypatch.setattr(store, "nearest_started", asked)
         monkeypatch.setattr(cache, "get_many", looked_up)
 
         hits = memory.search("gearbox oil zeppelin", mode="hybrid", limit=5).results

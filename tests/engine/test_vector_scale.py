@@ -125,13 +125,13 @@ def test_searches_through_the_index_re_rank_no_more_than_they_return(
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         store = parts_of(memory).store()
         asked: list[tuple[int, int]] = []
-        real = store.nearest
+        real = store.nearest_started
 
-        def nearest(vector: object, limit: int, **kwargs: int) -> list[tuple[str, float]]:
+        def nearest(vector: object, limit: int, **kwargs: int) -> object:
             asked.append((limit, kwargs["refine"]))
             return real(vector, limit, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(store, "nearest", nearest)
+        monkeypatch.setattr(store, "nearest_started", nearest)
         memory.search("gearbox oil deploy", mode="vector", limit=10)
         memory.search("gearbox oil deploy", mode="hybrid", limit=10)
         assert asked == [(10, 1), (100, 1)]
