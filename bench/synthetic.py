@@ -62,7 +62,12 @@ class SyntheticVectors:
     def vector(self, text: str) -> npt.NDArray[np.float32]:
         """The vector of a synthetic entry's text."""
         match = SUFFIX.search(text)
-        base = self._vectors[self._hash(SUFFIX.sub("", text))]
+        body = SUFFIX.sub("", text)
+        if self._hash(body) not in self._vectors and "\n" in body:
+            # a labelled entry: its category line first (engine.embedding.document), and
+            # the vector of its abstract alone, as before entries had labels
+            body = body.split("\n", 1)[1]
+        base = self._vectors[self._hash(body)]
         if match is None:
             return base
         seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")

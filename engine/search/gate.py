@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.models import Entry, Gate, SearchResult, Source
 from engine.search.companions import pair_companions
@@ -55,6 +55,8 @@ from engine.search.scoring import (
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from engine.storage.lance_search import Pending
 
 VECTOR_PENDING = Gate.VECTOR_PENDING
 """The gate's reason for an entry judged on its words alone: it has no vector yet."""
@@ -81,8 +83,15 @@ candidates down to ``min_score`` without asking one of them to be relevant."""
 Candidate = TypeVar("Candidate")
 """A fused candidate: a result, or what :func:`gate_candidates` is told to make one of."""
 
-Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Entry]], dict[str, float]]
-"""Cosine similarity of a query vector to entries, by id (missing: unknown)."""
+Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Any]], "Pending[dict[str, float]]"]
+"""Cosine similarity of a query vector to those of a batch of candidates whose similarity
+is not known yet, by entry id (missing: unknown), read under way: the gate reads the
+batch's entries and judges its other candidates meanwhile, giving the read its turns."""
+
+ResultsOf = Callable[[Sequence[Any], Callable[[], None]], list[SearchResult]]
+"""A batch of candidates made results, their entries read (one no longer stored is left
+out), calling the second argument between its pieces of work (the batch's vectors are
+read meanwhile)."""
 
 
 def judged(
@@ -113,7 +122,7 @@ def gate_candidates(
     query: QueryWeights,
     qvec: npt.NDArray[np.float32],
     fused: Sequence[Candidate],
-    results_of: Callable[[Sequence[Candidate]], list[SearchResult]],
+    results_of: ResultsOf,
     limit: int,
     *,
     min_score: float,
@@ -140,18 +149,25 @@ def gate_candidates(
         or (best < RELEVANT and batch_start < SCAN)
     ):
         size = max(limit * 2, 20)
-        batch = results_of(fused[batch_start : batch_start + size])
+        chunk = fused[batch_start : batch_start + size]
         batch_start += size
-        unknown = [r.entry for r in batch if r.explanation.vector_similarity is None]
-        sims = similarities(qvec, unknown) if unknown else {}
-        for result in batch:
+        reading = similarities(qvec, chunk)  # begun first: read beside what follows
+        batch = results_of(chunk, reading.step)
+        done: dict[int, SearchResult] = {}
+        for n, result in enumerate(batch):
             sim = result.explanation.vector_similarity
-            if sim is None:
+            if sim is not None:
+                done[n] = judged(result, sim, query)
+                reading.step()
+        sims = reading.result()
+        for n, result in enumerate(batch):
+            if n not in done:
                 sim = sims.get(result.entry.id)
-            if sim is None and result.entry.id in unembedded:
-                waiting.append(judged(result, None, query, unembedded=True))
-                continue
-            scored.append(judged(result, sim, query))
+                if sim is None and result.entry.id in unembedded:
+                    waiting.append(judged(result, None, query, unembedded=True))
+                    continue
+                done[n] = judged(result, sim, query)
+            scored.append(done[n])
             best = max(best, answering(scored[-1], query))
     return shown(scored, min_score, limit, waiting, best=best)
 

@@ -192,8 +192,8 @@ class Searcher:
         )
         mirror = self.keyword.mirror
 
-        def results_of(batch: Sequence[Fused]) -> list[SearchResult]:
-            entries = mirror.get_many([c.id for c in batch])
+        def results_of(batch: Sequence[Fused], between: Callable[[], None]) -> list[SearchResult]:
+            entries = mirror.get_many([c.id for c in batch], between)
             return [c.result(entries[c.id]) for c in batch if c.id in entries]
 
         return gate_candidates(

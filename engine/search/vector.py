@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from engine.search.fusion import Fused
     from engine.storage.lance_search import Pending
     from engine.storage.record_store import RecordStore
 
@@ -139,10 +140,19 @@ class VectorSearcher:
         self, qvec: npt.NDArray[np.float32], ids: Sequence[str]
     ) -> dict[str, float]:
         """:meth:`similarities` by entry id, in one read of the store."""
+        return self.similarities_started(qvec, ids).result()
+
+    def similarities_started(
+        self, qvec: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> Pending[dict[str, float]]:
+        """:meth:`similarities_of` under way while the caller works on (the gate judges
+        the candidates whose similarity it knows meanwhile)."""
+        from engine.storage.lance_search import Pending
+
         wanted = sorted(set(ids) - self.unembedded_among(ids))
         if not wanted:
-            return {}
-        return _cosines(qvec, self.store().vectors_for(wanted))
+            return Pending.ready({})
+        return self.store().vectors_started(wanted).then(lambda found: _cosines(qvec, found))
 
 
 class CandidateSimilarities:
@@ -150,7 +160,8 @@ class CandidateSimilarities:
     that only keyword search found (``candidates``, in fused order): the first batch's
     are read by id, and at the next call every candidate left, in one read. A search
     reads the store by id twice at most: a query that found nothing relevant was judged
-    up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle)."""
+    up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle). Each
+    read is handed back under way (:class:`~engine.storage.lance_search.Pending`)."""
 
     def __init__(self, vectors: VectorSearcher, candidates: Sequence[str]) -> None:
         self._vectors = vectors
@@ -158,14 +169,26 @@ class CandidateSimilarities:
         self._asked: set[str] = set()
         self._known: dict[str, float] = {}
 
-    def __call__(self, qvec: npt.NDArray[np.float32], entries: Sequence[Entry]) -> dict[str, float]:
-        wanted = [e.id for e in entries if e.id not in self._asked]
+    def __call__(
+        self, qvec: npt.NDArray[np.float32], batch: Sequence[Fused]
+    ) -> Pending[dict[str, float]]:
+        """The similarities of the candidates of ``batch`` that only keyword search found."""
+        from engine.storage.lance_search import Pending
+
+        unknown = [c.id for c in batch if c.vector_similarity is None]
+        wanted = [i for i in unknown if i not in self._asked]
+        reading: Pending[dict[str, float]] = Pending.ready({})
         if wanted:
             if self._asked:  # the next batch: every candidate not read yet, at once
                 wanted = list(dict.fromkeys([*wanted, *self._candidates]).keys() - self._asked)
-            self._known.update(self._vectors.similarities_of(qvec, wanted))
+            reading = self._vectors.similarities_started(qvec, wanted)
             self._asked.update(wanted)
-        return {e.id: self._known[e.id] for e in entries if e.id in self._known}
+
+        def known(found: dict[str, float]) -> dict[str, float]:
+            self._known.update(found)
+            return {i: self._known[i] for i in unknown if i in self._known}
+
+        return reading.then(known)
 
 
 def _cosines(

@@ -49,6 +49,10 @@ BUSY_TIMEOUT_S = 30.0
 """How long a statement waits for another process's write lock on ``fts.sqlite``."""
 
 
+ROWS_BETWEEN = 4
+"""Rows made entries between two calls of a read's ``between`` (about 0.1 ms)."""
+
+
 class EntryMirror:
     """The keyword index and entry mirror in ``fts.sqlite``.
 
@@ -309,13 +313,17 @@ class EntryMirror:
             ).fetchall()
         return [str(row[0]) for row in rows]
 
-    def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
-        """Mirrored entries by id (missing ids are absent from the result)."""
+    def get_many(
+        self, ids: Sequence[str], between: Callable[[], None] | None = None
+    ) -> dict[str, Entry]:
+        """Mirrored entries by id (missing ids are absent from the result); ``between`` is
+        called before each statement and every few rows made entries (a search's read of
+        vectors by id, under way, moves on there)."""
         out: dict[str, Entry] = {}
         for start in range(0, len(ids), 500):
             part = list(ids[start : start + 500])
             marks = ",".join("?" * len(part))
-            out.update((e.id, e) for e in self._select(f"WHERE id IN ({marks})", part))
+            out.update((e.id, e) for e in self._select(f"WHERE id IN ({marks})", part, between))
         return out
 
     def find_by_hash(self, digest: str, *, file_path: str | None = None) -> list[Entry]:
@@ -392,9 +400,21 @@ class EntryMirror:
             except sqlite3.DatabaseError:
                 return False
 
-    def _select(self, tail: str, params: Sequence[object]) -> list[Entry]:
+    def _select(
+        self, tail: str, params: Sequence[object], between: Callable[[], None] | None = None
+    ) -> list[Entry]:
         with self._lock:
+            if between is not None:
+                between()
             cursor = self._db.cursor()
             cursor.row_factory = sqlite3.Row
             rows = cursor.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
-            return [row_to_entry(r) for r in rows.fetchall()]
+            found = rows.fetchall()
+        if between is None:
+            return [row_to_entry(r) for r in found]
+        entries = []
+        for n, row in enumerate(found, start=1):
+            entries.append(row_to_entry(row))
+            if n % ROWS_BETWEEN == 0:
+                between()
+        return entries

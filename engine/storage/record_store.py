@@ -267,6 +267,24 @@ class RecordStore:
         Python list per row (those were 40 % of the read)."""
         return self._search_reads(None, ids)[1]
 
+    def vectors_started(
+        self, ids: Sequence[str]
+    ) -> lance_search.Pending[dict[str, npt.NDArray[np.float32]]]:
+        """:meth:`vectors_for` under way, as :meth:`nearest_started` is (a read that
+        fails is made again by :meth:`vectors_for`)."""
+        searching = self._search_table() if ids else None
+        if searching is None or self.table() is None:
+            return lance_search.Pending.ready(self.vectors_for(ids))
+        pending = searching.start(None, ids)
+
+        def answer() -> dict[str, npt.NDArray[np.float32]]:
+            try:
+                return self._vectors(pending.result()[1])
+            except (RuntimeError, OSError, ValueError):  # LanceDB's kinds
+                return self.vectors_for(ids)
+
+        return lance_search.Pending(pending.step, answer, pending.close)
+
     @_reads
     def all_entries(self) -> list[Entry]:
         """Every entry (without vectors): the source for rebuilding the keyword index."""

@@ -5,6 +5,7 @@ search's time under load), and answers exactly as when it read them all."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from search_oracles import gate
@@ -38,9 +39,9 @@ def test_hybrid_reads_only_the_entries_it_judges(
     read: list[str] = []
     real = EntryMirror.get_many
 
-    def get_many(self: EntryMirror, ids: Sequence[str]) -> dict[str, Entry]:
+    def get_many(self: EntryMirror, ids: Sequence[str], between: Any = None) -> dict[str, Entry]:
         read.extend(ids)
-        return real(self, ids)
+        return real(self, ids, between)
 
     def ranked(*args: object) -> None:
         raise AssertionError("hybrid search read the keyword hits' entries")
@@ -76,7 +77,9 @@ def test_hybrid_answers_as_fusing_every_entry_does(crowded: Memory) -> None:
             fused,
             5,
             min_score=searcher.min_score,
-            similarities=searcher.vectors.similarities,
+            similarities=lambda q, batch: searcher.vectors.similarities_started(
+                q, [r.entry.id for r in batch if r.explanation.vector_similarity is None]
+            ),
         )
         assert [(r.entry.id, r.score, r.explanation) for r in got] == [
             (r.entry.id, r.score, r.explanation) for r in expected

@@ -155,6 +155,7 @@ def test_the_gate_s_batches_read_the_store_twice_at_most(
     """A hybrid search judged batch after batch (up to ten when nothing is relevant) read
     the keyword-only candidates' vectors once a batch; now the first batch's, then every
     candidate left at once, and each batch gets what reading it alone gave."""
+    from engine.search.fusion import Fused
     from engine.search.vector import CandidateSimilarities
 
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
@@ -167,16 +168,17 @@ def test_the_gate_s_batches_read_the_store_twice_at_most(
         alone = [vectors.similarities(qvec, batch) for batch in batches]
         store = parts_of(memory).store()
         reads: list[int] = []
-        real = store.vectors_for
+        real = store.vectors_started
 
         def counted(ids: Any) -> Any:
             reads.append(len(ids))
             return real(ids)
 
-        monkeypatch.setattr(store, "vectors_for", counted)
+        monkeypatch.setattr(store, "vectors_started", counted)
         read = CandidateSimilarities(vectors, [e.id for e in entries])
-        together = [read(qvec, batch) for batch in batches]
+        together = [read(qvec, [Fused(e.id) for e in batch]).result() for batch in batches]
 
     assert len(batches) == 4 and together == alone
     assert reads == [20, 41]
-    assert read(qvec, batches[0]) == alone[0] and len(reads) == 2  # nothing read again
+    again = read(qvec, [Fused(e.id) for e in batches[0]]).result()
+    assert again == alone[0] and len(reads) == 2  # nothing read again
