@@ -18,12 +18,13 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-STEP_INSTRUCTIONS = 2_000
-"""Virtual-machine instructions between two calls of a read's ``between``: about a tenth
-of a millisecond of a keyword ranking on this machine. Chosen on ``bench.scale``'s
-memories (bench/RESULTS.md, "Issue 49 (session 19)"): every 1,000 or 3,000 instructions
-gave the same warm hybrid search at 10,000 entries, every 30,000 a slower one at
-1,000,000."""
+STEP_INSTRUCTIONS = 20_000
+"""Virtual-machine instructions between two calls of a read's ``between``: about 1.5 ms
+of a keyword ranking on this machine, a few turns for a nearest query that takes 2–5 ms
+at 10,000 entries. Each call takes the interpreter lock, so fewer calls keep a server's
+other threads moving: with hybrid searches of the SciFact memory at 10,000 entries taking
+turns in one process, every 2,000, 5,000 and 20,000 instructions gave p50 20.9, 21.2 and
+21.1 ms, none 24.1 ms (bench/RESULTS.md, "Issue 49 (session 19)")."""
 
 
 def _continuing(between: Callable[[], None]) -> Callable[[], int]:
