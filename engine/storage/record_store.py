@@ -268,14 +268,15 @@ class RecordStore:
         return self._search_reads(None, ids)[1]
 
     def vectors_started(
-        self, ids: Sequence[str]
+        self, ids: Sequence[str], beside: lance_search.Pending[Any] | None = None
     ) -> lance_search.Pending[dict[str, npt.NDArray[np.float32]]]:
         """:meth:`vectors_for` under way, as :meth:`nearest_started` is (a read that
-        fails is made again by :meth:`vectors_for`)."""
+        fails is made again by :meth:`vectors_for`), beside the read ``beside`` when
+        given (on its event loop: waiting for one moves both on)."""
         searching = self._search_table() if ids else None
         if searching is None or self.table() is None:
             return lance_search.Pending.ready(self.vectors_for(ids))
-        pending = searching.start(None, ids)
+        pending = searching.start(None, ids, beside)
 
         def answer() -> dict[str, npt.NDArray[np.float32]]:
             try:
@@ -283,7 +284,9 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds
                 return self.vectors_for(ids)
 
-        return lance_search.Pending(pending.step, answer, pending.close)
+        return lance_search.Pending(
+            pending.step, answer, pending.close, pending.done, pending.turns
+        )
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -386,7 +389,9 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again()
                 return again()
 
-        return lance_search.Pending(pending.step, answer, pending.close)
+        return lance_search.Pending(
+            pending.step, answer, pending.close, pending.done, pending.turns
+        )
 
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]
