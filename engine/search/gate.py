@@ -148,7 +148,7 @@ def gate_candidates(
         _listed(scored, min_score) + len(waiting) < depth
         or (best < RELEVANT and batch_start < SCAN)
     ):
-        size = batch_size(limit)
+        size = max(limit * 2, 20)
         chunk = fused[batch_start : batch_start + size]
         batch_start += size
         reading = similarities(qvec, chunk)  # begun first: read beside what follows
@@ -170,11 +170,6 @@ def gate_candidates(
             scored.append(done[n])
             best = max(best, answering(scored[-1], query))
     return shown(scored, min_score, limit, waiting, best=best)
-
-
-def batch_size(limit: int) -> int:
-    """How many fused candidates :func:`gate_candidates` judges at a time."""
-    return max(limit * 2, 20)
 
 
 def answering(result: SearchResult, query: QueryWeights) -> float:

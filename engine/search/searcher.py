@@ -30,7 +30,7 @@ from engine.core.models import (
 from engine.embedding.base import Embedder
 from engine.embedding.query_cache import QueryCache
 from engine.search.fusion import DEFAULT_FUSION, Fused, fuse_ranks
-from engine.search.gate import FOUND, answering, batch_size, gate_candidates, judged, shown
+from engine.search.gate import FOUND, answering, gate_candidates, judged, shown
 from engine.search.keyword import KeywordHit, KeywordRank, KeywordSearcher
 from engine.search.query import Query
 from engine.search.relevance import relevant_hits
@@ -145,10 +145,7 @@ class Searcher:
                 if not isinstance(started, str):
                     started[1].close()
                 raise
-        ahead = self._read_ahead(started, keyword, limit)
         vector = self._nearest_of(started, warnings)
-        if ahead is not None and vector is None:  # no gate to read it for
-            ahead[1].close()
         if vector is None:  # degrade to keyword search
             if keyword is not None:  # the first `limit` of the deeper list
                 hits = self._hits(keyword[:limit], warnings)
@@ -166,9 +163,7 @@ class Searcher:
             best = max((answering(r, weights) for r in scored), default=0.0)
             kept = shown(scored, floor, limit, key=_cosine, best=FOUND if found else best)
             return SearchResponse(tuple(kept), mode, SearchMode.VECTOR, tuple(warnings))
-        gated = self._hybrid(
-            weights, qvec, nearest, keyword, limit, depth, floor, found=found, ahead=ahead
-        )
+        gated = self._hybrid(weights, qvec, nearest, keyword, limit, depth, floor, found=found)
         used = SearchMode.HYBRID if not warnings else SearchMode.VECTOR
         return SearchResponse(tuple(gated), mode, used, tuple(warnings))
 
@@ -183,7 +178,6 @@ class Searcher:
         floor: float,
         *,
         found: bool = False,
-        ahead: tuple[list[str], Pending[dict[str, float]]] | None = None,
     ) -> list[SearchResult]:
         """The two rankings fused by entry id and gated; only the candidates the gate
         judges have their entries read (a fifth of them, most often). ``found``: the
@@ -202,44 +196,19 @@ class Searcher:
             entries = mirror.get_many([c.id for c in batch], between)
             return [c.result(entries[c.id]) for c in batch if c.id in entries]
 
-        similarities = CandidateSimilarities(
-            self.vectors, [c.id for c in fused if c.vector_similarity is None], ahead
+        return gate_candidates(
+            weights,
+            qvec,
+            fused,
+            results_of,
+            limit,
+            min_score=floor,
+            similarities=CandidateSimilarities(
+                self.vectors, [c.id for c in fused if c.vector_similarity is None]
+            ),
+            unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
+            found=found,
         )
-        try:
-            return gate_candidates(
-                weights,
-                qvec,
-                fused,
-                results_of,
-                limit,
-                min_score=floor,
-                similarities=similarities,
-                unembedded=self.vectors.unembedded_among([r.id for r in ranks]),
-                found=found,
-            )
-        finally:
-            similarities.close()
-
-    def _read_ahead(
-        self,
-        started: tuple[npt.NDArray[np.float32], Pending[list[tuple[str, float]]]] | str,
-        keyword: list[KeywordRank] | None,
-        limit: int,
-    ) -> tuple[list[str], Pending[dict[str, float]]] | None:
-        """With the keyword ranking in and the nearest query still under way (a large
-        memory), the similarities of the first keyword hits, read beside that query on
-        its event loop: the gate asks for the keyword-only candidates of its first batch
-        first, and most of them are among these. None when the query is answered already
-        (the gate then reads exactly those it needs) or either half is missing."""
-        if isinstance(started, str) or not keyword or started[1].done():
-            return None
-        qvec, nearest = started
-        first = [r.id for r in keyword[: batch_size(limit)]]
-        try:
-            return first, self.vectors.similarities_started(qvec, first, beside=nearest)
-        except Exception as exc:  # the gate reads them itself
-            log.debug("no read ahead: %s", exc)
-            return None
 
     def _keyword_results(
         self, query: Query, hits: Sequence[KeywordHit]

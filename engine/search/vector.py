@@ -20,7 +20,7 @@ distance is undefined), and a zero vector read by id compares as 0, never NaN.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry
 from engine.storage.mirror import EntryMirror
@@ -143,21 +143,16 @@ class VectorSearcher:
         return self.similarities_started(qvec, ids).result()
 
     def similarities_started(
-        self,
-        qvec: npt.NDArray[np.float32],
-        ids: Sequence[str],
-        beside: Pending[Any] | None = None,
+        self, qvec: npt.NDArray[np.float32], ids: Sequence[str]
     ) -> Pending[dict[str, float]]:
         """:meth:`similarities_of` under way while the caller works on (the gate judges
-        the candidates whose similarity it knows meanwhile), beside the read ``beside``
-        when given (:meth:`RecordStore.vectors_started`)."""
+        the candidates whose similarity it knows meanwhile)."""
         from engine.storage.lance_search import Pending
 
         wanted = sorted(set(ids) - self.unembedded_among(ids))
         if not wanted:
             return Pending.ready({})
-        found = self.store().vectors_started(wanted, beside)
-        return found.then(lambda vectors: _cosines(qvec, vectors))
+        return self.store().vectors_started(wanted).then(lambda found: _cosines(qvec, found))
 
 
 class CandidateSimilarities:
@@ -168,25 +163,11 @@ class CandidateSimilarities:
     up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle). Each
     read is handed back under way (:class:`~engine.storage.lance_search.Pending`)."""
 
-    def __init__(
-        self,
-        vectors: VectorSearcher,
-        candidates: Sequence[str],
-        read_ahead: tuple[Sequence[str], Pending[dict[str, float]]] | None = None,
-    ) -> None:
+    def __init__(self, vectors: VectorSearcher, candidates: Sequence[str]) -> None:
         self._vectors = vectors
         self._candidates = candidates
         self._asked: set[str] = set()
         self._known: dict[str, float] = {}
-        self._ahead = read_ahead
-        """Ids whose similarities were asked for before the gate began, and that read."""
-        if read_ahead is not None:
-            self._asked.update(read_ahead[0])
-
-    def close(self) -> None:
-        """Give up a read ahead the gate never needed (nothing is left open)."""
-        if self._ahead is not None:
-            self._ahead[1].close()
 
     def __call__(
         self, qvec: npt.NDArray[np.float32], batch: Sequence[Fused]
@@ -205,9 +186,6 @@ class CandidateSimilarities:
 
         def known(found: dict[str, float]) -> dict[str, float]:
             self._known.update(found)
-            if self._ahead is not None:  # its answer is in by now, or soon
-                self._known.update(self._ahead[1].result())
-                self._ahead = None
             return {i: self._known[i] for i in unknown if i in self._known}
 
         return reading.then(known)

@@ -88,11 +88,10 @@ class SearchTable:
         return self.start(near, ids).result()
 
     def start(
-        self, near: Nearest | None, ids: Sequence[str], beside: Pending[Any] | None = None
+        self, near: Nearest | None, ids: Sequence[str]
     ) -> Pending[tuple[pa.Table | None, list[pa.Table]]]:
         """:meth:`read` under way: the caller works on while LanceDB answers, and lets
-        the read take its next steps between pieces of that work (:class:`Pending`); on
-        the event loop of the read ``beside`` while that one is open."""
+        the read take its next steps between pieces of that work (:class:`Pending`)."""
 
         async def reads() -> tuple[pa.Table | None, list[pa.Table]]:
             table = await self._opened()
@@ -104,7 +103,7 @@ class SearchTable:
             nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
             return nearest, rows
 
-        return started(reads(), beside)
+        return started(reads())
 
     def read_each(self, near: Nearest) -> pa.Table:
         """The ``id``, ``_distance`` and ``query_index`` (the row of ``near.vector`` each
@@ -150,86 +149,49 @@ class Pending(Generic[T]):
     step: Callable[[], None]
     """Let the read take the steps whose answers are in; never waits."""
     result: Callable[[], T]
-    """The read's answer, waited for (or its error)."""
+    """The read's answer, waited for (or its error); once."""
     close: Callable[[], None]
     """Give the read up unanswered (nothing is left open); after :meth:`result`, nothing."""
-    done: Callable[[], bool]
-    """Whether the answer is in (:meth:`result` will not wait)."""
-    turns: Turns | None = None
-    """The event loop the read runs on; None: answered at once."""
 
     def then(self, finish: Callable[[T], U]) -> Pending[U]:
         """This read, its answer passed through ``finish``."""
-        return Pending(self.step, lambda: finish(self.result()), self.close, self.done, self.turns)
+        return Pending(self.step, lambda: finish(self.result()), self.close)
 
     @staticmethod
     def ready(value: U) -> Pending[U]:
         """A read already answered (the synchronous API's)."""
-        return Pending(lambda: None, lambda: value, lambda: None, lambda: True)
+        return Pending(lambda: None, lambda: value, lambda: None)
 
 
-class Turns:
-    """An event loop of this thread (never set as the thread's loop: nothing of the
-    caller's changes) shared by the reads begun on it: a turn given to one, or a wait for
-    one, moves every one on. It closes once each of them is answered or given up."""
+def started(reads: Coroutine[Any, Any, T]) -> Pending[T]:
+    """``reads`` begun on an event loop made for it (never set as the thread's loop:
+    nothing of the caller's changes), up to its first wait on LanceDB."""
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(reads)
 
-    def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._open = 0
+    def step() -> None:
+        if not loop.is_closed() and not task.done():
+            loop.call_soon(loop.stop)  # asyncio: one pass over what is ready, then stop
+            loop.run_forever()
 
-    @property
-    def closed(self) -> bool:
-        """Whether every read begun on it has ended (no other can be)."""
-        return self._loop.is_closed()
+    def result() -> T:
+        if loop.is_closed():
+            return task.result()
+        try:
+            return loop.run_until_complete(task)
+        finally:
+            loop.close()
 
-    def step(self) -> None:
-        """One pass over what is ready, then stop (never waits)."""
-        if not self._loop.is_closed():
-            self._loop.call_soon(self._loop.stop)
-            self._loop.run_forever()
-
-    def begin(self, reads: Coroutine[Any, Any, T]) -> Pending[T]:
-        """``reads`` begun here, up to its first wait on LanceDB."""
-        loop = self._loop
-        task = loop.create_task(reads)
-        self._open += 1
-        ended = False
-
-        def end() -> None:
-            nonlocal ended
-            if not ended:
-                ended = True
-                self._open -= 1
-                if not self._open:
-                    loop.close()
-
-        def result() -> T:
-            if ended:
-                return task.result()
+    def close() -> None:
+        if not loop.is_closed():
+            task.cancel()
             try:
-                return loop.run_until_complete(task)
+                loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
             finally:
-                end()
+                loop.close()
 
-        def close() -> None:
-            if not ended:
-                task.cancel()
-                try:
-                    loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
-                finally:
-                    end()
-
-        self.step()
-        return Pending(self.step, result, close, task.done, self)
-
-
-def started(reads: Coroutine[Any, Any, T], beside: Pending[Any] | None = None) -> Pending[T]:
-    """``reads`` begun on the event loop of the read ``beside`` while that one is open,
-    else on one made for it, up to its first wait on LanceDB."""
-    turns = beside.turns if beside is not None else None
-    if turns is None or turns.closed:
-        turns = Turns()
-    return turns.begin(reads)
+    step()
+    return Pending(step, result, close)
 
 
 async def _nearest(table: Any, near: Nearest) -> pa.Table:

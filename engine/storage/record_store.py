@@ -268,15 +268,14 @@ class RecordStore:
         return self._search_reads(None, ids)[1]
 
     def vectors_started(
-        self, ids: Sequence[str], beside: lance_search.Pending[Any] | None = None
+        self, ids: Sequence[str]
     ) -> lance_search.Pending[dict[str, npt.NDArray[np.float32]]]:
         """:meth:`vectors_for` under way, as :meth:`nearest_started` is (a read that
-        fails is made again by :meth:`vectors_for`), beside the read ``beside`` when
-        given (on its event loop: waiting for one moves both on)."""
+        fails is made again by :meth:`vectors_for`)."""
         searching = self._search_table() if ids else None
         if searching is None or self.table() is None:
             return lance_search.Pending.ready(self.vectors_for(ids))
-        pending = searching.start(None, ids, beside)
+        pending = searching.start(None, ids)
 
         def answer() -> dict[str, npt.NDArray[np.float32]]:
             try:
@@ -284,9 +283,7 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds
                 return self.vectors_for(ids)
 
-        return lance_search.Pending(
-            pending.step, answer, pending.close, pending.done, pending.turns
-        )
+        return lance_search.Pending(pending.step, answer, pending.close)
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -389,9 +386,7 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again()
                 return again()
 
-        return lance_search.Pending(
-            pending.step, answer, pending.close, pending.done, pending.turns
-        )
+        return lance_search.Pending(pending.step, answer, pending.close)
 
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]

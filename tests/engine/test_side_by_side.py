@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -162,49 +161,3 @@ def test_a_hybrid_search_interrupted_while_ranking_leaves_its_query_given_up(
         # the memory still searches
         assert memory.search("gearbox oil", mode="hybrid").results
         assert parts_of(memory).records.mirror.count() == 10
-
-
-def test_reads_begun_beside_another_share_its_loop_and_move_on_with_it() -> None:
-    first_done: list[int] = []
-    second_done: list[int] = []
-    first = started(turns(first_done, 2))
-    second = started(turns(second_done, 3), beside=first)
-    assert second.turns is first.turns
-    assert second.result() == "answered"  # waiting for one gave the other its turns
-    assert first_done == [0, 1] and first.done()
-    assert first.turns is not None and not first.turns.closed  # the first is still open
-    assert first.result() == "answered"
-    assert first.turns.closed  # closed once both ended
-    third = started(turns([], 1), beside=first)  # beside a closed one: a loop of its own
-    assert third.turns is not first.turns
-    third.close()
-
-
-def test_a_large_memory_s_search_reads_its_first_keyword_hits_vectors_beside_the_query(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where the nearest query is still under way when the keyword ranking ends (a large
-    memory), the first keyword hits' vectors are read beside it, on its loop; the
-    results are those of a search that reads them in the gate."""
-    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
-        memory.add_many([NewEntry(f"gearbox oil note {n} about hangar {n % 7}") for n in range(60)])
-        expected = memory.search("gearbox hangar oil", mode="hybrid", limit=5).results
-        store = parts_of(memory).store()
-        real_nearest, real_vectors = store.nearest_started, store.vectors_started
-        query: list[Pending[Any]] = []
-        asked: list[tuple[int, Any]] = []
-
-        def still_running(*args: Any, **kwargs: Any) -> Pending[Any]:
-            query.append(replace(real_nearest(*args, **kwargs), done=lambda: False))
-            return query[-1]
-
-        def vectors(ids: Any, beside: Any = None) -> Any:
-            asked.append((len(ids), beside))
-            return real_vectors(ids, beside)
-
-        monkeypatch.setattr(store, "nearest_started", still_running)
-        monkeypatch.setattr(store, "vectors_started", vectors)
-        found = memory.search("gearbox hangar oil", mode="hybrid", limit=5).results
-    assert asked and asked[0][0] == 20  # the gate's first batch
-    assert asked[0][1].turns is query[0].turns  # read on the query's loop
-    assert [(r.entry.id, r.score) for r in found] == [(r.entry.id, r.score) for r in expected]

@@ -170,9 +170,9 @@ def test_the_gate_s_batches_read_the_store_twice_at_most(
         reads: list[int] = []
         real = store.vectors_started
 
-        def counted(ids: Any, beside: Any = None) -> Any:
+        def counted(ids: Any) -> Any:
             reads.append(len(ids))
-            return real(ids, beside)
+            return real(ids)
 
         monkeypatch.setattr(store, "vectors_started", counted)
         read = CandidateSimilarities(vectors, [e.id for e in entries])
