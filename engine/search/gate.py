@@ -75,6 +75,11 @@ and lose none, 0.5 loses four) and checked on three held-out repositories."""
 SCAN = 40
 """Fused candidates examined at least before a search says that none is relevant."""
 
+STEP_EVERY = 4
+"""Candidates judged between two turns given to the read of the batch's other vectors
+(about a quarter of a millisecond: a turn costs the interpreter lock, which a server's
+other sessions wait for)."""
+
 FOUND = float("inf")
 """The ``best`` that says the query has found something already (a search filtered by
 category, whose whole memory holds a relevant result): the gate lists the filtered
@@ -158,7 +163,8 @@ def gate_candidates(
             sim = result.explanation.vector_similarity
             if sim is not None:
                 done[n] = judged(result, sim, query)
-                reading.step()
+                if len(done) % STEP_EVERY == 0:
+                    reading.step()
         sims = reading.result()
         for n, result in enumerate(batch):
             if n not in done:

@@ -49,8 +49,8 @@ BUSY_TIMEOUT_S = 30.0
 """How long a statement waits for another process's write lock on ``fts.sqlite``."""
 
 
-ROWS_BETWEEN = 4
-"""Rows made entries between two calls of a read's ``between`` (about 0.1 ms)."""
+ROWS_BETWEEN = 8
+"""Rows made entries between two calls of a read's ``between`` (about 0.2 ms)."""
 
 
 class EntryMirror:
