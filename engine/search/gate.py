@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from engine.storage.lance_search import Pending
+    from engine.storage.lance_search import Underway
 
 VECTOR_PENDING = Gate.VECTOR_PENDING
 """The gate's reason for an entry judged on its words alone: it has no vector yet."""
@@ -88,7 +88,7 @@ candidates down to ``min_score`` without asking one of them to be relevant."""
 Candidate = TypeVar("Candidate")
 """A fused candidate: a result, or what :func:`gate_candidates` is told to make one of."""
 
-Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Any]], "Pending[dict[str, float]]"]
+Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Any]], "Underway[dict[str, float]]"]
 """Cosine similarity of a query vector to those of a batch of candidates whose similarity
 is not known yet, by entry id (missing: unknown), read under way: the gate reads the
 batch's entries and judges its other candidates meanwhile, giving the read its turns."""

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from engine.storage.lance_search import Pending
+    from engine.storage.lance_search import Underway
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +266,7 @@ class Searcher:
 
     def _nearest_started(
         self, query: Query, depth: int, wait_for_model: bool
-    ) -> tuple[npt.NDArray[np.float32], Pending[list[tuple[str, float]]]] | str:
+    ) -> tuple[npt.NDArray[np.float32], Underway[list[tuple[str, float]]]] | str:
         """The query's vector and the read of its nearest entries by id, under way; or
         the warning that says why there is none."""
         if not wait_for_model and not self._embedder.loaded:
@@ -279,7 +279,7 @@ class Searcher:
 
     def _nearest_of(
         self,
-        started: tuple[npt.NDArray[np.float32], Pending[list[tuple[str, float]]]] | str,
+        started: tuple[npt.NDArray[np.float32], Underway[list[tuple[str, float]]]] | str,
         warnings: list[str],
     ) -> tuple[npt.NDArray[np.float32], list[tuple[str, float]]] | None:
         """The query's vector and its nearest entries by id, or None (and a warning)."""

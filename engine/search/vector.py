@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from engine.search.fusion import Fused
-    from engine.storage.lance_search import Pending
+    from engine.storage.lance_search import Underway
     from engine.storage.record_store import RecordStore
 
 ANN_NPROBES = 70
@@ -107,13 +107,13 @@ class VectorSearcher:
 
     def nearest_started(
         self, qvec: npt.NDArray[np.float32], limit: int, *, category: Category | None = None
-    ) -> Pending[list[tuple[str, float]]]:
+    ) -> Underway[list[tuple[str, float]]]:
         """:meth:`nearest` under way while the caller works on (hybrid search ranks by
-        keyword meanwhile; :class:`~engine.storage.lance_search.Pending`)."""
-        from engine.storage.lance_search import Pending
+        keyword meanwhile; :class:`~engine.storage.lance_search.Underway`)."""
+        from engine.storage.lance_search import Underway
 
         if limit <= 0:
-            return Pending.ready([])
+            return Underway.ready([])
         where = f"category = '{category.value}'" if category is not None else None
         waiting = self.waiting()
         asked = limit + min(waiting, limit)
@@ -144,14 +144,14 @@ class VectorSearcher:
 
     def similarities_started(
         self, qvec: npt.NDArray[np.float32], ids: Sequence[str]
-    ) -> Pending[dict[str, float]]:
+    ) -> Underway[dict[str, float]]:
         """:meth:`similarities_of` under way while the caller works on (the gate judges
         the candidates whose similarity it knows meanwhile)."""
-        from engine.storage.lance_search import Pending
+        from engine.storage.lance_search import Underway
 
         wanted = sorted(set(ids) - self.unembedded_among(ids))
         if not wanted:
-            return Pending.ready({})
+            return Underway.ready({})
         return self.store().vectors_started(wanted).then(lambda found: _cosines(qvec, found))
 
 
@@ -161,7 +161,7 @@ class CandidateSimilarities:
     are read by id, and at the next call every candidate left, in one read. A search
     reads the store by id twice at most: a query that found nothing relevant was judged
     up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle). Each
-    read is handed back under way (:class:`~engine.storage.lance_search.Pending`)."""
+    read is handed back under way (:class:`~engine.storage.lance_search.Underway`)."""
 
     def __init__(self, vectors: VectorSearcher, candidates: Sequence[str]) -> None:
         self._vectors = vectors
@@ -171,13 +171,13 @@ class CandidateSimilarities:
 
     def __call__(
         self, qvec: npt.NDArray[np.float32], batch: Sequence[Fused]
-    ) -> Pending[dict[str, float]]:
+    ) -> Underway[dict[str, float]]:
         """The similarities of the candidates of ``batch`` that only keyword search found."""
-        from engine.storage.lance_search import Pending
+        from engine.storage.lance_search import Underway
 
         unknown = [c.id for c in batch if c.vector_similarity is None]
         wanted = [i for i in unknown if i not in self._asked]
-        reading: Pending[dict[str, float]] = Pending.ready({})
+        reading: Underway[dict[str, float]] = Underway.ready({})
         if wanted:
             if self._asked:  # the next batch: every candidate not read yet, at once
                 wanted = list(dict.fromkeys([*wanted, *self._candidates]).keys() - self._asked)

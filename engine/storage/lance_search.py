@@ -89,9 +89,9 @@ class SearchTable:
 
     def start(
         self, near: Nearest | None, ids: Sequence[str]
-    ) -> Pending[tuple[pa.Table | None, list[pa.Table]]]:
+    ) -> Underway[tuple[pa.Table | None, list[pa.Table]]]:
         """:meth:`read` under way: the caller works on while LanceDB answers, and lets
-        the read take its next steps between pieces of that work (:class:`Pending`)."""
+        the read take its next steps between pieces of that work (:class:`Underway`)."""
 
         async def reads() -> tuple[pa.Table | None, list[pa.Table]]:
             table = await self._opened()
@@ -134,7 +134,7 @@ def _run(reads: Coroutine[Any, Any, T]) -> T:
 
 
 @dataclass(frozen=True, slots=True)
-class Pending(Generic[T]):
+class Underway(Generic[T]):
     """A read under way in this thread, whose answer :meth:`result` waits for.
 
     LanceDB answers each step of a query (its plan, then its batches) from its own
@@ -153,17 +153,17 @@ class Pending(Generic[T]):
     close: Callable[[], None]
     """Give the read up unanswered (nothing is left open); after :meth:`result`, nothing."""
 
-    def then(self, finish: Callable[[T], U]) -> Pending[U]:
+    def then(self, finish: Callable[[T], U]) -> Underway[U]:
         """This read, its answer passed through ``finish``."""
-        return Pending(self.step, lambda: finish(self.result()), self.close)
+        return Underway(self.step, lambda: finish(self.result()), self.close)
 
     @staticmethod
-    def ready(value: U) -> Pending[U]:
+    def ready(value: U) -> Underway[U]:
         """A read already answered (the synchronous API's)."""
-        return Pending(lambda: None, lambda: value, lambda: None)
+        return Underway(lambda: None, lambda: value, lambda: None)
 
 
-def started(reads: Coroutine[Any, Any, T]) -> Pending[T]:
+def started(reads: Coroutine[Any, Any, T]) -> Underway[T]:
     """``reads`` begun on an event loop made for it (never set as the thread's loop:
     nothing of the caller's changes), up to its first wait on LanceDB."""
     loop = asyncio.new_event_loop()
@@ -191,7 +191,7 @@ def started(reads: Coroutine[Any, Any, T]) -> Pending[T]:
                 loop.close()
 
     step()
-    return Pending(step, result, close)
+    return Underway(step, result, close)
 
 
 async def _nearest(table: Any, near: Nearest) -> pa.Table:

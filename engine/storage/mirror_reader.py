@@ -64,7 +64,7 @@ class ReadConnection:
         :data:`STEP_INSTRUCTIONS` of SQLite's virtual machine (its progress handler, the
         hook SQLite offers to let an event loop run during a long statement): a hybrid
         search's nearest query, under way on LanceDB's runtime, takes its next steps
-        there (:class:`engine.storage.lance_search.Pending`) instead of waiting for the
+        there (:class:`engine.storage.lance_search.Underway`) instead of waiting for the
         keyword ranking to end."""
         with self._lock:
             db = self._open()

@@ -269,12 +269,12 @@ class RecordStore:
 
     def vectors_started(
         self, ids: Sequence[str]
-    ) -> lance_search.Pending[dict[str, npt.NDArray[np.float32]]]:
+    ) -> lance_search.Underway[dict[str, npt.NDArray[np.float32]]]:
         """:meth:`vectors_for` under way, as :meth:`nearest_started` is (a read that
         fails is made again by :meth:`vectors_for`)."""
         searching = self._search_table() if ids else None
         if searching is None or self.table() is None:
-            return lance_search.Pending.ready(self.vectors_for(ids))
+            return lance_search.Underway.ready(self.vectors_for(ids))
         pending = searching.start(None, ids)
 
         def answer() -> dict[str, npt.NDArray[np.float32]]:
@@ -283,7 +283,7 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds
                 return self.vectors_for(ids)
 
-        return lance_search.Pending(pending.step, answer, pending.close)
+        return lance_search.Underway(pending.step, answer, pending.close)
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -365,9 +365,9 @@ class RecordStore:
         where: str | None = None,
         nprobes: int = ANN_NPROBES,
         refine: int = ANN_REFINE,
-    ) -> lance_search.Pending[list[tuple[str, float]]]:
+    ) -> lance_search.Underway[list[tuple[str, float]]]:
         """:meth:`nearest` under way, for a caller with work of its own meanwhile
-        (:class:`~engine.storage.lance_search.Pending`): begun on the async table where
+        (:class:`~engine.storage.lance_search.Underway`): begun on the async table where
         :func:`lance_search.can_run`, else answered at once. A read that fails is made
         again by :meth:`nearest`, which reads a compacted-away version again or says
         what to run."""
@@ -377,7 +377,7 @@ class RecordStore:
 
         searching = self._search_table() if limit > 0 and refine <= 1 else None
         if searching is None or self.table() is None:
-            return lance_search.Pending.ready(again())
+            return lance_search.Underway.ready(again())
         pending = searching.start(Nearest(vector, limit, where, nprobes, refine), ())
 
         def answer() -> list[tuple[str, float]]:
@@ -386,7 +386,7 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again()
                 return again()
 
-        return lance_search.Pending(pending.step, answer, pending.close)
+        return lance_search.Underway(pending.step, answer, pending.close)
 
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]

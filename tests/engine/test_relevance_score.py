@@ -31,7 +31,7 @@ from engine.search.scoring import (
 )
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
-from engine.storage.lance_search import Pending
+from engine.storage.lance_search import Underway
 
 
 def entry(entry_id: str, content: str = "") -> Entry:
@@ -66,7 +66,7 @@ class TestFusionProperties:
             fused,
             5,
             min_score=0.2,
-            similarities=lambda _q, _e: Pending.ready({}),
+            similarities=lambda _q, _e: Underway.ready({}),
         )
         ranked = [r.entry.id for r in shown]  # ... and the one near the top of both leads
         assert ranked.index("both") < ranked.index("one_sided")
@@ -132,7 +132,7 @@ class TestGate:
             self.candidates(sims),
             5,
             min_score=min_score,
-            similarities=lambda _q, _e: Pending.ready({}),
+            similarities=lambda _q, _e: Underway.ready({}),
         )
 
     def test_nothing_shown_when_no_candidate_is_relevant(self) -> None:

@@ -1,5 +1,5 @@
 """A hybrid search's two halves side by side in one thread (issue 49): the nearest query
-is begun on LanceDB's runtime (:class:`engine.storage.lance_search.Pending`) and takes
+is begun on LanceDB's runtime (:class:`engine.storage.lance_search.Underway`) and takes
 its next steps while SQLite ranks by keyword (the read connection's progress handler)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
 from engine.storage import lance_search
-from engine.storage.lance_search import Pending, started
+from engine.storage.lance_search import Underway, started
 from engine.storage.mirror import EntryMirror
 from engine.storage.mirror_reader import ReadConnection
 
@@ -98,7 +98,7 @@ def test_a_read_given_up_is_cancelled_and_leaves_no_loop_open() -> None:
 
 
 def test_a_read_already_answered_needs_no_turn() -> None:
-    pending = Pending.ready([("a", 0.5)]).then(lambda hits: [h[0] for h in hits])
+    pending = Underway.ready([("a", 0.5)]).then(lambda hits: [h[0] for h in hits])
     pending.step()
     assert pending.result() == ["a"]
 
@@ -116,7 +116,7 @@ def test_hybrid_search_begins_its_nearest_query_before_ranking_by_keyword(
         real_ranked = EntryMirror.ranked_ids
         given: list[Any] = []
 
-        def start(*args: Any) -> Pending[Any]:
+        def start(*args: Any) -> Underway[Any]:
             order.append("nearest begun")
             pending = real_start(*args)
             given.append(pending.step)
@@ -140,10 +140,10 @@ def test_a_hybrid_search_interrupted_while_ranking_leaves_its_query_given_up(
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
         memory.add_many([NewEntry(f"gearbox oil note {n}") for n in range(10)])
         memory.search("warm up", mode="hybrid")
-        begun: list[Pending[Any]] = []
+        begun: list[Underway[Any]] = []
         real_start = lance_search.started
 
-        def start(*args: Any) -> Pending[Any]:
+        def start(*args: Any) -> Underway[Any]:
             begun.append(real_start(*args))
             return begun[-1]
 
