@@ -158,24 +158,38 @@ def gate_candidates(
         batch_start += size
         reading = similarities(qvec, chunk)  # begun first: read beside what follows
         batch = results_of(chunk, reading.step)
-        done: dict[int, SearchResult] = {}
-        for n, result in enumerate(batch):
-            sim = result.explanation.vector_similarity
-            if sim is not None:
-                done[n] = judged(result, sim, query)
-                if len(done) % STEP_EVERY == 0:
-                    reading.step()
-        sims = reading.result()
-        for n, result in enumerate(batch):
-            if n not in done:
-                sim = sims.get(result.entry.id)
-                if sim is None and result.entry.id in unembedded:
-                    waiting.append(judged(result, None, query, unembedded=True))
-                    continue
-                done[n] = judged(result, sim, query)
-            scored.append(done[n])
-            best = max(best, answering(scored[-1], query))
+        for result in _judged_batch(batch, reading, query, unembedded):
+            if result.explanation.gate == VECTOR_PENDING:
+                waiting.append(result)
+                continue
+            scored.append(result)
+            best = max(best, answering(result, query))
     return shown(scored, min_score, limit, waiting, best=best)
+
+
+def _judged_batch(
+    batch: Sequence[SearchResult],
+    reading: Underway[dict[str, float]],
+    query: QueryWeights,
+    unembedded: Collection[str],
+) -> list[SearchResult]:
+    """``batch`` judged, in its order: first the results whose similarity fusion knows,
+    giving ``reading`` (the others' similarities, under way) a turn now and then, then
+    the others with what it read (those in ``unembedded`` on their words alone)."""
+    done: dict[int, SearchResult] = {}
+    for n, result in enumerate(batch):
+        sim = result.explanation.vector_similarity
+        if sim is not None:
+            done[n] = judged(result, sim, query)
+            if len(done) % STEP_EVERY == 0:
+                reading.step()
+    sims = reading.result()
+    for n, result in enumerate(batch):
+        if n not in done:
+            sim = sims.get(result.entry.id)
+            waits = sim is None and result.entry.id in unembedded
+            done[n] = judged(result, sim, query, unembedded=waits)
+    return [done[n] for n in range(len(batch))]
 
 
 def answering(result: SearchResult, query: QueryWeights) -> float:
