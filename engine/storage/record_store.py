@@ -8,11 +8,11 @@ and ``pyarrow`` are imported when a store is first opened, not when this module 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.errors import StorageError
 from engine.core.models import ENTRY_COLUMNS, Entry
@@ -27,6 +27,8 @@ from engine.storage.remote import RemoteStore, store_error
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+R = TypeVar("R")
 
 ANN_NPROBES = 50
 ANN_REFINE = 5
@@ -270,20 +272,12 @@ class RecordStore:
     def vectors_started(
         self, ids: Sequence[str]
     ) -> lance_search.Underway[dict[str, npt.NDArray[np.float32]]]:
-        """:meth:`vectors_for` under way, as :meth:`nearest_started` is (a read that
-        fails is made again by :meth:`vectors_for`)."""
-        searching = self._search_table() if ids else None
-        if searching is None or self.table() is None:
-            return lance_search.Underway.ready(self.vectors_for(ids))
-        pending = searching.start(None, ids)
-
-        def answer() -> dict[str, npt.NDArray[np.float32]]:
-            try:
-                return self._vectors(pending.result()[1])
-            except (RuntimeError, OSError, ValueError):  # LanceDB's kinds
-                return self.vectors_for(ids)
-
-        return lance_search.Underway(pending.step, answer, pending.close)
+        """:meth:`vectors_for` under way, as :meth:`nearest_started` is."""
+        if not ids:
+            return lance_search.Underway.ready({})
+        return self._started(
+            None, ids, lambda: self.vectors_for(ids), lambda read: self._vectors(read[1])
+        )
 
     @_reads
     def all_entries(self) -> list[Entry]:
@@ -375,15 +369,31 @@ class RecordStore:
         def again() -> list[tuple[str, float]]:
             return self.nearest(vector, limit, where=where, nprobes=nprobes, refine=refine)
 
-        searching = self._search_table() if limit > 0 and refine <= 1 else None
+        if limit <= 0 or refine > 1:  # nothing to ask, or a re-ranking: the plain read
+            return lance_search.Underway.ready(again())
+        near = Nearest(vector, limit, where, nprobes, refine)
+        return self._started(near, (), again, lambda read: _hits(read[0]))
+
+    def _started(
+        self,
+        near: Nearest | None,
+        ids: Sequence[str],
+        again: Callable[[], R],
+        finish: Callable[[tuple[Any, list[Any]]], R],
+    ) -> lance_search.Underway[R]:
+        """A search's read (``near``'s hits, the vectors of ``ids``) begun on the async
+        table where :func:`lance_search.can_run`, its answer made by ``finish``; else
+        answered at once by ``again``, the synchronous read, which also makes again a read
+        that failed (it reads a compacted-away version again, or says what to run)."""
+        searching = self._search_table()
         if searching is None or self.table() is None:
             return lance_search.Underway.ready(again())
-        pending = searching.start(Nearest(vector, limit, where, nprobes, refine), ())
+        pending = searching.start(near, ids)
 
-        def answer() -> list[tuple[str, float]]:
+        def answer() -> R:
             try:
-                return _hits(pending.result()[0])
-            except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again()
+                return finish(pending.result())
+            except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again
                 return again()
 
         return lance_search.Underway(pending.step, answer, pending.close)
