@@ -157,8 +157,12 @@ def gate_candidates(
         chunk = fused[batch_start : batch_start + size]
         batch_start += size
         reading = similarities(qvec, chunk)  # begun first: read beside what follows
-        batch = results_of(chunk, reading.step)
-        for result in _judged_batch(batch, reading, query, unembedded):
+        try:
+            batch = _judged_batch(results_of(chunk, reading.step), reading, query, unembedded)
+        except BaseException:  # nothing of the read is left open
+            reading.close()
+            raise
+        for result in batch:
             if result.explanation.gate == VECTOR_PENDING:
                 waiting.append(result)
                 continue

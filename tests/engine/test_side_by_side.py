@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fakes import FakeEmbedder
 
@@ -161,3 +162,27 @@ def test_a_hybrid_search_interrupted_while_ranking_leaves_its_query_given_up(
         # the memory still searches
         assert memory.search("gearbox oil", mode="hybrid").results
         assert parts_of(memory).records.mirror.count() == 10
+
+
+def test_a_batch_whose_entries_cannot_be_read_gives_its_vector_read_up() -> None:
+    from engine.search.gate import gate_candidates
+    from engine.search.scoring import QueryWeights
+
+    begun: list[Underway[Any]] = []
+
+    def similarities(_qvec: Any, _batch: Any) -> Underway[dict[str, float]]:
+        begun.append(started(turns([], 3)))
+        return begun[-1]
+
+    def unreadable(_batch: Any, _between: Any) -> list[Any]:
+        raise RuntimeError("mirror gone")
+
+    query = QueryWeights(("gearbox",), {"gearbox": 1.0}, None, frozenset())
+    qvec = np.zeros(4, dtype=np.float32)
+    with pytest.raises(RuntimeError, match="mirror gone"):
+        gate_candidates(
+            query, qvec, ["a", "b"], unreadable, 5, min_score=0.0, similarities=similarities
+        )
+    assert len(begun) == 1
+    with pytest.raises(asyncio.CancelledError):
+        begun[0].result()  # given up: cancelled, its loop closed
