@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import uvicorn
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
@@ -70,3 +71,19 @@ async def wait_for_port(port: int, seconds: float = 60) -> None:
             else:
                 await stream.aclose()
                 return
+
+
+@asynccontextmanager
+async def serving(server: MemoryServer, *, log_level: str = "warning") -> AsyncIterator[str]:
+    """``server`` over streamable HTTP on a free loopback port; yields its URL."""
+    port = free_port()
+    app = server.streamable_http_app(host="127.0.0.1")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, log_config=None)
+    http = uvicorn.Server(config)
+    async with anyio.create_task_group() as group:
+        group.start_soon(http.serve)
+        await wait_for_port(port)
+        try:
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            http.should_exit = True

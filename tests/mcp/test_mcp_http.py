@@ -8,25 +8,20 @@ from pathlib import Path
 
 import anyio
 import pytest
-import uvicorn
 from mcp import Client
-from mcp_helpers import call, free_port, wait_for_port
+from mcp_helpers import call, free_port, serving, wait_for_port
 
 from app.mcp.server import MemoryServer
 
 
 async def test_two_http_clients_share_one_server(server: MemoryServer) -> None:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    app = server.streamable_http_app(host="127.0.0.1")
-    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    async with anyio.create_task_group() as group:
-        group.start_soon(http.serve)
-        await wait_for_port(port)
-        async with Client(url, cache=None) as first, Client(url, cache=None) as second:
-            added = await call(first, "memory_add", content="Builds are cached in S3 by branch")
-            found = await call(second, "memory_search", query="builds cached branch")
-        http.should_exit = True
+    async with (
+        serving(server) as url,
+        Client(url, cache=None) as first,
+        Client(url, cache=None) as second,
+    ):
+        added = await call(first, "memory_add", content="Builds are cached in S3 by branch")
+        found = await call(second, "memory_search", query="builds cached branch")
     assert found["results"][0]["id"] == added["id"]
 
 

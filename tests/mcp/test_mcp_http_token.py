@@ -21,13 +21,12 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-import uvicorn
 from fakes import FakeEmbedder
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import TextContent
-from mcp_helpers import call, free_port, wait_for_port
+from mcp_helpers import call, free_port, serving, wait_for_port
 
 from app.mcp.auth import TOKEN_ENV
 from app.mcp.server import MemoryServer, create_server
@@ -57,22 +56,6 @@ def token_server(project: Path) -> MemoryServer:
     )
     yield srv  # type: ignore[misc]
     srv.state.close()
-
-
-@asynccontextmanager
-async def serving(server: MemoryServer, *, log_level: str = "warning") -> AsyncIterator[str]:
-    """``server`` over streamable HTTP on a free loopback port; yields its URL."""
-    port = free_port()
-    app = server.streamable_http_app(host="127.0.0.1")
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, log_config=None)
-    http = uvicorn.Server(config)
-    async with anyio.create_task_group() as group:
-        group.start_soon(http.serve)
-        await wait_for_port(port)
-        try:
-            yield f"http://127.0.0.1:{port}/mcp"
-        finally:
-            http.should_exit = True
 
 
 class Recorder:

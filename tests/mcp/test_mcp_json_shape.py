@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import jsonschema
-import uvicorn
 from mcp import Client
-from mcp_helpers import call, connect, free_port, wait_for_port
+from mcp_helpers import call, connect, serving
 
 from app.mcp.server import MemoryServer
 from engine import output_schema
@@ -76,15 +74,8 @@ async def test_tool_results_over_http_match_the_schemas(
     memory: Memory, server: MemoryServer
 ) -> None:
     seed(memory)
-    port = free_port()
-    app = server.streamable_http_app(host="127.0.0.1")
-    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    async with anyio.create_task_group() as group:
-        group.start_soon(http.serve)
-        await wait_for_port(port)
-        async with Client(f"http://127.0.0.1:{port}/mcp", cache=None) as client:
-            payloads = await exercise(client)
-        http.should_exit = True
+    async with serving(server) as url, Client(url, cache=None) as client:
+        payloads = await exercise(client)
     check_payloads(payloads)
 
 

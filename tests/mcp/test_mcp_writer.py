@@ -13,9 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
-import uvicorn
 from mcp import Client
-from mcp_helpers import call, free_port, wait_for_port
+from mcp_helpers import call, serving
 
 from app.mcp.server import MemoryServer
 from app.mcp.writer import Writer
@@ -55,10 +54,6 @@ async def test_many_sessions_adding_and_searching_lose_nothing_and_adds_are_batc
 ) -> None:
     known = memory.add("The deploy pipeline runs on Fridays").entry.id
     writer = server.state.writer = HeldWriter()
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    app = server.streamable_http_app(host="127.0.0.1")
-    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     added: dict[int, dict[str, Any]] = {}
     found: list[str] = []
 
@@ -70,25 +65,21 @@ async def test_many_sessions_adding_and_searching_lose_nothing_and_adds_are_batc
         assert not writer.release.is_set()  # answered while the first add was held
         found.extend(r["id"] for r in result["results"])
 
-    async with anyio.create_task_group() as group:
-        group.start_soon(http.serve)
-        await wait_for_port(port)
-        async with contextlib.AsyncExitStack() as stack:
-            clients = [
-                await stack.enter_async_context(Client(url, cache=None)) for _ in range(SESSIONS)
-            ]
-            async with anyio.create_task_group() as sessions:
-                sessions.start_soon(add, clients[0], 0)
-                await anyio.to_thread.run_sync(writer.holding.wait)
-                for n, client in enumerate(clients):
-                    if n:
-                        sessions.start_soon(add, client, n)
-                async with anyio.create_task_group() as searches:
-                    for client in clients:
-                        searches.start_soon(search, client)
-                await anyio.to_thread.run_sync(writer.wait_for_arrivals, SESSIONS)
-                writer.release.set()
-        http.should_exit = True
+    async with serving(server) as url, contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(Client(url, cache=None)) for _ in range(SESSIONS)
+        ]
+        async with anyio.create_task_group() as sessions:
+            sessions.start_soon(add, clients[0], 0)
+            await anyio.to_thread.run_sync(writer.holding.wait)
+            for n, client in enumerate(clients):
+                if n:
+                    sessions.start_soon(add, client, n)
+            async with anyio.create_task_group() as searches:
+                for client in clients:
+                    searches.start_soon(search, client)
+            await anyio.to_thread.run_sync(writer.wait_for_arrivals, SESSIONS)
+            writer.release.set()
     assert found == [known] * SESSIONS
     assert sorted(added) == list(range(SESSIONS))
     assert all(a["created"] for a in added.values())
@@ -213,32 +204,24 @@ async def test_searches_run_a_few_at_a_time_and_an_add_does_not_wait_for_them(
                 running[0] -= 1
 
     monkeypatch.setattr(memory, "search", held)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    app = server.streamable_http_app(host="127.0.0.1")
-    http = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     found: list[str] = []
 
     async def search(client: Client) -> None:
         result = await call(client, "memory_search", query="deploy pipeline", mode="keyword")
         found.extend(r["id"] for r in result["results"])
 
-    async with anyio.create_task_group() as group:
-        group.start_soon(http.serve)
-        await wait_for_port(port)
-        async with contextlib.AsyncExitStack() as stack:
-            clients = [
-                await stack.enter_async_context(Client(url, cache=None)) for _ in range(SESSIONS)
-            ]
-            async with anyio.create_task_group() as searches:
-                for client in clients[1:]:
-                    searches.start_soon(search, client)
-                for _ in range(2):
-                    assert await anyio.to_thread.run_sync(inside.acquire, True, 30)
-                added = await call(clients[0], "memory_add", content="added while they wait")
-                assert added["created"] and not release.is_set()
-                assert running == [2, 2]  # the other searches wait their turn
-                release.set()
-        http.should_exit = True
+    async with serving(server) as url, contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(Client(url, cache=None)) for _ in range(SESSIONS)
+        ]
+        async with anyio.create_task_group() as searches:
+            for client in clients[1:]:
+                searches.start_soon(search, client)
+            for _ in range(2):
+                assert await anyio.to_thread.run_sync(inside.acquire, True, 30)
+            added = await call(clients[0], "memory_add", content="added while they wait")
+            assert added["created"] and not release.is_set()
+            assert running == [2, 2]  # the other searches wait their turn
+            release.set()
     assert found == [known] * (SESSIONS - 1)
     assert running == [0, 2]
