@@ -149,7 +149,7 @@ class Underway(Generic[T]):
     step: Callable[[], None]
     """Let the read take the steps whose answers are in; never waits."""
     result: Callable[[], T]
-    """The read's answer, waited for (or its error); once."""
+    """The read's answer, waited for (or its error); asked again, the same answer."""
     close: Callable[[], None]
     """Give the read up unanswered (nothing is left open); after :meth:`result`, nothing."""
 

@@ -403,9 +403,9 @@ class EntryMirror:
     def _select(
         self, tail: str, params: Sequence[object], between: Callable[[], None] | None = None
     ) -> list[Entry]:
+        if between is not None:  # the other read's turn, not under this mirror's lock
+            between()
         with self._lock:
-            if between is not None:
-                between()
             cursor = self._db.cursor()
             cursor.row_factory = sqlite3.Row
             rows = cursor.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
