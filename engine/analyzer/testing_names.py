@@ -24,10 +24,11 @@ Decided, for what the words leave out or take in:
 - ``spec`` is the test word of RSpec, Jasmine/Jest, ScalaTest, Kotest, Spock, hspec,
   busted and others, and also a specification's name: a file called ``arg_spec.h`` or
   ``partition_spec.py`` is taken for a test, as is a library's own test support named
-  so (werkzeug's ``test.py``, jinja2's ``tests.py``). Across the 22 repositories the
-  benches read, no file that is not a test is named so; among the third-party packages of
-  this project's environment, 11 code files of 36,505 outside test folders are named for
-  a ``spec`` (bench/RESULTS.md, "One rule for a test file's name").
+  so (werkzeug's ``test.py``, jinja2's ``tests.py``). In the 21 repositories of the
+  benches' question sets and five more, no file that is not a test or its support is
+  named so; among the third-party packages of this project's environment, 11 code files
+  of 36,505 outside test folders are named for a ``spec`` (bench/RESULTS.md, "One rule
+  for a test file's name").
 - Only code is a test by its name (:func:`engine.analyzer.languages.is_code`: a program,
   markup or a stylesheet). Documentation is not: ``testing.md``, ``test-plan.md``,
   ``spec.md`` are pages, which the documentation's own rules decide
