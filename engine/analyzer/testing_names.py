@@ -49,7 +49,8 @@ UNIT_TEST_WORDS = frozenset({"unittest", "unittests"})
 """The words that make a code file a test as its name's last word after another."""
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 """A word of a name: a run of capitals (an acronym, ``HTTP``), or a word in any case with
-at most one leading capital (``Server``, ``test``). Digits and separators split words."""
+at most one leading capital (``Server``, ``test``). Digits and separators split words,
+and a single letter is none (tsd's ``index.test-d.ts``: ``index test``)."""
 
 
 def name_words(name: str) -> list[str]:
@@ -57,7 +58,7 @@ def name_words(name: str) -> list[str]:
     ``router.test.ts`` → ``router test``, ``HTTPServerTests.kt`` → ``http server tests``."""
     dot = name.rfind(".")
     stem = name[:dot] if dot > 0 else name
-    return [word.lower() for word in _WORD.findall(stem)]
+    return [word.lower() for word in _WORD.findall(stem) if len(word) > 1]
 
 
 def is_test_name(name: str) -> bool:

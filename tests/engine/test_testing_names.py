@@ -35,6 +35,7 @@ NEW_LANGUAGES = [
     "lexer_test.zig", "ParserTests.kt", "HTTPServerTest.java", "Router.test.vue",
     "tests.rs", "tests.py", "test.lua", "run_tests.sh", "test-cov.sh", "console_tests.rs",
     "Test1.java", "test_01.sh", "test_helper.rb", "spec_helper.rb", "TestUtils.java",
+    "index.test-d.ts", "ABTest.java",
 ]  # fmt: skip
 NOT_TESTS = [
     # the test word inside another word, in the middle of the name, or not code at all
@@ -66,6 +67,7 @@ def test_a_name_is_cut_into_words_at_separators_case_changes_and_numbers() -> No
     assert name_words("foo-bar_baz2qux.c") == ["foo", "bar", "baz", "qux"]
     assert name_words("run-tests") == ["run", "tests"]  # no extension: the whole name
     assert name_words(".test") == ["test"]
+    assert name_words("index.test-d.ts") == ["index", "test"]  # a letter is not a word
 
 
 ENTR = {
