@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
+from engine.analyzer.testing_names import is_test_name
 from engine.analyzer.translations import translation_of
 
 if TYPE_CHECKING:
@@ -62,10 +63,6 @@ _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__",
      "benchmarks", "benchmark", "testdata"}  # performance tests: code that measures the project
 )  # fmt: skip
-_TEST_FILE = re.compile(
-    r"^(?:test_.+\.py|.+_test\.(?:py|go|rb|rs)|conftest\.py"
-    r"|.+\.(?:test|spec)\.(?:[cm]?[jt]sx?)|.+Tests?\.(?:java|kt|cs|swift))$"
-)
 _TEST_DIR_SUFFIX = re.compile(r".[-_](?:tests?|specs?)$")
 """``runtime-tests``, ``integration_tests``, ``e2e-specs``."""
 _VENDOR_DIRS = frozenset(
@@ -119,7 +116,7 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
             return kind, "/".join(parts[: depth + 1]) + "/"
     if _RELEASE_FILE.match(name):
         return "release-notes", rel
-    if _TEST_FILE.match(name):
+    if is_test_name(name):
         return "tests", ""
     if _GENERATED_FILE.search(name):
         return "generated", rel

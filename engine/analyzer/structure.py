@@ -6,17 +6,14 @@ import re
 from collections import Counter
 from itertools import pairwise
 
+from engine.analyzer.testing_names import is_test_name
+
 _CONTAINERS = frozenset({"src", "lib", "libs", "packages", "apps", "crates", "cmd", "internal"})
 """Top-level directories that only hold the real units one level down."""
 _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "spec", "specs", "fixtures", "__fixtures__", "testdata",
      "__mocks__", "e2e", "benches"}
 )  # fmt: skip
-_TEST_FILE = re.compile(
-    r"(test_.*\.py|.*_test\.py|conftest\.py|.*[._](test|spec)\.[cm]?[jt]sx?|.*_test\.go"
-    r"|.*_(test|spec)\.rb|.*_(test|unittest)\.(rs|c|cc|cpp|cxx)|(tests?|test_.*)\.(c|cc|cpp|cxx)"
-    r"|.*Tests?\.(java|kt|cs|swift|php)|.*Spec\.(kt|scala|groovy))"
-)
 _SOURCE_SET_TEST = re.compile(r"[a-z]+Test")
 """Gradle source sets of tests beside ``src/main``: ``src/androidTest``, ``src/jvmTest``."""
 _ENTRY_FILE = re.compile(
@@ -33,9 +30,11 @@ _ENTRY_FILE = re.compile(
 
 
 def is_test_path(rel: str) -> bool:
-    """Whether ``rel`` is a test file or lives in a test/fixture directory."""
+    """Whether ``rel`` is a test file by its name
+    (:func:`engine.analyzer.testing_names.is_test_name`) or lives in a test/fixture
+    directory."""
     directory, _, name = rel.rpartition("/")
-    if _TEST_FILE.fullmatch(name):
+    if is_test_name(name):
         return True
     parts = directory.split("/")
     if any(p == "src" and _SOURCE_SET_TEST.fullmatch(q) for p, q in pairwise(parts)):

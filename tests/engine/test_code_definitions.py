@@ -252,6 +252,9 @@ def test_a_single_file_project_is_not_capped() -> None:
         "src/parser_unittest.cc",
         "test.c",
         "tests/test_list.c",
+        "system_test.sh",
+        "lib/worker_test.exs",
+        "lib/src/parser_test.dart",
     ],
 )
 def test_test_files_of_every_language_are_told_by_their_path(rel: str) -> None:
@@ -260,7 +263,7 @@ def test_test_files_of_every_language_are_told_by_their_path(rel: str) -> None:
 
 def test_ordinary_source_paths_are_not_tests() -> None:
     for rel in ("src/main/java/com/example/Contest.java", "crates/core/flags/defs.rs",
-                "lib/registry/client.rb", "src/testing.go"):  # fmt: skip
+                "lib/registry/client.rb", "src/testing.go", "src/attestation.rs"):  # fmt: skip
         assert not is_test_path(rel), rel
 
 

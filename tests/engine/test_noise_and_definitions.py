@@ -25,6 +25,8 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("tests/test_cli.py", "tests"),
         ("src/router.test.ts", "tests"),
         ("pkg/util_test.go", "tests"),
+        ("system_test.sh", "tests"),  # eradman/entr, a C tool: its shell test beside the code
+        ("src/format_test.cc", "tests"),
         ("benchmarks/routers/bench.mts", "tests"),
         ("pkg/_vendor/six.py", "vendored"),
         ("third_party/zlib/zlib.h", "vendored"),
@@ -36,6 +38,7 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("pkg/changes.py", None),
         ("src/history.ts", None),
         ("typer/testing.py", None),
+        ("src/latest.go", None),
         ("lib/router/index.js", None),
     ],
 )

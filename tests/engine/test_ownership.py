@@ -441,8 +441,9 @@ def test_the_prompt_hooks_classify_path_loads_none_of_the_manifest_parsers() -> 
     code = (
         "import json, sys\nfrom engine import classify_path\n"
         "assert classify_path('CHANGELOG.md') == 'release-notes'\n"
+        "assert classify_path('src/app/router.py') is None\n"
         "watched = ('engine.analyzer.ownership', 'engine.analyzer.workspaces', 'yaml',"
-        " 'defusedxml', 'pathspec')\n"
+        " 'defusedxml', 'pathspec', 'engine.analyzer.languages')\n"
         "print(json.dumps([m for m in watched if m in sys.modules]))"
     )
     root = Path(__file__).resolve().parents[2]

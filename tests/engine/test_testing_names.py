@@ -1,0 +1,96 @@
+"""A test file is told by the words of its name, one rule for every language: both the
+noise rules (:func:`classify_path`, what the indexer leaves out) and the analyzer's
+:func:`is_test_path` (test counts, the code cut into definitions) use it.
+
+eradman/entr, a C tool, had ``system_test.sh`` indexed as the project's code: the names
+were a list of languages' patterns, and shell and C were not on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import git_repo, run_cli
+from project_files import write
+
+from engine.analyzer.definitions import definition_drafts
+from engine.analyzer.noise import classify_path
+from engine.analyzer.structure import is_test_path
+from engine.core.config import load_config
+from engine.services.source_report import explain_sources
+
+OLD_LISTS = [
+    # every kind of name the two hand-written patterns caught, each still a test
+    "test_cli.py", "cli_test.py", "conftest.py", "util_test.go", "client_test.rb",
+    "client_spec.rb", "lexer_test.rs", "parser_unittest.rs", "router.test.ts",
+    "router.spec.js", "view.test.tsx", "api.spec.mjs", "store_test.cts", "RouterTest.java",
+    "RouterTests.java", "CacheTest.kt", "ParserTests.cs", "PlayerTests.swift",
+    "RouterTest.php", "SessionSpec.kt", "ParserSpec.scala", "ClientSpec.groovy",
+    "list_test.c", "parser_unittest.cc", "test.c", "tests.cpp", "test_list.cxx",
+]  # fmt: skip
+NEW_LANGUAGES = [
+    "system_test.sh", "test_watch.sh", "format_test.cc", "test_format.c", "foo_unittest.cpp",
+    "test_helpers.h", "LoginTest.php", "worker_test.exs", "parser_test.dart",
+    "ParserTest.scala", "config_spec.lua", "test_lexer.ml", "ParserSpec.hs", "Spec.hs",
+    "lexer_test.zig", "ParserTests.kt", "HTTPServerTest.java", "Router.test.vue",
+    "tests.rs", "tests.py", "test.lua", "run_tests.sh", "test-cov.sh", "console_tests.rs",
+    "Test1.java", "test_01.sh", "test_helper.rb", "spec_helper.rb", "TestUtils.java",
+    "index.test-d.ts", "ABTest.java",
+]  # fmt: skip
+NOT_TESTS = [
+    # the test word inside another word, in the middle of the name, or not code at all
+    "contest.py", "latest.go", "attestation.rs", "testify.go", "Tester.java", "fastest.c",
+    "Contest.java", "specification.py", "Respect.kt", "Package.swift", "unittest.py",
+    "my_test_utils.py", "latest_release.rb", "protest.ts", "testing.go", "unittesting.py",
+    "testing.md", "test-plan.md", "spec.md", "TESTING.rst", "openapi-spec.yaml",
+    "test.json", "tests.toml", "conftest.txt",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", OLD_LISTS + NEW_LANGUAGES)
+def test_a_test_file_is_told_by_the_first_or_last_word_of_its_name(name: str) -> None:
+    assert classify_path(f"src/{name}") == "tests"
+    assert is_test_path(f"src/{name}")
+
+
+@pytest.mark.parametrize("name", NOT_TESTS)
+def test_a_word_that_only_holds_test_and_docs_and_data_are_not_tests(name: str) -> None:
+    assert classify_path(f"src/{name}") is None
+    assert not is_test_path(f"src/{name}")
+
+
+def test_a_name_is_cut_into_words_at_separators_case_changes_and_numbers() -> None:
+    from engine.analyzer.testing_names import name_words
+
+    assert name_words("HTTPServerTests.kt") == ["http", "server", "tests"]
+    assert name_words("router.test.ts") == ["router", "test"]
+    assert name_words("foo-bar_baz2qux.c") == ["foo", "bar", "baz", "qux"]
+    assert name_words("run-tests") == ["run", "tests"]  # no extension: the whole name
+    assert name_words(".test") == ["test"]
+    assert name_words("index.test-d.ts") == ["index", "test"]  # a letter is not a word
+
+
+ENTR = {
+    "entr.c": "/* entr: run arbitrary commands when files change */\n"
+    "int\nmain(int argc, char *argv[])\n{\n\treturn watch_files(argc, argv);\n}\n",
+    "status.c": "/* status: report a child's exit */\nvoid\nprint_status(int s)\n{\n}\n",
+    "system_test.sh": "#!/bin/sh\n# this is a functional test of entr\n"
+    "try() { echo \"$1\"; }\ntry 'exec single utility when an entire stdin list is '\n",
+    "README.md": "# entr\n\nRun arbitrary commands when files change.\n",
+}
+
+
+def test_a_c_projects_shell_test_is_left_out_of_its_code(tmp_path: Path) -> None:
+    """eradman/entr: ``system_test.sh`` beside ``entr.c`` was indexed as its code."""
+    write(tmp_path, ENTR)
+    drafts = definition_drafts(tmp_path, sorted(ENTR))
+    assert {d.file_path for d in drafts} == {"entr.c", "status.c"}
+    report = explain_sources(tmp_path, load_config(tmp_path))
+    assert "left out: tests 1" in report.summary()
+
+
+def test_cli_sources_explains_the_shell_test_as_a_test(tmp_path: Path) -> None:
+    project = write(git_repo(tmp_path / "entr"), ENTR)
+    done = run_cli("sources", "--explain", "system_test.sh", cwd=project, home=tmp_path / "h")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "out  system_test.sh  (code, tests)"
