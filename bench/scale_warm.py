@@ -3,7 +3,14 @@ a process of its own — ``python bench/scale_warm.py CODE_DIR MEMORY_DIR N``: t
 trees (an exported main and this one) on one memory, alternately, without the maintenance
 ``bench.scale`` runs first (the store's vector index is brought up to date first, as the
 memory's next maintenance would). Prints p50 / p95 of N hybrid, then N keyword searches,
-and the process's resident memory after them. With a fourth argument ``phases``, also
+and the process's resident memory after them.
+
+Warm means one search before them unless ``--warm=W`` asks for more: every file of the
+memory read once (so that it is in the OS page cache, as a server's files are after a
+while), then W searches of each mode on queries other than the N timed (the last of
+``queries.json``). With one search, a million entries' first queries read the index and
+the keyword doclists from disk: p95 of 500–800 ms, and a p50 that moves with them.
+With an argument ``phases``, also
 where the hybrid searches' time went: the mean per search of each step (the keyword
 ranking, the store's nearest query and its reads by id, or both at once where the tree
 reads them together, the mirror's reads, fusion, the gate with the reads it makes),
@@ -15,7 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-code = sys.argv[1]
+args = [a for a in sys.argv[1:] if not a.startswith("--warm")]
+warm = next((int(a.split("=", 1)[1]) for a in sys.argv[1:] if a.startswith("--warm=")), 0)
+code = args[0]
 sys.path[:0] = [code, code + "/tests"]
 os.environ["LANCE_LOG"] = "error"
 from fakes import FakeEmbedder  # noqa: E402
@@ -23,9 +32,16 @@ from fakes import FakeEmbedder  # noqa: E402
 from bench.metrics import p50_p95  # noqa: E402
 from engine.services.memory import Memory  # noqa: E402
 
-root = sys.argv[2]
-n = int(sys.argv[3])
+root = args[1]
+n = int(args[2])
 asks = json.loads(Path(root, "queries.json").read_text())
+if warm and n + warm >= len(asks):
+    raise SystemExit(f"{len(asks)} queries: not enough for {n} timed and {warm} to warm up")
+for file in sorted(Path(root).rglob("*")) if warm else ():
+    if file.is_file():
+        with file.open("rb") as f:
+            while f.read(1 << 24):
+                pass
 mem = Memory.open(root, embedder=FakeEmbedder(384))
 import engine  # noqa: E402
 from engine.services.parts import parts_of  # noqa: E402
@@ -52,7 +68,7 @@ def timed(owner: object, name: str, label: str) -> None:
     setattr(owner, name, wrapper)
 
 
-if sys.argv[4:] == ["phases"]:
+if args[3:] == ["phases"]:
     import engine.search.searcher as searcher
     from engine.search.keyword import KeywordSearcher
     from engine.storage.mirror import EntryMirror
@@ -67,6 +83,9 @@ if sys.argv[4:] == ["phases"]:
     timed(searcher, "fuse_ranks", "fusion")
     timed(searcher, "gate_candidates", "gate (with its reads)")
 mem.search(asks[0], mode="hybrid")
+for q in asks[len(asks) - warm :] if warm else ():
+    mem.search(q, mode="hybrid")
+    mem.search(q, mode="keyword")
 spent.clear()
 h: list[float] = []
 k: list[float] = []
