@@ -18,6 +18,7 @@ from cli_support import git_repo, run_cli
 from project_files import write
 
 from engine.analyzer.analysis import analyze
+from engine.analyzer.blocks import declared_name
 from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.languages import PROGRAM_LANGUAGES, is_code, is_program, language_of
 from engine.analyzer.linguist import installed_files, program_language, read_types
@@ -137,6 +138,17 @@ def test_a_vim_plugin_and_a_verilog_design_are_cut_into_definitions(tmp_path: Pa
     assert {d.file_path for d in drafts} == {"autoload/quokka.vim", "rtl/counter.v"}
     assert any("quokka#surround" in d.content for d in drafts)
     assert any("quokka_counter" in d.content for d in drafts)
+
+
+def test_a_block_is_named_after_a_qualified_name() -> None:
+    """A Vim function (``function!``, ``s:`` and autoload ``#`` names), a Lua method, a
+    Perl package's sub: each block was titled by its line numbers or half its name."""
+    assert declared_name("function! s:wrap(string, char) abort") == "s:wrap"
+    assert declared_name("function! quokka#util#surround(open, close)") == "quokka#util#surround"
+    assert declared_name("func! s:redraw()") == "s:redraw"
+    assert declared_name("function Buffer:new(opts)") == "Buffer:new"
+    assert declared_name("sub Foo::Bar::baz {") == "Foo::Bar::baz"
+    assert declared_name("const x: number = 1") == "x"  # a type annotation is not the name
 
 
 def test_cli_sources_explains_a_vim_plugins_code_as_code(tmp_path: Path) -> None:
