@@ -21,14 +21,16 @@ from engine.analyzer.pieces import Piece, size
 _DECLARATION = re.compile(
     r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
     r"(?:async\s+)?(?:unsafe\s+)?(?:local\s+)?"
-    r"(?:function\*?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
-    r"|module|namespace|public|private|protected|static|func"
+    r"(?:function[*!]?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
+    r"|module|namespace|public|private|protected|static|func!?"
     r"|defmodule|defprotocol|defimpl|defmacrop?|defp|object|sub|proc|data|newtype)"
-    r"\s+(?:\([^)]*\)\s*)?([\w$.]+[?!]?)"  # Go: a method's receiver comes before its name
+    r"\s+(?:\([^)]*\)\s*)?([\w$.]+(?:(?:::?|#)[\w$.]+)*[?!]?)"  # Go: a receiver comes first
 )
 """A line that declares something, and its name: the keywords of the languages above and
 of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``, Perl's
-``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``)."""
+``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``, Vim's
+``function!``). A name may be qualified by ``:``, ``::`` or ``#`` between its words (Lua's
+``Buffer:new``, Vim's ``s:wrap`` and ``plugin#util#run``)."""
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
 COMMENT_STARTS = ("/*", "*", "//", "#")

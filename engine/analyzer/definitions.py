@@ -60,7 +60,8 @@ COARSER = (1_600, 2_000, 2_400, 3_200, 4_000, 4_800, 6_400, 8_000)
 (the embedder reads the first ~1,000 characters; 8,000: under the entry limit)."""
 CODE_LANGUAGES = PROGRAM_LANGUAGES
 """Languages whose files are cut into definitions: every programming language the tally
-knows (:func:`engine.analyzer.languages.is_program`), with a grammar or not."""
+knows (:func:`engine.analyzer.languages.is_program`: the table's and GitHub Linguist's),
+with a grammar or not."""
 
 _GENERATED_MARK = re.compile(
     r"^\W*(?:Code generated\b.*\bDO NOT EDIT|GENERATED CODE\W+DO NOT MODIFY"
@@ -108,7 +109,9 @@ def definition_drafts(
     total = 0
     for rel in files:
         language = language_of(rel.rpartition("/")[2])
-        if language not in CODE_LANGUAGES or noise.kind(rel) is not None or is_test_path(rel):
+        if language is None or language not in CODE_LANGUAGES:
+            continue
+        if noise.kind(rel) is not None or is_test_path(rel):
             continue
         text = _read(root / rel)
         if text is None or _GENERATED_MARK.search(text[:_GENERATED_HEAD]):

@@ -1,9 +1,20 @@
-"""Which language a file is written in, and the per-language tally of a project."""
+"""Which language a file is written in, and the per-language tally of a project.
+
+The table below names the languages the benches were measured with, and fixes their
+names and whether each is code (:func:`is_code`) and a program (:func:`is_program`). An
+extension it does not name is GitHub Linguist's (:mod:`engine.analyzer.linguist`): a
+language Linguist calls ``programming`` is a program, named as Linguist names it (unless
+the table names the language otherwise: Linguist's CMake and Makefile are build files
+here too); markup, data and prose are not languages of the tally (the docs rules decide
+documentation).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 
+from engine.analyzer.linguist import cached_program_language
 from engine.analyzer.model import LanguageStat
 
 _EXTENSIONS: dict[str, str] = {
@@ -54,7 +65,9 @@ _NON_CODE = frozenset(
 
 
 def language_of(file_name: str) -> str | None:
-    """The language of a file, from its name or extension; ``None`` when unknown."""
+    """The language of a file, from its name or extension (the table's, else Linguist's
+    programming languages); ``None`` when unknown, or markup, data or prose the table
+    does not name."""
     if file_name in _FILE_NAMES:
         return _FILE_NAMES[file_name]
     if file_name.startswith("Dockerfile."):
@@ -62,7 +75,11 @@ def language_of(file_name: str) -> str | None:
     dot = file_name.rfind(".")
     if dot <= 0:
         return None
-    return _EXTENSIONS.get(file_name[dot:].lower())
+    known = _EXTENSIONS.get(file_name[dot:].lower())
+    if known is not None:
+        return known
+    first = file_name.find(".", 1)
+    return cached_program_language(file_name[first:].lower())
 
 
 _NOT_PROGRAMS = frozenset(
@@ -86,10 +103,16 @@ def is_program(language: str | None) -> bool:
     return is_code(language) and language not in _NOT_PROGRAMS
 
 
-PROGRAM_LANGUAGES = frozenset(
-    language for language in {*_EXTENSIONS.values(), *_FILE_NAMES.values()} if is_program(language)
-)
-"""Every language :func:`is_program` accepts."""
+class _Programs(Container[str]):
+    """Every language :func:`is_program` accepts: the table's and Linguist's, so a
+    question of membership (``language in PROGRAM_LANGUAGES``), not a list."""
+
+    def __contains__(self, language: object) -> bool:
+        return isinstance(language, str) and is_program(language)
+
+
+PROGRAM_LANGUAGES: Container[str] = _Programs()
+"""Every language :func:`is_program` accepts (:class:`_Programs`)."""
 
 
 def _extension_label(file_name: str) -> str:
