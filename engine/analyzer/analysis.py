@@ -22,7 +22,8 @@ from engine.analyzer.outline import outline as code_outline
 from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.python_symbols import python_module
 from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
-from engine.analyzer.structure import SourceDirectories, is_entry_file, is_test_path
+from engine.analyzer.structure import SourceDirectories, is_entry_file
+from engine.analyzer.testing_names import is_test_path
 
 log = logging.getLogger(__name__)
 

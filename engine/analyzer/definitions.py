@@ -32,7 +32,7 @@ from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.outline import outline
 from engine.analyzer.pieces import Piece, merge, render, size, wordful
-from engine.analyzer.structure import is_test_path
+from engine.analyzer.testing_names import is_test_path
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.languages import language_of
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import read_gitignore
-from engine.analyzer.structure import is_test_path
+from engine.analyzer.testing_names import is_test_path
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
 from engine.services.sources import SourceDecision, SourceSet

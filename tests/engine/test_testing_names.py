@@ -1,9 +1,11 @@
-"""A test file is told by the words of its name, one rule for every language: both the
-noise rules (:func:`classify_path`, what the indexer leaves out) and the analyzer's
-:func:`is_test_path` (test counts, the code cut into definitions) use it.
+"""A test file is told by the words of its name and of the folders above it, one rule for
+every language: both the noise rules (:func:`classify_path`, what the indexer leaves out)
+and the analyzer's :func:`is_test_path` (test counts, the code cut into definitions) use
+it.
 
 eradman/entr, a C tool, had ``system_test.sh`` indexed as the project's code: the names
-were a list of languages' patterns, and shell and C were not on it."""
+were a list of languages' patterns, and shell and C were not on it. The folders were two
+lists that disagreed (``benches/`` a test folder to one, ``benchmarks/`` to the other)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from project_files import write
 
 from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.noise import classify_path
-from engine.analyzer.structure import is_test_path
+from engine.analyzer.testing_names import is_test_path
 from engine.core.config import load_config
 from engine.services.source_report import explain_sources
 
@@ -94,3 +96,36 @@ def test_cli_sources_explains_the_shell_test_as_a_test(tmp_path: Path) -> None:
     done = run_cli("sources", "--explain", "system_test.sh", cwd=project, home=tmp_path / "h")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "out  system_test.sh  (code, tests)"
+
+
+IN_TEST_FOLDERS = [
+    # a folder whose first or last word is a test word, in any language's layout
+    "tests/cli.py", "test/router.js", "spec/models/user.rb", "__tests__/store.ts",
+    "Tests/ParserTests/Split.swift", "integration_tests/run.py", "runtime-tests/deno/index.ts",
+    "e2e-specs/login.ts", "src/androidTest/java/Main.kt", "src/commonTest/kotlin/Main.kt",
+    "test-shrinker/src/main/java/com/example/Main.java", "pkg/unit_tests/io.c",
+    # the one-word conventions
+    "testdata/input.go", "pkg/testdata/x.go", "fixtures/user.js", "src/__fixtures__/a.js",
+    "__mocks__/fs.js", "e2e/login.ts", "benches/parse.rs", "benchmarks/routers/bench.mts",
+    "pkgs/shelf/benchmark/pipeline.dart", "testing/python/approx.py",
+]  # fmt: skip
+NOT_IN_TEST_FOLDERS = [
+    # a package's test helpers below the top, a test word inside a folder's word or among
+    # other words, and folders that are not tests by any convention
+    "src/helper/testing/index.ts", "pkg/testing/helpers.go", "latest/main.go",
+    "pkgs/shelf_test_handler/lib/handler.dart", "internal/testutil/x.go", "contest/a.py",
+    "Sources/ArgumentParserTestHelpers/Helpers.swift", "src/my_test_tools/a.py",
+    "bench/repo_qa/run.py", "Lib/unittest/case.py", "src/main/java/Main.kt",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rel", IN_TEST_FOLDERS)
+def test_a_test_folder_is_one_rule_for_the_noise_and_the_test_count(rel: str) -> None:
+    assert classify_path(rel) == "tests"
+    assert is_test_path(rel)
+
+
+@pytest.mark.parametrize("rel", NOT_IN_TEST_FOLDERS)
+def test_a_folder_that_is_not_a_test_folder_holds_the_projects_code(rel: str) -> None:
+    assert classify_path(rel) is None
+    assert not is_test_path(rel)
