@@ -1,7 +1,7 @@
 """A test file is told by the words of its name and of the folders above it, one rule for
 every language: both the noise rules (:func:`classify_path`, what the indexer leaves out)
-and the analyzer's :func:`is_test_path` (test counts, the code cut into definitions) use
-it.
+and the analyzer's :func:`is_test_path` (test counts) use it, and the ``analyzer_include``
+setting takes any of them back as the project's own.
 
 eradman/entr, a C tool, had ``system_test.sh`` indexed as the project's code: the names
 were a list of languages' patterns, and shell and C were not on it. The folders were two
@@ -16,7 +16,7 @@ from cli_support import git_repo, run_cli
 from project_files import write
 
 from engine.analyzer.definitions import definition_drafts
-from engine.analyzer.noise import classify_path
+from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.testing_names import is_test_path
 from engine.core.config import load_config
 from engine.services.source_report import explain_sources
@@ -129,3 +129,35 @@ def test_a_test_folder_is_one_rule_for_the_noise_and_the_test_count(rel: str) ->
 def test_a_folder_that_is_not_a_test_folder_holds_the_projects_code(rel: str) -> None:
     assert classify_path(rel) is None
     assert not is_test_path(rel)
+
+
+FSSPEC = {
+    # fsspec's core is a module named for a spec: a test by its name, the project's own code
+    "fsspec/__init__.py": "from .spec import AbstractFileSystem\n",
+    "fsspec/spec.py": "class AbstractFileSystem:\n"
+    '    """An abstract super-class for pythonic file-systems."""\n\n'
+    "    def open(self, path):\n        return path\n",
+    "fsspec/tests/test_spec.py": "def test_open():\n    assert True\n",
+}
+INCLUDE_SPEC = 'analyzer_include = ["fsspec/spec.py"]\n'
+
+
+def test_cli_sources_takes_a_test_named_file_back_with_analyzer_include(tmp_path: Path) -> None:
+    project = write(git_repo(tmp_path / "fsspec"), FSSPEC)
+    home = tmp_path / "h"
+    done = run_cli("sources", "--explain", "fsspec", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    assert "out  fsspec/spec.py  (code, tests)" in done.stdout.splitlines()
+    write(project, {".claude/memory.config.toml": INCLUDE_SPEC})
+    done = run_cli("sources", "--explain", "fsspec", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "in   fsspec/spec.py  (code, Python)" in lines
+    assert "out  fsspec/tests/test_spec.py  (code, tests: fsspec/tests/)" in lines
+
+
+def test_analyzer_include_takes_a_test_named_file_into_the_definitions(tmp_path: Path) -> None:
+    write(tmp_path, FSSPEC)
+    own = NoiseClassifier(tmp_path, own=["fsspec/spec.py"])
+    assert "fsspec/spec.py" in {d.file_path for d in definition_drafts(tmp_path, FSSPEC, own)}
+    assert "fsspec/spec.py" not in {d.file_path for d in definition_drafts(tmp_path, FSSPEC)}
