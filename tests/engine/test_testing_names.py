@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pytest
 from cli_support import git_repo, run_cli
+from fakes import FakeEmbedder
 from project_files import write
 
 from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.testing_names import is_test_path
 from engine.core.config import load_config
+from engine.core.models import Source
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
 
 OLD_LISTS = [
@@ -161,3 +165,20 @@ def test_analyzer_include_takes_a_test_named_file_into_the_definitions(tmp_path:
     own = NoiseClassifier(tmp_path, own=["fsspec/spec.py"])
     assert "fsspec/spec.py" in {d.file_path for d in definition_drafts(tmp_path, FSSPEC, own)}
     assert "fsspec/spec.py" not in {d.file_path for d in definition_drafts(tmp_path, FSSPEC)}
+
+
+def test_analyzer_include_makes_a_test_named_file_a_module_of_the_discovery(
+    tmp_path: Path,
+) -> None:
+    """The analysis parses it as the project's code (a module entry), not as a test."""
+    titles: dict[str, set[str]] = {}
+    for setting in ("", INCLUDE_SPEC):
+        root = write(git_repo(tmp_path / str(len(setting))), FSSPEC)
+        write(root, {".claude/memory.config.toml": setting})
+        with Memory.open(root, embedder=FakeEmbedder()) as memory:
+            run_discovery(memory)
+            titles[setting] = {e.section_title for e in memory.list(source=Source.DISCOVERY)}
+    assert "Module fsspec/spec.py" not in titles[""]
+    assert "Tests: beside the code" in titles[""]
+    assert {"Module fsspec/spec.py", "AbstractFileSystem"} <= titles[INCLUDE_SPEC]
+    assert "Tests: beside the code" not in titles[INCLUDE_SPEC]
