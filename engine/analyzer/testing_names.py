@@ -65,6 +65,7 @@ it. Whether the project counts it as its own anyway (the ``analyzer_include`` se
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -120,8 +121,14 @@ def is_test_folder(name: str, above: Sequence[str] = ()) -> bool:
     """Whether the folder called ``name`` holds tests, ``above`` the folders above it from
     the project's root (this module's rule): its first or last word is a test word, or it
     is one of :data:`TEST_FOLDERS` (any case), or of :data:`TOP_TEST_FOLDERS` at the top."""
+    return _test_folder(name, not above)
+
+
+@functools.lru_cache(maxsize=4096)
+def _test_folder(name: str, top: bool) -> bool:
+    """:func:`is_test_folder`, remembered: a project repeats few folder names."""
     folder = name.lower()
-    if folder in TEST_FOLDERS or (folder in TOP_TEST_FOLDERS and not above):
+    if folder in TEST_FOLDERS or (top and folder in TOP_TEST_FOLDERS):
         return True
     words = _words(name)
     return bool(words) and (words[0] in TEST_WORDS or words[-1] in TEST_WORDS)
