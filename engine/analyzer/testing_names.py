@@ -42,22 +42,21 @@ last word is a test word holds tests, whatever the language's layout: ``tests/``
 ``Tests/``, Gradle's source sets beside ``src/main`` (``src/androidTest/``,
 ``src/jvmTest/``), gson's ``test-shrinker/`` and ``test-jpms/`` (Maven modules that test
 the library). Everything in a test folder is the tests', pages and data too. A few
-conventional folders say so in one word the words cannot split, each
-on its merits:
+folders hold tests by a convention their words do not tell, each taken on its merits:
 
 - ``testdata/`` (Go: the go tool ignores it; the tests' inputs), ``fixtures/`` and
   ``__fixtures__/`` (test inputs; the second is Jest's), ``__mocks__/`` (Jest's manual
   mocks), ``e2e/`` (end-to-end tests).
 - ``benchmarks/``, ``benchmark/`` and ``benches/`` (Rust's: cargo builds each file of
-  ``benches/`` as a bench target): code that measures the project, not what it does. Go
-  and Python benchmarks live in test files, which their names decide.
+  ``benches/`` as a bench target; asv's ``benchmarks/``): code that measures the
+  project, not what it does. Go's benchmarks live in test files, which names decide.
 - ``testing/`` at the top of the project only: pytest keeps its suite there. Below the top
   it is a package of test helpers that is part of the library's API (hono's
   ``src/helper/testing/``, Go's ``pkg/testing/``, ``numpy/testing/``).
 
 Not test folders: ``unittest/`` (CPython's ``Lib/unittest/`` is the framework), ``bench/``
-(as often a tool's workbench as its benchmarks), a folder with the test word inside it
-(``shelf_test_handler/``, a package for testing handlers; ``testutils/``).
+(as often a tool's workbench as its benchmarks), a test word inside a word or between
+others (``testutils/``; shelf's ``shelf_test_handler/``, a package for testing handlers).
 :func:`is_test_path` puts both together: a file is a test by its name or by a folder above
 it. Whether the project counts it as its own anyway (the ``analyzer_include`` setting) is
 :class:`engine.analyzer.noise.NoiseClassifier`'s to say.
