@@ -16,13 +16,14 @@ from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
 from engine.analyzer.manifests import Manifests, is_manifest
 from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
-from engine.analyzer.noise import classify_path
+from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.outline import file_summary, outline_symbols
 from engine.analyzer.outline import outline as code_outline
 from engine.analyzer.parse_cache import ParseCache
 from engine.analyzer.python_symbols import python_module
 from engine.analyzer.scan import DEFAULT_IGNORED, ScannedFile, ScanStats, scan
-from engine.analyzer.structure import SourceDirectories, is_entry_file, is_test_path
+from engine.analyzer.structure import SourceDirectories, is_entry_file
+from engine.analyzer.testing_names import is_test_path
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +37,16 @@ def analyze(
     ignored_dirs: Iterable[str] = DEFAULT_IGNORED,
     max_file_bytes: int = 1_000_000,
     cache: ParseCache | None = None,
+    noise: NoiseClassifier | None = None,
 ) -> Analysis:
     """Analyse the project at ``root``: languages, structure, exports, manifests, docs.
 
     Read-only and headless; unreadable or unparsable files end up in ``errors``. Binary files
     and files larger than ``max_file_bytes`` are skipped and only counted. Raises
     :class:`NotADirectoryError` when ``root`` is not a directory. With a ``cache``, files
-    whose bytes are unchanged since it was filled are not parsed again.
+    whose bytes are unchanged since it was filled are not parsed again. A test file (by its
+    path, :func:`engine.analyzer.testing_names.is_test_path`) is only counted, unless
+    ``noise`` (the classifier with the project's settings) takes it as the project's own.
 
     Long because it is the flat list of analysis steps that fill one :class:`Analysis`.
     """
@@ -50,7 +54,7 @@ def analyze(
     if not root.is_dir():
         raise NotADirectoryError(f"not a directory: {root}")
     stats = ScanStats()
-    pass_ = _Pass(cache=cache or ParseCache())
+    pass_ = _Pass(cache=cache or ParseCache(), noise=noise)
     for scanned in scan(
         root,
         ignored_dirs=ignored_dirs,
@@ -108,6 +112,7 @@ class _Pass:
     source_files: int = 0
     test_files: int = 0
     cache: ParseCache = field(default_factory=ParseCache)
+    noise: NoiseClassifier | None = None
 
     def take(self, scanned: ScannedFile) -> None:
         """Account for one file."""
@@ -115,7 +120,7 @@ class _Pass:
         name = rel.rpartition("/")[2]
         digest = self.files[rel] = hashlib.sha256(data).hexdigest()
         language = language_of(name)
-        is_test = is_test_path(rel)
+        is_test = is_test_path(rel) and (self.noise is None or self.noise.kind(rel) is not None)
         if tool := tool_from_file_name(name):
             self.tools.add(tool)
         if is_manifest(name) and not is_test and classify_path(rel) is None:

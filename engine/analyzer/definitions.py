@@ -32,7 +32,6 @@ from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.outline import outline
 from engine.analyzer.pieces import Piece, merge, render, size, wordful
-from engine.analyzer.structure import is_test_path
 
 log = logging.getLogger(__name__)
 
@@ -109,9 +108,7 @@ def definition_drafts(
     total = 0
     for rel in files:
         language = language_of(rel.rpartition("/")[2])
-        if language is None or language not in CODE_LANGUAGES:
-            continue
-        if noise.kind(rel) is not None or is_test_path(rel):
+        if language is None or language not in CODE_LANGUAGES or noise.kind(rel) is not None:
             continue
         text = _read(root / rel)
         if text is None or _GENERATED_MARK.search(text[:_GENERATED_HEAD]):

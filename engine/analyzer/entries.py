@@ -23,7 +23,7 @@ from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
 from engine.analyzer.modules import module_summary, package_summaries
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.project_files import project_file_drafts
-from engine.analyzer.summaries import noise_drafts
+from engine.analyzer.summaries import count_of, noise_drafts
 from engine.analyzer.topics import (
     architecture_draft,
     entry_points_draft,
@@ -126,7 +126,8 @@ def _capped(
 def _overview(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryDraft:
     stats = analysis.stats
     langs = ", ".join(
-        f"{s.language} ({_count(s.files, 'file')}, {s.percentage:g}%, {_count(s.lines, 'line')})"
+        f"{s.language} ({count_of(s.files, 'file')}, {s.percentage:g}%, "
+        f"{count_of(s.lines, 'line')})"
         for s in analysis.languages[:8]
     )
     purpose = analysis.summaries.get(f"{analysis.name}/__init__.py", "")
@@ -199,17 +200,13 @@ def _size(stats: Mapping[str, int]) -> str:
     n = stats.get
     folders = f"{n('directories', 0):,} director" + ("y" if n("directories", 0) == 1 else "ies")
     source, tests = (
-        _count(n("source_files", 0), "source file"),
-        _count(n("test_files", 0), "test file"),
+        count_of(n("source_files", 0), "source file"),
+        count_of(n("test_files", 0), "test file"),
     )
     return (
-        f"Size: {_count(n('files', 0), 'file')} in {folders}, {_count(n('lines', 0), 'line')} "
+        f"Size: {count_of(n('files', 0), 'file')} in {folders}, {count_of(n('lines', 0), 'line')} "
         f"({source}, {tests})"
     )
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def _listing(items: Sequence[str], limit: int) -> str:

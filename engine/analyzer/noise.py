@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
-from engine.analyzer.testing_names import is_test_name
+from engine.analyzer.testing_names import is_test_folder, is_test_name
 from engine.analyzer.translations import translation_of
 
 if TYPE_CHECKING:
@@ -59,12 +59,6 @@ _EXAMPLE_DIRS = frozenset(
 _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
 """Example folders whose markdown is documentation (a docs site's tutorial pages)."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
-_TEST_DIRS = frozenset(
-    {"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "fixtures", "__mocks__",
-     "benchmarks", "benchmark", "testdata"}  # performance tests: code that measures the project
-)  # fmt: skip
-_TEST_DIR_SUFFIX = re.compile(r".[-_](?:tests?|specs?)$")
-"""``runtime-tests``, ``integration_tests``, ``e2e-specs``."""
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
      "extern", "external", "node_modules", "bower_components"}
@@ -103,15 +97,13 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     (``docs_src/``), the file itself (``CHANGELOG.md``), or ``""`` for a test file that
     lives beside the code."""
     parts = rel.split("/")
-    folders, name = [p.lower() for p in parts[:-1]], parts[-1]
+    folders, name = parts[:-1], parts[-1]
     for depth, folder in enumerate(folders):
-        kind = _folder_kind(folder)
-        if kind == "examples" and folder in _DOC_PAGE_DIRS and is_prose_name(name):
+        kind = _folder_kind(folders, depth)
+        if kind == "examples" and folder.lower() in _DOC_PAGE_DIRS and is_prose_name(name):
             continue
         if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
-        if folder == "testing" and depth > 0:
-            continue  # pkg/testing/: the package's test helpers, part of its API
         if kind is not None:
             return kind, "/".join(parts[: depth + 1]) + "/"
     if _RELEASE_FILE.match(name):
@@ -120,12 +112,14 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
         return "tests", ""
     if _GENERATED_FILE.search(name):
         return "generated", rel
-    if folders[:1] in (["docs"], ["doc"]) and _DOCS_EXAMPLE_SOURCE.search(name):
+    if folders and folders[0].lower() in ("docs", "doc") and _DOCS_EXAMPLE_SOURCE.search(name):
         return "examples", rel.rpartition("/")[0] + "/"
     return None
 
 
-def _folder_kind(folder: str) -> NoiseKind | None:
+def _folder_kind(folders: list[str], depth: int) -> NoiseKind | None:
+    """The kind the folder ``folders[depth]`` gives the files below it, if any."""
+    folder = folders[depth].lower()
     if folder in _VENDOR_DIRS:
         return "vendored"
     if folder in _GENERATED_DIRS:
@@ -134,7 +128,7 @@ def _folder_kind(folder: str) -> NoiseKind | None:
         return "release-notes"
     if folder in _EXAMPLE_DIRS:
         return "examples"
-    if folder in _TEST_DIRS or _TEST_DIR_SUFFIX.search(folder):
+    if is_test_folder(folders[depth], folders[:depth]):
         return "tests"
     return None
 

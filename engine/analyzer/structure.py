@@ -1,21 +1,13 @@
-"""The shape of a project: source directories, entry-point files, test files."""
+"""The shape of a project: source directories and entry-point files (test files are
+:mod:`engine.analyzer.testing_names`'s)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import pairwise
-
-from engine.analyzer.testing_names import is_test_name
 
 _CONTAINERS = frozenset({"src", "lib", "libs", "packages", "apps", "crates", "cmd", "internal"})
 """Top-level directories that only hold the real units one level down."""
-_TEST_DIRS = frozenset(
-    {"test", "tests", "__tests__", "spec", "specs", "fixtures", "__fixtures__", "testdata",
-     "__mocks__", "e2e", "benches"}
-)  # fmt: skip
-_SOURCE_SET_TEST = re.compile(r"[a-z]+Test")
-"""Gradle source sets of tests beside ``src/main``: ``src/androidTest``, ``src/jvmTest``."""
 _ENTRY_FILE = re.compile(
     r"""(
         (.*/)?__main__\.py
@@ -27,19 +19,6 @@ _ENTRY_FILE = re.compile(
     )""",
     re.VERBOSE,
 )
-
-
-def is_test_path(rel: str) -> bool:
-    """Whether ``rel`` is a test file by its name
-    (:func:`engine.analyzer.testing_names.is_test_name`) or lives in a test/fixture
-    directory."""
-    directory, _, name = rel.rpartition("/")
-    if is_test_name(name):
-        return True
-    parts = directory.split("/")
-    if any(p == "src" and _SOURCE_SET_TEST.fullmatch(q) for p, q in pairwise(parts)):
-        return True
-    return any(part.lower() in _TEST_DIRS for part in parts if part)
 
 
 def is_entry_file(rel: str) -> bool:

@@ -60,14 +60,13 @@ def _group(
     if place == BESIDE_THE_CODE:
         sub = Counter(f.rpartition("/")[0] or "(root)" for f in files)
         where = "beside the code"
+        verb, tested = ("lives", "it tests") if len(files) == 1 else ("live", "they test")
+        holds = f"{_what_count(kind, len(files))} {verb} beside the code {tested}"
+        holds += f" ({count_of(len(sub), 'folder')})"
     else:
         sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
         where = place
-    holds = (
-        f"{_what_count(kind, len(files))} live beside the code they test ({len(sub)} folders)"
-        if place == BESIDE_THE_CODE
-        else f"{where} holds {_what_count(kind, len(files))}"
-    )
+        holds = f"{where} holds {_what_count(kind, len(files))}"
     lines = [
         f"{holds}: {_WHAT[kind]}"
         + (f", using {', '.join(tools)}" if tools else "")
@@ -99,5 +98,9 @@ def _release_notes(file: str, headings: tuple[str, ...]) -> DiscoveryDraft:
 
 
 def _what_count(kind: NoiseKind, n: int) -> str:
-    noun = {"examples": "example file", "tests": "test file"}.get(kind, "file")
+    return count_of(n, {"examples": "example file", "tests": "test file"}.get(kind, "file"))
+
+
+def count_of(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1 (``1 folder``, ``2,048 files``)."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")

@@ -35,13 +35,38 @@ Decided, for what the words leave out or take in:
   (:mod:`engine.services.sources`); nor are data and build files (``openapi-spec.yaml``,
   ``test.json``), nor files of a language the tally does not know (a ``.bats`` suite: no
   language the memory indexes, and its name holds no test word).
-- Test folders (``tests/``, ``spec/``, ``__tests__/``) are decided where folders are
-  (:mod:`engine.analyzer.noise`, :mod:`engine.analyzer.structure`), not here.
+
+A test folder is told by the same words (:func:`is_test_folder`): a folder whose first or
+last word is a test word holds tests, whatever the language's layout: ``tests/``,
+``spec/``, ``__tests__/``, ``integration_tests/``, hono's ``runtime-tests/``, Swift's
+``Tests/``, Gradle's source sets beside ``src/main`` (``src/androidTest/``,
+``src/jvmTest/``), gson's ``test-shrinker/`` and ``test-jpms/`` (Maven modules that test
+the library). Everything in a test folder is the tests', pages and data too. A few
+folders hold tests by a convention their words do not tell, each taken on its merits:
+
+- ``testdata/`` (Go: the go tool ignores it; the tests' inputs), ``fixtures/`` and
+  ``__fixtures__/`` (test inputs; the second is Jest's), ``__mocks__/`` (Jest's manual
+  mocks), ``e2e/`` (end-to-end tests).
+- ``benchmarks/``, ``benchmark/`` and ``benches/`` (Rust's: cargo builds each file of
+  ``benches/`` as a bench target; asv's ``benchmarks/``): code that measures the
+  project, not what it does. Go's benchmarks live in test files, which names decide.
+- ``testing/`` at the top of the project only: pytest keeps its suite there. Below the top
+  it is a package of test helpers that is part of the library's API (hono's
+  ``src/helper/testing/``, Go's ``pkg/testing/``, ``numpy/testing/``).
+
+Not test folders: ``unittest/`` (CPython's ``Lib/unittest/`` is the framework), ``bench/``
+(as often a tool's workbench as its benchmarks), a test word inside a word or between
+others (``testutils/``; shelf's ``shelf_test_handler/``, a package for testing handlers).
+:func:`is_test_path` puts both together: a file is a test by its name or by a folder above
+it. Whether the project counts it as its own anyway (the ``analyzer_include`` setting) is
+:class:`engine.analyzer.noise.NoiseClassifier`'s to say.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 
 TEST_WORDS = frozenset({"test", "tests", "spec", "specs"})
 """The words that make a code file a test as its name's first or last word."""
@@ -57,8 +82,11 @@ def name_words(name: str) -> list[str]:
     """The words of the file name ``name`` without its last extension, in lower case:
     ``router.test.ts`` → ``router test``, ``HTTPServerTests.kt`` → ``http server tests``."""
     dot = name.rfind(".")
-    stem = name[:dot] if dot > 0 else name
-    return [word.lower() for word in _WORD.findall(stem) if len(word) > 1]
+    return _words(name[:dot] if dot > 0 else name)
+
+
+def _words(text: str) -> list[str]:
+    return [word.lower() for word in _WORD.findall(text) if len(word) > 1]
 
 
 def is_test_name(name: str) -> bool:
@@ -77,3 +105,38 @@ def is_test_name(name: str) -> bool:
     from engine.analyzer.languages import is_code, language_of
 
     return is_code(language_of(name))
+
+
+TEST_FOLDERS = frozenset(
+    {"testdata", "fixtures", "__fixtures__", "__mocks__", "e2e", "benchmarks", "benchmark",
+     "benches"}
+)  # fmt: skip
+"""Folders that hold tests though their words do not say so (the module's docstring)."""
+TOP_TEST_FOLDERS = frozenset({"testing"})
+"""Folders that hold tests at the top of the project only."""
+
+
+def is_test_folder(name: str, above: Sequence[str] = ()) -> bool:
+    """Whether the folder called ``name`` holds tests, ``above`` the folders above it from
+    the project's root (this module's rule): its first or last word is a test word, or it
+    is one of :data:`TEST_FOLDERS` (any case), or of :data:`TOP_TEST_FOLDERS` at the top."""
+    return _test_folder(name, not above)
+
+
+@functools.lru_cache(maxsize=4096)
+def _test_folder(name: str, top: bool) -> bool:
+    """:func:`is_test_folder`, remembered: a project repeats few folder names."""
+    folder = name.lower()
+    if folder in TEST_FOLDERS or (top and folder in TOP_TEST_FOLDERS):
+        return True
+    words = _words(name)
+    return bool(words) and (words[0] in TEST_WORDS or words[-1] in TEST_WORDS)
+
+
+def is_test_path(rel: str) -> bool:
+    """Whether the file at the project-relative posix path ``rel`` is a test by its name
+    (:func:`is_test_name`) or by a folder above it (:func:`is_test_folder`)."""
+    *folders, name = rel.split("/")
+    if is_test_name(name):
+        return True
+    return any(is_test_folder(folder, folders[:depth]) for depth, folder in enumerate(folders))

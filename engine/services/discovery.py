@@ -98,7 +98,11 @@ def run_discovery(
     last_run = str(previous.discovery.get("lastRunAt", ""))
     cache_path = memory.paths.memory_dir / ANALYSIS_CACHE
     cache = ParseCache(cache_path if incremental else None)
-    analysis = analyze(memory.paths.root, cache=cache)
+    cfg = memory.config
+    noise = NoiseClassifier(
+        memory.paths.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude
+    )
+    analysis = analyze(memory.paths.root, cache=cache, noise=noise)
     cache.path = cache_path
     cache.save()
     changed = changed_files(before, analysis.files)
@@ -107,8 +111,6 @@ def run_discovery(
         return DiscoveryReport(
             analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
         )
-    cfg = memory.config
-    noise = NoiseClassifier(analysis.root, own=cfg.analyzer_include, excluded=cfg.analyzer_exclude)
     summaries = discovery_drafts(analysis, noise)
     items = [
         NewEntry(

@@ -2,10 +2,11 @@
 and the counts by rule that ``init`` and ``status`` print.
 
 Documentation is decided by :class:`engine.services.sources.SourceSet`; code by the
-analyzer's rules (every programming language it knows, cut into definitions; tests and what
-:class:`engine.analyzer.noise.NoiseClassifier` calls accompanying material, weighed against
-the ``analyzer_include``/``analyzer_exclude`` settings, left out). A file that is neither
-(data, images, configuration) is counted as ``other``.
+analyzer's rules (every programming language it knows, cut into definitions; what
+:class:`engine.analyzer.noise.NoiseClassifier` calls accompanying material, tests among it,
+weighed against the ``analyzer_include``/``analyzer_exclude`` settings, left out: the one
+answer the definitions get too). A file that is neither (data, images, configuration) is
+counted as ``other``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.languages import language_of
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import read_gitignore
-from engine.analyzer.structure import is_test_path
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
 from engine.services.sources import SourceDecision, SourceSet
@@ -135,8 +135,6 @@ class SourceExplainer:
         found = self.code_noise.decide(rel)
         if found is not None:
             return SourceDecision(rel, False, found[0], found[1])
-        if is_test_path(rel):
-            return SourceDecision(rel, False, "tests")
         return SourceDecision(rel, True, language)
 
     def _relative(self, raw: str) -> str:

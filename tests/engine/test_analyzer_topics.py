@@ -352,11 +352,26 @@ def test_tests_beside_the_code_are_one_summary_and_test_folders_are_recognised(
     assert classify_path("testing/conftest_helpers.py") == "tests"
 
 
+def test_one_test_beside_the_code_is_told_in_the_singular(tmp_path: Path) -> None:
+    files = {"src/a.ts": "export const a = 1\n", "src/a.test.ts": "test('a', () => {})\n"}
+    drafts = discovery_drafts(analyze(write(tmp_path / "one", files)))
+    summary = next(d for d in drafts if d.section_title == "Tests: beside the code")
+    assert summary.content.splitlines()[1].startswith(
+        "1 test file lives beside the code it tests (1 folder): the test suite"
+    )
+    files["src/b.test.ts"] = "test('b', () => {})\n"
+    drafts = discovery_drafts(analyze(write(tmp_path / "two", files)))
+    summary = next(d for d in drafts if d.section_title == "Tests: beside the code")
+    assert summary.content.splitlines()[1].startswith(
+        "2 test files live beside the code they test (1 folder): the test suite"
+    )
+
+
 def test_the_budget_counts_a_src_folder_whole(tmp_path: Path) -> None:
     files = {f"src/{unit}/m{i}.ts": "export const a = 1\n" for unit in "ab" for i in range(3)}
-    files |= {f"benchmarks/b{i}.ts": "export const b = 1\n" for i in range(4)}
+    files |= {f"scripts/b{i}.ts": "export const b = 1\n" for i in range(4)}
     analysis = analyze(write(tmp_path, files))
-    assert analysis.source_dirs[0] == "benchmarks"  # src/ counts as two units there
+    assert analysis.source_dirs[0] == "scripts"  # src/ counts as two units there
     assert budget_order(analysis)[0].startswith("src/")
 
 

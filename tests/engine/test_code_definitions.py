@@ -24,7 +24,7 @@ from engine.analyzer.modules import module_summary
 from engine.analyzer.outline import file_summary, outline
 from engine.analyzer.parse_cache import ParseCache, source_version
 from engine.analyzer.pieces import TEXT_CHUNK_CHARS
-from engine.analyzer.structure import is_test_path
+from engine.analyzer.testing_names import is_test_path
 
 SAMPLES = Path(__file__).parent / "code_samples"
 WORD = re.compile(r"[^\W\d_]{2,}")

@@ -376,6 +376,9 @@ def test_a_path_dependency_in_a_test_named_folder_is_a_library(tmp_path: Path) -
     noise = NoiseClassifier(write(tmp_path, files))
     assert noise.kind("tokio-test/src/lib.rs") is None  # published, depended on by path
     assert noise.kind("stress-test/src/main.rs") == "tests"  # a member only: its name rules
+    analysis = analyze(tmp_path, noise=noise)  # the analysis asks the classifier too
+    assert analysis.stats["test_files"] == 1
+    assert "tokio-test/src/lib.rs" in analysis.summaries  # parsed as the project's code
 
 
 def test_a_crate_only_the_examples_depend_on_stays_an_example(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
-"""A test file is told by the words of its name, one rule for every language: both the
-noise rules (:func:`classify_path`, what the indexer leaves out) and the analyzer's
-:func:`is_test_path` (test counts, the code cut into definitions) use it.
+"""A test file is told by the words of its name and of the folders above it, one rule for
+every language: both the noise rules (:func:`classify_path`, what the indexer leaves out)
+and the analyzer's :func:`is_test_path` (test counts) use it, and the ``analyzer_include``
+setting takes any of them back as the project's own.
 
 eradman/entr, a C tool, had ``system_test.sh`` indexed as the project's code: the names
-were a list of languages' patterns, and shell and C were not on it."""
+were a list of languages' patterns, and shell and C were not on it. The folders were two
+lists that disagreed (``benches/`` a test folder to one, ``benchmarks/`` to the other)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,16 @@ from pathlib import Path
 
 import pytest
 from cli_support import git_repo, run_cli
+from fakes import FakeEmbedder
 from project_files import write
 
 from engine.analyzer.definitions import definition_drafts
-from engine.analyzer.noise import classify_path
-from engine.analyzer.structure import is_test_path
+from engine.analyzer.noise import NoiseClassifier, classify_path
+from engine.analyzer.testing_names import is_test_path
 from engine.core.config import load_config
+from engine.core.models import Source
+from engine.services.discovery import run_discovery
+from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
 
 OLD_LISTS = [
@@ -94,3 +100,85 @@ def test_cli_sources_explains_the_shell_test_as_a_test(tmp_path: Path) -> None:
     done = run_cli("sources", "--explain", "system_test.sh", cwd=project, home=tmp_path / "h")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "out  system_test.sh  (code, tests)"
+
+
+IN_TEST_FOLDERS = [
+    # a folder whose first or last word is a test word, in any language's layout
+    "tests/cli.py", "test/router.js", "spec/models/user.rb", "__tests__/store.ts",
+    "Tests/ParserTests/Split.swift", "integration_tests/run.py", "runtime-tests/deno/index.ts",
+    "e2e-specs/login.ts", "src/androidTest/java/Main.kt", "src/commonTest/kotlin/Main.kt",
+    "test-shrinker/src/main/java/com/example/Main.java", "pkg/unit_tests/io.c",
+    # the one-word conventions
+    "testdata/input.go", "pkg/testdata/x.go", "fixtures/user.js", "src/__fixtures__/a.js",
+    "__mocks__/fs.js", "e2e/login.ts", "benches/parse.rs", "benchmarks/routers/bench.mts",
+    "pkgs/shelf/benchmark/pipeline.dart", "testing/python/approx.py",
+]  # fmt: skip
+NOT_IN_TEST_FOLDERS = [
+    # a package's test helpers below the top, a test word inside a folder's word or among
+    # other words, and folders that are not tests by any convention
+    "src/helper/testing/index.ts", "pkg/testing/helpers.go", "latest/main.go",
+    "pkgs/shelf_test_handler/lib/handler.dart", "internal/testutil/x.go", "contest/a.py",
+    "Sources/ArgumentParserTestHelpers/Helpers.swift", "src/my_test_tools/a.py",
+    "bench/repo_qa/run.py", "Lib/unittest/case.py", "src/main/java/Main.kt",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rel", IN_TEST_FOLDERS)
+def test_a_test_folder_is_one_rule_for_the_noise_and_the_test_count(rel: str) -> None:
+    assert classify_path(rel) == "tests"
+    assert is_test_path(rel)
+
+
+@pytest.mark.parametrize("rel", NOT_IN_TEST_FOLDERS)
+def test_a_folder_that_is_not_a_test_folder_holds_the_projects_code(rel: str) -> None:
+    assert classify_path(rel) is None
+    assert not is_test_path(rel)
+
+
+FSSPEC = {
+    # fsspec's core is a module named for a spec: a test by its name, the project's own code
+    "fsspec/__init__.py": "from .spec import AbstractFileSystem\n",
+    "fsspec/spec.py": "class AbstractFileSystem:\n"
+    '    """An abstract super-class for pythonic file-systems."""\n\n'
+    "    def open(self, path):\n        return path\n",
+    "fsspec/tests/test_spec.py": "def test_open():\n    assert True\n",
+}
+INCLUDE_SPEC = 'analyzer_include = ["fsspec/spec.py"]\n'
+
+
+def test_cli_sources_takes_a_test_named_file_back_with_analyzer_include(tmp_path: Path) -> None:
+    project = write(git_repo(tmp_path / "fsspec"), FSSPEC)
+    home = tmp_path / "h"
+    done = run_cli("sources", "--explain", "fsspec", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    assert "out  fsspec/spec.py  (code, tests)" in done.stdout.splitlines()
+    write(project, {".claude/memory.config.toml": INCLUDE_SPEC})
+    done = run_cli("sources", "--explain", "fsspec", cwd=project, home=home)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "in   fsspec/spec.py  (code, Python)" in lines
+    assert "out  fsspec/tests/test_spec.py  (code, tests: fsspec/tests/)" in lines
+
+
+def test_analyzer_include_takes_a_test_named_file_into_the_definitions(tmp_path: Path) -> None:
+    write(tmp_path, FSSPEC)
+    own = NoiseClassifier(tmp_path, own=["fsspec/spec.py"])
+    assert "fsspec/spec.py" in {d.file_path for d in definition_drafts(tmp_path, FSSPEC, own)}
+    assert "fsspec/spec.py" not in {d.file_path for d in definition_drafts(tmp_path, FSSPEC)}
+
+
+def test_analyzer_include_makes_a_test_named_file_a_module_of_the_discovery(
+    tmp_path: Path,
+) -> None:
+    """The analysis parses it as the project's code (a module entry), not as a test."""
+    titles: dict[str, set[str]] = {}
+    for setting in ("", INCLUDE_SPEC):
+        root = write(git_repo(tmp_path / str(len(setting))), FSSPEC)
+        write(root, {".claude/memory.config.toml": setting})
+        with Memory.open(root, embedder=FakeEmbedder()) as memory:
+            run_discovery(memory)
+            titles[setting] = {e.section_title for e in memory.list(source=Source.DISCOVERY)}
+    assert "Module fsspec/spec.py" not in titles[""]
+    assert "Tests: beside the code" in titles[""]
+    assert {"Module fsspec/spec.py", "AbstractFileSystem"} <= titles[INCLUDE_SPEC]
+    assert "Tests: beside the code" not in titles[INCLUDE_SPEC]
