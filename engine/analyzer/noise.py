@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
-from engine.analyzer.testing_names import is_test_folder, is_test_name
+from engine.analyzer.testing_names import is_example_name, is_test_folder, is_test_name
 from engine.analyzer.translations import translation_of
 
 if TYPE_CHECKING:
@@ -110,6 +110,8 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
         return "release-notes", rel
     if is_test_name(name):
         return "tests", ""
+    if is_example_name(name):
+        return "examples", rel
     if _GENERATED_FILE.search(name):
         return "generated", rel
     if folders and folders[0].lower() in ("docs", "doc") and _DOCS_EXAMPLE_SOURCE.search(name):

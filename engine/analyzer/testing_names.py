@@ -1,4 +1,5 @@
-"""Which file is a test by its name: one rule over the words of the name, for every language.
+"""Which file is a test by its name: one rule over the words of the name, for every language
+(and, by the same words, which is an example: :func:`is_example_name`).
 
 A test file's name says so in its first or last word, whatever the language and its test
 tool: ``test_cli.py``, ``util_test.go``, ``router.test.ts``, ``FooTests.kt``,
@@ -103,6 +104,26 @@ def is_test_name(name: str) -> bool:
     # Imported here: the prompt hook's classify_path meets few test names, and the tally's
     # module would cost each prompt ~5 ms of imports.
     from engine.analyzer.languages import is_code, language_of
+
+    return is_code(language_of(name))
+
+
+EXAMPLE_WORDS = frozenset({"example", "examples"})
+"""The words that make a code file an example as its name's first or last word."""
+
+
+def is_example_name(name: str) -> bool:
+    """Whether the file called ``name`` (no folder) is an example program by its name, as
+    a test is by :func:`is_test_name`: a code file whose first or last word is
+    ``example`` or ``examples`` (fzf's ``shell/completion-examples.nu``, marshmallow's
+    ``flask_example.py``, ``ExampleServer.java``). Example folders are
+    :mod:`engine.analyzer.noise`'s; ``examples.md`` is a page, which the documentation's
+    rules decide. Only these two words: ``sample`` and ``demo`` also name code that
+    samples or runs a demonstration mode (``sample.go`` of a statistics package)."""
+    words = name_words(name)
+    if not words or not (words[0] in EXAMPLE_WORDS or words[-1] in EXAMPLE_WORDS):
+        return False
+    from engine.analyzer.languages import is_code, language_of  # as in is_test_name
 
     return is_code(language_of(name))
 

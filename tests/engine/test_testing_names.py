@@ -182,3 +182,37 @@ def test_analyzer_include_makes_a_test_named_file_a_module_of_the_discovery(
     assert "Tests: beside the code" in titles[""]
     assert {"Module fsspec/spec.py", "AbstractFileSystem"} <= titles[INCLUDE_SPEC]
     assert "Tests: beside the code" not in titles[INCLUDE_SPEC]
+
+
+EXAMPLE_NAMES = [
+    # a code file whose first or last word names an example, outside any example folder
+    "shell/completion-examples.nu", "flask_example.py", "src/ExampleServer.java",
+    "cmd/example-cli.go", "lib/examples.rb",
+]  # fmt: skip
+NOT_EXAMPLE_NAMES = [
+    # pages, data, the word inside another word or among others, and sampling code
+    "docs/examples.md", "examples.json", "counterexample.py", "src/load_example_data.py",
+    "stats/sample.go", "demo_mode.rs", "src/main.rs",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rel", EXAMPLE_NAMES)
+def test_an_example_program_is_told_by_its_name_as_a_test_is(rel: str) -> None:
+    """fzf's ``shell/completion-examples.nu``, once ``.nu`` files were code, answered "What
+    is a monad?" as the project's own: an example program is named so."""
+    assert classify_path(rel) == "examples"
+
+
+@pytest.mark.parametrize("rel", NOT_EXAMPLE_NAMES)
+def test_a_page_data_or_a_word_inside_a_name_is_not_an_example(rel: str) -> None:
+    assert classify_path(rel) is None
+
+
+def test_cli_sources_explains_an_example_named_program(tmp_path: Path) -> None:
+    files = {"README.md": "# Tool\n\nFinds files.\n", "shell/completion.nu": "def main [] { }\n"}
+    files["shell/completion-examples.nu"] = "# how to wire it\ndef example [] { main }\n"
+    project = write(git_repo(tmp_path / "tool"), files)
+    done = run_cli("sources", "--explain", cwd=project, home=tmp_path / "h")
+    assert done.returncode == 0, done.stderr
+    assert "out  shell/completion-examples.nu  (code, examples" in done.stdout
+    assert "in   shell/completion.nu  (code, Nu/Nushell)" in done.stdout
