@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_support import git_repo, run_cli
+from cli_support import fresh_python, git_repo, run_cli
 from project_files import write
 
 from engine.analyzer.analysis import analyze
@@ -188,8 +186,6 @@ def test_the_analyzer_module_reads_linguist_only_when_asked() -> None:
         "assert language_of('a.vim') == 'Vim Script'\n"
         "print(json.dumps([before, linguist._by_extension.cache_info().currsize]))"
     )
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
-    )
+    done = fresh_python(code)
+    assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [0, 1]
