@@ -7,12 +7,15 @@ top-level pieces were a doc comment cut from its function."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from cli_support import fresh_python
 
+from engine.analyzer import comment_syntax as comment_syntax_module
 from engine.analyzer.blocks import top_level_pieces
-from engine.analyzer.comment_syntax import FALLBACK, comment_syntax
+from engine.analyzer.comment_syntax import FALLBACK, CommentSyntax, comment_syntax
 from engine.analyzer.definitions import file_drafts
 
 # lua/oil/util.lua (stevearc/oil.nvim), its doc comment parted from its function as a
@@ -145,3 +148,24 @@ def test_pygments_lexers_are_imported_on_the_first_file_cut_not_with_the_analyze
     done = fresh_python(code)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, True]
+
+
+def test_a_lexer_without_comments_leaves_the_shared_markers() -> None:
+    # Pygments' plain-text lexer claims ``*.txt`` and lexes every probe as text
+    assert comment_syntax("notes.txt") is FALLBACK
+
+
+def test_a_lexer_that_fails_on_a_probe_or_is_missing_gives_no_markers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pygments.lexer import Lexer
+
+    class Broken(Lexer):
+        def get_tokens_unprocessed(self, text: str) -> Iterator[tuple[int, Any, str]]:
+            raise ValueError("cannot lex")
+            yield (0, None, text)
+
+    monkeypatch.setattr("pygments.lexers.find_lexer_class", lambda name: Broken)
+    assert comment_syntax_module._lexer_syntax.__wrapped__("Broken") == CommentSyntax(())
+    monkeypatch.setattr("pygments.lexers.find_lexer_class", lambda name: None)
+    assert comment_syntax_module._lexer_syntax.__wrapped__("Gone") == CommentSyntax(())
