@@ -9,6 +9,10 @@ long for one entry — a module or a class holding the whole file, as in Elixir'
 body (:func:`nested_pieces`): its head, then one piece per inner block, named after what
 its first line declares. Without that, such a file was cut by size alone, its entries
 titled by line numbers.
+
+A comment block stays with the declaration after it, even across a blank line; what a
+comment is in the file's language (Lua's ``--``, OCaml's ``(* *)``) is read from Pygments'
+lexers (:mod:`engine.analyzer.comment_syntax`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from engine.analyzer.comment_syntax import FALLBACK, CommentSyntax
 from engine.analyzer.pieces import Piece, size
 
 _DECLARATION = re.compile(
@@ -33,19 +38,21 @@ of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``,
 ``Buffer:new``, Vim's ``s:wrap`` and ``plugin#util#run``)."""
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
-COMMENT_STARTS = ("/*", "*", "//", "#")
 _CLOSERS = ("}", ")", "]", "*/", "#!")
 """A line at the margin that closes the block before it (or a shebang) rather than
 opening one."""
 
 
-def top_level_pieces(lines: list[str]) -> Iterator[Piece]:
+def top_level_pieces(lines: list[str], syntax: CommentSyntax = FALLBACK) -> Iterator[Piece]:
     """Split at lines that start at column 0 after a blank line (declarations, blocks);
-    a comment block stays with the declaration after it, even across a blank line."""
-    yield from _blocks(lines, "", 1, len(lines))
+    a comment block (as ``syntax`` writes one) stays with the declaration after it, even
+    across a blank line."""
+    yield from _blocks(lines, "", 1, len(lines), syntax)
 
 
-def nested_pieces(piece: Piece, lines: list[str], high: int) -> list[Piece]:
+def nested_pieces(
+    piece: Piece, lines: list[str], high: int, syntax: CommentSyntax = FALLBACK
+) -> list[Piece]:
     """``piece`` if it fits in ``high`` characters, else its head and the blocks of its
     body (cut as :func:`top_level_pieces` cuts a file, at the body's indentation), each
     named ``Owner.name`` when both are known; ``[piece]`` when the body has no such block.
@@ -58,7 +65,7 @@ def nested_pieces(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     margin = lines[piece.start - 1]
     if not indent or len(indent) <= len(margin) - len(margin.lstrip()):
         return [piece]
-    inner = list(_blocks(lines, indent, body, piece.end))
+    inner = list(_blocks(lines, indent, body, piece.end, syntax))
     if len(inner) < 2:
         return [piece]
     if not inner[0].names:  # what opens the body (its doc, its imports) goes with its head
@@ -74,16 +81,20 @@ def nested_pieces(piece: Piece, lines: list[str], high: int) -> list[Piece]:
     return [p for p in parts if p.end >= p.start]
 
 
-def _blocks(lines: list[str], indent: str, start: int, end: int) -> Iterator[Piece]:
-    """The blocks of lines ``start``..``end`` opening at ``indent`` after a blank line."""
+def _blocks(
+    lines: list[str], indent: str, start: int, end: int, syntax: CommentSyntax
+) -> Iterator[Piece]:
+    """The blocks of lines ``start``..``end`` opening at ``indent`` after a blank line
+    (not inside a comment that spans lines: ``closer`` is the marker that ends it)."""
     names: list[str] = []
-    commented, width, quoted = True, len(indent), False
+    commented, width, quoted, closer = True, len(indent), False, ""
     for number in range(start, end + 1):
         line = lines[number - 1]
         at = line[width:] if line.startswith(indent) else ""
         opens = (
             number > start
             and not quoted
+            and not closer
             and at[:1].strip()
             and not at.startswith(_CLOSERS)
             and not lines[number - 2].strip()
@@ -91,9 +102,15 @@ def _blocks(lines: list[str], indent: str, start: int, end: int) -> Iterator[Pie
         if opens and not commented:
             yield Piece(tuple(names), start, number - 1)
             start, names, commented = number, [], True
-        if line.strip():
-            commented = commented and line.lstrip().startswith(COMMENT_STARTS)
-        name = declared_name(at) if line.startswith(indent) and not quoted else ""
+        stripped = line.strip()
+        if closer:  # a line of a comment that spans lines
+            closer = "" if closer in stripped else closer
+            continue
+        comment = syntax.is_comment(stripped)
+        if stripped:
+            commented = commented and comment
+            closer = syntax.opens_block(stripped)
+        name = declared_name(at) if line.startswith(indent) and not (quoted or comment) else ""
         if name and not names:
             names.append(name)
         if (line.count('"""') + line.count("'''")) % 2:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from engine.analyzer.blocks import nested_pieces, top_level_pieces
 from engine.analyzer.code_pieces import outline_pieces
+from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.languages import PROGRAM_LANGUAGES, language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft
@@ -217,9 +218,11 @@ def file_drafts(
         except Exception:  # a bug reading one file costs its cut, not the discovery
             log.warning("cannot outline %s", rel, exc_info=True)
     if pieces is None:
-        pieces = [part for p in top_level_pieces(lines) for part in _class_members(p, lines, high)]
+        syntax = comment_syntax(rel.rpartition("/")[2])
+        blocks = top_level_pieces(lines, syntax)
+        pieces = [part for p in blocks for part in _class_members(p, lines, high)]
         if language not in _CLASS_LANGUAGES:  # a module or class holding the whole file
-            pieces = [part for p in pieces for part in nested_pieces(p, lines, high)]
+            pieces = [part for p in pieces for part in nested_pieces(p, lines, high, syntax)]
     low = max(MIN_CHUNK_CHARS, high // 4)
     merged = wordful(list(merge(pieces, lines, low, high)), lines)
     return [draft for piece in merged for draft in render(rel, language, piece, lines, high)]

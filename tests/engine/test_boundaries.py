@@ -239,13 +239,15 @@ HOOK_NEEDS_NOT = (
     "snowballstemmer.porter_stemmer",
     "app.hook_endpoint",
     "socketserver",
+    "pygments.lexers",
 )
 """What the prompt hook, a process per prompt, does without: the CLI's command modules
 (``memory-tui hook`` goes straight to the hook), the writes' content checks and secret
 rules, the parsers the stale check needs only for a cited file that changed, the
 pure-Python stemmers (PyStemmer's C ones give the same stems), and the server's side of
 the exchange with a running server (its socket server and threads: the hook asks through
-:mod:`app.hook_client` alone)."""
+:mod:`app.hook_client` alone), and Pygments' lexers, which only the analyzer's cut of
+code without a grammar reads comment markers from."""
 
 
 def test_the_hook_as_claude_code_runs_it_imports_only_what_it_reads_with(

@@ -1,0 +1,128 @@
+"""How a language writes its comments, read from Pygments' lexers: what
+:mod:`engine.analyzer.blocks` needs to keep a comment with the declaration after it in a
+language without a tree-sitter grammar (Lua's and Haskell's ``--``, OCaml's ``(* *)``,
+Lisp's ``;``, Erlang's ``%``, Vim script's ``"``).
+
+No list per language: every lexer whose file-name patterns match a file lexes a fixed set
+of probe lines once per process, and the probes whose first token it calls a comment
+(Pygments' ``Comment`` tokens, less preprocessor lines such as C's ``#include``) are that
+language's comment openers. Where several lexers claim an extension (``.v``: Verilog and
+Coq; ``.pl``: Perl and Prolog) their openers are pooled, as the file may be any of them.
+A file no lexer claims keeps :data:`FALLBACK`. Pygments' lexers are imported on the first
+file cut this way, so never by the prompt hook."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+
+@dataclass(frozen=True)
+class CommentSyntax:
+    """The comment openers of a file's language."""
+
+    lines: tuple[str, ...]
+    """A line starting with one of these (after its indentation) is a comment."""
+    blocks: tuple[tuple[str, str], ...] = ()
+    """``(opener, closer)``: a comment that runs until the closer, over several lines."""
+
+    def opens_block(self, line: str) -> str:
+        """The closer ``line`` (stripped) leaves open, or "" when it opens no block comment
+        or closes the one it opens."""
+        for opener, closer in self.blocks:
+            if line.startswith(opener):
+                return "" if closer in line[len(opener) :] else closer
+        return ""
+
+    def is_comment(self, line: str) -> bool:
+        """Whether ``line`` (stripped) starts a comment."""
+        return line.startswith(self.lines) or any(line.startswith(o) for o, _ in self.blocks)
+
+
+FALLBACK = CommentSyntax(("/*", "*", "//", "#"))
+"""What a file whose name no Pygments lexer claims is read with: C-style comments and
+``#``, the markers most languages share."""
+
+LINE_PROBES = ("#", "//", "--", ";", "%", '"', "'", "!", "REM", "::", "\\")
+"""Markers that open a comment running to the end of its line in some language (shell,
+C, Lua/Haskell/SQL/Ada, Lisp/assembly, Erlang/Prolog/TeX/MATLAB, Vim script, Visual
+Basic, Fortran, batch files, Forth)."""
+BLOCK_PROBES = (
+    ("/*", "*/"),
+    ("(*", "*)"),
+    ("{-", "-}"),
+    ("--[[", "]]"),
+    ("#|", "|#"),
+    ("#=", "=#"),
+    ("/+", "+/"),
+    ("%{", "%}"),
+    ("<!--", "-->"),
+    ("{", "}"),
+)
+"""Markers of comments that may span lines (C, OCaml/Pascal/Mathematica, Haskell, Lua,
+Common Lisp/Scheme, Julia, D, MATLAB, XML, Pascal's braces)."""
+
+
+def comment_syntax(name: str) -> CommentSyntax:
+    """The comment openers of the file called ``name`` (a base name), pooled over the
+    Pygments lexers its name matches; :data:`FALLBACK` when none does."""
+    return _syntax(tuple(sorted(_lexer_names(name))))
+
+
+@lru_cache(maxsize=4096)
+def _lexer_names(name: str) -> frozenset[str]:
+    return frozenset(lexer for pattern, lexer in _patterns() if pattern.match(name))
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Every lexer's file-name patterns, compiled once (the mapping Pygments ships, not
+    its lexer modules)."""
+    from pygments.lexers import get_all_lexers
+
+    return tuple(
+        (re.compile(fnmatch.translate(glob)), lexer)
+        for lexer, _aliases, globs, _mimetypes in get_all_lexers()
+        for glob in globs
+    )
+
+
+@cache
+def _syntax(lexers: tuple[str, ...]) -> CommentSyntax:
+    if not lexers:
+        return FALLBACK
+    lines: list[str] = []
+    blocks: list[tuple[str, str]] = []
+    for lexer in lexers:
+        found = _lexer_syntax(lexer)
+        lines += [m for m in found.lines if m not in lines]
+        blocks += [b for b in found.blocks if b not in blocks]
+    if not lines and not blocks:  # a lexer without comments (a data format): as before
+        return FALLBACK
+    return CommentSyntax(tuple(lines), tuple(blocks))
+
+
+@cache
+def _lexer_syntax(name: str) -> CommentSyntax:
+    """The probes that lexer ``name`` starts with a comment token, lexed once."""
+    from pygments.lexers import find_lexer_class
+    from pygments.token import Comment
+
+    cls = find_lexer_class(name)
+    if cls is None:
+        return CommentSyntax(())
+    lexer = cls()
+
+    def comments(probe: str) -> bool:
+        """Whether every token of ``probe`` but its spaces is a comment."""
+        try:
+            tokens = [t for t, v in lexer.get_tokens(probe) if v.strip()]
+        except Exception:  # a lexer that fails on a probe says nothing about it
+            return False
+        return bool(tokens) and all(t in Comment and t not in Comment.Preproc for t in tokens)
+
+    lines = tuple(m for m in LINE_PROBES if comments(f"{m} x\n"))
+    blocks = tuple((o, c) for o, c in BLOCK_PROBES if comments(f"{o} x\ny {c}\n"))
+    return CommentSyntax(lines, blocks)
