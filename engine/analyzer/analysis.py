@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.analyzer.catalog import classify, tool_from_file_name
+from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.comments import opening_comment
 from engine.analyzer.docs import is_doc, outline
 from engine.analyzer.grammars import grammar_language
@@ -198,7 +199,7 @@ class _Pass:
             text = data.decode("utf-8", errors="replace")
             grammar = grammar_language(language, rel, text)
             if grammar is None:  # cut at its blocks; what it is for, from its opening comment
-                if summary := opening_comment(text):
+                if summary := opening_comment(text, comment_syntax(rel.rpartition("/")[2])):
                     self.summaries[rel] = summary
                 return
             try:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from engine.analyzer.comment_syntax import CommentSyntax
 
 NOT_DOC = re.compile(
     r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted"
@@ -64,16 +67,19 @@ def first_paragraph(doc: str) -> str:
     return paragraph[: MAX_SUMMARY - 3].rsplit(" ", 1)[0] + "..."
 
 
-_BLOCK_COMMENTS = (("(*", "*)"), ("{-", "-}"), ("--[[", "]]"), ("/*", "*/"))
-"""Block comments of languages without a grammar here (OCaml, Haskell, Lua) and of C's
-family: opening and closing markers."""
-_LINE_COMMENT = re.compile(r"^\s*(?://+|#+|--+|;+|%+)")
+ANY_LANGUAGE = CommentSyntax(
+    ("//", "#", "--", ";", "%"), (("--[[", "]]"), ("(*", "*)"), ("{-", "-}"), ("/*", "*/"))
+)
+"""The comments of the languages without a grammar that the benches hold (OCaml, Haskell,
+Lua) and of C's family, for text whose file is not known; a file's own are
+:func:`engine.analyzer.comment_syntax.comment_syntax`'s."""
 _OPENING_LINES = 80
 
 
-def opening_comment(text: str) -> str:
+def opening_comment(text: str, syntax: CommentSyntax = ANY_LANGUAGE) -> str:
     """The first paragraph of the comment a grammar-less file opens with (after a shebang
-    and its licence header), or ``""`` when code comes first."""
+    and its licence header), or ``""`` when code comes first; its comments are written as
+    ``syntax`` says (a Vim script's ``"``, OCaml's ``(* *)``)."""
     lines = text.splitlines()[:_OPENING_LINES]
     index = 1 if lines and lines[0].startswith("#!") else 0
     while index < len(lines):
@@ -81,7 +87,7 @@ def opening_comment(text: str) -> str:
         if not stripped:
             index += 1
             continue
-        block, index = _comment_at(lines, index)
+        block, index = _comment_at(lines, index, syntax)
         if block is None:
             return ""
         if block.strip() and not NOT_DOC.search(block):
@@ -89,11 +95,20 @@ def opening_comment(text: str) -> str:
     return ""
 
 
-def _comment_at(lines: list[str], index: int) -> tuple[str | None, int]:
+@lru_cache(maxsize=256)
+def _line_comment(markers: tuple[str, ...]) -> re.Pattern[str]:
+    """A line comment's opening marker, its last character repeated (``---``, ``##``,
+    ``///``)."""
+    ordered = sorted(markers, key=len, reverse=True)
+    alternatives = "|".join(f"{re.escape(m)}{re.escape(m[-1])}*" for m in ordered)
+    return re.compile(rf"^\s*(?:{alternatives})" if markers else r"(?!)")
+
+
+def _comment_at(lines: list[str], index: int, syntax: CommentSyntax) -> tuple[str | None, int]:
     """The text of the comment starting at ``lines[index]`` (markers removed) and the
     index after it; ``None`` when that line is code."""
     stripped = lines[index].strip()
-    for opener, closer in _BLOCK_COMMENTS:
+    for opener, closer in sorted(syntax.blocks, key=lambda b: len(b[0]), reverse=True):
         if stripped.startswith(opener):
             found = []
             for end in range(index, len(lines)):
@@ -104,8 +119,9 @@ def _comment_at(lines: list[str], index: int) -> tuple[str | None, int]:
                     return _unmarked(body, opener), end + 1
             return None, len(lines)
     found = []
-    while index < len(lines) and _LINE_COMMENT.match(lines[index]):
-        found.append(_LINE_COMMENT.sub("", lines[index], count=1).strip())
+    marker = _line_comment(syntax.lines)
+    while index < len(lines) and marker.match(lines[index]):
+        found.append(marker.sub("", lines[index], count=1).strip())
         index += 1
     return ("\n".join(found), index) if found else (None, index)
 

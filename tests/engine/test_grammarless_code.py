@@ -155,3 +155,24 @@ def test_a_grammarless_file_says_what_it_is_for_in_its_opening_comment() -> None
     assert opening_comment(lua) == "Keymaps of the file browser. One per action."
     assert opening_comment("let x = 1\n(* later *)\n") == ""
     assert opening_comment("(* never closed\n") == ""
+
+
+def test_an_opening_comment_is_read_in_the_files_own_comment_syntax(tmp_path: Path) -> None:
+    """A Vim plugin says what it is for in ``"`` comments, a Lua module in ``--`` ones:
+    the analysis reads each file's opening comment as its language writes comments
+    (:mod:`engine.analyzer.comment_syntax`), not as a list of five markers did, which had
+    no ``"`` and left a Vim script without its purpose."""
+    from engine.analyzer.analysis import analyze
+
+    (tmp_path / "plugin").mkdir()
+    (tmp_path / "plugin" / "surround.vim").write_text(
+        '" surround.vim - Surroundings\n" Author: Someone\n\n'
+        '" Delete, change and add quotes, brackets and tags around text.\n\n'
+        "function! s:wrap(text, char)\n  return a:char . a:text . a:char\nendfunction\n"
+    )
+    (tmp_path / "keymaps.lua").write_text(
+        "--- Keymaps of the file browser.\n--- One per action.\nlocal M = {}\nreturn M\n"
+    )
+    analysis = analyze(tmp_path)
+    assert analysis.summaries["plugin/surround.vim"] == "surround.vim - Surroundings Author: Someone"
+    assert analysis.summaries["keymaps.lua"] == "Keymaps of the file browser. One per action."
