@@ -174,5 +174,7 @@ def test_an_opening_comment_is_read_in_the_files_own_comment_syntax(tmp_path: Pa
         "--- Keymaps of the file browser.\n--- One per action.\nlocal M = {}\nreturn M\n"
     )
     analysis = analyze(tmp_path)
-    assert analysis.summaries["plugin/surround.vim"] == "surround.vim - Surroundings Author: Someone"
+    assert (
+        analysis.summaries["plugin/surround.vim"] == "surround.vim - Surroundings Author: Someone"
+    )
     assert analysis.summaries["keymaps.lua"] == "Keymaps of the file browser. One per action."
