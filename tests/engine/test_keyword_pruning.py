@@ -36,16 +36,18 @@ FILLER = [
 
 
 def texts(seed: int) -> list[str]:
-    """600 notes: "zeppelin" in 12 (once or three times), "gearbox" in 60 (4 of them
-    with "zeppelin" too), filler words of varied lengths around them."""
+    """600 notes: "zeppelin" in 12 (once or three times), "gearbox" in 150 (4 of them
+    with "zeppelin" too), "sprocket" in 60, filler words of varied lengths around them."""
     rng = random.Random(seed)
     out = []
     for n in range(600):
         words = [*rng.sample(FILLER, rng.randint(3, 10)), f"note{n}"]
         if n < 12:
             words += ["zeppelin"] * (3 if n % 2 == 0 else 1)
-        if 8 <= n < 68:
+        if 8 <= n < 158:
             words += ["gearbox"] * (1 + n % 3)
+        if 200 <= n < 260:
+            words += ["sprocket"] * (1 + n % 3)
         rng.shuffle(words)
         out.append(" ".join(words))
     return out
@@ -88,8 +90,8 @@ def test_rows_holding_only_a_common_term_go_unscored_and_the_ranking_stays(
 ) -> None:
     keyword = parts_of(memory).searcher.keyword
     query = Query.parse("zeppelin gearbox")
-    whole = unpruned(keyword, query, limit, phrases)
     monkeypatch.setattr(keyword_module, "PHRASE_POOL", 5)
+    whole = unpruned(keyword, query, limit, phrases)
     seen = statements(keyword.mirror, monkeypatch)
     pruned = keyword.search(query, limit, phrases=phrases)
     assert ranking(pruned) == ranking(whole)
@@ -110,6 +112,24 @@ def test_a_bound_not_met_ranks_the_whole_query(
     assert ranking(pruned) == ranking(whole)
     assert not any("NOT" in s for s in seen)  # 12 rows could not fill 20: not even tried
     assert sum("zeppelin" not in h.entry.content for h in pruned) == 8
+
+
+def test_a_common_term_weighing_too_much_to_leave_out_is_not_tried(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The term "sprocket" (60 of 600 notes) bounds a row's score at more than half what
+    "zeppelin" (12) does: the 100th best row would most likely score less, so leaving its
+    rows out is not even tried (mirror_keyword.PRUNE_BOUND_SHARE); "gearbox" (150) is."""
+    keyword = parts_of(memory).searcher.keyword
+    monkeypatch.setattr(keyword_module, "PHRASE_POOL", 5)
+    for words, tried in (("zeppelin sprocket", False), ("zeppelin gearbox", True)):
+        query = Query.parse(words)
+        whole = unpruned(keyword, query, 5, True)
+        with pytest.MonkeyPatch.context() as patch:
+            seen = statements(keyword.mirror, patch)
+            found = keyword.search(query, 5)
+        assert ranking(found) == ranking(whole)
+        assert any(" NOT " in s for s in seen) is tried, words
 
 
 def test_term_frequencies_are_counted_again_after_an_edit_that_keeps_the_count(
