@@ -45,6 +45,8 @@ TYPES = {
     "prose": ("prose_languages", "prose-languages.json"),
 }
 """Linguist's types, and the package and file each is shipped in."""
+DISTRIBUTIONS = tuple(module.replace("_", "-") for module, _ in TYPES.values())
+"""The distributions of :data:`TYPES`' packages (a new release can move an extension)."""
 
 
 def read_types(files: Mapping[str, Path]) -> dict[str, dict[str, set[str]]]:

@@ -3,7 +3,7 @@ parsed again (``memory-tui discover`` re-parses only the files whose hash change
 
 Keyed by (path, SHA-256 of the bytes); stored as JSON next to the memory's other derived
 files, under the version of the analyzer that wrote it (:func:`analyzer_version`: a hash
-of the analyzer's own source and of the grammars it parses with), so a changed analyzer
+of the analyzer's own source and of the parsers and tables it reads with), so a changed analyzer
 parses every file again. A missing or unreadable cache only costs a full parse.
 """
 
@@ -19,38 +19,38 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.analyzer.grammars import PACKAGES
+from engine.analyzer.linguist import DISTRIBUTIONS as LINGUIST_DISTRIBUTIONS
 from engine.analyzer.model import DocOutline, Symbol
 
 log = logging.getLogger(__name__)
 
 CACHE_FORMAT = 2
 """The layout of the JSON file; the analyzer's own version is :func:`analyzer_version`."""
-GRAMMARS = (
-    "tree-sitter", "tree-sitter-javascript", "tree-sitter-typescript",
-    "tree-sitter-go", "tree-sitter-rust", "tree-sitter-java", "tree-sitter-kotlin",
-    "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-c-sharp", "tree-sitter-ruby",
-    "tree-sitter-php", "tree-sitter-swift",
-)  # fmt: skip
-"""Distributions whose upgrade can change what a file parses to."""
+PARSERS = ("tree-sitter", *PACKAGES, "pygments", *LINGUIST_DISTRIBUTIONS)
+"""Distributions whose upgrade can change what a file parses to: tree-sitter and its
+grammars, Pygments (the comment markers of a language without a grammar,
+:mod:`.comment_syntax`) and GitHub Linguist's tables (which extensions are code,
+:mod:`.linguist`)."""
 
 
 @cache
 def analyzer_version() -> str:
     """What the cached results depend on, computed once per process: the source of
-    :mod:`engine.analyzer` and the versions of the grammars (:func:`source_version`)."""
+    :mod:`engine.analyzer` and the versions of what it parses with (:func:`source_version`)."""
     return source_version(Path(__file__).parent)
 
 
 def source_version(folder: Path) -> str:
     """SHA-256 (16 hex digits) of every module and query file in ``folder`` (name and
-    bytes), the cache format and the installed versions of :data:`GRAMMARS`."""
+    bytes), the cache format and the installed versions of :data:`PARSERS`."""
     from importlib import metadata  # 5-10 ms: only when a cache is opened
 
     digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
     for path in sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]):
         digest.update(f"{path.name}\n".encode())
         digest.update(path.read_bytes())
-    for name in GRAMMARS:
+    for name in PARSERS:
         try:
             digest.update(f"{name} {metadata.version(name)}\n".encode())
         except metadata.PackageNotFoundError:

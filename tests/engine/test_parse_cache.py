@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,19 @@ def test_the_version_follows_the_analyzer_source(tmp_path: Path) -> None:
     (copy / "js_symbols.py").unlink()
     (copy / "renamed.py").write_bytes((ANALYZER / "js_symbols.py").read_bytes())
     assert source_version(copy) != analyzer_version()
+
+
+@pytest.mark.parametrize("upgraded", ["pygments", "programming-languages", "tree-sitter-rust"])
+def test_the_version_follows_what_the_analyzer_parses_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, upgraded: str
+) -> None:
+    """A new Pygments (comment markers), Linguist table (which extensions are code) or
+    grammar can change what a file parses to: the cached results are not reused."""
+    before = source_version(ANALYZER)
+    real = metadata.version
+
+    def version(name: str) -> str:
+        return "999.0" if name == upgraded else real(name)
+
+    monkeypatch.setattr(metadata, "version", version)
+    assert source_version(ANALYZER) != before
