@@ -21,6 +21,8 @@ from engine.core.models import Category
 
 WORD = re.compile(r"\w+", re.UNICODE)
 """A term: a run of word characters (letters, digits, underscore; any script)."""
+ASCII_WORD = re.compile(r"\w+", re.ASCII)
+""":data:`WORD` for an ASCII text: the same terms, found in half the time."""
 MAX_QUERY_TERMS = 128
 """Most distinct terms of one query sent to FTS5."""
 MIN_PREFIX = 2

@@ -49,7 +49,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.core.models import Entry
-from engine.search.query import WORD, Query, stem
+from engine.search.query import ASCII_WORD, WORD, Query, stem
 
 EVIDENCE_MIDPOINT = 0.40
 """Evidence (cosine + weighted coverage) at which a result's relevance is 0.5."""
@@ -136,25 +136,35 @@ def query_weights(
     return QueryWeights(terms, weights, query.partial if query.partial in terms else None, unseen)
 
 
-def entry_words(entry: Entry) -> tuple[set[str], set[str]]:
-    """The words of an entry's searchable text (content, title, keywords, path) and their
-    Porter stems, as the keyword index reads them."""
-    text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords), entry.file_path))
-    found = set(WORD.findall(text.lower()))
-    return found, {stem(w) for w in found}
-
-
 def matched_terms(query: QueryWeights, entry: Entry) -> list[str]:
-    """The informative words of the query that the entry holds, compared by stem as the
-    keyword index does ("turnips" finds "turnip"); the word being typed by prefix."""
-    found, stems = entry_words(entry)
+    """The informative words of the query that the entry holds in its searchable text
+    (content, title, keywords, path), compared by stem as the keyword index does
+    ("turnips" finds "turnip"); the word being typed by prefix."""
+    text = " ".join((entry.content, entry.section_title, " ".join(entry.keywords), entry.file_path))
+    text = text.lower()
+    # An ASCII text's words are the same by an ASCII pattern, found twice as fast.
+    found = set((ASCII_WORD if text.isascii() else WORD).findall(text))
+    held = _held_stems(found, {stem(t) for t in query.terms if t not in found})
     return [
         t
         for t in query.terms
         if t in found
-        or stem(t) in stems
+        or stem(t) in held
         or (t == query.partial and any(w.startswith(t) for w in found))
     ]
+
+
+def _held_stems(found: set[str], wanted: set[str]) -> set[str]:
+    """Those of the stems ``wanted`` that a word of ``found`` has. Porter's rules change a
+    word's ending only, so a word and its (non-empty) stem start with the same letter: only
+    the words starting as a wanted stem does are stemmed (a tenth of them, most often; a
+    gate judging 26 candidates a search spent 1 ms stemming every word)."""
+    if not wanted:
+        return set()
+    if "" in wanted:  # a one-letter word ("s") stems to nothing
+        return {stem(w) for w in found} & wanted
+    firsts = {s[0] for s in wanted}
+    return {stem(w) for w in found if w[0] in firsts} & wanted
 
 
 def coverage(query: QueryWeights, entry: Entry) -> float:

@@ -19,13 +19,15 @@ from bench.search_oracles import fuse
 from engine.core.models import Entry, ScoreExplanation, SearchResult
 from engine.search.gate import fold_by_file, pooled
 from engine.search.keyword import KeywordHit
-from engine.search.query import Query
+from engine.search.query import WORD, Query, stem
 from engine.search.scoring import (
     EVIDENCE_MIDPOINT,
     RELEVANT,
     UNSEEN_FORGIVEN_SHARE,
+    QueryWeights,
     answering_relevance,
     coverage,
+    matched_terms,
     query_weights,
     relevance,
 )
@@ -239,3 +241,41 @@ class TestUnseenWords:
         assert memory.search(question, mode="vector").results[0].entry.content == answer
         assert memory.search(off_topic).results == ()  # three unseen words of four
         memory.close()
+
+
+def held_by_every_stem(weights: QueryWeights, text: str) -> list[str]:
+    """The oracle: every word of the text stemmed, each query word looked up."""
+    found = {w.lower() for w in WORD.findall(text)}
+    stems = {stem(w) for w in found}
+    return [
+        t
+        for t in weights.terms
+        if t in found
+        or stem(t) in stems
+        or (t == weights.partial and any(w.startswith(t) for w in found))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "held"),
+    [
+        ("happiness of turnips", "Happy turnip farmers", ["happiness", "turnips"]),
+        ("relational databases", "how the relation between tables works", ["relational"]),
+        ("crème brûlée recipes", "Une crème BRÛLÉE, a recipe", ["crème", "brûlée", "recipes"]),
+        ("parse_args v2", "call parse_args() in v2 of the API", ["parse_args", "v2"]),
+        ("generalizations", "generalization and its generalized forms", ["generalizations"]),
+        ("s3 buckets", "the bucket's s", ["buckets"]),
+        ("configur", "the configuration file", ["configur"]),
+        ("dying stars", "a star dies as it burns out", ["stars"]),
+    ],
+)
+def test_the_words_an_entry_holds_are_found_by_stem_as_the_index_finds_them(
+    query: str, text: str, held: list[str]
+) -> None:
+    """Only the words starting as a wanted stem does are stemmed, and ASCII text is read
+    by an ASCII pattern: the words found are those of stemming every word."""
+    parsed = Query.parse(query)
+    weights = query_weights(parsed, {}, 0, every_word=True)
+    found = matched_terms(weights, entry("a", text))
+    assert found == held_by_every_stem(weights, text)
+    assert found == held
