@@ -457,6 +457,32 @@ class TestReadConnection:
         assert [h.entry.id for h in search.search("volcano", 5)] == ["new"]
         mirror.close()
 
+    def test_reads_a_file_that_shrank_and_grew_under_its_mapping(self, tmp_path: Path) -> None:
+        """The read connection maps the file (mirror_reader.MMAP_BYTES); another
+        process's VACUUM shrinking it, and writes growing it again, are read right."""
+        path = tmp_path / "fts.sqlite"
+        mirror = EntryMirror(path)
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry(f"e{i}", f"reef survey {i} " * 200) for i in range(300)])
+        other = sqlite3.connect(path)
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rows into the file itself
+        size = path.stat().st_size
+        search = KeywordSearcher(mirror)
+        assert len(search.search("reef", 500)) == 300
+        assert mirror.reader._db.execute("PRAGMA mmap_size").fetchone()[0] > 0  # type: ignore[union-attr]
+        with mirror.transaction() as db:
+            mirror.delete(db, [f"e{i}" for i in range(1, 300)])
+        other.execute("VACUUM")
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        other.close()
+        assert path.stat().st_size < size / 4
+        assert [h.entry.id for h in search.search("reef", 500)] == ["e0"]
+        with mirror.transaction() as db:
+            mirror.upsert(db, [make_entry(f"n{i}", f"reef atoll {i} " * 200) for i in range(200)])
+        assert len(search.search("atoll", 500)) == 200
+        assert len(search.search("reef", 500)) == 201
+        mirror.close()
+
     def test_falls_back_to_the_shared_connection(self, tmp_path: Path) -> None:
         mirror = EntryMirror(tmp_path / "fts.sqlite")
         with mirror.transaction() as db:
