@@ -18,27 +18,15 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-STEP_INSTRUCTIONS = 5_000
-"""Virtual-machine instructions between two calls of a read's ``between``: about 0.4 ms
-of a keyword ranking on this machine, several turns for a nearest query that takes 2–5 ms
-at 10,000 entries. Each call takes the interpreter lock, so fewer calls keep a server's
-other threads moving; too few leave the nearest query behind once the ranking is done.
-Hybrid searches of the SciFact memory at 10,000 entries taking turns in one process:
-every 2,000, 5,000, 10,000 and 20,000 instructions gave p50 15.08, 15.17, 15.34 and
-16.21 ms (bench/RESULTS.md, "Issue 49 (session 21)"; in session 19, before the keyword
-ranking was cut by a third, 20,000 was as good as 2,000)."""
-
-
-MMAP_BYTES = 2 << 30
-"""How much of the mirror's file this connection reads in place, memory-mapped (SQLite
-caps it at its own maximum, 2 GiB by default): a search's doclists come straight from the
-OS page cache instead of being copied into SQLite's 2 MB page cache first, which a
-memory of a million entries (a 1.5 GB file) turns over on every query of new words. Warm
-hybrid p50 at 1,000,000 entries 46.7 / 50.1 → 42.0 / 46.2 ms, keyword 20.0 / 20.5 → 16.5 /
-16.3 ms (bench/RESULTS.md, "Issue 49 (session 21)"). The mapped pages count in the
-process's resident memory, but they are the page cache's, shared and dropped under
-memory pressure, not memory of its own. Only this read-only connection maps the file:
-writes keep SQLite's ordinary I/O."""
+STEP_INSTRUCTIONS = 10_000
+"""Virtual-machine instructions between two calls of a read's ``between``: about 0.8 ms
+of a keyword ranking on this machine, a few turns for a nearest query that takes 2–5 ms
+at 10,000 entries. Each call takes the interpreter lock, which a server's other sessions
+wait for, so fewer calls keep them moving; too few leave the nearest query behind once
+the ranking is done. Hybrid searches of the SciFact memory at 10,000 entries taking turns
+in one process: every 2,000, 5,000, 10,000 and 20,000 instructions gave p50 15.08, 15.17,
+15.34 and 16.21 ms (bench/RESULTS.md, "Issue 49 (session 21)"; in session 19, before the
+keyword ranking was cut by a quarter, 20,000 was as good as 2,000)."""
 
 
 def _continuing(between: Callable[[], None]) -> Callable[[], int]:
@@ -124,7 +112,6 @@ class ReadConnection:
                 )
                 db.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_s * 1000)}")
                 db.execute("PRAGMA query_only=1")
-                db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
                 self._db = db
             except sqlite3.Error as exc:
                 log.debug("no separate read connection to %s: %s", self.path, exc)

@@ -457,9 +457,9 @@ class TestReadConnection:
         assert [h.entry.id for h in search.search("volcano", 5)] == ["new"]
         mirror.close()
 
-    def test_reads_a_file_that_shrank_and_grew_under_its_mapping(self, tmp_path: Path) -> None:
-        """The read connection maps the file (mirror_reader.MMAP_BYTES); another
-        process's VACUUM shrinking it, and writes growing it again, are read right."""
+    def test_reads_a_file_that_shrank_and_grew_under_it(self, tmp_path: Path) -> None:
+        """Another process's VACUUM shrinking the file under the read connection, and
+        writes growing it again, are read right."""
         path = tmp_path / "fts.sqlite"
         mirror = EntryMirror(path)
         with mirror.transaction() as db:
@@ -469,7 +469,6 @@ class TestReadConnection:
         size = path.stat().st_size
         search = KeywordSearcher(mirror)
         assert len(search.search("reef", 500)) == 300
-        assert mirror.reader._db.execute("PRAGMA mmap_size").fetchone()[0] > 0  # type: ignore[union-attr]
         with mirror.transaction() as db:
             mirror.delete(db, [f"e{i}" for i in range(1, 300)])
         other.execute("VACUUM")
