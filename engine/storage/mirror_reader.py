@@ -18,15 +18,17 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-STEP_INSTRUCTIONS = 10_000
-"""Virtual-machine instructions between two calls of a read's ``between``: about 0.8 ms
-of a keyword ranking on this machine, a few turns for a nearest query that takes 2–5 ms
+STEP_INSTRUCTIONS = 5_000
+"""Virtual-machine instructions between two calls of a read's ``between``: about 0.4 ms
+of a keyword ranking on this machine, several turns for a nearest query that takes 2–5 ms
 at 10,000 entries. Each call takes the interpreter lock, which a server's other sessions
 wait for, so fewer calls keep them moving; too few leave the nearest query behind once
 the ranking is done. Hybrid searches of the SciFact memory at 10,000 entries taking turns
 in one process: every 2,000, 5,000, 10,000 and 20,000 instructions gave p50 15.08, 15.17,
-15.34 and 16.21 ms (bench/RESULTS.md, "Issue 49 (session 21)"; in session 19, before the
-keyword ranking was cut by a quarter, 20,000 was as good as 2,000)."""
+15.34 and 16.21 ms; ``bench.warm_latency`` in fresh processes, 5,000 against 10,000:
+14.2 / 15.7 / 14.3 against 15.8 / 14.3 / 15.3 ms; the HTTP load's add p95 the same within
+its noise (bench/RESULTS.md, "Issue 49 (session 21)"; in session 19, before the keyword
+ranking was cut by a quarter, 20,000 was as good as 2,000)."""
 
 
 def _continuing(between: Callable[[], None]) -> Callable[[], int]:
