@@ -36,9 +36,10 @@ the best asked for (a hundred) rarely scores more than half the rarest term's bo
 attempt with more common weight than that fails and the whole query is ranked after it:
 on the SciFact memory at 10,000 entries 238 of 287 attempts failed, 2.7 ms each. A cost
 model, not a change of results (the ranking is the same either way): chosen on SciFact
-train and the synthetic 10,000-entry memory, the keyword ranking of SciFact test's claims
-9.20 → 6.80 ms a search, the synthetic one's 6.74 → 6.61 ms, a million entries'
-85.0 → 84.2 ms (bench/RESULTS.md, "Issue 49 (session 21)")."""
+train and the synthetic 10,000-entry memory, the mean keyword ranking of SciFact test's
+claims 9.20 → 6.80 ms a search, the synthetic one's 6.74 → 6.61 ms, a million entries'
+85.0 → 84.2 ms (there its median is 1.3 ms higher; bench/RESULTS.md, "Issue 49 (session
+21)")."""
 
 
 @dataclass(frozen=True, slots=True)
