@@ -7,14 +7,17 @@ it never piles up duplicates.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.analyzer import Analysis, analyze, discovery_drafts
 from engine.analyzer.definitions import budget_order, definition_drafts
 from engine.analyzer.noise import NoiseClassifier
-from engine.analyzer.parse_cache import ParseCache
+from engine.analyzer.parse_cache import ParseCache, analyzer_version
 from engine.analyzer.topics import own_source_dirs, ranked_entry_points
 from engine.core.hashing import content_hash
 from engine.core.models import Category, SecretPolicy, Source
@@ -82,9 +85,10 @@ def run_discovery(
     """Analyse the project and bring its discovery entries up to date.
 
     The files read and their hashes are kept in ``meta.json`` (``discovery.files``). With
-    ``incremental``, a run that finds no file added, edited or removed since then changes
-    nothing; otherwise only the entries whose text changed are replaced (an edited module's
-    entry, the overview), the others are kept as they are.
+    ``incremental``, a run that finds no file added, edited or removed since then, by the
+    same analyzer and settings (:func:`drafts_version`), changes nothing; otherwise only
+    the entries whose text changed are replaced (an edited module's entry, the overview),
+    the others are kept as they are.
 
     Long because it is one sequence (load the last hashes, analyse, diff, write under the
     lock, save the hashes) whose steps share the old and new file hashes; split apart,
@@ -106,7 +110,15 @@ def run_discovery(
     cache.path = cache_path
     cache.save()
     changed = changed_files(before, analysis.files)
-    if incremental and last_run and previous.discovery.get("complete") and not changed:
+    drafted_by = drafts_version(cfg.analyzer_include, cfg.analyzer_exclude)
+    same_drafts = previous.discovery.get("draftedBy") == drafted_by
+    if (
+        incremental
+        and last_run
+        and previous.discovery.get("complete")
+        and same_drafts
+        and not changed
+    ):
         kept = memory.count(category=Category.DISCOVERY)
         return DiscoveryReport(
             analysis, 0, kept, 0, (), last_run, skipped=True, parsed=cache.misses
@@ -157,6 +169,7 @@ def run_discovery(
             "lastRunAt": now_iso(),
             "complete": True,
             "files": analysis.files,
+            "draftedBy": drafted_by,
         }
         meta.save(memory.paths.meta_path)
     return DiscoveryReport(
@@ -176,6 +189,15 @@ def _embed_ahead(memory: Memory, texts: list[str], progress: Progress) -> None:
         progress(start, len(texts), "embedding")
         parts_of(memory).embedder.embed_documents(texts[start : start + EMBED_BATCH])
     progress(len(texts), len(texts), "")
+
+
+def drafts_version(include: Sequence[str], exclude: Sequence[str]) -> str:
+    """What the discovery entries were drafted by besides the files: the analyzer's version
+    and the ``analyzer_include`` / ``analyzer_exclude`` settings. An incremental run with
+    no file changed still drafts again when either moved (a memory-tui upgrade, a setting
+    that takes a folder out of the project's own code), not only when a file did."""
+    settings = json.dumps([list(include), list(exclude)])
+    return hashlib.sha256(f"{analyzer_version()}\n{settings}".encode()).hexdigest()[:16]
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from engine.analyzer.definitions import budget_order, file_drafts
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.topics import MAX_ENTRY_POINTS
 from engine.core.models import Source
+from engine.services import discovery
 from engine.services.discovery import run_discovery
 from engine.services.memory import Memory
 
@@ -401,3 +402,38 @@ def test_the_library_pattern_needs_evidence_not_only_absences(tmp_path: Path) ->
     for root, expected in ((binary, False), (library, True), (empty, False)):
         patterns = by_title(discovery_drafts(analyze(root)), "Architecture patterns").content
         assert ("Library (a package meant to be imported)" in patterns) is expected, patterns
+
+
+def test_an_incremental_discovery_drafts_again_when_a_setting_or_the_analyzer_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No file changed, yet the entries were drafted under other settings or by another
+    analyzer: an incremental run (the git hooks') drafts them again instead of keeping
+    them."""
+    root = write(
+        tmp_path / "shop",
+        {
+            "shop/__init__.py": "",
+            "shop/legacy/old.py": "def old_checkout():\n    return 1\n",
+            "shop/cart.py": "def add_to_cart(item):\n    return [item]\n",
+        },
+    )
+    (root / ".git").mkdir()
+
+    def legacy_entries() -> set[str]:
+        with Memory.open(root, embedder=FakeEmbedder()) as memory:
+            run_discovery(memory, incremental=True)
+            files = {e.file_path for e in memory.list(source=Source.DISCOVERY)}
+        return {f for f in files if f.startswith("shop/legacy/") and f.endswith(".py")}
+
+    assert legacy_entries() == {"shop/legacy/old.py"}
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        assert run_discovery(memory, incremental=True).skipped  # nothing moved
+    config = root / ".claude" / "memory.config.toml"
+    config.write_text('analyzer_exclude = ["shop/legacy/"]\n', encoding="utf-8")
+    assert legacy_entries() == set()  # the setting alone: drafted again
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        assert run_discovery(memory, incremental=True).skipped
+    monkeypatch.setattr(discovery, "analyzer_version", lambda: "a-newer-analyzer")
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        assert not run_discovery(memory, incremental=True).skipped
