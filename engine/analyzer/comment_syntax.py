@@ -26,7 +26,13 @@ class CommentSyntax:
     lines: tuple[str, ...]
     """A line starting with one of these (after its indentation) is a comment."""
     blocks: tuple[tuple[str, str], ...] = ()
-    """``(opener, closer)``: a comment that runs until the closer, over several lines."""
+    """``(opener, closer)``: a comment that runs until the closer, over several lines;
+    kept longest opener first, so that ``--[[`` is found before ``--`` could be and
+    ``{-`` before ``{``."""
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.blocks, key=lambda b: len(b[0]), reverse=True))
+        object.__setattr__(self, "blocks", ordered)
 
     def opens_block(self, line: str) -> str:
         """The closer ``line`` (stripped) leaves open, or "" when it opens no block comment

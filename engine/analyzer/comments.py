@@ -108,7 +108,7 @@ def _comment_at(lines: list[str], index: int, syntax: CommentSyntax) -> tuple[st
     """The text of the comment starting at ``lines[index]`` (markers removed) and the
     index after it; ``None`` when that line is code."""
     stripped = lines[index].strip()
-    for opener, closer in sorted(syntax.blocks, key=lambda b: len(b[0]), reverse=True):
+    for opener, closer in syntax.blocks:  # longest opener first
         if stripped.startswith(opener):
             found = []
             for end in range(index, len(lines)):

@@ -7,7 +7,6 @@ it never piles up duplicates.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Sequence
@@ -197,7 +196,7 @@ def drafts_version(include: Sequence[str], exclude: Sequence[str]) -> str:
     no file changed still drafts again when either moved (a memory-tui upgrade, a setting
     that takes a folder out of the project's own code), not only when a file did."""
     settings = json.dumps([list(include), list(exclude)])
-    return hashlib.sha256(f"{analyzer_version()}\n{settings}".encode()).hexdigest()[:16]
+    return content_hash(f"{analyzer_version()}\n{settings}")[:16]
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:
