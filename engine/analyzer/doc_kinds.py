@@ -1,8 +1,9 @@
 """What a file is by its name, before it is read: documentation (markdown and its
-dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page) or a licence.
+dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML) or a licence.
 
-The name only proposes: a ``.txt`` file or a man page's name is documentation when its
-content says so (:mod:`engine.markdown.plain`), and a licence is never documentation.
+The name only proposes: a ``.txt`` file, a man page's name or a YAML file is documentation
+when its content says so (:mod:`engine.markdown.plain`, :mod:`engine.markdown.yaml_docs`),
+and a licence is never documentation.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from pathlib import Path
 
 _PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3})$",
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml)$",
     re.IGNORECASE,
 )
 _DIALECTS = (
@@ -22,10 +23,11 @@ _DIALECTS = (
     (re.compile(r"\.mld$", re.IGNORECASE), "odoc"),
     (re.compile(r"\.txt$", re.IGNORECASE), "text"),
     (re.compile(r"\.(?:man|mdoc|[1-9][a-z]{0,3})$", re.IGNORECASE), "man"),
+    (re.compile(r"\.ya?ml$", re.IGNORECASE), "yaml"),
 )
 LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 """A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
-CONTENT_DECIDES = frozenset({"text", "man"})
+CONTENT_DECIDES = frozenset({"text", "man", "yaml"})
 """Dialects whose files are documentation only when their content says so."""
 
 
@@ -41,8 +43,8 @@ def is_prose_name(rel: str) -> bool:
 def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
-    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text`` or ``man`` (the last
-    two to be confirmed by content)."""
+    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``
+    or ``yaml`` (the last three to be confirmed by content)."""
     parts = rel.split("/")
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
     if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):

@@ -42,7 +42,8 @@ SNIFF_CHARS = 20_000
 
 _WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
 _CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
-_SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
+SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
+"""A sentence's end: a lowercase letter, then a full stop, a question or an exclamation mark."""
 _VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
 _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
 _VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
@@ -85,17 +86,23 @@ def is_vimdoc(text: str) -> bool:
     return bool(_VIM_TAG_LINE.match(first)) or bool(_VIM_MODELINE.search(text[-400:]))
 
 
+def is_word(token: str) -> bool:
+    """Whether a whitespace-separated token is a word of prose (punctuation around it
+    allowed), not a number, a symbol or code."""
+    return _WORD.match(token) is not None
+
+
 def reads_as_prose(text: str) -> bool:
     """Whether ``text`` is mostly words in sentences (a plain-text document), not a listing
     of code with comments between (a ``go doc`` dump: its signatures are the code's own)."""
     head = text[:SNIFF_CHARS]
     tokens = head.split()
-    words = sum(1 for token in tokens if _WORD.match(token))
+    words = sum(1 for token in tokens if is_word(token))
     if words < PROSE_MIN_WORDS or words < PROSE_WORD_SHARE * len(tokens):
         return False
     lines = [line for line in head.splitlines() if line.strip()]
     code = sum(1 for line in lines if _CODE_LINE.search(line))
-    return code < CODE_LINE_SHARE * len(lines) and len(_SENTENCE_END.findall(head)) >= 2
+    return code < CODE_LINE_SHARE * len(lines) and len(SENTENCE_END.findall(head)) >= 2
 
 
 def text_kind(text: str, name: str) -> str | None:

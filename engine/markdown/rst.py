@@ -40,6 +40,7 @@ from engine.markdown.directives import (
     role_text,
 )
 from engine.markdown.plain import plain_as_markdown
+from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
 
 RST_SUFFIX = ".rst"
 
@@ -78,12 +79,15 @@ _REFERENCE = re.compile(r"(?<![\w`])`([^`]+)`__?(?!\w)")
 def as_markdown(text: str, name: str) -> str:
     """A documentation file's text as markdown: ``.rst`` and AsciiDoc files rewritten
     (:mod:`engine.markdown.asciidoc`), man pages, Vim help and plain-text files too
-    (:mod:`engine.markdown.plain`), others as they are."""
+    (:mod:`engine.markdown.plain`), YAML documentation (:mod:`engine.markdown.yaml_docs`),
+    others as they are."""
     lowered = name.lower()
     if lowered.endswith(RST_SUFFIX):
         return rst_as_markdown(text)
     if lowered.endswith(ASCIIDOC_SUFFIXES):
         return asciidoc_as_markdown(text)
+    if lowered.endswith(YAML_SUFFIXES):
+        return yaml_as_markdown(text)
     return plain_as_markdown(text, name)
 
 

@@ -23,7 +23,7 @@ from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import read_gitignore
 from engine.core.config import Config
 from engine.core.errors import InvalidInputError
-from engine.services.sources import SourceDecision, SourceSet
+from engine.services.sources import NOT_DOCS_BY_CONTENT, SourceDecision, SourceSet
 
 DOCS, CODE, OTHER = "docs", "code", "other"
 
@@ -119,6 +119,9 @@ class SourceExplainer:
         if docs.rule == "knowledge folder":  # indexed whole, every note
             return FileDecision(DOCS, SourceDecision(rel, True, "knowledge", docs.detail))
         language = language_of(rel.rpartition("/")[2])
+        if docs.rule == NOT_DOCS_BY_CONTENT or (not docs.included and self.sources.is_data(rel)):
+            # configuration or data (a YAML file left out by another rule is read to say so)
+            return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
         what = DOCS if docs.rule != "not documentation" else CODE
         if what == CODE and language not in CODE_LANGUAGES:
             return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))

@@ -4,10 +4,11 @@ Everything a project holds that is documentation is a source unless a rule leave
 markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tutorials),
 reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
 ``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
-:mod:`engine.markdown.plain`). Docs tools' configurations (:mod:`engine.analyzer.doc_sites`)
-refine what a page is (its title, its version), never whether it is seen. Code is the
-analyzer's (:mod:`engine.analyzer.definitions`); :mod:`engine.services.source_report`
-explains both, file by file, with the rule that decided.
+:mod:`engine.markdown.plain`), and YAML whose string values are mostly prose (a manual kept
+as data: :mod:`engine.markdown.yaml_docs`). Docs tools' configurations
+(:mod:`engine.analyzer.doc_sites`) refine what a page is (its title, its version), never
+whether it is seen. Code is the analyzer's (:mod:`engine.analyzer.definitions`);
+:mod:`engine.services.source_report` explains both, file by file, with the rule that decided.
 
 Left out, each under its rule's name (:class:`SourceDecision`): files git ignores, hidden
 files and folders, folders that are never project text (``node_modules``, ``build``…),
@@ -47,9 +48,10 @@ from engine.guards.files import read_project_bytes
 log = logging.getLogger(__name__)
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".tutorial", ".mld",
-                     ".txt", ".man", ".mdoc", *(f".{n}" for n in range(1, 10)))  # fmt: skip
-"""The suffixes a documentation file may have (a ``.txt`` file and a man page are one only
-when their content says so)."""
+                     ".txt", ".man", ".mdoc", *(f".{n}" for n in range(1, 10)),
+                     ".yml", ".yaml")  # fmt: skip
+"""The suffixes a documentation file may have (a ``.txt`` file, a man page and a YAML file
+are one only when their content says so)."""
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
@@ -58,7 +60,10 @@ _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
 _NEWS_DIRS = frozenset({"blog", "_posts", "news"})
 """A site's blog: news, like release notes, not documentation."""
-_DIALECT_NAMES = {"man": "man page"}
+_DIALECT_NAMES = {"man": "man page", "yaml": "YAML"}
+NOT_DOCS_BY_CONTENT = "data, not documentation"
+"""The rule of a YAML file whose content is configuration or data, not prose: no
+documentation, as a file of code's language is none (:mod:`engine.markdown.yaml_docs`)."""
 LISTED_BY_MANIFEST = "listed by its manifest"
 """The rule of a page the project's manifest lists as documentation (ex_doc's ``extras``,
 Cabal's ``extra-doc-files``, ``.yardopts``: :mod:`engine.analyzer.doc_pages`), whatever
@@ -164,12 +169,25 @@ class SourceSet:
         # Imported here: a run that meets no plain-text file imports no markdown module
         # (tests/engine/test_index_reads.py).
         from engine.markdown.plain import text_kind
+        from engine.markdown.yaml_docs import reads_as_docs
 
-        kind = text_kind(data.decode("utf-8", errors="replace"), rel)
+        text = data.decode("utf-8", errors="replace")
+        if dialect == "yaml":
+            kind = "yaml" if reads_as_docs(text) else None
+        else:
+            kind = text_kind(text, rel)
         if kind is None:
-            return SourceDecision(rel, False, "not prose by its content")
+            rule = NOT_DOCS_BY_CONTENT if dialect == "yaml" else "not prose by its content"
+            return SourceDecision(rel, False, rule)
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
         return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
+
+    def is_data(self, rel: str) -> bool:
+        """Whether ``rel`` is a YAML file whose content is configuration or data, not
+        documentation, whatever rule decided it (the report's "other")."""
+        if prose_dialect(rel) != "yaml":
+            return False
+        return self._content(rel, "yaml", "YAML").rule == NOT_DOCS_BY_CONTENT
 
     def _translation(self, parts: list[str]) -> bool:
         """``docs/de/…`` beside ``docs/en/…``, or anything under an ``i18n/`` or
@@ -291,7 +309,8 @@ def pattern_for(root: Path, raw: str) -> str:
     if prose_dialect(rel) is None:
         raise InvalidInputError(
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
-            "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt) and man pages"
+            "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages and "
+            "YAML that holds prose"
         )
     return f"/{rel}"
 
