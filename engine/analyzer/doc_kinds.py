@@ -12,6 +12,8 @@ import os
 import re
 from pathlib import Path
 
+from engine.analyzer.linguist import cached_prose_language
+
 _PROSE_NAME = re.compile(
     r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml)$",
     re.IGNORECASE,
@@ -31,20 +33,50 @@ CONTENT_DECIDES = frozenset({"text", "man", "yaml"})
 """Dialects whose files are documentation only when their content says so."""
 
 
+LINGUIST_DIALECTS = {
+    "Markdown": "markdown",
+    "RMarkdown": "markdown",
+    "Gemini": "markdown",
+    "reStructuredText": "restructuredtext",
+    "AsciiDoc": "asciidoc",
+}
+"""Linguist's prose languages that a reader of this project reads as its own dialect (R
+Markdown and Quarto pages, and Gemini's gemtext, are markdown to it); the others keep
+Linguist's name as their dialect (``Org``, ``Pod/Pod 6``: :mod:`engine.markdown.prose_markup`)."""
+NOT_DOCUMENTATION = frozenset({"Gettext Catalog"})
+"""Prose languages that are no documentation: a ``.po`` catalog translates a program's
+messages."""
+
+
+def linguist_dialect(name: str) -> str | None:
+    """The dialect of a file named ``name`` by GitHub Linguist's prose languages (module
+    :mod:`engine.analyzer.linguist`): those its extension can only be, or ``None``."""
+    first = name.find(".", 1)
+    if first <= 0:
+        return None
+    language = cached_prose_language(name[first:].lower())
+    if language is None or language in NOT_DOCUMENTATION:
+        return None
+    return LINGUIST_DIALECTS.get(language, language)
+
+
 def is_prose_name(rel: str) -> bool:
     """Whether ``rel`` is named like a documentation file; its content decides the rest.
 
     ``linguist-vendored`` on such a file only keeps it out of GitHub's language statistics
     (fd marks its whole ``doc/`` so): it is someone else's only by its folder (``vendor/``,
     a submodule, a copy with a licence of its own)."""
-    return _PROSE_NAME.search(rel) is not None
+    return (
+        _PROSE_NAME.search(rel) is not None or linguist_dialect(rel.rpartition("/")[2]) is not None
+    )
 
 
 def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
     ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``
-    or ``yaml`` (the last three to be confirmed by content)."""
+    or ``yaml`` (the last three to be confirmed by content), else the prose language GitHub
+    Linguist names for it (:func:`linguist_dialect`: ``Org``, ``Pod/Pod 6``, ``Texinfo``…)."""
     parts = rel.split("/")
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
     if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):
@@ -52,7 +84,7 @@ def prose_dialect(rel: str) -> str | None:
     for pattern, dialect in _DIALECTS:
         if pattern.search(parts[-1]):
             return dialect
-    return None
+    return linguist_dialect(parts[-1])
 
 
 def is_licence(rel: str) -> bool:

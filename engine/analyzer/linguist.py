@@ -119,3 +119,32 @@ def program_language(
 def cached_program_language(suffixes: str) -> str | None:
     """:func:`program_language` from the installed packages, kept per ``suffixes``."""
     return program_language(suffixes)
+
+
+PROSE = "prose"
+
+
+def prose_language(
+    suffixes: str, by_extension: Mapping[str, Mapping[str, set[str]]] | None = None
+) -> str | None:
+    """The prose language Linguist gives a file whose name ends in ``suffixes`` (``.org``:
+    Org; ``.pod``: Pod or Pod 6, named ``Pod/Pod 6``), longest extension first; ``None``
+    when Linguist does not know it, or says it may also be code, markup or data
+    (``.asc``: AsciiDoc or a public key; ``.scd``: Markdown or SuperCollider)."""
+    table = _by_extension() if by_extension is None else by_extension
+    suffixes = suffixes.lower()
+    start = 0
+    while start != -1:
+        kinds = table.get(suffixes[start:])
+        if kinds:
+            if set(kinds) != {PROSE}:
+                return None
+            return "/".join(sorted(kinds[PROSE]))
+        start = suffixes.find(".", start + 1)
+    return None
+
+
+@lru_cache(maxsize=4096)
+def cached_prose_language(suffixes: str) -> str | None:
+    """:func:`prose_language` from the installed packages, kept per ``suffixes``."""
+    return prose_language(suffixes)

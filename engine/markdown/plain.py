@@ -207,12 +207,14 @@ def _reference(match: re.Match[str]) -> str:
 
 
 def _escape_lines(text: str) -> str:
-    """Plain text as markdown that shows it: a line that would open markup (a heading, a
-    fence, an HTML block) is escaped; indentation is kept."""
-    out = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        stripped = line.lstrip()
-        if stripped.startswith(("#", "```", "~~~", "<", "---", "===")):
-            line = line[: len(line) - len(stripped)] + "\\" + stripped
-        out.append(line)
-    return "\n".join(out)
+    """Plain text as markdown that shows it (:func:`escape_line`, line by line)."""
+    return "\n".join(escape_line(line) for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def escape_line(line: str) -> str:
+    """A line of plain text as markdown that shows it: a line that would open markup (a
+    heading, a fence, an HTML block) is escaped; indentation is kept."""
+    stripped = line.lstrip()
+    if stripped.startswith(("#", "```", "~~~", "<", "---", "===")):
+        return line[: len(line) - len(stripped)] + "\\" + stripped
+    return line

@@ -40,6 +40,7 @@ from engine.markdown.directives import (
     role_text,
 )
 from engine.markdown.plain import plain_as_markdown
+from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
 from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
 
 RST_SUFFIX = ".rst"
@@ -76,18 +77,21 @@ _ROLE_AFTER = re.compile(r"(?<![\w`])`([^`]+)`:[A-Za-z][\w:.+-]*:")
 _REFERENCE = re.compile(r"(?<![\w`])`([^`]+)`__?(?!\w)")
 
 
-def as_markdown(text: str, name: str) -> str:
+def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
     """A documentation file's text as markdown: ``.rst`` and AsciiDoc files rewritten
     (:mod:`engine.markdown.asciidoc`), man pages, Vim help and plain-text files too
     (:mod:`engine.markdown.plain`), YAML documentation (:mod:`engine.markdown.yaml_docs`),
-    others as they are."""
+    the other prose formats by their ``dialect`` (Linguist's name for the format:
+    :mod:`engine.markdown.prose_markup`), markdown as it is."""
     lowered = name.lower()
-    if lowered.endswith(RST_SUFFIX):
+    if dialect == "restructuredtext" or lowered.endswith(RST_SUFFIX):
         return rst_as_markdown(text)
-    if lowered.endswith(ASCIIDOC_SUFFIXES):
+    if dialect == "asciidoc" or lowered.endswith(ASCIIDOC_SUFFIXES):
         return asciidoc_as_markdown(text)
     if lowered.endswith(YAML_SUFFIXES):
         return yaml_as_markdown(text)
+    if dialect is not None and dialect not in OWN_DIALECTS:
+        return markup_as_markdown(text, dialect)
     return plain_as_markdown(text, name)
 
 

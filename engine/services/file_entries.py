@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.analyzer.doc_kinds import prose_dialect
 from engine.core.errors import EngineError
 from engine.core.models import Category, SecretPolicy, Source
 from engine.core.validation import parse_category
@@ -43,7 +44,7 @@ def file_entries(
     private blocks, comments and secrets whole, chunked along its sections, each chunk
     store-ready (its hash matches what is stored). A documentation page keeps at most
     ``cap`` chunks (its share of the memory, :func:`~engine.markdown.pages.page_cap`)."""
-    parsed = parse_markdown(as_markdown(text, rel), rel)  # .rst: read line for line
+    parsed = parse_markdown(as_markdown(text, rel, prose_dialect(rel)), rel)  # line for line
     report.warnings += [(rel, warning) for warning in parsed.warnings]
     if not parsed.index:
         return []

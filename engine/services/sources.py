@@ -47,11 +47,6 @@ from engine.guards.files import read_project_bytes
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".tutorial", ".mld",
-                     ".txt", ".man", ".mdoc", *(f".{n}" for n in range(1, 10)),
-                     ".yml", ".yaml")  # fmt: skip
-"""The suffixes a documentation file may have (a ``.txt`` file, a man page and a YAML file
-are one only when their content says so)."""
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
@@ -309,8 +304,9 @@ def pattern_for(root: Path, raw: str) -> str:
     if prose_dialect(rel) is None:
         raise InvalidInputError(
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
-            "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages and "
-            "YAML that holds prose"
+            "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages, "
+            "YAML that holds prose, and the prose formats GitHub Linguist names (Org, Pod, "
+            "RDoc, Textile, Texinfo, MediaWiki…)"
         )
     return f"/{rel}"
 

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.analyzer.doc_kinds import prose_dialect
 from engine.core.errors import EngineError
 from engine.guards.files import project_files
 from engine.services.indexing import Indexer, IndexReport
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
-from engine.services.sources import MARKDOWN_SUFFIXES
 from engine.storage.meta import IndexMeta
 
 log = logging.getLogger(__name__)
@@ -188,8 +188,8 @@ class KnowledgeWatcher:
         name = Path(path).name
         if name.startswith(".") or name.endswith(("~", ".swp", ".swx", ".tmp")):
             return False
-        # A deleted path may be a folder of markdown files; anything else must be markdown.
-        return name.lower().endswith(MARKDOWN_SUFFIXES) or "." not in name
+        # A deleted path may be a folder of documentation; anything else must be named as one.
+        return prose_dialect(name) is not None or "." not in name
 
 
 def _collapse(path: str, kinds: set[str], rel: str) -> FileChange:
