@@ -82,7 +82,8 @@ _TEXINFO_LEVELS = {
 }  # fmt: skip
 _LATEX_LEVELS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
 _WIKI_LINK = (re.compile(r"\[\[(?:[^|\]]*\|)?([^\]]*)\]\]"), r"\1")
-_POD_CODE = (re.compile(r"[A-Z]<+\s?([^<>]*?)\s?>+"), r"\1")
+_POD_CODE = (re.compile(r"[A-Z]<<+\s+(.+?)\s+>>+|[A-Z]<([^<>]*)>"), r"\1\2")
+"""``C<text>``, and ``C<< text >>`` whose text may hold ``<`` and ``>`` (perlpod)."""
 
 READERS: dict[str, Reader] = {
     "Org": Reader(
@@ -125,6 +126,7 @@ READERS: dict[str, Reader] = {
         re.compile(r"^@end\s+(?:example|smallexample|lisp|smalllisp|verbatim|display)\b"),
         re.compile(r"^@(?!item\b)[a-zA-Z]+\b|^@c(?:omment)?\b|^\\input\b"),
         (
+            (re.compile(r"^@itemx?\s*$"), ""),
             (re.compile(r"^@itemx?\s+(.*)$"), r"- \1"),
             (re.compile(r"@[a-zA-Z]+\{([^{}]*)\}"), r"\1"),
             (re.compile(r"@([@{}])"), r"\1"),
