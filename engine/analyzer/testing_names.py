@@ -54,6 +54,9 @@ folders hold tests by a convention their words do not tell, each taken on its me
 - ``testing/`` at the top of the project only: pytest keeps its suite there. Below the top
   it is a package of test helpers that is part of the library's API (hono's
   ``src/helper/testing/``, Go's ``pkg/testing/``, ``numpy/testing/``).
+- ``t/`` and ``xt/`` at the top of the project only: Perl's test scripts (``prove`` and
+  ``make test`` run ``t/*.t``; ``xt/`` holds the author's extra tests) and git's and
+  other sharness suites. A one-letter word is no word, so the rule above cannot tell.
 
 Not test folders: ``unittest/`` (CPython's ``Lib/unittest/`` is the framework), ``bench/``
 (as often a tool's workbench as its benchmarks), a test word inside a word or between
@@ -133,8 +136,8 @@ TEST_FOLDERS = frozenset(
      "benches"}
 )  # fmt: skip
 """Folders that hold tests though their words do not say so (the module's docstring)."""
-TOP_TEST_FOLDERS = frozenset({"testing"})
-"""Folders that hold tests at the top of the project only."""
+TOP_TEST_FOLDERS = frozenset({"testing", "t", "xt"})
+"""Folders that hold tests at the top of the project only (the module's docstring)."""
 
 
 def is_test_folder(name: str, above: Sequence[str] = ()) -> bool:

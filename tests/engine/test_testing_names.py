@@ -112,6 +112,7 @@ IN_TEST_FOLDERS = [
     "testdata/input.go", "pkg/testdata/x.go", "fixtures/user.js", "src/__fixtures__/a.js",
     "__mocks__/fs.js", "e2e/login.ts", "benches/parse.rs", "benchmarks/routers/bench.mts",
     "pkgs/shelf/benchmark/pipeline.dart", "testing/python/approx.py",
+    "t/dsl/route.t", "xt/perlcritic.t", "t/t0001-init.sh",  # Perl's and sharness' suites
 ]  # fmt: skip
 NOT_IN_TEST_FOLDERS = [
     # a package's test helpers below the top, a test word inside a folder's word or among
@@ -120,6 +121,7 @@ NOT_IN_TEST_FOLDERS = [
     "pkgs/shelf_test_handler/lib/handler.dart", "internal/testutil/x.go", "contest/a.py",
     "Sources/ArgumentParserTestHelpers/Helpers.swift", "src/my_test_tools/a.py",
     "bench/repo_qa/run.py", "Lib/unittest/case.py", "src/main/java/Main.kt",
+    "lib/t/helper.pm",  # a one-letter folder below the top is nobody's convention
 ]  # fmt: skip
 
 
