@@ -96,23 +96,36 @@ def _by_extension() -> dict[str, dict[str, set[str]]]:
     return read_types(installed_files())
 
 
-def program_language(
+def known_kinds(
     suffixes: str, by_extension: Mapping[str, Mapping[str, set[str]]] | None = None
-) -> str | None:
-    """The program language Linguist gives a file whose name ends in ``suffixes`` (from
-    its first dot: ``.cmake.in``), longest extension first; ``None`` when Linguist does
-    not know it, or says it may be markup, data or prose."""
+) -> Mapping[str, set[str]]:
+    """Linguist's types and languages for a file whose name ends in ``suffixes`` (from its
+    first dot: ``.cmake.in``), by the longest extension it knows; empty when it knows none."""
     table = _by_extension() if by_extension is None else by_extension
     suffixes = suffixes.lower()
     start = 0
     while start != -1:
         kinds = table.get(suffixes[start:])
         if kinds:
-            if set(kinds) != {PROGRAMMING}:
-                return None
-            return "/".join(sorted(kinds[PROGRAMMING]))
+            return kinds
         start = suffixes.find(".", start + 1)
-    return None
+    return {}
+
+
+def _only(kind: str, kinds: Mapping[str, set[str]]) -> str | None:
+    """The languages of ``kinds`` joined (``Perl/Raku``) when all are of type ``kind``."""
+    if not kinds or set(kinds) != {kind}:
+        return None
+    return "/".join(sorted(kinds[kind]))
+
+
+def program_language(
+    suffixes: str, by_extension: Mapping[str, Mapping[str, set[str]]] | None = None
+) -> str | None:
+    """The program language Linguist gives a file whose name ends in ``suffixes`` (from
+    its first dot: ``.cmake.in``), longest extension first; ``None`` when Linguist does
+    not know it, or says it may be markup, data or prose."""
+    return _only(PROGRAMMING, known_kinds(suffixes, by_extension))
 
 
 @lru_cache(maxsize=4096)
@@ -131,17 +144,7 @@ def prose_language(
     Org; ``.pod``: Pod or Pod 6, named ``Pod/Pod 6``), longest extension first; ``None``
     when Linguist does not know it, or says it may also be code, markup or data
     (``.asc``: AsciiDoc or a public key; ``.scd``: Markdown or SuperCollider)."""
-    table = _by_extension() if by_extension is None else by_extension
-    suffixes = suffixes.lower()
-    start = 0
-    while start != -1:
-        kinds = table.get(suffixes[start:])
-        if kinds:
-            if set(kinds) != {PROSE}:
-                return None
-            return "/".join(sorted(kinds[PROSE]))
-        start = suffixes.find(".", start + 1)
-    return None
+    return _only(PROSE, known_kinds(suffixes, by_extension))
 
 
 @lru_cache(maxsize=4096)
