@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, listing
+from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, linguist_dialect, listing
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.testing_names import is_example_name, is_test_folder, is_test_name
@@ -106,7 +106,9 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
         if kind is not None:
             return kind, "/".join(parts[: depth + 1]) + "/"
-    if _RELEASE_FILE.match(name):
+    if _RELEASE_FILE.match(name) or (
+        linguist_dialect(name) is not None and _RELEASE_FILE.match(name.rpartition(".")[0])
+    ):  # also in the prose formats Linguist names: History.rdoc, CHANGES.org, NEWS.pod
         return "release-notes", rel
     if is_test_name(name):
         return "tests", ""

@@ -133,6 +133,7 @@ def test_prose_formats_are_sources_and_searchable(tmp_path: Path, memory: Memory
         "README.rdoc": RDOC, "docs/usage.textile": TEXTILE, "wiki/Home.mediawiki": WIKI,
         "paper.Rmd": "# Results\n\nThe quokka counts.\n", "po/fr.po": 'msgid "quokka"\n',
         "KEYS.asc": "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n",
+        "History.rdoc": RDOC, "CHANGES.org": ORG,  # release notes, in these formats too
     })  # fmt: skip
     assert sources(tmp_path) == [
         "README.org", "README.rdoc", "doc/tool.texi", "docs/usage.textile", "lib/Tool.pod",
@@ -144,6 +145,7 @@ def test_prose_formats_are_sources_and_searchable(tmp_path: Path, memory: Memory
     }
     assert rules["README.org"] == "Org" and rules["lib/Tool.pod"] == "Pod/Pod 6"
     assert rules["paper.Rmd"] == "markdown"
+    assert rules["History.rdoc"] == rules["CHANGES.org"] == "release-notes"
     assert Indexer(memory).run().errors == []
     hits = memory.search("quokka", mode="keyword", limit=20).results
     titles: dict[str, set[str]] = {}
