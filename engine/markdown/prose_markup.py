@@ -81,6 +81,8 @@ _TEXINFO_LEVELS = {
                      "subsubheading"), 4),
 }  # fmt: skip
 _LATEX_LEVELS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
+_POD_HEADING = _by_table(r"^=(head[1-6])\s+(.*)$", {f"head{n}": n for n in range(1, 7)})
+"""``=head1 NAME`` … ``=head6``: Pod's headings, and Pod 6's."""
 _WIKI_LINK = (re.compile(r"\[\[(?:[^|\]]*\|)?([^\]]*)\]\]"), r"\1")
 _POD_CODE = (re.compile(r"[A-Z]<<+\s+(.+?)\s+>>+|[A-Z]<([^<>]*)>"), r"\1\2")
 """``C<text>``, and ``C<< text >>`` whose text may hold ``<`` and ``>`` (perlpod)."""
@@ -103,12 +105,12 @@ READERS: dict[str, Reader] = {
         re.compile(r"^#\w+\s"),
     ),
     "Pod": Reader(
-        _by_table(r"^=(head[1-6])\s+(.*)$", {f"head{n}": n for n in range(1, 7)}),
+        _POD_HEADING,
         directive=re.compile(r"^=(?:pod|cut|over|back|begin|end|for|encoding)\b"),
         inline=(_POD_CODE, (re.compile(r"^=item\s+(?:\*\s*)?(.*)$"), r"- \1")),
     ),
     "Pod 6": Reader(
-        _by_table(r"^=(head[1-6])\s+(.*)$", {f"head{n}": n for n in range(1, 7)}),
+        _POD_HEADING,
         directive=re.compile(r"^=(?:pod|begin|end|for|config|encoding)\b"),
         inline=(_POD_CODE, (re.compile(r"^=item\d?\s+(.*)$"), r"- \1")),
     ),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.markdown.plain import SENTENCE_END, is_word
@@ -54,24 +54,31 @@ with fewer such words than a document needs is not parsed at all."""
 @dataclass(frozen=True, slots=True)
 class _Value:
     """A string value: where it starts and ends (0-based lines), whether it is a block
-    scalar, and its text."""
+    scalar, its text, and whether that reads as prose (:func:`_reads_as_prose`, decided
+    once when the value is read)."""
 
     first: int
     last: int
     block: bool
     text: str
+    prose: bool = field(init=False)
 
-    @property
-    def prose(self) -> bool:
-        """Words in sentences: enough of them, most of its tokens, a sentence's end, and
-        not a script's lines (ending in ``;``, ``{`` or ``}``)."""
-        tokens = self.text.split()
-        words = sum(1 for token in tokens if is_word(token))
-        if words < PROSE_VALUE_WORDS or words < PROSE_VALUE_SHARE * len(tokens):
-            return False
-        lines = [line.rstrip() for line in self.text.splitlines() if line.strip()]
-        code = sum(1 for line in lines if line.endswith((";", "{", "}")))
-        return code < SCRIPT_LINE_SHARE * len(lines) and SENTENCE_END.search(self.text) is not None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prose", _reads_as_prose(self.text))
+
+
+def _reads_as_prose(text: str) -> bool:
+    """Words in sentences: enough of them, most of its tokens, a sentence's end, and not a
+    script's lines (ending in ``;``, ``{`` or ``}``)."""
+    tokens = text.split()
+    if len(tokens) < PROSE_VALUE_WORDS:  # a name or a label: too few words to count
+        return False
+    words = sum(1 for token in tokens if is_word(token))
+    if words < PROSE_VALUE_WORDS or words < PROSE_VALUE_SHARE * len(tokens):
+        return False
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    code = sum(1 for line in lines if line.endswith((";", "{", "}")))
+    return code < SCRIPT_LINE_SHARE * len(lines) and SENTENCE_END.search(text) is not None
 
 
 @dataclass(slots=True)
