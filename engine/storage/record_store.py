@@ -44,9 +44,14 @@ took minutes to fill it and its RSS rose ~0.4 MiB/s all that time (issue 38; at 
 1 GiB default it nearly doubled); at 4 MiB it is full within seconds, adds under load
 were no slower (4,503 vs 4,302 in 40 s, 6 threads in one process), and the process's
 RSS levels off (bench/RESULTS.md, issue 38 "Where the server's memory went")."""
-INDEX_CACHE_BYTES = 512 * 1024 * 1024
-"""LanceDB's cache of ANN index pages (default 6 GiB); an index exists from
-``maintenance.ANN_MIN_ROWS`` rows, and one-shot processes read little of it."""
+INDEX_CACHE_BYTES = 2 * 1024 * 1024 * 1024
+"""LanceDB's cache of ANN index pages (default 6 GiB). It holds only what was read, so a
+one-shot process or a small memory uses little of it; a warm process's searches probe
+partitions all over the index (70 of one per 1,000 rows), so a bound below the index's
+size misses in proportion. The IVF_FLAT index is a copy of every vector (1.5 KB an entry
+at 384 dimensions): 2 GiB holds a million entries' (1,471 MiB). At 1,000,000 entries a
+512 MiB bound gave warm hybrid p50 42.6–44.6 ms, this one 31.2–33.1 ms, the process's
+RSS 0.93 → 1.58 GiB after 200 searches (bench/RESULTS.md, "Session 23")."""
 
 
 class RecordStore:
@@ -425,7 +430,8 @@ class RecordStore:
         table."""
         if not lance_search.can_run(self.remote):
             return None
-        if self._searching is None:
+        if self._searching is None:  # through this connection's session: one set of caches
+            self._connect()
             self._searching = lance_search.SearchTable(str(self.path), self.cache)
         return self._searching
 
