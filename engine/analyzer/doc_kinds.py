@@ -1,5 +1,6 @@
 """What a file is by its name, before it is read: documentation (markdown and its
-dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML) or a licence.
+dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML, a Jupyter
+notebook) or a licence.
 
 The name only proposes: a ``.txt`` file, a man page's name or a YAML file is documentation
 when its content says so (:mod:`engine.markdown.plain`, :mod:`engine.markdown.yaml_docs`),
@@ -15,7 +16,7 @@ from pathlib import Path
 from engine.analyzer.linguist import cached_prose_language
 
 _PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml)$",
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb)$",
     re.IGNORECASE,
 )
 _DIALECTS = (
@@ -26,6 +27,7 @@ _DIALECTS = (
     (re.compile(r"\.txt$", re.IGNORECASE), "text"),
     (re.compile(r"\.(?:man|mdoc|[1-9][a-z]{0,3})$", re.IGNORECASE), "man"),
     (re.compile(r"\.ya?ml$", re.IGNORECASE), "yaml"),
+    (re.compile(r"\.ipynb$", re.IGNORECASE), "notebook"),
 )
 LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 """A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
@@ -75,8 +77,9 @@ def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
     ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``
-    or ``yaml`` (the last three to be confirmed by content), else the prose language GitHub
-    Linguist names for it (:func:`linguist_dialect`: ``Org``, ``Pod/Pod 6``, ``Texinfo``…)."""
+    or ``yaml`` (the last three to be confirmed by content), ``notebook`` (Jupyter), else
+    the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
+    ``Pod/Pod 6``, ``Texinfo``…)."""
     parts = rel.split("/")
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
     if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):

@@ -39,6 +39,7 @@ from engine.markdown.directives import (
     replace_roles,
     role_text,
 )
+from engine.markdown.notebooks import NOTEBOOK_SUFFIX, notebook_as_markdown
 from engine.markdown.plain import plain_as_markdown
 from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
 from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
@@ -81,6 +82,7 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
     """A documentation file's text as markdown: ``.rst`` and AsciiDoc files rewritten
     (:mod:`engine.markdown.asciidoc`), man pages, Vim help and plain-text files too
     (:mod:`engine.markdown.plain`), YAML documentation (:mod:`engine.markdown.yaml_docs`),
+    Jupyter notebooks (:mod:`engine.markdown.notebooks`),
     the other prose formats by their ``dialect`` (Linguist's name for the format:
     :mod:`engine.markdown.prose_markup`), markdown as it is."""
     lowered = name.lower()
@@ -90,6 +92,8 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return asciidoc_as_markdown(text)
     if lowered.endswith(YAML_SUFFIXES):
         return yaml_as_markdown(text)
+    if dialect == "notebook" or lowered.endswith(NOTEBOOK_SUFFIX):
+        return notebook_as_markdown(text)
     if dialect is not None and dialect not in OWN_DIALECTS:
         return markup_as_markdown(text, dialect)
     return plain_as_markdown(text, name)

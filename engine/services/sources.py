@@ -4,8 +4,9 @@ Everything a project holds that is documentation is a source unless a rule leave
 markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tutorials),
 reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
 ``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
-:mod:`engine.markdown.plain`), and YAML whose string values are mostly prose (a manual kept
-as data: :mod:`engine.markdown.yaml_docs`). Docs tools' configurations
+:mod:`engine.markdown.plain`), YAML whose string values are mostly prose (a manual kept
+as data: :mod:`engine.markdown.yaml_docs`), and Jupyter notebooks (their markdown cells and
+code: :mod:`engine.markdown.notebooks`). Docs tools' configurations
 (:mod:`engine.analyzer.doc_sites`) refine what a page is (its title, its version), never
 whether it is seen. Code is the analyzer's (:mod:`engine.analyzer.definitions`);
 :mod:`engine.services.source_report` explains both, file by file, with the rule that decided.
@@ -305,8 +306,8 @@ def pattern_for(root: Path, raw: str) -> str:
         raise InvalidInputError(
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
             "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages, "
-            "YAML that holds prose, and the prose formats GitHub Linguist names (Org, Pod, "
-            "RDoc, Textile, Texinfo, MediaWiki…)"
+            "YAML that holds prose, Jupyter notebooks (.ipynb), and the prose formats GitHub "
+            "Linguist names (Org, Pod, RDoc, Textile, Texinfo, MediaWiki…)"
         )
     return f"/{rel}"
 
