@@ -157,7 +157,7 @@ READERS: dict[str, Reader] = {
 }
 """The formats read here, by Linguist's name for them."""
 OWN_DIALECTS = frozenset(
-    {"markdown", "docc", "restructuredtext", "asciidoc", "odoc", "text", "man", "yaml"}
+    {"markdown", "docc", "restructuredtext", "asciidoc", "odoc", "text", "man", "yaml", "notebook"}
 )
 """The dialects that have readers of their own (:func:`engine.markdown.rst.as_markdown`)."""
 
