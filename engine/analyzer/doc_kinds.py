@@ -1,9 +1,10 @@
 """What a file is by its name, before it is read: documentation (markdown and its
 dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML, a Jupyter
-notebook) or a licence.
+notebook, an HTML page) or a licence.
 
-The name only proposes: a ``.txt`` file, a man page's name or a YAML file is documentation
-when its content says so (:mod:`engine.markdown.plain`, :mod:`engine.markdown.yaml_docs`),
+The name only proposes: a ``.txt`` file, a man page's name, a YAML file or an HTML page is
+documentation when its content says so (:mod:`engine.markdown.plain`,
+:mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`),
 and a licence is never documentation.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from engine.analyzer.linguist import cached_prose_language
 
 _PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb)$",
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb|x?html?)$",
     re.IGNORECASE,
 )
 _DIALECTS = (
@@ -28,10 +29,11 @@ _DIALECTS = (
     (re.compile(r"\.(?:man|mdoc|[1-9][a-z]{0,3})$", re.IGNORECASE), "man"),
     (re.compile(r"\.ya?ml$", re.IGNORECASE), "yaml"),
     (re.compile(r"\.ipynb$", re.IGNORECASE), "notebook"),
+    (re.compile(r"\.(?:html?|xhtml)$", re.IGNORECASE), "html"),
 )
 LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 """A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
-CONTENT_DECIDES = frozenset({"text", "man", "yaml"})
+CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html"})
 """Dialects whose files are documentation only when their content says so."""
 
 
@@ -76,8 +78,8 @@ def is_prose_name(rel: str) -> bool:
 def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
-    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``
-    or ``yaml`` (the last three to be confirmed by content), ``notebook`` (Jupyter), else
+    ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``,
+    ``yaml`` or ``html`` (the last four to be confirmed by content), ``notebook`` (Jupyter), else
     the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
     ``Pod/Pod 6``, ``Texinfo``…)."""
     parts = rel.split("/")

@@ -157,7 +157,18 @@ READERS: dict[str, Reader] = {
 }
 """The formats read here, by Linguist's name for them."""
 OWN_DIALECTS = frozenset(
-    {"markdown", "docc", "restructuredtext", "asciidoc", "odoc", "text", "man", "yaml", "notebook"}
+    {
+        "markdown",
+        "docc",
+        "restructuredtext",
+        "asciidoc",
+        "odoc",
+        "text",
+        "man",
+        "yaml",
+        "notebook",
+        "html",
+    }
 )
 """The dialects that have readers of their own (:func:`engine.markdown.rst.as_markdown`)."""
 

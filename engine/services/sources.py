@@ -5,8 +5,9 @@ markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tuto
 reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
 ``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
 :mod:`engine.markdown.plain`), YAML whose string values are mostly prose (a manual kept
-as data: :mod:`engine.markdown.yaml_docs`), and Jupyter notebooks (their markdown cells and
-code: :mod:`engine.markdown.notebooks`). Docs tools' configurations
+as data: :mod:`engine.markdown.yaml_docs`), Jupyter notebooks (their markdown cells and
+code: :mod:`engine.markdown.notebooks`), and HTML pages written by hand (not built by a
+tool, not a template: :mod:`engine.markdown.html_docs`). Docs tools' configurations
 (:mod:`engine.analyzer.doc_sites`) refine what a page is (its title, its version), never
 whether it is seen. Code is the analyzer's (:mod:`engine.analyzer.definitions`);
 :mod:`engine.services.source_report` explains both, file by file, with the rule that decided.
@@ -56,10 +57,14 @@ _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
 _NEWS_DIRS = frozenset({"blog", "_posts", "news"})
 """A site's blog: news, like release notes, not documentation."""
-_DIALECT_NAMES = {"man": "man page", "yaml": "YAML"}
+_DIALECT_NAMES = {"man": "man page", "yaml": "YAML", "html": "HTML"}
 NOT_DOCS_BY_CONTENT = "data, not documentation"
-"""The rule of a YAML file whose content is configuration or data, not prose: no
-documentation, as a file of code's language is none (:mod:`engine.markdown.yaml_docs`)."""
+"""The rule of a YAML file whose content is configuration or data, not prose, or of an
+HTML page that is a template or an app's page: no documentation, as a file of code's
+language is none (:mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`)."""
+_BY_CONTENT_ONLY = frozenset({"yaml", "html"})
+"""Dialects whose files are "other" (neither documentation nor code) when their content is
+no document."""
 LISTED_BY_MANIFEST = "listed by its manifest"
 """The rule of a page the project's manifest lists as documentation (ex_doc's ``extras``,
 Cabal's ``extra-doc-files``, ``.yardopts``: :mod:`engine.analyzer.doc_pages`), whatever
@@ -162,28 +167,20 @@ class SourceSet:
             data = read_project_bytes(self.root, Path(rel))
         except EngineError as exc:
             return SourceDecision(rel, False, "unreadable or too large", str(exc))
-        # Imported here: a run that meets no plain-text file imports no markdown module
-        # (tests/engine/test_index_reads.py).
-        from engine.markdown.plain import text_kind
-        from engine.markdown.yaml_docs import reads_as_docs
-
-        text = data.decode("utf-8", errors="replace")
-        if dialect == "yaml":
-            kind = "yaml" if reads_as_docs(text) else None
-        else:
-            kind = text_kind(text, rel)
+        kind, refused = _kind_of(data.decode("utf-8", errors="replace"), rel, dialect)
         if kind is None:
-            rule = NOT_DOCS_BY_CONTENT if dialect == "yaml" else "not prose by its content"
-            return SourceDecision(rel, False, rule)
+            return SourceDecision(rel, False, refused)
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
         return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
 
     def is_data(self, rel: str) -> bool:
-        """Whether ``rel`` is a YAML file whose content is configuration or data, not
-        documentation, whatever rule decided it (the report's "other")."""
-        if prose_dialect(rel) != "yaml":
+        """Whether ``rel`` is a YAML file or an HTML page whose content is configuration,
+        data or a template, not documentation, whatever rule decided it (the report's
+        "other")."""
+        dialect = prose_dialect(rel)
+        if dialect not in _BY_CONTENT_ONLY:
             return False
-        return self._content(rel, "yaml", "YAML").rule == NOT_DOCS_BY_CONTENT
+        return self._content(rel, dialect, dialect).rule == NOT_DOCS_BY_CONTENT
 
     def _translation(self, parts: list[str]) -> bool:
         """``docs/de/…`` beside ``docs/en/…``, or anything under an ``i18n/`` or
@@ -265,6 +262,25 @@ _FOLDER_CATEGORY = {
 }
 
 
+def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
+    """What kind of document ``text`` is by its content (None: none), and the rule that
+    leaves it out when it is none. The readers are imported here: a run that meets no such
+    file imports no markdown module (tests/engine/test_index_reads.py)."""
+    if dialect == "yaml":
+        from engine.markdown.yaml_docs import reads_as_docs
+
+        return ("yaml" if reads_as_docs(text) else None), NOT_DOCS_BY_CONTENT
+    if dialect == "html":
+        from engine.markdown import html_docs
+
+        if html_docs.is_generated(text):
+            return None, "generated"
+        return ("html" if html_docs.reads_as_docs(text) else None), NOT_DOCS_BY_CONTENT
+    from engine.markdown.plain import text_kind
+
+    return text_kind(text, rel), "not prose by its content"
+
+
 def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
     """Front matter ``category`` if given, else by folder (``patterns/`` → pattern) or
     file name (``gotchas.md`` → gotcha), else general."""
@@ -306,8 +322,9 @@ def pattern_for(root: Path, raw: str) -> str:
         raise InvalidInputError(
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
             "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages, "
-            "YAML that holds prose, Jupyter notebooks (.ipynb), and the prose formats GitHub "
-            "Linguist names (Org, Pod, RDoc, Textile, Texinfo, MediaWiki…)"
+            "YAML that holds prose, Jupyter notebooks (.ipynb), HTML pages written by hand, "
+            "and the prose formats GitHub Linguist names (Org, Pod, RDoc, Textile, Texinfo, "
+            "MediaWiki…)"
         )
     return f"/{rel}"
 
