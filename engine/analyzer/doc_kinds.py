@@ -2,7 +2,8 @@
 dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML, a Jupyter
 notebook, an HTML page) or a licence.
 
-The name only proposes: a ``.txt`` file, a man page's name, a YAML file or an HTML page is
+The name only proposes: a ``.txt`` file or a name without an extension (``README``), a man
+page's name, a YAML file or an HTML page is
 documentation when its content says so (:mod:`engine.markdown.plain`,
 :mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`),
 and a licence is never documentation.
@@ -14,6 +15,7 @@ import os
 import re
 from pathlib import Path
 
+from engine.analyzer.languages import language_of
 from engine.analyzer.linguist import cached_prose_language
 
 _PROSE_NAME = re.compile(
@@ -79,7 +81,8 @@ def prose_dialect(rel: str) -> str | None:
     """The documentation dialect the project-relative path ``rel`` is named for, or
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
     ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``,
-    ``yaml`` or ``html`` (the last four to be confirmed by content), ``notebook`` (Jupyter), else
+    ``yaml`` or ``html`` (the last four to be confirmed by content; a name without an
+    extension that no code has is ``text``), ``notebook`` (Jupyter), else
     the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
     ``Pod/Pod 6``, ``Texinfo``…)."""
     parts = rel.split("/")
@@ -89,7 +92,16 @@ def prose_dialect(rel: str) -> str | None:
     for pattern, dialect in _DIALECTS:
         if pattern.search(parts[-1]):
             return dialect
+    if is_bare_name(parts[-1]) and language_of(parts[-1]) is None:
+        return "text"  # README, INSTALL, HACKING: plain text, if its content reads so
     return linguist_dialect(parts[-1])
+
+
+def is_bare_name(name: str) -> bool:
+    """Whether the file name ``name`` has no extension (``README``, ``INSTALL``; a hidden
+    file's name, ``.gitignore``, is none); a name that code has (``Makefile``,
+    ``Dockerfile``) is the analyzer's."""
+    return "." not in name
 
 
 def is_licence(rel: str) -> bool:

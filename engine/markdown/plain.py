@@ -107,11 +107,15 @@ def reads_as_prose(text: str) -> bool:
 
 def text_kind(text: str, name: str) -> str | None:
     """``"man"``, ``"vimdoc"`` or ``"text"`` for a documentation file named ``name`` whose
-    text is ``text`` (a ``.txt`` file or a man page's name), ``None`` when it is not one."""
+    text is ``text`` (a ``.txt`` file, a name without an extension or a man page's name),
+    ``None`` when it is not one."""
     lowered = name.lower()
     if ROFF_SUFFIX.search(lowered):
         return "man" if is_roff(text) else None
-    if lowered.endswith(TEXT_SUFFIX):
+    bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
+    if bare and text.startswith("#!"):
+        return None  # a script named without an extension
+    if lowered.endswith(TEXT_SUFFIX) or bare:
         if is_vimdoc(text):
             return "vimdoc"
         return "text" if reads_as_prose(text) else None

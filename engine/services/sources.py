@@ -3,7 +3,8 @@
 Everything a project holds that is documentation is a source unless a rule leaves it out:
 markdown and its dialects (``.mdx``, a DocC catalog's ``*.docc/`` pages and tutorials),
 reStructuredText, AsciiDoc, odoc pages (``.mld``), man pages (roff: ``.1``–``.9``, ``.man``,
-``.mdoc``), Vim help and plain-text documents (a ``.txt`` file is one when its content reads as one:
+``.mdoc``), Vim help and plain-text documents (a ``.txt`` file or one named without an
+extension, ``README``, is one when its content reads as one:
 :mod:`engine.markdown.plain`), YAML whose string values are mostly prose (a manual kept
 as data: :mod:`engine.markdown.yaml_docs`), Jupyter notebooks (their markdown cells and
 code: :mod:`engine.markdown.notebooks`), and HTML pages written by hand (not built by a
@@ -36,7 +37,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_licence, prose_dialect
+from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_bare_name, is_licence, prose_dialect
 from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
@@ -64,7 +65,7 @@ HTML page that is a template or an app's page: no documentation, as a file of co
 language is none (:mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`)."""
 _BY_CONTENT_ONLY = frozenset({"yaml", "html"})
 """Dialects whose files are "other" (neither documentation nor code) when their content is
-no document."""
+no document (and files named without an extension: :func:`_bare_text`)."""
 LISTED_BY_MANIFEST = "listed by its manifest"
 """The rule of a page the project's manifest lists as documentation (ex_doc's ``extras``,
 Cabal's ``extra-doc-files``, ``.yardopts``: :mod:`engine.analyzer.doc_pages`), whatever
@@ -178,7 +179,7 @@ class SourceSet:
         data or a template, not documentation, whatever rule decided it (the report's
         "other")."""
         dialect = prose_dialect(rel)
-        if dialect not in _BY_CONTENT_ONLY:
+        if dialect is None or (dialect not in _BY_CONTENT_ONLY and not _bare_text(rel, dialect)):
             return False
         return self._content(rel, dialect, dialect).rule == NOT_DOCS_BY_CONTENT
 
@@ -278,7 +279,14 @@ def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
         return ("html" if html_docs.reads_as_docs(text) else None), NOT_DOCS_BY_CONTENT
     from engine.markdown.plain import text_kind
 
-    return text_kind(text, rel), "not prose by its content"
+    refused = NOT_DOCS_BY_CONTENT if _bare_text(rel, dialect) else "not prose by its content"
+    return text_kind(text, rel), refused
+
+
+def _bare_text(rel: str, dialect: str | None) -> bool:
+    """Whether ``rel`` is a text file by its name without an extension (``README``): one
+    that is no document is "other", as a ``.txt`` file named so is not."""
+    return dialect == "text" and is_bare_name(rel.rpartition("/")[2])
 
 
 def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:

@@ -93,6 +93,32 @@ def test_plain_text_is_documentation_by_its_content_not_its_name(tmp_path: Path)
     assert (rules["doc/oil.txt"], rules["notes/design.txt"]) == ("vimdoc", "text")
 
 
+def test_a_file_named_without_an_extension_is_text_by_its_content(
+    tmp_path: Path, memory: Memory
+) -> None:
+    """README, INSTALL, HACKING: the plain-text documents of many C projects (LuaJIT,
+    Lua). A script, a build file or a list that reads as no prose is "other", as before."""
+    write(tmp_path, {
+        "README": PROSE, "doc/INSTALL": PROSE.replace("cache", "installer"),
+        "Makefile": "all:\n\tcc -o tool tool.c\n" * 8,
+        "bin/tool": "#!/bin/sh\n# The tool reads each page. It keeps them all.\n" + PROSE,
+        "BRZO": "(srcs-dep lib)\n(srcs-dep test)\n" * 8,
+        "COPYING": PROSE, "NEWS": PROSE, ".mailmap": PROSE,
+    })  # fmt: skip
+    assert sources(tmp_path) == ["README", "doc/INSTALL"]
+    rules = {
+        f.decision.rel: f.decision.rule
+        for f in explain_sources(tmp_path, load_config(tmp_path)).files
+    }
+    assert rules["README"] == rules["doc/INSTALL"] == "text"
+    assert rules["bin/tool"] == rules["BRZO"] == "not documentation or code"
+    assert (rules["COPYING"], rules["NEWS"]) == ("licence", "release-notes")
+    assert rules[".mailmap"] != "text"
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("installer pages", mode="keyword", limit=5).results
+    assert hits and hits[0].entry.file_path == "doc/INSTALL"
+
+
 def test_man_pages_and_vim_help_read_as_sections_line_for_line() -> None:
     man = roff_as_markdown(MAN)
     assert man.count("\n") == MAN.count("\n")
