@@ -3,10 +3,9 @@ dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML, 
 notebook, an HTML page) or a licence.
 
 The name only proposes: a ``.txt`` file or a name without an extension (``README``), a man
-page's name, a YAML file or an HTML page is
-documentation when its content says so (:mod:`engine.markdown.plain`,
-:mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`),
-and a licence is never documentation.
+page's name, a YAML file or an HTML page is documentation when its content says so
+(:mod:`engine.markdown.plain`, :mod:`engine.markdown.yaml_docs`,
+:mod:`engine.markdown.html_docs`), and a licence is never documentation.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import os
 import re
 from pathlib import Path
 
-from engine.analyzer.languages import language_of
 from engine.analyzer.linguist import cached_prose_language
 
 _PROSE_NAME = re.compile(
@@ -92,8 +90,13 @@ def prose_dialect(rel: str) -> str | None:
     for pattern, dialect in _DIALECTS:
         if pattern.search(parts[-1]):
             return dialect
-    if is_bare_name(parts[-1]) and language_of(parts[-1]) is None:
-        return "text"  # README, INSTALL, HACKING: plain text, if its content reads so
+    if is_bare_name(parts[-1]):
+        # Imported here: the prompt hook's classify_path loads no table of languages.
+        from engine.analyzer.languages import language_of
+
+        if language_of(parts[-1]) is None:  # README, INSTALL: text, if its content reads so
+            return "text"
+        return None
     return linguist_dialect(parts[-1])
 
 
