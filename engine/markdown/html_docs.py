@@ -16,7 +16,8 @@ asks that the page be
 
 * a heading ``<h1>``–``<h6>`` becomes a markdown heading of its level on its first line;
 * text stays on its lines, tags and entities read as the text they show;
-* a ``<pre>`` block's lines are kept as they are, escaped where markdown would read them;
+* a ``<pre>`` block's lines are kept as they are: fenced where its tags stand on lines of
+  their own, else escaped where markdown would read them;
 * scripts, styles, the head and navigation (``<nav>``, or an element whose ``id`` or
   ``class`` names a menu, a sidebar, a table of contents or a footer) are blanked:
   a site repeats them on every page.
@@ -101,8 +102,14 @@ class _Reader(HTMLParser):
         self.heading: tuple[int, int, list[str]] | None = None
         """An open heading: its level, its first line, its text so far."""
         self.pre = 0
+        self.pre_line = 0
+        """The line of the outermost open ``<pre>``."""
         self.headings: set[int] = set()
         self.code: set[int] = set()
+        self.fences: set[int] = set()
+        """Lines of a ``<pre>`` tag alone on its line, whose block is fenced there."""
+        self.verbatim: set[int] = set()
+        """Lines of a fenced block."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _VOID:
@@ -113,6 +120,8 @@ class _Reader(HTMLParser):
             self.heading = (_HEADINGS[tag], self.getpos()[0] - 1, [])
         elif tag == "pre":
             self.pre += 1
+            if self.pre == 1:
+                self.pre_line = self.getpos()[0] - 1
 
     def handle_endtag(self, tag: str) -> None:
         if self.skipping:
@@ -129,6 +138,8 @@ class _Reader(HTMLParser):
             self.heading = None
         elif tag == "pre" and self.pre:
             self.pre -= 1
+            if not self.pre:
+                self._fence(self.pre_line, self.getpos()[0] - 1)
 
     def handle_data(self, data: str) -> None:
         if self.skipping or not data:
@@ -147,12 +158,30 @@ class _Reader(HTMLParser):
             elif piece.strip():
                 self.out[at].append(" ".join(piece.split()))
 
+    def _fence(self, first: int, last: int) -> None:
+        """Fence the ``<pre>`` block from line ``first`` to ``last`` where both tags stand
+        on lines of their own (LuaJIT's pages); its lines are then code as they are."""
+        inside = range(first + 1, last)
+        code = "\n".join("".join(self.out[at]) for at in inside)
+        if last - first < 2 or last >= len(self.out) or "```" in code:
+            return
+        if "".join(self.out[first]).strip() or "".join(self.out[last]).strip():
+            return
+        self.fences.update((first, last))
+        self.code.difference_update(inside)
+        self.verbatim.update(inside)
+
     def finished(self) -> list[str]:
-        """Each line's text: a heading's alone, a ``<pre>`` line's as it is, escaped."""
+        """Each line's text: a heading's alone, a fenced ``<pre>`` block's lines as they
+        are, another ``<pre>`` line's escaped, the rest joined and escaped."""
         lines = []
         for at, parts in enumerate(self.out):
             if len(parts) == 1 and parts[0].startswith("#") and at in self.headings:
                 lines.append(parts[0])
+            elif at in self.fences:
+                lines.append("```")
+            elif at in self.verbatim:
+                lines.append("".join(parts))
             elif at in self.code:
                 lines.append(escape_line("".join(parts)))
             else:

@@ -54,8 +54,11 @@ def test_a_page_reads_as_markdown_line_for_line() -> None:
     assert out[lines.index(PROSE)] == PROSE
     assert "Run counter -b to save the bytecode." in out
     code = lines.index("counter -b input.lua  # saves it")
-    assert out[code] == "counter -b input.lua  # saves it"
-    assert out[code + 1] == "\\# not a heading"  # escaped: code, not a heading
+    assert out[code - 1 : code + 3] == [  # its tags on lines of their own: a fence
+        "```", "counter -b input.lua  # saves it", "# not a heading", "```"
+    ]  # fmt: skip
+    inline = html_as_markdown("<p>Run it:</p>\n<pre>x = 1\n# not a heading</pre>\n")
+    assert inline.split("\n")[2] == "\\# not a heading"  # no line for a fence: escaped
     rendered = "\n".join(out)
     for hidden in ("Wombat", "wallaby", "td.flag", "<title>"):  # nav, script, style, head
         assert hidden not in rendered
