@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.analyzer.model import DiscoveryDraft
+from engine.core.fences import fence_for
 
 MIN_WORDS = 3
 """A chunk with fewer words than this (``}\\n}``) is merged with its neighbour or dropped."""
@@ -31,7 +32,6 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 """Where an identifier's case starts a new word."""
 MAX_KEYWORDS = 10
-_BACKTICKS = re.compile(r"`+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,7 @@ def render(
             continue
         part = f" (part {i} of {len(parts)})" if len(parts) > 1 else ""
         header = f"{language} code: {listed}{part} in {rel}, lines {a}-{b}"
-        fence = "`" * max(3, _longest_backtick_run(body) + 1)
+        fence = fence_for(body)
         drafts.append(
             DiscoveryDraft(
                 content=f"{header}\n{fence}{_fence_language(language)}\n{body}\n{fence}",
@@ -186,7 +186,3 @@ def identifier_words(identifier: str) -> str:
 def _fence_language(language: str) -> str:
     """The info string of the code fence around a chunk, so previews render it as code."""
     return {"C++": "cpp", "C#": "csharp", "Shell": "sh"}.get(language, language.lower())
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)

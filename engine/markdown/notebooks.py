@@ -23,6 +23,8 @@ import json
 import re
 from typing import Any
 
+from engine.core.fences import fence_for, longest_backtick_run
+
 NOTEBOOK_SUFFIX = ".ipynb"
 _SOURCE = re.compile(r'^(\s*)"source":\s*(.*?),?\s*$')
 """A cell's ``source`` key: its indentation and what follows it on the line (``[``, ``[]``
@@ -129,15 +131,10 @@ def _write(
     for offset, part in enumerate(parts, start=first + 1):
         out[offset] = " ".join(part.split("\n")).rstrip()
     if kind == "code":
-        fence = "`" * max(3, _longest_run("".join(parts), "`") + 1)
+        fence = fence_for("".join(parts))
         out[first], out[last] = fence + language, fence
 
 
 def _inline_code(code: str) -> str:
-    ticks = "`" * (_longest_run(code, "`") + 1)
+    ticks = "`" * (longest_backtick_run(code) + 1)
     return f"{ticks} {code} {ticks}"
-
-
-def _longest_run(text: str, char: str) -> int:
-    runs = re.findall(f"{re.escape(char)}+", text)
-    return max((len(r) for r in runs), default=0)

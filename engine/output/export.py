@@ -37,6 +37,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from engine.core.fences import fence_for
 from engine.core.models import ENTRY_FIELDS, Entry, ExportFormat, SearchResult
 from engine.guards.terminal import json_text, printable, printable_line
 from engine.output.serialize import ENTRY_KEYS, KNOWLEDGE_PREFIX, entry_record, results_json
@@ -267,7 +268,6 @@ def _render_csv(results: Sequence[SearchResult], query: str) -> str:
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<&#~])")
 """What could start markup inside a heading or a list item (emphasis, code, a link, HTML,
 an entity, a closing ``#``, strikethrough); each is backslash-escaped."""
-_BACKTICKS = re.compile("`+")
 
 
 def _md_inline(text: str) -> str:
@@ -283,8 +283,7 @@ def _md_block(text: str) -> str:
     body = printable(text)
     if body and not body.endswith("\n"):
         body += "\n"
-    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = fence_for(body)
     return f"{fence}\n{body}{fence}"
 
 
