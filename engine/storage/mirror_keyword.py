@@ -109,8 +109,13 @@ def _ranked_rows(
     weights = bm25_weights(columns, query.weights)
     best = _pruned(read, query, weights)
     if best is None:
-        return read(*_ranking_sql(query, weights, select))
+        best = [(int(r[0]), float(r[1])) for r in read(*_words_sql(query, weights, _pool(query)))]
     return _rows_of(read, query, weights, best, select)
+
+
+def _pool(query: MatchQuery) -> int:
+    """How many rows are ranked by words: ``limit``, or the phrase pool when larger."""
+    return max(query.limit, query.phrase_pool if query.phrases is not None else 0)
 
 
 def _pruned(read: Read, query: MatchQuery, weights: str) -> list[tuple[int, float]] | None:
@@ -129,7 +134,7 @@ def _pruned(read: Read, query: MatchQuery, weights: str) -> list[tuple[int, floa
     terms, counts = query.terms, query.frequencies
     if len(terms) < 2 or len(counts) != len(terms) or query.total <= 0:
         return None
-    want = max(query.limit, query.phrase_pool if query.phrases is not None else 0)
+    want = _pool(query)
     order = sorted(range(len(terms)), key=counts.__getitem__)  # rarest first
     bounds = [_bound(query.total, counts[i]) for i in order]
     rare = 1
@@ -187,8 +192,16 @@ def _rows_of(
     best: list[tuple[int, float]],
     select: Sequence[str],
 ) -> list[Any]:
-    """The ``select`` columns and rank of the rows ranked by words, reranked with the
-    phrase score as :func:`_ranking_sql` does, the best ``limit``."""
+    """The ``select`` columns and rank of the rows ``best`` ranked by words, each
+    reranked by ``rank + phrase_weight * bm25(phrases)`` when the query has phrases, the
+    best ``limit``; their entries are read last, only the winning rows (reading them
+    before the LIMIT reads every matching row's content: 2-3x slower).
+
+    Three statements, the rows ranked in Python between them: one statement joining the
+    phrase ranking to the best rows by words was planned well by SQLite 3.40–3.46 and
+    by 3.50 and 3.51 (which newer Pythons may be built with) as a scan of every phrase
+    match for each of the best rows: 50–95 ms a search instead of 9–12 at 10,000
+    entries (bench/RESULTS.md, "Session 24")."""
     ranks = dict(best)
     if query.phrases is not None and best:
         phrase = (
@@ -223,32 +236,3 @@ def holding(read: Read, match: str, ids: Sequence[str]) -> set[str]:
         (match, *ids),
     )
     return {str(r[0]) for r in rows}
-
-
-def _ranking_sql(
-    query: MatchQuery, weights: str, select: Sequence[str]
-) -> tuple[str, list[object]]:
-    """The statement ranking entries for ``query``, and its parameters: FTS5 ranks first
-    and only the winning rows are read (joining before the LIMIT reads every matching
-    row's content: 2-3x slower, bench/RESULTS.md). With phrases, the best
-    ``phrase_pool`` by words are reranked by words and phrases together. Each row holds
-    the entry's ``select`` columns, then the rank."""
-    columns = ", ".join("e." + c for c in select)
-    limit = query.limit
-    pool = limit if query.phrases is None else max(limit, query.phrase_pool)
-    words_rank, params = _words_sql(query, weights, pool)
-    if query.phrases is None:
-        sql = (
-            f"SELECT {columns}, hits.rank FROM ({words_rank}) AS hits"
-            " JOIN entries e ON e.rowid = hits.rowid ORDER BY hits.rank"
-        )
-        return sql, params
-    sql = (
-        f"WITH hits AS ({words_rank}), phrase AS (SELECT rowid, bm25({FTS_TABLE},"
-        f" {weights}) AS rank FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?),"
-        " ranked AS (SELECT hits.rowid, hits.rank + ? * coalesce(phrase.rank, 0) AS rank"
-        " FROM hits LEFT JOIN phrase ON phrase.rowid = hits.rowid ORDER BY rank LIMIT ?)"
-        f" SELECT {columns}, ranked.rank FROM ranked JOIN entries e ON e.rowid = ranked.rowid"
-        " ORDER BY ranked.rank"
-    )
-    return sql, [*params, query.phrases, query.phrase_weight, limit]

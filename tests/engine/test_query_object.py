@@ -140,6 +140,32 @@ def test_the_keyword_searcher_ranks_through_the_mirror(mirror: EntryMirror) -> N
     assert hits[0].score == 1.0 and 0.0 < hits[1].score < 1.0
 
 
+def test_each_statement_of_a_ranking_asks_one_fts5_query(
+    mirror: EntryMirror, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phrase ranking and the ranking by words are read apart and reranked here: one
+    statement joining the two was planned by SQLite 3.50 as one phrase query for each of
+    the best rows (50-95 ms a search at 10,000 entries instead of 9-12)."""
+    statements: list[str] = []
+    real = mirror._read
+
+    def read(sql: str, params: Any = (), between: Any = None) -> list[Any]:
+        statements.append(sql)
+        return real(sql, params, between)
+
+    monkeypatch.setattr(mirror, "_read", read)
+    query = Query.parse("widget frobnicate note")
+    asked = MatchQuery(
+        query.match(frozenset()), 5, BM25_WEIGHTS, query.phrases(frozenset()), 0.25, 100
+    )
+    assert asked.phrases is not None
+    ids = [entry_id for entry_id, _ in mirror.ranked_ids(asked)]
+
+    assert ids == ["in-text", "in-title"]  # "frobnicate the widget": words and a phrase
+    assert len(statements) == 3
+    assert all(sql.count("MATCH") <= 1 and "WITH" not in sql for sql in statements)
+
+
 def test_the_search_layer_writes_no_sql() -> None:
     sql = re.compile(r"\b(SELECT|memory_fts|rowid|JOIN entries)\b")
     offenders = [
@@ -150,3 +176,19 @@ def test_the_search_layer_writes_no_sql() -> None:
     ]
     assert offenders == []
     assert not hasattr(EntryMirror, "read")  # no raw statement pass-through
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snake_case and camelCase, x2 + y_3 = 4; a.b/c-d 'quoted' (paren) [x]{y}|z\ttab\nnew",
+        "every ASCII character: " + "".join(chr(c) for c in range(128)),
+        "  spaced   out  ",
+        "",
+        "non-ASCII: café naïve Straße 東京 snake_case",
+    ],
+)
+def test_a_texts_word_set_is_its_word_runs(text: str) -> None:
+    """The gate's words of a text (split at separators when ASCII) are exactly the runs
+    the tokenizer's pattern finds."""
+    assert query_module.word_set(text) == set(query_module.WORD.findall(text))
