@@ -19,7 +19,7 @@ distance is undefined), and a zero vector read by id compares as 0, never NaN.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.models import Category, Entry
@@ -161,13 +161,20 @@ class CandidateSimilarities:
     are read by id, and at the next call every candidate left, in one read. A search
     reads the store by id twice at most: a query that found nothing relevant was judged
     up to ten batches deep, one read each (3 ms apiece at 10,000 entries, idle). Each
-    read is handed back under way (:class:`~engine.storage.lance_search.Underway`)."""
+    read is handed back under way (:class:`~engine.storage.lance_search.Underway`).
+    A candidate whose similarity is ``known`` already (the nearest query listed it past
+    the fused depth: :data:`engine.search.searcher.NEAREST_LISTED`) is not read."""
 
-    def __init__(self, vectors: VectorSearcher, candidates: Sequence[str]) -> None:
+    def __init__(
+        self,
+        vectors: VectorSearcher,
+        candidates: Sequence[str],
+        known: Mapping[str, float] | None = None,
+    ) -> None:
         self._vectors = vectors
-        self._candidates = candidates
-        self._asked: set[str] = set()
-        self._known: dict[str, float] = {}
+        self._known: dict[str, float] = dict(known or {})
+        self._candidates = [c for c in candidates if c not in self._known]
+        self._asked: set[str] = set(self._known)
 
     def __call__(
         self, qvec: npt.NDArray[np.float32], batch: Sequence[Fused]

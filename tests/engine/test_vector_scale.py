@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fakes import FakeEmbedder, note_texts
 
+from engine.search.searcher import NEAREST_LISTED
 from engine.services.entries import NewEntry
 from engine.services.memory import Memory
 from engine.services.parts import parts_of
@@ -117,8 +118,9 @@ def test_searches_through_the_index_re_rank_no_more_than_they_return(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The index is IVF_FLAT (issue 49): its distances are exact, so a vector search of 10
-    and hybrid's 100 ask for no candidates beyond those (re-ranking 5 times hybrid's 100
-    was most of a search at 1,000,000 entries under IVF_HNSW_SQ)."""
+    and hybrid's list (its 100 fused, and the cosines of the nearest 1,000 for its gate)
+    ask for no candidates beyond those (re-ranking 5 times hybrid's 100 was most of a
+    search at 1,000,000 entries under IVF_HNSW_SQ)."""
     with Memory.open(tmp_path, embedder=FakeEmbedder()) as writer:
         writer.add_many([NewEntry(t) for t in note_texts(150, 1)])
         parts_of(writer).records.maintain_vector_index()
@@ -134,7 +136,7 @@ def test_searches_through_the_index_re_rank_no_more_than_they_return(
         monkeypatch.setattr(store, "nearest_started", nearest)
         memory.search("gearbox oil deploy", mode="vector", limit=10)
         memory.search("gearbox oil deploy", mode="hybrid", limit=10)
-        assert asked == [(10, 1), (100, 1)]
+        assert asked == [(10, 1), (NEAREST_LISTED, 1)]
 
 
 def test_with_no_entry_waiting_for_its_vector_a_search_does_not_look_candidates_up(
@@ -162,3 +164,38 @@ def test_with_no_entry_waiting_for_its_vector_a_search_does_not_look_candidates_
         assert looked
         found = [r for r in hits if r.entry.id == waiting.id]  # by its words alone
         assert found and found[0].explanation.vector_similarity is None
+
+
+def test_a_hybrid_search_reads_no_vector_its_nearest_list_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hybrid search fuses the nearest 100 and keeps the cosines of the nearest
+    NEAREST_LISTED: a keyword candidate among those is judged without a read of its
+    vector by id (a read of the store in 3 of 4 searches at 10,000 entries), and the
+    results are those the reads gave."""
+    from engine.search import searcher
+
+    with Memory.open(tmp_path, embedder=FakeEmbedder()) as memory:
+        # 250 short notes on gearboxes are the nearest; 50 long ones naming a zeppelin
+        # once are far in meaning and first by keyword: candidates of the keyword half
+        # alone, past the nearest 100
+        far = [" ".join(["zeppelin", *(f"w{n}x{k}" for k in range(60))]) for n in range(50)]
+        memory.add_many([NewEntry(f"gearbox {t}") for t in note_texts(250, 1)])
+        memory.add_many([NewEntry(t) for t in far])
+        store = parts_of(memory).store()
+        reads: list[int] = []
+        real = store.vectors_started
+
+        def counted(ids: list[str]) -> object:
+            reads.append(len(ids))
+            return real(ids)
+
+        monkeypatch.setattr(store, "vectors_started", counted)
+        listed = memory.search("zeppelin gearbox", mode="hybrid", min_score=0).results
+        assert reads == []
+        monkeypatch.setattr(searcher, "NEAREST_LISTED", 0)  # the fused 100 alone
+        fused_only = memory.search("zeppelin gearbox", mode="hybrid", min_score=0).results
+
+    assert reads  # the keyword-only candidates were read by id
+    assert [r.entry.id for r in listed] == [r.entry.id for r in fused_only]
+    assert [r.score for r in listed] == pytest.approx([r.score for r in fused_only])
