@@ -1,6 +1,6 @@
 """What a file is by its name, before it is read: documentation (markdown and its
 dialects, reStructuredText, AsciiDoc, DocC, odoc, plain text, a man page, YAML, a Jupyter
-notebook, an HTML page) or a licence.
+notebook, an HTML page, LaTeX, R's ``.Rd``) or a licence.
 
 The name only proposes: a ``.txt`` file or a name without an extension (``README``), a man
 page's name, a YAML file or an HTML page is documentation when its content says so
@@ -17,7 +17,8 @@ from pathlib import Path
 from engine.analyzer.linguist import cached_prose_language
 
 _PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb|x?html?)$",
+    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb"
+    r"|x?html?|tex|ltx|rd)$",
     re.IGNORECASE,
 )
 _DIALECTS = (
@@ -30,6 +31,8 @@ _DIALECTS = (
     (re.compile(r"\.ya?ml$", re.IGNORECASE), "yaml"),
     (re.compile(r"\.ipynb$", re.IGNORECASE), "notebook"),
     (re.compile(r"\.(?:html?|xhtml)$", re.IGNORECASE), "html"),
+    (re.compile(r"\.(?:tex|ltx)$", re.IGNORECASE), "TeX"),
+    (re.compile(r"\.rd$", re.IGNORECASE), "Rd"),
 )
 LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 """A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
@@ -80,7 +83,8 @@ def prose_dialect(rel: str) -> str | None:
     ``None``: ``markdown``, ``docc`` (a page or tutorial of a DocC catalog, a
     ``*.docc/`` folder), ``restructuredtext``, ``asciidoc``, ``odoc``, ``text``, ``man``,
     ``yaml`` or ``html`` (the last four to be confirmed by content; a name without an
-    extension that no code has is ``text``), ``notebook`` (Jupyter), else
+    extension that no code has is ``text``), ``notebook`` (Jupyter), ``TeX`` (LaTeX),
+    ``Rd`` (R's documentation, which Linguist counts as R code), else
     the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
     ``Pod/Pod 6``, ``Texinfo``…)."""
     parts = rel.split("/")

@@ -10,7 +10,8 @@ AsciiDoc and plain text have readers of their own. The others have one here:
 - Textile;
 - Texinfo (GNU manuals);
 - Wikitext (MediaWiki) and Creole;
-- Sweave (LaTeX with R).
+- Sweave (LaTeX with R), LaTeX (``.tex``) and R's documentation (``.Rd``), which
+  Linguist counts as markup and code: their names say they are documentation.
 
 Each keeps every line's number (chunks cite the file's own lines):
 
@@ -156,6 +157,94 @@ READERS: dict[str, Reader] = {
     ),
 }
 """The formats read here, by Linguist's name for them."""
+
+_TEX_CODE = r"(?:verbatim\*?|Verbatim|lstlisting|minted|alltt)"
+_TEX_TITLE = r"((?:[^{}]|\{[^{}]*\})*)"
+"""A title in braces, which may hold one level of braces of its own (``{\\tt name}``)."""
+READERS["TeX"] = Reader(
+    _by_table(
+        rf"^\s*\\(title|part|chapter|section|subsection|subsubsection|paragraph)\*?"
+        rf"(?:\[[^\]]*\])?\{{{_TEX_TITLE}\}}\s*(?:\\label\{{[^{{}}]*\}})?\s*(?:%.*)?$",
+        {"title": 1, **_LATEX_LEVELS, "paragraph": 5},
+    ),
+    re.compile(rf"^\s*\\begin\{{{_TEX_CODE}\}}(?:\[[^\]]*\])?(?:\{{([\w+-]+)\}})?"),
+    re.compile(rf"^\s*\\end\{{{_TEX_CODE}\}}"),
+    re.compile(
+        r"^\s*(?:%|\\(?:documentclass|usepackage|begin|end|maketitle|tableofcontents|label"
+        r"|newcommand|renewcommand|providecommand|def|setlength|addtolength|pagestyle"
+        r"|thispagestyle|input|include|bibliography|bibliographystyle|author|date|clearpage"
+        r"|newpage|index|appendix|noindent|centering|vspace|hspace|small|footnotesize"
+        r"|printindex|makeindex)\b)"
+    ),
+    (
+        (re.compile(r"(?<!\\)%.*$"), ""),  # a comment to the end of the line
+        (re.compile(r"\\verb\*?([^\w\s])(.*?)\1"), r"`\2`"),
+        (re.compile(r"\\(?:texttt|code|lstinline|path)\{([^{}]*)\}"), r"`\1`"),
+        (re.compile(r"\{\\tt\s+([^{}]*)\}"), r"`\1`"),
+        (re.compile(r"\{\\(?:bf|it|em|sl|sf|sc|rm)\s+([^{}]*)\}"), r"\1"),
+        (re.compile(r"^(\s*)\\item\[([^\]]*)\]\s*"), r"\1- \2: "),
+        (re.compile(r"^(\s*)\\item\b\s*"), r"\1- "),
+        (re.compile(r"\\href\{[^{}]*\}\{([^{}]*)\}"), r"\1"),
+        (re.compile(r"\\(?:label|index)\{[^{}]*\}"), ""),
+        (re.compile(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?\{([^{}]*)\}"), r"\1"),
+        (re.compile(r"\\([_%&#$${}])"), r"\1"),
+        (re.compile(r"\\\\|~"), " "),
+    ),
+)
+"""LaTeX (``.tex``): its sectioning commands, its verbatim, listings and minted
+environments as code, its preamble and structure commands blanked, its font and
+reference commands as the text they show."""
+
+_RD_SECTIONS = {
+    "description": "Description", "usage": "Usage", "arguments": "Arguments",
+    "value": "Value", "details": "Details", "examples": "Examples", "seealso": "See also",
+    "note": "Note", "references": "References", "author": "Author", "format": "Format",
+    "source": "Source",
+}  # fmt: skip
+_RD_HEADING = re.compile(r"^\\(\w+)\{(?:(.*)\}\{)?\s*$|^\\title\{(.*)\}\s*$")
+
+
+def _rd_heading(line: str) -> tuple[int, str] | None:
+    """An Rd file's title (level 1), and each of its sections opened on a line of its
+    own: ``\\description{``, ``\\section{Title}{``, ``\\subsection{Title}{``."""
+    found = _RD_HEADING.match(line)
+    if found is None:
+        return None
+    command, named, title = found.groups()
+    if title is not None:
+        return 1, title
+    if command in ("section", "subsection") and named:
+        return (2 if command == "section" else 3), named
+    if command in _RD_SECTIONS and named is None:
+        return 2, _RD_SECTIONS[command]
+    return None
+
+
+READERS["Rd"] = Reader(
+    _rd_heading,
+    directive=re.compile(
+        r"^%|^\\(?:name|alias|docType|keyword|encoding|concept|Rdversion|RdOpts)\{.*\}\s*$"
+        r"|^\s*\}\s*$"
+    ),
+    inline=(
+        (re.compile(r"^(\s*)\\item\{([^{}]*)\}\{"), r"\1- \2: "),
+        (re.compile(r"\\cr\b"), ""),
+        (
+            re.compile(r"\\(?:code|env|option|command|samp|verb|kbd|file|var|pkg)\{([^{}]*)\}"),
+            r"`\1`",
+        ),
+        (re.compile(r"\\link(?:\[[^\]]*\])?\{([^{}]*)\}"), r"\1"),
+        (re.compile(r"\\href\{[^{}]*\}\{([^{}]*)\}"), r"\1"),
+        (re.compile(r"\\(?:sQuote|dQuote)\{([^{}]*)\}"), r'"\1"'),
+        (re.compile(r"\\[a-zA-Z]+\{([^{}]*)\}"), r"\1"),
+        (re.compile(r"\\([{}%\\])"), r"\1"),
+        (re.compile(r"(?<=[\w.)\]\"'`])\}\s*$"), ""),  # the brace closing an item's text
+    ),
+)
+"""R's documentation (``.Rd``, ``man/`` of an R package): its title and sections as
+headings, an argument's ``\\item{name}{text}`` as a list item, its markup as the text it
+shows."""
+
 OWN_DIALECTS = frozenset(
     {
         "markdown",

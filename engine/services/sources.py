@@ -331,8 +331,8 @@ def pattern_for(root: Path, raw: str) -> str:
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
             "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages, "
             "YAML that holds prose, Jupyter notebooks (.ipynb), HTML pages written by hand, "
-            "and the prose formats GitHub Linguist names (Org, Pod, RDoc, Textile, Texinfo, "
-            "MediaWiki…)"
+            "LaTeX (.tex), R's reference pages (.Rd), and the prose formats GitHub Linguist "
+            "names (Org, Pod, RDoc, Textile, Texinfo, MediaWiki…)"
         )
     return f"/{rel}"
 
