@@ -187,7 +187,7 @@ READERS["TeX"] = Reader(
         (re.compile(r"\\href\{[^{}]*\}\{([^{}]*)\}"), r"\1"),
         (re.compile(r"\\(?:label|index)\{[^{}]*\}"), ""),
         (re.compile(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?\{([^{}]*)\}"), r"\1"),
-        (re.compile(r"\\([_%&#$${}])"), r"\1"),
+        (re.compile(r"\\([_%&#${}])"), r"\1"),
         (re.compile(r"\\\\|~"), " "),
     ),
 )

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from project_files import sources, write
 
 from engine.analyzer.doc_kinds import prose_dialect
@@ -152,6 +154,25 @@ def test_a_code_block_becomes_a_fence_and_commands_are_blanked() -> None:
     rd = markup_as_markdown(RD, "Rd").split("\n")
     assert rd[:3] == ["", "", ""]  # the comment, \name, \alias
     assert "Counts quokkas; see tool." in rd and "}" not in rd
+
+
+_LATEX_PIECES = [
+    "\\section{", "\\title{", "\\item", "\\item[", "\\item{", "\\description{", "\\verb|",
+    "\\begin{verbatim}", "\\end{verbatim}", "\\code{", "{\\tt ", "\\label{", "\\\\", "{", "}",
+    "[", "]", "%", "|", "$", "~", "`", "#", "a", " ", "\n", "\r\n", "\r",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LATEX_PIECES), max_size=80).map("".join),
+    st.sampled_from(["TeX", "Rd"]),
+)
+def test_latex_and_rd_keep_every_line_of_any_text(text: str, language: str) -> None:
+    """Chunks cite the file's own lines: whatever the commands and braces, the reader
+    gives one line for each line of the file."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    assert len(markup_as_markdown(text, language).split("\n")) == len(lines)
 
 
 def test_linguist_names_the_format_only_where_the_extension_can_be_nothing_else() -> None:
