@@ -185,7 +185,7 @@ READERS["TeX"] = Reader(
         (re.compile(r"^(\s*)\\item\[([^\]]*)\]\s*"), r"\1- \2: "),
         (re.compile(r"^(\s*)\\item\b\s*"), r"\1- "),
         (re.compile(r"\\href\{[^{}]*\}\{([^{}]*)\}"), r"\1"),
-        (re.compile(r"\\(?:label|index)\{[^{}]*\}"), ""),
+        (re.compile(r"\\(?:label|index|cite|nocite|[hv]space)\*?(?:\[[^\]]*\])?\{[^{}]*\}"), ""),
         (re.compile(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?\{([^{}]*)\}"), r"\1"),
         (re.compile(r"\\([_%&#${}])"), r"\1"),
         (re.compile(r"\\\\|~"), " "),

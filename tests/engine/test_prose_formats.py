@@ -75,7 +75,7 @@ TEX = r"""\documentclass{article}
 \title{The Tool Manual}
 \maketitle
 \section{Counting {\tt quokkas}}\label{sec:count}
-Call {\tt tool\_count} with \emph{one} file. % a comment
+Call {\tt tool\_count} with\hspace{3mm} \emph{one} file\cite{knuth84}. % a comment
 \begin{itemize}
 \item The \texttt{--all} option counts every quokka.
 \end{itemize}
