@@ -16,11 +16,6 @@ from pathlib import Path
 
 from engine.analyzer.linguist import cached_prose_language
 
-_PROSE_NAME = re.compile(
-    r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|tutorial|mld|man|mdoc|[1-9][a-z]{0,3}|ya?ml|ipynb"
-    r"|x?html?|tex|ltx|rd)$",
-    re.IGNORECASE,
-)
 _DIALECTS = (
     (re.compile(r"\.(?:md|markdown|mdx)$", re.IGNORECASE), "markdown"),
     (re.compile(r"\.rst$", re.IGNORECASE), "restructuredtext"),
@@ -34,6 +29,11 @@ _DIALECTS = (
     (re.compile(r"\.(?:tex|ltx)$", re.IGNORECASE), "TeX"),
     (re.compile(r"\.rd$", re.IGNORECASE), "Rd"),
 )
+_PROSE_NAME = re.compile(
+    "|".join([*(pattern.pattern for pattern, _ in _DIALECTS), r"\.tutorial$"]), re.IGNORECASE
+)
+"""Any name :data:`_DIALECTS` gives a dialect, and a DocC tutorial's (``.tutorial``), in one
+pattern: every file of a walk is asked."""
 LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
 """A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
 CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html"})
