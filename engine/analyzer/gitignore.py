@@ -1,4 +1,4 @@
-"""``.gitignore`` files of a project, nested, read by ``pathspec`` (git's own wildmatch
+r"""``.gitignore`` files of a project, nested, read by ``pathspec`` (git's own wildmatch
 rules: globs, ``**``, anchoring, directory-only and negated patterns, escapes).
 
 What ``pathspec`` leaves to its caller is where a file's patterns apply: the directory
@@ -6,18 +6,26 @@ that holds it and everything below. Here the files of the folders from the root 
 asked deepest first, and the first with a pattern that speaks about a path decides (a
 deeper file wins over a shallower one; within one file the last matching pattern wins,
 ``pathspec``'s rule). Global excludes and ``.git/info/exclude`` are not read.
+
+Every pattern the project's files hold (``.gitignore``, ``.gitattributes``, what a
+Makefile writes) is read by :func:`git_patterns`, which drops a line git cannot read (one
+ending in a lone backslash: ``build\``) as git drops it, never the file; a pattern of the
+configuration is read by :func:`setting_patterns`, which names the key and the pattern
+instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from engine.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-__all__ = ["IgnoreRules", "is_ignored", "parse_gitignore"]
+__all__ = ["IgnoreRules", "git_patterns", "is_ignored", "parse_gitignore", "setting_patterns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +51,52 @@ def parse_gitignore(text: str, base: str) -> list[IgnoreRules]:
     """The patterns of one ``.gitignore`` file found in directory ``base`` (none for a
     file without one). ``pathspec`` is imported here, on the first file read: the prompt
     hook classifies paths with the module loaded and no ``.gitignore`` read."""
+    spec = git_patterns(text.splitlines())
+    return [IgnoreRules(base, spec)] if any(p.include is not None for p in spec.patterns) else []
+
+
+def git_patterns(lines: Iterable[str]) -> GitIgnoreSpec:
+    r"""Patterns of a project's file as git reads them: a line that is no pattern git can
+    read (``build\``: a trailing lone backslash) is dropped, as git drops it, and the
+    others kept. ``pathspec`` is imported here, on the first file read: the prompt hook
+    classifies paths with this module loaded and no pattern read."""
     from pathspec import GitIgnoreSpec
 
-    spec = GitIgnoreSpec.from_lines(text.splitlines())
-    return [IgnoreRules(base, spec)] if any(p.include is not None for p in spec.patterns) else []
+    kept = list(lines)
+    try:
+        return GitIgnoreSpec.from_lines(kept)
+    except ValueError:  # pathspec refuses the whole file for one line
+        return GitIgnoreSpec.from_lines(line for line in kept if _invalid(line) is None)
+
+
+def setting_patterns(key: str, patterns: Iterable[str]) -> GitIgnoreSpec:
+    """The patterns of the configuration key ``key``.
+
+    Raises:
+        ConfigError: one is no pattern git can read; the message names the key and it.
+    """
+    from pathspec import GitIgnoreSpec
+
+    kept = list(patterns)
+    for pattern in kept:
+        if (why := _invalid(pattern)) is not None:
+            raise ConfigError(
+                f"{key}: {pattern!r} is not a .gitignore pattern git can read ({why});"
+                " correct or remove it in the configuration"
+            )
+    return GitIgnoreSpec.from_lines(kept)
+
+
+def _invalid(line: str) -> str | None:
+    """Why pathspec cannot read ``line`` as a pattern, or None when it can."""
+    from pathspec import GitIgnoreSpec
+
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except ValueError as exc:
+        cause = exc.__cause__
+        return str(cause) if cause is not None and str(cause) else str(exc)
+    return None
 
 
 def is_ignored(rules: Sequence[IgnoreRules], rel: str, is_dir: bool) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, linguist_dialect, listing
-from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
+from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.testing_names import is_example_name, is_test_folder, is_test_name
 from engine.analyzer.translations import translation_of
@@ -182,8 +182,8 @@ class NoiseClassifier:
         self.root = root
         self._licensed: dict[str, bool] = {}
         self._packages: dict[str, bool] = {}
-        self._own = parse_gitignore("\n".join(own), "")
-        self._excluded = parse_gitignore("\n".join(excluded), "")
+        self._own = _setting_rules("analyzer_include", own)
+        self._excluded = _setting_rules("analyzer_exclude", excluded)
         self._ownership: Ownership | None = None
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
         self._doc_versions: dict[str, set[int]] = {}
@@ -397,3 +397,13 @@ def _below(rel: str, folder: str) -> tuple[NoiseKind, str] | None:
         return None
     kind, place = found
     return kind, f"{folder}/{place}" if place else place
+
+
+def _setting_rules(key: str, patterns: Sequence[str]) -> list[IgnoreRules]:
+    """The configuration key ``key``'s patterns as rules from the project root (none when
+    it names none).
+
+    Raises:
+        ConfigError: a pattern git cannot read (:func:`setting_patterns`).
+    """
+    return [IgnoreRules("", setting_patterns(key, patterns))] if patterns else []

@@ -25,6 +25,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from engine.analyzer import doc_pages, doc_sites, workspaces
+from engine.analyzer.gitignore import git_patterns
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 from engine.core.errors import EngineError
 from engine.guards.files import read_project_bytes
@@ -197,7 +198,7 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
             elif name == ".gitmodules" and not folder:
                 own.submodules = _submodules(text)
             elif _MAKEFILE.match(name) and (written := _make_outputs(text)):
-                own.built.append((folder, GitIgnoreSpec.from_lines(written)))
+                own.built.append((folder, git_patterns(written)))
     _maven(root, poms, own.declared)
     return own
 
@@ -306,7 +307,7 @@ def _attribute_rules(base: str, text: str) -> list[_AttributeRule]:
                 unset = item.startswith(("-", "!")) or value.lower() in ("false", "0")
                 values[name] = not unset
         if values:
-            spec = GitIgnoreSpec.from_lines([fields[0]])
+            spec = git_patterns([fields[0]])
             rules.append(_AttributeRule(base, spec, values))
     return rules
 

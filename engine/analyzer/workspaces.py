@@ -30,8 +30,8 @@ from typing import Any
 
 import yaml
 from defusedxml import ElementTree
-from pathspec import GitIgnoreSpec
 
+from engine.analyzer.gitignore import git_patterns
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 
 MAX_GLOB_FOLDERS = 20_000
@@ -93,7 +93,7 @@ def expand(root: Path, base: str, patterns: Iterable[str], manifest: str) -> lis
             continue
         pattern = pattern.strip()
         (drop if pattern.startswith("!") else keep).append(pattern.lstrip("!"))
-    dropped = GitIgnoreSpec.from_lines(d.removeprefix("./").rstrip("/") for d in drop)
+    dropped = git_patterns(d.removeprefix("./").rstrip("/") for d in drop)
     found = []
     for pattern in keep:
         folder = resolve(base, pattern.rstrip("/"))

@@ -35,10 +35,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathspec import GitIgnoreSpec
-
 from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_bare_name, is_licence, prose_dialect
-from engine.analyzer.gitignore import IgnoreRules, is_ignored
+from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
@@ -90,8 +88,8 @@ class SourceSet:
     def __init__(self, root: Path, config: Config, knowledge_dir: Path) -> None:
         self.root = root
         self.noise = NoiseClassifier(root)
-        self.include = GitIgnoreSpec.from_lines(config.sources)
-        self.exclude = GitIgnoreSpec.from_lines(config.sources_exclude)
+        self.include = setting_patterns("sources", config.sources)
+        self.exclude = setting_patterns("sources_exclude", config.sources_exclude)
         named = [p for p in config.sources if p not in DEFAULT_SOURCES and _named_path(p)]
         self.explicit = tuple(_named_path(p) for p in named)
         self.everything = set(DEFAULT_SOURCES) <= set(config.sources)
