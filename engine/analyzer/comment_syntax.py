@@ -74,11 +74,13 @@ Common Lisp/Scheme, Julia, D, MATLAB, XML, Pascal's braces)."""
 def comment_syntax(name: str) -> CommentSyntax:
     """The comment openers of the file called ``name`` (a base name), pooled over the
     Pygments lexers its name matches; :data:`FALLBACK` when none does."""
-    return _syntax(tuple(sorted(_lexer_names(name))))
+    return _syntax(tuple(sorted(lexer_names(name))))
 
 
 @lru_cache(maxsize=4096)
-def _lexer_names(name: str) -> frozenset[str]:
+def lexer_names(name: str) -> frozenset[str]:
+    """The Pygments lexers whose file-name patterns match the file name ``name`` (by a
+    name, ``meson.build``, or by a suffix from any dot): none when Pygments knows none."""
     by_suffix, others = _patterns()
     found = {lexer for pattern, lexer in others if pattern.match(name)}
     dot = name.find(".")

@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from engine.analyzer.linguist import cached_prose_language
+from engine.analyzer.linguist import cached_known, cached_prose_language
 
 _DIALECTS = (
     (re.compile(r"\.(?:md|markdown|mdx)$", re.IGNORECASE), "markdown"),
@@ -34,8 +34,16 @@ _PROSE_NAME = re.compile(
 )
 """Any name :data:`_DIALECTS` gives a dialect, and a DocC tutorial's (``.tutorial``), in one
 pattern: every file of a walk is asked."""
-LICENCE_NAME = re.compile(r"^(?:licen[cs]e|copying|notice)(?:[-_.][\w.-]*)?$", re.IGNORECASE)
-"""A licence file's name: ``LICENSE``, ``LICENCE.txt``, ``COPYING``, ``NOTICE.md``."""
+LICENCE_NAME = re.compile(
+    r"^(?:(?:un)?licen[cs]e|copying|copyright|notice|patents|ofl)(?:[-_.][\w.-]*)?$",
+    re.IGNORECASE,
+)
+"""A licence file's name, as GitHub's licence detection (licensee) names one: ``LICENSE``,
+``LICENCE.txt``, ``UNLICENSE``, ``COPYING``, ``PATENTS``, ``OFL.txt``; and ``NOTICE.md``
+(Apache's), ``COPYRIGHT`` (Lua's, Debian's)."""
+LICENCE_FOLDERS = frozenset({"licenses", "licences"})
+"""A folder of licence texts (REUSE's ``LICENSES/``, a library's ``licenses/`` that it
+shows its users): every file in it is a licence."""
 CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html"})
 """Dialects whose files are documentation only when their content says so."""
 
@@ -101,7 +109,34 @@ def prose_dialect(rel: str) -> str | None:
         if language_of(parts[-1]) is None:  # README, INSTALL: text, if its content reads so
             return "text"
         return None
-    return linguist_dialect(parts[-1])
+    return linguist_dialect(parts[-1]) or ("text" if unnamed_format(parts[-1]) else None)
+
+
+def unnamed_format(name: str) -> bool:
+    """Whether no table names the format of the file ``name`` (which has an extension):
+    not this project's table of languages, not GitHub Linguist's extensions (any type:
+    code, markup, data or prose), not Pygments' lexers' file-name patterns (which name
+    files as well as extensions: ``meson.build`` is Meson, ``nginx.conf`` nginx's
+    configuration). Doxygen's ``manual.dox``, Qt's ``.qdoc`` pages, ``README.old`` and
+    ``redis.conf`` are such files: ``text`` whose content decides (:func:`by_content_only`).
+    The next layout nobody listed is in when it reads as sentences, and out (neither
+    documentation nor code) when it is data, configuration or binary."""
+    first = name.find(".", 1)
+    if first <= 0 or cached_known(name[first:].lower()):
+        return False
+    # Imported here: the prompt hook's classify_path loads neither table.
+    from engine.analyzer.comment_syntax import lexer_names
+    from engine.analyzer.languages import language_of
+
+    return language_of(name) is None and not lexer_names(name)
+
+
+def by_content_only(name: str) -> bool:
+    """Whether the file ``name`` is proposed as text by nothing in its name: none at all
+    (``README``) or one no table knows (:func:`unnamed_format`). Such a file that does not
+    read as a document is neither documentation nor code (a ``.txt`` file is named as
+    documentation, and one that is no document is left out of it)."""
+    return is_bare_name(name) or unnamed_format(name)
 
 
 def is_bare_name(name: str) -> bool:
@@ -113,7 +148,10 @@ def is_bare_name(name: str) -> bool:
 
 def is_licence(rel: str) -> bool:
     """Whether the file ``rel`` is a licence (``LICENSE``, ``COPYING.txt``…)."""
-    return LICENCE_NAME.match(rel.rpartition("/")[2]) is not None
+    folder, _, name = rel.rpartition("/")
+    if LICENCE_NAME.match(name) is not None:
+        return True
+    return folder.rpartition("/")[2].lower() in LICENCE_FOLDERS
 
 
 def listing(folder: Path) -> list[os.DirEntry[str]]:

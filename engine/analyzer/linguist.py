@@ -151,3 +151,10 @@ def prose_language(
 def cached_prose_language(suffixes: str) -> str | None:
     """:func:`prose_language` from the installed packages, kept per ``suffixes``."""
     return prose_language(suffixes)
+
+
+@lru_cache(maxsize=4096)
+def cached_known(suffixes: str) -> bool:
+    """Whether Linguist gives a file whose name ends in ``suffixes`` any language, of any
+    type (:func:`known_kinds` from the installed packages, kept per ``suffixes``)."""
+    return bool(known_kinds(suffixes))

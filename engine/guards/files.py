@@ -96,9 +96,16 @@ def resolve_inside(base: Path, path: Path, *, allow_hidden: bool = False) -> Pat
 
 
 def read_project_bytes(
-    base: Path, path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, allow_hidden: bool = False
+    base: Path,
+    path: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allow_hidden: bool = False,
+    start_only: bool = False,
 ) -> bytes:
     """The bytes of a regular file inside ``base``, at most ``max_bytes`` of them.
+    ``start_only``: only the file's start is wanted (to tell what it is), so a longer
+    file is not refused: its first ``max_bytes`` are read.
 
     Raises:
         FileRefusedError: see the module docstring; also an unreadable file.
@@ -106,16 +113,17 @@ def read_project_bytes(
     """
     real = resolve_inside(base, path, allow_hidden=allow_hidden)
     name = _name(base, path if path.is_absolute() else base / path)
+    cap = None if start_only else max_bytes
     try:
-        _check_stat(name, os.stat(real), max_bytes)
+        _check_stat(name, os.stat(real), cap)
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
         raise NotFoundError(f"{name}: no such file") from None
     except OSError as exc:
         raise FileRefusedError(name, f"unreadable ({_why(exc)})") from None
     with os.fdopen(fd, "rb") as fh:
-        _check_stat(name, os.fstat(fh.fileno()), max_bytes)  # swapped since the check?
-        data = fh.read(max_bytes + 1)
+        _check_stat(name, os.fstat(fh.fileno()), cap)  # swapped since the check?
+        data = fh.read(max_bytes if start_only else max_bytes + 1)
     if len(data) > max_bytes:
         raise _too_large(name, len(data), max_bytes)
     return data
@@ -212,10 +220,11 @@ def write_project_file(base: Path, path: Path, text: str) -> None:
         raise
 
 
-def _check_stat(name: str, st: os.stat_result, max_bytes: int) -> None:
+def _check_stat(name: str, st: os.stat_result, max_bytes: int | None) -> None:
+    """Refuse what is not a regular file, or (``max_bytes`` given) is larger than it."""
     if kind := kind_of(st.st_mode):
         raise FileRefusedError(name, f"{kind}, not a regular file", "only regular files are read")
-    if st.st_size > max_bytes:
+    if max_bytes is not None and st.st_size > max_bytes:
         raise _too_large(name, st.st_size, max_bytes)
 
 

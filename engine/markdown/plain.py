@@ -105,29 +105,30 @@ def reads_as_prose(text: str) -> bool:
     return code < CODE_LINE_SHARE * len(lines) and len(SENTENCE_END.findall(head)) >= 2
 
 
-def text_kind(text: str, name: str) -> str | None:
+def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     """``"man"``, ``"vimdoc"`` or ``"text"`` for a documentation file named ``name`` whose
-    text is ``text`` (a ``.txt`` file, a name without an extension or a man page's name),
-    ``None`` when it is not one."""
+    text is ``text`` (a ``.txt`` file, a name without an extension, a man page's name, or
+    any name of dialect ``"text"``: one whose format no table names), ``None`` when it is
+    not one."""
     lowered = name.lower()
     if ROFF_SUFFIX.search(lowered):
         return "man" if is_roff(text) else None
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
-    if bare and text.startswith("#!"):
-        return None  # a script named without an extension
-    if lowered.endswith(TEXT_SUFFIX) or bare:
+    if lowered.endswith(TEXT_SUFFIX) or bare or dialect == "text":
+        if text.startswith("#!") and not lowered.endswith(TEXT_SUFFIX):
+            return None  # a script named without an extension, or with one nobody knows
         if is_vimdoc(text):
             return "vimdoc"
         return "text" if reads_as_prose(text) else None
     return None
 
 
-def plain_as_markdown(text: str, name: str) -> str:
-    """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file, line
-    for line; any other text as it is."""
+def plain_as_markdown(text: str, name: str, dialect: str | None = None) -> str:
+    """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file (or
+    of ``dialect`` ``"text"``), line for line; any other text as it is."""
     if name.lower().endswith(ODOC_SUFFIX):
         return odoc_as_markdown(text)
-    kind = text_kind(text, name)
+    kind = text_kind(text, name, dialect)
     if kind == "man":
         return roff_as_markdown(text)
     if kind == "vimdoc":

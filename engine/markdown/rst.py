@@ -100,7 +100,7 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return html_as_markdown(text)
     if dialect is not None and dialect not in OWN_DIALECTS:
         return markup_as_markdown(text, dialect)
-    return plain_as_markdown(text, name)
+    return plain_as_markdown(text, name, dialect)
 
 
 def rst_as_markdown(text: str) -> str:

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.analyzer.doc_kinds import CONTENT_DECIDES, is_bare_name, is_licence, prose_dialect
+from engine.analyzer.doc_kinds import CONTENT_DECIDES, by_content_only, is_licence, prose_dialect
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
@@ -44,7 +44,7 @@ from engine.core.defaults import DEFAULT_SOURCES
 from engine.core.errors import EngineError, InvalidInputError
 from engine.core.models import Category
 from engine.core.validation import parse_category
-from engine.guards.files import read_project_bytes
+from engine.guards.files import DEFAULT_MAX_BYTES, read_project_bytes
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,11 @@ NOT_DOCS_BY_CONTENT = "data, not documentation"
 """The rule of a YAML file whose content is configuration or data, not prose, or of an
 HTML page that is a template or an app's page: no documentation, as a file of code's
 language is none (:mod:`engine.markdown.yaml_docs`, :mod:`engine.markdown.html_docs`)."""
+START_BYTES = 65_536
+"""How much of a file that nothing in its name proposes as documentation (``README``,
+``manual.dox``) is read to decide whether it is one: its kind is told from its start."""
+BINARY_SNIFF_BYTES = 8_192
+"""A NUL byte in a file's first bytes makes it binary (git's own test)."""
 _BY_CONTENT_ONLY = frozenset({"yaml", "html"})
 """Dialects whose files are "other" (neither documentation nor code) when their content is
 no document (and files named without an extension: :func:`_bare_text`)."""
@@ -162,13 +167,27 @@ class SourceSet:
             return SourceDecision(rel, True, rule)
         if not (self.root / rel).exists():
             return SourceDecision(rel, True, rule)
+        unnamed = _bare_text(rel, dialect)  # only its start is read: it may be an image
         try:
-            data = read_project_bytes(self.root, Path(rel))
+            data = read_project_bytes(
+                self.root, Path(rel), max_bytes=START_BYTES if unnamed else DEFAULT_MAX_BYTES,
+                start_only=unnamed,
+            )  # fmt: skip
         except EngineError as exc:
             return SourceDecision(rel, False, "unreadable or too large", str(exc))
+        if unnamed and b"\x00" in data[:BINARY_SNIFF_BYTES]:
+            return SourceDecision(rel, False, NOT_DOCS_BY_CONTENT, "binary")
         kind, refused = _kind_of(data.decode("utf-8", errors="replace"), rel, dialect)
         if kind is None:
             return SourceDecision(rel, False, refused)
+        if unnamed and len(data) == START_BYTES:  # a document: is the whole too large?
+            try:
+                size = (self.root / rel).stat().st_size
+            except OSError as exc:  # gone since it was read
+                return SourceDecision(rel, False, "unreadable or too large", str(exc))
+            if size > DEFAULT_MAX_BYTES:
+                too_large = f"{rel}: over {DEFAULT_MAX_BYTES:,} bytes (it is {size:,})"
+                return SourceDecision(rel, False, "unreadable or too large", too_large)
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
         return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
 
@@ -278,13 +297,14 @@ def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
     from engine.markdown.plain import text_kind
 
     refused = NOT_DOCS_BY_CONTENT if _bare_text(rel, dialect) else "not prose by its content"
-    return text_kind(text, rel), refused
+    return text_kind(text, rel, dialect), refused
 
 
 def _bare_text(rel: str, dialect: str | None) -> bool:
-    """Whether ``rel`` is a text file by its name without an extension (``README``): one
-    that is no document is "other", as a ``.txt`` file named so is not."""
-    return dialect == "text" and is_bare_name(rel.rpartition("/")[2])
+    """Whether ``rel`` is a text file by nothing in its name (``README``, ``manual.dox``:
+    :func:`by_content_only`): one that is no document is "other", as a ``.txt`` file
+    named so is not."""
+    return dialect == "text" and by_content_only(rel.rpartition("/")[2])
 
 
 def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:

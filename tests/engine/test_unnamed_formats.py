@@ -1,0 +1,154 @@
+"""A file whose format no table names is text whose content decides: the next layout
+nobody listed is in when it reads as sentences (Doxygen's ``.dox`` pages, Qt's ``.qdoc``,
+``redis.conf``), and "other" when it is data, configuration, code or binary. Licence
+texts are licences under every name GitHub's licence detection gives them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from project_files import sources, write
+
+from engine.analyzer.doc_kinds import is_licence, prose_dialect, unnamed_format
+from engine.core.config import load_config
+from engine.guards.files import FileRefusedError, read_project_bytes
+from engine.services.indexing import Indexer
+from engine.services.memory import Memory
+from engine.services.source_report import explain_sources
+
+PROSE = (
+    "A sprocket with more teeth turns more slowly but carries more torque. Pick the count\n"
+    "from the chain pitch and the speed you need, and oil the chain every thousand hours.\n"
+    "Nothing else needs care: the housing is sealed, and the bearings last the gear's life.\n"
+)
+DOXYGEN = (
+    "/** \\page sprockets Choosing sprockets\n\n\\section teeth The number of teeth\n\n"
+    + PROSE
+    + "*/\n"
+)
+CONFIG_WITH_COMMENTS = (
+    "# The port.\nport = 8080\nworkers = 4\n# Where logs go.\nlog = /var/log/x\n" * 6
+)
+QDOC = "/*!\n    \\page widgets.html\n    \\title Widgets\n\n" + PROSE + "*/\n"
+MESON = (
+    "# We copy the scripts. The tests assume the same names as the files in the tree.\n"
+    "# The installed ones match the executable's name instead, as users expect them to.\n"
+    "foreach script : ['a.bash', 'b.zsh']\n  fs.copyfile(script)\nendforeach\n"
+    "install_data('a.bash', install_dir: get_option('datadir') / 'completions')\n"
+)
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 64
+
+
+def _rules(root: Path) -> dict[str, tuple[str, bool, str]]:
+    return {
+        f.decision.rel: (f.what, f.decision.included, f.decision.rule)
+        for f in explain_sources(root, load_config(root)).files
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "unnamed"),
+    [
+        ("manual.dox", True),
+        ("widgets.qdoc", True),
+        ("redis.conf", True),
+        ("README.old", True),
+        ("notes.xyz", True),
+        ("meson.build", False),  # Pygments names it (Meson)
+        ("nginx.conf", False),  # Pygments: nginx's configuration
+        ("Cargo.toml", False),  # Linguist: data
+        ("page.html", False),  # Linguist: markup
+        ("tool.rs", False),  # the table: Rust
+        ("guide.wiki", False),  # Linguist: prose (Wikitext)
+        ("README", False),  # no extension: a bare name, decided apart
+        (".gitignore", False),  # hidden, no extension
+    ],
+)
+def test_a_format_is_unnamed_only_where_no_table_knows_it(name: str, unnamed: bool) -> None:
+    assert unnamed_format(name) is unnamed
+
+
+def test_a_file_no_table_names_is_documentation_when_it_reads_as_sentences(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {
+        "doc/manual.dox": DOXYGEN,
+        "src/doc/widgets.qdoc": QDOC,
+        "server.conf": CONFIG_WITH_COMMENTS,
+        "completion/meson.build": MESON,
+        "Cargo.lock": '[[package]]\nname = "memchr"\nversion = "2.7.4"\n' * 10,
+        "tools/release.in": "#!/bin/sh\n# Deploys the site. It copies every page.\n" + PROSE,
+    })  # fmt: skip
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/diagram.img").write_bytes(PNG)
+    assert sources(tmp_path) == ["doc/manual.dox", "src/doc/widgets.qdoc"]
+    rules = _rules(tmp_path)
+    assert rules["doc/manual.dox"] == ("docs", True, "text")
+    for other in ("server.conf", "Cargo.lock", "tools/release.in", "docs/diagram.img"):
+        assert rules[other] == ("other", False, "not documentation or code"), other
+    assert rules["completion/meson.build"][0] != "docs"
+    summary = explain_sources(tmp_path, load_config(tmp_path)).summary()
+    assert summary.startswith("docs 2 (text 2)"), summary
+
+
+def test_a_page_of_an_unnamed_format_is_searchable_with_its_file_and_line(
+    tmp_path: Path, memory: Memory
+) -> None:
+    write(tmp_path, {"doc/manual.dox": DOXYGEN, "doc/logo.img": ""})
+    (tmp_path / "doc/logo.img").write_bytes(PNG)
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("sprocket teeth torque", mode="keyword", limit=3).results
+    assert hits and hits[0].entry.file_path == "doc/manual.dox"
+    assert "carries more torque" in hits[0].entry.content
+    assert all(h.entry.file_path != "doc/logo.img" for h in hits)
+
+
+def test_only_the_start_of_a_large_file_of_an_unnamed_format_is_read(tmp_path: Path) -> None:
+    """A 3 MB image in the docs is told apart by its first bytes; it is never refused as
+    too large (a docs rule), never read whole."""
+    (tmp_path / "docs").mkdir()
+    big = tmp_path / "docs/scan.raw"
+    big.write_bytes(PNG + os.urandom(3_000_000))
+    with pytest.raises(FileRefusedError, match="over 2,000,000 bytes"):
+        read_project_bytes(tmp_path, Path("docs/scan.raw"))
+    start = read_project_bytes(tmp_path, Path("docs/scan.raw"), max_bytes=1_000, start_only=True)
+    assert start == big.read_bytes()[:1_000]
+    assert _rules(tmp_path)["docs/scan.raw"] == ("other", False, "not documentation or code")
+
+
+def test_a_file_of_an_unnamed_format_is_text_to_the_readers() -> None:
+    assert prose_dialect("doc/manual.dox") == "text"
+    assert prose_dialect("completion/meson.build") is None
+
+
+@pytest.mark.parametrize(
+    "rel",
+    ["UNLICENSE", "crates/cli/UNLICENSE", "deps/lua/COPYRIGHT", "PATENTS", "fonts/OFL.txt",
+     "LICENSES/MIT.txt", "src/lib/licenses/GPL_V2", "LICENSE.md", "COPYING"],
+)  # fmt: skip
+def test_licence_texts_are_licences_under_every_name(rel: str) -> None:
+    assert is_licence(rel)
+
+
+@pytest.mark.parametrize("rel", ["docs/licensing-faq-answers.md", "src/copy.c", "README"])
+def test_a_page_about_licences_is_no_licence(rel: str) -> None:
+    assert not is_licence(rel)
+
+
+def test_licence_texts_stay_out_of_the_docs_under_every_name(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "README": PROSE, "UNLICENSE": PROSE, "deps/lua/COPYRIGHT": PROSE,
+        "LICENSES/Apache-2.0.txt": PROSE,
+    })  # fmt: skip
+    assert sources(tmp_path) == ["README"]
+    rules = _rules(tmp_path)
+    assert rules["UNLICENSE"][2] == rules["LICENSES/Apache-2.0.txt"][2] == "licence"
+
+
+def test_a_document_of_an_unnamed_format_too_large_to_index_says_so(tmp_path: Path) -> None:
+    write(tmp_path, {"doc/manual.dox": DOXYGEN * 8_000, "README": PROSE * 8_000})
+    rules = _rules(tmp_path)
+    for rel in ("doc/manual.dox", "README"):
+        assert rules[rel] == ("docs", False, "unreadable or too large"), rel
