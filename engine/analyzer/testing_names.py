@@ -57,6 +57,9 @@ folders hold tests by a convention their words do not tell, each taken on its me
 - ``t/`` and ``xt/`` at the top of the project only: Perl's test scripts (``prove`` and
   ``make test`` run ``t/*.t``; ``xt/`` holds the author's extra tests) and git's and
   other sharness suites. A one-letter word is no word, so the rule above cannot tell.
+- ``regress/`` at the top of the project only: the regression tests of OpenBSD's tree and
+  the projects that follow it (OpenSSH, tmux: shell scripts and the configurations they
+  load), run by ``make regress``.
 
 Not test folders: ``unittest/`` (CPython's ``Lib/unittest/`` is the framework), ``bench/``
 (as often a tool's workbench as its benchmarks), a test word inside a word or between
@@ -136,7 +139,7 @@ TEST_FOLDERS = frozenset(
      "benches"}
 )  # fmt: skip
 """Folders that hold tests though their words do not say so (the module's docstring)."""
-TOP_TEST_FOLDERS = frozenset({"testing", "t", "xt"})
+TOP_TEST_FOLDERS = frozenset({"testing", "t", "xt", "regress"})
 """Folders that hold tests at the top of the project only (the module's docstring)."""
 
 

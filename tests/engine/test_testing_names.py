@@ -113,6 +113,7 @@ IN_TEST_FOLDERS = [
     "__mocks__/fs.js", "e2e/login.ts", "benches/parse.rs", "benchmarks/routers/bench.mts",
     "pkgs/shelf/benchmark/pipeline.dart", "testing/python/approx.py",
     "t/dsl/route.t", "xt/perlcritic.t", "t/t0001-init.sh",  # Perl's and sharness' suites
+    "regress/new-session-size.sh", "regress/conf/99749670.conf",  # OpenBSD's, tmux's
 ]  # fmt: skip
 NOT_IN_TEST_FOLDERS = [
     # a package's test helpers below the top, a test word inside a folder's word or among
@@ -122,6 +123,7 @@ NOT_IN_TEST_FOLDERS = [
     "Sources/ArgumentParserTestHelpers/Helpers.swift", "src/my_test_tools/a.py",
     "bench/repo_qa/run.py", "Lib/unittest/case.py", "src/main/java/Main.kt",
     "lib/t/helper.pm",  # a one-letter folder below the top is nobody's convention
+    "src/regress/plan.c",  # a regression module (a type checker's), not OpenBSD's suite
 ]  # fmt: skip
 
 
