@@ -44,6 +44,9 @@ _WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
 _CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
 SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
 """A sentence's end: a lowercase letter, then a full stop, a question or an exclamation mark."""
+_LATEX_STRUCTURE = re.compile(
+    r"^[ \t]*\\(?:(?:sub)*section|chapter|part|paragraph|begin)\*?\{", re.MULTILINE
+)
 _VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
 _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
 _VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
@@ -80,6 +83,13 @@ def is_roff(text: str) -> bool:
     return sum(1 for line in lines if _ROFF_REQUEST.match(line)) >= 2
 
 
+def is_latex(text: str) -> bool:
+    """Whether ``text`` is a LaTeX document: ``\\documentclass``, or two sectioning commands
+    or environments among its lines (a file of macros alone, ``\\newcommand``, is none)."""
+    head = text[:SNIFF_CHARS]
+    return "\\documentclass" in head or len(_LATEX_STRUCTURE.findall(head)) >= 2
+
+
 def is_vimdoc(text: str) -> bool:
     """Whether ``text`` is a Vim help file: its tag line first, or a help modeline last."""
     first = text.lstrip()[:200]
@@ -109,14 +119,22 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     """``"man"``, ``"vimdoc"`` or ``"text"`` for a documentation file named ``name`` whose
     text is ``text`` (a ``.txt`` file, a name without an extension, a man page's name, or
     any name of dialect ``"text"``: one whose format no table names), ``None`` when it is
-    not one."""
+    not one. A file named without an extension, or with one no table names, may also be a
+    man page or (``"TeX"``) a LaTeX document by its content."""
     lowered = name.lower()
     if ROFF_SUFFIX.search(lowered):
         return "man" if is_roff(text) else None
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
     if lowered.endswith(TEXT_SUFFIX) or bare or dialect == "text":
-        if text.startswith("#!") and not lowered.endswith(TEXT_SUFFIX):
-            return None  # a script named without an extension, or with one nobody knows
+        if lowered.endswith(TEXT_SUFFIX):
+            return "vimdoc" if is_vimdoc(text) else "text" if reads_as_prose(text) else None
+        # named without an extension, or with one no table names: the content says what
+        if text.startswith("#!"):
+            return None  # a script
+        if is_roff(text):
+            return "man"  # doc/tool.1.in, a man page's template
+        if is_latex(text):
+            return "TeX"  # OCaml's manual/*.etex
         if is_vimdoc(text):
             return "vimdoc"
         return "text" if reads_as_prose(text) else None

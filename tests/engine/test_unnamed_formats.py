@@ -152,3 +152,31 @@ def test_a_document_of_an_unnamed_format_too_large_to_index_says_so(tmp_path: Pa
     rules = _rules(tmp_path)
     for rel in ("doc/manual.dox", "README"):
         assert rules[rel] == ("docs", False, "unreadable or too large"), rel
+
+
+ETEX = (
+    "\\section{Classes}\nClasses are defined using a small language, similar to the module\n"
+    "language. A quokka class holds its methods.\n\n\\subsection{Class types}\n"
+    "Class types specify the general shape of classes.\n\\begin{verbatim}\nclass c = object end\n"
+    "\\end{verbatim}\n"
+)
+ROFF_TEMPLATE = (
+    '.TH TOOL 1 "@DATE@"\n.SH NAME\ntool \\- copy pages\n.SH OPTIONS\n.TP\n.B \\-q\n'
+    "Copy the quokka pages quietly.\n"
+)
+
+
+def test_a_latex_document_or_a_man_page_of_an_unnamed_format_is_read_as_one(
+    tmp_path: Path, memory: Memory
+) -> None:
+    """OCaml's manual is LaTeX in ``.etex`` files; a man page's template is ``tool.1.in``."""
+    write(tmp_path, {"manual/src/classes.etex": ETEX, "doc/tool.1.in": ROFF_TEMPLATE})
+    rules = _rules(tmp_path)
+    assert rules["manual/src/classes.etex"] == ("docs", True, "TeX")
+    assert rules["doc/tool.1.in"] == ("docs", True, "man page")
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("quokka", mode="keyword", limit=5).results
+    titles = {(h.entry.file_path, h.entry.section_title) for h in hits}
+    assert ("manual/src/classes.etex", "Classes > Classes") in titles, titles
+    assert ("doc/tool.1.in", "TOOL > OPTIONS") in titles, titles
+    assert all("\\section" not in h.entry.content for h in hits)
