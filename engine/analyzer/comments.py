@@ -95,6 +95,30 @@ def opening_comment(text: str, syntax: CommentSyntax = ANY_LANGUAGE) -> str:
     return ""
 
 
+LICENCE_WORDS = re.compile(
+    r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted",
+    re.IGNORECASE,
+)
+"""What a licence header says (:data:`NOT_DOC`'s licence half)."""
+
+
+def after_licence_header(text: str) -> str:
+    """``text`` from the line after the comment it opens with when that comment is a
+    licence header (it names a copyright or a licence), in any language's markers; else
+    ``text`` as it is. What a file of unknown format is must be read after its header:
+    fifteen lines of the Apache licence read as sentences whatever follows them."""
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    if index == len(lines):
+        return text
+    block, end = _comment_at(lines, index, ANY_LANGUAGE)
+    if block is None or not LICENCE_WORDS.search(block):
+        return text
+    return "\n".join(lines[end:])
+
+
 @lru_cache(maxsize=256)
 def _line_comment(markers: tuple[str, ...]) -> re.Pattern[str]:
     """A line comment's opening marker, its last character repeated (``---``, ``##``,

@@ -41,6 +41,9 @@ SNIFF_CHARS = 20_000
 """How much of a file's start its kind is read from."""
 
 _WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
+_PROSE_WORDS = re.compile(r"(?<!\S)[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*(?!\S)")
+""":data:`_WORD` over a whole text: each whitespace-separated token that is a word, found
+in one pass (a walk judges thousands of files by their first 20,000 characters)."""
 _CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
 SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
 """A sentence's end: a lowercase letter, then a full stop, a question or an exclamation mark."""
@@ -106,9 +109,8 @@ def reads_as_prose(text: str) -> bool:
     """Whether ``text`` is mostly words in sentences (a plain-text document), not a listing
     of code with comments between (a ``go doc`` dump: its signatures are the code's own)."""
     head = text[:SNIFF_CHARS]
-    tokens = head.split()
-    words = sum(1 for token in tokens if is_word(token))
-    if words < PROSE_MIN_WORDS or words < PROSE_WORD_SHARE * len(tokens):
+    words = len(_PROSE_WORDS.findall(head))
+    if words < PROSE_MIN_WORDS or words < PROSE_WORD_SHARE * len(head.split()):
         return False
     lines = [line for line in head.splitlines() if line.strip()]
     code = sum(1 for line in lines if _CODE_LINE.search(line))

@@ -119,7 +119,7 @@ class SourceExplainer:
         if docs.rule == "knowledge folder":  # indexed whole, every note
             return FileDecision(DOCS, SourceDecision(rel, True, "knowledge", docs.detail))
         language = language_of(rel.rpartition("/")[2])
-        if docs.rule == NOT_DOCS_BY_CONTENT or (not docs.included and self.sources.is_data(rel)):
+        if docs.rule == NOT_DOCS_BY_CONTENT or (not docs.included and self.sources.is_data(docs)):
             # configuration or data (a YAML file left out by another rule is read to say so)
             return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
         what = DOCS if docs.rule != "not documentation" else CODE

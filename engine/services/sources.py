@@ -35,7 +35,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.analyzer.doc_kinds import CONTENT_DECIDES, by_content_only, is_licence, prose_dialect
+from engine.analyzer.comments import after_licence_header
+from engine.analyzer.doc_kinds import (
+    CONTENT_DECIDES,
+    by_content_only,
+    is_bare_name,
+    is_licence,
+    prose_dialect,
+)
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
@@ -66,6 +73,8 @@ START_BYTES = 65_536
 ``manual.dox``) is read to decide whether it is one: its kind is told from its start."""
 BINARY_SNIFF_BYTES = 8_192
 """A NUL byte in a file's first bytes makes it binary (git's own test)."""
+UNREADABLE = "unreadable or too large"
+"""The rule of a documentation file that cannot be read whole (:func:`read_project_bytes`)."""
 _BY_CONTENT_ONLY = frozenset({"yaml", "html"})
 """Dialects whose files are "other" (neither documentation nor code) when their content is
 no document (and files named without an extension: :func:`_bare_text`)."""
@@ -174,30 +183,40 @@ class SourceSet:
                 start_only=unnamed,
             )  # fmt: skip
         except EngineError as exc:
-            return SourceDecision(rel, False, "unreadable or too large", str(exc))
+            return SourceDecision(rel, False, UNREADABLE, str(exc))
         if unnamed and b"\x00" in data[:BINARY_SNIFF_BYTES]:
             return SourceDecision(rel, False, NOT_DOCS_BY_CONTENT, "binary")
-        kind, refused = _kind_of(data.decode("utf-8", errors="replace"), rel, dialect)
+        text = data.decode("utf-8", errors="replace")
+        if unnamed:  # judged by what follows a licence header
+            text = after_licence_header(text)
+        kind, refused = _kind_of(text, rel, dialect)
         if kind is None:
             return SourceDecision(rel, False, refused)
         if unnamed and len(data) == START_BYTES:  # a document: is the whole too large?
             try:
                 size = (self.root / rel).stat().st_size
             except OSError as exc:  # gone since it was read
-                return SourceDecision(rel, False, "unreadable or too large", str(exc))
+                return SourceDecision(rel, False, UNREADABLE, str(exc))
             if size > DEFAULT_MAX_BYTES:
                 too_large = f"{rel}: over {DEFAULT_MAX_BYTES:,} bytes (it is {size:,})"
-                return SourceDecision(rel, False, "unreadable or too large", too_large)
+                return SourceDecision(rel, False, UNREADABLE, too_large)
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
         return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
 
-    def is_data(self, rel: str) -> bool:
-        """Whether ``rel`` is a YAML file or an HTML page whose content is configuration,
-        data or a template, not documentation, whatever rule decided it (the report's
-        "other")."""
+    def is_data(self, left_out: SourceDecision) -> bool:
+        """Whether the file a rule left out (``left_out``) is a YAML file, an HTML page
+        or a file named without an extension whose content is configuration, data or a
+        template, not documentation (the report's "other"). A file whose format no table
+        names, left out by a rule other than its content's, is "other" unread: out either
+        way, and a walk meets thousands (Apache's manual translations, ``*.xml.fr``)."""
+        rel = left_out.rel
         dialect = prose_dialect(rel)
         if dialect is None or (dialect not in _BY_CONTENT_ONLY and not _bare_text(rel, dialect)):
             return False
+        if left_out.rule == UNREADABLE:
+            return False  # its content was read: a document too large to index
+        if not is_bare_name(rel.rpartition("/")[2]) and dialect == "text":
+            return True  # an unnamed format
         return self._content(rel, dialect, dialect).rule == NOT_DOCS_BY_CONTENT
 
     def _translation(self, parts: list[str]) -> bool:

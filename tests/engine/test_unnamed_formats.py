@@ -9,11 +9,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from project_files import sources, write
 
 from engine.analyzer.doc_kinds import is_licence, prose_dialect, unnamed_format
 from engine.core.config import load_config
 from engine.guards.files import FileRefusedError, read_project_bytes
+from engine.markdown.plain import _PROSE_WORDS, is_word
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
@@ -180,3 +183,34 @@ def test_a_latex_document_or_a_man_page_of_an_unnamed_format_is_read_as_one(
     assert ("manual/src/classes.etex", "Classes > Classes") in titles, titles
     assert ("doc/tool.1.in", "TOOL > OPTIONS") in titles, titles
     assert all("\\section" not in h.entry.content for h in hits)
+
+
+APACHE_HEADER = "".join(
+    f"# {line}\n"
+    for line in (
+        "Licensed to the Apache Software Foundation (ASF) under one or more contributor",
+        "license agreements. See the NOTICE file distributed with this work for additional",
+        "information regarding copyright ownership. The ASF licenses this file to You under",
+        "the Apache License, Version 2.0 (the License); you may not use this file except in",
+        "compliance with the License. Unless required by applicable law or agreed to in",
+        "writing, software distributed under the License is distributed on an AS IS BASIS.",
+    )
+)
+
+
+def test_a_file_of_an_unnamed_format_is_judged_after_its_licence_header(tmp_path: Path) -> None:
+    """Apache's ``support/envvars-std.in``: six lines of licence read as sentences, and
+    the shell code after them is what the file is."""
+    write(tmp_path, {
+        "support/envvars.in": APACHE_HEADER + 'if test "x$@VAR@" != "x"; then\n  X=1\nfi\n' * 3,
+        "doc/widgets.qdoc": "// Copyright (C) 2023 The Qt Company Ltd.\n"
+        "// SPDX-License-Identifier: GFDL-1.3\n\n" + QDOC,
+    })  # fmt: skip
+    rules = _rules(tmp_path)
+    assert rules["support/envvars.in"] == ("other", False, "not documentation or code")
+    assert rules["doc/widgets.qdoc"] == ("docs", True, "text")
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab Z.,;:!?()'\"“”‘’-\n\t1_")), max_size=200))
+def test_words_are_counted_in_one_pass_as_token_by_token(text: str) -> None:
+    assert len(_PROSE_WORDS.findall(text)) == sum(1 for t in text.split() if is_word(t))
