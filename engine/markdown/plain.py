@@ -50,6 +50,11 @@ SENTENCE_END = re.compile(r"[a-z][.!?](?:\s|$)")
 _LATEX_STRUCTURE = re.compile(
     r"^[ \t]*\\(?:(?:sub)*section|chapter|part|paragraph|begin)\*?\{", re.MULTILINE
 )
+MAX_TITLE = 80
+"""The longest line plain text underlines as a title."""
+_UNDERLINE = re.compile(r"^[ \t]*([=\-~^*+#])\1{2,}[ \t]*$")
+_BANNER = re.compile(r"^[ \t]*([#=*~/+-])\1{2,}[ \t]+(?P<title>\w.{0,78}?)[ \t]+\1{3,}[ \t]*$")
+"""A title between runs of one symbol: ``##### NETWORK #####``, ``=== Options ===``."""
 _VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
 _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
 _VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
@@ -154,8 +159,46 @@ def plain_as_markdown(text: str, name: str, dialect: str | None = None) -> str:
     if kind == "vimdoc":
         return vimdoc_as_markdown(text)
     if kind == "text":
-        return _escape_lines(text)
+        return text_as_markdown(text)
     return text
+
+
+def text_as_markdown(text: str) -> str:
+    """A plain-text document as markdown, line for line, its titles as headings in the two
+    ways plain text writes them: underlined (``Basic Installation`` over ``=====``, as GNU's
+    INSTALL and OpenSSH's do; each underline character a level, in the order met, as
+    reStructuredText reads them) and between runs of one symbol (redis.conf's
+    ``##### NETWORK #####``). The underlines are blanked; every other line shows as it is."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    out = [escape_line(line) for line in lines]
+    levels: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        if banner := _BANNER.match(line):
+            out[index] = "## " + escape_line(banner.group("title"))
+            continue
+        title = line.strip()
+        if index + 1 >= len(lines) or not _is_title(title):
+            continue
+        rule = _UNDERLINE.match(lines[index + 1])
+        width = len(lines[index + 1].strip())
+        if rule is None or not (max(3, 0.6 * len(title)) <= width <= 2 * len(title) + 4):
+            continue
+        if index > 0 and lines[index - 1].strip():  # a title stands after a blank line
+            continue
+        level = levels.setdefault(rule.group(1), min(2 + len(levels), 6))
+        out[index], out[index + 1] = "#" * level + " " + escape_line(title), ""
+    return "\n".join(out)
+
+
+def _is_title(line: str) -> bool:
+    """Whether a line could be a title: short, with a letter, not a sentence's end or a
+    rule itself."""
+    return (
+        0 < len(line) <= MAX_TITLE
+        and any(c.isalpha() for c in line)
+        and not line.endswith((".", ",", ";"))
+        and _UNDERLINE.match(line) is None
+    )
 
 
 def roff_as_markdown(text: str) -> str:

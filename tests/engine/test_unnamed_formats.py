@@ -16,7 +16,7 @@ from project_files import sources, write
 from engine.analyzer.doc_kinds import is_licence, prose_dialect, unnamed_format
 from engine.core.config import load_config
 from engine.guards.files import FileRefusedError, read_project_bytes
-from engine.markdown.plain import _PROSE_WORDS, is_word
+from engine.markdown.plain import _PROSE_WORDS, is_word, text_as_markdown
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
@@ -214,3 +214,46 @@ def test_a_file_of_an_unnamed_format_is_judged_after_its_licence_header(tmp_path
 @given(st.text(alphabet=st.sampled_from(list("ab Z.,;:!?()'\"“”‘’-\n\t1_")), max_size=200))
 def test_words_are_counted_in_one_pass_as_token_by_token(text: str) -> None:
     assert len(_PROSE_WORDS.findall(text)) == sum(1 for t in text.split() if is_word(t))
+
+
+GNU_INSTALL = (
+    "Basic Installation\n==================\n\n"
+    "The configure script guesses the values of system variables. It writes a Makefile.\n\n"
+    "Compilers and Options\n=====================\n\n"
+    "Some systems need unusual options for the quokka compiler. Give them on the command line.\n"
+    "A paragraph's last line.\n------------------------------------------------------------\n\n"
+    "Name     Value\n----     -----\n\n"
+    "################################## NETWORK #####################################\n\n"
+    "# By default the server listens on every interface. Bind it to one address instead.\n"
+)
+
+
+def test_plain_text_titles_are_headings_line_for_line() -> None:
+    out = text_as_markdown(GNU_INSTALL).split("\n")
+    assert len(out) == GNU_INSTALL.count("\n") + 1
+    headings = [line for line in out if line.startswith("#")]
+    assert headings == ["## Basic Installation", "## Compilers and Options", "## NETWORK"]
+    assert out[1] == out[6] == ""  # the underlines blanked
+    assert "\\------------------------------------------------------------" in out  # a rule
+    assert "Name     Value" in out and "\\# By default the server listens" in "\n".join(out)
+
+
+def test_a_second_underline_character_is_a_level_below_the_first() -> None:
+    text = "Guide\n=====\n\nInstall\n-------\n\nRun make.\n\nUse\n---\n\nRun it.\n"
+    headings = [line for line in text_as_markdown(text).split("\n") if line.startswith("#")]
+    assert headings == ["## Guide", "### Install", "### Use"]
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab #=-~*\n.")), max_size=300))
+def test_plain_text_keeps_one_line_for_each_line(text: str) -> None:
+    assert text_as_markdown(text).count("\n") == text.count("\n")
+
+
+def test_a_plain_text_document_is_searchable_by_its_titles(tmp_path: Path, memory: Memory) -> None:
+    write(tmp_path, {"INSTALL": GNU_INSTALL})
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("quokka compiler options", mode="keyword", limit=3).results
+    assert hits and (hits[0].entry.file_path, hits[0].entry.section_title) == (
+        "INSTALL",
+        "INSTALL > Compilers and Options",
+    )
