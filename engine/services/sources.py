@@ -176,23 +176,23 @@ class SourceSet:
             return SourceDecision(rel, True, rule)
         if not (self.root / rel).exists():
             return SourceDecision(rel, True, rule)
-        unnamed = _bare_text(rel, dialect)  # only its start is read: it may be an image
+        by_content = _bare_text(rel, dialect)  # only its start is read: it may be an image
         try:
             data = read_project_bytes(
-                self.root, Path(rel), max_bytes=START_BYTES if unnamed else DEFAULT_MAX_BYTES,
-                start_only=unnamed,
+                self.root, Path(rel), max_bytes=START_BYTES if by_content else DEFAULT_MAX_BYTES,
+                start_only=by_content,
             )  # fmt: skip
         except EngineError as exc:
             return SourceDecision(rel, False, UNREADABLE, str(exc))
-        if unnamed and b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        if by_content and b"\x00" in data[:BINARY_SNIFF_BYTES]:
             return SourceDecision(rel, False, NOT_DOCS_BY_CONTENT, "binary")
         text = data.decode("utf-8", errors="replace")
-        if unnamed:  # judged by what follows a licence header
+        if by_content:  # judged by what follows a licence header
             text = after_licence_header(text)
         kind, refused = _kind_of(text, rel, dialect)
         if kind is None:
             return SourceDecision(rel, False, refused)
-        if unnamed and len(data) == START_BYTES:  # a document: is the whole too large?
+        if by_content and len(data) == START_BYTES:  # a document: is the whole too large?
             try:
                 size = (self.root / rel).stat().st_size
             except OSError as exc:  # gone since it was read
