@@ -26,6 +26,7 @@ _DIALECTS = (
     (re.compile(r"\.ya?ml$", re.IGNORECASE), "yaml"),
     (re.compile(r"\.ipynb$", re.IGNORECASE), "notebook"),
     (re.compile(r"\.(?:html?|xhtml)$", re.IGNORECASE), "html"),
+    (re.compile(r"\.(?:xml|dbk|docbook|sgml?)$", re.IGNORECASE), "xml"),
     (re.compile(r"\.(?:tex|ltx)$", re.IGNORECASE), "TeX"),
     (re.compile(r"\.rd$", re.IGNORECASE), "Rd"),
 )
@@ -44,7 +45,7 @@ LICENCE_NAME = re.compile(
 LICENCE_FOLDERS = frozenset({"licenses", "licences"})
 """A folder of licence texts (REUSE's ``LICENSES/``, a library's ``licenses/`` that it
 shows its users): every file in it is a licence."""
-CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html"})
+CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html", "xml"})
 """Dialects whose files are documentation only when their content says so."""
 
 

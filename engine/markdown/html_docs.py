@@ -26,6 +26,7 @@ asks that the page be
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from itertools import islice
 
@@ -61,6 +62,23 @@ _VOID = frozenset(
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 
 
+@dataclass(frozen=True, slots=True)
+class Markup:
+    """What a markup language's elements mean to :class:`_Reader`: which hold code kept as
+    it is, which are blanked, and where headings are. HTML names a heading's level
+    (``<h2>``); DocBook-like XML nests sections, each with a ``<title>`` whose level is
+    its depth (or a ``name`` attribute: Maven's xdoc ``<section name="…">``)."""
+
+    verbatim: frozenset[str]
+    skipped: frozenset[str]
+    headings: dict[str, int] = field(default_factory=dict)
+    sections: frozenset[str] = frozenset()
+    titles: frozenset[str] = frozenset()
+
+
+HTML = Markup(verbatim=frozenset({"pre"}), skipped=_SKIPPED, headings=_HEADINGS)
+
+
 def is_generated(text: str) -> bool:
     """Whether the page says a tool built it (module docstring)."""
     head = text[:8192]
@@ -79,10 +97,11 @@ def reads_as_docs(text: str) -> bool:
     return sum(1 for _ in words) >= DOC_MIN_WORDS
 
 
-def html_as_markdown(text: str) -> str:
-    """``text`` (an HTML page) rewritten as markdown, line for line (module docstring)."""
+def html_as_markdown(text: str, markup: Markup = HTML) -> str:
+    """``text`` (an HTML page, or a document in another ``markup``) rewritten as
+    markdown, line for line (module docstring)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    reader = _Reader(len(lines))
+    reader = _Reader(len(lines), markup)
     try:
         reader.feed("\n".join(lines))
         reader.close()
@@ -94,8 +113,11 @@ def html_as_markdown(text: str) -> str:
 class _Reader(HTMLParser):
     """Writes each piece of text on the line it starts on (``getpos``)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, markup: Markup = HTML) -> None:
         super().__init__(convert_charrefs=True)
+        self.markup = markup
+        self.depth = 0
+        """Open section elements (DocBook's ``<sect2>`` inside ``<sect1>``)."""
         self.out: list[list[str]] = [[] for _ in range(count)]
         self.skipping: list[str] = []
         """The open elements whose content is blanked (innermost last)."""
@@ -112,16 +134,30 @@ class _Reader(HTMLParser):
         """Lines of a fenced block."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _VOID:
+        markup = self.markup
+        if tag in _VOID and markup is HTML:
             return
-        if self.skipping or tag in _SKIPPED or _is_navigation(attrs):
+        if self.skipping or tag in markup.skipped or (markup is HTML and _is_navigation(attrs)):
             self.skipping.append(tag)
-        elif tag in _HEADINGS:
-            self.heading = (_HEADINGS[tag], self.getpos()[0] - 1, [])
-        elif tag == "pre":
+        elif tag in markup.sections:
+            self.depth += 1
+            name = dict(attrs).get("name")
+            line = self.getpos()[0] - 1
+            if name and name.strip() and line < len(self.out):  # <section name="…">
+                self.out[line] = ["#" * min(self.depth, 6) + " " + " ".join(name.split())]
+                self.headings.add(line)
+        elif tag in markup.headings or tag in markup.titles:
+            level = markup.headings.get(tag) or min(max(self.depth, 1), 6)
+            self.heading = (level, self.getpos()[0] - 1, [])
+        elif tag in markup.verbatim:
             self.pre += 1
             if self.pre == 1:
                 self.pre_line = self.getpos()[0] - 1
+
+    def unknown_decl(self, data: str) -> None:
+        """``<![CDATA[…]]>`` (XML): its text, as it is."""
+        if data.startswith("CDATA["):
+            self.handle_data(data[len("CDATA[") :])
 
     def handle_endtag(self, tag: str) -> None:
         if self.skipping:
@@ -129,14 +165,17 @@ class _Reader(HTMLParser):
                 while self.skipping.pop() != tag:
                     pass
             return
-        if tag in _HEADINGS and self.heading is not None:
+        markup = self.markup
+        if (tag in markup.headings or tag in markup.titles) and self.heading is not None:
             level, line, words = self.heading
             title = " ".join(" ".join(words).split())
             if title and line < len(self.out):
                 self.out[line] = ["#" * level + " " + title]
                 self.headings.add(line)
             self.heading = None
-        elif tag == "pre" and self.pre:
+        elif tag in markup.sections and self.depth:
+            self.depth -= 1
+        elif tag in markup.verbatim and self.pre:
             self.pre -= 1
             if not self.pre:
                 self._fence(self.pre_line, self.getpos()[0] - 1)

@@ -257,6 +257,7 @@ OWN_DIALECTS = frozenset(
         "yaml",
         "notebook",
         "html",
+        "xml",
     }
 )
 """The dialects that have readers of their own (:func:`engine.markdown.rst.as_markdown`)."""

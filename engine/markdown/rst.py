@@ -43,6 +43,7 @@ from engine.markdown.html_docs import HTML_SUFFIXES, html_as_markdown
 from engine.markdown.notebooks import NOTEBOOK_SUFFIX, notebook_as_markdown
 from engine.markdown.plain import plain_as_markdown, text_kind
 from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
+from engine.markdown.xml_docs import XML_SUFFIXES, xml_as_markdown
 from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
 
 RST_SUFFIX = ".rst"
@@ -98,6 +99,8 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return notebook_as_markdown(text)
     if dialect == "html" or lowered.endswith(HTML_SUFFIXES):
         return html_as_markdown(text)
+    if dialect == "xml" or lowered.endswith(XML_SUFFIXES):
+        return xml_as_markdown(text)
     if dialect is not None and dialect not in OWN_DIALECTS:
         return markup_as_markdown(text, dialect)
     if dialect == "text" and text_kind(text, name, dialect) == "TeX":

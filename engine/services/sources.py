@@ -63,7 +63,7 @@ _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
 _NEWS_DIRS = frozenset({"blog", "_posts", "news"})
 """A site's blog: news, like release notes, not documentation."""
-_DIALECT_NAMES = {"man": "man page", "yaml": "YAML", "html": "HTML"}
+_DIALECT_NAMES = {"man": "man page", "yaml": "YAML", "html": "HTML", "xml": "XML"}
 NOT_DOCS_BY_CONTENT = "data, not documentation"
 """The rule of a YAML file whose content is configuration or data, not prose, or of an
 HTML page that is a template or an app's page: no documentation, as a file of code's
@@ -75,7 +75,7 @@ BINARY_SNIFF_BYTES = 8_192
 """A NUL byte in a file's first bytes makes it binary (git's own test)."""
 UNREADABLE = "unreadable or too large"
 """The rule of a documentation file that cannot be read whole (:func:`read_project_bytes`)."""
-_BY_CONTENT_ONLY = frozenset({"yaml", "html"})
+_BY_CONTENT_ONLY = frozenset({"yaml", "html", "xml"})
 """Dialects whose files are "other" (neither documentation nor code) when their content is
 no document (and files named without an extension: :func:`_bare_text`)."""
 LISTED_BY_MANIFEST = "listed by its manifest"
@@ -177,10 +177,11 @@ class SourceSet:
         if not (self.root / rel).exists():
             return SourceDecision(rel, True, rule)
         by_content = _bare_text(rel, dialect)  # only its start is read: it may be an image
+        start_only = by_content or dialect == "xml"  # a document says so in its first 64 KB
         try:
             data = read_project_bytes(
-                self.root, Path(rel), max_bytes=START_BYTES if by_content else DEFAULT_MAX_BYTES,
-                start_only=by_content,
+                self.root, Path(rel), max_bytes=START_BYTES if start_only else DEFAULT_MAX_BYTES,
+                start_only=start_only,
             )  # fmt: skip
         except EngineError as exc:
             return SourceDecision(rel, False, UNREADABLE, str(exc))
@@ -192,7 +193,7 @@ class SourceSet:
         kind, refused = _kind_of(text, rel, dialect)
         if kind is None:
             return SourceDecision(rel, False, refused)
-        if by_content and len(data) == START_BYTES:  # a document: is the whole too large?
+        if start_only and len(data) == START_BYTES:  # a document: is the whole too large?
             try:
                 size = (self.root / rel).stat().st_size
             except OSError as exc:  # gone since it was read
@@ -215,8 +216,8 @@ class SourceSet:
             return False
         if left_out.rule == UNREADABLE:
             return False  # its content was read: a document too large to index
-        if not is_bare_name(rel.rpartition("/")[2]) and dialect == "text":
-            return True  # an unnamed format
+        if dialect == "xml" or (dialect == "text" and not is_bare_name(rel.rpartition("/")[2])):
+            return True  # an unnamed format, or XML: a walk meets thousands
         return self._content(rel, dialect, dialect).rule == NOT_DOCS_BY_CONTENT
 
     def _translation(self, parts: list[str]) -> bool:
@@ -307,6 +308,10 @@ def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
         from engine.markdown.yaml_docs import reads_as_docs
 
         return ("yaml" if reads_as_docs(text) else None), NOT_DOCS_BY_CONTENT
+    if dialect == "xml":
+        from engine.markdown import xml_docs
+
+        return ("xml" if xml_docs.reads_as_docs(text) else None), NOT_DOCS_BY_CONTENT
     if dialect == "html":
         from engine.markdown import html_docs
 
@@ -368,6 +373,7 @@ def pattern_for(root: Path, raw: str) -> str:
             f"{raw}: only documentation files can be sources: markdown (.md, .markdown, .mdx), "
             "reStructuredText (.rst), AsciiDoc (.adoc), DocC, plain text (.txt), man pages, "
             "YAML that holds prose, Jupyter notebooks (.ipynb), HTML pages written by hand, "
+            "XML documents (DocBook, xdoc), "
             "LaTeX (.tex), R's reference pages (.Rd), and the prose formats GitHub Linguist "
             "names (Org, Pod, RDoc, Textile, Texinfo, MediaWiki…)"
         )
