@@ -5,7 +5,10 @@ unchanged (chunks cite the file's own lines), after the AsciiDoc language's own 
 (docs.asciidoctor.org, "AsciiDoc Language"):
 
 * section titles (``= Document``, ``== Section`` … six ``=`` at most, or the same with
-  ``#``) become ATX headings of their level;
+  ``#``) become ATX headings of their level, and so do two-line titles, underlined with
+  ``=``, ``-``, ``~``, ``^`` or ``+`` (levels 0 to 4) as long as the title within one
+  character (Asciidoctor's rule; git's manual pages are written so: ``SYNOPSIS`` over
+  ``--------``, which would otherwise open a listing block);
 * delimited blocks: a listing or literal block (``----``, ``....``) becomes a fenced code
   block; the contents of a comment block (``////``) and of a passthrough block (``++++``,
   raw HTML or the like) are blanked, their delimiters too; the delimiters of the blocks
@@ -29,6 +32,10 @@ ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")
 
 _TITLE = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*(?:[ \t]\1)?$")
 _CODE_DELIMITERS = re.compile(r"^(-{4,}|\.{4,})[ \t]*$")
+_TWO_LINE_TITLE = re.compile(r"^[^\W_].*$")
+"""The first line of a two-line title: it starts with a letter or a digit."""
+_UNDERLINES = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
+"""A two-line title's underline character and the markdown level it makes."""
 _HIDDEN_DELIMITERS = re.compile(r"^(/{4,}|\+{4,})[ \t]*$")
 _PROSE_DELIMITERS = re.compile(r"^(={4,}|\*{4,}|_{4,}|--|[|,:!]={3,})[ \t]*$")
 _BLANKED = re.compile(
@@ -44,8 +51,12 @@ def asciidoc_as_markdown(text: str) -> str:
     """``text`` (AsciiDoc) rewritten as markdown, line for line (module docstring)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     open_block = ""  # the delimiter of the delimited block we are in
+    underlined = -1  # the underline of the two-line title above, blanked
     for index, line in enumerate(lines):
         stripped = line.rstrip()
+        if index == underlined:
+            lines[index] = ""
+            continue
         if open_block:
             if stripped == open_block:
                 lines[index] = "```" if _CODE_DELIMITERS.match(stripped) else ""
@@ -53,7 +64,9 @@ def asciidoc_as_markdown(text: str) -> str:
             elif _HIDDEN_DELIMITERS.match(open_block):
                 lines[index] = ""
             continue
-        if _CODE_DELIMITERS.match(stripped):
+        if (level := _title_level(stripped, lines, index)) is not None:
+            lines[index], underlined = "#" * level + " " + _shown(stripped), index + 1
+        elif _CODE_DELIMITERS.match(stripped):
             open_block, lines[index] = stripped, "```"
         elif _HIDDEN_DELIMITERS.match(stripped):
             open_block, lines[index] = stripped, ""
@@ -64,6 +77,17 @@ def asciidoc_as_markdown(text: str) -> str:
         else:
             lines[index] = _shown(line)
     return "\n".join(lines)  # an unclosed listing block stays code to the end, as in AsciiDoc
+
+
+def _title_level(title: str, lines: list[str], index: int) -> int | None:
+    """The markdown level of a two-line title whose first line is ``lines[index]``
+    (``title``, stripped), or ``None`` when the next line does not underline it."""
+    if index + 1 >= len(lines) or not _TWO_LINE_TITLE.match(title):
+        return None
+    under = lines[index + 1].rstrip()
+    if len(under) < 2 or under[0] not in _UNDERLINES or under != under[0] * len(under):
+        return None
+    return _UNDERLINES[under[0]] if abs(len(under) - len(title)) <= 1 else None
 
 
 def _shown(line: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.analyzer.docs import outline
 from engine.core.config import load_config
 from engine.core.models import Source
@@ -100,3 +102,51 @@ def test_asciidoc_pages_are_default_sources_and_searchable_by_section(
     assert hits[0].entry.source is Source.MARKDOWN
     assert hits[0].entry.section_title == "Page Numbers > Start numbering on a later page"
     assert memory.search("frobnicates", mode="keyword").results
+
+
+GIT_MANUAL_PAGE = """git-reset(1)
+============
+
+NAME
+----
+git-reset - Set `HEAD` or the index to a known state
+
+SYNOPSIS
+--------
+[synopsis]
+git reset [--soft | --mixed] [<commit>]
+
+EXAMPLES
+--------
+Undo a commit and redo::
++
+------------
+$ git reset --soft HEAD^
+------------
+
+Before:
+----
+$ make
+----
+"""
+
+
+def test_two_line_titles_are_headings_and_their_underlines_open_no_block() -> None:
+    """git's manual pages: ``SYNOPSIS`` over ``--------`` is a title, not a listing."""
+    out = asciidoc_as_markdown(GIT_MANUAL_PAGE).split("\n")
+    assert len(out) == GIT_MANUAL_PAGE.count("\n") + 1
+    assert [line for line in out if line.startswith("#")] == [
+        "# git-reset(1)", "## NAME", "## SYNOPSIS", "## EXAMPLES",
+    ]  # fmt: skip
+    assert out[1] == out[4] == ""  # the underlines blanked
+    assert out.count("```") == 4  # the two listing blocks, and nothing else
+    fenced = out[out.index("```") + 1]
+    assert fenced == "$ git reset --soft HEAD^"
+    assert "git-reset - Set `HEAD` or the index to a known state" in out  # prose, not code
+    assert "Before:" in out  # 7 characters over 4: no title
+
+
+@pytest.mark.parametrize(("under", "level"), [("=", 1), ("-", 2), ("~", 3), ("^", 4), ("+", 5)])
+def test_each_underline_character_is_a_level(under: str, level: int) -> None:
+    out = asciidoc_as_markdown(f"Getting Started\n{under * 15}\nWords.\n").split("\n")
+    assert out[:2] == ["#" * level + " Getting Started", ""]
