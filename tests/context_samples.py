@@ -2,7 +2,8 @@
 
 ``DESIGN`` is what the context rules were written on; ``HELD_OUT_1`` and ``HELD_OUT_2``
 were written afterwards, each in one go (``tests/engine/test_context_rules.py`` says what
-each found on its first run). None of these values is real.
+each found on its first run). ``STATEMENTS`` are forms added after them, each with its
+kind and the value found: SQL that sets a password. None of these values is real.
 """
 
 from __future__ import annotations
@@ -79,4 +80,50 @@ HELD_OUT_2 = [
     'new NetworkCredential("svc", "P4ss!w0rdX9")',
     "key: MHcCAQEEIBkg8z3Dq1Ue2wJm9k7ZbQ0xR5yL8nP4vT6sH2aF1cE9oAoGCCqGSM49AwEHoUQDQgAE",
     "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ",
+]
+STATEMENTS: list[tuple[str, str, str]] = [
+    ("sql-password", "CREATE USER app IDENTIFIED BY 'S3cretPw!9';", "S3cretPw!9"),
+    ("sql-password", "CREATE USER 'report'@'%' IDENTIFIED BY 'Rep0rt#2024';", "Rep0rt#2024"),
+    (
+        "sql-password",
+        "ALTER USER 'root'@'localhost' IDENTIFIED WITH caching_sha2_password BY 'R00t!pass9';",
+        "R00t!pass9",
+    ),
+    ("sql-password", "GRANT SELECT ON app.* TO 'ro'@'%' IDENTIFIED BY \"Gr4nt$Ro\";", "Gr4nt$Ro"),
+    ("sql-password", "CREATE USER scott IDENTIFIED BY Tiger2024x;", "Tiger2024x"),
+    (
+        "sql-password",
+        "CREATE DATABASE LINK sales CONNECT TO app IDENTIFIED BY Lnk9pass7 USING 'orcl';",
+        "Lnk9pass7",
+    ),
+    ("sql-password", "ALTER ROLE app WITH PASSWORD 'S3cretPw!9';", "S3cretPw!9"),
+    (
+        "sql-password",
+        "CREATE ROLE reporting LOGIN PASSWORD 'r3p0rt!ng' VALID UNTIL '2030-01-01';",
+        "r3p0rt!ng",
+    ),
+    ("sql-password", "alter user postgres with encrypted password 'Pg$uper2024';", "Pg$uper2024"),
+    (
+        "sql-password",
+        "CREATE ROLE etl WITH\n  LOGIN\n  CREATEDB PASSWORD 'mUlt1L!ne9';",
+        "mUlt1L!ne9",
+    ),
+    ("sql-password", "CREATE LOGIN app WITH PASSWORD = 'S3cretPw!9'", "S3cretPw!9"),
+    ("sql-password", "ALTER LOGIN sa WITH PASSWORD = N'Sa#Strong99';", "Sa#Strong99"),
+    ("sql-password", "CREATE MASTER KEY ENCRYPTION BY PASSWORD = N'M4ster!Key77';", "M4ster!Key77"),
+    ("sql-password", "SET PASSWORD FOR 'app'@'%' = 'S3cretPw!9'", "S3cretPw!9"),
+    ("sql-password", "SET PASSWORD = PASSWORD('Legacy#77x');", "Legacy#77x"),
+    (
+        "sql-password",
+        "GRANT ALL ON db.* TO bob@'%' IDENTIFIED VIA ed25519 USING PASSWORD('M4ria!Db9');",
+        "M4ria!Db9",
+    ),
+    ("sql-password", "EXEC sp_addlogin 'bob', 'Sp4dd!Login';", "Sp4dd!Login"),
+    ("sql-password", "CONNECT TO sample USER db2inst1 USING Db2!Pass77;", "Db2!Pass77"),
+    ("sql-password", "CREATE ROLE r WITH PASSWORD = 'C4ss!Role' AND LOGIN = true;", "C4ss!Role"),
+    (
+        "sql-password",
+        "CREATE USER MAPPING FOR bob SERVER remote OPTIONS (user 'bob', password 'Fdw#Pass42');",
+        "Fdw#Pass42",
+    ),
 ]

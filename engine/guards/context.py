@@ -19,6 +19,12 @@ shares it:
   (``mysql -u root -pX``);
 - ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
   Token, a custom one) or none;
+- ``sql-password``: a statement that sets a password, in every dialect (MySQL's and
+  Oracle's ``IDENTIFIED [WITH plugin] BY 'x'``, Oracle's unquoted ``IDENTIFIED BY x``,
+  ``[WITH] [ENCRYPTED] PASSWORD [=] 'x'`` in ``CREATE``/``ALTER USER``, ``ROLE`` or
+  ``LOGIN``, SQL Server's ``BY PASSWORD = N'x'`` and ``sp_addlogin 'name', 'x'``,
+  MariaDB's ``USING PASSWORD('x')``, ``SET PASSWORD [FOR …] = 'x'``, Db2's ``CONNECT TO
+  db USER name USING x``);
 - ``prose-secret``: a sentence (``the admin password is …``, ``the staging key was …``,
   ``… as the password``);
 - ``table-secret``: a markdown table cell under a header naming a credential
@@ -110,6 +116,20 @@ _USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
 _FLAG_VALUE = (
     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]{2,}))"
 )
+_SQL_QUOTED = r"N?(?:'(?P<sq>[^'\n]{1,200})'|\"(?P<dq>[^\"\n]{1,200})\")"
+"""A SQL string (SQL Server's ``N'…'`` too), or Oracle's double-quoted password."""
+
+
+def _sql(m: Any, value: str) -> bool:
+    """A password a statement sets: unquoted only in Oracle's ``CREATE``/``ALTER USER
+    name``, ``GRANT … TO name`` and ``CONNECT TO name`` (``IDENTIFIED BY tiger1``);
+    ``USING`` only in Db2's ``CONNECT TO db USER name`` (elsewhere it names a service)."""
+    groups = m.groupdict()
+    if groups.get("using") and not groups.get("db2"):
+        return False
+    if groups.get("bare") and not groups.get("who"):
+        return False
+    return plausible(value)
 
 
 _WORD_FLAG = re2.compile(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b")
@@ -243,6 +263,41 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"(?:[\w\-]+=(?:\"[^\"\n]*\"|[^\s,\"']+),?[ \t]*)+|[^\s\"'`<>,]{6,})"
         ),
         _authorization,
+    ),
+    (
+        "sql-password",
+        # MySQL, MariaDB, Oracle: IDENTIFIED [WITH plugin] BY 'x' (Oracle: unquoted);
+        # Db2: CONNECT TO db USER name USING x.
+        re2.compile(
+            r"(?i)(?:\b(?P<who>(?:CREATE|ALTER)[ \t]+USER|GRANT[ \t][^;]{0,200}?[ \t]TO"
+            r"|CONNECT[ \t]+TO(?P<db2>[ \t]+[^\s;]{1,100}[ \t]+USER)?)[ \t]+[^\s;]{1,100}[ \t]+)?"
+            r"\b(?:IDENTIFIED[ \t]+(?:WITH[ \t]+[\w'\"`]+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?"
+            r"|(?P<using>USING)[ \t]+)(?:" + _SQL_QUOTED + r"|(?P<bare>[^\s'\";,()]{1,200}))"
+        ),
+        _sql,
+    ),
+    (
+        "sql-password",
+        # PostgreSQL, SQL Server, Snowflake, Cassandra: CREATE/ALTER USER, ROLE or LOGIN
+        # … [WITH] [ENCRYPTED] PASSWORD [=] 'x' (options and lines between), SQL
+        # Server's … BY PASSWORD = N'x' (a master key), MariaDB's USING PASSWORD('x').
+        re2.compile(
+            r"(?i)(?:\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN|GROUP)\b[^;]{0,300}?[\s(,]"
+            r"|\b(?:BY|USING)[ \t]+)(?:(?:UN)?ENCRYPTED[ \t]+)?PASSWORD[ \t]*(?:=[ \t]*)?"
+            r"(?:\([ \t]*)?" + _SQL_QUOTED
+        ),
+        _sql,
+    ),
+    (
+        "sql-password",
+        # MySQL, MariaDB: SET PASSWORD [FOR 'user'@'host'] = ['x' | PASSWORD('x')];
+        # SQL Server: sp_addlogin 'name', 'x'.
+        re2.compile(
+            r"(?i)(?:\bSET[ \t]+PASSWORD\b(?:[ \t]+FOR[ \t]+[^=\n;]{1,100}?)?[ \t]*=[ \t]*"
+            r"(?:(?:OLD_)?PASSWORD[ \t]*\([ \t]*)?|\bsp_addlogin[ \t]+(?:@\w+[ \t]*=[ \t]*)?"
+            r"N?'[^'\n]{1,128}'[ \t]*,[ \t]*(?:@\w+[ \t]*=[ \t]*)?)" + _SQL_QUOTED
+        ),
+        _sql,
     ),
     (
         "prose-secret",

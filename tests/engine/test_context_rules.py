@@ -12,15 +12,20 @@ asked of a spaced ``-p`` value, as ``docker -p 8080:80 -u 1000`` showed). The fi
 set's ``Authorization: ApiKey …`` was missed at first because its base64 decodes to text
 holding ``secret``; base64 is now a stand-in only when it decodes to words alone
 (``strong-password``). What is still missed is in ``MISSED``, each with the reason.
+
+``STATEMENTS`` came after: SQL that sets a password (``IDENTIFIED BY``, ``[WITH]
+[ENCRYPTED] PASSWORD``, ``SET PASSWORD``, ``sp_addlogin``, Db2's ``USING``). Each is found
+with its kind and only its value redacted; ``ORDINARY`` gained statements of the same
+shapes that hold no secret.
 """
 
 from __future__ import annotations
 
 import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2
+from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, STATEMENTS
 
 from engine.guards.context import context_secrets
-from engine.guards.privacy import find_secrets
+from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import table_secrets
 
 MISSED = {
@@ -92,6 +97,16 @@ ORDINARY = [
     "key: ${{ runner.os }}-build-${{ hashFiles('**/package-lock.json') }}",
     # found on pallets/itsdangerous's docs by init: words where the value goes
     '$ export SECRET_KEY="base64 encoded random bytes"',
+    # statements, sentences and commands of STATEMENTS' shapes that hold no secret
+    "CREATE USER app IDENTIFIED BY 'password';",
+    "CREATE USER name IDENTIFIED BY 'your_password';",
+    "CREATE USER jdoe IDENTIFIED BY <password>;",
+    "ALTER USER postgres PASSWORD 'new_password';",
+    "ALTER ROLE app WITH PASSWORD NULL;",
+    "ALTER USER bob IDENTIFIED BY VALUES 'S:1234';",
+    "The user is identified by sha256-hash of the key.",
+    "CONNECT TO sample USER db2inst1 USING $DB2PASS;",
+    "CREATE DATABASE LINK sales CONNECT TO app USING 'orcl';",
 ]
 
 
@@ -123,3 +138,16 @@ def test_the_value_alone_is_redacted_and_the_key_stays_readable() -> None:
 def test_a_table_ends_at_its_first_line_without_a_pipe() -> None:
     text = "| Password |\n|---|\n| Tr0ub4dor&3 |\n\nafter: | Zq8#pL3m9 |\n"
     assert [text[a:b] for a, b in table_secrets(text)] == ["Tr0ub4dor&3"]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS)
+def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
+    kind: str, text: str, value: str
+) -> None:
+    # The rule finds the value alone (the key, the flag, the sentence stay readable) ...
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    # ... and the guard, whichever of its rules takes it first, redacts it.
+    redacted = redact_secrets(noted, find_secrets(noted))
+    assert value not in redacted, redacted
