@@ -3,7 +3,8 @@
 ``DESIGN`` is what the context rules were written on; ``HELD_OUT_1`` and ``HELD_OUT_2``
 were written afterwards, each in one go (``tests/engine/test_context_rules.py`` says what
 each found on its first run). ``STATEMENTS`` are forms added after them, each with its
-kind and the value found: SQL that sets a password. None of these values is real.
+kind and the value found: SQL that sets a password, a sentence that puts the value right
+after the word naming it. None of these values is real.
 """
 
 from __future__ import annotations
@@ -126,4 +127,51 @@ STATEMENTS: list[tuple[str, str, str]] = [
         "CREATE USER MAPPING FOR bob SERVER remote OPTIONS (user 'bob', password 'Fdw#Pass42');",
         "Fdw#Pass42",
     ),
+    ("prose-secret", "use the password P@ssw0rd99 to log in", "P@ssw0rd99"),
+    ("prose-secret", "Log in with password Xk9#mq2Wz, then rotate it.", "Xk9#mq2Wz"),
+    ("prose-secret", "The default passphrase 7Rb!x9Lq2 opens the backup archive.", "7Rb!x9Lq2"),
+    (
+        "prose-secret",
+        "set the passphrase to correct-horse-battery-staple-42",
+        "correct-horse-battery-staple-42",
+    ),
+    ("prose-secret", "Please change your password to Wint3r-2025#x tomorrow.", "Wint3r-2025#x"),
+    ("prose-secret", "We reset the admin password for jdoe to Qz7#rT2p yesterday.", "Qz7#rT2p"),
+    (
+        "prose-secret",
+        "The redis password is requirepass f7Hk29LmQpX3zR8w in production",
+        "f7Hk29LmQpX3zR8w",
+    ),
+    (
+        "prose-secret",
+        "In production we set requirepass f7Hk29LmQpX3zR8w in redis.conf",
+        "f7Hk29LmQpX3zR8w",
+    ),
+    (
+        "prose-secret",
+        "The keepalived peers share auth_pass K33p!al1ve on both nodes.",
+        "K33p!al1ve",
+    ),
+    ("prose-secret", "slapd.conf still has rootpw S3cr3tLd4p9 from the install", "S3cr3tLd4p9"),
+    ("prose-secret", "add masterauth Repl1ca#99 to the replica's config", "Repl1ca#99"),
+    (
+        "prose-secret",
+        "api key 9f8e7d6c5b4a39281706f5e4d3c2b1a0 for the maps service",
+        "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    ),
+    (
+        "prose-secret",
+        "the access token 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c expires on Friday",
+        "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+    ),
+    (
+        "prose-secret",
+        "Our license key 7HK2MQ9XL4PW8ZR3VN6B is in the ticket.",
+        "7HK2MQ9XL4PW8ZR3VN6B",
+    ),
+    ("prose-secret", "Hk#82mQz!x is the root password.", "Hk#82mQz!x"),
+    ("prose-secret", "the password for prod: Hunter2x!9", "Hunter2x!9"),
+    ("prose-secret", "Credentials: admin / Zq8#pL3m", "Zq8#pL3m"),
+    ("prose-secret", "login deploy/Pa55w0rd!x for the console", "Pa55w0rd!x"),
+    ("prose-secret", "VPN password - Kq7#mP2x9 (rotate monthly)", "Kq7#mP2x9"),
 ]

@@ -26,7 +26,11 @@ shares it:
   MariaDB's ``USING PASSWORD('x')``, ``SET PASSWORD [FOR …] = 'x'``, Db2's ``CONNECT TO
   db USER name USING x``);
 - ``prose-secret``: a sentence (``the admin password is …``, ``the staging key was …``,
-  ``… as the password``);
+  ``the password for prod: …``, ``… as the password``, ``… is the root password.``), a
+  credential word or a directive whose name ends in one followed by its value (``use the
+  password …``, ``we set requirepass … in redis.conf``, ``api key <token> for …``),
+  ``set the password to …``, and a user and its password after the word naming both
+  (``credentials: admin / …``, ``login deploy/…``);
 - ``table-secret``: a markdown table cell under a header naming a credential
   (:func:`table_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
@@ -47,7 +51,7 @@ from typing import Any
 
 import re2
 
-from engine.guards.context_values import plausible, random_token, trim
+from engine.guards.context_values import name_with_number, plausible, random_token, trim
 
 _STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
 _STRONG += r"|credentials?"
@@ -174,7 +178,22 @@ def _der_private(m: Any, value: str) -> bool:
     return inner[:1] == b"\x30" and inner[2:3] == b"\x06"
 
 
+def _named_after(m: Any, value: str) -> bool:
+    """``x as the password``; ``x is the password`` only where the word ends the clause
+    (``x is the password hash`` names another thing)."""
+    if m.group("verb").lower() != "as" and m.group("end") is None:
+        return False
+    return plausible(value)
+
+
 def _prose(m: Any, value: str) -> bool:
+    if m.groupdict().get("colon") is not None:
+        # "the password for prod: x"; "password: x" is a key's (config-secret decides),
+        # and a colon after a clause ("a passphrase to unlock the key for user: …")
+        # introduces more than a value.
+        qualified = m.group("qualified") or ""
+        if not qualified or len(qualified.split()) > 3 or " " in value:
+            return False
     # In a sentence "secret" is as often a Kubernetes Secret as a credential.
     if m.group("key").lower().startswith("pass"):
         return plausible(value)
@@ -187,6 +206,39 @@ _SENTENCE_KEY = (
     r"|credentials?)"
 )
 _LINK = r"(?:is|was|are|were|reads|is now|is set to|set to|will be|would be|remains)"
+_DIRECT_KEY = (
+    r"(?P<key>password|passphrase|passcode"
+    r"|(?:[A-Za-z0-9]+[_.]?)+?(?:password|passwd|passphrase|passcode|pwd|pw|pass|auth|secret)"
+    r"|(?:api|access|secret|private|license|encryption|master|admin|root|client|app|service"
+    r"|deploy|bot|auth|bearer|refresh|session|registration|webhook)[ \t_\-]?(?:key|token|secret)"
+    r"|apikey|token)"
+)
+"""What names the value right after it in a sentence: a password word alone, or a name
+ending in a credential word (a directive: ``requirepass``, ``rootpw``, ``auth_pass``), or
+a key or token named with what it is for (``api key``, ``access token``); not ``key``,
+``secret``, ``pass`` or ``passwd`` alone (a key id, a Kubernetes Secret, the verb, the
+file), nor a name joined by ``-`` (a command: ``reset-password NAME``)."""
+_ENGLISH = frozenset(
+    ("bypass", "compass", "surpass", "trespass", "encompass", "overpass", "underpass", "oauth")
+)
+"""Words that end in a credential word and are none."""
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pass")
+
+
+def _direct(m: Any, value: str) -> bool:
+    """A value right after the word naming it: a password-like one after a password word
+    (unquoted and with no verb before, with a digit and not a name with a number:
+    ``password and/or``, ``password sha256_crypt``, ``server-01``), a generated one after
+    a key, token, secret or auth."""
+    key = m.group("key").lower()
+    if key in _ENGLISH or _public(key):
+        return False
+    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
+        return random_token(value, 16)
+    if m.group("bare") is None or m.groupdict().get("set"):
+        return plausible(value)
+    return plausible(value) and any(c.isdigit() for c in value) and not name_with_number(value)
+
 
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
@@ -302,8 +354,12 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "prose-secret",
         re2.compile(
-            r"(?i)\b" + _SENTENCE_KEY + r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?"
-            r"[ \t]+" + _LINK + r"[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
+            r"(?i)\b"
+            + _SENTENCE_KEY
+            + r"(?P<qualified>[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?"
+            r"(?:[ \t]+"
+            + _LINK
+            + r"|(?P<colon>[ \t]*:))[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`]{1,100}))"
         ),
@@ -320,12 +376,51 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "prose-secret",
+        # The word, or a directive named for it, and its value right after it: "use the
+        # password P@ss…", "we set requirepass … in redis.conf", "api key <token> for …".
+        re2.compile(
+            r"(?i)(?:^|[^\w\-.$%{<])"
+            + _DIRECT_KEY
+            + r"[ \t]+(?:(?:--?|–|—)[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
+            r"|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`=:\-][^\s\"'`]{0,99}))"
+        ),
+        _direct,
+    ),
+    (
+        "prose-secret",
+        # A user and the password after the word naming both: "credentials: admin / …",
+        # "login deploy/…".
+        re2.compile(
+            r"(?i)\b(?P<key>credentials?|creds|login)[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
+            r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"
+        ),
+        lambda m, value: plausible(value) and not name_with_number(value),
+    ),
+    (
+        "prose-secret",
+        # "set the admin password to …", "change your passphrase for bob to …".
+        re2.compile(
+            r"(?i)\b(?P<set>set|sets|setting|change[sd]?|changing|reset|resets|update[sd]?|updating)"
+            r"[ \t]+(?:(?:the|a|an|your|its|his|her|their|our|my|this|that)[ \t]+)?"
+            r"(?:[\w\-]+[ \t]+)?"
+            + _DIRECT_KEY
+            + r"(?:[ \t]+for[ \t]+[\w.@'\-]{1,40}?)?[ \t]+to[ \t]+(?:\"(?P<dq>[^\"\n]{1,100})\""
+            r"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`\-][^\s\"'`]{0,99}))"
+        ),
+        _direct,
+    ),
+    (
+        "prose-secret",
+        # "… as the password", "… is the root password." (the word ends its clause).
         re2.compile(
             r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
-            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+as[ \t]+(?:the|a|your|their|its)?[ \t]*"
-            r"(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)\b"
+            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+(?P<verb>as|is|was)[ \t]+"
+            r"(?:the|a|your|their|its|our|my)?[ \t]*(?:[\w\-]+[ \t]+)?"
+            r"(?P<key>password|passphrase)\b"
+            r"(?P<end>[ \t]*(?:[.,;:!)]|\r?\n|$)|[ \t]+(?:for|of|to|on|in|and|but|so|here|now)\b)?"
         ),
-        lambda m, value: plausible(value),
+        _named_after,
     ),
     (
         "password-hash",

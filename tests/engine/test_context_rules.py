@@ -14,9 +14,11 @@ holding ``secret``; base64 is now a stand-in only when it decodes to words alone
 (``strong-password``). What is still missed is in ``MISSED``, each with the reason.
 
 ``STATEMENTS`` came after: SQL that sets a password (``IDENTIFIED BY``, ``[WITH]
-[ENCRYPTED] PASSWORD``, ``SET PASSWORD``, ``sp_addlogin``, Db2's ``USING``). Each is found
-with its kind and only its value redacted; ``ORDINARY`` gained statements of the same
-shapes that hold no secret.
+[ENCRYPTED] PASSWORD``, ``SET PASSWORD``, ``sp_addlogin``, Db2's ``USING``), a sentence
+that puts the value right after the word or directive naming it (``use the password …``,
+``set requirepass …``, ``api key <token> …``; ``credentials: admin / x``, one of
+``MISSED`` then). Each is found with its kind and only its value redacted; ``ORDINARY``
+gained the statements and sentences of the same shapes that hold no secret.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ MISSED = {
     "sshpass -p 'Xk9#mq2W' ssh admin@host": "-p without a user flag is as often a port",
     "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex": "-w is a password only to ldap tools",
     "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L": "a positional argument: no name at all",
-    "Credentials: admin / Zq8#pL3m": "user / password after the word: the first value is the user",
     "requirepass foobared": "letters only: without a dictionary a word is not told from a password",
 }
 ORDINARY = [
@@ -98,6 +99,22 @@ ORDINARY = [
     # found on pallets/itsdangerous's docs by init: words where the value goes
     '$ export SECRET_KEY="base64 encoded random bytes"',
     # statements, sentences and commands of STATEMENTS' shapes that hold no secret
+    "set the password to your own",
+    "Set the password to something strong.",
+    "use the password flag to log in",
+    "api key rotation for the maps service",
+    "the access token expires in 3600 seconds",
+    "signing key 3AA5C34371567BD2 is your GPG key",
+    "use the password hash sha256_crypt for this",
+    "enter the password for server-01 when asked",
+    "The password SHA-256 digest is stored.",
+    "a password and/or a key",
+    "$ getent passwd vu-rawhide-0",
+    "$ gcloud sql users reset-password creds-name-1",
+    "bypass x509-verification in tests",
+    "myvalue9 is the password manager we use",
+    "masterauth <master-password>",
+    "auth_pass {{ keepalived_pass }}",
     "CREATE USER app IDENTIFIED BY 'password';",
     "CREATE USER name IDENTIFIED BY 'your_password';",
     "CREATE USER jdoe IDENTIFIED BY <password>;",
@@ -105,6 +122,12 @@ ORDINARY = [
     "ALTER ROLE app WITH PASSWORD NULL;",
     "ALTER USER bob IDENTIFIED BY VALUES 'S:1234';",
     "The user is identified by sha256-hash of the key.",
+    "password = parts[2]",
+    "Credentials: client/server",
+    "login admin/password for the console",
+    "password - the user's password",
+    "the password for prod: ${PROD_PASSWORD}",
+    "You need a passphrase to unlock the secret key for user: alice (ops) <a@b.io>",
     "CONNECT TO sample USER db2inst1 USING $DB2PASS;",
     "CREATE DATABASE LINK sales CONNECT TO app USING 'orcl';",
 ]
