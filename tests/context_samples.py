@@ -4,7 +4,9 @@
 were written afterwards, each in one go (``tests/engine/test_context_rules.py`` says what
 each found on its first run). ``STATEMENTS`` are forms added after them, each with its
 kind and the value found: SQL that sets a password, a sentence that puts the value right
-after the word naming it. None of these values is real.
+after the word naming it, and command lines (a tool's own password flag, a value piped
+into what reads a password on its standard input, a password the command names by its
+place, one joined to its user). None of these values is real.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ HELD_OUT_2 = [
     "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ",
 ]
 STATEMENTS: list[tuple[str, str, str]] = [
+    # (kind, sample, the value the context rule finds: what is redacted)
     ("sql-password", "CREATE USER app IDENTIFIED BY 'S3cretPw!9';", "S3cretPw!9"),
     ("sql-password", "CREATE USER 'report'@'%' IDENTIFIED BY 'Rep0rt#2024';", "Rep0rt#2024"),
     (
@@ -174,4 +177,54 @@ STATEMENTS: list[tuple[str, str, str]] = [
     ("prose-secret", "Credentials: admin / Zq8#pL3m", "Zq8#pL3m"),
     ("prose-secret", "login deploy/Pa55w0rd!x for the console", "Pa55w0rd!x"),
     ("prose-secret", "VPN password - Kq7#mP2x9 (rotate monthly)", "Kq7#mP2x9"),
+    ("flag-secret", "sshpass -p 'hunter2!xQ' ssh deploy@host", "hunter2!xQ"),
+    ("flag-secret", "sshpass -p 'Xk9#mq2W' ssh admin@host", "Xk9#mq2W"),
+    ("flag-secret", "redis-cli -h cache -a 'R3d1s!Auth'", "R3d1s!Auth"),
+    ("flag-secret", "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex", "Ld4p!Bind"),
+    (
+        "flag-secret",
+        "ldapmodify -H ldap://dc1 -D cn=admin -w Bind#Pw77 -f change.ldif",
+        "Bind#Pw77",
+    ),
+    ("flag-secret", "sqlcmd -S tcp:db,1433 -d app -P 'Sq1!Serv3r' -Q \"select 1\"", "Sq1!Serv3r"),
+    ("flag-secret", 'plink -ssh -pw "Pu77y!Pass" admin@10.0.0.5', "Pu77y!Pass"),
+    ("flag-secret", "mysql -h db -pMySq1Pass! appdb", "MySq1Pass!"),
+    (
+        "flag-secret",
+        "echo 'S3cretPw!9' | docker login --username bot --password-stdin",
+        "S3cretPw!9",
+    ),
+    ("flag-secret", 'echo "Hx92!kLmQ" | podman login quay.io -u bot --password-stdin', "Hx92!kLmQ"),
+    (
+        "flag-secret",
+        "printf '%s' 'Helm#Reg9x' | helm registry login ghcr.io --username bot --password-stdin",
+        "Helm#Reg9x",
+    ),
+    ("flag-secret", "echo 'Sud0!Pass' | sudo -S apt-get update", "Sud0!Pass"),
+    ("flag-secret", "echo 'deploy:Depl0y!Pw' | chpasswd", "deploy:Depl0y!Pw"),
+    (
+        "flag-secret",
+        "docker login registry.io -u ci --password-stdin <<< 'Her3!Str1ng'",
+        "Her3!Str1ng",
+    ),
+    ("flag-secret", "net use \\\\server\\share /user:admin P@ssw0rd99", "P@ssw0rd99"),
+    (
+        "flag-secret",
+        "net use Z: \\\\files\\projects Sh4re#Pass /user:CORP\\svc /persistent:no",
+        "Sh4re#Pass",
+    ),
+    ("flag-secret", 'NET USE \\\\nas\\backup /USER:backup "Nas B4ckup!"', "Nas B4ckup!"),
+    ("flag-secret", "net user deploy D3ploy!Net /add", "D3ploy!Net"),
+    ("flag-secret", "xfreerdp /v:rdp.corp.lan /u:admin /p:Rdp!Pass42 /cert:ignore", "Rdp!Pass42"),
+    ("flag-secret", "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L", "N9x!kq2L"),
+    ("flag-secret", "htpasswd -nbB ops 'Ht!pass77'", "Ht!pass77"),
+    (
+        "flag-secret",
+        "$cred = ConvertTo-SecureString 'P0wer!Shell9' -AsPlainText -Force",
+        "P0wer!Shell9",
+    ),
+    ("flag-secret", "ssh-keygen -t ed25519 -N 'K3y!Phrase9' -f ~/.ssh/deploy", "K3y!Phrase9"),
+    ("flag-secret", "smbclient //fs/share -U alice%Smb!Pass42 -c ls", "Smb!Pass42"),
+    ("flag-secret", "sqlplus system/0racle!Pw9@//db:1521/ORCLPDB1", "0racle!Pw9"),
+    ("flag-secret", "expdp hr/Hr!Export77@orcl directory=dp schemas=hr", "Hr!Export77"),
 ]

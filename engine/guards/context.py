@@ -15,8 +15,15 @@ shares it:
   as an XML element's text;
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
-  ``--api-key=x``), and ``-p`` glued to its value beside a ``-u`` user flag
-  (``mysql -u root -pX``);
+  ``--api-key=x``; Windows' ``/password:x`` is a key and its value), ``-p`` glued to its
+  value beside a ``-u`` user flag (``mysql -u root -pX``; ``/p:`` beside ``/u:``), a
+  tool's own password flag (``sshpass -p``, ``redis-cli -a``, ``ldapsearch -w``,
+  ``sqlcmd -P``, ``ssh-keygen -N``…; mysql's ``-pX`` alone), a value piped into a
+  command that reads a credential on its standard input (``echo x | docker login
+  --password-stdin``, ``| sudo -S``, ``| chpasswd``) or given one by a here-string, a
+  password where the command says what its argument is (``htpasswd -b``,
+  ``ConvertTo-SecureString 'x'``, Windows' ``net use`` and ``net user``), and a password
+  joined to its user (Samba's ``-U user%x``, Oracle's ``sqlplus user/x@db``);
 - ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
   Token, a custom one) or none;
 - ``sql-password``: a statement that sets a password, in every dialect (MySQL's and
@@ -116,10 +123,68 @@ def _authorization(m: Any, value: str) -> bool:
     return random_token(value, 8)
 
 
-_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
+_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+|/u(?:ser)?:\S+)"
+_PASSWORD_LETTER = r"(?:-[pP]|/p:)"
+"""``-p``/``-P``, or Windows' ``/p:`` (xfreerdp's, beside ``/u:``; msbuild's ``/p:`` names
+a property and stands beside no user)."""
 _FLAG_VALUE = (
     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]{2,}))"
 )
+_GAP = r"[^\n|;&]*?[ \t]"
+"""What stands between a command's name and its flag, on the same command."""
+_TOOL_FLAG = (
+    r"(?:^|[\s;|&(`\"'])(?:(?:sshpass|rdesktop|psexec(?:64)?|paexec|rabbitmqadmin)(?:\.exe)?\b"
+    + _GAP
+    + r"-p|(?i:sqlcmd|bcp|osql)(?:\.exe)?\b"
+    + _GAP
+    + r"-P|(?:zip|unzip|mosquitto_(?:pub|sub|rr))\b"
+    + _GAP
+    + r"-P|redis-cli\b"
+    + _GAP
+    + r"-a|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b"
+    + _GAP
+    + r"-w|ssh-keygen\b"
+    + _GAP
+    + r"-[NP])[ \t]+"
+)
+"""A tool whose own short flag takes the password: sshpass, rdesktop, psexec ``-p``;
+sqlcmd, bcp, zip ``-P``; redis-cli ``-a``; the ldap tools ``-w``; ssh-keygen ``-N`` and
+``-P`` (a key's new and old passphrase). (PuTTY's ``-pw`` is a flag named for a
+password, as ``--password`` is.)"""
+_POSITIONAL = (
+    r"(?:^|[\s;|&(`])(?:htpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*?-[A-Za-z]*b[A-Za-z]*"
+    r"(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s\-]\S*)?[ \t]+[^\s\-]\S*"
+    r"|(?i:ConvertTo-SecureString)(?:[ \t]+-String)?)[ \t]+"
+)
+"""A password given without a name, where the command says what it is: htpasswd's
+``-b`` (batch: ``[FILE] USER PASSWORD``), PowerShell's ``ConvertTo-SecureString 'x'``."""
+_USER_PERCENT = (
+    r"(?:^|[\s;|&(`])(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap|winexe|net)\b"
+    + _GAP
+    + r"(?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%(?P<bare>[^\s\"'%][^\s\"']*)"
+)
+"""Samba's ``-U user%password``."""
+_USER_SLASH = (
+    r"(?im)(?:^|[\s;|&(`])(?:(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)"
+    r"(?:[ \t]+-\w+)*[ \t]+(?:target=?[ \t]*|userid=)?|(?P<conn>conn(?:ect)?)[ \t]+)"
+    r"[\"']?[\w$#.]+/(?P<bare>[^\s@/\"';]{3,200})(?P<at>@)?"
+)
+"""Oracle's ``user/password[@db]`` (sqlplus, Data Pump, rman; ``CONNECT`` with ``@db``)."""
+_STDIN_READER = (
+    r"(?:--[\w\-]*?(?:pass|secret|token|key|cred)[\w\-]*?stdin\b|--with-token\b"
+    r"|--pass(?:word|phrase)-fd[ =]0\b|\bpasswd\b[^\n|;&]*?[ \t]--stdin\b"
+    r"|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bchpasswd\b|\bkinit\b"
+    r"|\bsecret[ \t]+create\b[^\n|;&]*?[ \t]-(?:[ \t]|$))"
+)
+"""What reads a credential on its standard input: ``--password-stdin`` (docker, podman,
+helm, oras), ``gh auth login --with-token``, ``gpg --passphrase-fd 0``, ``passwd
+--stdin``, ``sudo -S``, ``chpasswd``, ``kinit``, ``docker secret create NAME -``."""
+_PIPED_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
+    r"|(?P<bare>[^\s\"'`|;&<>()\-][^\s\"'`|;&<>()]{0,200}))"
+)
+_NET_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,200})\"|(?P<bare>[^\s/*\"][^\s\"]{0,200}))"
+"""A positional value of ``net``: not a ``/flag``, not ``*`` (which prompts)."""
 _SQL_QUOTED = r"N?(?:'(?P<sq>[^'\n]{1,200})'|\"(?P<dq>[^\"\n]{1,200})\")"
 """A SQL string (SQL Server's ``N'…'`` too), or Oracle's double-quoted password."""
 
@@ -143,7 +208,7 @@ def _password_flag(m: Any, value: str) -> bool:
     """``-p``/``-P`` beside a user flag: glued to it (``-pX``, mysql's form) any value
     not a placeholder; spaced (``-p X``: docker, sqlcmd, psexec; mysql's ``-p db``
     prompts) a password-like one."""
-    if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
+    if m.groupdict().get("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
         return plausible(value) and any(c.isalpha() for c in value)
     if _WORD_FLAG.match("p" + value):
         return False  # PowerShell's -Password, -Port: a word flag, its value follows
@@ -296,16 +361,69 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])" + _USER_FLAG + r"[^\n]*?[ \t]-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE
+            r"(?:^|[ \t])"
+            + _USER_FLAG
+            + r"[^\n]*?[ \t]"
+            + _PASSWORD_LETTER
+            + r"(?P<spaced>[ \t]+)?"
+            + _FLAG_VALUE
         ),
         _password_flag,
     ),
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE + r"[^\n]*?[ \t]" + _USER_FLAG
+            r"(?:^|[ \t])"
+            + _PASSWORD_LETTER
+            + r"(?P<spaced>[ \t]+)?"
+            + _FLAG_VALUE
+            + r"[^\n]*?[ \t]"
+            + _USER_FLAG
         ),
         _password_flag,
+    ),
+    ("flag-secret", re2.compile(_TOOL_FLAG + _FLAG_VALUE), lambda m, value: plausible(value)),
+    ("flag-secret", re2.compile(_POSITIONAL + _FLAG_VALUE), lambda m, value: plausible(value)),
+    ("flag-secret", re2.compile(_USER_PERCENT), lambda m, value: plausible(value)),
+    (
+        "flag-secret",
+        re2.compile(_USER_SLASH),
+        lambda m, value: (m.group("at") is not None or not m.group("conn")) and plausible(value),
+    ),
+    (
+        "flag-secret",
+        # mysql's -p glued to its value needs no -u beside it (-p spaced prompts).
+        re2.compile(r"(?:^|[\s;|&(`])(?:mysql\w*|mariadb\w*)\b" + _GAP + r"-p" + _FLAG_VALUE),
+        _password_flag,
+    ),
+    (
+        "flag-secret",
+        # A value piped into what reads a credential on its standard input.
+        re2.compile(
+            r"(?:^|[\s;&(`])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*"
+            r"(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?[ \t]+"
+            + _PIPED_VALUE
+            + r"[ \t]*\|[ \t]*[^\n|;&]{0,200}?"
+            + _STDIN_READER
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "flag-secret",
+        # The same given by a here-string (bash's <<<).
+        re2.compile(_STDIN_READER + r"[^\n|;&]{0,200}?<<<[ \t]*" + _PIPED_VALUE),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "flag-secret",
+        # net use [X:] \\host\share PASSWORD /user:NAME, or the password after /user:NAME;
+        # net user NAME PASSWORD [/add].
+        re2.compile(
+            r"(?i)(?:^|[\s;&(`])net(?:\.exe)?[ \t]+(?:use\b(?:[^\n|&]{0,200}?[ \t]/u(?:ser)?:"
+            r"(?:\"[^\"\n]*\"|\S+)|(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+(?:\"\\\\[^\"\n]+\"|\\\\\S+))"
+            r"|user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+))[ \t]+" + _NET_VALUE
+        ),
+        lambda m, value: plausible(value),
     ),
     (
         "http-authorization",

@@ -17,8 +17,13 @@ holding ``secret``; base64 is now a stand-in only when it decodes to words alone
 [ENCRYPTED] PASSWORD``, ``SET PASSWORD``, ``sp_addlogin``, Db2's ``USING``), a sentence
 that puts the value right after the word or directive naming it (``use the password …``,
 ``set requirepass …``, ``api key <token> …``; ``credentials: admin / x``, one of
-``MISSED`` then). Each is found with its kind and only its value redacted; ``ORDINARY``
-gained the statements and sentences of the same shapes that hold no secret.
+``MISSED`` then), and command lines: a tool's own password flag (``sshpass -p``,
+``redis-cli -a``, ``ldapsearch -w``: three of ``MISSED``), a value piped into what reads
+a password on its standard input, a password where the command says what its argument
+is (``htpasswd -b``, one more of ``MISSED``; ``net use``, ``ConvertTo-SecureString``),
+and one joined to its user (``-U user%x``, ``sqlplus user/x@db``). Each is found with
+its kind and only its value redacted; ``ORDINARY`` gained the statements, sentences and
+commands of the same shapes that hold no secret.
 """
 
 from __future__ import annotations
@@ -31,10 +36,10 @@ from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import table_secrets
 
 MISSED = {
-    "redis-cli -h cache -a 'R3d1s!Auth'": "-a is a password only to redis-cli: a tool's own flag",
-    "sshpass -p 'Xk9#mq2W' ssh admin@host": "-p without a user flag is as often a port",
-    "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex": "-w is a password only to ldap tools",
-    "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L": "a positional argument: no name at all",
+    "ssh -p 'Xk9#mq2W' admin@host": "-p without a user flag or a tool of its own is a port",
+    "ldapwhoami -x -w Bindpassword": "letters only: without a dictionary a word is not a password",
+    "htpasswd /etc/nginx/.htpasswd admin": "no password on the line: htpasswd prompts",
+    "schtasks /create /tn backup /ru svc /rp Sch3d!Pass9": "Windows' /rp beside /ru: not written",
     "requirepass foobared": "letters only: without a dictionary a word is not told from a password",
 }
 ORDINARY = [
@@ -123,6 +128,22 @@ ORDINARY = [
     "ALTER USER bob IDENTIFIED BY VALUES 'S:1234';",
     "The user is identified by sha256-hash of the key.",
     "password = parts[2]",
+    "echo $TOKEN | docker login --username bot --password-stdin",
+    'echo "${{ secrets.GHCR_TOKEN }}" | docker login ghcr.io -u $GITHUB_ACTOR --password-stdin',
+    "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.aws",
+    "echo abc123def456 | git hash-object --stdin",
+    "echo 'y' | sudo -S apt upgrade",
+    "ssh -p 2222 deploy@host",
+    "redis-cli -h cache -p 6379 -a $REDIS_PASSWORD ping",
+    "ldapsearch -x -W -D cn=admin -b dc=ex",
+    "unzip -P $ZIP_PASS archive.zip",
+    "mysql -h db -p -e 'select 1'",
+    "net use Z: \\\\server\\share /user:admin *",
+    "net use \\\\server\\share /delete",
+    "net user administrator /active:yes",
+    "msbuild app.sln /p:Configuration=Release /p:Platform=x64",
+    "grep -P '\\d+foo' file.txt",
+    "pytest -p no:cacheprovider tests",
     "Credentials: client/server",
     "login admin/password for the console",
     "password - the user's password",
@@ -130,6 +151,14 @@ ORDINARY = [
     "You need a passphrase to unlock the secret key for user: alice (ops) <a@b.io>",
     "CONNECT TO sample USER db2inst1 USING $DB2PASS;",
     "CREATE DATABASE LINK sales CONNECT TO app USING 'orcl';",
+    "smbclient //fs/share -U alice%$SMB_PASS",
+    "htpasswd -b .htpasswd admin password",
+    "htpasswd -B .htpasswd admin",
+    "ssh-keygen -t ed25519 -N '' -f key",
+    "$pw = ConvertTo-SecureString $env:PW -AsPlainText -Force",
+    "sqlplus / as sysdba",
+    "sqlplus $USER/$PASS@db",
+    "connect client/server2 first",
 ]
 
 
