@@ -193,10 +193,9 @@ def _sql(m: Any, value: str) -> bool:
     """A password a statement sets: unquoted only in Oracle's ``CREATE``/``ALTER USER
     name``, ``GRANT … TO name`` and ``CONNECT TO name`` (``IDENTIFIED BY tiger1``);
     ``USING`` only in Db2's ``CONNECT TO db USER name`` (elsewhere it names a service)."""
-    groups = m.groupdict()
-    if groups.get("using") and not groups.get("db2"):
+    if m.group("using") and not m.group("db2"):
         return False
-    if groups.get("bare") and not groups.get("who"):
+    if m.group("bare") and not m.group("who"):
         return False
     return plausible(value)
 
@@ -208,8 +207,12 @@ def _password_flag(m: Any, value: str) -> bool:
     """``-p``/``-P`` beside a user flag: glued to it (``-pX``, mysql's form) any value
     not a placeholder; spaced (``-p X``: docker, sqlcmd, psexec; mysql's ``-p db``
     prompts) a password-like one."""
-    if m.groupdict().get("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
+    if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
         return plausible(value) and any(c.isalpha() for c in value)
+    return _glued_password(value)
+
+
+def _glued_password(value: str) -> bool:
     if _WORD_FLAG.match("p" + value):
         return False  # PowerShell's -Password, -Port: a word flag, its value follows
     reference = value.startswith(("$", "<", "{", "%", "*"))
@@ -243,22 +246,17 @@ def _der_private(m: Any, value: str) -> bool:
     return inner[:1] == b"\x30" and inner[2:3] == b"\x06"
 
 
-def _named_after(m: Any, value: str) -> bool:
-    """``x as the password``; ``x is the password`` only where the word ends the clause
-    (``x is the password hash`` names another thing)."""
-    if m.group("verb").lower() != "as" and m.group("end") is None:
+def _linked(m: Any, value: str) -> bool:
+    """``the password is x``, ``the password for prod: x`` (without ``for prod`` the
+    colon is a key's, and config-secret decides); a colon after a clause (``a passphrase
+    to unlock the key for user: …``) introduces more than a value."""
+    colon = m.group("colon") is not None
+    if colon and (len(m.group("qualified").split()) > 3 or " " in value):
         return False
-    return plausible(value)
+    return _prose(m, value)
 
 
 def _prose(m: Any, value: str) -> bool:
-    if m.groupdict().get("colon") is not None:
-        # "the password for prod: x"; "password: x" is a key's (config-secret decides),
-        # and a colon after a clause ("a passphrase to unlock the key for user: …")
-        # introduces more than a value.
-        qualified = m.group("qualified") or ""
-        if not qualified or len(qualified.split()) > 3 or " " in value:
-            return False
     # In a sentence "secret" is as often a Kubernetes Secret as a credential.
     if m.group("key").lower().startswith("pass"):
         return plausible(value)
@@ -292,7 +290,7 @@ _PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "passcode", "pwd", "pw"
 
 def _direct(m: Any, value: str) -> bool:
     """A value right after the word naming it: a password-like one after a password word
-    (unquoted and with no verb before, with a digit and not a name with a number:
+    (unquoted, with a digit, which the expression asks, and not a name with a number:
     ``password and/or``, ``password sha256_crypt``, ``server-01``), a generated one after
     a key, token, secret or auth."""
     key = m.group("key").lower()
@@ -300,9 +298,20 @@ def _direct(m: Any, value: str) -> bool:
         return False
     if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
         return random_token(value, 16)
-    if m.group("bare") is None or m.groupdict().get("set"):
+    if m.group("bare") is None:
         return plausible(value)
-    return plausible(value) and any(c.isdigit() for c in value) and not name_with_number(value)
+    return plausible(value) and not name_with_number(value)
+
+
+def _set_to(m: Any, value: str) -> bool:
+    """``set the password to x``: the verb names it a value, a password-like one (a
+    generated one for a key or token)."""
+    key = m.group("key").lower()
+    if key in _ENGLISH or _public(key):
+        return False
+    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
+        return random_token(value, 16)
+    return plausible(value)
 
 
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
@@ -394,7 +403,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         "flag-secret",
         # mysql's -p glued to its value needs no -u beside it (-p spaced prompts).
         re2.compile(r"(?:^|[\s;|&(`])(?:mysql\w*|mariadb\w*)\b" + _GAP + r"-p" + _FLAG_VALUE),
-        _password_flag,
+        lambda m, value: _glued_password(value),
     ),
     (
         "flag-secret",
@@ -456,7 +465,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"|\b(?:BY|USING)[ \t]+)(?:(?:UN)?ENCRYPTED[ \t]+)?PASSWORD[ \t]*(?:=[ \t]*)?"
             r"(?:\([ \t]*)?" + _SQL_QUOTED
         ),
-        _sql,
+        lambda m, value: plausible(value),
     ),
     (
         "sql-password",
@@ -467,21 +476,21 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"(?:(?:OLD_)?PASSWORD[ \t]*\([ \t]*)?|\bsp_addlogin[ \t]+(?:@\w+[ \t]*=[ \t]*)?"
             r"N?'[^'\n]{1,128}'[ \t]*,[ \t]*(?:@\w+[ \t]*=[ \t]*)?)" + _SQL_QUOTED
         ),
-        _sql,
+        lambda m, value: plausible(value),
     ),
     (
         "prose-secret",
         re2.compile(
             r"(?i)\b"
             + _SENTENCE_KEY
-            + r"(?P<qualified>[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?"
-            r"(?:[ \t]+"
+            + r"(?:(?P<qualified>[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)(?P<colon>[ \t]*:)"
+            r"|(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?[ \t]+"
             + _LINK
-            + r"|(?P<colon>[ \t]*:))[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
+            + r")[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`]{1,100}))"
         ),
-        _prose,
+        _linked,
     ),
     (
         "prose-secret",
@@ -500,7 +509,8 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"(?i)(?:^|[^\w\-.$%{<])"
             + _DIRECT_KEY
             + r"[ \t]+(?:(?:--?|–|—)[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
-            r"|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`=:\-][^\s\"'`]{0,99}))"
+            r"|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`=:\-\d][^\s\"'`\d]*\d[^\s\"'`]*|\d[^\s\"'`]*))"
         ),
         _direct,
     ),
@@ -526,19 +536,28 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             + r"(?:[ \t]+for[ \t]+[\w.@'\-]{1,40}?)?[ \t]+to[ \t]+(?:\"(?P<dq>[^\"\n]{1,100})\""
             r"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`\-][^\s\"'`]{0,99}))"
         ),
-        _direct,
+        _set_to,
     ),
     (
         "prose-secret",
-        # "… as the password", "… is the root password." (the word ends its clause).
         re2.compile(
             r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
-            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+(?P<verb>as|is|was)[ \t]+"
-            r"(?:the|a|your|their|its|our|my)?[ \t]*(?:[\w\-]+[ \t]+)?"
-            r"(?P<key>password|passphrase)\b"
-            r"(?P<end>[ \t]*(?:[.,;:!)]|\r?\n|$)|[ \t]+(?:for|of|to|on|in|and|but|so|here|now)\b)?"
+            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+as[ \t]+(?:the|a|your|their|its)?[ \t]*"
+            r"(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)\b"
         ),
-        _named_after,
+        lambda m, value: plausible(value),
+    ),
+    (
+        "prose-secret",
+        # "… is the root password." where the word ends its clause ("x is the password
+        # hash" names another thing).
+        re2.compile(
+            r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+(?:is|was)[ \t]+(?:the|a|your|their|its|our|my)"
+            r"[ \t]+(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)(?:[ \t]*(?:[.,;:!)]|\r?\n|$)"
+            r"|[ \t]+(?:for|of|to|on|in|and|but|so|here|now)\b)"
+        ),
+        lambda m, value: plausible(value),
     ),
     (
         "password-hash",
