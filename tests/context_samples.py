@@ -2,7 +2,11 @@
 
 ``DESIGN`` is what the context rules were written on; ``HELD_OUT_1`` and ``HELD_OUT_2``
 were written afterwards, each in one go (``tests/engine/test_context_rules.py`` says what
-each found on its first run). None of these values is real.
+each found on its first run). ``STATEMENTS`` are forms added after them, each with its
+kind and the value found: SQL that sets a password, a sentence that puts the value right
+after the word naming it, and command lines (a tool's own password flag, a value piped
+into what reads a password on its standard input, a password the command names by its
+place, one joined to its user). None of these values is real.
 """
 
 from __future__ import annotations
@@ -79,4 +83,148 @@ HELD_OUT_2 = [
     'new NetworkCredential("svc", "P4ss!w0rdX9")',
     "key: MHcCAQEEIBkg8z3Dq1Ue2wJm9k7ZbQ0xR5yL8nP4vT6sH2aF1cE9oAoGCCqGSM49AwEHoUQDQgAE",
     "AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQ",
+]
+STATEMENTS: list[tuple[str, str, str]] = [
+    # (kind, sample, the value the context rule finds: what is redacted)
+    ("sql-password", "CREATE USER app IDENTIFIED BY 'S3cretPw!9';", "S3cretPw!9"),
+    ("sql-password", "CREATE USER 'report'@'%' IDENTIFIED BY 'Rep0rt#2024';", "Rep0rt#2024"),
+    (
+        "sql-password",
+        "ALTER USER 'root'@'localhost' IDENTIFIED WITH caching_sha2_password BY 'R00t!pass9';",
+        "R00t!pass9",
+    ),
+    ("sql-password", "GRANT SELECT ON app.* TO 'ro'@'%' IDENTIFIED BY \"Gr4nt$Ro\";", "Gr4nt$Ro"),
+    ("sql-password", "CREATE USER scott IDENTIFIED BY Tiger2024x;", "Tiger2024x"),
+    (
+        "sql-password",
+        "CREATE DATABASE LINK sales CONNECT TO app IDENTIFIED BY Lnk9pass7 USING 'orcl';",
+        "Lnk9pass7",
+    ),
+    ("sql-password", "ALTER ROLE app WITH PASSWORD 'S3cretPw!9';", "S3cretPw!9"),
+    (
+        "sql-password",
+        "CREATE ROLE reporting LOGIN PASSWORD 'r3p0rt!ng' VALID UNTIL '2030-01-01';",
+        "r3p0rt!ng",
+    ),
+    ("sql-password", "alter user postgres with encrypted password 'Pg$uper2024';", "Pg$uper2024"),
+    (
+        "sql-password",
+        "CREATE ROLE etl WITH\n  LOGIN\n  CREATEDB PASSWORD 'mUlt1L!ne9';",
+        "mUlt1L!ne9",
+    ),
+    ("sql-password", "CREATE LOGIN app WITH PASSWORD = 'S3cretPw!9'", "S3cretPw!9"),
+    ("sql-password", "ALTER LOGIN sa WITH PASSWORD = N'Sa#Strong99';", "Sa#Strong99"),
+    ("sql-password", "CREATE MASTER KEY ENCRYPTION BY PASSWORD = N'M4ster!Key77';", "M4ster!Key77"),
+    ("sql-password", "SET PASSWORD FOR 'app'@'%' = 'S3cretPw!9'", "S3cretPw!9"),
+    ("sql-password", "SET PASSWORD = PASSWORD('Legacy#77x');", "Legacy#77x"),
+    (
+        "sql-password",
+        "GRANT ALL ON db.* TO bob@'%' IDENTIFIED VIA ed25519 USING PASSWORD('M4ria!Db9');",
+        "M4ria!Db9",
+    ),
+    ("sql-password", "EXEC sp_addlogin 'bob', 'Sp4dd!Login';", "Sp4dd!Login"),
+    ("sql-password", "CONNECT TO sample USER db2inst1 USING Db2!Pass77;", "Db2!Pass77"),
+    ("sql-password", "CREATE ROLE r WITH PASSWORD = 'C4ss!Role' AND LOGIN = true;", "C4ss!Role"),
+    (
+        "sql-password",
+        "CREATE USER MAPPING FOR bob SERVER remote OPTIONS (user 'bob', password 'Fdw#Pass42');",
+        "Fdw#Pass42",
+    ),
+    ("prose-secret", "use the password P@ssw0rd99 to log in", "P@ssw0rd99"),
+    ("prose-secret", "Log in with password Xk9#mq2Wz, then rotate it.", "Xk9#mq2Wz"),
+    ("prose-secret", "The default passphrase 7Rb!x9Lq2 opens the backup archive.", "7Rb!x9Lq2"),
+    (
+        "prose-secret",
+        "set the passphrase to correct-horse-battery-staple-42",
+        "correct-horse-battery-staple-42",
+    ),
+    ("prose-secret", "Please change your password to Wint3r-2025#x tomorrow.", "Wint3r-2025#x"),
+    ("prose-secret", "We reset the admin password for jdoe to Qz7#rT2p yesterday.", "Qz7#rT2p"),
+    (
+        "prose-secret",
+        "The redis password is requirepass f7Hk29LmQpX3zR8w in production",
+        "f7Hk29LmQpX3zR8w",
+    ),
+    (
+        "prose-secret",
+        "In production we set requirepass f7Hk29LmQpX3zR8w in redis.conf",
+        "f7Hk29LmQpX3zR8w",
+    ),
+    (
+        "prose-secret",
+        "The keepalived peers share auth_pass K33p!al1ve on both nodes.",
+        "K33p!al1ve",
+    ),
+    ("prose-secret", "slapd.conf still has rootpw S3cr3tLd4p9 from the install", "S3cr3tLd4p9"),
+    ("prose-secret", "add masterauth Repl1ca#99 to the replica's config", "Repl1ca#99"),
+    (
+        "prose-secret",
+        "api key 9f8e7d6c5b4a39281706f5e4d3c2b1a0 for the maps service",
+        "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    ),
+    (
+        "prose-secret",
+        "the access token 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c expires on Friday",
+        "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+    ),
+    (
+        "prose-secret",
+        "Our license key 7HK2MQ9XL4PW8ZR3VN6B is in the ticket.",
+        "7HK2MQ9XL4PW8ZR3VN6B",
+    ),
+    ("prose-secret", "Hk#82mQz!x is the root password.", "Hk#82mQz!x"),
+    ("prose-secret", "the password for prod: Hunter2x!9", "Hunter2x!9"),
+    ("prose-secret", "Credentials: admin / Zq8#pL3m", "Zq8#pL3m"),
+    ("prose-secret", "login deploy/Pa55w0rd!x for the console", "Pa55w0rd!x"),
+    ("prose-secret", "VPN password - Kq7#mP2x9 (rotate monthly)", "Kq7#mP2x9"),
+    ("flag-secret", "sshpass -p 'hunter2!xQ' ssh deploy@host", "hunter2!xQ"),
+    ("flag-secret", "sshpass -p 'Xk9#mq2W' ssh admin@host", "Xk9#mq2W"),
+    ("flag-secret", "redis-cli -h cache -a 'R3d1s!Auth'", "R3d1s!Auth"),
+    ("flag-secret", "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex", "Ld4p!Bind"),
+    (
+        "flag-secret",
+        "ldapmodify -H ldap://dc1 -D cn=admin -w Bind#Pw77 -f change.ldif",
+        "Bind#Pw77",
+    ),
+    ("flag-secret", "sqlcmd -S tcp:db,1433 -d app -P 'Sq1!Serv3r' -Q \"select 1\"", "Sq1!Serv3r"),
+    ("flag-secret", 'plink -ssh -pw "Pu77y!Pass" admin@10.0.0.5', "Pu77y!Pass"),
+    ("flag-secret", "mysql -h db -pMySq1Pass! appdb", "MySq1Pass!"),
+    (
+        "flag-secret",
+        "echo 'S3cretPw!9' | docker login --username bot --password-stdin",
+        "S3cretPw!9",
+    ),
+    ("flag-secret", 'echo "Hx92!kLmQ" | podman login quay.io -u bot --password-stdin', "Hx92!kLmQ"),
+    (
+        "flag-secret",
+        "printf '%s' 'Helm#Reg9x' | helm registry login ghcr.io --username bot --password-stdin",
+        "Helm#Reg9x",
+    ),
+    ("flag-secret", "echo 'Sud0!Pass' | sudo -S apt-get update", "Sud0!Pass"),
+    ("flag-secret", "echo 'deploy:Depl0y!Pw' | chpasswd", "deploy:Depl0y!Pw"),
+    (
+        "flag-secret",
+        "docker login registry.io -u ci --password-stdin <<< 'Her3!Str1ng'",
+        "Her3!Str1ng",
+    ),
+    ("flag-secret", "net use \\\\server\\share /user:admin P@ssw0rd99", "P@ssw0rd99"),
+    (
+        "flag-secret",
+        "net use Z: \\\\files\\projects Sh4re#Pass /user:CORP\\svc /persistent:no",
+        "Sh4re#Pass",
+    ),
+    ("flag-secret", 'NET USE \\\\nas\\backup /USER:backup "Nas B4ckup!"', "Nas B4ckup!"),
+    ("flag-secret", "net user deploy D3ploy!Net /add", "D3ploy!Net"),
+    ("flag-secret", "xfreerdp /v:rdp.corp.lan /u:admin /p:Rdp!Pass42 /cert:ignore", "Rdp!Pass42"),
+    ("flag-secret", "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L", "N9x!kq2L"),
+    ("flag-secret", "htpasswd -nbB ops 'Ht!pass77'", "Ht!pass77"),
+    (
+        "flag-secret",
+        "$cred = ConvertTo-SecureString 'P0wer!Shell9' -AsPlainText -Force",
+        "P0wer!Shell9",
+    ),
+    ("flag-secret", "ssh-keygen -t ed25519 -N 'K3y!Phrase9' -f ~/.ssh/deploy", "K3y!Phrase9"),
+    ("flag-secret", "smbclient //fs/share -U alice%Smb!Pass42 -c ls", "Smb!Pass42"),
+    ("flag-secret", "sqlplus system/0racle!Pw9@//db:1521/ORCLPDB1", "0racle!Pw9"),
+    ("flag-secret", "expdp hr/Hr!Export77@orcl directory=dp schemas=hr", "Hr!Export77"),
 ]

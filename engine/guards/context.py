@@ -15,12 +15,29 @@ shares it:
   as an XML element's text;
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
-  ``--api-key=x``), and ``-p`` glued to its value beside a ``-u`` user flag
-  (``mysql -u root -pX``);
+  ``--api-key=x``; Windows' ``/password:x`` is a key and its value), ``-p`` glued to its
+  value beside a ``-u`` user flag (``mysql -u root -pX``; ``/p:`` beside ``/u:``), a
+  tool's own password flag (``sshpass -p``, ``redis-cli -a``, ``ldapsearch -w``,
+  ``sqlcmd -P``, ``ssh-keygen -N``…; mysql's ``-pX`` alone), a value piped into a
+  command that reads a credential on its standard input (``echo x | docker login
+  --password-stdin``, ``| sudo -S``, ``| chpasswd``) or given one by a here-string, a
+  password where the command says what its argument is (``htpasswd -b``,
+  ``ConvertTo-SecureString 'x'``, Windows' ``net use`` and ``net user``), and a password
+  joined to its user (Samba's ``-U user%x``, Oracle's ``sqlplus user/x@db``);
 - ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
   Token, a custom one) or none;
+- ``sql-password``: a statement that sets a password, in every dialect (MySQL's and
+  Oracle's ``IDENTIFIED [WITH plugin] BY 'x'``, Oracle's unquoted ``IDENTIFIED BY x``,
+  ``[WITH] [ENCRYPTED] PASSWORD [=] 'x'`` in ``CREATE``/``ALTER USER``, ``ROLE`` or
+  ``LOGIN``, SQL Server's ``BY PASSWORD = N'x'`` and ``sp_addlogin 'name', 'x'``,
+  MariaDB's ``USING PASSWORD('x')``, ``SET PASSWORD [FOR …] = 'x'``, Db2's ``CONNECT TO
+  db USER name USING x``);
 - ``prose-secret``: a sentence (``the admin password is …``, ``the staging key was …``,
-  ``… as the password``);
+  ``the password for prod: …``, ``… as the password``, ``… is the root password.``), a
+  credential word or a directive whose name ends in one followed by its value (``use the
+  password …``, ``we set requirepass … in redis.conf``, ``api key <token> for …``),
+  ``set the password to …``, and a user and its password after the word naming both
+  (``credentials: admin / …``, ``login deploy/…``);
 - ``table-secret``: a markdown table cell under a header naming a credential
   (:func:`table_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
@@ -41,7 +58,7 @@ from typing import Any
 
 import re2
 
-from engine.guards.context_values import plausible, random_token, trim
+from engine.guards.context_values import name_with_number, plausible, random_token, trim
 
 _STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
 _STRONG += r"|credentials?"
@@ -106,10 +123,81 @@ def _authorization(m: Any, value: str) -> bool:
     return random_token(value, 8)
 
 
-_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+)"
+_USER_FLAG = r"(?:-[uU](?:[ \t]+|=)?[^\s\-]\S*|--user(?:name)?(?:=|[ \t]+)\S+|/u(?:ser)?:\S+)"
+_PASSWORD_LETTER = r"(?:-[pP]|/p:)"
+"""``-p``/``-P``, or Windows' ``/p:`` (xfreerdp's, beside ``/u:``; msbuild's ``/p:`` names
+a property and stands beside no user)."""
 _FLAG_VALUE = (
     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'`\-][^\s\"'`]{2,}))"
 )
+_GAP = r"[^\n|;&]*?[ \t]"
+"""What stands between a command's name and its flag, on the same command."""
+_TOOL_FLAG = (
+    r"(?:^|[\s;|&(`\"'])(?:(?:sshpass|rdesktop|psexec(?:64)?|paexec|rabbitmqadmin)(?:\.exe)?\b"
+    + _GAP
+    + r"-p|(?i:sqlcmd|bcp|osql)(?:\.exe)?\b"
+    + _GAP
+    + r"-P|(?:zip|unzip|mosquitto_(?:pub|sub|rr))\b"
+    + _GAP
+    + r"-P|redis-cli\b"
+    + _GAP
+    + r"-a|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b"
+    + _GAP
+    + r"-w|ssh-keygen\b"
+    + _GAP
+    + r"-[NP])[ \t]+"
+)
+"""A tool whose own short flag takes the password: sshpass, rdesktop, psexec ``-p``;
+sqlcmd, bcp, zip ``-P``; redis-cli ``-a``; the ldap tools ``-w``; ssh-keygen ``-N`` and
+``-P`` (a key's new and old passphrase). (PuTTY's ``-pw`` is a flag named for a
+password, as ``--password`` is.)"""
+_POSITIONAL = (
+    r"(?:^|[\s;|&(`])(?:htpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*?-[A-Za-z]*b[A-Za-z]*"
+    r"(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s\-]\S*)?[ \t]+[^\s\-]\S*"
+    r"|(?i:ConvertTo-SecureString)(?:[ \t]+-String)?)[ \t]+"
+)
+"""A password given without a name, where the command says what it is: htpasswd's
+``-b`` (batch: ``[FILE] USER PASSWORD``), PowerShell's ``ConvertTo-SecureString 'x'``."""
+_USER_PERCENT = (
+    r"(?:^|[\s;|&(`])(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap|winexe|net)\b"
+    + _GAP
+    + r"(?:-U|--user(?:name)?=?)[ \t]*[\"']?[^\s%\"']+%(?P<bare>[^\s\"'%][^\s\"']*)"
+)
+"""Samba's ``-U user%password``."""
+_USER_SLASH = (
+    r"(?im)(?:^|[\s;|&(`])(?:(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)"
+    r"(?:[ \t]+-\w+)*[ \t]+(?:target=?[ \t]*|userid=)?|(?P<conn>conn(?:ect)?)[ \t]+)"
+    r"[\"']?[\w$#.]+/(?P<bare>[^\s@/\"';]{3,200})(?P<at>@)?"
+)
+"""Oracle's ``user/password[@db]`` (sqlplus, Data Pump, rman; ``CONNECT`` with ``@db``)."""
+_STDIN_READER = (
+    r"(?:--[\w\-]*?(?:pass|secret|token|key|cred)[\w\-]*?stdin\b|--with-token\b"
+    r"|--pass(?:word|phrase)-fd[ =]0\b|\bpasswd\b[^\n|;&]*?[ \t]--stdin\b"
+    r"|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bchpasswd\b|\bkinit\b"
+    r"|\bsecret[ \t]+create\b[^\n|;&]*?[ \t]-(?:[ \t]|$))"
+)
+"""What reads a credential on its standard input: ``--password-stdin`` (docker, podman,
+helm, oras), ``gh auth login --with-token``, ``gpg --passphrase-fd 0``, ``passwd
+--stdin``, ``sudo -S``, ``chpasswd``, ``kinit``, ``docker secret create NAME -``."""
+_PIPED_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
+    r"|(?P<bare>[^\s\"'`|;&<>()\-][^\s\"'`|;&<>()]{0,200}))"
+)
+_NET_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,200})\"|(?P<bare>[^\s/*\"][^\s\"]{0,200}))"
+"""A positional value of ``net``: not a ``/flag``, not ``*`` (which prompts)."""
+_SQL_QUOTED = r"N?(?:'(?P<sq>[^'\n]{1,200})'|\"(?P<dq>[^\"\n]{1,200})\")"
+"""A SQL string (SQL Server's ``N'…'`` too), or Oracle's double-quoted password."""
+
+
+def _sql(m: Any, value: str) -> bool:
+    """A password a statement sets: unquoted only in Oracle's ``CREATE``/``ALTER USER
+    name``, ``GRANT … TO name`` and ``CONNECT TO name`` (``IDENTIFIED BY tiger1``);
+    ``USING`` only in Db2's ``CONNECT TO db USER name`` (elsewhere it names a service)."""
+    if m.group("using") and not m.group("db2"):
+        return False
+    if m.group("bare") and not m.group("who"):
+        return False
+    return plausible(value)
 
 
 _WORD_FLAG = re2.compile(r"(?i)p(?:ass(?:word|wd|phrase)?|ort)\b")
@@ -121,6 +209,10 @@ def _password_flag(m: Any, value: str) -> bool:
     prompts) a password-like one."""
     if m.group("spaced"):  # and a letter: "-p 8080:80" beside "-u 1000" is a port
         return plausible(value) and any(c.isalpha() for c in value)
+    return _glued_password(value)
+
+
+def _glued_password(value: str) -> bool:
     if _WORD_FLAG.match("p" + value):
         return False  # PowerShell's -Password, -Port: a word flag, its value follows
     reference = value.startswith(("$", "<", "{", "%", "*"))
@@ -154,6 +246,16 @@ def _der_private(m: Any, value: str) -> bool:
     return inner[:1] == b"\x30" and inner[2:3] == b"\x06"
 
 
+def _linked(m: Any, value: str) -> bool:
+    """``the password is x``, ``the password for prod: x`` (without ``for prod`` the
+    colon is a key's, and config-secret decides); a colon after a clause (``a passphrase
+    to unlock the key for user: …``) introduces more than a value."""
+    colon = m.group("colon") is not None
+    if colon and (len(m.group("qualified").split()) > 3 or " " in value):
+        return False
+    return _prose(m, value)
+
+
 def _prose(m: Any, value: str) -> bool:
     # In a sentence "secret" is as often a Kubernetes Secret as a credential.
     if m.group("key").lower().startswith("pass"):
@@ -167,6 +269,50 @@ _SENTENCE_KEY = (
     r"|credentials?)"
 )
 _LINK = r"(?:is|was|are|were|reads|is now|is set to|set to|will be|would be|remains)"
+_DIRECT_KEY = (
+    r"(?P<key>password|passphrase|passcode"
+    r"|(?:[A-Za-z0-9]+[_.]?)+?(?:password|passwd|passphrase|passcode|pwd|pw|pass|auth|secret)"
+    r"|(?:api|access|secret|private|license|encryption|master|admin|root|client|app|service"
+    r"|deploy|bot|auth|bearer|refresh|session|registration|webhook)[ \t_\-]?(?:key|token|secret)"
+    r"|apikey|token)"
+)
+"""What names the value right after it in a sentence: a password word alone, or a name
+ending in a credential word (a directive: ``requirepass``, ``rootpw``, ``auth_pass``), or
+a key or token named with what it is for (``api key``, ``access token``); not ``key``,
+``secret``, ``pass`` or ``passwd`` alone (a key id, a Kubernetes Secret, the verb, the
+file), nor a name joined by ``-`` (a command: ``reset-password NAME``)."""
+_ENGLISH = frozenset(
+    ("bypass", "compass", "surpass", "trespass", "encompass", "overpass", "underpass", "oauth")
+)
+"""Words that end in a credential word and are none."""
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pass")
+
+
+def _direct(m: Any, value: str) -> bool:
+    """A value right after the word naming it: a password-like one after a password word
+    (unquoted, with a digit, which the expression asks, and not a name with a number:
+    ``password and/or``, ``password sha256_crypt``, ``server-01``), a generated one after
+    a key, token, secret or auth."""
+    key = m.group("key").lower()
+    if key in _ENGLISH or _public(key):
+        return False
+    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
+        return random_token(value, 16)
+    if m.group("bare") is None:
+        return plausible(value)
+    return plausible(value) and not name_with_number(value)
+
+
+def _set_to(m: Any, value: str) -> bool:
+    """``set the password to x``: the verb names it a value, a password-like one (a
+    generated one for a key or token)."""
+    key = m.group("key").lower()
+    if key in _ENGLISH or _public(key):
+        return False
+    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
+        return random_token(value, 16)
+    return plausible(value)
+
 
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
@@ -224,16 +370,69 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])" + _USER_FLAG + r"[^\n]*?[ \t]-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE
+            r"(?:^|[ \t])"
+            + _USER_FLAG
+            + r"[^\n]*?[ \t]"
+            + _PASSWORD_LETTER
+            + r"(?P<spaced>[ \t]+)?"
+            + _FLAG_VALUE
         ),
         _password_flag,
     ),
     (
         "flag-secret",
         re2.compile(
-            r"(?:^|[ \t])-[pP](?P<spaced>[ \t]+)?" + _FLAG_VALUE + r"[^\n]*?[ \t]" + _USER_FLAG
+            r"(?:^|[ \t])"
+            + _PASSWORD_LETTER
+            + r"(?P<spaced>[ \t]+)?"
+            + _FLAG_VALUE
+            + r"[^\n]*?[ \t]"
+            + _USER_FLAG
         ),
         _password_flag,
+    ),
+    ("flag-secret", re2.compile(_TOOL_FLAG + _FLAG_VALUE), lambda m, value: plausible(value)),
+    ("flag-secret", re2.compile(_POSITIONAL + _FLAG_VALUE), lambda m, value: plausible(value)),
+    ("flag-secret", re2.compile(_USER_PERCENT), lambda m, value: plausible(value)),
+    (
+        "flag-secret",
+        re2.compile(_USER_SLASH),
+        lambda m, value: (m.group("at") is not None or not m.group("conn")) and plausible(value),
+    ),
+    (
+        "flag-secret",
+        # mysql's -p glued to its value needs no -u beside it (-p spaced prompts).
+        re2.compile(r"(?:^|[\s;|&(`])(?:mysql\w*|mariadb\w*)\b" + _GAP + r"-p" + _FLAG_VALUE),
+        lambda m, value: _glued_password(value),
+    ),
+    (
+        "flag-secret",
+        # A value piped into what reads a credential on its standard input.
+        re2.compile(
+            r"(?:^|[\s;&(`])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*"
+            r"(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?[ \t]+"
+            + _PIPED_VALUE
+            + r"[ \t]*\|[ \t]*[^\n|;&]{0,200}?"
+            + _STDIN_READER
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "flag-secret",
+        # The same given by a here-string (bash's <<<).
+        re2.compile(_STDIN_READER + r"[^\n|;&]{0,200}?<<<[ \t]*" + _PIPED_VALUE),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "flag-secret",
+        # net use [X:] \\host\share PASSWORD /user:NAME, or the password after /user:NAME;
+        # net user NAME PASSWORD [/add].
+        re2.compile(
+            r"(?i)(?:^|[\s;&(`])net(?:\.exe)?[ \t]+(?:use\b(?:[^\n|&]{0,200}?[ \t]/u(?:ser)?:"
+            r"(?:\"[^\"\n]*\"|\S+)|(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+(?:\"\\\\[^\"\n]+\"|\\\\\S+))"
+            r"|user[ \t]+(?:\"[^\"\n]+\"|[^\s/\"]+))[ \t]+" + _NET_VALUE
+        ),
+        lambda m, value: plausible(value),
     ),
     (
         "http-authorization",
@@ -245,14 +444,53 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         _authorization,
     ),
     (
+        "sql-password",
+        # MySQL, MariaDB, Oracle: IDENTIFIED [WITH plugin] BY 'x' (Oracle: unquoted);
+        # Db2: CONNECT TO db USER name USING x.
+        re2.compile(
+            r"(?i)(?:\b(?P<who>(?:CREATE|ALTER)[ \t]+USER|GRANT[ \t][^;]{0,200}?[ \t]TO"
+            r"|CONNECT[ \t]+TO(?P<db2>[ \t]+[^\s;]{1,100}[ \t]+USER)?)[ \t]+[^\s;]{1,100}[ \t]+)?"
+            r"\b(?:IDENTIFIED[ \t]+(?:WITH[ \t]+[\w'\"`]+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?"
+            r"|(?P<using>USING)[ \t]+)(?:" + _SQL_QUOTED + r"|(?P<bare>[^\s'\";,()]{1,200}))"
+        ),
+        _sql,
+    ),
+    (
+        "sql-password",
+        # PostgreSQL, SQL Server, Snowflake, Cassandra: CREATE/ALTER USER, ROLE or LOGIN
+        # … [WITH] [ENCRYPTED] PASSWORD [=] 'x' (options and lines between), SQL
+        # Server's … BY PASSWORD = N'x' (a master key), MariaDB's USING PASSWORD('x').
+        re2.compile(
+            r"(?i)(?:\b(?:CREATE|ALTER)[ \t]+(?:USER|ROLE|LOGIN|GROUP)\b[^;]{0,300}?[\s(,]"
+            r"|\b(?:BY|USING)[ \t]+)(?:(?:UN)?ENCRYPTED[ \t]+)?PASSWORD[ \t]*(?:=[ \t]*)?"
+            r"(?:\([ \t]*)?" + _SQL_QUOTED
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "sql-password",
+        # MySQL, MariaDB: SET PASSWORD [FOR 'user'@'host'] = ['x' | PASSWORD('x')];
+        # SQL Server: sp_addlogin 'name', 'x'.
+        re2.compile(
+            r"(?i)(?:\bSET[ \t]+PASSWORD\b(?:[ \t]+FOR[ \t]+[^=\n;]{1,100}?)?[ \t]*=[ \t]*"
+            r"(?:(?:OLD_)?PASSWORD[ \t]*\([ \t]*)?|\bsp_addlogin[ \t]+(?:@\w+[ \t]*=[ \t]*)?"
+            r"N?'[^'\n]{1,128}'[ \t]*,[ \t]*(?:@\w+[ \t]*=[ \t]*)?)" + _SQL_QUOTED
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
         "prose-secret",
         re2.compile(
-            r"(?i)\b" + _SENTENCE_KEY + r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?"
-            r"[ \t]+" + _LINK + r"[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
+            r"(?i)\b"
+            + _SENTENCE_KEY
+            + r"(?:(?P<qualified>[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)(?P<colon>[ \t]*:)"
+            r"|(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?)?[ \t]+"
+            + _LINK
+            + r")[ \t]+(?:now[ \t]+|still[ \t]+|simply[ \t]+)?"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`]{1,100}))"
         ),
-        _prose,
+        _linked,
     ),
     (
         "prose-secret",
@@ -265,10 +503,59 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "prose-secret",
+        # The word, or a directive named for it, and its value right after it: "use the
+        # password P@ss…", "we set requirepass … in redis.conf", "api key <token> for …".
+        re2.compile(
+            r"(?i)(?:^|[^\w\-.$%{<])"
+            + _DIRECT_KEY
+            + r"[ \t]+(?:(?:--?|–|—)[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
+            r"|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`=:\-\d][^\s\"'`\d]*\d[^\s\"'`]*|\d[^\s\"'`]*))"
+        ),
+        _direct,
+    ),
+    (
+        "prose-secret",
+        # A user and the password after the word naming both: "credentials: admin / …",
+        # "login deploy/…".
+        re2.compile(
+            r"(?i)\b(?P<key>credentials?|creds|login)[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
+            r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"
+        ),
+        lambda m, value: plausible(value) and not name_with_number(value),
+    ),
+    (
+        "prose-secret",
+        # "set the admin password to …", "change your passphrase for bob to …".
+        re2.compile(
+            r"(?i)\b(?P<set>set|sets|setting|change[sd]?|changing|reset|resets|update[sd]?|updating)"
+            r"[ \t]+(?:(?:the|a|an|your|its|his|her|their|our|my|this|that)[ \t]+)?"
+            r"(?:[\w\-]+[ \t]+)?"
+            + _DIRECT_KEY
+            + r"(?:[ \t]+for[ \t]+[\w.@'\-]{1,40}?)?[ \t]+to[ \t]+(?:\"(?P<dq>[^\"\n]{1,100})\""
+            r"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`\-][^\s\"'`]{0,99}))"
+        ),
+        _set_to,
+    ),
+    (
+        "prose-secret",
         re2.compile(
             r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+as[ \t]+(?:the|a|your|their|its)?[ \t]*"
             r"(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)\b"
+        ),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "prose-secret",
+        # "… is the root password." where the word ends its clause ("x is the password
+        # hash" names another thing).
+        re2.compile(
+            r"(?i)(?:^|[\s(])(?:\"(?P<dq>[^\"\n]{1,100})\"|`(?P<value>[^`\n]{1,100})`"
+            r"|(?P<bare>[^\s\"'`]{6,100}))[ \t]+(?:is|was)[ \t]+(?:the|a|your|their|its|our|my)"
+            r"[ \t]+(?:[\w\-]+[ \t]+)?(?P<key>password|passphrase)(?:[ \t]*(?:[.,;:!)]|\r?\n|$)"
+            r"|[ \t]+(?:for|of|to|on|in|and|but|so|here|now)\b)"
         ),
         lambda m, value: plausible(value),
     ),

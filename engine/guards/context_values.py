@@ -7,9 +7,10 @@ written in that place that are not: a placeholder (``<password>``, ``xxxx``, ``c
 ``${VAR}``, ``{{ .Values.pw }}``, ``%PASS%``, ``@file``, a path), code (``self.password``,
 ``get_token()``, ``str``), or an everyday word (``required``, ``true``, ``hashed``).
 Checks are on the value's characters, never on a list of known values: a value of
-letters only (or words joined by ``-``, ``_``, ``.`` or blanks) is a word or an
-identifier wherever it stands (``same-origin``, ``SignatureKey``), so a password of
-letters only is let through: without a dictionary nothing tells it from a word.
+letters only (or words joined by ``-``, ``_``, ``.``, ``/`` or blanks) is a word or an
+identifier wherever it stands (``same-origin``, ``SignatureKey``, ``and/or``), so a
+password of letters only is let through: without a dictionary nothing tells it from a
+word.
 """
 
 from __future__ import annotations
@@ -64,9 +65,10 @@ _CALL_OR_GENERIC = re.compile(r"^[A-Za-z_][\w.]*[(\[<]|%\(\w+\)")
 """``get_token()``, ``parts[2]``, ``Optional<String>``, ``%(password)s``: code."""
 _TRAILING = ".,;:!?)]}'\"`"
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-_WORDS_ONLY = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)*")
-"""Letters, and words joined by blanks, dots, dashes or underscores (``same-origin``,
-``keyboard cat``, ``SignatureKey``): words or identifiers, never taken for a secret."""
+_WORDS_ONLY = re.compile(r"[^\W\d_]+(?:[ ._\-/][^\W\d_]+)*")
+"""Letters, and words joined by blanks, dots, dashes, underscores or slashes
+(``same-origin``, ``keyboard cat``, ``SignatureKey``, ``client/server``): words or
+identifiers, never taken for a secret."""
 _PHRASE = re.compile(r"[^\W\d_]+(?:[ ._\-][^\W\d_]+)+")
 """Words joined by blanks, dots, dashes or underscores: what a person types as a
 stand-in and then encodes (``strong-password``, ``hello-world``)."""
@@ -148,6 +150,17 @@ def placeholder(value: str) -> bool:
     """Whether ``value`` is a stand-in, a reference or code, or a version number: what
     a rule that takes any value after a keyword must not keep."""
     return not value or _stand_in(value) or _reference(value) or bool(_VERSION.fullmatch(value))
+
+
+_NAME_WITH_NUMBER = re.compile(r"[A-Za-z]{1,12}[-_.]?\d{1,6}|[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
+
+
+def name_with_number(value: str) -> bool:
+    """A name with a number after it or joined as code joins words (``server-01``,
+    ``SHA-256``, ``utf8``, ``x509``, ``sha256_crypt``): what a sentence puts after a
+    credential word when it names a thing, not a value (``the password sha256_crypt
+    hashes``)."""
+    return bool(_NAME_WITH_NUMBER.fullmatch(value))
 
 
 def plausible(value: str, *, minimum: int = 6) -> bool:

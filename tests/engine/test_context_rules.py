@@ -12,23 +12,34 @@ asked of a spaced ``-p`` value, as ``docker -p 8080:80 -u 1000`` showed). The fi
 set's ``Authorization: ApiKey …`` was missed at first because its base64 decodes to text
 holding ``secret``; base64 is now a stand-in only when it decodes to words alone
 (``strong-password``). What is still missed is in ``MISSED``, each with the reason.
+
+``STATEMENTS`` came after: SQL that sets a password (``IDENTIFIED BY``, ``[WITH]
+[ENCRYPTED] PASSWORD``, ``SET PASSWORD``, ``sp_addlogin``, Db2's ``USING``), a sentence
+that puts the value right after the word or directive naming it (``use the password …``,
+``set requirepass …``, ``api key <token> …``; ``credentials: admin / x``, one of
+``MISSED`` then), and command lines: a tool's own password flag (``sshpass -p``,
+``redis-cli -a``, ``ldapsearch -w``: three of ``MISSED``), a value piped into what reads
+a password on its standard input, a password where the command says what its argument
+is (``htpasswd -b``, one more of ``MISSED``; ``net use``, ``ConvertTo-SecureString``),
+and one joined to its user (``-U user%x``, ``sqlplus user/x@db``). Each is found with
+its kind and only its value redacted; ``ORDINARY`` gained the statements, sentences and
+commands of the same shapes that hold no secret.
 """
 
 from __future__ import annotations
 
 import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2
+from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, STATEMENTS
 
 from engine.guards.context import context_secrets
-from engine.guards.privacy import find_secrets
+from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import table_secrets
 
 MISSED = {
-    "redis-cli -h cache -a 'R3d1s!Auth'": "-a is a password only to redis-cli: a tool's own flag",
-    "sshpass -p 'Xk9#mq2W' ssh admin@host": "-p without a user flag is as often a port",
-    "ldapsearch -x -D 'cn=admin' -w 'Ld4p!Bind' -b dc=ex": "-w is a password only to ldap tools",
-    "htpasswd -b /etc/nginx/.htpasswd admin N9x!kq2L": "a positional argument: no name at all",
-    "Credentials: admin / Zq8#pL3m": "user / password after the word: the first value is the user",
+    "ssh -p 'Xk9#mq2W' admin@host": "-p without a user flag or a tool of its own is a port",
+    "ldapwhoami -x -w Bindpassword": "letters only: without a dictionary a word is not a password",
+    "htpasswd /etc/nginx/.htpasswd admin": "no password on the line: htpasswd prompts",
+    "schtasks /create /tn backup /ru svc /rp Sch3d!Pass9": "Windows' /rp beside /ru: not written",
     "requirepass foobared": "letters only: without a dictionary a word is not told from a password",
 }
 ORDINARY = [
@@ -92,6 +103,62 @@ ORDINARY = [
     "key: ${{ runner.os }}-build-${{ hashFiles('**/package-lock.json') }}",
     # found on pallets/itsdangerous's docs by init: words where the value goes
     '$ export SECRET_KEY="base64 encoded random bytes"',
+    # statements, sentences and commands of STATEMENTS' shapes that hold no secret
+    "set the password to your own",
+    "Set the password to something strong.",
+    "use the password flag to log in",
+    "api key rotation for the maps service",
+    "the access token expires in 3600 seconds",
+    "signing key 3AA5C34371567BD2 is your GPG key",
+    "use the password hash sha256_crypt for this",
+    "enter the password for server-01 when asked",
+    "The password SHA-256 digest is stored.",
+    "a password and/or a key",
+    "$ getent passwd vu-rawhide-0",
+    "$ gcloud sql users reset-password creds-name-1",
+    "bypass x509-verification in tests",
+    "myvalue9 is the password manager we use",
+    "masterauth <master-password>",
+    "auth_pass {{ keepalived_pass }}",
+    "CREATE USER app IDENTIFIED BY 'password';",
+    "CREATE USER name IDENTIFIED BY 'your_password';",
+    "CREATE USER jdoe IDENTIFIED BY <password>;",
+    "ALTER USER postgres PASSWORD 'new_password';",
+    "ALTER ROLE app WITH PASSWORD NULL;",
+    "ALTER USER bob IDENTIFIED BY VALUES 'S:1234';",
+    "The user is identified by sha256-hash of the key.",
+    "password = parts[2]",
+    "echo $TOKEN | docker login --username bot --password-stdin",
+    'echo "${{ secrets.GHCR_TOKEN }}" | docker login ghcr.io -u $GITHUB_ACTOR --password-stdin',
+    "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.aws",
+    "echo abc123def456 | git hash-object --stdin",
+    "echo 'y' | sudo -S apt upgrade",
+    "ssh -p 2222 deploy@host",
+    "redis-cli -h cache -p 6379 -a $REDIS_PASSWORD ping",
+    "ldapsearch -x -W -D cn=admin -b dc=ex",
+    "unzip -P $ZIP_PASS archive.zip",
+    "mysql -h db -p -e 'select 1'",
+    "net use Z: \\\\server\\share /user:admin *",
+    "net use \\\\server\\share /delete",
+    "net user administrator /active:yes",
+    "msbuild app.sln /p:Configuration=Release /p:Platform=x64",
+    "grep -P '\\d+foo' file.txt",
+    "pytest -p no:cacheprovider tests",
+    "Credentials: client/server",
+    "login admin/password for the console",
+    "password - the user's password",
+    "the password for prod: ${PROD_PASSWORD}",
+    "You need a passphrase to unlock the secret key for user: alice (ops) <a@b.io>",
+    "CONNECT TO sample USER db2inst1 USING $DB2PASS;",
+    "CREATE DATABASE LINK sales CONNECT TO app USING 'orcl';",
+    "smbclient //fs/share -U alice%$SMB_PASS",
+    "htpasswd -b .htpasswd admin password",
+    "htpasswd -B .htpasswd admin",
+    "ssh-keygen -t ed25519 -N '' -f key",
+    "$pw = ConvertTo-SecureString $env:PW -AsPlainText -Force",
+    "sqlplus / as sysdba",
+    "sqlplus $USER/$PASS@db",
+    "connect client/server2 first",
 ]
 
 
@@ -123,3 +190,16 @@ def test_the_value_alone_is_redacted_and_the_key_stays_readable() -> None:
 def test_a_table_ends_at_its_first_line_without_a_pipe() -> None:
     text = "| Password |\n|---|\n| Tr0ub4dor&3 |\n\nafter: | Zq8#pL3m9 |\n"
     assert [text[a:b] for a, b in table_secrets(text)] == ["Tr0ub4dor&3"]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS)
+def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
+    kind: str, text: str, value: str
+) -> None:
+    # The rule finds the value alone (the key, the flag, the sentence stay readable) ...
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    # ... and the guard, whichever of its rules takes it first, redacts it.
+    redacted = redact_secrets(noted, find_secrets(noted))
+    assert value not in redacted, redacted

@@ -2,7 +2,8 @@
 
 As ``test_gitleaks_corpus.py`` does for gitleaks' rules: up to two examples of every
 Nosey Parker rule that runs (its own, written for the rule) and every sample of every
-context rule (``tests/context_samples.py``: the design set and both held-out sets), each
+context rule (``tests/context_samples.py``: the design set, both held-out sets and the
+statements, sentences and commands added after them), each
 inside a sentence with a unique word, go in through a knowledge file, MCP ``memory_add``
 and ``memory-tui add``. Afterwards no file under ``.claude/memory/`` (``fts.sqlite``,
 every LanceDB data and version file, every other) holds a secret the guard finds in
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import git_repo
-from context_samples import DESIGN, HELD_OUT_1, HELD_OUT_2
+from context_samples import DESIGN, HELD_OUT_1, HELD_OUT_2, STATEMENTS
 from fakes import FakeEmbedder
 from planting import cli_add_in_batches, mcp_add_each
 
@@ -42,7 +43,7 @@ def planted() -> list[tuple[str, str, list[str]]]:
     for rule in default_noseyparker().rules:
         taken = [e for e in rule.examples if find_secrets(e)][:PER_RULE]
         out += [(rule.rule_id, e, [e[h.start : h.end] for h in find_secrets(e)]) for e in taken]
-    for text in DESIGN + HELD_OUT_1 + HELD_OUT_2:
+    for text in DESIGN + HELD_OUT_1 + HELD_OUT_2 + [text for _, text, _ in STATEMENTS]:
         hits = find_secrets(text)
         out += [(hits[0].kind, text, [text[h.start : h.end] for h in hits])]
     return out
