@@ -7,9 +7,14 @@ from functools import lru_cache
 
 from engine.analyzer.comment_syntax import CommentSyntax
 
+LICENCE_WORDS = re.compile(
+    r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted",
+    re.IGNORECASE,
+)
+"""What a licence header says."""
 NOT_DOC = re.compile(
-    r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted"
-    r"|^\s*(?:-\*-|frozen_string_literal|\+build|go:build|code generated|eslint|@ts-|nolint)",
+    LICENCE_WORDS.pattern
+    + r"|^\s*(?:-\*-|frozen_string_literal|\+build|go:build|code generated|eslint|@ts-|nolint)",
     re.IGNORECASE,
 )
 """Opening comments that are not about the file: licence headers and tool directives."""
@@ -93,13 +98,6 @@ def opening_comment(text: str, syntax: CommentSyntax = ANY_LANGUAGE) -> str:
         if block.strip() and not NOT_DOC.search(block):
             return first_paragraph(block)
     return ""
-
-
-LICENCE_WORDS = re.compile(
-    r"copyright|\blicen[cs]ed?\b|spdx-license|all rights reserved|permission is hereby granted",
-    re.IGNORECASE,
-)
-"""What a licence header says (:data:`NOT_DOC`'s licence half)."""
 
 
 def after_licence_header(text: str) -> str:

@@ -119,7 +119,7 @@ def unnamed_format(name: str) -> bool:
     code, markup, data or prose), not Pygments' lexers' file-name patterns (which name
     files as well as extensions: ``meson.build`` is Meson, ``nginx.conf`` nginx's
     configuration). Doxygen's ``manual.dox``, Qt's ``.qdoc`` pages, ``README.old`` and
-    ``redis.conf`` are such files: ``text`` whose content decides (:func:`by_content_only`).
+    ``redis.conf`` are such files: ``text`` whose content decides, as a ``README``'s does.
     The next layout nobody listed is in when it reads as sentences, and out (neither
     documentation nor code) when it is data, configuration or binary."""
     first = name.find(".", 1)
@@ -130,14 +130,6 @@ def unnamed_format(name: str) -> bool:
     from engine.analyzer.languages import language_of
 
     return language_of(name) is None and not lexer_names(name)
-
-
-def by_content_only(name: str) -> bool:
-    """Whether the file ``name`` is proposed as text by nothing in its name: none at all
-    (``README``) or one no table knows (:func:`unnamed_format`). Such a file that does not
-    read as a document is neither documentation nor code (a ``.txt`` file is named as
-    documentation, and one that is no document is left out of it)."""
-    return is_bare_name(name) or unnamed_format(name)
 
 
 def is_bare_name(name: str) -> bool:

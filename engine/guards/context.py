@@ -289,29 +289,28 @@ _PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "passcode", "pwd", "pw"
 
 
 def _direct(m: Any, value: str) -> bool:
-    """A value right after the word naming it: a password-like one after a password word
-    (unquoted, with a digit, which the expression asks, and not a name with a number:
-    ``password and/or``, ``password sha256_crypt``, ``server-01``), a generated one after
-    a key, token, secret or auth."""
-    key = m.group("key").lower()
-    if key in _ENGLISH or _public(key):
+    """A value right after the word naming it, as :func:`_set_to` takes it; after a
+    password word an unquoted one (with a digit, which the expression asks) must not be a
+    name with a number either: ``password and/or``, ``password sha256_crypt``,
+    ``server-01``."""
+    if not _set_to(m, value):
         return False
-    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
-        return random_token(value, 16)
-    if m.group("bare") is None:
-        return plausible(value)
-    return plausible(value) and not name_with_number(value)
+    named = _password_key(m.group("key").lower()) and m.group("bare") is not None
+    return not (named and name_with_number(value))
 
 
 def _set_to(m: Any, value: str) -> bool:
-    """``set the password to x``: the verb names it a value, a password-like one (a
-    generated one for a key or token)."""
+    """``set the password to x``: the verb names it a value, a password-like one after a
+    password word, a generated one after a key, token, secret or auth."""
     key = m.group("key").lower()
     if key in _ENGLISH or _public(key):
         return False
-    if not key.endswith(_PASSWORD_ENDINGS) and key != "masterauth":
-        return random_token(value, 16)
-    return plausible(value)
+    return plausible(value) if _password_key(key) else random_token(value, 16)
+
+
+def _password_key(key: str) -> bool:
+    """Whether the (lowercase) word that names a value names a password."""
+    return key.endswith(_PASSWORD_ENDINGS) or key == "masterauth"
 
 
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (

@@ -41,7 +41,7 @@ SNIFF_CHARS = 20_000
 """How much of a file's start its kind is read from."""
 
 _WORD = re.compile(r"^[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*$")
-_PROSE_WORDS = re.compile(r"(?<!\S)[(\"'“‘]?[A-Za-z][a-z'’-]*[)\"'”’.,;:!?]*(?!\S)")
+_PROSE_WORDS = re.compile(r"(?<!\S)" + _WORD.pattern.strip("^$") + r"(?!\S)")
 """:data:`_WORD` over a whole text: each whitespace-separated token that is a word, found
 in one pass (a walk judges thousands of files by their first 20,000 characters)."""
 _CODE_LINE = re.compile(r"[(){}\[\];=]|^\s*(?:func|type|var|const|def|class)\s")
@@ -150,10 +150,15 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
 
 def plain_as_markdown(text: str, name: str, dialect: str | None = None) -> str:
     """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file (or
-    of ``dialect`` ``"text"``), line for line; any other text as it is."""
+    of ``dialect`` ``"text"``: then LaTeX too, by its content), line for line; any other
+    text as it is."""
     if name.lower().endswith(ODOC_SUFFIX):
         return odoc_as_markdown(text)
     kind = text_kind(text, name, dialect)
+    if kind == "TeX":  # prose_markup reads LaTeX, and imports this module
+        from engine.markdown.prose_markup import markup_as_markdown
+
+        return markup_as_markdown(text, "TeX")
     if kind == "man":
         return roff_as_markdown(text)
     if kind == "vimdoc":

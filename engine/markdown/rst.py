@@ -41,7 +41,7 @@ from engine.markdown.directives import (
 )
 from engine.markdown.html_docs import HTML_SUFFIXES, html_as_markdown
 from engine.markdown.notebooks import NOTEBOOK_SUFFIX, notebook_as_markdown
-from engine.markdown.plain import plain_as_markdown, text_kind
+from engine.markdown.plain import plain_as_markdown
 from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
 from engine.markdown.xml_docs import XML_SUFFIXES, xml_as_markdown
 from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
@@ -103,8 +103,6 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return xml_as_markdown(text)
     if dialect is not None and dialect not in OWN_DIALECTS:
         return markup_as_markdown(text, dialect)
-    if dialect == "text" and text_kind(text, name, dialect) == "TeX":
-        return markup_as_markdown(text, "TeX")  # a LaTeX document by its content
     return plain_as_markdown(text, name, dialect)
 
 

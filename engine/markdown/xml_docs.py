@@ -58,10 +58,11 @@ _DOCUMENT = re.compile(
     re.IGNORECASE,
 )
 _HIDDEN = re.compile(
-    r"<(programlisting|screen|synopsis|source|example|highlight|pre|codeblock|indexterm"
-    r"|remark)\b.*?</\1\s*>|<!--.*?-->|<!\[CDATA\[.*?\]\]>|<!DOCTYPE[^>]*>",
+    r"<(" + "|".join(sorted(XML.verbatim | {"indexterm", "remark"})) + r")\b.*?</\1\s*>"
+    r"|<!--.*?-->|<!\[CDATA\[.*?\]\]>|<!DOCTYPE[^>]*>",
     re.IGNORECASE | re.DOTALL,
 )
+"""What is not prose: code, index terms, remarks, comments, CDATA and the doctype."""
 _TAG = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 

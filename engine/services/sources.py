@@ -38,7 +38,6 @@ from pathlib import Path
 from engine.analyzer.comments import after_licence_header
 from engine.analyzer.doc_kinds import (
     CONTENT_DECIDES,
-    by_content_only,
     is_bare_name,
     is_licence,
     prose_dialect,
@@ -325,10 +324,11 @@ def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
 
 
 def _bare_text(rel: str, dialect: str | None) -> bool:
-    """Whether ``rel`` is a text file by nothing in its name (``README``, ``manual.dox``:
-    :func:`by_content_only`): one that is no document is "other", as a ``.txt`` file
-    named so is not."""
-    return dialect == "text" and by_content_only(rel.rpartition("/")[2])
+    """Whether ``rel`` is a text file by nothing in its name: named without an extension
+    (``README``) or with one no table knows (``manual.dox``), the two ways other than
+    ``.txt`` that :func:`prose_dialect` says ``text``. One that is no document is "other",
+    as a ``.txt`` file named so is not."""
+    return dialect == "text" and not rel.lower().endswith(".txt")
 
 
 def category_for(rel_in_knowledge: Path, declared: str | None) -> Category:
