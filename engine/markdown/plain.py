@@ -148,17 +148,15 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     return None
 
 
-def plain_as_markdown(text: str, name: str, dialect: str | None = None) -> str:
+def plain_as_markdown(
+    text: str, name: str, dialect: str | None = None, kind: str | None = None
+) -> str:
     """``text`` rewritten as markdown when ``name`` is a man page or a ``.txt`` file (or
-    of ``dialect`` ``"text"``: then LaTeX too, by its content), line for line; any other
-    text as it is."""
+    of ``dialect`` ``"text"``), line for line; any other text as it is. ``kind``: its
+    :func:`text_kind`, when the caller found it already."""
     if name.lower().endswith(ODOC_SUFFIX):
         return odoc_as_markdown(text)
-    kind = text_kind(text, name, dialect)
-    if kind == "TeX":  # prose_markup reads LaTeX, and imports this module
-        from engine.markdown.prose_markup import markup_as_markdown
-
-        return markup_as_markdown(text, "TeX")
+    kind = kind or text_kind(text, name, dialect)
     if kind == "man":
         return roff_as_markdown(text)
     if kind == "vimdoc":

@@ -41,7 +41,7 @@ from engine.markdown.directives import (
 )
 from engine.markdown.html_docs import HTML_SUFFIXES, html_as_markdown
 from engine.markdown.notebooks import NOTEBOOK_SUFFIX, notebook_as_markdown
-from engine.markdown.plain import plain_as_markdown
+from engine.markdown.plain import plain_as_markdown, text_kind
 from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
 from engine.markdown.xml_docs import XML_SUFFIXES, xml_as_markdown
 from engine.markdown.yaml_docs import YAML_SUFFIXES, yaml_as_markdown
@@ -103,7 +103,10 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return xml_as_markdown(text)
     if dialect is not None and dialect not in OWN_DIALECTS:
         return markup_as_markdown(text, dialect)
-    return plain_as_markdown(text, name, dialect)
+    kind = text_kind(text, name, dialect)  # found once, for both readers
+    if kind == "TeX":  # a LaTeX document by its content
+        return markup_as_markdown(text, "TeX")
+    return plain_as_markdown(text, name, dialect, kind)
 
 
 def rst_as_markdown(text: str) -> str:
