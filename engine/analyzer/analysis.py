@@ -14,7 +14,14 @@ from engine.analyzer.comments import opening_comment
 from engine.analyzer.docs import is_doc, outline
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
-from engine.analyzer.languages import LanguageCounter, count_lines, is_code, language_of
+from engine.analyzer.languages import (
+    LanguageCounter,
+    count_lines,
+    is_code,
+    is_script_name,
+    language_of,
+    script_language,
+)
 from engine.analyzer.manifests import Manifests, is_manifest
 from engine.analyzer.model import Analysis, DocOutline, Symbol, SymbolKind
 from engine.analyzer.noise import NoiseClassifier, classify_path
@@ -88,11 +95,13 @@ def analyze(
         errors=tuple(sorted(stats.errors + pass_.manifests.errors + pass_.errors)),
         files=dict(sorted(pass_.files.items())),
         summaries=dict(sorted(pass_.summaries.items())),
+        scripts=dict(sorted(pass_.scripts.items())),
     )
 
 
 def _wanted(file_name: str) -> bool:
-    return language_of(file_name) is not None or is_manifest(file_name)
+    """Named as code or a manifest, or maybe a script (read to see its ``#!`` line)."""
+    return language_of(file_name) is not None or is_manifest(file_name) or is_script_name(file_name)
 
 
 @dataclass(slots=True)
@@ -107,6 +116,7 @@ class _Pass:
     errors: list[tuple[str, str]] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)
     summaries: dict[str, str] = field(default_factory=dict)
+    scripts: dict[str, str] = field(default_factory=dict)
     entry_files: list[str] = field(default_factory=list)
     tools: set[str] = field(default_factory=set)
     lines: int = 0
@@ -119,8 +129,14 @@ class _Pass:
         """Account for one file."""
         rel, data = scanned.rel, scanned.data
         name = rel.rpartition("/")[2]
-        digest = self.files[rel] = hashlib.sha256(data).hexdigest()
         language = language_of(name)
+        if language is None and is_script_name(name):
+            language = script_language(data)
+            if language is None and not is_manifest(name):
+                return  # read for its #! line: not a script
+            if language is not None:
+                self.scripts[rel] = language
+        digest = self.files[rel] = hashlib.sha256(data).hexdigest()
         is_test = is_test_path(rel) and (self.noise is None or self.noise.kind(rel) is not None)
         if tool := tool_from_file_name(name):
             self.tools.add(tool)

@@ -21,14 +21,14 @@ import logging
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from engine.analyzer.blocks import nested_pieces, top_level_pieces
 from engine.analyzer.code_pieces import outline_pieces
 from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.grammars import grammar_language
-from engine.analyzer.languages import PROGRAM_LANGUAGES, language_of
+from engine.analyzer.languages import PROGRAM_LANGUAGES, path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier, classify_path
 from engine.analyzer.outline import outline
@@ -99,16 +99,19 @@ def definition_drafts(
     files: Iterable[str],
     noise: NoiseClassifier | None = None,
     summaries: Sequence[DiscoveryDraft] = (),
+    scripts: Mapping[str, str] | None = None,
 ) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
     at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given, none holding more
     than its cap (:func:`capped_drafts`; ``summaries``, the analysis's other entries,
-    count in a file's share: its own module summary with its chunks)."""
+    count in a file's share: its own module summary with its chunks). ``scripts``: the
+    languages of files named without an extension, by their ``#!`` lines
+    (:attr:`engine.analyzer.model.Analysis.scripts`)."""
     noise = noise or NoiseClassifier(root)
     found: list[tuple[str, str, str, list[DiscoveryDraft]]] = []
     total = 0
     for rel in files:
-        language = language_of(rel.rpartition("/")[2])
+        language = path_language(rel, scripts or {})
         if language is None or language not in CODE_LANGUAGES or noise.kind(rel) is not None:
             continue
         text = _read(root / rel)
@@ -198,7 +201,7 @@ def main_folders(analysis: Analysis) -> list[str]:
     counts: Counter[str] = Counter()
     for rel in analysis.files:
         top, sep, _ = rel.partition("/")
-        code = language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES
+        code = path_language(rel, analysis.scripts) in CODE_LANGUAGES
         if sep and code and classify_path(rel) is None:
             counts[top] += 1
     return [folder for folder, _ in counts.most_common()] + ["."]

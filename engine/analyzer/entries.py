@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from engine.analyzer.conventions import naming_draft, patterns_draft, routes_draft
 from engine.analyzer.definitions import CODE_LANGUAGES
-from engine.analyzer.languages import language_of
+from engine.analyzer.languages import path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
 from engine.analyzer.modules import module_summary, package_summaries
 from engine.analyzer.noise import NoiseClassifier
@@ -61,7 +61,7 @@ def discovery_drafts(
     own = {
         rel
         for rel in analysis.files
-        if language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES and noise.kind(rel) is None
+        if path_language(rel, analysis.scripts) in CODE_LANGUAGES and noise.kind(rel) is None
     }
     drafts = [_overview(analysis, noise)]
     drafts += project_file_drafts(analysis.root, analysis.name)

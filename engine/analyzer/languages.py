@@ -6,13 +6,19 @@ extension it does not name is GitHub Linguist's (:mod:`engine.analyzer.linguist`
 language Linguist calls ``programming`` is a program, named as Linguist names it (unless
 the table names the language otherwise: Linguist's CMake and Makefile are build files
 here too); markup, data and prose are not languages of the tally (the docs rules decide
-documentation).
+documentation). A file named without an extension that no table names (``bin/lwp-request``,
+``script/server``) is in the language its ``#!`` line's interpreter is written in
+(:func:`script_language`): the analysis reads it and keeps the answer
+(:attr:`engine.analyzer.model.Analysis.scripts`, :func:`path_language`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Container
+import io
+from collections import Counter
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from engine.analyzer.linguist import cached_program_language
 from engine.analyzer.model import LanguageStat
@@ -80,6 +86,51 @@ def language_of(file_name: str) -> str | None:
         return known
     first = file_name.find(".", 1)
     return cached_program_language(file_name[first:].lower())
+
+
+SHEBANG_BYTES = 512
+"""How much of a file's start holds its ``#!`` line."""
+
+
+def is_script_name(file_name: str) -> bool:
+    """Whether ``file_name`` has no extension and no table names it (``lwp-request``, not
+    ``Makefile``): a script, when its first line says which interpreter runs it."""
+    return "." not in file_name and language_of(file_name) is None
+
+
+def script_language(head: bytes) -> str | None:
+    """The language of a script by the interpreter its ``#!`` line names (``#!/usr/bin/perl
+    -w``, ``#!/usr/bin/env -S node``), from pre-commit's ``identify`` (the table of
+    interpreters and the tags of extensions it keeps for telling files' types): the
+    interpreter's tags (``perl``; ``shell`` and ``bash``) are looked up as the extensions
+    that carry them, named by :func:`language_of` (``.pl``: Perl, ``.sh``: Shell). ``None``
+    without a ``#!`` line, or for an interpreter no table names (``awk``, ``make``)."""
+    if not head.startswith(b"#!"):
+        return None
+    from identify.identify import parse_shebang, tags_from_interpreter
+
+    command = parse_shebang(io.BytesIO(head[:SHEBANG_BYTES]))
+    if not command:
+        return None
+    return _tagged_language(frozenset(tags_from_interpreter(command[0])))
+
+
+@cache
+def _tagged_language(tags: frozenset[str]) -> str | None:
+    """The language most of the extensions carrying one of ``tags`` are in."""
+    from identify.extensions import EXTENSIONS
+
+    named = Counter(
+        language_of(f"x.{extension}") for extension, carried in EXTENSIONS.items() if tags & carried
+    )
+    named.pop(None, None)
+    return named.most_common(1)[0][0] if named else None
+
+
+def path_language(rel: str, scripts: Mapping[str, str]) -> str | None:
+    """The language of the project file ``rel``: by its name, else by its ``#!`` line as
+    the analysis found it (``scripts``: :attr:`engine.analyzer.model.Analysis.scripts`)."""
+    return language_of(rel.rpartition("/")[2]) or scripts.get(rel)
 
 
 _NOT_PROGRAMS = frozenset(

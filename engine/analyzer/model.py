@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -76,6 +76,9 @@ class Analysis:
     """Posix relative path → SHA-256 of the bytes, for every file that was read."""
     summaries: dict[str, str]
     """Posix relative path → first line of the module docstring (Python modules that have one)."""
+    scripts: dict[str, str] = field(default_factory=dict)
+    """Posix relative path → language, for the files named without an extension that their
+    ``#!`` line gives one (:func:`engine.analyzer.languages.script_language`)."""
 
 
 @dataclass(frozen=True, slots=True)

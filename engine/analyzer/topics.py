@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from engine.analyzer.definitions import CODE_LANGUAGES, main_folders
-from engine.analyzer.languages import language_of
+from engine.analyzer.languages import path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
 
@@ -111,7 +111,7 @@ def own_source_dirs(analysis: Analysis, noise: NoiseClassifier) -> list[str]:
     the classifier does not call examples, tests, vendored…), most code first."""
     units: set[str] = set()
     for rel in analysis.files:
-        if language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES and noise.kind(rel) is None:
+        if path_language(rel, analysis.scripts) in CODE_LANGUAGES and noise.kind(rel) is None:
             parts = rel.split("/")
             units.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
             if len(parts) == 1:
@@ -131,7 +131,7 @@ def architecture_draft(analysis: Analysis, noise: NoiseClassifier) -> DiscoveryD
         counts[top] += 1
         kind = noise.kind(rel)
         kinds[top][kind or "own"] += 1
-        if kind is None and language_of(rel.rpartition("/")[2]) in CODE_LANGUAGES:
+        if kind is None and path_language(rel, analysis.scripts) in CODE_LANGUAGES:
             own_code.add(top)
     if not counts:
         return None

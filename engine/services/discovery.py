@@ -136,7 +136,9 @@ def run_discovery(
         )
         for draft in [
             *summaries,
-            *definition_drafts(analysis.root, budget_order(analysis), noise, summaries),
+            *definition_drafts(
+                analysis.root, budget_order(analysis), noise, summaries, analysis.scripts
+            ),
         ]
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}

@@ -118,11 +118,15 @@ class SourceExplainer:
         docs = self.sources.decide(rel)
         if docs.rule == "knowledge folder":  # indexed whole, every note
             return FileDecision(DOCS, SourceDecision(rel, True, "knowledge", docs.detail))
-        language = language_of(rel.rpartition("/")[2])
-        if docs.rule == NOT_DOCS_BY_CONTENT or (not docs.included and self.sources.is_data(docs)):
+        script = self.sources.script(rel)  # named without an extension, run by its #! line
+        language = language_of(rel.rpartition("/")[2]) or script
+        data = docs.rule == NOT_DOCS_BY_CONTENT or (
+            not docs.included and self.sources.is_data(docs)
+        )
+        if data and script is None:
             # configuration or data (a YAML file left out by another rule is read to say so)
             return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
-        what = DOCS if docs.rule != "not documentation" else CODE
+        what = DOCS if docs.rule != "not documentation" and script is None else CODE
         if what == CODE and language not in CODE_LANGUAGES:
             return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
         if ignored:

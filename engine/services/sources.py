@@ -176,6 +176,8 @@ class SourceSet:
         if not (self.root / rel).exists():
             return SourceDecision(rel, True, rule)
         by_content = _bare_text(rel, dialect)  # only its start is read: it may be an image
+        if by_content and self.script(rel) is not None:
+            return SourceDecision(rel, False, "not documentation")  # code: a script
         start_only = by_content or dialect == "xml"  # a document says so in its first 64 KB
         try:
             data = read_project_bytes(
@@ -202,6 +204,22 @@ class SourceSet:
                 return SourceDecision(rel, False, UNREADABLE, too_large)
         by_kind = rule == _DIALECT_NAMES.get(dialect, dialect)  # "text" may be vimdoc
         return SourceDecision(rel, True, _DIALECT_NAMES.get(kind, kind) if by_kind else rule)
+
+    def script(self, rel: str) -> str | None:
+        """The language of ``rel`` when it is a script named without an extension
+        (``bin/lwp-request``: its ``#!`` line names the interpreter), else ``None``."""
+        # Imported here: the prompt hook's classify_path loads no table of languages.
+        from engine.analyzer.languages import SHEBANG_BYTES, is_script_name, script_language
+
+        if not is_script_name(rel.rpartition("/")[2]):
+            return None
+        try:
+            head = read_project_bytes(
+                self.root, Path(rel), max_bytes=SHEBANG_BYTES, start_only=True
+            )
+        except EngineError:
+            return None
+        return script_language(head)
 
     def is_data(self, left_out: SourceDecision) -> bool:
         """Whether the file a rule left out (``left_out``) is a YAML file, an HTML page

@@ -97,7 +97,8 @@ def test_a_file_named_without_an_extension_is_text_by_its_content(
     tmp_path: Path, memory: Memory
 ) -> None:
     """README, INSTALL, HACKING: the plain-text documents of many C projects (LuaJIT,
-    Lua). A script, a build file or a list that reads as no prose is "other", as before."""
+    Lua). A build file or a list that reads as no prose is "other", as before; a script is
+    code in its ``#!`` line's language (tests/engine/test_scripts.py)."""
     write(tmp_path, {
         "README": PROSE, "doc/INSTALL": PROSE.replace("cache", "installer"),
         "Makefile": "all:\n\tcc -o tool tool.c\n" * 8,
@@ -111,7 +112,8 @@ def test_a_file_named_without_an_extension_is_text_by_its_content(
         for f in explain_sources(tmp_path, load_config(tmp_path)).files
     }
     assert rules["README"] == rules["doc/INSTALL"] == "text"
-    assert rules["bin/tool"] == rules["BRZO"] == "not documentation or code"
+    assert rules["BRZO"] == "not documentation or code"
+    assert rules["bin/tool"] == "Shell"
     assert (rules["COPYING"], rules["NEWS"]) == ("licence", "release-notes")
     assert rules[".mailmap"] != "text"
     assert Indexer(memory).run().errors == []
