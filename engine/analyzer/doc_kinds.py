@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from engine.analyzer.linguist import cached_known, cached_prose_language
+from engine.analyzer.linguist import cached_known, cached_prose_language, cached_roff
 
 _DIALECTS = (
     (re.compile(r"\.(?:md|markdown|mdx)$", re.IGNORECASE), "markdown"),
@@ -45,6 +45,9 @@ LICENCE_NAME = re.compile(
 LICENCE_FOLDERS = frozenset({"licenses", "licences"})
 """A folder of licence texts (REUSE's ``LICENSES/``, a library's ``licenses/`` that it
 shows its users): every file in it is a licence."""
+TEMPLATE_SUFFIX = ".in"
+"""The suffix of a file that a build's configure step fills in (autoconf's
+``AC_CONFIG_FILES``, CMake's and Meson's ``configure_file``): ``README.md.in`` is markdown."""
 CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html", "xml"})
 """Dialects whose files are documentation only when their content says so."""
 
@@ -66,11 +69,15 @@ messages."""
 
 def linguist_dialect(name: str) -> str | None:
     """The dialect of a file named ``name`` by GitHub Linguist's prose languages (module
-    :mod:`engine.analyzer.linguist`): those its extension can only be, or ``None``."""
+    :mod:`engine.analyzer.linguist`): those its extension can only be, or ``man`` where
+    it may be roff (markup Linguist names ``Roff``, whose content then decides), or
+    ``None``."""
     first = name.find(".", 1)
     if first <= 0:
         return None
     language = cached_prose_language(name[first:].lower())
+    if language is None and cached_roff(name[first:].lower()):
+        return "man"  # Tcl's doc/*.n, an ms document: a roff document by its content
     if language is None or language in NOT_DOCUMENTATION:
         return None
     return LINGUIST_DIALECTS.get(language, language)
@@ -96,6 +103,8 @@ def prose_dialect(rel: str) -> str | None:
     ``Rd`` (R's documentation, which Linguist counts as R code), else
     the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
     ``Pod/Pod 6``, ``Texinfo``…)."""
+    if rel.lower().endswith(TEMPLATE_SUFFIX) and (stem := prose_dialect(rel[:-3])) is not None:
+        return stem  # README.md.in: the template configure fills in is what it makes
     parts = rel.split("/")
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
     if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):

@@ -153,6 +153,19 @@ def cached_prose_language(suffixes: str) -> str | None:
     return prose_language(suffixes)
 
 
+ROFF = frozenset({"Roff", "Roff Manpage"})
+"""Linguist's names of roff documents (markup): man pages, ``ms``/``me`` documents, Tcl's
+``.n`` manual pages."""
+
+
+@lru_cache(maxsize=4096)
+def cached_roff(suffixes: str) -> bool:
+    """Whether Linguist says a file whose name ends in ``suffixes`` may be a roff document
+    (``.n``: Roff or Nemerle; ``.ms``: Roff, Unix Assembly or MAXScript): its content
+    decides (:func:`engine.markdown.plain.is_roff`)."""
+    return bool(ROFF & known_kinds(suffixes).get("markup", set()))
+
+
 @lru_cache(maxsize=4096)
 def cached_known(suffixes: str) -> bool:
     """Whether Linguist gives a file whose name ends in ``suffixes`` any language, of any

@@ -129,7 +129,7 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     not one. A file named without an extension, or with one no table names, may also be a
     man page or (``"TeX"``) a LaTeX document by its content."""
     lowered = name.lower()
-    if ROFF_SUFFIX.search(lowered):
+    if ROFF_SUFFIX.search(lowered) or dialect == "man":
         return "man" if is_roff(text) else None
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
     if lowered.endswith(TEXT_SUFFIX) or bare or dialect == "text":

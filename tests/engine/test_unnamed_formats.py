@@ -185,6 +185,52 @@ def test_a_latex_document_or_a_man_page_of_an_unnamed_format_is_read_as_one(
     assert all("\\section" not in h.entry.content for h in hits)
 
 
+TCL_MAN = (
+    "'\\\"\n'\\\" Copyright (c) 1990-1994 The Regents of the University of California.\n"
+    '.TH after n 7.5 Tcl "Tcl Built-In Commands"\n.SH NAME\nafter \\- Execute a command later\n'
+    ".SH DESCRIPTION\n.PP\nThis command delays the quokka's program, or runs a command\n"
+    "in the background some time in the future.\n"
+)
+LEX = '%{\n#include <stdio.h>\n%}\n%%\n[0-9]+ { printf("quokka"); }\n%%\n'
+README_TEMPLATE = (
+    "# Quokka @VERSION@\n\n## Building quokka\n\n"
+    "Run the configure script, then make. Quokka needs a C compiler and zlib.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rel", "dialect"),
+    [
+        ("doc/after.n", "man"),  # Linguist: Roff or Nemerle; the content decides
+        ("doc/paper.ms", "man"),  # Roff, Unix Assembly or MAXScript
+        ("doc/tmac.roff", "man"),
+        ("scan.l", "man"),  # Lex, Lisp or Roff: read, and left out by its content
+        ("README.md.in", "markdown"),  # a template configure fills in
+        ("doc/guide.rst.in", "restructuredtext"),
+        ("doc/tool.1.in", "man"),
+        ("config.h.in", None),  # C, as config.h is
+    ],
+)
+def test_roff_by_linguist_and_a_configure_template_by_its_stem(rel: str, dialect: str) -> None:
+    assert prose_dialect(rel) == dialect
+
+
+def test_a_tcl_manual_page_and_a_markdown_template_are_read_as_what_they_are(
+    tmp_path: Path, memory: Memory
+) -> None:
+    write(tmp_path, {"doc/after.n": TCL_MAN, "README.md.in": README_TEMPLATE, "scan.l": LEX})
+    rules = _rules(tmp_path)
+    assert rules["doc/after.n"] == ("docs", True, "man page")
+    assert rules["README.md.in"] == ("docs", True, "markdown")
+    assert rules["scan.l"][1] is False
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("quokka", mode="keyword", limit=5).results
+    titles = {(h.entry.file_path, h.entry.section_title) for h in hits}
+    assert ("doc/after.n", "after > DESCRIPTION") in titles, titles
+    assert ("README.md.in", "Quokka @VERSION@ > Building quokka") in titles, titles
+    assert "scan.l" not in {h.entry.file_path for h in hits}
+
+
 APACHE_HEADER = "".join(
     f"# {line}\n"
     for line in (
