@@ -17,11 +17,12 @@ so an interrupted run keeps what it finished and the next run completes it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,11 +49,13 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = DEFAULT_MAX_BYTES
 """Files larger than this (the ``max_file_bytes`` default) are reported and skipped."""
-CHUNKER_VERSION = 5
-"""Bump when chunking or a reader's output changes, so existing indexes are re-chunked.
-5: AsciiDoc's two-line titles, plain text's headings, the files of unnamed formats read by
-content (a man page, LaTeX), XML documents (session 25; the readers changed since 4
-without a bump: TeX and Rd, HTML, notebooks)."""
+READERS = (
+    *sorted((Path(__file__).parents[1] / "markdown").glob("*.py")),
+    Path(__file__).parents[1] / "analyzer" / "doc_kinds.py",
+)
+"""The modules a file's chunks are made by, besides its bytes and the settings: the readers
+and the chunker (:mod:`engine.markdown`) and what names a file's dialect
+(:mod:`engine.analyzer.doc_kinds`)."""
 BATCH_CHUNKS = 256
 """New chunks embedded and committed together."""
 
@@ -60,6 +63,19 @@ BATCH_CHUNKS = 256
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(files_done, files_total, current_path)``."""
 PageCap = Callable[[], int | None]
+
+
+@cache
+def chunker_version() -> str:
+    """SHA-256 (16 hex digits) of the :data:`READERS`' names and bytes: an upgrade that
+    reads or cuts a file otherwise re-chunks every file on the next index run, with no
+    number to remember to bump (chunks that did not change keep their vectors). Computed
+    once per process, from the source (about 3 ms)."""
+    digest = hashlib.sha256()
+    for path in READERS:
+        digest.update(f"{path.name}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class Indexer:
@@ -79,7 +95,7 @@ class Indexer:
             "chunk_size": cfg.chunk_size,
             "chunk_overlap": cfg.chunk_overlap,
             "model": self.parts.embedder.model_id,
-            "chunker": CHUNKER_VERSION,
+            "chunker": chunker_version(),
         }
 
     def scan(self) -> list[tuple[str, Path]]:

@@ -12,6 +12,7 @@ from read_back import from_the_store, of_file
 from engine.core.config import Config
 from engine.core.models import Category, Entry, Source
 from engine.embedding.document import document_text
+from engine.services import indexing
 from engine.services.indexing import MAX_FILE_BYTES, Indexer, IndexReport
 from engine.services.memory import Memory
 
@@ -463,6 +464,36 @@ def test_changing_chunk_size_re_chunks_every_file(tree: Path, memory: Memory) ->
         # heading is never left alone at the end of a chunk.
         assert all(len(_under_headings(e)) <= 100 for e in small.list())
         assert index(small).files_skipped == 5
+
+
+def test_a_change_to_a_reader_re_chunks_every_file_once_without_embedding_again(
+    tree: Path,
+    memory: Memory,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The chunker's version is the readers' source: an upgrade that reads files otherwise
+    re-chunks them all on the next run, with no number to bump; unchanged chunks keep
+    their vectors."""
+    index(memory)
+    ids = sorted(e.id for e in memory.list())
+    reader = tmp_path_factory.mktemp("readers") / "reader.py"
+    reader.write_text("READ = 1\n", encoding="utf-8")
+    monkeypatch.setattr(indexing, "READERS", (reader,))
+    request.addfinalizer(indexing.chunker_version.cache_clear)  # the real readers' again
+    indexing.chunker_version.cache_clear()
+    first = indexing.chunker_version()
+    reader.write_text("READ = 2\n", encoding="utf-8")  # a reader changed
+    indexing.chunker_version.cache_clear()
+    assert indexing.chunker_version() != first
+
+    report = index(memory)
+
+    assert report.files_processed == report.files_total == 5
+    assert report.embedded == report.entries_created == report.entries_deleted == 0
+    assert sorted(e.id for e in memory.list()) == ids
+    assert index(memory).files_skipped == 5  # once
 
 
 def test_deleted_meta_json_costs_a_rescan_but_no_embedding(tree: Path, memory: Memory) -> None:
