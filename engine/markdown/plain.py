@@ -60,7 +60,8 @@ _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
 _VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
 _VIM_TAG = re.compile(r"\s*\*[^*\s]+\*")
 _VIM_LINK = re.compile(r"\|([^|\s]+)\|")
-_ROFF_REQUEST = re.compile(r"^[.'](?:\\\"|TH|SH|Dd|Dt|Sh|SS|Ss|Nm|PP|TP|B|I)\b")
+_ROFF_REQUEST = re.compile(r"^[.'](?:\\\"|(?:TH|SH|Dd|Dt|Sh|SS|Ss|Nm|PP|TP|B|I)\b)")
+"""A line only roff writes: a comment (``.\\"``, ``'\\"``) or a man page's request."""
 _ROFF_LINE = re.compile(r"^[.']\s*([A-Za-z]{1,3})?(?:\s+(.*))?$")
 _ROFF_HEADINGS = {"TH": 1, "Dt": 1, "SH": 2, "Sh": 2, "SS": 3, "Ss": 3}
 _ROFF_TEXT = frozenset(
@@ -69,6 +70,12 @@ _ROFF_TEXT = frozenset(
      "TP", "IP", "Bl", "D1", "Dl", "UR", "MT", "OP"}
 )  # fmt: skip
 """Requests whose arguments are text a reader sees (the rest only lay the page out)."""
+_ROFF_DEFINE = re.compile(r"^[.']\s*(?:de|de1|am|ig)\b")
+"""A macro definition (``.de AP``), or an ignored block (``.ig``): up to a ``..`` line."""
+_ROFF_COMMENT = re.compile(r'(?<!\\)\\".*$')
+"""A comment: ``\\"`` to the end of the line (not an escaped backslash's quote)."""
+_ROFF_BLANK = re.compile(r"^[.']\s*$")
+"""What a comment line leaves (``.``): an empty request."""
 _ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
 _ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
 _ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
@@ -205,9 +212,20 @@ def _is_title(line: str) -> bool:
 
 
 def roff_as_markdown(text: str) -> str:
-    """A man page's roff as markdown: headings for its sections, its text without escapes."""
+    """A man page's roff as markdown: headings for its sections, its text without escapes.
+    Comments (``.\\"`` lines, and a line's rest after ``\\"``), macro definitions (``.de``
+    to ``..``) and ignored blocks (``.ig``) are blanked: no reader of the page sees them."""
     out = []
+    defining = False
     for line in text.replace("\r\n", "\n").split("\n"):
+        if defining or _ROFF_DEFINE.match(line):
+            defining = not defining or line.rstrip() != ".."  # to the ".." line
+            out.append("")
+            continue
+        line = _ROFF_COMMENT.sub("", line)
+        if _ROFF_BLANK.match(line):
+            out.append("")
+            continue
         match = _ROFF_LINE.match(line)
         if match is None:
             out.append(_unescape(line))
