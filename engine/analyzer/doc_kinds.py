@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from engine.analyzer.linguist import cached_known, cached_prose_language, cached_roff
@@ -139,6 +140,53 @@ def unnamed_format(name: str) -> bool:
     from engine.analyzer.languages import language_of
 
     return language_of(name) is None and not lexer_names(name)
+
+
+_RENDERED = frozenset({".html", ".htm", ".xhtml", ".pdf", ".ps", ".dvi", ".txt"})
+"""What a documentation tool renders a page into (a page, a print, plain text)."""
+_FORMATTED_MAN = frozenset({".0", ".cat"})
+"""A man page formatted by ``nroff`` (BSD's ``catman`` pages): ``bash.0`` from ``bash.1``."""
+_TEXINFO = frozenset({".texi", ".texinfo", ".txi"})
+_MARKUP_SOURCES = _TEXINFO | {
+    ".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".pod", ".ms", ".me", ".tex", ".ronn",
+    ".org", ".rdoc", ".xml", ".dbk", ".docbook", ".scd", ".man", ".mdoc",
+}  # fmt: skip
+"""The formats a page is written in and rendered from, roff's man pages besides."""
+_MAN_PAGE = re.compile(r"\.[1-9][a-z]{0,3}$", re.IGNORECASE)
+
+
+def rendered_from(name: str, siblings: Collection[str]) -> str | None:
+    """The source a documentation file named ``name`` was built from, among the names of
+    the files beside it (``siblings``), or ``None``: a page, a print or plain text rendered
+    from a page of the same stem written in a markup or roff (``bash.html`` and
+    ``article.txt`` from ``bash.1`` and ``article.ms``), a formatted man page from its
+    roff (``bash.0``), an Info file from the Texinfo beside it (makeinfo's output:
+    ``bash.info`` beside ``bashref.texi``), a man page from the page named after it
+    (``tool.1`` from ``tool.1.ronn`` or ``tool.1.scd``). Both kept, the memory would hold
+    the same text twice and answer with it twice; the source is the one people edit."""
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem:
+        return None
+    extension = "." + extension.lower()
+    if extension == ".info":
+        return next((s for s in sorted(siblings) if _suffix(s) in _TEXINFO), None)
+    for sibling in sorted(siblings):
+        other_stem, _, _ = sibling.rpartition(".")
+        if sibling == name or other_stem.lower() != stem.lower():
+            if other_stem.lower() == name.lower() and _MAN_PAGE.search(name):
+                return sibling  # tool.1.ronn beside tool.1
+            continue
+        suffix = _suffix(sibling)
+        if extension in _FORMATTED_MAN and _MAN_PAGE.search(sibling):
+            return sibling
+        if extension in _RENDERED and (suffix in _MARKUP_SOURCES or _MAN_PAGE.search(sibling)):
+            return sibling
+    return None
+
+
+def _suffix(name: str) -> str:
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
 
 
 def is_bare_name(name: str) -> bool:

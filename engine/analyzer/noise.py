@@ -16,7 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from engine.analyzer.doc_kinds import LICENCE_NAME, is_prose_name, linguist_dialect, listing
+from engine.analyzer.doc_kinds import (
+    LICENCE_NAME,
+    is_prose_name,
+    linguist_dialect,
+    listing,
+    rendered_from,
+)
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.testing_names import is_example_name, is_test_folder, is_test_name
@@ -186,8 +192,18 @@ class NoiseClassifier:
         self._excluded = _setting_rules("analyzer_exclude", excluded)
         self._ownership: Ownership | None = None
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
+        self._siblings: dict[str, frozenset[str]] = {}
         self._doc_versions: dict[str, set[int]] = {}
         self._major: tuple[int | None] | None = None
+
+    def rendered(self, rel: str) -> str | None:
+        """The file beside ``rel`` it was rendered from (:func:`rendered_from`), or ``None``."""
+        folder, _, name = rel.rpartition("/")
+        if folder not in self._siblings:
+            self._siblings[folder] = frozenset(
+                e.name for e in listing(self.root / folder) if not e.name.startswith(".")
+            )
+        return rendered_from(name, self._siblings[folder])
 
     @property
     def ownership(self) -> Ownership:
@@ -230,6 +246,8 @@ class NoiseClassifier:
             return "vendored", parent  # for docs it only hides them from the language tally
         if own.attribute(rel, "linguist-generated") or own.written_by_make(rel):
             return "generated", rel
+        if self.rendered(rel) is not None:
+            return "generated", rel  # bash.html beside bash.1: the source is the page
         if (older := self.older_version(rel)) is not None:
             return "old-versions", older
         if (translated := translation_of(self.root, rel)) is not None:
