@@ -49,7 +49,7 @@ shows its users): every file in it is a licence."""
 TEMPLATE_SUFFIX = ".in"
 """The suffix of a file that a build's configure step fills in (autoconf's
 ``AC_CONFIG_FILES``, CMake's and Meson's ``configure_file``): ``README.md.in`` is markdown."""
-CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html", "xml"})
+CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html", "xml", "TeX"})
 """Dialects whose files are documentation only when their content says so."""
 
 

@@ -98,11 +98,12 @@ def is_roff(text: str) -> bool:
     return sum(1 for line in lines if _ROFF_REQUEST.match(line)) >= 2
 
 
-def is_latex(text: str) -> bool:
-    """Whether ``text`` is a LaTeX document: ``\\documentclass``, or two sectioning commands
-    or environments among its lines (a file of macros alone, ``\\newcommand``, is none)."""
+def is_latex(text: str, least: int = 2) -> bool:
+    """Whether ``text`` is a LaTeX document: ``\\documentclass``, or ``least`` sectioning
+    commands or environments among its lines (a file of macros alone, ``\\newcommand``, or
+    GNU's ``texinfo.tex``, is none; a chapter a ``.tex`` file holds has one at least)."""
     head = text[:SNIFF_CHARS]
-    return "\\documentclass" in head or len(_LATEX_STRUCTURE.findall(head)) >= 2
+    return "\\documentclass" in head or len(_LATEX_STRUCTURE.findall(head)) >= least
 
 
 def is_vimdoc(text: str) -> bool:
@@ -136,6 +137,8 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     not one. A file named without an extension, or with one no table names, may also be a
     man page or (``"TeX"``) a LaTeX document by its content."""
     lowered = name.lower()
+    if dialect == "TeX":  # a document, or a chapter of one; not a file of macros
+        return "TeX" if is_latex(text, least=1) else None
     if ROFF_SUFFIX.search(lowered) or dialect == "man":
         return "man" if is_roff(text) else None
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL

@@ -247,3 +247,23 @@ def test_roff_comments_macro_definitions_and_ignored_blocks_are_blanked() -> Non
         "thread - threads for scripts ",
         "shown",
     ]
+
+
+def test_a_tex_file_is_a_document_by_its_content_not_a_file_of_macros(tmp_path: Path) -> None:
+    """A chapter (one ``\\section`` at least) or a whole document is in; a file of macros
+    (GNU's ``texinfo.tex`` beside a Texinfo manual, a ``macros.tex``) is not."""
+    write(tmp_path, {
+        "doc/chapter.tex": "\\section{Sprockets}\nA sprocket turns the chain the quokka"
+        " oils every thousand hours, and its teeth decide the speed.\n",
+        "doc/texinfo.tex": "\\def\\chapter{\\parsearg\\chapterzzz}\n\\def\\texinfoversion{2024}\n"
+        "% The macros that typeset a Texinfo manual, and no sentence of a manual.\n" * 5,
+        "doc/macros.tex": "\\newcommand{\\quokka}{\\textsc{Quokka}}\n",
+    })  # fmt: skip
+    rules = {
+        f.decision.rel: (f.decision.included, f.decision.rule)
+        for f in explain_sources(tmp_path, load_config(tmp_path)).files
+    }
+    assert rules["doc/chapter.tex"] == (True, "TeX")
+    assert (
+        rules["doc/texinfo.tex"] == rules["doc/macros.tex"] == (False, "not prose by its content")
+    )
