@@ -110,6 +110,11 @@ def prose_dialect(rel: str) -> str | None:
     in_docc = any(p.lower().endswith(".docc") for p in parts[:-1])
     if in_docc and parts[-1].lower().endswith((".md", ".tutorial")):
         return "docc"
+    # Imported here: the prompt hook's classify_path loads no table of languages.
+    from engine.analyzer.languages import FILE_NAMES
+
+    if parts[-1] in FILE_NAMES:
+        return None  # CMakeLists.txt: a build file, by its whole name
     for pattern, dialect in _DIALECTS:
         if pattern.search(parts[-1]):
             return dialect

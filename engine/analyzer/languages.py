@@ -51,7 +51,7 @@ _EXTENSIONS: dict[str, str] = {
     ".raku": "Raku", ".glsl": "GLSL", ".hlsl": "HLSL", ".wgsl": "WGSL", ".vala": "Vala",
 }  # fmt: skip
 
-_FILE_NAMES: dict[str, str] = {
+FILE_NAMES: dict[str, str] = {
     "Dockerfile": "Dockerfile",
     "Containerfile": "Dockerfile",
     "Makefile": "Makefile",
@@ -62,6 +62,7 @@ _FILE_NAMES: dict[str, str] = {
     "Rakefile": "Ruby",
     "Gemfile": "Ruby",
 }
+"""Files the table names by their whole name (``CMakeLists.txt`` is CMake, not text)."""
 
 _NON_CODE = frozenset(
     {"Markdown", "reStructuredText", "JSON", "YAML", "TOML", "INI", "XML", "Jupyter Notebook",
@@ -74,8 +75,8 @@ def language_of(file_name: str) -> str | None:
     """The language of a file, from its name or extension (the table's, else Linguist's
     programming languages); ``None`` when unknown, or markup, data or prose the table
     does not name."""
-    if file_name in _FILE_NAMES:
-        return _FILE_NAMES[file_name]
+    if file_name in FILE_NAMES:
+        return FILE_NAMES[file_name]
     if file_name.startswith("Dockerfile."):
         return "Dockerfile"
     dot = file_name.rfind(".")
@@ -168,7 +169,7 @@ PROGRAM_LANGUAGES: Container[str] = _Programs()
 
 def _extension_label(file_name: str) -> str:
     dot = file_name.rfind(".")
-    if file_name in _FILE_NAMES or dot <= 0:
+    if file_name in FILE_NAMES or dot <= 0:
         return file_name
     return file_name[dot:].lower()
 

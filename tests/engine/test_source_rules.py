@@ -267,3 +267,10 @@ def test_a_tex_file_is_a_document_by_its_content_not_a_file_of_macros(tmp_path: 
     assert (
         rules["doc/texinfo.tex"] == rules["doc/macros.tex"] == (False, "not prose by its content")
     )
+
+
+def test_a_file_the_table_names_by_its_whole_name_is_not_text(tmp_path: Path) -> None:
+    """``CMakeLists.txt`` is CMake's build file by its name, not a ``.txt`` document."""
+    write(tmp_path, {"Sources/CMakeLists.txt": "add_library(Frob frob.c)\n" * 4})
+    [found] = explain_sources(tmp_path, load_config(tmp_path)).files
+    assert (found.what, found.decision.rule) == ("other", "not documentation or code")
