@@ -57,6 +57,14 @@ log = logging.getLogger(__name__)
 MAX_SOURCE_FILES = 5_000
 """A walk stops listing after this many source files (a guard against huge trees)."""
 
+_COMMUNITY_FOLDER = ".github"
+_COMMUNITY_FILE = re.compile(
+    r"^\.github/(?:CONTRIBUTING|SECURITY|SUPPORT|GOVERNANCE|CODE_OF_CONDUCT)(?:\.\w+)?$",
+    re.IGNORECASE,
+)
+"""A community health file GitHub reads from the hidden ``.github/`` folder as well as
+from the root or ``docs/`` (GitHub's documentation, "Creating a default community health
+file"): the project's own documentation, in the one hidden folder that holds some."""
 _TRANSLATION_DIRS = frozenset({"i18n", "l10n", "locales", "translations"})
 _LANGUAGE_DIR = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 _PRIMARY_LANGUAGE = "en"
@@ -143,6 +151,8 @@ class SourceSet:
         """Why no walk reaches ``rel`` by its path alone (a hidden part, a build or
         dependency folder), or ``None``."""
         parts = rel.split("/")
+        if _COMMUNITY_FILE.match(rel):
+            return None  # .github/CONTRIBUTING.md: where GitHub looks for it
         if hidden := next((p for p in parts if p.startswith(".")), None):
             return SourceDecision(rel, False, "hidden", hidden)
         if skipped := next((p for p in parts[:-1] if _never_walked(p)), None):
@@ -254,6 +264,8 @@ class SourceSet:
         """Whether the walk goes into the folder ``rel`` (named ``name``)."""
         if f"{rel}/" == self.knowledge_prefix or is_ignored(rules, rel, True):
             return False
+        if rel == _COMMUNITY_FOLDER or rel.startswith(_COMMUNITY_FOLDER + "/"):
+            return rel == _COMMUNITY_FOLDER  # for its community health files alone
         return not _DIRECTORIES.skips(name) or any(
             p == rel or p.startswith(rel + "/") for p in self.explicit
         )
@@ -299,6 +311,8 @@ class SourceSet:
                         continue
                 except OSError:
                     continue
+                if rel_dir == _COMMUNITY_FOLDER and not _COMMUNITY_FILE.match(rel):
+                    continue  # hidden, and never listed: its workflows, its templates
                 yield rel, is_ignored(rules, rel, False)
 
 

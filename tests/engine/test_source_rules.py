@@ -274,3 +274,26 @@ def test_a_file_the_table_names_by_its_whole_name_is_not_text(tmp_path: Path) ->
     write(tmp_path, {"Sources/CMakeLists.txt": "add_library(Frob frob.c)\n" * 4})
     [found] = explain_sources(tmp_path, load_config(tmp_path)).files
     assert (found.what, found.decision.rule) == ("other", "not documentation or code")
+
+
+def test_a_community_health_file_in_dot_github_is_documentation(tmp_path: Path) -> None:
+    """GitHub reads ``CONTRIBUTING``, ``SECURITY``, ``SUPPORT``, ``GOVERNANCE`` and
+    ``CODE_OF_CONDUCT`` from ``.github/`` as from the root: the one hidden folder whose
+    files are the project's documentation. Its workflows and templates stay out, unlisted."""
+    write(tmp_path, {
+        "README.md": "# Frob\n\n" + PROSE,
+        ".github/CONTRIBUTING.md": "# Contributing\n\n" + PROSE,
+        ".github/SECURITY.md": "# Security\n\n" + PROSE,
+        ".github/PULL_REQUEST_TEMPLATE.md": "## What this changes\n\n" + PROSE,
+        ".github/ISSUE_TEMPLATE/bug.md": "# Bug\n\n" + PROSE,
+        ".github/workflows/ci.yml": "on: push\njobs: {}\n",
+        ".github/docs/CONTRIBUTING.md": "# Deeper\n\n" + PROSE,
+        ".hidden/CONTRIBUTING.md": "# Elsewhere\n\n" + PROSE,
+    })  # fmt: skip
+    assert sources(tmp_path) == [".github/CONTRIBUTING.md", ".github/SECURITY.md", "README.md"]
+    listed = {f.decision.rel for f in explain_sources(tmp_path, load_config(tmp_path)).files}
+    assert listed == {".github/CONTRIBUTING.md", ".github/SECURITY.md", "README.md"}
+    cfg = load_config(tmp_path)
+    decide = SourceSet(tmp_path, cfg, tmp_path / cfg.knowledge_dir).decide
+    assert decide(".github/workflows/ci.yml").rule == "hidden"  # as a watcher asks
+    assert decide(".hidden/CONTRIBUTING.md").rule == "hidden"
