@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.analyzer.linguist import cached_known, cached_prose_language, cached_roff
@@ -160,31 +161,53 @@ _MARKUP_SOURCES = _TEXINFO | {
 _MAN_PAGE = re.compile(r"\.[1-9][a-z]{0,3}$", re.IGNORECASE)
 
 
-def rendered_from(name: str, siblings: Collection[str]) -> str | None:
-    """The source a documentation file named ``name`` was built from, among the names of
-    the files beside it (``siblings``), or ``None``: a page, a print or plain text rendered
-    from a page of the same stem written in a markup or roff (``bash.html`` and
-    ``article.txt`` from ``bash.1`` and ``article.ms``), a formatted man page from its
-    roff (``bash.0``), an Info file from the Texinfo beside it (makeinfo's output:
-    ``bash.info`` beside ``bashref.texi``), a man page from the page named after it
-    (``tool.1`` from ``tool.1.ronn`` or ``tool.1.scd``). Both kept, the memory would hold
-    the same text twice and answer with it twice; the source is the one people edit."""
+@dataclass(frozen=True, slots=True)
+class Siblings:
+    """The files of one folder, as :func:`rendered_from` looks them up: by stem."""
+
+    by_stem: dict[str, tuple[str, ...]]
+    """Lower-cased name without its last suffix → the names (sorted): ``bash`` → ``bash.0``,
+    ``bash.1``, ``bash.html``."""
+    texinfo: str | None
+    """The folder's first Texinfo source, if it holds one."""
+
+    @classmethod
+    def of(cls, names: Collection[str]) -> Siblings:
+        by_stem: dict[str, list[str]] = {}
+        for name in sorted(names):
+            stem, dot, _ = name.rpartition(".")
+            if dot and stem:
+                by_stem.setdefault(stem.lower(), []).append(name)
+        texinfo = next((n for n in sorted(names) if _suffix(n) in _TEXINFO), None)
+        return cls({stem: tuple(found) for stem, found in by_stem.items()}, texinfo)
+
+
+def rendered_from(name: str, siblings: Siblings) -> str | None:
+    """The source a documentation file named ``name`` was built from, among the files
+    beside it (``siblings``), or ``None``: a page, a print or plain text rendered from a
+    page of the same stem written in a markup or roff (``bash.html`` and ``article.txt``
+    from ``bash.1`` and ``article.ms``), a formatted man page from its roff (``bash.0``),
+    an Info file from the Texinfo beside it (makeinfo's output: ``bash.info`` beside
+    ``bashref.texi``), a man page from the page named after it (``tool.1`` from
+    ``tool.1.ronn``, ``tool.1.scd`` or configure's ``tool.1.in``). Both kept, the memory
+    would hold the same text twice and answer with it twice; the source is the one people
+    edit."""
     stem, dot, extension = name.rpartition(".")
     if not dot or not stem:
         return None
     extension = "." + extension.lower()
     if extension == ".info":
-        return next((s for s in sorted(siblings) if _suffix(s) in _TEXINFO), None)
-    for sibling in sorted(siblings):
-        other_stem, _, _ = sibling.rpartition(".")
-        if sibling == name or other_stem.lower() != stem.lower():
-            if other_stem.lower() == name.lower() and _MAN_PAGE.search(name):
-                return sibling  # tool.1.ronn beside tool.1
+        return siblings.texinfo
+    if _MAN_PAGE.search(name) and (named := siblings.by_stem.get(name.lower())):
+        return named[0]  # tool.1.ronn beside tool.1
+    for sibling in siblings.by_stem.get(stem.lower(), ()):
+        if sibling == name:
             continue
-        suffix = _suffix(sibling)
         if extension in _FORMATTED_MAN and _MAN_PAGE.search(sibling):
             return sibling
-        if extension in _RENDERED and (suffix in _MARKUP_SOURCES or _MAN_PAGE.search(sibling)):
+        if extension in _RENDERED and (
+            _suffix(sibling) in _MARKUP_SOURCES or _MAN_PAGE.search(sibling)
+        ):
             return sibling
     return None
 

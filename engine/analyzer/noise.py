@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.doc_kinds import (
     LICENCE_NAME,
+    Siblings,
     is_prose_name,
     linguist_dialect,
     listing,
@@ -192,7 +193,7 @@ class NoiseClassifier:
         self._excluded = _setting_rules("analyzer_exclude", excluded)
         self._ownership: Ownership | None = None
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
-        self._siblings: dict[str, frozenset[str]] = {}
+        self._siblings: dict[str, Siblings] = {}
         self._doc_versions: dict[str, set[int]] = {}
         self._major: tuple[int | None] | None = None
 
@@ -200,8 +201,8 @@ class NoiseClassifier:
         """The file beside ``rel`` it was rendered from (:func:`rendered_from`), or ``None``."""
         folder, _, name = rel.rpartition("/")
         if folder not in self._siblings:
-            self._siblings[folder] = frozenset(
-                e.name for e in listing(self.root / folder) if not e.name.startswith(".")
+            self._siblings[folder] = Siblings.of(
+                [e.name for e in listing(self.root / folder) if not e.name.startswith(".")]
             )
         return rendered_from(name, self._siblings[folder])
 

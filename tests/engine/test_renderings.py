@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from project_files import sources, write
 
-from engine.analyzer.doc_kinds import rendered_from
+from engine.analyzer.doc_kinds import Siblings, rendered_from
 from engine.core.config import load_config
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
@@ -39,18 +39,21 @@ BASH_DOC = [
     ],
 )
 def test_a_rendering_names_its_source_beside_it(name: str, source: str | None) -> None:
-    assert rendered_from(name, BASH_DOC) == source
+    assert rendered_from(name, Siblings.of(BASH_DOC)) == source
 
 
 def test_only_a_format_a_tool_renders_into_is_a_rendering() -> None:
-    assert rendered_from("index.html", ["index.md", "index.html"]) == "index.md"
-    assert rendered_from("guide.pdf", ["guide.adoc", "guide.pdf"]) == "guide.adoc"
-    assert rendered_from("tool.1", ["tool.1", "tool.1.ronn"]) == "tool.1.ronn"
-    assert rendered_from("tool.1", ["tool.1", "tool.md"]) is None  # two pages, two names
-    assert rendered_from("README.md", ["README.md", "README.html"]) is None
-    assert rendered_from("README.txt", ["README", "README.txt"]) is None  # no markup
-    assert rendered_from("notes.txt", ["notes.txt", "notes.py"]) is None
-    assert rendered_from("a.info", ["a.info", "a.md"]) is None  # no Texinfo beside it
+    assert rendered_from("index.html", Siblings.of(["index.md", "index.html"])) == "index.md"
+    assert rendered_from("guide.pdf", Siblings.of(["guide.adoc", "guide.pdf"])) == "guide.adoc"
+    assert rendered_from("tool.1", Siblings.of(["tool.1", "tool.1.ronn"])) == "tool.1.ronn"
+    assert rendered_from("tool.1", Siblings.of(["tool.1", "tool.1.in"])) == "tool.1.in"
+    assert (
+        rendered_from("tool.1", Siblings.of(["tool.1", "tool.md"])) is None
+    )  # two pages, two names
+    assert rendered_from("README.md", Siblings.of(["README.md", "README.html"])) is None
+    assert rendered_from("README.txt", Siblings.of(["README", "README.txt"])) is None  # no markup
+    assert rendered_from("notes.txt", Siblings.of(["notes.txt", "notes.py"])) is None
+    assert rendered_from("a.info", Siblings.of(["a.info", "a.md"])) is None  # no Texinfo beside it
 
 
 def test_the_memory_holds_a_manual_once_not_once_per_format(tmp_path: Path, memory: Memory) -> None:
