@@ -43,8 +43,17 @@ class IgnoreRules:
             if not rel.startswith(self.base + "/"):
                 return None
             rel = rel[len(self.base) + 1 :]
-        include: bool | None = self.spec.check_file(rel + "/" if is_dir else rel).include
-        return include
+        if not is_dir:
+            include: bool | None = self.spec.check_file(rel).include
+            return include
+        # A folder is decided by the last pattern that matches it, as git decides: pathspec's
+        # GitIgnoreSpec ranks a file pattern's match above a folder pattern's whatever their
+        # order, so "*" then "!*/" (ignore the programs a build leaves, keep every folder)
+        # would prune every folder (psf/black#3694 met it; pathspec issue 137 is its kin).
+        for pattern in reversed(self.spec.patterns):
+            if pattern.include is not None and pattern.match_file(rel + "/") is not None:
+                return pattern.include
+        return None
 
 
 def parse_gitignore(text: str, base: str) -> list[IgnoreRules]:
