@@ -16,8 +16,11 @@ instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+import subprocess
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core.errors import ConfigError
@@ -25,7 +28,14 @@ from engine.core.errors import ConfigError
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-__all__ = ["IgnoreRules", "git_patterns", "is_ignored", "parse_gitignore", "setting_patterns"]
+__all__ = [
+    "IgnoreRules",
+    "Tracked",
+    "git_patterns",
+    "is_ignored",
+    "parse_gitignore",
+    "setting_patterns",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +118,59 @@ def _invalid(line: str) -> str | None:
     return None
 
 
-def is_ignored(rules: Sequence[IgnoreRules], rel: str, is_dir: bool) -> bool:
+def is_ignored(
+    rules: Sequence[IgnoreRules], rel: str, is_dir: bool, tracked: Tracked | None = None
+) -> bool:
     """Whether ``rel`` is ignored by ``rules`` (the files from the root down): the
-    deepest file that speaks about it decides."""
+    deepest file that speaks about it decides. With ``tracked``, a file git tracks, or a
+    folder holding one, is never ignored, as git ignores none."""
     for file in reversed(rules):
         decided = file.decides(rel, is_dir)
         if decided is not None:
-            return decided
+            return decided and not (tracked is not None and tracked.holds(rel, is_dir))
     return False
+
+
+class Tracked:
+    """The files git tracks under a project's root, read once and only when a pattern
+    ignores something: "Files already tracked by Git are not affected" (gitignore(5)), so a
+    page a project added with ``git add -f`` under an ignored ``docs/`` is the project's.
+    Outside a git work tree, or without git, nothing is tracked and the patterns decide."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: frozenset[str] | None = None
+        self._folders: frozenset[str] = frozenset()
+
+    def holds(self, rel: str, is_dir: bool) -> bool:
+        """Whether git tracks the file ``rel``, or (``is_dir``) a file below the folder."""
+        if self._files is None:
+            self._files = _git_files(self.root)
+            self._folders = frozenset(path[:cut] for path in self._files for cut in _slashes(path))
+        return rel in (self._folders if is_dir else self._files)
+
+
+def _slashes(path: str) -> Iterator[int]:
+    """Where each folder of ``path`` ends (``a/b/c``: 1, 3)."""
+    cut = path.find("/")
+    while cut != -1:
+        yield cut
+        cut = path.find("/", cut + 1)
+
+
+def _git_files(root: Path) -> frozenset[str]:
+    """``git ls-files`` in ``root``: the paths, relative to it, of the files git tracks
+    there (none outside a work tree, when git is missing or refuses the repository)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    if done.returncode != 0:
+        return frozenset()
+    return frozenset(p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.analyzer.gitignore import IgnoreRules, is_ignored, parse_gitignore
+from engine.analyzer.gitignore import IgnoreRules, Tracked, is_ignored, parse_gitignore
 from engine.core.errors import EngineError
 from engine.guards.files import read_project_bytes
 
@@ -88,6 +88,7 @@ def scan(
     """
     root = root.resolve()
     dirs = DirectoryFilter(ignored_dirs)
+    tracked = Tracked(root)  # a file git tracks is never ignored
     pending: list[tuple[Path, str, tuple[IgnoreRules, ...]]] = [(root, "", ())]
     while pending:
         directory, rel_dir, rules = pending.pop()
@@ -107,11 +108,11 @@ def scan(
             except OSError:
                 continue
             if is_dir:
-                if not dirs.skips(entry.name) and not is_ignored(rules, rel, True):
+                if not dirs.skips(entry.name) and not is_ignored(rules, rel, True, tracked):
                     stats.directories += 1
                     subdirs.append((Path(entry.path), rel, rules))
                 continue
-            if entry.name.startswith(".") or is_ignored(rules, rel, False):
+            if entry.name.startswith(".") or is_ignored(rules, rel, False, tracked):
                 continue
             if is_link and not inside(root, Path(entry.path)):
                 continue

@@ -170,7 +170,7 @@ class SourceExplainer:
             folder = "/".join(parts[:depth])
             rules = rules + read_gitignore(self.root / folder, folder)
             below = "/".join(parts[: depth + 1])
-            if is_ignored(rules, below, depth + 1 < len(parts)):
+            if is_ignored(rules, below, depth + 1 < len(parts), self.sources.tracked):
                 return True
         return False
 

@@ -42,7 +42,7 @@ from engine.analyzer.doc_kinds import (
     is_licence,
     prose_dialect,
 )
-from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
+from engine.analyzer.gitignore import IgnoreRules, Tracked, is_ignored, setting_patterns
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter, inside, read_gitignore
 from engine.core.config import Config
@@ -108,6 +108,8 @@ class SourceSet:
 
     def __init__(self, root: Path, config: Config, knowledge_dir: Path) -> None:
         self.root = root
+        self.tracked = Tracked(root)
+        """What git tracks: no pattern ignores it (read on the first path a pattern ignores)."""
         self.noise = NoiseClassifier(root)
         self.include = setting_patterns("sources", config.sources)
         self.exclude = setting_patterns("sources_exclude", config.sources_exclude)
@@ -262,13 +264,16 @@ class SourceSet:
 
     def _enters(self, rules: tuple[IgnoreRules, ...], name: str, rel: str) -> bool:
         """Whether the walk goes into the folder ``rel`` (named ``name``)."""
-        if f"{rel}/" == self.knowledge_prefix or is_ignored(rules, rel, True):
+        if f"{rel}/" == self.knowledge_prefix:
             return False
         if rel == _COMMUNITY_FOLDER or rel.startswith(_COMMUNITY_FOLDER + "/"):
-            return rel == _COMMUNITY_FOLDER  # for its community health files alone
-        return not _DIRECTORIES.skips(name) or any(
-            p == rel or p.startswith(rel + "/") for p in self.explicit
-        )
+            entered = rel == _COMMUNITY_FOLDER  # for its community health files alone
+        else:
+            entered = not _DIRECTORIES.skips(name) or any(
+                p == rel or p.startswith(rel + "/") for p in self.explicit
+            )
+        # the patterns last: asking them may ask git what it tracks
+        return entered and not is_ignored(rules, rel, True, self.tracked)
 
     def files(self) -> list[tuple[str, Path]]:
         """(project-relative path, absolute path) of every source file, sorted by path."""
@@ -313,7 +318,7 @@ class SourceSet:
                     continue
                 if rel_dir == _COMMUNITY_FOLDER and not _COMMUNITY_FILE.match(rel):
                     continue  # hidden, and never listed: its workflows, its templates
-                yield rel, is_ignored(rules, rel, False)
+                yield rel, is_ignored(rules, rel, False, self.tracked)
 
 
 _DIRECTORIES = DirectoryFilter(DEFAULT_IGNORED)
