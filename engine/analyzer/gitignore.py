@@ -163,7 +163,8 @@ def _git_files(root: Path) -> frozenset[str]:
     there (none outside a work tree, when git is missing or refuses the repository)."""
     try:
         done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached"],
+            # no hook of the repository's configuration runs (core.fsmonitor is a command)
+            ["git", "-C", str(root), "-c", "core.fsmonitor=false", "ls-files", "-z", "--cached"],
             capture_output=True,
             timeout=60,
             check=False,
