@@ -27,11 +27,12 @@ log = logging.getLogger(__name__)
 
 CACHE_FORMAT = 2
 """The layout of the JSON file; the analyzer's own version is :func:`analyzer_version`."""
-PARSERS = ("tree-sitter", *PACKAGES, "pygments", *LINGUIST_DISTRIBUTIONS)
+PARSERS = ("tree-sitter", *PACKAGES, "pygments", *LINGUIST_DISTRIBUTIONS, "identify")
 """Distributions whose upgrade can change what a file parses to: tree-sitter and its
 grammars, Pygments (the comment markers of a language without a grammar,
-:mod:`.comment_syntax`) and GitHub Linguist's tables (which extensions are code,
-:mod:`.linguist`)."""
+:mod:`.comment_syntax`), GitHub Linguist's tables (which extensions are code,
+:mod:`.linguist`) and pre-commit's ``identify`` (which interpreter a script's ``#!`` line
+names, :func:`.languages.script_language`)."""
 
 
 @cache
