@@ -681,11 +681,11 @@ def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]
 _COOKIES = re2.compile(
     r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?[ \t]*[:=]"
     r"|(?:^|[\s\"'(\[])(?:-b|--cookie)(?:=|[ \t]+))"
-    r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]{3,1000})"
+    r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]+)"
 )
 """A ``Cookie:`` or ``Set-Cookie:`` header (``document.cookie =``, curl's ``-b`` and
 ``--cookie``): the cookies it carries, ``name=value`` pairs split by ``;``."""
-_COOKIE = re2.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]{1,100})=(?P<value>[^;\s]{1,500})")
+_COOKIE = re2.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]+)=(?P<value>[^;\s]+)")
 _SESSION_COOKIE = re2.compile(r"(?i)sess|sid$|auth|token|jwt|remember|login|secret|key|cred")
 """A cookie whose name names a session or a credential (``sessionid``, ``PHPSESSID``,
 ``connect.sid``, ``auth_token``, ``remember_user_token``): its value is one."""

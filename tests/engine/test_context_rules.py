@@ -28,6 +28,8 @@ commands of the same shapes that hold no secret.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, STATEMENTS
 
@@ -240,3 +242,26 @@ def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
     # ... and the guard, whichever of its rules takes it first, redacts it.
     redacted = redact_secrets(noted, find_secrets(noted))
     assert value not in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "Cookie: ",
+        "Cookie: sid=",
+        "sessionid=a1; ",
+        "| a |\n+---+\n",
+        "user,password\n",
+        "a,b\n",
+        "a\t",
+        "user,password\na,b\n",
+    ],
+)
+def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> None:
+    # They run Python around RE2: a quadratic loop would take minutes on a megabyte.
+    text = piece * (1_000_000 // len(piece))
+    for reader in (cookie_secrets, table_secrets, delimited_secrets):
+        started = time.perf_counter()
+        for _ in reader(text):
+            pass
+        assert time.perf_counter() - started < 5.0, reader.__name__
