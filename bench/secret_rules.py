@@ -143,6 +143,22 @@ PIECES = (
     "credentials a/",
     "CONNECT TO a USER a USING ",
     "the password for a:",
+    # Round 2's forms (session 26): cookies, key/name fields, quoted .pgpass lines,
+    # bordered and delimited tables, logging in as a user.
+    "Cookie: ",
+    "Cookie: sid=",
+    "sessionid=a1; ",
+    "-b ",
+    '<a key="password">',
+    'key="password" ',
+    "'a:1:a:a:",
+    "+---+\n",
+    "| a |\n+---+\n",
+    "user,password\n",
+    "a,b\n",
+    "a\t",
+    "log in as a with ",
+    "log in ",
 )
 
 

@@ -228,3 +228,68 @@ STATEMENTS: list[tuple[str, str, str]] = [
     ("flag-secret", "sqlplus system/0racle!Pw9@//db:1521/ORCLPDB1", "0racle!Pw9"),
     ("flag-secret", "expdp hr/Hr!Export77@orcl directory=dp schemas=hr", "Hr!Export77"),
 ]
+
+ROUND_2: list[tuple[str, str, str]] = [
+    # (kind, sample, the value found), values and wordings other than the probe's
+    (
+        "cookie-secret",
+        "Cookie: JSESSIONID=A7F3C9E21B8D4F60A2C5E7B9D1F3A5C7; lang=en",
+        "A7F3C9E21B8D4F60A2C5E7B9D1F3A5C7",
+    ),
+    (
+        "cookie-secret",
+        "< Set-Cookie: _myapp_session=bG9uZ3Nlc3Npb24xMjM0NTY3ODkw--a1b2c3d4e5; path=/; HttpOnly",
+        "bG9uZ3Nlc3Npb24xMjM0NTY3ODkw--a1b2c3d4e5",
+    ),
+    (
+        "cookie-secret",
+        "curl --cookie 'connect.sid=s%3AkP9xQ2mL7vR4tW8z.Hq3N' https://app.local/me",
+        "s%3AkP9xQ2mL7vR4tW8z.Hq3N",
+    ),
+    (
+        "cookie-secret",
+        'document.cookie = "remember_token=7d1e0b9c4a2f8e6d3b5a1c9f7e2d4b6a; max-age=3600";',
+        "7d1e0b9c4a2f8e6d3b5a1c9f7e2d4b6a",
+    ),
+    (
+        "config-secret",
+        '<appSettings>\n  <add key="Smtp.Password" value="Ml4!rT9q" />\n</appSettings>',
+        "Ml4!rT9q",
+    ),
+    (
+        "config-secret",
+        '{"key": "stripe_secret", "value": "q8Wm2Zx7Lp4Rt9Vn3Bc6", "type": "secret"}',
+        "q8Wm2Zx7Lp4Rt9Vn3Bc6",
+    ),
+    ("config-secret", '<entry key="jdbc.password">Jd8c#Pw3x</entry>', "Jd8c#Pw3x"),
+    ("config-secret", '<param name="adminPassword">Adm1n$ecure</param>', "Adm1n$ecure"),
+    ("pgpass-password", "echo 'pg-replica:5433:*:standby:Stb9!yPw' >> ~/.pgpass", "Stb9!yPw"),
+    ("pgpass-password", 'printf "%s\\n" "*:*:analytics:etl:Etl#2pass" > .pgpass', "Etl#2pass"),
+    (
+        "table-secret",
+        "+----+---------+-------------+\n| id | user    | password    |\n"
+        "+----+---------+-------------+\n"
+        "|  1 | grafana | Gr4f!ana77  |\n+----+---------+-------------+\n1 row in set (0.00 sec)",
+        "Gr4f!ana77",
+    ),
+    (
+        "table-secret",
+        " rolname | rolpassword \n---------+-------------\n app     | Pg#r0le55\n(1 row)",
+        "Pg#r0le55",
+    ),
+    ("table-secret", "service,username,password\nsmtp,mailer,M4il!er2024\n", "M4il!er2024"),
+    (
+        "table-secret",
+        "name\tapi_key\nsentry\t3c9f1e7a5b2d8c4f6a0e9b7d5c3a1f8e\n",
+        "3c9f1e7a5b2d8c4f6a0e9b7d5c3a1f8e",
+    ),
+    ("table-secret", "host;login;pwd\nftp.local;backup;Bk8#up!x\n", "Bk8#up!x"),
+    (
+        "prose-secret",
+        "Log in to Jenkins as ci-bot with Jk9!build2 and trigger the job.",
+        "Jk9!build2",
+    ),
+    ("prose-secret", "then sign in as operator using 'Op3r@tor#5'", "Op3r@tor#5"),
+    ("prose-secret", "I logged on as svc_backup with 8hQ2nV7xKp4z yesterday", "8hQ2nV7xKp4z"),
+]
+"""Forms of round 2 (session 26), each with its kind and the value found."""

@@ -11,9 +11,12 @@ shares it:
   ``passwd``, ``pwd``, ``secret``, ``token``, ``auth``, ``key``, ``requirepass``,
   ``masterauth``…) assigned with ``=``, ``:``, ``:=`` or ``=>`` (INI, YAML, TOML, JSON,
   ``.properties``, ``.env``, XML attributes, code, headers such as ``X-Api-Key:``), as
-  the only other word of a configuration line (``requirepass …``, redis, nginx, pg), or
-  as an XML element's text;
-- ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``);
+  the only other word of a configuration line (``requirepass …``, redis, nginx, pg), as
+  an XML element's text, or in the value field beside a name or key field naming it
+  (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
+  ``<entry key="db.password">…</entry>``);
+- ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``), alone or
+  quoted whole (``echo '…' >> ~/.pgpass``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
   ``--api-key=x``; Windows' ``/password:x`` is a key and its value), ``-p`` glued to its
   value beside a ``-u`` user flag (``mysql -u root -pX``; ``/p:`` beside ``/u:``), a
@@ -36,10 +39,15 @@ shares it:
   ``the password for prod: …``, ``… as the password``, ``… is the root password.``), a
   credential word or a directive whose name ends in one followed by its value (``use the
   password …``, ``we set requirepass … in redis.conf``, ``api key <token> for …``),
-  ``set the password to …``, and a user and its password after the word naming both
-  (``credentials: admin / …``, ``login deploy/…``);
-- ``table-secret``: a markdown table cell under a header naming a credential
-  (:func:`table_secrets`);
+  ``set the password to …``, a user and its password after the word naming both
+  (``credentials: admin / …``, ``login deploy/…``), and what one logs in as a user with
+  (``log in to Jenkins as ci with …``);
+- ``table-secret``: a table cell under a header naming a credential: markdown's, mysql's
+  and psql's bordered output (:func:`.tables.table_secrets`), CSV and TSV
+  (:func:`.tables.delimited_secrets`);
+- ``cookie-secret``: a cookie named for a session or a credential (``JSESSIONID``,
+  ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header, curl's
+  ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
   Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``);
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
@@ -185,6 +193,8 @@ _PIPED_VALUE = (
 )
 _NET_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,200})\"|(?P<bare>[^\s/*\"][^\s\"]{0,200}))"
 """A positional value of ``net``: not a ``/flag``, not ``*`` (which prompts)."""
+_PGPASS_FIELDS = r"(?:[\w.\-]+|\*):(?:\d+|\*):(?:[\w.\-]+|\*):(?:[\w.@\-]+|\*):"
+"""A ``.pgpass`` line's host, port, database and user, each ``*`` or a name."""
 _SQL_QUOTED = r"N?(?:'(?P<sq>[^'\n]{1,200})'|\"(?P<dq>[^\"\n]{1,200})\")"
 """A SQL string (SQL Server's ``N'…'`` too), or Oracle's double-quoted password."""
 
@@ -263,6 +273,18 @@ def _prose(m: Any, value: str) -> bool:
     return random_token(value, 10)
 
 
+def _login(m: Any, value: str) -> bool:
+    """The value one logs in with: a password-like one that is not a name with a number
+    (``with sso2``, ``with admin123``) and holds a symbol or looks generated (letters
+    and digits alone); ``with id_rsa``, ``with ssh-ed25519``, ``with 2FA-enabled`` name a
+    thing."""
+    if not plausible(value) or name_with_number(value):
+        return False
+    if value.isalnum():
+        return random_token(value, 10)
+    return any(not (c.isalnum() or c in "._-/") for c in value)
+
+
 _SENTENCE_KEY = (
     r"(?P<key>password|passphrase|passcode|passwd|secret|token"
     r"|(?:api|access|secret|private|signing|encryption|license|admin|root)?[ \t-]?key"
@@ -329,10 +351,11 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "config-secret",
-        # A name field naming a credential, its value in the value field beside it
-        # (Kubernetes env, parameter stores, name/value pairs in JSON or YAML).
+        # A name or key field naming a credential, its value in the value field beside
+        # it (Kubernetes env, parameter stores, name/value pairs in JSON or YAML, .NET's
+        # <add key="…" value="…"/>, Postman's {"key": …, "value": …}).
         re2.compile(
-            r"(?i)\bname[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
+            r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
             r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + _VALUE
         ),
         _keyed,
@@ -354,10 +377,27 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         _keyed,
     ),
     (
-        "pgpass-password",
+        "config-secret",
+        # An element whose key or name attribute names a credential, its text the value
+        # (Java's XML properties <entry key="db.password">, <param name="password">).
         re2.compile(
-            r"(?m)^(?:[\w.\-]+|\*):(?:\d+|\*):(?:[\w.\-]+|\*):(?:[\w.@\-]+|\*):"
-            r"(?P<value>[^\s:][^\s]{2,200})$"
+            r"(?i)<[\w:.\-]+[ \t][^>\n]{0,200}?\b(?:name|key)[ \t]*=[ \t]*[\"']"
+            + _KEY
+            + r"[\"'][^>\n]{0,200}?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)[ \t]*</"
+        ),
+        _keyed,
+    ),
+    (
+        "pgpass-password",
+        re2.compile(r"(?m)^" + _PGPASS_FIELDS + r"(?P<value>[^\s:][^\s]{2,200})$"),
+        lambda m, value: plausible(value, minimum=4),
+    ),
+    (
+        "pgpass-password",
+        # The same line quoted whole, as it is echoed into the file.
+        re2.compile(
+            r"(?:^|[\s=(])(?:'" + _PGPASS_FIELDS + r"(?P<sq>[^\s:'][^\s']{2,200})'"
+            r"|\"" + _PGPASS_FIELDS + r"(?P<dq>[^\s:\"][^\s\"]{2,200})\")"
         ),
         lambda m, value: plausible(value, minimum=4),
     ),
@@ -559,6 +599,18 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         lambda m, value: plausible(value),
     ),
     (
+        "prose-secret",
+        # "log in as admin with …", "sign in to Grafana as ops using …": logging in as a
+        # user names what it is done with.
+        re2.compile(
+            r"(?i)\b(?:log(?:ged|ging|s)?|sign(?:ed|ing|s)?)[ \t]*(?:in|on)(?:to)?\b"
+            r"[^\n.;:]{0,60}?[ \t]as[ \t]+[\w.@\\\-]{1,64}[ \t]+(?:with|using)[ \t]+"
+            r"(?:(?:the|a)[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
+            r"|`(?P<value>[^`\n]{1,100})`|(?P<bare>[^\s\"'`\-][^\s\"'`]{0,99}))"
+        ),
+        _login,
+    ),
+    (
         "password-hash",
         re2.compile(
             r"(?:^|[^\w$])(?P<value>\$(?:[0-9][a-z]?|apr1|argon2(?:id|i|d)|scrypt|y|gy|7|sha1|md5"
@@ -626,10 +678,38 @@ def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]
     return begin, begin + len(value)
 
 
+_COOKIES = re2.compile(
+    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?[ \t]*[:=]"
+    r"|(?:^|[\s\"'(\[])(?:-b|--cookie)(?:=|[ \t]+))"
+    r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]+)"
+)
+"""A ``Cookie:`` or ``Set-Cookie:`` header (``document.cookie =``, curl's ``-b`` and
+``--cookie``): the cookies it carries, ``name=value`` pairs split by ``;``."""
+_COOKIE = re2.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]+)=(?P<value>[^;\s]+)")
+_SESSION_COOKIE = re2.compile(r"(?i)sess|sid$|auth|token|jwt|remember|login|secret|key|cred")
+"""A cookie whose name names a session or a credential (``sessionid``, ``PHPSESSID``,
+``connect.sid``, ``auth_token``, ``remember_user_token``): its value is one."""
+
+
+def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
+    """The span of every cookie value a header or flag carries under a session's or a
+    credential's name, where the value looks generated (a session id, a token)."""
+    if "ookie" not in text and "OOKIE" not in text and "-b" not in text:
+        return
+    for header in _COOKIES.finditer(text):
+        start = header.start(_COOKIES.groupindex["cookies"])
+        for m in _COOKIE.finditer(header.group("cookies")):
+            if _SESSION_COOKIE.search(m.group("name")) and not _public(m.group("name")):
+                begin, end = m.span(_COOKIE.groupindex["value"])
+                if random_token(m.group("value"), 16):
+                    yield start + begin, start + end
+
+
 def context_secrets(text: str) -> Iterator[ContextFinding]:
     """Every value of ``text`` a context rule finds and its check keeps, then
-    :func:`table_secrets`' cells."""
-    from engine.guards.tables import table_secrets
+    :func:`table_secrets`' and :func:`delimited_secrets`' cells and :func:`cookie_secrets`'
+    values."""
+    from engine.guards.tables import delimited_secrets, table_secrets
 
     for kind, regex, check in CONTEXT_RULES:
         groups = _value_groups(regex)
@@ -644,3 +724,7 @@ def context_secrets(text: str) -> Iterator[ContextFinding]:
                 yield ContextFinding(kind, start, end, m.group(0))
     for start, end in table_secrets(text):
         yield ContextFinding("table-secret", start, end, text[start:end])
+    for start, end in delimited_secrets(text):
+        yield ContextFinding("table-secret", start, end, text[start:end])
+    for start, end in cookie_secrets(text):
+        yield ContextFinding("cookie-secret", start, end, text[start:end])

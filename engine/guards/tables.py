@@ -1,11 +1,13 @@
-"""Secrets in markdown tables: a cell under a header that names a credential.
+"""Secrets in tables: a cell under a header that names a credential.
 
 ``| Environment | User | Password |`` then ``| staging | admin | Tr0ub4dor&3 |``: no key
 stands beside the value, the column's header names it. One pass over the lines: a header
-row followed by a delimiter row (``|---|:--:|``) opens a table, its credential columns
-are those whose header ends in a credential word (``Password``, ``Admin password``, ``API
-key``, not ``Secret name`` or ``Token type``), and each body row's cells in those columns
-are checked as :mod:`.context_values` checks any value its context names.
+row followed by a delimiter row (markdown's ``|---|:--:|``, the ``+----+----+`` borders
+of mysql's and psql's output) opens a table, its credential columns are those whose
+header ends in a credential word (``Password``, ``Admin password``, ``API key``, not
+``Secret name`` or ``Token type``), and each body row's cells in those columns are
+checked as :mod:`.context_values` checks any value its context names. Delimited text
+(:func:`delimited_secrets`: CSV, TSV) is read the same way, its first line the header.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterator
 
 from engine.guards.context_values import plausible, random_token, trim
 
-_DELIMITER_CHARS = frozenset("|:- \t")
+_DELIMITER_CHARS = frozenset("|:-+ \t")
 _STRONG = re.compile(r"(?i)(?:password|passwd|passphrase|passcode|pwd|secret|credentials?)$")
 _WEAK = re.compile(r"(?i)(?:token|api[ _-]?key|key)$")
 
@@ -75,3 +77,48 @@ def _cell(text: str, start: int, end: int, strong: bool) -> Iterator[tuple[int, 
     if plausible(value) if strong else random_token(value):
         begin = start + raw.find(value)
         yield begin, begin + len(value)
+
+
+_FIELD_HEADER = re.compile(r"[\"']?[A-Za-z_][\w.\-]{0,40}[\"']?")
+"""A delimited header's field: a column name, no blank in it (``host``, ``api_key``,
+``"Password"``); a line of prose split at its commas has blanks in its parts."""
+
+
+def delimited_secrets(text: str) -> Iterator[tuple[int, int]]:
+    """The span of every field under a credential column of delimited text: a header
+    line of column names split by tabs, commas or semicolons (``host,user,password``),
+    then each line split the same way into as many fields, until one is not."""
+    offset = 0
+    columns: dict[int, bool] = {}
+    separator = ""
+    width = 0
+    for line in text.split("\n"):
+        fields = line.split(separator) if columns else []
+        if columns and len(fields) == width:
+            start = offset
+            for index, field in enumerate(fields):
+                if index in columns:
+                    yield from _cell(text, start, start + len(field), columns[index])
+                start += len(field) + 1
+        else:
+            columns, separator, width = _delimited_header(line)
+        offset += len(line) + 1
+
+
+def _delimited_header(line: str) -> tuple[dict[int, bool], str, int]:
+    """The credential columns of a header line, its separator and its width; none
+    where the line is not a header naming a credential."""
+    for separator in ("\t", ",", ";"):
+        if separator not in line:
+            continue
+        fields = [field.strip() for field in line.rstrip("\r").split(separator)]
+        if all(_FIELD_HEADER.fullmatch(field) for field in fields):
+            kinds: dict[int, bool] = {}
+            for index, field in enumerate(fields):
+                name = field.strip("\"'")
+                if _STRONG.search(name):
+                    kinds[index] = True
+                elif _WEAK.search(name):
+                    kinds[index] = False
+            return kinds, separator, len(fields)
+    return {}, "", 0

@@ -28,12 +28,14 @@ commands of the same shapes that hold no secret.
 
 from __future__ import annotations
 
-import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, STATEMENTS
+import time
 
-from engine.guards.context import context_secrets
+import pytest
+from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, STATEMENTS
+
+from engine.guards.context import context_secrets, cookie_secrets
 from engine.guards.privacy import find_secrets, redact_secrets
-from engine.guards.tables import table_secrets
+from engine.guards.tables import delimited_secrets, table_secrets
 
 MISSED = {
     "ssh -p 'Xk9#mq2W' admin@host": "-p without a user flag or a tool of its own is a port",
@@ -159,6 +161,29 @@ ORDINARY = [
     "sqlplus / as sysdba",
     "sqlplus $USER/$PASS@db",
     "connect client/server2 first",
+    # round 2's forms (cookies, key/name fields, quoted .pgpass lines, bordered and
+    # delimited tables, logging in as a user) holding no secret
+    "Cookie: theme=dark; lang=en-GB; _ga=GA1.2.1234567890.1712345678",
+    "Set-Cookie: sessionid=<session-id>; Path=/; HttpOnly; Secure",
+    "curl -b cookies.txt -c cookies.txt https://app.local/login",
+    "Set-Cookie: public_key_id=4f9a8b7c6d5e4f3a2b1c; Path=/",
+    '<add key="PasswordMinLength" value="12" />',
+    '{"key": "token", "value": "{{auth_token}}"}',
+    '<entry key="db.password">${DB_PASSWORD}</entry>',
+    "echo 'localhost:5432:*:postgres:*' >> ~/.pgpass",
+    "+----+----------+\n| id | password |\n+----+----------+\n|  1 | NULL     |\n+----+----------+",
+    " rolname | rolpassword \n---------+-------------\n app     | ********\n(1 row)",
+    "id,name,password_hash\n1,alice,pbkdf2\n",
+    "host,user,password\ndb1,app,${DB1_PASSWORD}\n",
+    "user, password and token\nare read from the environment, never from a file",
+    "name\ttoken\nci\tsee the vault\n",
+    "log in as admin with admin123",
+    "log in as root with ssh-ed25519",
+    "log in as ubuntu with key.pem",
+    "Log in as admin with sudo -i",
+    "log in as alice with ~/.ssh/id_ed25519",
+    "log in as admin with $ADMIN_PASSWORD",
+    "sign in as bob with SSO, then log in as root with 2FA-enabled",
 ]
 
 
@@ -187,12 +212,26 @@ def test_the_value_alone_is_redacted_and_the_key_stays_readable() -> None:
     assert [table[a:b] for a, b in table_secrets(table)] == ["Tr0ub4dor&3"]
 
 
+def test_a_delimited_table_ends_at_a_line_of_another_width() -> None:
+    text = "user,password\nadmin,Tr0ub4dor&3\n\nnotes, then Zq8#pL3m9, and more\nops,Xy7!pQ2m9\n"
+    assert [text[a:b] for a, b in delimited_secrets(text)] == ["Tr0ub4dor&3"]
+
+
+def test_a_cookie_header_gives_away_each_session_or_token_value_and_no_other() -> None:
+    text = (
+        "Cookie: theme=dark; sid=9f8e7d6c5b4a39281706f5e4; csrftoken=Zx8mQ2pL7vR4tW9k;"
+        " PHPSESSID=h7k2m9q4x8z3p6w1r5t0v2b8; public_key=Q8mZ2pL7vR4tW9kXy3Lm"
+    )
+    found = [text[a:b] for a, b in cookie_secrets(text)]
+    assert found == ["9f8e7d6c5b4a39281706f5e4", "Zx8mQ2pL7vR4tW9k", "h7k2m9q4x8z3p6w1r5t0v2b8"]
+
+
 def test_a_table_ends_at_its_first_line_without_a_pipe() -> None:
     text = "| Password |\n|---|\n| Tr0ub4dor&3 |\n\nafter: | Zq8#pL3m9 |\n"
     assert [text[a:b] for a, b in table_secrets(text)] == ["Tr0ub4dor&3"]
 
 
-@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS)
+@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS + ROUND_2)
 def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
     kind: str, text: str, value: str
 ) -> None:
@@ -203,3 +242,26 @@ def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
     # ... and the guard, whichever of its rules takes it first, redacts it.
     redacted = redact_secrets(noted, find_secrets(noted))
     assert value not in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "Cookie: ",
+        "Cookie: sid=",
+        "sessionid=a1; ",
+        "| a |\n+---+\n",
+        "user,password\n",
+        "a,b\n",
+        "a\t",
+        "user,password\na,b\n",
+    ],
+)
+def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> None:
+    # They run Python around RE2: a quadratic loop would take minutes on a megabyte.
+    text = piece * (1_000_000 // len(piece))
+    for reader in (cookie_secrets, table_secrets, delimited_secrets):
+        started = time.perf_counter()
+        for _ in reader(text):
+            pass
+        assert time.perf_counter() - started < 5.0, reader.__name__
