@@ -365,8 +365,11 @@ class NoiseClassifier:
         if own.go_module(rel) is not None or own.attribute(rel, "linguist-vendored") is False:
             return None  # a Go module's packages are all its own; the attribute overrules
         parts = rel.split("/")[:-1]
+        docs = own.doc_root(rel)  # a docs site's licence page is a page of it (pip's docs/html)
         for depth in range(2, len(parts) + 1):
             folder = "/".join(parts[:depth])
+            if docs is not None and (folder == docs or folder.startswith(docs + "/")):
+                break
             if self.licensed(folder) and own.member(folder) is None:
                 if self._among_packages(folder):
                     continue  # one package of a monorepo's packages/, each with its licence

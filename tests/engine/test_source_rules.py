@@ -297,3 +297,26 @@ def test_a_community_health_file_in_dot_github_is_documentation(tmp_path: Path) 
     decide = SourceSet(tmp_path, cfg, tmp_path / cfg.knowledge_dir).decide
     assert decide(".github/workflows/ci.yml").rule == "hidden"  # as a watcher asks
     assert decide(".hidden/CONTRIBUTING.md").rule == "hidden"
+
+
+def test_a_docs_sites_licence_page_does_not_make_it_a_vendored_copy(tmp_path: Path) -> None:
+    """pip's Sphinx site is ``docs/html/`` with a ``copyright.rst`` page: a folder below
+    the top with a licence of its own reads as someone else's copy, except a docs site's
+    own pages. A vendored project that carries its own docs site stays vendored."""
+    sphinx = "project = 'frob'\nextensions = ['sphinx.ext.autodoc']\nhtml_theme = 'furo'\n"
+    write(tmp_path, {
+        "docs/html/conf.py": sphinx,
+        "docs/html/copyright.rst": "Copyright\n=========\n\n" + PROSE,
+        "docs/html/user_guide.rst": "User guide\n==========\n\n" + PROSE,
+        "third_party/lib/LICENSE": "MIT License\n\nPermission is hereby granted...\n",
+        "third_party/lib/docs/conf.py": sphinx,
+        "third_party/lib/docs/index.rst": "Lib\n===\n\n" + PROSE,
+        "README.md": "# Frob\n\n" + PROSE,
+    })  # fmt: skip
+    assert sources(tmp_path) == ["README.md", "docs/html/user_guide.rst"]
+    rules = {
+        f.decision.rel: f.decision.rule
+        for f in explain_sources(tmp_path, load_config(tmp_path)).files
+    }
+    assert rules["docs/html/copyright.rst"] == "licence"
+    assert rules["third_party/lib/docs/index.rst"] == "vendored"
