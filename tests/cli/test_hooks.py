@@ -305,7 +305,8 @@ def test_branch_switches_and_merges_are_followed(tmp_path: Path, home: Path) -> 
 
     git(root, "checkout", "-q", "main", home=home)
     assert wait_for(lambda: not found(root, home, "rambutan"))
-    assert last_run(root)["hook"] == "post-checkout"
+    # the run records its outcome when it ends, after its vectors: the text goes first
+    assert wait_for(lambda: last_run(root)["hook"] == "post-checkout")
 
     git(root, "merge", "-q", "feature", home=home)
     assert wait_for(lambda: found(root, home, "rambutan"))
