@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
@@ -42,15 +43,21 @@ def analyzer_version() -> str:
     return source_version(Path(__file__).parent)
 
 
+def add_sources(digest: Any, paths: Iterable[Path]) -> None:
+    """Feed ``digest`` (a :mod:`hashlib` hash) each of ``paths``' name and bytes: the
+    source of this package's own modules, whose change invalidates what they made."""
+    for path in paths:
+        digest.update(f"{path.name}\n".encode())
+        digest.update(path.read_bytes())
+
+
 def source_version(folder: Path) -> str:
     """SHA-256 (16 hex digits) of every module and query file in ``folder`` (name and
     bytes), the cache format and the installed versions of :data:`PARSERS`."""
     from importlib import metadata  # 5-10 ms: only when a cache is opened
 
     digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
-    for path in sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]):
-        digest.update(f"{path.name}\n".encode())
-        digest.update(path.read_bytes())
+    add_sources(digest, sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]))
     for name in PARSERS:
         try:
             digest.update(f"{name} {metadata.version(name)}\n".encode())

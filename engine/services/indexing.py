@@ -71,10 +71,10 @@ def chunker_version() -> str:
     reads or cuts a file otherwise re-chunks every file on the next index run, with no
     number to remember to bump (chunks that did not change keep their vectors). Computed
     once per process, from the source (about 3 ms)."""
+    from engine.analyzer.parse_cache import add_sources  # the analyzer's own hashing
+
     digest = hashlib.sha256()
-    for path in READERS:
-        digest.update(f"{path.name}\n".encode())
-        digest.update(path.read_bytes())
+    add_sources(digest, READERS)
     return digest.hexdigest()[:16]
 
 
