@@ -35,6 +35,11 @@ MAN = (
 )  # fmt: skip
 
 
+def _rules(root: Path) -> dict[str, str]:
+    """Each file's rule, as ``sources --explain`` reports it."""
+    return {f.decision.rel: f.decision.rule for f in explain_sources(root, load_config(root)).files}
+
+
 def test_a_docc_catalog_and_docs_outside_any_listed_folder_are_sources(tmp_path: Path) -> None:
     catalog = "Sources/ArgumentParser/Documentation.docc"
     write(tmp_path, {
@@ -84,10 +89,7 @@ def test_plain_text_is_documentation_by_its_content_not_its_name(tmp_path: Path)
         "man/tool.1": "not a man page at all\n",
     })  # fmt: skip
     assert sources(tmp_path) == ["doc/oil.txt", "notes/design.txt"]
-    rules = {
-        f.decision.rel: f.decision.rule
-        for f in explain_sources(tmp_path, load_config(tmp_path)).files
-    }
+    rules = _rules(tmp_path)
     assert rules["LICENSE.txt"] == "licence"
     assert rules["requirements.txt"] == rules["man/tool.1"] == "not prose by its content"
     assert (rules["doc/oil.txt"], rules["notes/design.txt"]) == ("vimdoc", "text")
@@ -107,10 +109,7 @@ def test_a_file_named_without_an_extension_is_text_by_its_content(
         "COPYING": PROSE, "NEWS": PROSE, ".mailmap": PROSE,
     })  # fmt: skip
     assert sources(tmp_path) == ["README", "doc/INSTALL"]
-    rules = {
-        f.decision.rel: f.decision.rule
-        for f in explain_sources(tmp_path, load_config(tmp_path)).files
-    }
+    rules = _rules(tmp_path)
     assert rules["README"] == rules["doc/INSTALL"] == "text"
     assert rules["BRZO"] == "not documentation or code"
     assert rules["bin/tool"] == "Shell"
@@ -314,9 +313,6 @@ def test_a_docs_sites_licence_page_does_not_make_it_a_vendored_copy(tmp_path: Pa
         "README.md": "# Frob\n\n" + PROSE,
     })  # fmt: skip
     assert sources(tmp_path) == ["README.md", "docs/html/user_guide.rst"]
-    rules = {
-        f.decision.rel: f.decision.rule
-        for f in explain_sources(tmp_path, load_config(tmp_path)).files
-    }
+    rules = _rules(tmp_path)
     assert rules["docs/html/copyright.rst"] == "licence"
     assert rules["third_party/lib/docs/index.rst"] == "vendored"
