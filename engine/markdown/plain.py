@@ -10,6 +10,9 @@ What a ``.txt`` file is comes from its content, never from a list of names:
 * a plain-text document (:func:`reads_as_prose`) is mostly words in sentences:
   ``requirements.txt`` (``pkg==1.0``), ``CMakeLists.txt`` (``add_library(x …)``), a list of
   names or a listing of code signatures (``go doc``'s output) are not;
+* a markdown document (:func:`is_markdown`) writes an ATX heading and a fenced code block
+  or links (pandoc's ``MANUAL.txt``, an ``llms.txt``, ExDoc's ``.cheatmd`` cheat sheets, a
+  ``README`` in markdown): it is read as the markdown it is;
 * a man page (:func:`is_roff`) is roff: its requests (``.TH``, ``.SH``, ``.Dd``, ``.Sh``…)
   start lines; section requests become headings, text requests are dropped, font escapes
   (``\\fB…\\fR``) and the other escapes become the text they show.
@@ -78,6 +81,12 @@ _ROFF_BLANK = re.compile(r"^[.']\s*$")
 """What a comment line leaves (``.``): an empty request."""
 _ROFF_FONT = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)")
 _ROFF_ESCAPE = re.compile(r"\\(?:\(..|\[[^\]]*\]|[-e&|^%:c!]|\*(?:\(..|\[[^\]]*\]|.)|.)")
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.MULTILINE)
+_MD_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+_MD_LINK = re.compile(r"\[[^\]\n]{1,200}(?:\n[^\]\n]{1,200})?\]\([^()\s]+\)")
+"""An inline link, its text over two lines at most: ``[server project page](https://…)``."""
+MARKDOWN_MIN_LINKS = 2
+"""Links that, with a heading, make a text markdown when it fences no code."""
 _ODOC_HEADING = re.compile(r"^\s*\{([0-5])(?::[\w-]+)?\s+(.*?)\}?\s*$")
 _ODOC_OPEN = re.compile(r"^\s*\{(?:\[|(v)|@([\w-]+)(?:\s[^\[\]]*)?\[)(?:\s|$)")
 """A code block's opening: ``{[``, verbatim ``{v``, or one of a language (odoc 2:
@@ -112,6 +121,18 @@ def is_vimdoc(text: str) -> bool:
     return bool(_VIM_TAG_LINE.match(first)) or bool(_VIM_MODELINE.search(text[-400:]))
 
 
+def is_markdown(text: str) -> bool:
+    """Whether ``text`` is written in markdown by its content: an ATX heading (``## Usage``)
+    and a fenced code block, or a heading and :data:`MARKDOWN_MIN_LINKS` inline links.
+    A heading alone is no sign (a shell script's or a configuration's ``# comment``
+    reads as one), nor a link alone (a plain-text file may quote one)."""
+    head = text[:SNIFF_CHARS]
+    if _MD_HEADING.search(head) is None:
+        return False
+    fences = _MD_FENCE.findall(head)
+    return len(fences) >= 2 or len(_MD_LINK.findall(head)) >= MARKDOWN_MIN_LINKS
+
+
 def is_word(token: str) -> bool:
     """Whether a whitespace-separated token is a word of prose (punctuation around it
     allowed), not a number, a symbol or code."""
@@ -131,11 +152,11 @@ def reads_as_prose(text: str) -> bool:
 
 
 def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
-    """``"man"``, ``"vimdoc"`` or ``"text"`` for a documentation file named ``name`` whose
-    text is ``text`` (a ``.txt`` file, a name without an extension, a man page's name, or
-    any name of dialect ``"text"``: one whose format no table names), ``None`` when it is
-    not one. A file named without an extension, or with one no table names, may also be a
-    man page or (``"TeX"``) a LaTeX document by its content."""
+    """``"man"``, ``"vimdoc"``, ``"markdown"`` or ``"text"`` for a documentation file
+    named ``name`` whose text is ``text`` (a ``.txt`` file, a name without an extension, a
+    man page's name, or any name of dialect ``"text"``: one whose format no table names),
+    ``None`` when it is not one. A file named without an extension, or with one no table
+    names, may also be a man page or (``"TeX"``) a LaTeX document by its content."""
     lowered = name.lower()
     if dialect == "TeX":  # a document, or a chapter of one; not a file of macros
         return "TeX" if is_latex(text, least=1) else None
@@ -144,7 +165,11 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
     if lowered.endswith(TEXT_SUFFIX) or bare or dialect == "text":
         if lowered.endswith(TEXT_SUFFIX):
-            return "vimdoc" if is_vimdoc(text) else "text" if reads_as_prose(text) else None
+            if is_vimdoc(text):
+                return "vimdoc"
+            if is_markdown(text):
+                return "markdown"  # pandoc's MANUAL.txt, an llms.txt
+            return "text" if reads_as_prose(text) else None
         # named without an extension, or with one no table names: the content says what
         if text.startswith("#!"):
             return None  # a script
@@ -154,6 +179,8 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
             return "TeX"  # OCaml's manual/*.etex
         if is_vimdoc(text):
             return "vimdoc"
+        if is_markdown(text):
+            return "markdown"  # README in markdown, ExDoc's .cheatmd
         return "text" if reads_as_prose(text) else None
     return None
 

@@ -316,3 +316,37 @@ def test_a_docs_sites_licence_page_does_not_make_it_a_vendored_copy(tmp_path: Pa
     rules = _rules(tmp_path)
     assert rules["docs/html/copyright.rst"] == "licence"
     assert rules["third_party/lib/docs/index.rst"] == "vendored"
+
+
+MARKDOWN_TEXT = (
+    "# Ecto cheat sheet\n\nHow the quokka repository reads records.\n\n"
+    "## Fetching records\n\n```elixir\nRepo.get(Movie, 1)\n```\n"
+)
+
+
+def test_markdown_in_a_text_file_or_an_unnamed_format_is_read_as_markdown(
+    tmp_path: Path, memory: Memory
+) -> None:
+    """pandoc's ``MANUAL.txt``, an ``llms.txt``, ExDoc's ``.cheatmd`` cheat sheets and a
+    ``README`` written in markdown are markdown by their content (a heading and fenced
+    code, or a heading and links): read as such, their headings are sections, not text
+    escaped. A configuration's or a script's ``# comments`` are no headings."""
+    links = "# Tool\n\nSee [the guide](docs/guide.md) and [the FAQ](https://example.org/faq).\n"
+    config = "# Settings for the quokka daemon\n## Network\nport = 8080\n```\nhost = a\n```\n"
+    write(tmp_path, {
+        "MANUAL.txt": MARKDOWN_TEXT, "guides/crud.cheatmd": MARKDOWN_TEXT, "README": links,
+        "conf/daemon.rc": config.replace("```\nhost = a\n```\n", ""),
+        "notes.txt": "# one heading only\n" + PROSE,
+    })  # fmt: skip
+    rules = _rules(tmp_path)
+    assert rules["MANUAL.txt"] == rules["guides/crud.cheatmd"] == rules["README"] == "markdown"
+    assert rules["conf/daemon.rc"] == "not documentation or code"
+    assert rules["notes.txt"] == "text"  # a heading alone: plain text, as before
+    assert text_kind(config, "conf/daemon.rc", "text") == "markdown"  # fenced: it says so
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("quokka repository", mode="keyword", limit=5).results
+    assert {(h.entry.file_path, h.entry.section_title) for h in hits} == {
+        ("MANUAL.txt", "Ecto cheat sheet > Fetching records"),
+        ("guides/crud.cheatmd", "Ecto cheat sheet > Fetching records"),
+    }
+    assert all("\n## Fetching records\n\n```elixir\n" in h.entry.content for h in hits)
