@@ -158,6 +158,10 @@ _MARKUP_SOURCES = _TEXINFO | {
     ".org", ".rdoc", ".xml", ".dbk", ".docbook", ".scd", ".man", ".mdoc",
 }  # fmt: skip
 """The formats a page is written in and rendered from, roff's man pages besides."""
+_EXPORTED_TEXINFO = frozenset({".org"})
+"""Markup that a tool exports to Texinfo for makeinfo (Org mode's ``ox-texinfo``: an Emacs
+package's ``docs/transient.org`` beside the ``transient.texi`` made from it); makeinfo's
+own input is written by hand otherwise."""
 _MAN_PAGE = re.compile(r"\.[1-9][a-z]{0,3}$", re.IGNORECASE)
 
 
@@ -189,21 +193,25 @@ def rendered_from(name: str, siblings: Siblings) -> str | None:
     from ``bash.1`` and ``article.ms``), a formatted man page from its roff (``bash.0``),
     an Info file from the Texinfo beside it (makeinfo's output: ``bash.info`` beside
     ``bashref.texi``), a man page from the page named after it (``tool.1`` from
-    ``tool.1.ronn``, ``tool.1.scd`` or configure's ``tool.1.in``). Both kept, the memory
-    would hold the same text twice and answer with it twice; the source is the one people
-    edit."""
+    ``tool.1.ronn``, ``tool.1.scd`` or configure's ``tool.1.in``), a Texinfo manual
+    exported from the Org document of its stem (``transient.texi`` from
+    ``transient.org``). Both kept, the memory would hold the same text twice and answer
+    with it twice; the source is the one people edit."""
     stem, dot, extension = name.rpartition(".")
     if not dot or not stem:
         return None
     extension = "." + extension.lower()
-    if extension == ".info":
-        return siblings.texinfo
+    if extension == ".info":  # the Texinfo of its stem, else the folder's first
+        named = siblings.by_stem.get(stem.lower(), ())
+        return next((n for n in named if _suffix(n) in _TEXINFO), siblings.texinfo)
     if _MAN_PAGE.search(name) and (named := siblings.by_stem.get(name.lower())):
         return named[0]  # tool.1.ronn beside tool.1
     for sibling in siblings.by_stem.get(stem.lower(), ()):
         if sibling == name:
             continue
         if extension in _FORMATTED_MAN and _MAN_PAGE.search(sibling):
+            return sibling
+        if extension in _TEXINFO and _suffix(sibling) in _EXPORTED_TEXINFO:
             return sibling
         if extension in _RENDERED and (
             _suffix(sibling) in _MARKUP_SOURCES or _MAN_PAGE.search(sibling)

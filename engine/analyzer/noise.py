@@ -247,8 +247,8 @@ class NoiseClassifier:
             return "vendored", parent  # for docs it only hides them from the language tally
         if own.attribute(rel, "linguist-generated") or own.written_by_make(rel):
             return "generated", rel
-        if self.rendered(rel) is not None:
-            return "generated", rel  # bash.html beside bash.1: the source is the page
+        if (source := self.rendered(rel)) is not None:  # bash.html beside bash.1
+            return "generated", f"from {parent}{source}"  # the source is the page
         if (older := self.older_version(rel)) is not None:
             return "old-versions", older
         if (translated := translation_of(self.root, rel)) is not None:

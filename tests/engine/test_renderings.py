@@ -54,6 +54,11 @@ def test_only_a_format_a_tool_renders_into_is_a_rendering() -> None:
     assert rendered_from("README.txt", Siblings.of(["README", "README.txt"])) is None  # no markup
     assert rendered_from("notes.txt", Siblings.of(["notes.txt", "notes.py"])) is None
     assert rendered_from("a.info", Siblings.of(["a.info", "a.md"])) is None  # no Texinfo beside it
+    emacs = Siblings.of(["transient.org", "transient.texi", "gpl.texi", "transient.info"])
+    assert rendered_from("transient.texi", emacs) == "transient.org"  # Org's ox-texinfo
+    assert rendered_from("transient.info", emacs) == "transient.texi"  # of its stem first
+    assert rendered_from("gpl.texi", emacs) is None
+    assert rendered_from("transient.org", emacs) is None
 
 
 def test_the_memory_holds_a_manual_once_not_once_per_format(tmp_path: Path, memory: Memory) -> None:
