@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engine.analyzer.comments import NOT_DOC
+from engine.analyzer.comments import COMMENT_LINE, NOT_DOC
 from engine.analyzer.outline import Definition, Outline
 from engine.analyzer.pieces import MAX_TITLE_NAMES, MIN_WORDS, TEXT_SHARE, Piece, size, words
 from engine.analyzer.prose import text_share
@@ -28,7 +28,12 @@ _SILENT = re.compile(
 )
 """Lines that say nothing of their own between definitions: imports, ``package``, the
 preprocessor, braces (a Go import block's lines are quoted paths)."""
-_COMMENT = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
+_COMMENT = COMMENT_LINE
+DOC_SHARE = 0.75
+"""Lines between definitions are documentation (:attr:`Piece.doc`) when this share of
+those with text are comments, and they hold :data:`DOC_MIN_CHARS` at least: a crate's
+tutorial written as ``//!`` lines around ``#![doc = include_str!(…)]`` attributes."""
+DOC_MIN_CHARS = 600
 _DECLARES = re.compile(
     r"^\s*(?:(?:pub(?:\([^)]*\))?|export|public|private|static|final|readonly)\s+)*"
     r"(?:static\s+ref|static|const|let|var|val|struct|enum|union|class|type)"
@@ -46,7 +51,7 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
     doc_start, doc_end = found.doc_lines
     if doc_start and len(" ".join(found.doc.split())) > len(found.summary):
         name = f"Module documentation of {rel}"
-        pieces.append(Piece((name,), doc_start, doc_end, alone=True))
+        pieces.append(Piece((name,), doc_start, doc_end, alone=True, doc=True))
     top = [d for d in found.definitions if d.depth == 0]
     covered = max(doc_end, 0)
     for definition in top:  # a header of imports and `package` says nothing: no piece
@@ -57,7 +62,26 @@ def outline_pieces(found: Outline, lines: list[str], rel: str, high: int) -> lis
         covered = max(covered, definition.end)
     pieces += _gaps(covered + 1, len(lines), lines, found.test_lines)
     tests = [(d.start, d.end) for d in found.definitions if d.test] + list(found.test_lines)
-    return _breaks(pieces, tests)
+    return _breaks(_joined_docs(pieces, lines), tests)
+
+
+def _joined_docs(pieces: list[Piece], lines: list[str]) -> list[Piece]:
+    """Documentation pieces as one with the mostly-comment piece that follows each with
+    nothing but blank lines between (a module's doc comment and the ``//!`` lines after an
+    ``#![doc = include_str!(…)]`` that ended it): one document, its headings one outline."""
+    out: list[Piece] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.doc
+            and (piece.doc or _mostly_comments(lines, piece.start, piece.end))
+            and not any(line.strip() for line in lines[last.end : piece.start - 1])
+        ):
+            out[-1] = replace(last, end=piece.end)
+        else:
+            out.append(piece)
+    return out
 
 
 def _comment_above(piece: Piece, following: Definition, lines: list[str]) -> Piece:
@@ -185,7 +209,23 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
         first -= 1
     while end >= first and not lines[end - 1].strip():
         end -= 1
-    return [Piece(_declared(lines[first - 1 : end]), first, end)]
+    return [
+        Piece(_declared(lines[first - 1 : end]), first, end, **_documentation(lines, first, end))
+    ]
+
+
+def _documentation(lines: list[str], first: int, end: int) -> dict[str, bool]:
+    """``doc`` (and ``alone``) for lines between definitions that are mostly comments, and
+    many: documentation to read as such, not code."""
+    if size(lines, first, end) < DOC_MIN_CHARS or not _mostly_comments(lines, first, end):
+        return {}
+    return {"doc": True, "alone": True}
+
+
+def _mostly_comments(lines: list[str], first: int, end: int) -> bool:
+    """Whether :data:`DOC_SHARE` of the lines with text in ``first``..``end`` are comments."""
+    said = [line for line in lines[first - 1 : end] if line.strip()]
+    return sum(1 for line in said if _COMMENT.match(line)) >= DOC_SHARE * len(said) > 0
 
 
 def _declared(region: list[str]) -> tuple[str, ...]:

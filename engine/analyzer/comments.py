@@ -18,6 +18,9 @@ NOT_DOC = re.compile(
     re.IGNORECASE,
 )
 """Opening comments that are not about the file: licence headers and tool directives."""
+COMMENT_LINE = re.compile(r"^\s*(?://|/\*|\*|#(?![\[!]))")
+"""A line of a comment in C's family or a ``#``-commented language (not Rust's ``#[attr]``
+or ``#![attr]``, nor a shebang)."""
 _MARKERS = re.compile(r"^\s*(?:/\*+!?|\*+/|\*(?!/)|//[/!]?|#+|\*/)\s?")
 _END_MARKER = re.compile(r"\s*\*+/\s*$")
 _XML_DOC = re.compile(
@@ -52,6 +55,15 @@ def comment_text(comments: list[str]) -> str:
             line = _END_MARKER.sub("", line)
             lines.append(_markup_as_words(_MARKERS.sub("", line, count=1)).rstrip())
     return "\n".join(lines).strip("\n")
+
+
+def unmarked(line: str) -> str:
+    """A line of code as the documentation it holds: a comment's line without its markers
+    (``//!``, ``///``, ``*``, ``#``, a closing ``*/``), its markup as written (doc comments
+    are markdown in Rust, Swift, Kotlin, Dart, Julia and Go); any other line as it is."""
+    if COMMENT_LINE.match(line) is None:
+        return line
+    return _MARKERS.sub("", _END_MARKER.sub("", line), count=1)
 
 
 def _markup_as_words(line: str) -> str:

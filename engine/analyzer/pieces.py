@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from engine.analyzer.comments import unmarked
 from engine.analyzer.model import DiscoveryDraft
 from engine.core.fences import fence_for
 
@@ -50,6 +51,10 @@ class Piece:
     text: bool = False
     """Mostly text for people (a struct of documented options, a function returning a
     help page): cut into parts of :data:`TEXT_CHUNK_CHARS`, not along its members."""
+    doc: bool = False
+    """The file's documentation written in comments (a module's doc comment, a run of
+    them between definitions): read as the markdown doc comments are written in, cut
+    along its headings, each part titled by them (:func:`render`)."""
 
 
 def size(lines: list[str], start: int, end: int) -> int:
@@ -110,6 +115,8 @@ def render(
     """One draft per piece, or numbered parts of a long body (each under ``high``
     characters; a last part without words stays with the one before)."""
     names = list(dict.fromkeys(n for n in piece.names if n))
+    if piece.doc:
+        return _documentation(rel, language, piece, lines, ", ".join(names), high)
     shown = ", ".join(names) or f"lines {piece.start}-{piece.end}"
     if len(names) > MAX_TITLE_NAMES:
         first = names[: MAX_TITLE_NAMES - 1]
@@ -130,6 +137,34 @@ def render(
                 section_title=f"{shown}{part}",
                 file_path=rel,
                 keywords=_keywords(names),
+                line_start=a,
+                line_end=b,
+            )
+        )
+    return drafts
+
+
+def _documentation(
+    rel: str, language: str, piece: Piece, lines: list[str], named: str, high: int
+) -> list[DiscoveryDraft]:
+    """A piece of documentation comments read as documentation: the comments' markers
+    removed, the markdown they hold cut by the documentation chunker along its headings
+    (:func:`engine.markdown.chunking.chunk_markdown`), each part titled by its heading
+    path under the piece's name (or ``Documentation of <file>``), not fenced as code."""
+    # Imported here: the prompt hook's classify_path needs no markdown reader.
+    from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
+
+    text = "\n".join(unmarked(line) for line in lines[piece.start - 1 : piece.end])
+    title = named or f"Documentation of {rel}"
+    drafts = []
+    for chunk in chunk_markdown(text, high, min_prose=MIN_PROSE_CHARS, page_title=title):
+        a, b = piece.start + chunk.line_start - 1, piece.start + chunk.line_end - 1
+        drafts.append(
+            DiscoveryDraft(
+                content=f"{language} documentation in {rel}, lines {a}-{b}\n{chunk.content}",
+                section_title=chunk.title or title,
+                file_path=rel,
+                keywords=(),
                 line_start=a,
                 line_end=b,
             )

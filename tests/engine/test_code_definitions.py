@@ -564,3 +564,41 @@ def test_an_overloads_parameters_do_not_make_it_a_method_of_another_class() -> N
     summary = module_summary(rel, symbols, "").content
     assert "Public API: 1 class." in summary
     assert "- method" not in summary
+
+
+GUIDE = (
+    "//! # Documentation: FAQ\n//!\n//! ## Comparisons\n//!\n"
+    "//! ### How does the quokka parser compare to structopt?\n//!\n"
+    + "//! Simple: it is structopt, merged into the crate with its derive API and docs.\n"
+    * 3
+    + "//!\n//! ```rust\n"
+    '#![doc = include_str!("../examples/quick.rs")]\n'
+    "//! ```\n//!\n//! ## Why is there a default subcommand of help?\n//!\n"
+    + "//! Every command with subcommands gets one, so that users find their way around.\n"
+    * 3
+)
+
+
+def test_documentation_written_in_comments_is_read_as_its_markdown() -> None:
+    """A crate's guide written as ``//!`` lines (clap's ``src/_faq.rs``, its tutorial around
+    ``#![doc = include_str!(…)]``) is documentation: its markers removed, cut along its
+    headings and titled by them, not fenced as code in parts numbered by size."""
+    drafts = file_drafts("src/_faq.rs", GUIDE, "Rust")
+    by_title = {d.section_title: d for d in drafts}
+    compare = "Documentation: FAQ > Comparisons > How does the quokka parser compare to structopt?"
+    assert (
+        compare in by_title
+        and "Documentation: FAQ > Why is there a default subcommand of help?" in by_title
+    )
+    first = by_title[compare]
+    assert first.content.startswith(f"Rust documentation in src/_faq.rs, lines {first.line_start}-")
+    assert "//!" not in first.content and "```rust" in first.content
+    assert "Simple: it is structopt" in first.content
+    assert GUIDE.splitlines()[first.line_start - 1].startswith("//! ### How does")
+    assert not any("part 1 of" in d.section_title for d in drafts)
+
+
+def test_code_commented_out_between_definitions_stays_code() -> None:
+    text = "fn a() {}\n\n" + "// let x = compute(1);\n" * 4 + "\nfn b() {}\n"
+    drafts = file_drafts("src/lib.rs", text, "Rust")
+    assert all("documentation in" not in d.content for d in drafts)  # a few lines: code
