@@ -66,6 +66,8 @@ _EXAMPLE_DIRS = frozenset(
 _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
 """Example folders whose markdown is documentation (a docs site's tutorial pages)."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
+_DOCS_FOLDERS = frozenset({"docs", "doc", "documentation"})
+"""Folders that hold a project's own documentation pages by their name."""
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
      "extern", "external", "node_modules", "bower_components"}
@@ -263,6 +265,8 @@ class NoiseClassifier:
             return None  # docs/v3/examples/greet.md: a page of the declared docs site
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.listed_page(rel):
             return None  # guides/examples/amazon-sqs.md: a page mix.exs's ex_doc lists
+        if kind == "vendored" and _DOC_PAGE.search(rel) and _in_docs(place, self.doc_root(rel)):
+            return None  # docs/third-party/bunja.mdx: a page about another project, no copy
         if kind == "vendored":
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
@@ -429,3 +433,13 @@ def _setting_rules(key: str, patterns: Sequence[str]) -> list[IgnoreRules]:
         ConfigError: a pattern git cannot read (:func:`setting_patterns`).
     """
     return [IgnoreRules("", setting_patterns(key, patterns))] if patterns else []
+
+
+def _in_docs(place: str, doc_root: str | None) -> bool:
+    """Whether the vendor-named folder ``place`` (``docs/third-party/``) lies inside the
+    project's documentation: below a folder named for docs, or a declared docs root. A
+    vendored copy is kept beside the code that uses it, not among the pages about it."""
+    above = place.rstrip("/").split("/")[:-1]
+    if any(part.lower() in _DOCS_FOLDERS for part in above):
+        return True
+    return bool(doc_root) and place.startswith(f"{doc_root}/")

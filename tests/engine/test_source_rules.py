@@ -350,3 +350,17 @@ def test_markdown_in_a_text_file_or_an_unnamed_format_is_read_as_markdown(
         ("guides/crud.cheatmd", "Ecto cheat sheet > Fetching records"),
     }
     assert all("\n## Fetching records\n\n```elixir\n" in h.entry.content for h in hits)
+
+
+def test_a_docs_page_about_another_project_is_no_vendored_copy(tmp_path: Path) -> None:
+    """jotai's ``docs/third-party/bunja.mdx`` documents a library others wrote: a page of
+    the project's docs, not a copy of that library; ``third_party/zlib/`` still is one."""
+    page = "# Bunja\n\nHow the quokka state works with bunja's scopes, step by step.\n"
+    write(tmp_path, {
+        "docs/third-party/bunja.mdx": page, "third_party/zlib/README.md": page,
+        "third_party/zlib/zlib.c": "int main(void) { return 0; }\n",
+    })  # fmt: skip
+    rules = _rules(tmp_path)
+    assert rules["docs/third-party/bunja.mdx"] == "markdown"
+    assert rules["third_party/zlib/README.md"] == "vendored"
+    assert sources(tmp_path) == ["docs/third-party/bunja.mdx"]
