@@ -51,6 +51,9 @@ MAX_FILE_SHARE = 0.14
 which also count the summaries and the documentation)."""
 MAX_ENTRY_SHARE = 0.15
 """Most of all the entries one file may hold, its summary counted (issue 34)."""
+MIN_DOC_WORDS = 12
+"""Words a module docstring must say after its first paragraph (the module's summary) to be
+a documentation piece of its own."""
 MIN_FILE_CAP = 12
 """A file is not cut coarser than this many chunks to meet :data:`MAX_FILE_SHARE`, unless
 the file would then hold more than :data:`MAX_ENTRY_SHARE` of every entry the analysis
@@ -255,7 +258,7 @@ def _python_pieces(text: str, rel: str, high: int) -> list[Piece] | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     lines = text.splitlines()
-    pieces = []
+    pieces = _python_module_doc(tree, rel)
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
@@ -266,6 +269,24 @@ def _python_pieces(text: str, rel: str, high: int) -> list[Piece] | None:
         else:
             pieces.append(Piece((node.name,), start, end))
     return pieces
+
+
+def _python_module_doc(tree: ast.Module, rel: str) -> list[Piece]:
+    """The module's docstring as documentation (:attr:`Piece.doc`) when it says more than
+    its first paragraph, which the module's summary entry holds already."""
+    first = tree.body[0] if tree.body else None
+    if not (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return []
+    doc = first.value.value.strip()
+    if "\n\n" not in doc or len(doc.split("\n\n", 1)[1].split()) < MIN_DOC_WORDS:
+        return []
+    name = f"Module documentation of {rel}"
+    end = first.end_lineno or first.lineno
+    return [Piece((name,), first.lineno, end, alone=True, doc=True, docstring=True)]
 
 
 def _class_pieces(node: ast.ClassDef, start: int) -> list[Piece]:

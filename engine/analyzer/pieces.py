@@ -33,6 +33,9 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 """Where an identifier's case starts a new word."""
 MAX_KEYWORDS = 10
+_DOCSTRING_QUOTES = re.compile(r'\A\s*[rRuU]?(?:"""|\'\'\')|(?:"""|\'\'\')\s*\Z')
+"""A Python docstring's opening and closing quotes (``r\"\"\"``), around a module's
+documentation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,9 @@ class Piece:
     """The file's documentation written in comments (a module's doc comment, a run of
     them between definitions): read as the markdown doc comments are written in, cut
     along its headings, each part titled by them (:func:`render`)."""
+    docstring: bool = False
+    """The documentation is a string literal (a Python module's docstring): its lines as
+    written, its quotes removed; else comments, their markers removed."""
 
 
 def size(lines: list[str], start: int, end: int) -> int:
@@ -154,7 +160,11 @@ def _documentation(
     # Imported here: the prompt hook's classify_path needs no markdown reader.
     from engine.markdown.chunking import MIN_PROSE_CHARS, chunk_markdown
 
-    text = "\n".join(unmarked(line) for line in lines[piece.start - 1 : piece.end])
+    region = lines[piece.start - 1 : piece.end]
+    if piece.docstring:
+        text = _DOCSTRING_QUOTES.sub("", "\n".join(region))
+    else:
+        text = "\n".join(unmarked(line) for line in region)
     title = named or f"Documentation of {rel}"
     drafts = []
     for chunk in chunk_markdown(text, high, min_prose=MIN_PROSE_CHARS, page_title=title):

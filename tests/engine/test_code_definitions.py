@@ -602,3 +602,21 @@ def test_code_commented_out_between_definitions_stays_code() -> None:
     text = "fn a() {}\n\n" + "// let x = compute(1);\n" * 4 + "\nfn b() {}\n"
     drafts = file_drafts("src/lib.rs", text, "Rust")
     assert all("documentation in" not in d.content for d in drafts)  # a few lines: code
+
+
+def test_a_python_module_docstring_that_says_more_than_its_summary_is_documentation() -> None:
+    text = (
+        '"""Quokka sessions: how the cache keeps them.\n\n'
+        "## Eviction\n\nThe oldest session goes first when the disk fills up; nothing is\n"
+        'written back, so a stale copy is never served to the quokka.\n"""\n\n'
+        "def evict(cache):\n    return cache.pop()\n"
+    )
+    drafts = file_drafts("quokka/sessions.py", text, "Python")
+    doc = drafts[0]
+    assert doc.section_title == "Module documentation of quokka/sessions.py > Eviction"
+    assert "\n## Eviction\n" in doc.content  # the heading as written, not fenced code
+    assert doc.content.startswith("Python documentation in quokka/sessions.py, lines 1-")
+    assert '"""' not in doc.content and "The oldest session goes first" in doc.content
+    assert drafts[1].section_title == "evict"
+    short = '"""Quokka sessions."""\n\ndef evict(cache):\n    return cache.pop()\n'
+    assert [d.section_title for d in file_drafts("q.py", short, "Python")] == ["evict"]
