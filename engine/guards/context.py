@@ -67,19 +67,10 @@ from typing import Any
 import re2
 
 from engine.guards.context_values import name_with_number, plausible, random_token, trim
+from engine.guards.context_words import KEY, PAIR, QUOTED, VALUE, keyed, public
 
-_STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
-_STRONG += r"|credentials?"
-_WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|encryption|client"
-_WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
-_KEY = r"(?P<key>[A-Za-z0-9_.\-]*?(?:" + _STRONG + "|" + _WEAK + "))"
-_QUOTED = r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
-_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`()\[\]{}<>]{1,200}))"
-"""A quoted value, or an unquoted one up to a blank, quote, separator or bracket (an
-unquoted value ends where a markdown link, a call or a tag goes on)."""
 _EMPHASIS = r"[*_]{0,2}"
 """Markdown's bold or italics around a key (``**Password:** …``)."""
-_STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
 
 
 def _value_groups(regex: Any) -> tuple[int, ...]:
@@ -95,26 +86,6 @@ def _value(m: Any, groups: tuple[int, ...]) -> tuple[int, int] | None:
         if end > start:
             return int(start), int(end)
     return None
-
-
-def _public(key: str) -> bool:
-    """``public_key``, ``publicToken``: named public, so not a secret."""
-    return "public" in key.lower()
-
-
-def _strong_key(key: str) -> bool:
-    lowered = key.lower()
-    return any(lowered.endswith(word) for word in _STRONG_WORDS)
-
-
-def _keyed(m: Any, value: str) -> bool:
-    """A value under a key: a password-like value for a password-like key, a generated
-    one for a key, token or auth."""
-    if _public(m.group("key")):
-        return False
-    if _strong_key(m.group("key")):
-        return plausible(value)
-    return random_token(value, 20)
 
 
 def _authorization(m: Any, value: str) -> bool:
@@ -325,7 +296,7 @@ def _set_to(m: Any, value: str) -> bool:
     """``set the password to x``: the verb names it a value, a password-like one after a
     password word, a generated one after a key, token, secret or auth."""
     key = m.group("key").lower()
-    if key in _ENGLISH or _public(key):
+    if key in _ENGLISH or public(key):
         return False
     return plausible(value) if _password_key(key) else random_token(value, 16)
 
@@ -340,14 +311,14 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         "config-secret",
         re2.compile(
             r"(?i)(?:^|[^A-Za-z0-9_.\-])"
-            + _KEY
+            + KEY
             + _EMPHASIS
             + r"[\"']?[ \t]*(?::=|=>|=|:)"
             + _EMPHASIS
             + r"[ \t]*"
-            + _VALUE
+            + VALUE
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
@@ -355,26 +326,26 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # it (Kubernetes env, parameter stores, name/value pairs in JSON or YAML, .NET's
         # <add key="…" value="…"/>, Postman's {"key": …, "value": …}).
         re2.compile(
-            r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
-            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + _VALUE
+            r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?" + KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
+            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + VALUE
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
         re2.compile(
-            r"(?im)^[ \t]*" + _KEY + r"[ \t]+(?:" + _QUOTED + r"|(?P<bare>[^\s#;'\"]{4,200}))"
+            r"(?im)^[ \t]*" + KEY + r"[ \t]+(?:" + QUOTED + r"|(?P<bare>[^\s#;'\"]{4,200}))"
             r"[ \t]*;?[ \t]*$"
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
         re2.compile(
-            r"(?i)<" + _KEY + r"(?:[ \t][^>\n]{0,200})?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)"
+            r"(?i)<" + KEY + r"(?:[ \t][^>\n]{0,200})?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)"
             r"[ \t]*</"
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
@@ -382,10 +353,10 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # (Java's XML properties <entry key="db.password">, <param name="password">).
         re2.compile(
             r"(?i)<[\w:.\-]+[ \t][^>\n]{0,200}?\b(?:name|key)[ \t]*=[ \t]*[\"']"
-            + _KEY
+            + KEY
             + r"[\"'][^>\n]{0,200}?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)[ \t]*</"
         ),
-        _keyed,
+        keyed,
     ),
     (
         "pgpass-password",
@@ -403,8 +374,8 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "flag-secret",
-        re2.compile(r"(?i)(?:^|[\s\"'(\[])--?" + _KEY + r"(?:=|[ \t]+)" + _VALUE),
-        _keyed,
+        re2.compile(r"(?i)(?:^|[\s\"'(\[])--?" + KEY + r"(?:=|[ \t]+)" + VALUE),
+        keyed,
     ),
     (
         "flag-secret",
@@ -558,7 +529,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # A user and the password after the word naming both: "credentials: admin / …",
         # "login deploy/…".
         re2.compile(
-            r"(?i)\b(?P<key>credentials?|creds|login)[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
+            r"(?i)\b(?P<key>" + PAIR + r")[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"
         ),
@@ -699,7 +670,7 @@ def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
     for header in _COOKIES.finditer(text):
         start = header.start(_COOKIES.groupindex["cookies"])
         for m in _COOKIE.finditer(header.group("cookies")):
-            if _SESSION_COOKIE.search(m.group("name")) and not _public(m.group("name")):
+            if _SESSION_COOKIE.search(m.group("name")) and not public(m.group("name")):
                 begin, end = m.span(_COOKIE.groupindex["value"])
                 if random_token(m.group("value"), 16):
                     yield start + begin, start + end
