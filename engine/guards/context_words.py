@@ -17,7 +17,8 @@ STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|ma
 STRONG += r"|credentials?"
 WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|encryption|client"
 WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
-NAME = r"[A-Za-z0-9_.\-]*?(?:" + STRONG + "|" + WEAK + ")"
+WORDS = STRONG + "|" + WEAK
+NAME = r"[A-Za-z0-9_.\-]*?(?:" + WORDS + ")"
 """A name ending in a credential word: ``password``, ``DB_PASS``, ``smtp.password``,
 ``client_secret``, ``apiKey``, ``GITHUB_TOKEN``."""
 KEY = r"(?P<key>" + NAME + ")"
