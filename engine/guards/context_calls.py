@@ -39,6 +39,11 @@ _AUTHENTICATES = r"[\w.$]*?(?:auth(?:enticat(?:e|ion|or))?|logon|signin|" + PAIR
 ``NetworkCredential``, ``UsernamePasswordCredentials``, ``http_auth``."""
 
 
+_NAMED = re2.compile(r"(?i)" + NAME)
+"""A value that is itself a credential's name (``("user_password", "admin_password")``,
+a tuple of names): not a secret."""
+
+
 def _literal(value: str) -> bool:
     return " " not in value
 
@@ -46,14 +51,14 @@ def _literal(value: str) -> bool:
 CALL_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "call-secret",
-        # A quoted argument naming a credential (after a section's, as configparser's
-        # set(section, option, value)), then the quoted argument after it.
+        # The first quoted argument naming a credential (the second after a section's,
+        # as configparser's set(section, option, value)), then the quoted argument after
+        # it on the same line (a list of names across lines is no call).
         re2.compile(
-            r"(?i)[(,][ \t]*(?:\r?\n[ \t]*)?(?:" + _LITERAL + r"[ \t]*,[ \t]*)?"
-            r"[\"'](?P<key>" + NAME + r")[\"'][ \t]*,[ \t]*"
-            r"(?:\r?\n[ \t]*)?(?:" + QUOTED + r")[ \t]*[,)]"
+            r"(?i)\([ \t]*(?:\r?\n[ \t]*)?(?:" + _LITERAL + r"[ \t]*,[ \t]*)?"
+            r"[\"'](?P<key>" + NAME + r")[\"'][ \t]*,[ \t]*(?:" + QUOTED + r")[ \t]*[,)]"
         ),
-        lambda m, value: _literal(value) and keyed(m, value),
+        lambda m, value: _literal(value) and not _NAMED.fullmatch(value) and keyed(m, value),
     ),
     (
         "call-secret",

@@ -208,6 +208,9 @@ ORDINARY = [
     "redis> AUTH $REDIS_PASS",
     "aws secretsmanager create-secret --name prod/db/password --secret-string file://pw.json",
     'gh secret set NPM_TOKEN --body "$NPM_TOKEN"',
+    '__all__ = [\n    "X25519PrivateKey",\n    "MLKEM768X25519PublicKey",\n]',
+    'passes = [\n    "pre_grad_custom_pass",\n    "_fuse_ddp_communication_passes",\n]',
+    'rename("user_password", "admin_password")',
     "pwd prints the working directory",
     "The shortcut key is Ctrl+Alt+F4.",
 ]
