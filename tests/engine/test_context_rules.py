@@ -24,6 +24,12 @@ is (``htpasswd -b``, one more of ``MISSED``; ``net use``, ``ConvertTo-SecureStri
 and one joined to its user (``-U user%x``, ``sqlplus user/x@db``). Each is found with
 its kind and only its value redacted; ``ORDINARY`` gained the statements, sentences and
 commands of the same shapes that hold no secret.
+
+``ROUND_3`` (session 27): a call whose argument names a credential (``define``,
+``setenv``, ``setProperty``) or that authenticates a user and a password
+(``HTTPDigestAuth``, ``auth=(…)``, ``smtp.login``), ``ENV['…'] = …``, headers named for a
+key, commands that set a named value (``aws configure set``, ``--name … --value``), redis'
+``AUTH``, ``pw``/``pwd`` and a key in a sentence; each stored before, each with its kind.
 """
 
 from __future__ import annotations
