@@ -159,6 +159,22 @@ PIECES = (
     "a\t",
     "log in as a with ",
     "log in ",
+    # Round 3's forms (session 27): calls, headers named for a key, commands that set a
+    # named value, redis' AUTH, pw and a key in a sentence.
+    "define('password', ",
+    "('a', 'password', ",
+    "auth=('a', ",
+    "HTTPBasicAuth('a', ",
+    "x-a-key: ",
+    "A-B-Key: ",
+    "config set ",
+    "set password ",
+    "--name password --value ",
+    "a:1> AUTH ",
+    "redis-cli AUTH ",
+    "pw ",
+    "the key is a1!",
+    "ENV['password'] = ",
 )
 
 

@@ -293,3 +293,66 @@ ROUND_2: list[tuple[str, str, str]] = [
     ("prose-secret", "I logged on as svc_backup with 8hQ2nV7xKp4z yesterday", "8hQ2nV7xKp4z"),
 ]
 """Forms of round 2 (session 26), each with its kind and the value found."""
+
+ROUND_3: list[tuple[str, str, str]] = [
+    # (kind, sample, the value found), values, languages and tools other than the probe's
+    ("call-secret", "define('SMTP_PASS', 'Sm7p!Relay42');", "Sm7p!Relay42"),
+    ("call-secret", 'setenv("SMTP_PASSWORD", "Sm7p!Env42", 1);', "Sm7p!Env42"),
+    (
+        "call-secret",
+        'System.setProperty("javax.net.ssl.keyStorePassword", "K3yst0re#Pw");',
+        "K3yst0re#Pw",
+    ),
+    ("call-secret", "parser.set('auth', 'password', 'C0nf!gParser9')", "C0nf!gParser9"),
+    ("call-secret", "r = requests.post(url, auth=('bot', 'B0t!Reqs#7'))", "B0t!Reqs#7"),
+    ("call-secret", 'auth = HTTPDigestAuth("svc", "D1gest&Pw99")', "D1gest&Pw99"),
+    (
+        "call-secret",
+        'es = Elasticsearch(hosts, basic_auth=("elastic", "El4stic!Pw"))',
+        "El4stic!Pw",
+    ),
+    ("call-secret", "smtp.login('alerts@corp.io', 'Sm7pL0gin!')", "Sm7pL0gin!"),
+    ("call-secret", "mongo> db.auth('root', 'M0ng0#Root')", "M0ng0#Root"),
+    ("config-secret", "ENV['STRIPE_SECRET'] = 'Str1pe$Secr3t'", "Str1pe$Secr3t"),
+    ("config-secret", "$ENV{DB_PASS} = 'Perl#Pass77';", "Perl#Pass77"),
+    (
+        "config-secret",
+        'headers = {"X-Pagerduty-Key": "a4c123b1612dd272d1371c17149d4395"}',
+        "a4c123b1612dd272d1371c17149d4395",
+    ),
+    (
+        "config-secret",
+        "x-tenant-key: f1f836f99eee3692f09e2e8c662248b4",
+        "f1f836f99eee3692f09e2e8c662248b4",
+    ),
+    (
+        "flag-secret",
+        "aws configure set aws_session_token IQoJb3JpZ2luX2VjEJr8Kp2Lm9Qx4Zw7 --profile ci",
+        "IQoJb3JpZ2luX2VjEJr8Kp2Lm9Qx4Zw7",
+    ),
+    (
+        "flag-secret",
+        "yarn config set npmAuthToken Yrn8Kq2Lp9Zx4Wm7Rv3Bt6Cy1Dn",
+        "Yrn8Kq2Lp9Zx4Wm7Rv3Bt6Cy1Dn",
+    ),
+    (
+        "flag-secret",
+        "launchctl setenv GITHUB_TOKEN 3f9a8b7c6d5e4f3a2b1c0d9e",
+        "3f9a8b7c6d5e4f3a2b1c0d9e",
+    ),
+    ("flag-secret", "ENV NPM_TOKEN npm0Kq7mZ2pL9vR4tW8xN3bY", "npm0Kq7mZ2pL9vR4tW8xN3bY"),
+    (
+        "flag-secret",
+        "travis env set SONAR_TOKEN 8f3a9c2e7b1d4f6a0c5e9b2d7f1a",
+        "8f3a9c2e7b1d4f6a0c5e9b2d7f1a",
+    ),
+    (
+        "flag-secret",
+        "aws secretsmanager create-secret --name prod/db/password --secret-string 'Sm!Pw77x'",
+        "Sm!Pw77x",
+    ),
+    ("flag-secret", "127.0.0.1:6380> AUTH default R3dis#Acl9", "R3dis#Acl9"),
+    ("prose-secret", "Staging DB: pwd Kx7!mQ2pLz", "Kx7!mQ2pLz"),
+    ("prose-secret", "the garage door key is Gd4#rK9mQ for now", "Gd4#rK9mQ"),
+]
+"""Forms of round 3 (session 27), each with its kind and the value found."""

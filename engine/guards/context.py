@@ -12,6 +12,8 @@ shares it:
   ``masterauth``…) assigned with ``=``, ``:``, ``:=`` or ``=>`` (INI, YAML, TOML, JSON,
   ``.properties``, ``.env``, XML attributes, code, headers such as ``X-Api-Key:``), as
   the only other word of a configuration line (``requirepass …``, redis, nginx, pg), as
+  a subscript's (``ENV['…'] = …``, ``$ENV{…} = …``), as an HTTP header named for a key
+  (``x-functions-key: …``, ``Ocp-Apim-Subscription-Key: …``), as
   an XML element's text, or in the value field beside a name or key field naming it
   (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
   ``<entry key="db.password">…</entry>``);
@@ -24,6 +26,9 @@ shares it:
   ``sqlcmd -P``, ``ssh-keygen -N``…; mysql's ``-pX`` alone), a value piped into a
   command that reads a credential on its standard input (``echo x | docker login
   --password-stdin``, ``| sudo -S``, ``| chpasswd``) or given one by a here-string, a
+  value a command sets by its name (``aws configure set aws_secret_access_key …``,
+  ``git config github.token …``, ``setx``, ``--name db-password --value …``, ``gh
+  secret set NAME --body …``), redis' ``AUTH`` at its prompt, a
   password where the command says what its argument is (``htpasswd -b``,
   ``ConvertTo-SecureString 'x'``, Windows' ``net use`` and ``net user``), and a password
   joined to its user (Samba's ``-U user%x``, Oracle's ``sqlplus user/x@db``);
@@ -50,6 +55,10 @@ shares it:
   ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
   Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``);
+- ``call-secret`` (:mod:`.context_calls`): a call whose quoted argument names a
+  credential given the next one (``define('DB_PASSWORD', …)``, ``setenv``,
+  ``System.setProperty``), and a user and its password passed to what authenticates
+  (``HTTPBasicAuth('u', …)``, ``auth=("u", …)``, ``db.auth``, ``smtp.login``);
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
   Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
 
@@ -66,20 +75,12 @@ from typing import Any
 
 import re2
 
+from engine.guards.context_calls import CALL_RULES
 from engine.guards.context_values import name_with_number, plausible, random_token, trim
+from engine.guards.context_words import KEY, PAIR, QUOTED, VALUE, WORDS, keyed, public
 
-_STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
-_STRONG += r"|credentials?"
-_WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|encryption|client"
-_WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
-_KEY = r"(?P<key>[A-Za-z0-9_.\-]*?(?:" + _STRONG + "|" + _WEAK + "))"
-_QUOTED = r"\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'"
-_VALUE = r"(?:" + _QUOTED + r"|(?P<bare>[^\s\"',;`()\[\]{}<>]{1,200}))"
-"""A quoted value, or an unquoted one up to a blank, quote, separator or bracket (an
-unquoted value ends where a markdown link, a call or a tag goes on)."""
 _EMPHASIS = r"[*_]{0,2}"
 """Markdown's bold or italics around a key (``**Password:** …``)."""
-_STRONG_WORDS = frozenset(_STRONG.replace("?", "").split("|")) | {"credential"}
 
 
 def _value_groups(regex: Any) -> tuple[int, ...]:
@@ -95,26 +96,6 @@ def _value(m: Any, groups: tuple[int, ...]) -> tuple[int, int] | None:
         if end > start:
             return int(start), int(end)
     return None
-
-
-def _public(key: str) -> bool:
-    """``public_key``, ``publicToken``: named public, so not a secret."""
-    return "public" in key.lower()
-
-
-def _strong_key(key: str) -> bool:
-    lowered = key.lower()
-    return any(lowered.endswith(word) for word in _STRONG_WORDS)
-
-
-def _keyed(m: Any, value: str) -> bool:
-    """A value under a key: a password-like value for a password-like key, a generated
-    one for a key, token or auth."""
-    if _public(m.group("key")):
-        return False
-    if _strong_key(m.group("key")):
-        return plausible(value)
-    return random_token(value, 20)
 
 
 def _authorization(m: Any, value: str) -> bool:
@@ -193,6 +174,25 @@ _PIPED_VALUE = (
 )
 _NET_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,200})\"|(?P<bare>[^\s/*\"][^\s\"]{0,200}))"
 """A positional value of ``net``: not a ``/flag``, not ``*`` (which prompts)."""
+_PATH_KEY = r"(?P<key>[\w./:\-]*?(?:" + WORDS + r"))"
+"""A name ending in a credential word, a path's or a section's parts before it
+(``//registry/:_authToken``, ``app/db/password``, ``Smtp:Password``)."""
+_SET_VERB = r"(?:(?:[\w\-]+:)?set(?:x|env)?|put|config|env)"
+"""What sets a named value: ``aws configure set``, ``git config``, ``npm``/``yarn config
+set``, ``pulumi config set``, ``heroku``/``netlify env:set``, ``setx``, fish's ``set
+-gx``, ``launchctl setenv``, ``consul kv put``, ``etcdctl put``, redis' ``CONFIG SET``,
+a Dockerfile's ``ENV NAME VALUE``."""
+_NAME_FLAG = r"(?:(?:^|[ \t])(?:--(?:secret-|parameter-)?name|-n)(?:=|[ \t]+)|\bset[ \t]+)"
+"""Where a command takes the name of what it sets: ``--name`` (az keyvault, aws ssm and
+secretsmanager), or ``set NAME`` (gh secret set)."""
+_VALUE_FLAG = r"(?:--(?:value|body|secret-string|string-value|data)|-b)"
+"""The flag that then takes the value."""
+_PROMPT_AUTH = (
+    r"(?:(?:^|\s)[\w.\-]+(?::\d+)?(?:\[\d+\])?>|\bredis-cli\b[^\n|;&]*?[ \t])"
+    r"[ \t]*(?i:auth)[ \t]+(?:[^\s\"'`]+[ \t]+)?"
+)
+"""Redis' ``AUTH [user] password`` at its prompt (``127.0.0.1:6379> AUTH …``) or as
+``redis-cli``'s command."""
 _PGPASS_FIELDS = r"(?:[\w.\-]+|\*):(?:\d+|\*):(?:[\w.\-]+|\*):(?:[\w.@\-]+|\*):"
 """A ``.pgpass`` line's host, port, database and user, each ``*`` or a name."""
 _SQL_QUOTED = r"N?(?:'(?P<sq>[^'\n]{1,200})'|\"(?P<dq>[^\"\n]{1,200})\")"
@@ -270,7 +270,26 @@ def _prose(m: Any, value: str) -> bool:
     # In a sentence "secret" is as often a Kubernetes Secret as a credential.
     if m.group("key").lower().startswith("pass"):
         return plausible(value)
-    return random_token(value, 10)
+    return random_token(value, 10) or _password_shaped(value)
+
+
+_DIGIT_RUN = re2.compile(r"\d+")
+
+
+def _password_shaped(value: str) -> bool:
+    """Letters and digits with a symbol a person types into a password (``Gd4#rK9m``),
+    or both cases with digits in two places (``8M8wFWpOF``, a sentence's ``!`` trimmed);
+    not a symbol that joins parts (``Ctrl+Alt+F4``, ``user@host1``, ``v1.2-rc3``), one
+    run of digits in a word (``Base64Url``), nor a name with a number: what a
+    sentence's key "is" when a person chose it."""
+    if len(value) < 8 or not plausible(value) or name_with_number(value):
+        return False
+    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+        return False
+    if any(not (c.isalnum() or c in "._-/+:@~") for c in value):
+        return True
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return mixed and len(_DIGIT_RUN.findall(value)) >= 2
 
 
 def _login(m: Any, value: str) -> bool:
@@ -292,7 +311,7 @@ _SENTENCE_KEY = (
 )
 _LINK = r"(?:is|was|are|were|reads|is now|is set to|set to|will be|would be|remains)"
 _DIRECT_KEY = (
-    r"(?P<key>password|passphrase|passcode"
+    r"(?P<key>password|passphrase|passcode|pwd?"
     r"|(?:[A-Za-z0-9]+[_.]?)+?(?:password|passwd|passphrase|passcode|pwd|pw|pass|auth|secret)"
     r"|(?:api|access|secret|private|license|encryption|master|admin|root|client|app|service"
     r"|deploy|bot|auth|bearer|refresh|session|registration|webhook)[ \t_\-]?(?:key|token|secret)"
@@ -300,7 +319,8 @@ _DIRECT_KEY = (
 )
 """What names the value right after it in a sentence: a password word alone, or a name
 ending in a credential word (a directive: ``requirepass``, ``rootpw``, ``auth_pass``), or
-a key or token named with what it is for (``api key``, ``access token``); not ``key``,
+a key or token named with what it is for (``api key``, ``access token``), or ``pw`` and
+``pwd``, which abbreviate nothing else (``admin — pw …``); not ``key``,
 ``secret``, ``pass`` or ``passwd`` alone (a key id, a Kubernetes Secret, the verb, the
 file), nor a name joined by ``-`` (a command: ``reset-password NAME``)."""
 _ENGLISH = frozenset(
@@ -325,7 +345,7 @@ def _set_to(m: Any, value: str) -> bool:
     """``set the password to x``: the verb names it a value, a password-like one after a
     password word, a generated one after a key, token, secret or auth."""
     key = m.group("key").lower()
-    if key in _ENGLISH or _public(key):
+    if key in _ENGLISH or public(key):
         return False
     return plausible(value) if _password_key(key) else random_token(value, 16)
 
@@ -335,19 +355,29 @@ def _password_key(key: str) -> bool:
     return key.endswith(_PASSWORD_ENDINGS) or key == "masterauth"
 
 
+_KEY_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{20,200})\"|'(?P<sq>[^'\n]{20,200})'"
+    r"|(?P<bare>[^\s\"',;`()\[\]{}<>]{20,200}))"
+)
+"""A header's key: 20 characters or more, as :func:`.context_words.keyed` asks of a key
+(the expression asks it too, so a run of header names is not a run of matches)."""
+_NOT_A_CREDENTIAL = re2.compile(r"(?i)idempoten|websocket|cache|csrf|xsrf|request|trace|correl")
+"""Header names ending in ``Key`` that name a nonce or an identifier."""
+
+
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "config-secret",
         re2.compile(
             r"(?i)(?:^|[^A-Za-z0-9_.\-])"
-            + _KEY
+            + KEY
             + _EMPHASIS
-            + r"[\"']?[ \t]*(?::=|=>|=|:)"
+            + r"[\"']?[\]}]?[ \t]*(?::=|=>|=|:)"
             + _EMPHASIS
             + r"[ \t]*"
-            + _VALUE
+            + VALUE
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
@@ -355,26 +385,26 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # it (Kubernetes env, parameter stores, name/value pairs in JSON or YAML, .NET's
         # <add key="…" value="…"/>, Postman's {"key": …, "value": …}).
         re2.compile(
-            r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?" + _KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
-            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + _VALUE
+            r"(?i)\b(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?" + KEY + r"[\"']?[ \t]*,?[ \t]*\r?\n?"
+            r"[ \t\-]*[\"']?value[\"']?[ \t]*[:=][ \t]*" + VALUE
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
         re2.compile(
-            r"(?im)^[ \t]*" + _KEY + r"[ \t]+(?:" + _QUOTED + r"|(?P<bare>[^\s#;'\"]{4,200}))"
+            r"(?im)^[ \t]*" + KEY + r"[ \t]+(?:" + QUOTED + r"|(?P<bare>[^\s#;'\"]{4,200}))"
             r"[ \t]*;?[ \t]*$"
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
         re2.compile(
-            r"(?i)<" + _KEY + r"(?:[ \t][^>\n]{0,200})?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)"
+            r"(?i)<" + KEY + r"(?:[ \t][^>\n]{0,200})?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)"
             r"[ \t]*</"
         ),
-        _keyed,
+        keyed,
     ),
     (
         "config-secret",
@@ -382,10 +412,22 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # (Java's XML properties <entry key="db.password">, <param name="password">).
         re2.compile(
             r"(?i)<[\w:.\-]+[ \t][^>\n]{0,200}?\b(?:name|key)[ \t]*=[ \t]*[\"']"
-            + _KEY
+            + KEY
             + r"[\"'][^>\n]{0,200}?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)[ \t]*</"
         ),
-        _keyed,
+        keyed,
+    ),
+    (
+        "config-secret",
+        # An HTTP header named for a key (gitleaks' curl-auth-header takes "X-…-Key" and
+        # "Api-Key" inside a curl command only): "x-functions-key: …",
+        # "Ocp-Apim-Subscription-Key: …"; not a nonce's or an identifier's
+        # ("Sec-WebSocket-Key", "Idempotency-Key", "X-Cache-Key").
+        re2.compile(
+            r"(?:^|[\s\"'{(,;])(?P<key>(?i:x-[A-Za-z0-9\-]*?key)|(?:[A-Z][A-Za-z0-9]*-)+Key)"
+            r"[\"']?[ \t]*:[ \t]*" + _KEY_VALUE
+        ),
+        lambda m, value: not _NOT_A_CREDENTIAL.search(m.group("key")) and keyed(m, value),
     ),
     (
         "pgpass-password",
@@ -403,8 +445,8 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "flag-secret",
-        re2.compile(r"(?i)(?:^|[\s\"'(\[])--?" + _KEY + r"(?:=|[ \t]+)" + _VALUE),
-        _keyed,
+        re2.compile(r"(?i)(?:^|[\s\"'(\[])--?" + KEY + r"(?:=|[ \t]+)" + VALUE),
+        keyed,
     ),
     (
         "flag-secret",
@@ -431,6 +473,37 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         _password_flag,
     ),
     ("flag-secret", re2.compile(_TOOL_FLAG + _FLAG_VALUE), lambda m, value: plausible(value)),
+    (
+        "flag-secret",
+        # A command that sets a value by its name, the two spaced: "aws configure set
+        # aws_secret_access_key …", "git config github.token …", "setx DB_PASSWORD …".
+        re2.compile(
+            r"(?i)(?:^|[\s;|&(`])"
+            + _SET_VERB
+            + r"(?:[ \t]+-{1,2}[A-Za-z][\w\-]*)*[ \t]+[\"']?"
+            + _PATH_KEY
+            + r"[\"']?[ \t]+"
+            + _FLAG_VALUE
+        ),
+        keyed,
+    ),
+    (
+        "flag-secret",
+        # The name given to one flag, the value to another: "az keyvault secret set
+        # --name db-password --value …", "gh secret set SLACK_TOKEN --body …".
+        re2.compile(
+            r"(?i)"
+            + _NAME_FLAG
+            + r"[\"']?"
+            + _PATH_KEY
+            + r"[\"']?(?:[ \t][^\n|;&]*?)?[ \t]"
+            + _VALUE_FLAG
+            + r"(?:=|[ \t]+)"
+            + _FLAG_VALUE
+        ),
+        keyed,
+    ),
+    ("flag-secret", re2.compile(_PROMPT_AUTH + _FLAG_VALUE), lambda m, value: plausible(value)),
     ("flag-secret", re2.compile(_POSITIONAL + _FLAG_VALUE), lambda m, value: plausible(value)),
     ("flag-secret", re2.compile(_USER_PERCENT), lambda m, value: plausible(value)),
     (
@@ -558,7 +631,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # A user and the password after the word naming both: "credentials: admin / …",
         # "login deploy/…".
         re2.compile(
-            r"(?i)\b(?P<key>credentials?|creds|login)[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
+            r"(?i)\b(?P<key>" + PAIR + r")[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"
         ),
@@ -658,6 +731,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         _der_private,
     ),
 )
+CONTEXT_RULES += CALL_RULES
 """(kind, expression on RE2, check of the match and its value) of every context rule."""
 
 
@@ -699,7 +773,7 @@ def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
     for header in _COOKIES.finditer(text):
         start = header.start(_COOKIES.groupindex["cookies"])
         for m in _COOKIE.finditer(header.group("cookies")):
-            if _SESSION_COOKIE.search(m.group("name")) and not _public(m.group("name")):
+            if _SESSION_COOKIE.search(m.group("name")) and not public(m.group("name")):
                 begin, end = m.span(_COOKIE.groupindex["value"])
                 if random_token(m.group("value"), 16):
                     yield start + begin, start + end

@@ -24,6 +24,12 @@ is (``htpasswd -b``, one more of ``MISSED``; ``net use``, ``ConvertTo-SecureStri
 and one joined to its user (``-U user%x``, ``sqlplus user/x@db``). Each is found with
 its kind and only its value redacted; ``ORDINARY`` gained the statements, sentences and
 commands of the same shapes that hold no secret.
+
+``ROUND_3`` (session 27): a call whose argument names a credential (``define``,
+``setenv``, ``setProperty``) or that authenticates a user and a password
+(``HTTPDigestAuth``, ``auth=(…)``, ``smtp.login``), ``ENV['…'] = …``, headers named for a
+key, commands that set a named value (``aws configure set``, ``--name … --value``), redis'
+``AUTH``, ``pw``/``pwd`` and a key in a sentence; each stored before, each with its kind.
 """
 
 from __future__ import annotations
@@ -31,9 +37,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, STATEMENTS
+from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, ROUND_3, STATEMENTS
 
-from engine.guards.context import context_secrets, cookie_secrets
+from engine.guards.context import CONTEXT_RULES, context_secrets, cookie_secrets
 from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import delimited_secrets, table_secrets
 
@@ -184,6 +190,35 @@ ORDINARY = [
     "log in as alice with ~/.ssh/id_ed25519",
     "log in as admin with $ADMIN_PASSWORD",
     "sign in as bob with SSO, then log in as root with 2FA-enabled",
+    # round 3's forms (calls, headers named for a key, commands that set a named value,
+    # redis' AUTH, pw and a key in a sentence) holding no secret
+    "define('DB_PASSWORD', $_ENV['DB_PASSWORD']);",
+    "define('LOGGED_IN_KEY', 'put your unique phrase here');",
+    'System.setProperty("javax.net.ssl.trustStore", "/etc/ssl/cacerts");',
+    "parser.set('auth', 'password_min_length', '12')",
+    'os.environ.setdefault("API_TOKEN", os.environ["CI_TOKEN"])',
+    "requests.get(url, auth=(USER, PASS))",
+    "HTTPBasicAuth(user, token)",
+    'HTTPBasicAuth("user", "pass")',
+    'HTTPBasicAuth("admin", "<password>")',
+    'author("Jane Doe", "jane@corp.io")',
+    "ENV['SECRET_KEY_BASE'] = ENV.fetch('RAILS_SECRET')",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "X-Idempotency-Key: order-2024-11-30",
+    "X-Cache-Key: v1-deps-lockfile",
+    "X-Api-Key: {{apiKey}}",
+    "aws configure set output json",
+    "npm config set _authToken ${NPM_TOKEN}",
+    "git config --global credential.helper store",
+    "CONFIG SET maxmemory 2gb",
+    "redis> AUTH $REDIS_PASS",
+    "aws secretsmanager create-secret --name prod/db/password --secret-string file://pw.json",
+    'gh secret set NPM_TOKEN --body "$NPM_TOKEN"',
+    '__all__ = [\n    "X25519PrivateKey",\n    "MLKEM768X25519PublicKey",\n]',
+    'passes = [\n    "pre_grad_custom_pass",\n    "_fuse_ddp_communication_passes",\n]',
+    'rename("user_password", "admin_password")',
+    "pwd prints the working directory",
+    "The shortcut key is Ctrl+Alt+F4.",
 ]
 
 
@@ -231,7 +266,7 @@ def test_a_table_ends_at_its_first_line_without_a_pipe() -> None:
     assert [text[a:b] for a, b in table_secrets(text)] == ["Tr0ub4dor&3"]
 
 
-@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS + ROUND_2)
+@pytest.mark.parametrize(("kind", "text", "value"), STATEMENTS + ROUND_2 + ROUND_3)
 def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
     kind: str, text: str, value: str
 ) -> None:
@@ -265,3 +300,51 @@ def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> No
         for _ in reader(text):
             pass
         assert time.perf_counter() - started < 5.0, reader.__name__
+
+
+ROUND_3_PIECES = [
+    "define('password', ",
+    "('a', 'password', ",
+    "auth=('a', ",
+    "HTTPBasicAuth('a', ",
+    "Credentials.basic(",
+    "a.auth(",
+    "x-a-key: ",
+    "A-B-Key: ",
+    "config set ",
+    "set -x password ",
+    "set password ",
+    "--name password ",
+    "--name password --value ",
+    "a:1> AUTH ",
+    "redis-cli AUTH ",
+    "pw ",
+    "the key is a1!",
+    "ENV['password'] = ",
+]
+ROUND_3_FRAGMENTS = (
+    "set(?:x|env)?",  # a command that sets a named value
+    "--(?:value|body",  # a name flag, then a value flag
+    "(?i:auth)[ \\t]+",  # redis' AUTH
+    "{20,200}",  # a header named for a key
+    "[\\]}]?",  # ENV['…'] = …
+    "passcode|pwd?",  # pw and pwd in a sentence
+)
+
+
+@pytest.mark.parametrize("piece", ROUND_3_PIECES)
+def test_round_3_expressions_are_linear_on_a_megabyte(piece: str) -> None:
+    # Measured on the loaded 2-core machine: 0.6 s at most (a repeated prefix); a
+    # quadratic expression or a counted repetition gone wrong takes minutes.
+    rules = [
+        rx
+        for kind, rx, _ in CONTEXT_RULES
+        if kind == "call-secret" or any(part in rx.pattern for part in ROUND_3_FRAGMENTS)
+    ]
+    assert len(rules) == 9  # two call rules; the sentence word in two rules
+    for text in (piece * (1_000_000 // len(piece)), piece + "A" * 1_000_000):
+        for rx in rules:
+            started = time.perf_counter()
+            for _ in rx.finditer(text):
+                pass
+            assert time.perf_counter() - started < 2.0, (piece, rx.pattern[:60])
