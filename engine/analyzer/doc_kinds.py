@@ -202,8 +202,8 @@ def rendered_from(name: str, siblings: Siblings) -> str | None:
         return None
     extension = "." + extension.lower()
     if extension == ".info":  # the Texinfo of its stem, else the folder's first
-        named = siblings.by_stem.get(stem.lower(), ())
-        return next((n for n in named if _suffix(n) in _TEXINFO), siblings.texinfo)
+        own = siblings.by_stem.get(stem.lower(), ())
+        return next((n for n in own if _suffix(n) in _TEXINFO), siblings.texinfo)
     if _MAN_PAGE.search(name) and (named := siblings.by_stem.get(name.lower())):
         return named[0]  # tool.1.ronn beside tool.1
     for sibling in siblings.by_stem.get(stem.lower(), ()):
