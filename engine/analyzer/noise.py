@@ -77,8 +77,13 @@ _GENERATED_FILE = re.compile(
     r"(?:_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.min\.(?:js|css)|\.bundle\.js|\.generated\.\w+"
     r"|\.d\.ts\.map|\.map)$"
     r"|^(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|Cargo\.lock"
-    r"|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum)$"
+    r"|Pipfile\.lock|composer\.lock|Gemfile\.lock|go\.sum"
+    r"|llms-(?:full|ctx|ctx-full)\.txt)$"
 )
+"""Files their names say a tool made: protobuf's and bundlers' output, lock files, and the
+expansions of an ``llms.txt`` (llmstxt.org: ``llms-ctx.txt``, ``llms-ctx-full.txt`` and
+``llms-full.txt`` are its linked pages concatenated by a tool, ``llms_txt2ctx`` or a docs
+site's plugin: the project's docs a second time). ``llms.txt`` itself is written by hand."""
 _PACKAGE_MANIFEST = re.compile(
     r"pubspec\.yaml|package\.json|Cargo\.toml|pyproject\.toml|setup\.py|go\.mod|mix\.exs"
     r"|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|Package\.swift|build\.sbt"

@@ -32,6 +32,9 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("third_party/zlib/zlib.h", "vendored"),
         ("api/service_pb2.py", "generated"),
         ("package-lock.json", "generated"),
+        ("nbs/llms-ctx-full.txt", "generated"),  # llmstxt.org: llms.txt's pages, bundled
+        ("docs/llms-full.txt", "generated"),
+        ("nbs/llms.txt", None),
         ("dist.min.js", "generated"),
         ("README.md", None),
         ("docs/tutorial/options.md", None),
