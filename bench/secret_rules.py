@@ -38,6 +38,28 @@ from engine.markdown.chunking import chunk_markdown
 
 ARGO = Path(__file__).resolve().parents[2] / "shared" / "eval" / "markdown"
 
+ROUND_3_PIECES = (
+    # Round 3's forms (session 27): calls, headers named for a key, commands that set a
+    # named value, redis' AUTH, pw and a key in a sentence (its linear-time test runs them).
+    "define('password', ",
+    "('a', 'password', ",
+    "auth=('a', ",
+    "HTTPBasicAuth('a', ",
+    "Credentials.basic(",
+    "a.auth(",
+    "x-a-key: ",
+    "A-B-Key: ",
+    "config set ",
+    "set -x password ",
+    "set password ",
+    "--name password ",
+    "--name password --value ",
+    "a:1> AUTH ",
+    "redis-cli AUTH ",
+    "pw ",
+    "the key is a1!",
+    "ENV['password'] = ",
+)
 PIECES = (
     "A",
     "a",
@@ -159,22 +181,7 @@ PIECES = (
     "a\t",
     "log in as a with ",
     "log in ",
-    # Round 3's forms (session 27): calls, headers named for a key, commands that set a
-    # named value, redis' AUTH, pw and a key in a sentence.
-    "define('password', ",
-    "('a', 'password', ",
-    "auth=('a', ",
-    "HTTPBasicAuth('a', ",
-    "x-a-key: ",
-    "A-B-Key: ",
-    "config set ",
-    "set password ",
-    "--name password --value ",
-    "a:1> AUTH ",
-    "redis-cli AUTH ",
-    "pw ",
-    "the key is a1!",
-    "ENV['password'] = ",
+    *ROUND_3_PIECES,
 )
 
 

@@ -39,6 +39,7 @@ import time
 import pytest
 from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, ROUND_3, STATEMENTS
 
+from bench.secret_rules import ROUND_3_PIECES
 from engine.guards.context import CONTEXT_RULES, context_secrets, cookie_secrets
 from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import delimited_secrets, table_secrets
@@ -302,26 +303,6 @@ def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> No
         assert time.perf_counter() - started < 5.0, reader.__name__
 
 
-ROUND_3_PIECES = [
-    "define('password', ",
-    "('a', 'password', ",
-    "auth=('a', ",
-    "HTTPBasicAuth('a', ",
-    "Credentials.basic(",
-    "a.auth(",
-    "x-a-key: ",
-    "A-B-Key: ",
-    "config set ",
-    "set -x password ",
-    "set password ",
-    "--name password ",
-    "--name password --value ",
-    "a:1> AUTH ",
-    "redis-cli AUTH ",
-    "pw ",
-    "the key is a1!",
-    "ENV['password'] = ",
-]
 ROUND_3_FRAGMENTS = (
     "set(?:x|env)?",  # a command that sets a named value
     "--(?:value|body",  # a name flag, then a value flag
