@@ -48,7 +48,8 @@ NOISE_KINDS: tuple[NoiseKind, ...] = (
 )
 """``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone);
 ``old-versions``: the pages of an earlier version kept beside the current one in a declared
-docs site (never by the path alone either)."""
+docs site, and what a top-level ``deprecated/``, ``obsolete/`` or ``attic/`` folder holds
+(stb's ``deprecated/stb_image.c`` beside ``stb_image.h``): kept, no longer maintained."""
 
 _RELEASE_FILE = re.compile(
     r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
@@ -72,6 +73,9 @@ _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
      "extern", "external", "node_modules", "bower_components"}
 )  # fmt: skip
+_SUPERSEDED_DIRS = frozenset({"deprecated", "obsolete", "attic"})
+"""Top-level folders a project names for what it keeps but no longer maintains (below the
+top, ``deprecated/`` is more often a package's API of that name)."""
 _GENERATED_DIRS = frozenset({"generated", "__generated__", "gen", "autogen"})
 _GENERATED_FILE = re.compile(
     r"(?:_pb2(?:_grpc)?\.pyi?|\.pb\.go|\.min\.(?:js|css)|\.bundle\.js|\.generated\.\w+"
@@ -142,6 +146,8 @@ def _folder_kind(folders: list[str], depth: int) -> NoiseKind | None:
         return "vendored"
     if folder in _GENERATED_DIRS:
         return "generated"
+    if depth == 0 and folder in _SUPERSEDED_DIRS:
+        return "old-versions"
     if folder in _RELEASE_DIRS:
         return "release-notes"
     if folder in _EXAMPLE_DIRS:
@@ -272,7 +278,7 @@ class NoiseClassifier:
             return None  # guides/examples/amazon-sqs.md: a page mix.exs's ex_doc lists
         if kind == "vendored" and _DOC_PAGE.search(rel) and _in_docs(place, self.doc_root(rel)):
             return None  # docs/third-party/bunja.mdx: a page about another project, no copy
-        if kind == "vendored":
+        if kind in ("vendored", "old-versions"):
             member = own.enclosing(rel)
             if member is not None and (member + "/").startswith(place):
                 return _below(rel, member)

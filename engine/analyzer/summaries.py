@@ -21,8 +21,8 @@ summary for all of them, not one per folder."""
 
 _WHAT: dict[str, str] = {
     "release-notes": "release notes (what changed in each version)",
-    "old-versions": "the documentation of an earlier version of the project, kept beside the "
-    "current one",
+    "old-versions": "an earlier version of the project's documentation or code, kept beside "
+    "the current one and no longer maintained",
     "translations": "the documentation translated into another language, kept beside the original",
     "examples": "example programs (samples, tutorials, the documentation's code)",
     "tests": "the test suite",

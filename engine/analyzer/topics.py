@@ -50,7 +50,7 @@ _DOC_FOLDERS = frozenset({"doc", "docs"})
 of man-page generators), they are source code."""
 _KIND_ROLE = {
     "release-notes": "release notes",
-    "old-versions": "documentation of earlier versions",
+    "old-versions": "earlier versions, no longer maintained",
     "translations": "translated documentation",
     "examples": "example programs",
     "tests": "the test suite",

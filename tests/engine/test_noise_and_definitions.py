@@ -32,6 +32,9 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("third_party/zlib/zlib.h", "vendored"),
         ("api/service_pb2.py", "generated"),
         ("package-lock.json", "generated"),
+        ("deprecated/stb_image.c", "old-versions"),  # stb: kept, superseded by stb_image.h
+        ("attic/old_parser.py", "old-versions"),
+        ("src/deprecated/api.py", None),  # below the top: a package's API of that name
         ("nbs/llms-ctx-full.txt", "generated"),  # llmstxt.org: llms.txt's pages, bundled
         ("docs/llms-full.txt", "generated"),
         ("nbs/llms.txt", None),
