@@ -40,13 +40,13 @@ shares it:
   ``LOGIN``, SQL Server's ``BY PASSWORD = N'x'`` and ``sp_addlogin 'name', 'x'``,
   MariaDB's ``USING PASSWORD('x')``, ``SET PASSWORD [FOR …] = 'x'``, Db2's ``CONNECT TO
   db USER name USING x``);
-- ``prose-secret`` (:mod:`.context_prose`): a sentence (``the admin password is …``, ``the staging key was …``,
-  ``the password for prod: …``, ``… as the password``, ``… is the root password.``), a
-  credential word or a directive whose name ends in one followed by its value (``use the
-  password …``, ``we set requirepass … in redis.conf``, ``api key <token> for …``),
-  ``set the password to …``, a user and its password after the word naming both
-  (``credentials: admin / …``, ``login deploy/…``), and what one logs in as a user with
-  (``log in to Jenkins as ci with …``);
+- ``prose-secret`` (:mod:`.context_prose`): a sentence (``the admin password is …``,
+  ``the staging key was …``, ``the password for prod: …``, ``… as the password``, ``… is
+  the root password.``), a credential word or a directive whose name ends in one followed
+  by its value (``use the password …``, ``we set requirepass … in redis.conf``, ``api key
+  <token> for …``), ``set the password to …``, a user and its password after the word
+  naming both (``credentials: admin / …``, ``login deploy/…``), and what one logs in as a
+  user with (``log in to Jenkins as ci with …``);
 - ``table-secret``: a table cell under a header naming a credential: markdown's, mysql's
   and psql's bordered output (:func:`.tables.table_secrets`), CSV and TSV
   (:func:`.tables.delimited_secrets`);

@@ -23,7 +23,7 @@ from engine.core.models import Category, SecretPolicy, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
-from engine.services.indexing import Progress
+from engine.services.indexing import Progress, chunker_version
 from engine.services.parts import parts_of
 from engine.storage.meta import IndexMeta
 
@@ -193,12 +193,13 @@ def _embed_ahead(memory: Memory, texts: list[str], progress: Progress) -> None:
 
 
 def drafts_version(include: Sequence[str], exclude: Sequence[str]) -> str:
-    """What the discovery entries were drafted by besides the files: the analyzer's version
-    and the ``analyzer_include`` / ``analyzer_exclude`` settings. An incremental run with
-    no file changed still drafts again when either moved (a memory-tui upgrade, a setting
+    """What the discovery entries were drafted by besides the files: the analyzer's version,
+    the documentation chunker's (doc comments are cut by it: :func:`chunker_version`) and
+    the ``analyzer_include`` / ``analyzer_exclude`` settings. An incremental run with no
+    file changed still drafts again when one of them moved (a memory-tui upgrade, a setting
     that takes a folder out of the project's own code), not only when a file did."""
     settings = json.dumps([list(include), list(exclude)])
-    return content_hash(f"{analyzer_version()}\n{settings}")[:16]
+    return content_hash(f"{analyzer_version()}\n{chunker_version()}\n{settings}")[:16]
 
 
 def changed_files(before: dict[str, str], now: dict[str, str]) -> tuple[str, ...]:

@@ -437,3 +437,7 @@ def test_an_incremental_discovery_drafts_again_when_a_setting_or_the_analyzer_mo
     monkeypatch.setattr(discovery, "analyzer_version", lambda: "a-newer-analyzer")
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         assert not run_discovery(memory, incremental=True).skipped
+    # doc comments are cut by the documentation chunker: its upgrade drafts again too
+    monkeypatch.setattr(discovery, "chunker_version", lambda: "a-newer-chunker")
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        assert not run_discovery(memory, incremental=True).skipped
