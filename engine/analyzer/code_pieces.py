@@ -28,7 +28,6 @@ _SILENT = re.compile(
 )
 """Lines that say nothing of their own between definitions: imports, ``package``, the
 preprocessor, braces (a Go import block's lines are quoted paths)."""
-_COMMENT = COMMENT_LINE
 DOC_SHARE = 0.75
 """Lines between definitions are documentation (:attr:`Piece.doc`) when this share of
 those with text are comments, and they hold :data:`DOC_MIN_CHARS` at least: a crate's
@@ -86,7 +85,9 @@ def _joined_docs(pieces: list[Piece], lines: list[str]) -> list[Piece]:
 
 def _comment_above(piece: Piece, following: Definition, lines: list[str]) -> Piece:
     """A piece of nothing but comments is named after the definition below it."""
-    if all(_COMMENT.match(line) or not line.strip() for line in lines[piece.start - 1 : piece.end]):
+    if all(
+        COMMENT_LINE.match(line) or not line.strip() for line in lines[piece.start - 1 : piece.end]
+    ):
         return replace(piece, names=(f"Comment above {following.name}",))
     return piece
 
@@ -193,11 +194,11 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
     if end < start:
         return []
     region = lines[start - 1 : end]
-    comments = "\n".join(line for line in region if _COMMENT.match(line))
+    comments = "\n".join(line for line in region if COMMENT_LINE.match(line))
     licence = NOT_DOC.search(comments) is not None
 
     def silent(line: str) -> bool:
-        return _SILENT.match(line) is not None or (licence and _COMMENT.match(line) is not None)
+        return _SILENT.match(line) is not None or (licence and COMMENT_LINE.match(line) is not None)
 
     said = [line for line in region if not silent(line)]
     if words(said, 1, len(said)) < MIN_WORDS:
@@ -205,7 +206,7 @@ def _gap(start: int, end: int, lines: list[str]) -> list[Piece]:
     first = start  # from the first line that says something, with the comment above it
     while first <= end and silent(lines[first - 1]):
         first += 1
-    while first > start and _COMMENT.match(lines[first - 2]):
+    while first > start and COMMENT_LINE.match(lines[first - 2]):
         first -= 1
     while end >= first and not lines[end - 1].strip():
         end -= 1
@@ -225,7 +226,7 @@ def _documentation(lines: list[str], first: int, end: int) -> dict[str, bool]:
 def _mostly_comments(lines: list[str], first: int, end: int) -> bool:
     """Whether :data:`DOC_SHARE` of the lines with text in ``first``..``end`` are comments."""
     said = [line for line in lines[first - 1 : end] if line.strip()]
-    return sum(1 for line in said if _COMMENT.match(line)) >= DOC_SHARE * len(said) > 0
+    return sum(1 for line in said if COMMENT_LINE.match(line)) >= DOC_SHARE * len(said) > 0
 
 
 def _declared(region: list[str]) -> tuple[str, ...]:
