@@ -64,19 +64,24 @@ def page_cap(others: int, files: int) -> int | None:
 
 
 def fit_page(chunks: Sequence[Chunk], cap: int) -> list[Chunk]:
-    """A page's chunks, the smallest adjacent pair merged while there are more than
-    ``cap`` (and the pair fits under the entry limit): no section is dropped, and each
-    merged section keeps its heading path in the text, so a search for it still finds it."""
+    """A page's chunks, adjacent pairs merged while there are more than ``cap`` (and the
+    pair fits under the entry limit): first the pieces of one section that the chunk size
+    cut apart, smallest pair first, then whole sections, smallest pair first. No section
+    is dropped, and each merged section keeps its heading path in the text, so a search
+    for it still finds it by its words; a section merged into another's entry is no longer
+    in the vector, which embeds an entry's start, so the pieces of a long section (a
+    generated table of inputs, a reference list) give way before the short sections a
+    newcomer asks about (a README's "Public access to RDS instances")."""
     out = list(chunks)
     while len(out) > cap:
         pairs = [
-            (len(a.content) + len(b.content), i)
+            (a.title != b.title, len(a.content) + len(b.content), i)
             for i, (a, b) in enumerate(pairwise(out))
             if len(a.content) + len(b.content) < MAX_CONTENT_LENGTH
         ]
         if not pairs:
             break
-        _, i = min(pairs)
+        *_, i = min(pairs)
         out[i : i + 2] = [_joined(out[i], out[i + 1])]
     return out
 

@@ -67,6 +67,23 @@ def test_the_smallest_neighbours_merge_and_every_heading_stays() -> None:
     assert fit_page(chunks, len(chunks)) == chunks
 
 
+def test_a_long_sections_pieces_merge_before_two_short_sections_do() -> None:
+    """A README of short sections over a long generated table (terraform-docs' inputs):
+    the table's pieces, cut apart by the chunk size, give way first; every short section
+    keeps its own entry, whose vector embeds it."""
+    rows = "\n".join(f"| `input_{i}` | {' '.join(WORDS[: 1 + i % 9])} | `string` |" for i in range(400))
+    page = _page(6, long_every=99) + f"\n## Inputs\n\n| Name | Description | Type |\n|---|---|---|\n{rows}\n"
+    chunks = chunk_markdown(page, 2000, 0, 0)
+    short = [c for c in chunks if c.title.startswith("Project > Topic")]
+    table = [c for c in chunks if c.title == "Project > Inputs"]
+    assert len(short) == 6 and len(table) > 6
+    fitted = fit_page(chunks, len(chunks) - len(table) // 2)
+    assert all(c in fitted for c in short)  # each short section still an entry of its own
+    assert all(c.title == "Project > Inputs" for c in fitted if c not in chunks)
+    text = "\n".join(c.content for c in fitted)
+    assert all(f"`input_{i}`" in text for i in range(400))  # no row dropped
+
+
 def test_a_readme_beside_other_entries_keeps_its_share(tmp_path: Path, memory: Memory) -> None:
     (tmp_path / "README.md").write_text(_page(20))
     docs = tmp_path / "docs"
