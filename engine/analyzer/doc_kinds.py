@@ -44,6 +44,9 @@ LICENCE_NAME = re.compile(
 """A licence file's name, as GitHub's licence detection (licensee) names one: ``LICENSE``,
 ``LICENCE.txt``, ``UNLICENSE``, ``COPYING``, ``PATENTS``, ``OFL.txt``; and ``NOTICE.md``
 (Apache's), ``COPYRIGHT`` (Lua's, Debian's)."""
+DOCS_FOLDERS = frozenset({"docs", "doc", "documentation"})
+"""Folders that hold a project's own documentation pages by their name (compared in lower
+case): what is below one is among the pages, whatever a docs tool declares."""
 LICENCE_FOLDERS = frozenset({"licenses", "licences"})
 """A folder of licence texts (REUSE's ``LICENSES/``, a library's ``licenses/`` that it
 shows its users): every file in it is a licence."""

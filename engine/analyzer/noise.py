@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from engine.analyzer.doc_kinds import (
+    DOCS_FOLDERS,
     LICENCE_NAME,
     Siblings,
     is_prose_name,
@@ -66,9 +67,12 @@ _EXAMPLE_DIRS = frozenset(
 )  # fmt: skip
 _DOC_PAGE_DIRS = frozenset({"tutorial", "tutorials", "cookbook"})
 """Example folders whose markdown is documentation (a docs site's tutorial pages)."""
+_FOLDER_README = re.compile(r"^readme(?:\.[a-z]+)?$", re.IGNORECASE)
+"""A folder's README (``README``, ``README.md``, ``README.rst``): the page GitHub shows for
+the folder, written for its reader. In an example's folder it says what the example shows
+(terraform-aws-vpc's ``examples/secondary-cidr-blocks/README.md``, clikt's
+``samples/json/README.md``): documentation, where the example's code is not the project's."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
-_DOCS_FOLDERS = frozenset({"docs", "doc", "documentation"})
-"""Folders that hold a project's own documentation pages by their name."""
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
      "extern", "external", "node_modules", "bower_components"}
@@ -118,7 +122,7 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     folders, name = parts[:-1], parts[-1]
     for depth, folder in enumerate(folders):
         kind = _folder_kind(folders, depth)
-        if kind == "examples" and folder.lower() in _DOC_PAGE_DIRS and is_prose_name(name):
+        if kind == "examples" and _example_page(folder, name):
             continue
         if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
@@ -134,9 +138,17 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
         return "examples", rel
     if _GENERATED_FILE.search(name):
         return "generated", rel
-    if folders and folders[0].lower() in ("docs", "doc") and _DOCS_EXAMPLE_SOURCE.search(name):
+    if folders and folders[0].lower() in DOCS_FOLDERS and _DOCS_EXAMPLE_SOURCE.search(name):
         return "examples", rel.rpartition("/")[0] + "/"
     return None
+
+
+def _example_page(folder: str, name: str) -> bool:
+    """Whether ``name`` in the example folder ``folder`` is documentation: any page of a
+    tutorial or cookbook folder, the README of any other."""
+    if folder.lower() in _DOC_PAGE_DIRS:
+        return is_prose_name(name)
+    return _FOLDER_README.match(name) is not None and (is_prose_name(name) or "." not in name)
 
 
 def _folder_kind(folders: list[str], depth: int) -> NoiseKind | None:
@@ -451,6 +463,6 @@ def _in_docs(place: str, doc_root: str | None) -> bool:
     project's documentation: below a folder named for docs, or a declared docs root. A
     vendored copy is kept beside the code that uses it, not among the pages about it."""
     above = place.rstrip("/").split("/")[:-1]
-    if any(part.lower() in _DOCS_FOLDERS for part in above):
+    if any(part.lower() in DOCS_FOLDERS for part in above):
         return True
     return bool(doc_root) and place.startswith(f"{doc_root}/")

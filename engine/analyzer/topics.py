@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from engine.analyzer.definitions import CODE_LANGUAGES, main_folders
+from engine.analyzer.doc_kinds import DOCS_FOLDERS
 from engine.analyzer.languages import path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft
 from engine.analyzer.noise import NoiseClassifier
@@ -22,6 +23,7 @@ _PACKAGE_MAIN = ("main -> ", "module -> ")
 _ROLES: dict[str, str] = {
     "docs": "documentation (the docs site's pages)",
     "doc": "documentation",
+    "documentation": "documentation",
     "scripts": "helper scripts for development, release and CI",
     "bin": "executables",
     "tools": "development tools",
@@ -45,9 +47,6 @@ _ROLES: dict[str, str] = {
     "docker": "container build files",
     ".github": "GitHub settings: CI workflows, issue templates",
 }
-_DOC_FOLDERS = frozenset({"doc", "docs"})
-"""Named for documentation; when they hold the project's own code (Go's ``doc`` package
-of man-page generators), they are source code."""
 _KIND_ROLE = {
     "release-notes": "release notes",
     "old-versions": "earlier versions, no longer maintained",
@@ -155,7 +154,9 @@ def _role(folder: str, kinds: Counter[str], own_code: bool, analysis: Analysis) 
     summary = analysis.summaries.get(f"{folder}/__init__.py", "")
     if summary:
         return f"the package {folder}: {summary}"
-    if folder in _ROLES and not (own_code and folder in _DOC_FOLDERS):
+    # A folder named for documentation that holds the project's own code (Go's ``doc``
+    # package of man-page generators) is source code.
+    if folder in _ROLES and not (own_code and folder in DOCS_FOLDERS):
         return _ROLES[folder]
     if own_code:
         return "source code" + (", with its tests" if kinds["tests"] else "")

@@ -38,6 +38,7 @@ from pathlib import Path
 from engine.analyzer.comments import after_licence_header
 from engine.analyzer.doc_kinds import (
     CONTENT_DECIDES,
+    DOCS_FOLDERS,
     is_bare_name,
     is_licence,
     prose_dialect,
@@ -256,7 +257,7 @@ class SourceSet:
             return True
         return (
             len(parts) > 2
-            and parts[0] in ("docs", "doc")
+            and parts[0].lower() in DOCS_FOLDERS
             and parts[1] != _PRIMARY_LANGUAGE
             and bool(_LANGUAGE_DIR.match(parts[1]))
             and (self.root / parts[0] / _PRIMARY_LANGUAGE).is_dir()

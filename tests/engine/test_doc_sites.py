@@ -19,10 +19,11 @@ from engine.services.sources import SourceSet
 PAGE = "# {title}\n\nHow to configure the {word} option of the tool.\n"
 
 EXAMPLE_PROGRAM = {
-    "examples/demo/main.py": "print('a xylophone example program')\n",
+    "examples/demo/main.py": "print('a marimba example program')\n",
     "examples/demo/README.md": "# Demo\n\nRun main.py to hear the xylophone.\n",
 }
-"""A real examples/ folder of code beside every docs site: it stays examples."""
+"""A real examples/ folder of code beside every docs site: its code stays examples, its
+README (what the example shows, for its reader) is documentation."""
 
 
 def pages(*rels: str) -> dict[str, str]:
@@ -105,10 +106,10 @@ def test_a_docs_tools_declared_pages_are_sources_and_real_examples_stay_out(
 ) -> None:
     declarations, site_pages = SITES[tool]
     write(tmp_path, {**declarations, **pages(*site_pages), **EXAMPLE_PROGRAM})
-    assert sources(tmp_path) == sorted(site_pages)
+    assert sources(tmp_path) == sorted([*site_pages, "examples/demo/README.md"])
     noise = NoiseClassifier(tmp_path)
     assert noise.kind("examples/demo/main.py") == "examples"
-    assert noise.kind("examples/demo/README.md") == "examples"
+    assert noise.kind("examples/demo/README.md") is None
     assert [noise.kind(rel) for rel in site_pages] == [None] * len(site_pages)
 
 
@@ -131,7 +132,9 @@ def test_declared_pages_end_up_in_the_memory(tmp_path: Path, memory: Memory) -> 
     assert found == {"manual/src/pager.md"}
     found = {r.entry.file_path for r in memory.search("wombat flag", mode="keyword").results}
     assert found == {"guide/examples/flags.md"}
-    assert not memory.search("xylophone", mode="keyword").results
+    assert not memory.search("marimba", mode="keyword").results  # the example's code
+    found = {r.entry.file_path for r in memory.search("xylophone", mode="keyword").results}
+    assert found == {"examples/demo/README.md"}  # what the example shows, for its reader
 
 
 def test_the_watch_and_git_hooks_test_of_one_path_agrees(tmp_path: Path) -> None:

@@ -71,8 +71,13 @@ def test_a_long_sections_pieces_merge_before_two_short_sections_do() -> None:
     """A README of short sections over a long generated table (terraform-docs' inputs):
     the table's pieces, cut apart by the chunk size, give way first; every short section
     keeps its own entry, whose vector embeds it."""
-    rows = "\n".join(f"| `input_{i}` | {' '.join(WORDS[: 1 + i % 9])} | `string` |" for i in range(400))
-    page = _page(6, long_every=99) + f"\n## Inputs\n\n| Name | Description | Type |\n|---|---|---|\n{rows}\n"
+    rows = "\n".join(
+        f"| `input_{i}` | {' '.join(WORDS[: 1 + i % 9])} | `string` |" for i in range(400)
+    )
+    page = (
+        _page(6, long_every=99)
+        + f"\n## Inputs\n\n| Name | Description | Type |\n|---|---|---|\n{rows}\n"
+    )
     chunks = chunk_markdown(page, 2000, 0, 0)
     short = [c for c in chunks if c.title.startswith("Project > Topic")]
     table = [c for c in chunks if c.title == "Project > Inputs"]

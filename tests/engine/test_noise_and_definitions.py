@@ -22,6 +22,11 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("docs_src/first_steps/tutorial001.py", "examples"),
         ("examples/mvc/index.js", "examples"),
         ("docs/tutorial/options.py", "examples"),
+        ("Documentation/howto/hello.py", "examples"),  # every spelling of a docs folder
+        ("examples/json/README.md", None),  # what the example shows, for its reader
+        ("samples/json/README", None),
+        ("examples/json/notes.md", "examples"),
+        ("examples/json/main.kt", "examples"),
         ("tests/test_cli.py", "tests"),
         ("src/router.test.ts", "tests"),
         ("pkg/util_test.go", "tests"),

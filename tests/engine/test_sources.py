@@ -31,9 +31,10 @@ def sources(root: Path, config: Config | None = None) -> list[str]:
 def test_default_sources_are_the_projects_own_docs_without_noise(tmp_path: Path) -> None:
     kept = ["README.md", "CONTRIBUTING.md", "docs/index.md", "docs/guide/setup.mdx",
             "packages/core/README.md", "docs/tutorial/first-steps.md",
-            "site/content/user_guide.md", "website/docs/intro.mdx", "notes/ops.md"]  # fmt: skip
+            "site/content/user_guide.md", "website/docs/intro.mdx", "notes/ops.md",
+            "examples/README.md", "samples/json/README.rst"]  # fmt: skip
     left_out = [
-        "CHANGELOG.md", "docs/release-notes.md", "examples/README.md", "tests/README.md",
+        "CHANGELOG.md", "docs/release-notes.md", "examples/notes.md", "tests/README.md",
         "notes/ops.md", ".github/PULL_REQUEST_TEMPLATE.md", "node_modules/x/README.md",
         "docs/guide/notes.txt", "pkg/_vendor/lib/README.md", "build/README.md",
         ".claude/knowledge/gotchas.md", "docs/i18n/fr/intro.md", "docs/locales/de/x.md",
