@@ -28,6 +28,11 @@ class Category(StrEnum):
     GENERAL = "general"
 
 
+MERGED_TITLES = " · "
+"""Joins the heading paths of a page's sections merged into one entry (a long page held to
+its share of the memory: :func:`engine.markdown.pages.fit_page`)."""
+
+
 class Source(StrEnum):
     """How an entry came to exist."""
 
@@ -120,7 +125,8 @@ class Entry:
     """First source line (1-based) of a markdown chunk; 0 when not from a file."""
     line_end: int = 0
     section_title: str = ""
-    """Heading path of the chunk, e.g. ``Install > Linux``."""
+    """Heading path of the chunk, e.g. ``Install > Linux``; the paths of a page's sections
+    merged into one entry are joined by :data:`MERGED_TITLES`."""
     keywords: tuple[str, ...] = ()
     reference_count: int = 0
     promoted: bool = False

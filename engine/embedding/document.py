@@ -8,6 +8,11 @@ already reads those fields (FTS5 columns, weighted above the text). Entries whos
 opens with its own heading get no title label: a markdown chunk starts with its heading
 path (:mod:`engine.markdown.chunking`), a discovery entry with "Python code: name in
 path". Categories every entry of a kind shares (``general``, ``discovery``) are no label.
+A page's sections merged into one entry (a long page held to its share of the memory) are
+the exception: the text opens with the first section's heading only, and the model reads
+an entry's first 256 tokens, so the headings of the sections after it are a label
+(:func:`merged_headings`): a search for the fourth of six merged sections ("Public access
+to RDS instances", cJSON's "Case Sensitivity") finds the entry by meaning too.
 
 An entry without labels is embedded from its text alone, exactly as before labels
 existed, so memories of plain notes (and the evaluation sets, bench/RESULTS.md) keep their
@@ -25,7 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core.hashing import content_hash
-from engine.core.models import Category, Entry, Source
+from engine.core.models import MERGED_TITLES, Category, Entry, Source
 
 if TYPE_CHECKING:
     from engine.embedding.base import Embedder, Vectors
@@ -44,12 +49,22 @@ def labels_of(source: str, category: str, keywords: Sequence[str], section_title
     parts = []
     if section_title.strip() and source in TITLED_SOURCES:
         parts.append(" ".join(section_title.split()))
+    elif merged := merged_headings(section_title):
+        parts.append(merged)
     if category not in UNLABELLED_CATEGORIES:
         parts.append(category)
     words = [" ".join(k.split()) for k in keywords if k.strip()]
     if words:
         parts.append(", ".join(words))
     return SEPARATOR.join(parts)
+
+
+def merged_headings(section_title: str) -> str:
+    """The last headings of the sections after the first in a title of merged sections
+    (``A > B > C · A > B > D · A > E`` → ``D · E``), or ""; the text opens with the first."""
+    _, *after = section_title.split(MERGED_TITLES)
+    headings = (" ".join(path.rpartition(" > ")[2].split()) for path in after)
+    return MERGED_TITLES.join(dict.fromkeys(h for h in headings if h))
 
 
 def labels(entry: Entry) -> str:

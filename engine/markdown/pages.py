@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from engine.core.hashing import normalize_content
-from engine.core.models import MAX_CONTENT_LENGTH
+from engine.core.models import MAX_CONTENT_LENGTH, MERGED_TITLES
 from engine.markdown.chunking import Chunk
 
 MAX_PAGE_SHARE = 0.15
@@ -93,8 +93,8 @@ def _joined(first: Chunk, second: Chunk) -> Chunk:
     if not path and second.title and not second.own_text.lstrip().startswith("#"):
         path = second.title
     body = "\n\n".join(p for p in (path, second.own_text.strip()) if p)
-    titles = [first.title, *(t for t in second.title.split(" · ") if t != first.title)]
-    title = " · ".join(dict.fromkeys(t for t in titles if t))
+    titles = [first.title, *(t for t in second.title.split(MERGED_TITLES) if t != first.title)]
+    title = MERGED_TITLES.join(dict.fromkeys(t for t in titles if t))
     return replace(
         first,
         title=title,

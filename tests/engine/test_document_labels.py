@@ -58,6 +58,15 @@ def test_a_plain_note_is_embedded_from_its_text_alone() -> None:
             },
             "architecture",
         ),
+        # Sections merged into one chunk: its text opens with the first; the rest label it.
+        (
+            {
+                "section_title": "cJSON > Caveats > Zero Character · cJSON > Caveats > "
+                "Thread Safety · cJSON > Caveats > Case Sensitivity",
+                "source": Source.MARKDOWN,
+            },
+            "Thread Safety · Case Sensitivity",
+        ),
         # Analyser entries open with "<language> code: <name> in <path>".
         ({"category": Category.DISCOVERY, "keywords": ("build",), "source": Source.DISCOVERY}, ""),
     ],

@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine import SearchResult, printable_line
+from engine import MERGED_TITLES, SearchResult, printable_line
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 SCROLLBAR = 2
@@ -67,16 +67,12 @@ def tail(text: str, width: int) -> str:
     return name
 
 
-MERGED = " · "
-"""Joins the titles of sections merged into one entry (a long page held to its share)."""
-
-
 def fit_title(title: str, width: int) -> str:
     """A one-line title in ``width`` cells; a heading path keeps its last heading. An
     entry of several merged sections shows the first (where it starts) and how many more,
     not the last heading, which would name a section far below the entry's line."""
     flat = " ".join(title.split())
-    first, *more = flat.split(MERGED)
+    first, *more = flat.split(MERGED_TITLES)
     if more and cell_len(flat) > width:
         suffix = f" +{len(more)}"
         return fit_title(first, max(1, width - len(suffix))) + suffix
