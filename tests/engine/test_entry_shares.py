@@ -130,3 +130,26 @@ def test_the_chunk_floor_gives_way_to_the_share_in_a_small_project() -> None:
     assert cap + 1 <= definitions.MAX_ENTRY_SHARE * (kept + 20)  # its summary counted
     big = definitions.file_cap(counts, others=2_000, own=1)  # a large project: the floor
     assert big is not None and big >= definitions.MIN_FILE_CAP
+
+
+def test_a_module_past_its_share_at_the_largest_size_keeps_every_definition(
+    tmp_path: Path,
+) -> None:
+    """A small project whose one module is most of it (more-itertools' ``more.py``): cut
+    as coarse as the sizes go, it is still past its share, and it keeps every definition
+    (it used to keep its first few chunks, the rest of the module missing)."""
+    body = "\n".join(
+        f'    """Tell {WORDS[k % len(WORDS)]} from the others, step {k}."""' for k in range(12)
+    )
+    module = "\n\n\n".join(
+        f"def recipe_{i}(items):\n{body}\n    return items[{i}]" for i in range(300)
+    )
+    (tmp_path / "big.py").write_text(module + "\n")
+    for name in ("one", "two", "three"):
+        (tmp_path / f"{name}.py").write_text(f'def {name}():\n    """The {name} helper."""\n')
+    drafts = definitions.definition_drafts(tmp_path, ["big.py", "one.py", "two.py", "three.py"])
+    big = [d for d in drafts if d.file_path == "big.py"]
+    cap = definitions.file_cap([len(big), 1, 1, 1])
+    assert cap is not None and len(big) > cap  # past its share: the sizes ran out
+    text = "".join(d.content for d in big)
+    assert all(f"def recipe_{i}(" in text for i in range(300))  # none left out
