@@ -44,8 +44,11 @@ MIN_CHUNK_CHARS = 300
 """Definitions shorter than this are merged with their neighbours."""
 MAX_DEFINITION_CHUNKS = 1_500
 """Budget for a whole project: 15-30 s of embedding at 50-100 chunks/s on two CPU cores,
-so that ``init`` on a ~750-file repository stays under a minute. Spent in
-:func:`budget_order`."""
+so that ``init`` on a ~750-file repository stays under a minute. A project past it has
+every file cut coarser (:data:`COARSER`), so that each keeps its definitions (redis kept
+the first 49 of its 219 source files in :func:`budget_order`, ``dict.c`` not among them);
+only past what it holds at the largest size (10,000 chunks at the finest) are files left
+out, the last in that order."""
 MAX_FILE_BYTES = 400_000
 """Larger source files are described by the module summary only."""
 MAX_FILE_SHARE = 0.14
@@ -108,9 +111,11 @@ def definition_drafts(
     noise: NoiseClassifier | None = None,
     summaries: Sequence[DiscoveryDraft] = (),
     scripts: Mapping[str, str] | None = None,
+    budget: int = MAX_DEFINITION_CHUNKS,
 ) -> list[DiscoveryDraft]:
     """Definition chunks of the project's own source among ``files`` (relative paths),
-    at most :data:`MAX_DEFINITION_CHUNKS`, files in the order given, none holding more
+    at most ``budget``, every file cut coarser where the finest cut is past it
+    (:func:`_within_budget`), files in the order given, none holding more
     than its cap (:func:`capped_drafts`; ``summaries``, the analysis's other entries,
     count in a file's share: its own module summary with its chunks). ``scripts``: the
     languages of files named without an extension, by their ``#!`` lines
@@ -128,12 +133,32 @@ def definition_drafts(
         drafts = file_drafts(rel, text, language)
         found.append((rel, text, language, drafts))
         total += len(drafts)
-        if total >= 3 * MAX_DEFINITION_CHUNKS:
-            break
+        if total >= budget * COARSER[-1] // MAX_CHUNK_CHARS:
+            break  # past what the budget holds at the largest size
+    found, high = _within_budget(found, total, budget)
     own = Counter(d.file_path for d in summaries)
     largest = max((own[rel] for rel, *_ in found), default=0)
-    drafts = [d for item in capped_drafts(found, len(summaries), largest) for d in item]
-    return drafts[:MAX_DEFINITION_CHUNKS]
+    drafts = [d for item in capped_drafts(found, len(summaries), largest, high) for d in item]
+    return drafts[:budget]
+
+
+def _within_budget(
+    found: list[tuple[str, str, str, list[DiscoveryDraft]]], total: int, budget: int
+) -> tuple[list[tuple[str, str, str, list[DiscoveryDraft]]], int]:
+    """``found`` as cut, with the chunk size, where its ``total`` chunks are within the
+    ``budget``; else every file cut again at the smallest of :data:`COARSER` that brings
+    them within it (the largest where none does)."""
+    if total <= budget:
+        return found, MAX_CHUNK_CHARS
+    guess = MAX_CHUNK_CHARS * total / budget
+    for high in [h for h in COARSER if h >= guess] or [COARSER[-1]]:
+        cut = [
+            (rel, text, lang, file_drafts(rel, text, lang, high)) for rel, text, lang, _ in found
+        ]
+        if sum(len(drafts) for *_, drafts in cut) <= budget:
+            break
+    log.info("%d definition chunks past the budget: every file cut at %d characters", total, high)
+    return cut, high
 
 
 def file_cap(counts: list[int], others: int = 0, own: int = 0) -> int | None:
@@ -164,10 +189,14 @@ def _largest(counts: list[int], holds: Callable[[int, int], bool]) -> int:
 
 
 def capped_drafts(
-    found: list[tuple[str, str, str, list[DiscoveryDraft]]], others: int = 0, own: int = 0
+    found: list[tuple[str, str, str, list[DiscoveryDraft]]],
+    others: int = 0,
+    own: int = 0,
+    high: int = MAX_CHUNK_CHARS,
 ) -> list[list[DiscoveryDraft]]:
-    """Each file's drafts, those of a file over :func:`file_cap` cut again with larger
-    chunks (:data:`COARSER`: small definitions grouped, no class split into methods).
+    """Each file's drafts (cut at about ``high`` characters), those of a file over
+    :func:`file_cap` cut again with larger chunks (:data:`COARSER`: small definitions
+    grouped, no class split into methods).
     Where even the largest are too many, the file keeps them all: the share keeps one
     file from crowding the others out of a search, and leaving the rest of a file out
     would drop what it defines from the memory (more-itertools' ``more.py`` kept 5 of
@@ -176,9 +205,9 @@ def capped_drafts(
     out = []
     for rel, text, language, drafts in found:
         if cap is not None and len(drafts) > cap:  # the size that should fit, then larger
-            guess = MAX_CHUNK_CHARS * len(drafts) / cap
+            guess = high * len(drafts) / cap
             sizes = [h for h in COARSER if h >= guess] or [COARSER[-1]]
-            smaller = [h for h in COARSER if h < sizes[0]][-1:]
+            smaller = [h for h in COARSER if high < h < sizes[0]][-1:]
             for high in smaller + sizes:
                 fitted = file_drafts(rel, text, language, high)
                 if len(fitted) <= cap or high == COARSER[-1]:

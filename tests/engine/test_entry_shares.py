@@ -153,3 +153,22 @@ def test_a_module_past_its_share_at_the_largest_size_keeps_every_definition(
     assert cap is not None and len(big) > cap  # past its share: the sizes ran out
     text = "".join(d.content for d in big)
     assert all(f"def recipe_{i}(" in text for i in range(300))  # none left out
+
+
+def test_a_project_past_the_budget_keeps_every_files_definitions(tmp_path: Path) -> None:
+    """Past the project's budget of chunks every file is cut coarser: the files last in
+    the budget's order keep their definitions too (redis kept 49 of its 219 files)."""
+    body = "\n".join(f"    # {WORDS[k % len(WORDS)]} is weighed at step {k}." for k in range(14))
+    files = []
+    for f in range(12):
+        funcs = [f"def f{f}_{i}(x):\n{body}\n    return x + {i}" for i in range(8)]
+        (tmp_path / f"m{f:02}.py").write_text("\n\n\n".join(funcs) + "\n")
+        files.append(f"m{f:02}.py")
+    fine = sum(
+        len(definitions.file_drafts(rel, (tmp_path / rel).read_text(), "Python")) for rel in files
+    )
+    assert fine > 40  # the finest cut is past the budget
+    drafts = definitions.definition_drafts(tmp_path, files, budget=40)
+    assert len(drafts) <= 40
+    text = "".join(d.content for d in drafts)
+    assert all(f"def f{f}_{i}(" in text for f in range(12) for i in range(8))  # every file
