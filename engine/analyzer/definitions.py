@@ -208,9 +208,9 @@ def capped_drafts(
             guess = high * len(drafts) / cap
             sizes = [h for h in COARSER if h >= guess] or [COARSER[-1]]
             smaller = [h for h in COARSER if high < h < sizes[0]][-1:]
-            for high in smaller + sizes:
-                fitted = file_drafts(rel, text, language, high)
-                if len(fitted) <= cap or high == COARSER[-1]:
+            for size in smaller + sizes:
+                fitted = file_drafts(rel, text, language, size)
+                if len(fitted) <= cap or size == COARSER[-1]:
                     drafts = fitted
                     break
         if cap is not None and len(drafts) > cap:
