@@ -225,8 +225,10 @@ def test_discovery_follows_the_analyzer_settings(tmp_path: Path) -> None:
 
 
 def test_the_chunk_budget_goes_to_the_main_package_and_its_public_modules_first(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
+    """Where even the largest cut is past the budget (eight files of one definition each,
+    a budget of five), the files first in the budget's order keep theirs."""
     func = "def {0}():\n    return '{0}' * 400\n\n\n"
     files = {f"pkg/mod{i}.py": func.format(f"public_{i}") for i in range(4)}
     files |= {"pkg/_impl.py": func.format("private"), "pkg/sub/deep.py": func.format("deep")}
@@ -237,8 +239,7 @@ def test_the_chunk_budget_goes_to_the_main_package_and_its_public_modules_first(
         "pkg/mod0.py", "pkg/mod1.py", "pkg/mod2.py", "pkg/mod3.py", "pkg/sub/deep.py",
         "pkg/_impl.py", "aaa_scripts/tool.py", "setup_helper.py",
     ]  # fmt: skip
-    monkeypatch.setattr(definitions, "MAX_DEFINITION_CHUNKS", 5)
-    drafts = definitions.definition_drafts(tmp_path, budget_order(analysis))
+    drafts = definitions.definition_drafts(tmp_path, budget_order(analysis), budget=5)
     assert [d.file_path for d in drafts] == order[:5]
 
 
