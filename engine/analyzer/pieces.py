@@ -78,6 +78,29 @@ def _line_words(line: str) -> int:
     return len(_WORD.findall(line))
 
 
+def reaches(lines: list[str], start: int, end: int, chars: int) -> bool:
+    """Whether lines ``start``..``end`` hold at least ``chars`` characters (line breaks
+    counted): :func:`size` read only as far as it takes, for a merge's many questions about
+    a growing run of lines."""
+    total = 0
+    for index in range(start - 1, min(end, len(lines))):
+        total += len(lines[index]) + 1
+        if total >= chars:
+            return True
+    return total >= chars
+
+
+def has_words(lines: list[str], start: int, end: int, count: int = MIN_WORDS) -> bool:
+    """Whether lines ``start``..``end`` say at least ``count`` words: :func:`words` read
+    only as far as it takes."""
+    total = 0
+    for index in range(start - 1, min(end, len(lines))):
+        total += _line_words(lines[index])
+        if total >= count:
+            return True
+    return total >= count
+
+
 def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterator[Piece]:
     """Consecutive pieces joined while one of them is under ``low`` characters (or has
     fewer than :data:`MIN_WORDS` words) and together they fit in ``high``."""
@@ -88,7 +111,7 @@ def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterato
             continue
         small = _small(pending, lines, low) or _small(piece, lines, low)
         apart = pending.alone or piece.alone or piece.after_break
-        if small and not apart and size(lines, pending.start, piece.end) <= high:
+        if small and not apart and not reaches(lines, pending.start, piece.end, high + 1):
             pending = Piece(pending.names + piece.names, pending.start, piece.end)
         else:
             yield pending
@@ -98,8 +121,8 @@ def merge(pieces: list[Piece], lines: list[str], low: int, high: int) -> Iterato
 
 
 def _small(piece: Piece, lines: list[str], low: int) -> bool:
-    return size(lines, piece.start, piece.end) < low or (
-        words(lines, piece.start, piece.end) < MIN_WORDS
+    return not reaches(lines, piece.start, piece.end, low) or not has_words(
+        lines, piece.start, piece.end
     )
 
 
@@ -108,7 +131,7 @@ def wordful(pieces: list[Piece], lines: list[str]) -> list[Piece]:
     before it when nothing but blank lines lies between, else it is dropped."""
     out: list[Piece] = []
     for piece in pieces:
-        if words(lines, piece.start, piece.end) >= MIN_WORDS:
+        if has_words(lines, piece.start, piece.end):
             out.append(piece)
         elif out and not any(line.strip() for line in lines[out[-1].end : piece.start - 1]):
             out[-1] = replace(out[-1], end=piece.end)
