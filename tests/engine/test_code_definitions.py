@@ -23,7 +23,7 @@ from engine.analyzer.languages import language_of
 from engine.analyzer.modules import module_summary
 from engine.analyzer.outline import file_summary, outline
 from engine.analyzer.parse_cache import ParseCache, source_version
-from engine.analyzer.pieces import TEXT_CHUNK_CHARS
+from engine.analyzer.pieces import TEXT_CHUNK_CHARS, has_words, reaches, size, words
 from engine.analyzer.testing_names import is_test_path
 
 SAMPLES = Path(__file__).parent / "code_samples"
@@ -620,3 +620,14 @@ def test_a_python_module_docstring_that_says_more_than_its_summary_is_documentat
     assert drafts[1].section_title == "evict"
     short = '"""Quokka sessions."""\n\ndef evict(cache):\n    return cache.pop()\n'
     assert [d.section_title for d in file_drafts("q.py", short, "Python")] == ["evict"]
+
+
+def test_the_bounded_counts_answer_as_the_full_ones() -> None:
+    """A merge asks whether a run of lines reaches a size or says enough words, reading
+    only as far as the answer needs: the answers are :func:`size`'s and :func:`words`'."""
+    lines = ["def f(x):", "", "    return x  # the value", "}", "", "class Lens:", "    pass"]
+    for start in range(1, len(lines) + 1):
+        for end in range(start - 1, len(lines) + 2):
+            for limit in (-1, 0, 1, 5, 10, 30, 60, 200):
+                assert reaches(lines, start, end, limit) == (size(lines, start, end) >= limit)
+                assert has_words(lines, start, end, limit) == (words(lines, start, end) >= limit)
