@@ -20,6 +20,7 @@ from engine.analyzer.doc_kinds import (
     DOCS_FOLDERS,
     LICENCE_NAME,
     Siblings,
+    is_bare_name,
     is_prose_name,
     linguist_dialect,
     listing,
@@ -148,7 +149,7 @@ def _example_page(folder: str, name: str) -> bool:
     tutorial or cookbook folder, the README of any other."""
     if folder.lower() in _DOC_PAGE_DIRS:
         return is_prose_name(name)
-    return _FOLDER_README.match(name) is not None and (is_prose_name(name) or "." not in name)
+    return _FOLDER_README.match(name) is not None and (is_prose_name(name) or is_bare_name(name))
 
 
 def _folder_kind(folders: list[str], depth: int) -> NoiseKind | None:
