@@ -243,9 +243,28 @@ class TestUnseenWords:
         memory.close()
 
 
+def test_a_part_of_a_snake_case_name_finds_it_as_the_keyword_index_does(
+    tmp_path: Path,
+) -> None:
+    """FTS5 separates ``XDG_CONFIG_HOME`` into three words, so keyword search finds it
+    for ``xdg``; the gate, reading the same words, shows it in hybrid search too."""
+    answer = "Set `${XDG_CONFIG_HOME:-~/.config}` to move the settings file."
+    others = [f"Note {i} about caching, retries and timeouts of the server." for i in range(12)]
+    vectors = {"xdg": [1.0, 0.0], answer: [0.3, 0.954]}  # meaning apart: the words decide
+    vectors |= {text: [0.0, 0.0, 1.0] for text in others}
+    memory = Memory.open(tmp_path, embedder=ControlledEmbedder(vectors))
+    memory.add_many([NewEntry(answer), *(NewEntry(t) for t in others)])
+    assert [r.entry.content for r in memory.search("xdg", mode="keyword").results] == [answer]
+    found = memory.search("xdg").results
+    assert [r.entry.content for r in found] == [answer]
+    assert found[0].explanation.coverage == 1.0
+    memory.close()
+
+
 def held_by_every_stem(weights: QueryWeights, text: str) -> list[str]:
     """The oracle: every word of the text stemmed, each query word looked up."""
-    found = {w.lower() for w in WORD.findall(text)}
+    runs = {w.lower() for w in WORD.findall(text)}
+    found = runs | {part for w in runs for part in w.split("_") if part}  # unicode61's tokens
     stems = {stem(w) for w in found}
     return [
         t
@@ -263,6 +282,7 @@ def held_by_every_stem(weights: QueryWeights, text: str) -> list[str]:
         ("relational databases", "how the relation between tables works", ["relational"]),
         ("crème brûlée recipes", "Une crème BRÛLÉE, a recipe", ["crème", "brûlée", "recipes"]),
         ("parse_args v2", "call parse_args() in v2 of the API", ["parse_args", "v2"]),
+        ("xdg config paths", "set XDG_CONFIG_HOME first", ["xdg", "config"]),
         ("generalizations", "generalization and its generalized forms", ["generalizations"]),
         ("s3 buckets", "the bucket's s", ["buckets"]),
         ("configur", "the configuration file", ["configur"]),
