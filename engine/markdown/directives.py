@@ -34,6 +34,54 @@ SILENT_DIRECTIVES = frozenset(
 )  # fmt: skip
 """Directives that render no text of their own (or only a link or a file's content)."""
 
+_OBJECT_TYPES = {
+    "py": (
+        "function", "data", "class", "exception", "method", "classmethod", "staticmethod",
+        "attribute", "property", "decorator", "decoratormethod", "type",
+    ),
+    "c": ("member", "var", "function", "macro", "struct", "union", "enum", "enumerator", "type"),
+    "cpp": (
+        "class", "struct", "function", "member", "var", "type", "concept", "enum",
+        "enum-struct", "enum-class", "enumerator", "union", "alias",
+    ),
+    "js": ("function", "method", "class", "data", "attribute", "module"),
+    "rst": ("directive", "directive:option", "role"),
+    "std": ("option", "cmdoption", "envvar", "describe", "object", "program"),
+}  # fmt: skip
+OBJECT_DIRECTIVES = frozenset(
+    {f"{domain}:{kind}" for domain, kinds in _OBJECT_TYPES.items() for kind in kinds}
+    | set(_OBJECT_TYPES["py"])  # Sphinx's default domain
+    | set(_OBJECT_TYPES["std"])  # the standard domain's, named without it
+    | {"confval"}  # sphinx.ext's and most projects' configuration values
+)
+"""Sphinx's object descriptions: the directives of its domains that each describe one
+named thing (a C function, a Python class, a command-line option, an environment
+variable), by the names the Sphinx documentation gives them. Sphinx renders each as a
+definition headed by its signature; a reader looks it up by its name, so each is a
+section of its own, titled by that name (:func:`described_name`). ``class`` alone is
+docutils' directive that sets a class attribute when it has no body."""
+_POINTER_NAME = re.compile(r"^[^(]*\(\s*\*\s*(\w+)\s*\)\s*\(")
+"""A function pointer's name (``int (*uv_malloc_func)(size_t size)``)."""
+_SIGNATURE_NAME = re.compile(r"([\w.:~]+)\s*(?:\[[^\]]*\]\s*)?$")
+
+
+def described_name(argument: str) -> str:
+    """The name an object description's signature documents: a function's before its
+    parameters (``void uv_close(uv_handle_t* handle, uv_close_cb cb)`` → ``uv_close``), a
+    function pointer's (``int (*malloc_fn)(size_t)`` → ``malloc_fn``), a member's or a
+    type's last word (``void* uv_handle_t.data`` → ``uv_handle_t.data``);
+    an option or a variable as written (``-v, --verbose``)."""
+    signature = argument.strip()
+    pointer = _POINTER_NAME.search(signature)
+    if pointer is not None:
+        return pointer[1]
+    head = signature.split("(", 1)[0].rstrip() if "(" in signature else signature
+    found = _SIGNATURE_NAME.search(head)
+    if found is None or ("(" not in signature and " " in signature and "," in signature):
+        return signature  # an option's spellings, a describe's free text
+    return found[1].strip(".:") or signature
+
+
 _ARGUMENT_IS_A_PATH = frozenset({"figure", "image", "include", "literalinclude"})
 _VERSION_PHRASES = {
     "versionadded": "Added in version",

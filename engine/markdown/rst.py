@@ -33,9 +33,11 @@ from typing import Any
 from engine.markdown.asciidoc import ASCIIDOC_SUFFIXES, asciidoc_as_markdown
 from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
+    OBJECT_DIRECTIVES,
     SILENT_DIRECTIVES,
     argument_line,
     by_paragraph,
+    described_name,
     replace_roles,
     role_text,
 )
@@ -118,7 +120,8 @@ def rst_as_markdown(text: str) -> str:
         lines[first : last + 1] = [""] * (last - first + 1)
         lines[index] = "#" * min(level, 6) + " " + heading
     _blank_opening_fields(lines)
-    code = _Blocks(lines, set(titles)).rewrite()
+    levels = {index: level for index, (level, _, _) in titles.items()}
+    code = _Blocks(lines, levels).rewrite()
     by_paragraph(lines, code, replace_rst_roles)
     return "\n".join(lines)
 
@@ -220,10 +223,15 @@ def _block_end(lines: list[str], start: int, indent: int) -> int:
 class _Blocks:
     """One forward pass over the lines: explicit markup and literal blocks, in place."""
 
-    def __init__(self, lines: list[str], titles: set[int]) -> None:
+    def __init__(self, lines: list[str], titles: dict[int, int]) -> None:
         self.lines = lines
         self.titles = titles
+        """The level of each section title, by its line."""
         self.code = [False] * len(lines)
+        self.level = 0
+        """The level of the section or object description the pass is in."""
+        self._described: list[tuple[int, int]] = []
+        """The object descriptions the pass is inside: (line after each, its level)."""
 
     def rewrite(self) -> list[bool]:
         """Rewrite every block; which lines are code now."""
@@ -235,7 +243,10 @@ class _Blocks:
     def _at(self, index: int) -> int:
         """Rewrite the block starting at ``index``, if any; the next line to look at."""
         line = self.lines[index]
-        if self.code[index] or index in self.titles or not line.strip():
+        if index in self.titles:
+            self.level, self._described = self.titles[index], []
+            return index + 1
+        if self.code[index] or not line.strip():
             return index + 1
         match = _EXPLICIT.match(line)
         if match is not None:
@@ -266,7 +277,8 @@ class _Blocks:
         while body < end and _OPTION.match(lines[body]):
             body += 1
         lines[start + 1 : body] = [""] * (body - start - 1)
-        if name in SILENT_DIRECTIVES:
+        described = _describes(name, argument, any(line.strip() for line in lines[body:end]))
+        if name in SILENT_DIRECTIVES and not described:
             lines[start:end] = [""] * (end - start)
             return end
         indent = min((_indent(line) for line in lines[body:end] if line.strip()), default=0)
@@ -277,7 +289,23 @@ class _Blocks:
         lines[start] = argument_line(name, argument.strip()) if argument.strip() else ""
         # The body is dedented in place and read again: nested markup is handled in turn.
         lines[body:end] = [line[indent:] if line.strip() else "" for line in lines[body:end]]
+        if described:
+            self._heading(start, end, argument.strip())
         return body
+
+    def _heading(self, start: int, end: int, signature: str) -> None:
+        """An object description's line becomes a heading one level below the section (or
+        the description) it is in, titled by the name it describes; its signature, when
+        it says more, takes the blank line below."""
+        while self._described and self._described[-1][0] <= start:
+            self._described.pop()
+        outer = self._described[-1][1] if self._described else self.level
+        name = described_name(signature)
+        self.lines[start] = "#" * min(outer + 1, 6) + " " + name
+        self._described.append((end, outer + 1))
+        after = start + 1
+        if signature != name and after < end and not self.lines[after].strip():
+            self.lines[after] = f"`{signature.replace('`', '')}`"
 
     def _literal(self, index: int) -> int:
         """A paragraph ending in ``::`` introduces a literal block: an indented code block."""
@@ -305,6 +333,14 @@ class _Blocks:
             line = self.lines[index]
             self.lines[index] = "    " + line[indent:] if line.strip() else ""
             self.code[index] = True
+
+
+def _describes(name: str, argument: str, has_body: bool) -> bool:
+    """Whether the directive is an object description (:data:`OBJECT_DIRECTIVES`) of a
+    name: docutils' own ``class`` directive, bodiless, sets an attribute instead."""
+    if name not in OBJECT_DIRECTIVES or not argument.strip():
+        return False
+    return has_body or name != "class"
 
 
 def replace_rst_roles(text: str) -> str:

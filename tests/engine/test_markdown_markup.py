@@ -299,6 +299,63 @@ def test_rst_that_docutils_cannot_parse_is_still_chunked(monkeypatch: pytest.Mon
     assert "the quickstart" in converted and ".. note::" not in converted
 
 
+API_RST = """\
+Handle
+======
+
+API
+---
+
+.. c:function:: void uv_close(uv_handle_t* handle, uv_close_cb close_cb)
+
+    Request handle to be closed. This MUST be called on each handle before
+    memory is released.
+
+.. c:type:: void (*uv_close_cb)(uv_handle_t* handle)
+
+    Type definition for the callback passed to :c:func:`uv_close`.
+
+.. class:: Session(base_url=None)
+
+   A session keeps cookies between requests.
+
+   .. method:: get(url, **kwargs)
+
+      Send a GET request.
+
+.. class:: special
+
+A paragraph with a CSS class, which is docutils' class directive.
+
+.. envvar:: UV_THREADPOOL_SIZE
+
+   The size of the thread pool.
+"""
+
+
+def test_rst_object_descriptions_are_sections_titled_by_the_name_they_describe() -> None:
+    converted = rst_as_markdown(API_RST)
+    chunks = chunk_markdown(converted, 300, 15, 0)
+
+    assert converted.count("\n") == API_RST.count("\n")
+    assert [(c.title, c.line_start) for c in chunks] == [
+        ("Handle > API > uv_close", line_of(API_RST, "c:function")),
+        ("Handle > API > uv_close_cb", line_of(API_RST, "c:type")),
+        ("Handle > API > Session", line_of(API_RST, "Session(")),
+        ("Handle > API > Session > get", line_of(API_RST, "method::")),
+        ("Handle > API > UV_THREADPOOL_SIZE", line_of(API_RST, "envvar::")),
+    ]
+    # The signature, when it says more than the name, is the section's first line.
+    assert chunks[0].own_text.startswith(
+        "### uv_close\n`void uv_close(uv_handle_t* handle, uv_close_cb close_cb)`\nRequest"
+    )
+    assert "callback passed to uv_close." in chunks[1].own_text
+    assert "### Session\n`Session(base_url=None)`\nA session keeps" in chunks[2].own_text
+    # A bodiless ``class`` sets an attribute: no section, and its paragraph stays.
+    assert "special" not in converted
+    assert "A paragraph with a CSS class" in converted
+
+
 RST_PIECES = [
     "..", ".. ", ".. _x:", ".. note::", ".. code-block:: py", ".. toctree::", ".. |s| image:: x",
     ".. [1] foot", "   ", "      ", "::", "Title", "=====", "-----", "~~~", ":ref:`x <y>`",
