@@ -82,6 +82,24 @@ def described_name(argument: str) -> str:
     return found[1].strip(".:") or signature
 
 
+def describes(name: str, argument: str, has_body: bool) -> bool:
+    """Whether the directive is an object description (:data:`OBJECT_DIRECTIVES`) of a
+    name: docutils' own ``class`` directive, bodiless, sets an attribute instead."""
+    if name not in OBJECT_DIRECTIVES or not argument.strip():
+        return False
+    return has_body or name != "class"
+
+
+def description_heading(level: int, signature: str) -> tuple[str, str]:
+    """An object description's heading at ``level`` (at most 6), titled by the name it
+    describes, and the line that shows its signature when it says more than the name
+    (``""`` when not)."""
+    signature = signature.strip()
+    name = described_name(signature)
+    shown = f"`{signature.replace('`', '')}`" if signature != name else ""
+    return "#" * min(max(level, 1), 6) + " " + name, shown
+
+
 _ARGUMENT_IS_A_PATH = frozenset({"figure", "image", "include", "literalinclude"})
 _VERSION_PHRASES = {
     "versionadded": "Added in version",

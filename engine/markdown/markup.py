@@ -46,6 +46,8 @@ from engine.markdown.directives import (
     argument_line,
     by_paragraph,
     code_language,
+    describes,
+    description_heading,
     replace_roles,
 )
 from engine.markdown.rst import rst_as_markdown
@@ -139,7 +141,10 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
     Fences nested in a directive's body are code to this parse; the next pass finds them.
     """
     found = False
+    section = 0  # the level of the heading the fences are under
     for token in tokens:
+        if token.type == "heading_open" and token.level == 0:
+            section = int(token.tag[1:])
         if token.type not in ("fence", "colon_fence") or token.map is None:
             continue
         match = _DIRECTIVE.fullmatch(token.info.strip())
@@ -164,8 +169,16 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
             elif token.markup[0] == ":":
                 lines[body - 1] = ""  # an unclosed colon fence would hide the rest as code
             continue
-        if name in SILENT_DIRECTIVES:
+        described = describes(name, argument, any(x.strip() for x in lines[body:close]))
+        if name in SILENT_DIRECTIVES and not described:
             lines[first:end] = [""] * (end - first)
+            continue
+        if described and token.level == 0:  # a section of its own, as in reStructuredText
+            lines[first], shown = description_heading(section + 1, argument)
+            if shown and first + 1 < close and not lines[first + 1].strip():
+                lines[first + 1] = shown
+            if close < end:
+                lines[close] = ""
             continue
         if name in _RST_DIRECTIVES:  # its body is reStructuredText
             lines[first], lines[close:end] = "", [""] * (end - close)

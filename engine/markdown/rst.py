@@ -33,11 +33,11 @@ from typing import Any
 from engine.markdown.asciidoc import ASCIIDOC_SUFFIXES, asciidoc_as_markdown
 from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
-    OBJECT_DIRECTIVES,
     SILENT_DIRECTIVES,
     argument_line,
     by_paragraph,
-    described_name,
+    describes,
+    description_heading,
     replace_roles,
     role_text,
 )
@@ -277,7 +277,7 @@ class _Blocks:
         while body < end and _OPTION.match(lines[body]):
             body += 1
         lines[start + 1 : body] = [""] * (body - start - 1)
-        described = _describes(name, argument, any(line.strip() for line in lines[body:end]))
+        described = describes(name, argument, any(line.strip() for line in lines[body:end]))
         if name in SILENT_DIRECTIVES and not described:
             lines[start:end] = [""] * (end - start)
             return end
@@ -300,12 +300,11 @@ class _Blocks:
         while self._described and self._described[-1][0] <= start:
             self._described.pop()
         outer = self._described[-1][1] if self._described else self.level
-        name = described_name(signature)
-        self.lines[start] = "#" * min(outer + 1, 6) + " " + name
+        self.lines[start], shown = description_heading(outer + 1, signature)
         self._described.append((end, outer + 1))
         after = start + 1
-        if signature != name and after < end and not self.lines[after].strip():
-            self.lines[after] = f"`{signature.replace('`', '')}`"
+        if shown and after < end and not self.lines[after].strip():
+            self.lines[after] = shown
 
     def _literal(self, index: int) -> int:
         """A paragraph ending in ``::`` introduces a literal block: an indented code block."""
@@ -333,14 +332,6 @@ class _Blocks:
             line = self.lines[index]
             self.lines[index] = "    " + line[indent:] if line.strip() else ""
             self.code[index] = True
-
-
-def _describes(name: str, argument: str, has_body: bool) -> bool:
-    """Whether the directive is an object description (:data:`OBJECT_DIRECTIVES`) of a
-    name: docutils' own ``class`` directive, bodiless, sets an attribute instead."""
-    if name not in OBJECT_DIRECTIVES or not argument.strip():
-        return False
-    return has_body or name != "class"
 
 
 def replace_rst_roles(text: str) -> str:

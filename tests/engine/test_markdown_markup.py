@@ -356,6 +356,44 @@ def test_rst_object_descriptions_are_sections_titled_by_the_name_they_describe()
     assert "A paragraph with a CSS class" in converted
 
 
+MYST_API = """\
+# API
+
+Intro text.
+
+```{py:function} send(url, data=None)
+:noindex:
+
+Send data to a URL.
+```
+
+````{py:class} Session(base_url=None)
+
+A session.
+
+```{py:method} get(url)
+
+Send a GET request.
+```
+````
+"""
+
+
+def test_myst_object_descriptions_are_sections_as_in_rst() -> None:
+    lines = strip_markup(MYST_API.split("\n")).lines
+    chunks = chunk_markdown("\n".join(lines), 300, 15, 0)
+
+    assert len(lines) == MYST_API.count("\n") + 1
+    assert [(c.title, c.line_start) for c in chunks] == [
+        ("API", 1),
+        ("API > send", line_of(MYST_API, "{py:function}")),
+        ("API > Session", line_of(MYST_API, "{py:class}")),
+        ("API > Session > get", line_of(MYST_API, "{py:method}")),
+    ]
+    assert "## send\n`send(url, data=None)`\n\nSend data" in chunks[1].own_text
+    assert ":noindex:" not in "\n".join(lines)
+
+
 RST_PIECES = [
     "..", ".. ", ".. _x:", ".. note::", ".. code-block:: py", ".. toctree::", ".. |s| image:: x",
     ".. [1] foot", "   ", "      ", "::", "Title", "=====", "-----", "~~~", ":ref:`x <y>`",
