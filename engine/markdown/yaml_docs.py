@@ -17,6 +17,14 @@ file's own lines):
 * any other string value (an example's program, its input) becomes inline code on its
   line; keys, indicators and comments are blanked.
 
+A configuration documented by its comments is documentation too: a Helm chart's
+``values.yaml`` says what each setting does in the comments above it, and is the chart's
+manual of options. :func:`reads_as_commented` asks for :data:`DOC_MIN_WORDS` words of
+prose in its comments (a comment that is a line of configuration commented out does not
+count) and :data:`COMMENT_PROSE_SHARE` of its tokens; :func:`commented_as_markdown`
+rewrites it line for line: a key that opens a block is a heading of its depth, a
+comment is its text, any other line shows as it is, dedented.
+
 The YAML is composed by PyYAML's safe loader (libyaml's where installed), which builds
 nodes with their positions and constructs nothing; a node an alias names again is read once.
 A file it cannot read is no documentation.
@@ -29,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.markdown.plain import SENTENCE_END, is_word
+from engine.markdown.plain import SENTENCE_END, escape_line, is_word
 
 YAML_SUFFIXES = (".yml", ".yaml")
 DOC_MIN_WORDS = 100
@@ -42,6 +50,11 @@ PROSE_VALUE_SHARE = 0.5
 """The share of a value's tokens that must be words for it to read as prose."""
 SCRIPT_LINE_SHARE = 0.3
 """A value with this share of its lines ending as statements and blocks do is a script."""
+COMMENT_PROSE_SHARE = 0.2
+"""The share of a commented configuration's tokens that must be words of its prose
+comments (a workflow with a comment or two is configuration)."""
+COMMENT_PROSE_WORDS = 4
+"""A comment of fewer words is a label (``# Service options``), not an explanation."""
 MAX_DEPTH = 64
 """Nesting deeper than this is not walked (hostile input)."""
 _SCALAR_TAG = "tag:yaml.org,2002:str"
@@ -108,9 +121,86 @@ def reads_as_docs(text: str) -> bool:
     return prose >= DOC_MIN_WORDS and prose >= DOC_PROSE_SHARE * tokens
 
 
+_COMMENT = re.compile(r"^\s*#+\s?(.*)$")
+_TRAILING_COMMENT = re.compile(r"""^[^#'"]*?\s#+\s?(.*)$""")
+"""A comment after a value on its line (none is looked for after a quote)."""
+_BLOCK_KEY = re.compile(r"""^(?:-\s+)?("[^"]+"|'[^']+'|[^\s#'"{\[][^#]*?):\s*(?:#.*)?$""")
+"""A key whose value is the block below it (``prometheusSpec:``)."""
+
+
+def _comment_text(line: str) -> str | None:
+    """The text of the comment ``line`` holds (whole or after a value), or None."""
+    found = _COMMENT.match(line) or _TRAILING_COMMENT.match(line)
+    return found[1].strip() if found is not None else None
+
+
+def _prose_comment_words(lines: list[str]) -> int:
+    """Words in the file's comments that explain (runs of comment lines read together),
+    not lines of configuration commented out (``# tag: 1.0``) nor labels."""
+    words, run = 0, []
+    for line in [*lines, ""]:
+        text = _comment_text(line)
+        if text is not None and not _SHORT_FIELD.match(text):
+            run.append(text)
+            continue
+        tokens = " ".join(run).split()
+        counted = sum(1 for token in tokens if is_word(token))
+        if counted >= COMMENT_PROSE_WORDS and counted >= PROSE_VALUE_SHARE * len(tokens):
+            words += counted
+        run = []
+    return words
+
+
+def reads_as_commented(text: str) -> bool:
+    """Whether the YAML ``text`` is a configuration its comments document (module
+    docstring): enough words of explaining comments, a share of its tokens, and YAML
+    that PyYAML reads."""
+    tokens = len(text.split())
+    if tokens < DOC_MIN_WORDS or "#" not in text:
+        return False
+    prose = _prose_comment_words(text.splitlines())
+    if prose < DOC_MIN_WORDS or prose < COMMENT_PROSE_SHARE * tokens:
+        return False
+    return _compose(text) is not None
+
+
+def commented_as_markdown(text: str) -> str:
+    """A commented configuration rewritten as markdown, line for line: each key opening a
+    block a heading one level below the key it is in, each comment its text, every other
+    line as it is, dedented."""
+    out: list[str] = []
+    open_keys: list[int] = []  # the indentation of each key a heading was made for
+    above = 0  # where the comments right above this line start
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        comment = _COMMENT.match(line)
+        if comment is not None:
+            out.append(escape_line(comment[1].strip()))
+            continue
+        if not stripped or stripped in ("---", "..."):
+            out.append("")
+            above = len(out)
+            continue
+        while open_keys and open_keys[-1] >= indent:
+            open_keys.pop()
+        key = _BLOCK_KEY.match(stripped)
+        if key is not None and len(open_keys) < 6:
+            open_keys.append(indent)
+            # The comments above a key say what it is: they open its section.
+            out.append("#" * len(open_keys) + " " + key[1].strip("\"'"))
+            out[above:] = out[-1:] + out[above:-1]
+        else:
+            out.append(escape_line(stripped))
+        above = len(out)
+    return "\n".join(out)
+
+
 def yaml_as_markdown(text: str) -> str:
     """``text`` (YAML documentation) rewritten as markdown, line for line (module
     docstring); a file that cannot be read is returned blank, its lines kept."""
+    if not reads_as_docs(text) and reads_as_commented(text):
+        return commented_as_markdown(text)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out = [""] * len(lines)
     root = _compose(text)

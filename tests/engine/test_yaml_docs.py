@@ -10,7 +10,7 @@ from cli_support import git_repo, run_cli
 from project_files import sources, write
 
 from engine.core.config import load_config
-from engine.markdown.yaml_docs import reads_as_docs, yaml_as_markdown
+from engine.markdown.yaml_docs import reads_as_commented, reads_as_docs, yaml_as_markdown
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
@@ -137,3 +137,80 @@ def test_import_of_a_yaml_configuration_says_it_is_not_documentation(tmp_path: P
     assert done.returncode == 1 and "Traceback" not in done.stderr
     why = run_cli("sources", "--explain", "docker-compose.yml", cwd=project, home=home)
     assert why.stdout.startswith("out  docker-compose.yml  (other, not documentation or code)")
+
+
+VALUES = """\
+# Default values for the exporter chart.
+# This is a YAML-formatted file; declare variables to be passed into your templates.
+replicaCount: 1
+
+image:
+  repository: quay.io/prometheuscommunity/postgres-exporter
+  # if not set, the appVersion field from Chart.yaml is used
+  tag: ""
+  # pullSecrets:
+  #   - myRegistryKeySecretName
+
+# Settings of the ServiceMonitor that the Prometheus operator reads to find the
+# exporter, and how often it scrapes it.
+serviceMonitor:
+  # When set to true, a ServiceMonitor is created to configure the scraping
+  enabled: false
+  # How frequently Prometheus should scrape the exporter's metrics endpoint
+  interval: 30s
+  # Use the same authentication module for every target that is scraped
+  sharedAuthModule:
+    enabled: false
+
+# The connection to the database the exporter reads its statistics from: the
+# data source name, or a secret that holds it, when the password must stay out
+# of the chart's values and be kept in a Kubernetes secret instead.
+config:
+  datasource:
+    host: ""
+    # The password is read from this secret when it is set, never from the values
+    passwordSecret: {}
+"""
+
+
+def test_a_configuration_its_comments_document_is_documentation(tmp_path: Path) -> None:
+    workflow = "# Runs the tests on every push.\n" + CONFIGURATION["mkdocs.yml"]
+    write(tmp_path, {"charts/exporter/values.yaml": VALUES, "mkdocs.yml": workflow})
+    assert reads_as_commented(VALUES) and not reads_as_docs(VALUES)
+    assert not reads_as_commented(workflow)  # a comment or two: configuration
+    assert not any(reads_as_commented(text) for text in CONFIGURATION.values())
+    assert sources(tmp_path) == ["charts/exporter/values.yaml"]
+
+
+def test_a_commented_configuration_reads_as_markdown_line_for_line() -> None:
+    lines, source = yaml_as_markdown(VALUES).split("\n"), VALUES.split("\n")
+    assert len(lines) == len(source)
+    headings = [(i, line) for i, line in enumerate(lines) if line.startswith("#")]
+    assert headings == [
+        (4, "# image"),
+        # the comment above a key opens its section: the heading takes its first line
+        (11, "# serviceMonitor"),
+        (18, "## sharedAuthModule"),
+        (22, "# config"),
+        (26, "## datasource"),
+    ]
+    assert lines[12:15] == [
+        "Settings of the ServiceMonitor that the Prometheus operator reads to find the",
+        "exporter, and how often it scrapes it.",
+        "When set to true, a ServiceMonitor is created to configure the scraping",
+    ]
+    assert "interval: 30s" in lines and "- myRegistryKeySecretName" in lines  # dedented
+    assert lines[0].startswith("Default values")  # a comment is its text, not a heading
+
+
+def test_a_commented_configuration_is_searchable_by_its_keys(
+    tmp_path: Path, memory: Memory
+) -> None:
+    write(tmp_path, {"charts/exporter/values.yaml": VALUES})
+    assert Indexer(memory).run().errors == []
+    hits = memory.search("password read from this secret", mode="keyword").results
+    assert hits and hits[0].entry.file_path == "charts/exporter/values.yaml"
+    assert hits[0].entry.section_title.endswith("config > datasource")
+    assert "passwordSecret: {}" in hits[0].entry.content
+    titles = {h.entry.section_title for h in memory.search("scrape", mode="keyword").results}
+    assert any(t.endswith("serviceMonitor") for t in titles)
