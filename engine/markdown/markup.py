@@ -174,11 +174,7 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
             lines[first:end] = [""] * (end - first)
             continue
         if described and token.level == 0:  # a section of its own, as in reStructuredText
-            lines[first], shown = description_heading(section + 1, argument)
-            if shown and first + 1 < close and not lines[first + 1].strip():
-                lines[first + 1] = shown
-            if close < end:
-                lines[close] = ""
+            _describe(lines, (first, close, end), section + 1, argument)
             continue
         if name in _RST_DIRECTIVES:  # its body is reStructuredText
             lines[first], lines[close:end] = "", [""] * (end - close)
@@ -188,6 +184,17 @@ def _unwrap_directives(tokens: list[Token], lines: list[str]) -> bool:
         if close < end:
             lines[close] = ""
     return found
+
+
+def _describe(lines: list[str], span: tuple[int, int, int], level: int, signature: str) -> None:
+    """An object description's fence (opening line, closing line, end) as a heading at
+    ``level`` titled by the name it describes, its signature on the blank line below."""
+    first, close, end = span
+    lines[first], shown = description_heading(level, signature)
+    if shown and first + 1 < close and not lines[first + 1].strip():
+        lines[first + 1] = shown
+    if close < end:
+        lines[close] = ""
 
 
 def _closes(line: str, markup: str) -> bool:
