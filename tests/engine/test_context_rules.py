@@ -280,6 +280,12 @@ def test_a_statement_sentence_or_command_gives_its_value_away_to_its_kind(
     assert value not in redacted, redacted
 
 
+LINEAR_BOUND_S = 10.0
+"""What a megabyte may take, however loaded the machine: a complexity oracle, not a
+speed target (a quadratic reader or expression takes minutes; the speed of the rules is
+``python -m bench.secret_rules``')."""
+
+
 @pytest.mark.parametrize(
     "piece",
     [
@@ -300,7 +306,7 @@ def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> No
         started = time.perf_counter()
         for _ in reader(text):
             pass
-        assert time.perf_counter() - started < 5.0, reader.__name__
+        assert time.perf_counter() - started < LINEAR_BOUND_S, reader.__name__
 
 
 ROUND_3_FRAGMENTS = (
@@ -315,8 +321,9 @@ ROUND_3_FRAGMENTS = (
 
 @pytest.mark.parametrize("piece", ROUND_3_PIECES)
 def test_round_3_expressions_are_linear_on_a_megabyte(piece: str) -> None:
-    # Measured on the loaded 2-core machine: 0.6 s at most (a repeated prefix); a
-    # quadratic expression or a counted repetition gone wrong takes minutes.
+    # Measured on the 2-core machine: 0.6 s at most (a repeated prefix), 2.3 s with two
+    # benches and the suite running beside it; a quadratic expression or a counted
+    # repetition gone wrong takes minutes.
     rules = [
         rx
         for kind, rx, _ in CONTEXT_RULES
@@ -328,4 +335,4 @@ def test_round_3_expressions_are_linear_on_a_megabyte(piece: str) -> None:
             started = time.perf_counter()
             for _ in rx.finditer(text):
                 pass
-            assert time.perf_counter() - started < 2.0, (piece, rx.pattern[:60])
+            assert time.perf_counter() - started < LINEAR_BOUND_S, (piece, rx.pattern[:60])
