@@ -27,20 +27,19 @@ _ASCII_SEPARATORS = str.maketrans(
 
 
 def word_set(text: str) -> set[str]:
-    """The distinct terms of ``text``: :data:`WORD`'s runs as they are written and, of a
-    run joined by underscores, each of its parts, as the keyword index tokenizes it
-    (FTS5's ``unicode61`` separates at ``_``): a query for ``config`` finds
-    ``XDG_CONFIG_HOME`` by keyword, and the gate must see the word the index matched. An
-    ASCII text's runs are split at its other characters instead of matched one by one:
-    the same terms in 0.6 of the time (the relevance gate reads every candidate's text)."""
+    """The distinct terms of ``text`` (:data:`WORD`'s runs, as they are written). An
+    ASCII text's are split at its other characters instead of matched one by one: the
+    same terms in 0.6 of the time (the relevance gate reads every candidate's text)."""
     if text.isascii():
-        found = set(text.translate(_ASCII_SEPARATORS).split())
-    else:
-        found = set(WORD.findall(text))
-    joined = [w for w in found if "_" in w]
-    for word in joined:
-        found.update(part for part in word.split("_") if part)
-    return found
+        return set(text.translate(_ASCII_SEPARATORS).split())
+    return set(WORD.findall(text))
+
+
+def name_parts(words: set[str]) -> set[str]:
+    """The parts of the ``words`` joined by underscores (``xdg_config_home`` → ``xdg``,
+    ``config``, ``home``): the words the keyword index reads in them (FTS5's
+    ``unicode61`` separates at ``_``)."""
+    return {part for word in words if "_" in word for part in word.split("_") if part}
 
 
 MAX_QUERY_TERMS = 128

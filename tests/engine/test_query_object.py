@@ -190,7 +190,9 @@ def test_the_search_layer_writes_no_sql() -> None:
 )
 def test_a_texts_word_set_is_its_word_runs(text: str) -> None:
     """The gate's words of a text (split at separators when ASCII) are exactly the runs
-    the tokenizer's pattern finds, and the parts of those joined by underscores."""
+    the tokenizer's pattern finds; :func:`name_parts` the parts of those joined by
+    underscores."""
     runs = set(query_module.WORD.findall(text))
-    parts = {p for w in runs for p in w.split("_") if p}
-    assert query_module.word_set(text) == runs | parts
+    assert query_module.word_set(text) == runs
+    joined = [w for w in runs if "_" in w]
+    assert query_module.name_parts(runs) == {p for w in joined for p in w.split("_") if p}
