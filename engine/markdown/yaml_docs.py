@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from engine.markdown.plain import SENTENCE_END, escape_line, is_word
 
@@ -196,10 +196,19 @@ def commented_as_markdown(text: str) -> str:
     return "\n".join(out)
 
 
+def documented_by(text: str) -> Literal["values", "comments"] | None:
+    """How the YAML ``text`` is documentation, or None when it is not: by the prose of
+    its string values (:func:`reads_as_docs`), else by its comments
+    (:func:`reads_as_commented`). The one decision the index and the reader share."""
+    if reads_as_docs(text):
+        return "values"
+    return "comments" if reads_as_commented(text) else None
+
+
 def yaml_as_markdown(text: str) -> str:
     """``text`` (YAML documentation) rewritten as markdown, line for line (module
     docstring); a file that cannot be read is returned blank, its lines kept."""
-    if not reads_as_docs(text) and reads_as_commented(text):
+    if documented_by(text) == "comments":
         return commented_as_markdown(text)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out = [""] * len(lines)

@@ -342,10 +342,9 @@ def _kind_of(text: str, rel: str, dialect: str) -> tuple[str | None, str]:
     leaves it out when it is none. The readers are imported here: a run that meets no such
     file imports no markdown module (tests/engine/test_index_reads.py)."""
     if dialect == "yaml":
-        from engine.markdown.yaml_docs import reads_as_commented, reads_as_docs
+        from engine.markdown.yaml_docs import documented_by
 
-        documented = reads_as_docs(text) or reads_as_commented(text)
-        return ("yaml" if documented else None), NOT_DOCS_BY_CONTENT
+        return ("yaml" if documented_by(text) else None), NOT_DOCS_BY_CONTENT
     if dialect == "xml":
         from engine.markdown import xml_docs
 

@@ -10,7 +10,12 @@ from cli_support import git_repo, run_cli
 from project_files import sources, write
 
 from engine.core.config import load_config
-from engine.markdown.yaml_docs import reads_as_commented, reads_as_docs, yaml_as_markdown
+from engine.markdown.yaml_docs import (
+    documented_by,
+    reads_as_commented,
+    reads_as_docs,
+    yaml_as_markdown,
+)
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
@@ -88,6 +93,7 @@ def test_yaml_is_documentation_only_when_its_values_are_mostly_prose(tmp_path: P
     assert sources(tmp_path) == ["docs/content/manual/manual.yml"]
     report = {f.decision.rel: f for f in explain_sources(tmp_path, load_config(tmp_path)).files}
     assert report["docs/content/manual/manual.yml"].decision.rule == "YAML"
+    assert documented_by(MANUAL) == "values"
     for rel in CONFIGURATION:
         assert (report[rel].what, report[rel].decision.rule) == (
             "other",
@@ -177,8 +183,9 @@ def test_a_configuration_its_comments_document_is_documentation(tmp_path: Path) 
     workflow = "# Runs the tests on every push.\n" + CONFIGURATION["mkdocs.yml"]
     write(tmp_path, {"charts/exporter/values.yaml": VALUES, "mkdocs.yml": workflow})
     assert reads_as_commented(VALUES) and not reads_as_docs(VALUES)
-    assert not reads_as_commented(workflow)  # a comment or two: configuration
-    assert not any(reads_as_commented(text) for text in CONFIGURATION.values())
+    assert documented_by(VALUES) == "comments"
+    assert documented_by(workflow) is None  # a comment or two: configuration
+    assert not any(documented_by(text) for text in CONFIGURATION.values())
     assert sources(tmp_path) == ["charts/exporter/values.yaml"]
 
 
