@@ -176,6 +176,7 @@ STATEMENTS: list[tuple[str, str, str]] = [
     ("prose-secret", "the password for prod: Hunter2x!9", "Hunter2x!9"),
     ("prose-secret", "Credentials: admin / Zq8#pL3m", "Zq8#pL3m"),
     ("prose-secret", "login deploy/Pa55w0rd!x for the console", "Pa55w0rd!x"),
+    ("prose-secret", "Credentials for the staging dashboard: admin / Gx7!pL2qZm", "Gx7!pL2qZm"),
     ("prose-secret", "VPN password - Kq7#mP2x9 (rotate monthly)", "Kq7#mP2x9"),
     ("flag-secret", "sshpass -p 'hunter2!xQ' ssh deploy@host", "hunter2!xQ"),
     ("flag-secret", "sshpass -p 'Xk9#mq2W' ssh admin@host", "Xk9#mq2W"),

@@ -162,9 +162,12 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "prose-secret",
         # A user and the password after the word naming both: "credentials: admin / …",
-        # "login deploy/…".
+        # "login deploy/…", "credentials for the staging dashboard: admin / …" (what
+        # they are for said before a colon).
         re2.compile(
-            r"(?i)\b(?P<key>" + PAIR + r")[ \t]*:?[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
+            r"(?i)\b(?P<key>" + PAIR + r")"
+            r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?[ \t]*:|[ \t]*:?)"
+            r"[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"
         ),

@@ -67,6 +67,8 @@ ORDINARY = [
     "PASSWORD=$(cat /run/pw)",
     f"cert: {CERT}",
     "Use --password to set it.",
+    "Login for the docs site: user/password",
+    "Credentials for every service: name/ROLE, in the vault.",
     "mysql -u root -p mydb",
     "Authorization: Bearer <token>",
     "api_key: YOUR_API_KEY",
