@@ -28,7 +28,12 @@ from engine.analyzer.doc_kinds import (
 )
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
 from engine.analyzer.manifests import declared_major
-from engine.analyzer.testing_names import is_example_name, is_test_folder, is_test_name
+from engine.analyzer.testing_names import (
+    is_example_name,
+    is_test_folder,
+    is_test_name,
+    named_for_specs,
+)
 from engine.analyzer.translations import translation_of
 
 if TYPE_CHECKING:
@@ -73,6 +78,8 @@ _FOLDER_README = re.compile(r"^readme(?:\.[a-z]+)?$", re.IGNORECASE)
 the folder, written for its reader. In an example's folder it says what the example shows
 (terraform-aws-vpc's ``examples/secondary-cidr-blocks/README.md``, clikt's
 ``samples/json/README.md``): documentation, where the example's code is not the project's."""
+_CODE_LOOK_LIMIT = 2_000
+"""Files of a test folder looked through for code; past them it is taken as holding some."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
@@ -221,6 +228,7 @@ class NoiseClassifier:
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
         self._siblings: dict[str, Siblings] = {}
         self._doc_versions: dict[str, set[int]] = {}
+        self._coded: dict[str, bool] = {}
         self._major: tuple[int | None] | None = None
 
     def rendered(self, rel: str) -> str | None:
@@ -285,6 +293,8 @@ class NoiseClassifier:
                 return "examples", parent
             return self._licensed_copy(rel)
         kind, place = found
+        if kind == "tests" and is_prose_name(rel) and self._specification(place):
+            return None  # specs/asgi.rst: a folder of pages named for a specification
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
             return None  # docs/v3/examples/greet.md: a page of the declared docs site
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.listed_page(rel):
@@ -403,6 +413,32 @@ class NoiseClassifier:
                     continue  # one package of a monorepo's packages/, each with its licence
                 return "vendored", folder + "/"
         return None
+
+    def _specification(self, place: str) -> bool:
+        """Whether the test folder ``place`` (``specs/``) is named for a specification
+        (:func:`~engine.analyzer.testing_names.named_for_specs`) and holds no code: its
+        pages are documentation (asgiref's ``specs/``, the ASGI specification)."""
+        folder = place.rstrip("/")
+        if not place.endswith("/") or not named_for_specs(folder.rpartition("/")[2]):
+            return False
+        return not self._holds_code(folder)
+
+    def _holds_code(self, folder: str) -> bool:
+        """Whether ``folder`` holds a file of code at any depth, or more files than are
+        worth looking through (:data:`_CODE_LOOK_LIMIT`: taken as holding some). Cached."""
+        known = self._coded.get(folder)
+        if known is None:
+            from engine.analyzer.languages import is_code, language_of
+
+            known, seen = False, 0
+            for _, dirs, files in os.walk(self.root / folder):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                seen += len(files)
+                if seen > _CODE_LOOK_LIMIT or any(is_code(language_of(n)) for n in files):
+                    known = True
+                    break
+            self._coded[folder] = known
+        return known
 
     def _among_packages(self, folder: str) -> bool:
         """Whether ``folder`` holds a package manifest, as does a folder beside it: one of

@@ -61,6 +61,12 @@ folders hold tests by a convention their words do not tell, each taken on its me
   the projects that follow it (OpenSSH, tmux: shell scripts and the configurations they
   load), run by ``make regress``.
 
+A folder named for ``spec`` or ``specs`` that holds no code is a specification's, not
+a test suite's: asgiref's ``specs/`` is the ASGI specification, pages only, where RSpec's
+``spec/`` holds the Ruby that runs (:func:`named_for_specs`; the content is
+:class:`engine.analyzer.noise.NoiseClassifier`'s to look at). A ``tests/`` folder holds
+tests whatever it holds: its pages are fixtures or notes on the suite.
+
 Not test folders: ``unittest/`` (CPython's ``Lib/unittest/`` is the framework), ``bench/``
 (as often a tool's workbench as its benchmarks), a test word inside a word or between
 others (``testutils/``; shelf's ``shelf_test_handler/``, a package for testing handlers).
@@ -158,6 +164,19 @@ def _test_folder(name: str, top: bool) -> bool:
         return True
     words = _words(name)
     return bool(words) and (words[0] in TEST_WORDS or words[-1] in TEST_WORDS)
+
+
+SPEC_WORDS = frozenset({"spec", "specs"})
+"""The test words that also name a specification (the module's docstring)."""
+
+
+def named_for_specs(name: str) -> bool:
+    """Whether the test folder called ``name`` is one by ``spec`` or ``specs`` alone
+    (``spec/``, ``api-specs/``), a word that names a specification as often as RSpec's
+    tests: whether it holds tests its content says (:mod:`engine.analyzer.noise`)."""
+    words = _words(name)
+    ends = {words[0], words[-1]} if words else set()
+    return bool(ends & SPEC_WORDS) and not ends & (TEST_WORDS - SPEC_WORDS)
 
 
 def is_test_path(rel: str) -> bool:

@@ -14,6 +14,7 @@ from engine.core.errors import ConfigError, InvalidInputError
 from engine.core.models import Source
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
+from engine.services.source_report import explain_sources
 from engine.services.sources import SourceSet, pattern_for
 
 
@@ -43,6 +44,24 @@ def test_default_sources_are_the_projects_own_docs_without_noise(tmp_path: Path)
     for rel in kept + left_out:
         write(tmp_path, rel)
     assert sources(tmp_path) == sorted(kept)
+
+
+def test_a_folder_named_for_specs_that_holds_no_code_holds_a_specification(
+    tmp_path: Path,
+) -> None:
+    # A protocol's specification in specs/ (asgiref's ASGI spec): pages only, no test runs.
+    for rel in ["specs/asgi.rst", "specs/www.rst", "specs/lifespan.rst"]:
+        write(tmp_path, rel, "The protocol\n============\n\nWhat a server sends.\n")
+    # RSpec's spec/ runs tests: its pages stay the tests', however deep the code is; a
+    # tests/ folder holds tests whatever it holds.
+    write(tmp_path, "spec/README.md")
+    write(tmp_path, "spec/models/user_spec.rb", "describe User do\nend\n")
+    write(tmp_path, "tests/README.md")
+    assert sources(tmp_path) == ["specs/asgi.rst", "specs/lifespan.rst", "specs/www.rst"]
+    report = {f.decision.rel: f for f in explain_sources(tmp_path, load_config(tmp_path)).files}
+    assert not report["tests/README.md"].decision.included
+    assert report["tests/README.md"].decision.rule.startswith("tests")
+    assert report["specs/asgi.rst"].decision.included
 
 
 def test_gitignored_files_and_translations_are_left_out(tmp_path: Path) -> None:

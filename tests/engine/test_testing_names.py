@@ -18,7 +18,7 @@ from project_files import write
 
 from engine.analyzer.definitions import definition_drafts
 from engine.analyzer.noise import NoiseClassifier, classify_path
-from engine.analyzer.testing_names import is_test_path
+from engine.analyzer.testing_names import is_test_path, named_for_specs
 from engine.core.config import load_config
 from engine.core.models import Source
 from engine.services.discovery import run_discovery
@@ -220,3 +220,12 @@ def test_cli_sources_explains_an_example_named_program(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "out  shell/completion-examples.nu  (code, examples" in done.stdout
     assert "in   shell/completion.nu  (code, Nu/Nushell)" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("folder", "expected"),
+    [("specs", True), ("spec", True), ("api-specs", True), ("SpecFiles", True),
+     ("tests", False), ("spec-tests", False), ("test_specs", False), ("inspect", False)],
+)  # fmt: skip
+def test_a_folder_named_for_specs_alone_is_told_apart(folder: str, expected: bool) -> None:
+    assert named_for_specs(folder) is expected
