@@ -108,6 +108,13 @@ _PACKAGE_MANIFEST = re.compile(
 """The file that makes a folder a package in its language's package manager."""
 _VERSION_DIR = re.compile(r"^(?:v|version[-_]?)(\d+)(?:\.(?:\d+|x))*$", re.IGNORECASE)
 """A docs folder named for a version: ``v2``, ``v1.x``, ``version-3.1``."""
+_VERSIONED_DOCS = re.compile(r"^(?:(?P<id>[\w-]+)_)?versioned_docs$")
+"""Docusaurus's folder of released versions' docs (``<id>_`` for a second docs plugin)."""
+_COPY_SHARE = 0.5
+"""The share of a versioned document's lines that the current one must hold for it to be
+a copy of it."""
+_COPY_READ_BYTES = 4 << 20
+"""How much of each document the comparison reads."""
 _DOCS_EXAMPLE_SOURCE = re.compile(r"\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|sh)$")
 
 
@@ -343,6 +350,53 @@ class NoiseClassifier:
         return None if folder and self.decide(f"{folder}/_") else manifest
 
     def older_version(self, rel: str) -> str | None:
+        """The folder of an earlier version's documentation that holds ``rel``
+        (:meth:`snapshot`, :meth:`older_in_site`), else ``None``."""
+        return self.snapshot(rel) or self.older_in_site(rel)
+
+    def snapshot(self, rel: str) -> str | None:
+        """The folder holding ``rel`` when it keeps a copy of a released version's
+        documentation beside the current one, else ``None``:
+
+        - Docusaurus's ``versioned_docs/`` (or ``<id>_versioned_docs/``) beside the
+          ``versions.json`` that declares its versions: each ``version-*`` folder is a
+          release's copy of ``docs/``, which is the current documentation;
+        - a document in a folder named for a version (``v1.7/``) whose parent holds the
+          same file unversioned, most of the copy's lines in it (jq's
+          ``docs/content/manual/v1.7/manual.yml`` beside ``manual.yml``). Code is never a
+          copy so: ``api/v1/types.go`` beside ``api/types.go`` is a package of its own.
+        """
+        parts = rel.split("/")
+        for depth, folder in enumerate(parts[:-1]):
+            above = "".join(part + "/" for part in parts[:depth])
+            versioned = _VERSIONED_DOCS.match(folder)
+            if versioned is not None:
+                declared = f"{versioned['id'] + '_' if versioned['id'] else ''}versions.json"
+                if (self.root / above / declared).is_file():
+                    return f"{above}{folder}/"
+            if _VERSION_DIR.match(folder) and self._copied(
+                rel, above + "/".join(parts[depth + 1 :])
+            ):
+                return f"{above}{folder}/"
+        return None
+
+    def _copied(self, rel: str, current: str) -> bool:
+        """Whether the document ``rel`` is a copy of ``current``'s (most of its lines are
+        in it); code is never one."""
+        from engine.analyzer.languages import is_code, language_of
+
+        if is_code(language_of(rel.rpartition("/")[2])):
+            return False
+        try:
+            with open(self.root / current, "rb") as now, open(self.root / rel, "rb") as kept:
+                present = set(now.read(_COPY_READ_BYTES).split(b"\n"))
+                lines = [line for line in kept.read(_COPY_READ_BYTES).split(b"\n") if line.strip()]
+        except OSError:
+            return False
+        same = sum(1 for line in lines if line in present)
+        return bool(lines) and same >= _COPY_SHARE * len(lines)
+
+    def older_in_site(self, rel: str) -> str | None:
         """The folder (``docs/v2/``) when the page ``rel`` documents an earlier version of
         the project than the one its docs site also holds, else ``None``.
 

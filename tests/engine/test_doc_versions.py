@@ -52,3 +52,48 @@ def test_one_version_folder_or_an_undeclared_folder_is_not_a_versioned_site(
     noise = NoiseClassifier(tmp_path)
     assert noise.kind("docs/v2/flags.md") is None
     assert noise.kind("notes/v1/a.md") is None  # no docs tool declares notes/
+
+
+def test_docusaurus_versioned_docs_are_the_releases_copies(tmp_path: Path) -> None:
+    page = "# Intro\n\nInstall the tool and configure it for your project.\n"
+    write(tmp_path, {
+        "website/docusaurus.config.js": "module.exports = {};\n",
+        "website/versions.json": '["2.0", "1.0"]\n',
+        "website/docs/intro.md": page,
+        "website/versioned_docs/version-2.0/intro.md": page,
+        "website/versioned_docs/version-1.0/intro.md": page,
+        "website/api_versions.json": '["1.0"]\n',  # a second docs plugin, id "api"
+        "website/api_versioned_docs/version-1.0/client.md": page,
+        "other/versioned_docs/version-1.0/intro.md": page,  # no versions.json: no such site
+    })  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    for rel in ("website/versioned_docs/version-2.0/intro.md",
+                "website/versioned_docs/version-1.0/intro.md"):  # fmt: skip
+        assert noise.decide(rel) == ("old-versions", "website/versioned_docs/")
+    assert noise.kind("website/api_versioned_docs/version-1.0/client.md") == "old-versions"
+    assert noise.kind("other/versioned_docs/version-1.0/intro.md") is None
+    assert "website/docs/intro.md" in sources(tmp_path)
+
+
+def test_a_versioned_copy_beside_the_current_document_is_an_older_version(
+    tmp_path: Path,
+) -> None:
+    manual = "".join(f"- title: Section {n}\n  body: What option {n} does.\n" for n in range(40))
+    older = manual.replace("option 3 ", "the old option 3 ")  # one line differs
+    write(tmp_path, {
+        "docs/manual/manual.yml": manual,
+        "docs/manual/v1.7/manual.yml": older,
+        "docs/manual/v1.8/manual.yml": manual,
+        # the same name, another document: the v3 manual's index beside the site's home
+        "guide/index.md": "# Welcome\n\nThe project's home page.\n",
+        "guide/v3/index.md": "# Version 3\n\nWhat changed in version 3.\n",
+        # code is never a copy: each API version is a package of its own
+        "api/types.py": "class User:\n    name: str\n",
+        "api/v1/types.py": "class User:\n    name: str\n",
+    })  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    assert noise.decide("docs/manual/v1.7/manual.yml") == ("old-versions", "docs/manual/v1.7/")
+    assert noise.decide("docs/manual/v1.8/manual.yml") == ("old-versions", "docs/manual/v1.8/")
+    assert noise.kind("docs/manual/manual.yml") is None
+    assert noise.kind("guide/v3/index.md") is None
+    assert noise.kind("api/v1/types.py") is None
