@@ -13,11 +13,12 @@ prompt hook or keyword search.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -70,13 +71,60 @@ def _parser() -> MarkdownIt:
     return parser
 
 
-def _parse(text: str) -> list[Token]:
+_INLINE_MARKUP = re.compile(r"[\[\]`\\&<*_!]")
+"""A character that may open inline markup; a heading without one is its own text."""
+
+
+def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
+    """A heading's text as its reader sees it, on one line: links and images show their
+    text (a reference link's too: ``Hashing ([Java][Hashing]/[Kotlin][HashingKt])`` →
+    ``Hashing (Java/Kotlin)``), inline HTML and ``*`` emphasis marks are dropped, entities
+    and escapes show their character (``&ensp;`` a space), inline code stays in its
+    backticks. Underscores stay: ``__init__`` and ``_private`` name code far more often
+    than they emphasise, and so does what reads as a type's parameter (``Option<T>``).
+    ``env``: the document's parse's (its link reference definitions)."""
+    if _INLINE_MARKUP.search(source) is None:
+        return " ".join(source.split())
+    shown: list[str] = []
+    for inline in _inline_parser().parseInline(source, dict(env or {})):
+        for child in inline.children or ():
+            if child.type in ("text", "image"):  # an image's content is its alt text
+                shown.append(child.content)
+            elif child.type == "code_inline":
+                shown.append(child.markup + child.content + child.markup)
+            elif child.type in ("softbreak", "hardbreak"):
+                shown.append(" ")
+            elif child.type.startswith(("em_", "strong_")) and "_" in child.markup:
+                shown.append(child.markup)
+            elif child.type == "html_inline" and _HTML_TAG.match(child.content) is None:
+                shown.append(child.content)
+    return " ".join("".join(shown).split()) or " ".join(source.split())
+
+
+_HTML_TAG = re.compile(
+    r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span"
+    r"|strong|sub|sup|u|wbr)\b|<!--",
+    re.IGNORECASE,
+)
+"""Inline HTML a heading uses for its looks or its anchor (dropped); any other ``<…>``
+reads as text (``Option<T>``)."""
+
+
+@cache
+def _inline_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def parse_blocks(text: str, env: dict[str, Any] | None = None) -> list[Token]:
     """markdown-it's block tokens for ``text`` (CommonMark)."""
-    return parse_tokens(_parser(), text)
+    return parse_tokens(_parser(), text, env)
 
 
-def parse_tokens(parser: MarkdownIt, text: str) -> list[Token]:
-    """``parser``'s tokens for ``text``, with the cyclic garbage collector paused.
+def parse_tokens(parser: MarkdownIt, text: str, env: dict[str, Any] | None = None) -> list[Token]:
+    """``parser``'s tokens for ``text``, with the cyclic garbage collector paused; ``env``
+    receives what the parse learns (the link reference definitions).
 
     A large document makes hundreds of thousands of tokens, none of them in a reference
     cycle; letting the collector walk them over and over doubled the parse time.
@@ -84,7 +132,7 @@ def parse_tokens(parser: MarkdownIt, text: str) -> list[Token]:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return parser.parse(text)
+        return parser.parse(text, env)
     finally:
         if enabled:
             gc.enable()
@@ -95,7 +143,8 @@ def block_map(lines: Sequence[str]) -> BlockMap:
     roles = [FenceRole.NONE] * len(lines)
     code = [False] * len(lines)
     headings: dict[int, Heading] = {}
-    tokens = _parse("\n".join(lines))
+    env: dict[str, Any] = {}
+    tokens = parse_blocks("\n".join(lines), env)
     for index, token in enumerate(tokens):
         if token.map is None:
             continue
@@ -106,8 +155,9 @@ def block_map(lines: Sequence[str]) -> BlockMap:
         elif token.type == "code_block":
             code[first:end] = [True] * (end - first)
         elif token.type == "heading_open" and token.level == 0:
-            text = " ".join(tokens[index + 1].content.split())
-            headings[first] = Heading(int(token.tag[1]), text, end - 1)
+            headings[first] = Heading(
+                int(token.tag[1]), heading_text(tokens[index + 1].content, env), end - 1
+            )
     return BlockMap(roles, code, headings)
 
 

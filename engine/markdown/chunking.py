@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.markdown.blocks import FenceRole, block_map, plain_text_fence
+from engine.markdown.contents import blank_contents
 from engine.markdown.markup import strip_markup
 from engine.markdown.parse import normalise_newlines
 from engine.markdown.sections import MIN_PROSE_CHARS, Outline, path_line
@@ -173,7 +174,7 @@ class _Document:
 
     def __init__(self, text: str, chunk_size: int) -> None:
         markup = strip_markup(text.split("\n"))
-        self.lines = markup.lines
+        self.lines = blank_contents(markup.lines)
         self.text = "\n".join(self.lines)
         self.size = chunk_size
         blocks = block_map(self.lines)

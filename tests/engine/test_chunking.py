@@ -93,6 +93,25 @@ def test_titles_are_heading_paths() -> None:
     ]
 
 
+def test_titles_are_the_headings_as_their_reader_sees_them() -> None:
+    text = (
+        "# Anyhow&ensp;¯\\\\\\_(°ペ)\\_/¯ <a name=\"top\"></a>\nabout\n"
+        "## Hashing ([Java][Hashing]/[Kotlin][HashingKt])\na\n"
+        "## Compared with [`got`](https://github.com/sindresorhus/got)\nb\n"
+        "## The *fastest* way to call `__init__` on Option<T>\nc\n"
+        "\n[Hashing]: https://example.com/java\n[HashingKt]: https://example.com/kotlin\n"
+    )
+
+    titles = [c.title.rpartition(" > ")[2] for c in chunk_markdown(text)]
+
+    assert titles == [
+        "Anyhow ¯\\_(°ペ)_/¯",
+        "Hashing (Java/Kotlin)",
+        "Compared with `got`",
+        "The fastest way to call `__init__` on Option<T>",
+    ]
+
+
 # Rule 3: blank sections vanish; a heading with no text joins the next section's chunk.
 
 
