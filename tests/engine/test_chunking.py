@@ -95,7 +95,7 @@ def test_titles_are_heading_paths() -> None:
 
 def test_titles_are_the_headings_as_their_reader_sees_them() -> None:
     text = (
-        "# Anyhow&ensp;¯\\\\\\_(°ペ)\\_/¯ <a name=\"top\"></a>\nabout\n"
+        '# Anyhow&ensp;¯\\\\\\_(°ペ)\\_/¯ <a name="top"></a>\nabout\n'
         "## Hashing ([Java][Hashing]/[Kotlin][HashingKt])\na\n"
         "## Compared with [`got`](https://github.com/sindresorhus/got)\nb\n"
         "## The *fastest* way to call `__init__` on Option<T>\nc\n"
