@@ -78,6 +78,14 @@ _FOLDER_README = re.compile(r"^readme(?:\.[a-z]+)?$", re.IGNORECASE)
 the folder, written for its reader. In an example's folder it says what the example shows
 (terraform-aws-vpc's ``examples/secondary-cidr-blocks/README.md``, clikt's
 ``samples/json/README.md``): documentation, where the example's code is not the project's."""
+_SHIPPED_FOLDERS = {
+    "lib": re.compile(r"mix\.exs|[\w.-]+\.gemspec"),
+    "src": re.compile(r"shard\.yml"),
+}
+"""A folder every file of which a package manager builds into the package or ships, and
+the manifest that says so beside it: mix compiles ``lib/`` (``elixirc_paths``), a gemspec
+puts ``lib/`` on the load path (``require_paths``), Crystal's shards require from ``src/``.
+Their tests live in ``test/`` or ``spec/``, never there."""
 _CODE_LOOK_LIMIT = 2_000
 """Files of a test folder looked through for code; past them it is taken as holding some."""
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
@@ -236,6 +244,7 @@ class NoiseClassifier:
         self._siblings: dict[str, Siblings] = {}
         self._doc_versions: dict[str, set[int]] = {}
         self._coded: dict[str, bool] = {}
+        self._manifests: dict[tuple[str, str], bool] = {}
         self._major: tuple[int | None] | None = None
 
     def rendered(self, rel: str) -> str | None:
@@ -300,6 +309,8 @@ class NoiseClassifier:
                 return "examples", parent
             return self._licensed_copy(rel)
         kind, place = found
+        if kind == "tests" and self.shipped(rel):
+            return None  # lib/plug/test.ex: the library's testing API, which mix compiles
         if kind == "tests" and is_prose_name(rel) and self._specification(place):
             return None  # specs/asgi.rst: a folder of pages named for a specification
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
@@ -467,6 +478,31 @@ class NoiseClassifier:
                     continue  # one package of a monorepo's packages/, each with its licence
                 return "vendored", folder + "/"
         return None
+
+    def shipped(self, rel: str) -> bool:
+        """Whether ``rel`` is in the folder a package manager builds or ships whole
+        (:data:`_SHIPPED_FOLDERS`: ``lib/`` beside ``mix.exs`` or a ``.gemspec``, ``src/``
+        beside ``shard.yml``): the package's code, whatever its name says. A test there
+        would be compiled into the library; a file or folder named for tests there is the
+        library's testing API (Plug's ``lib/plug/test.ex``, Phoenix's
+        ``lib/phoenix/test/``, crystal-db's ``src/spec.cr``), its tests kept in
+        ``test/`` or ``spec/`` beside."""
+        parts = rel.split("/")
+        for depth, folder in enumerate(parts[:-1]):
+            manifest = _SHIPPED_FOLDERS.get(folder)
+            if manifest is not None and self._holds_manifest("/".join(parts[:depth]), manifest):
+                return True
+        return False
+
+    def _holds_manifest(self, folder: str, manifest: re.Pattern[str]) -> bool:
+        """Whether ``folder`` holds a file named as ``manifest`` says. Cached."""
+        key = (folder, manifest.pattern)
+        known = self._manifests.get(key)
+        if known is None:
+            names = (e.name for e in listing(self.root / folder) if e.is_file())
+            known = any(manifest.fullmatch(name) for name in names)
+            self._manifests[key] = known
+        return known
 
     def _specification(self, place: str) -> bool:
         """Whether the test folder ``place`` (``specs/``) is named for a specification

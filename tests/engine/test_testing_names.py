@@ -229,3 +229,29 @@ def test_cli_sources_explains_an_example_named_program(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_a_folder_named_for_specs_alone_is_told_apart(folder: str, expected: bool) -> None:
     assert named_for_specs(folder) is expected
+
+
+@pytest.mark.parametrize(
+    ("manifest", "api", "tests"),
+    [
+        ("mix.exs", ["lib/plug/test.ex", "lib/plug/adapters/test/conn.ex"], "test/conn_test.exs"),
+        ("shard.yml", ["src/spec.cr"], "spec/db_spec.cr"),
+        ("rack-test.gemspec", ["lib/rack/test.rb"], "spec/rack/test_spec.rb"),
+        ("apps/web/mix.exs", ["apps/web/lib/web/test/helpers.ex"], "apps/web/test/web_test.exs"),
+    ],
+)  # fmt: skip
+def test_what_a_package_manager_ships_whole_is_code_whatever_its_name(
+    tmp_path: Path, manifest: str, api: list[str], tests: str
+) -> None:
+    write(tmp_path, {manifest: "", tests: "", **dict.fromkeys(api, "")})
+    noise = NoiseClassifier(tmp_path)
+    assert [noise.kind(rel) for rel in api] == [None] * len(api)
+    assert noise.kind(tests) == "tests"
+
+
+def test_a_lib_folder_no_manifest_ships_keeps_its_tests(tmp_path: Path) -> None:
+    # Python ships tests inside packages (numpy/tests/); a lib/ of its own says nothing.
+    write(tmp_path, {"pyproject.toml": "", "lib/tests/test_core.py": "", "lib/test.py": ""})
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("lib/tests/test_core.py") == "tests"
+    assert noise.kind("lib/test.py") == "tests"
