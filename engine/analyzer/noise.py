@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -86,8 +86,16 @@ _SHIPPED_FOLDERS = {
 the manifest that says so beside it: mix compiles ``lib/`` (``elixirc_paths``), a gemspec
 puts ``lib/`` on the load path (``require_paths``), Crystal's shards require from ``src/``.
 Their tests live in ``test/`` or ``spec/``, never there."""
-_CODE_LOOK_LIMIT = 2_000
-"""Files of a test folder looked through for code; past them it is taken as holding some."""
+_LOOK_LIMIT = 2_000
+"""Files of a folder looked through for a kind of file; past them it is taken as holding
+one."""
+
+
+def _is_feature(name: str) -> bool:
+    """Whether the file called ``name`` is a Gherkin feature (Cucumber's, Behat's, behave's)."""
+    return name.lower().endswith(".feature")
+
+
 _DOC_PAGE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "third-party", "thirdparty", "3rdparty",
@@ -243,7 +251,7 @@ class NoiseClassifier:
         self._decided: dict[str, tuple[NoiseKind, str] | None] = {}
         self._siblings: dict[str, Siblings] = {}
         self._doc_versions: dict[str, set[int]] = {}
-        self._coded: dict[str, bool] = {}
+        self._held: dict[tuple[str, str], bool] = {}
         self._manifests: dict[tuple[str, str], bool] = {}
         self._major: tuple[int | None] | None = None
 
@@ -304,6 +312,8 @@ class NoiseClassifier:
         if (translated := translation_of(self.root, rel)) is not None:
             return "translations", translated
         found = decide_path(rel)
+        if found is None and (suite := self.cucumber_suite(rel)) is not None:
+            found = ("tests", suite)
         if found is None:
             if own.attribute(rel, "linguist-documentation") and not _DOC_PAGE.search(rel):
                 return "examples", parent
@@ -515,19 +525,37 @@ class NoiseClassifier:
 
     def _holds_code(self, folder: str) -> bool:
         """Whether ``folder`` holds a file of code at any depth, or more files than are
-        worth looking through (:data:`_CODE_LOOK_LIMIT`: taken as holding some). Cached."""
-        known = self._coded.get(folder)
-        if known is None:
-            from engine.analyzer.languages import is_code, language_of
+        worth looking through (:data:`_LOOK_LIMIT`: taken as holding some). Cached."""
+        from engine.analyzer.languages import is_code, language_of
 
+        return self._holds(folder, "code", lambda name: is_code(language_of(name)))
+
+    def cucumber_suite(self, rel: str) -> str | None:
+        """Where ``rel`` is a Cucumber suite's, the place that says so, else ``None``: a
+        Gherkin feature (``.feature``) anywhere, and every file of a ``features/`` folder
+        that holds features (Cucumber's layout: its ``step_definitions/``, ``steps/`` and
+        ``support/`` code beside them). A ``features/`` folder without one is code (an
+        app's feature modules)."""
+        parts = rel.split("/")
+        for depth, folder in enumerate(parts[:-1]):
+            place = "/".join(parts[: depth + 1])
+            if folder.lower() == "features" and self._holds(place, "features", _is_feature):
+                return place + "/"
+        return "" if _is_feature(parts[-1]) else None
+
+    def _holds(self, folder: str, kind: str, wanted: Callable[[str], bool]) -> bool:
+        """Whether ``folder`` holds, at any depth, a file whose name is ``wanted`` (or
+        more files than :data:`_LOOK_LIMIT`: taken as holding one); cached by ``kind``."""
+        known = self._held.get((folder, kind))
+        if known is None:
             known, seen = False, 0
             for _, dirs, files in os.walk(self.root / folder):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 seen += len(files)
-                if seen > _CODE_LOOK_LIMIT or any(is_code(language_of(n)) for n in files):
+                if seen > _LOOK_LIMIT or any(wanted(name) for name in files):
                     known = True
                     break
-            self._coded[folder] = known
+            self._held[(folder, kind)] = known
         return known
 
     def _among_packages(self, folder: str) -> bool:

@@ -255,3 +255,21 @@ def test_a_lib_folder_no_manifest_ships_keeps_its_tests(tmp_path: Path) -> None:
     noise = NoiseClassifier(tmp_path)
     assert noise.kind("lib/tests/test_core.py") == "tests"
     assert noise.kind("lib/test.py") == "tests"
+
+
+def test_a_cucumber_suite_is_tests_and_a_features_folder_of_code_is_code(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "features/digest_authentication.feature": "Feature: Digest authentication\n",
+        "features/steps/httparty_steps.rb": "When /the request/ do\nend\n",
+        "features/support/env.rb": "require 'httparty'\n",
+        "src/features/cart/slice.ts": "export const cart = 1;\n",  # an app's feature module
+        "acceptance/login.feature": "Feature: Login\n",
+        "lib/httparty/request.rb": "class Request\nend\n",
+    })  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    assert noise.decide("features/steps/httparty_steps.rb") == ("tests", "features/")
+    assert noise.kind("features/support/env.rb") == "tests"
+    assert noise.kind("features/digest_authentication.feature") == "tests"
+    assert noise.kind("acceptance/login.feature") == "tests"
+    assert noise.kind("src/features/cart/slice.ts") is None
+    assert noise.kind("lib/httparty/request.rb") is None
