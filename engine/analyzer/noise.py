@@ -87,8 +87,7 @@ the manifest that says so beside it: mix compiles ``lib/`` (``elixirc_paths``), 
 puts ``lib/`` on the load path (``require_paths``), Crystal's shards require from ``src/``.
 Their tests live in ``test/`` or ``spec/``, never there."""
 _LOOK_LIMIT = 2_000
-"""Files of a folder looked through for a kind of file; past them it is taken as holding
-one."""
+"""Files of a folder looked through for a kind of file (:meth:`NoiseClassifier._holds`)."""
 
 
 def _is_feature(name: str) -> bool:
@@ -524,11 +523,11 @@ class NoiseClassifier:
         return not self._holds_code(folder)
 
     def _holds_code(self, folder: str) -> bool:
-        """Whether ``folder`` holds a file of code at any depth, or more files than are
-        worth looking through (:data:`_LOOK_LIMIT`: taken as holding some). Cached."""
+        """Whether ``folder`` holds a file of code at any depth (past :data:`_LOOK_LIMIT`
+        files, taken as holding some). Cached."""
         from engine.analyzer.languages import is_code, language_of
 
-        return self._holds(folder, "code", lambda name: is_code(language_of(name)))
+        return self._holds(folder, "code", lambda name: is_code(language_of(name)), past=True)
 
     def cucumber_suite(self, rel: str) -> str | None:
         """Where ``rel`` is a Cucumber suite's, the place that says so, else ``None``: a
@@ -539,21 +538,27 @@ class NoiseClassifier:
         parts = rel.split("/")
         for depth, folder in enumerate(parts[:-1]):
             place = "/".join(parts[: depth + 1])
-            if folder.lower() == "features" and self._holds(place, "features", _is_feature):
+            if folder.lower() == "features" and self._holds(
+                place, "features", _is_feature, past=False
+            ):
                 return place + "/"
         return "" if _is_feature(parts[-1]) else None
 
-    def _holds(self, folder: str, kind: str, wanted: Callable[[str], bool]) -> bool:
-        """Whether ``folder`` holds, at any depth, a file whose name is ``wanted`` (or
-        more files than :data:`_LOOK_LIMIT`: taken as holding one); cached by ``kind``."""
+    def _holds(self, folder: str, kind: str, wanted: Callable[[str], bool], *, past: bool) -> bool:
+        """Whether ``folder`` holds, at any depth, a file whose name is ``wanted``; past
+        :data:`_LOOK_LIMIT` files without one, ``past`` (the answer that changes nothing:
+        a test folder stays one, a folder of code stays code). Cached by ``kind``."""
         known = self._held.get((folder, kind))
         if known is None:
             known, seen = False, 0
             for _, dirs, files in os.walk(self.root / folder):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
-                seen += len(files)
-                if seen > _LOOK_LIMIT or any(wanted(name) for name in files):
+                if any(wanted(name) for name in files):
                     known = True
+                    break
+                seen += len(files)
+                if seen > _LOOK_LIMIT:
+                    known = past
                     break
             self._held[(folder, kind)] = known
         return known

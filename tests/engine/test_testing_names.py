@@ -273,3 +273,14 @@ def test_a_cucumber_suite_is_tests_and_a_features_folder_of_code_is_code(tmp_pat
     assert noise.kind("acceptance/login.feature") == "tests"
     assert noise.kind("src/features/cart/slice.ts") is None
     assert noise.kind("lib/httparty/request.rb") is None
+
+
+def test_a_features_folder_too_big_to_look_through_stays_code(tmp_path: Path) -> None:
+    # An app's features/ of 2,001 modules: past the files looked through, nothing changes.
+    write(tmp_path, {f"src/features/f{n}.ts": "" for n in range(2_001)})
+    write(
+        tmp_path, {"specs/big/a.md": "# A\n", **{f"specs/data{n}.json": "" for n in range(2_001)}}
+    )
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("src/features/f0.ts") is None
+    assert noise.kind("specs/big/a.md") == "tests"  # not looked through: stays the tests'
