@@ -70,6 +70,7 @@ def reference_headings(body: str) -> list[tuple[int, str, bool]]:
 @given(DOCUMENT, st.sampled_from(["", "a.md", "a.markdown", "a.mdx"]), st.integers(100, 600))
 @example("---\r\n---", "a.md", 100)  # front matter to the last line: found by this test
 @example('<a name="x"></a>\nSetext\n=====\n####### x', "", 100)  # a setext heading of two lines
+@example('# # # \n<a name="x"></a>', "", 100)  # nothing but an anchor under a heading
 def test_parse_and_chunk_any_text(text: str, name: str, size: int) -> None:
     parsed = parse_markdown(text, name)
 
@@ -94,9 +95,12 @@ def test_parse_and_chunk_any_text(text: str, name: str, size: int) -> None:
     # there (tests/engine/test_markdown_markup.py checks those documents).
     if any(piece in parsed.body for piece in MARKUP):
         return
-    navigation = blank_contents(body_lines)  # a contents list's label heading is blanked
+    # A table of contents and bare anchors are blanked: its label heading goes with it,
+    # and a heading with nothing else under it is bare.
+    navigation = blank_contents(body_lines)
+    bared = {line for line, _, bare in reference_headings("\n".join(navigation)) if bare}
     for line, heading, bare in reference_headings(parsed.body):
-        if bare or not heading or not navigation[line - 1].strip():
+        if bare or line in bared or not heading or not navigation[line - 1].strip():
             continue
         holding = [c for c in chunks if c.line_start <= line <= c.line_end]
         assert holding, (line, heading)
