@@ -35,6 +35,8 @@ from engine.analyzer.testing_names import (
     named_for_specs,
 )
 from engine.analyzer.translations import translation_of
+from engine.core.errors import EngineError
+from engine.guards.files import read_project_bytes
 
 if TYPE_CHECKING:
     from engine.analyzer.ownership import Ownership
@@ -407,12 +409,18 @@ class NoiseClassifier:
 
         if is_code(language_of(rel.rpartition("/")[2])):
             return False
+
+        def read(path: str) -> bytes:  # the guard refuses a FIFO or a link out of the project
+            return read_project_bytes(
+                self.root, self.root / path, max_bytes=_COPY_READ_BYTES, start_only=True
+            )
+
         try:
-            with open(self.root / current, "rb") as now, open(self.root / rel, "rb") as kept:
-                present = set(now.read(_COPY_READ_BYTES).split(b"\n"))
-                lines = [line for line in kept.read(_COPY_READ_BYTES).split(b"\n") if line.strip()]
-        except OSError:
+            now, kept = read(current), read(rel)
+        except (EngineError, OSError):
             return False
+        present = set(now.split(b"\n"))
+        lines = [line for line in kept.split(b"\n") if line.strip()]
         same = sum(1 for line in lines if line in present)
         return bool(lines) and same >= _COPY_SHARE * len(lines)
 

@@ -3,6 +3,7 @@ earlier versions' pages are summarised, not indexed (issue 34)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,11 @@ def test_a_versioned_copy_beside_the_current_document_is_an_older_version(
     assert noise.kind("docs/manual/manual.yml") is None
     assert noise.kind("guide/v3/index.md") is None
     assert noise.kind("api/v1/types.py") is None
+
+
+def test_a_versioned_copy_is_read_through_the_file_guard(tmp_path: Path) -> None:
+    # A FIFO where a copy would be is refused before it is opened (opening it would block).
+    write(tmp_path, {"docs/manual.md": "# Manual\n\nWhat it does.\n"})
+    (tmp_path / "docs/v1.0").mkdir()
+    os.mkfifo(tmp_path / "docs/v1.0/manual.md")
+    assert NoiseClassifier(tmp_path).kind("docs/v1.0/manual.md") is None
