@@ -79,7 +79,9 @@ _FOLDER_README = re.compile(r"^readme(?:\.[a-z]+)?$", re.IGNORECASE)
 """A folder's README (``README``, ``README.md``, ``README.rst``): the page GitHub shows for
 the folder, written for its reader. In an example's folder it says what the example shows
 (terraform-aws-vpc's ``examples/secondary-cidr-blocks/README.md``, clikt's
-``samples/json/README.md``): documentation, where the example's code is not the project's."""
+``samples/json/README.md``): documentation, where the example's code is not the project's.
+In a test folder, the README right in it says how the tests run and what they need (CSV.jl's
+``test/README.md``: where its fixtures come from); one further down may be a fixture."""
 _SHIPPED_FOLDERS = {
     "lib": re.compile(r"mix\.exs|[\w.-]+\.gemspec"),
     "src": re.compile(r"shard\.yml"),
@@ -156,6 +158,8 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
         kind = _folder_kind(folders, depth)
         if kind == "examples" and _example_page(folder, name):
             continue
+        if kind == "tests" and depth == len(folders) - 1 and _folder_readme(name):
+            continue  # tests/README.md: how to run the tests, for their reader
         if kind == "release-notes" and _DOCS_EXAMPLE_SOURCE.search(name):
             continue  # scripts/changes/publish.ts: the release tooling is code, not notes
         if kind is not None:
@@ -180,6 +184,11 @@ def _example_page(folder: str, name: str) -> bool:
     tutorial or cookbook folder, the README of any other."""
     if folder.lower() in _DOC_PAGE_DIRS:
         return is_prose_name(name)
+    return _folder_readme(name)
+
+
+def _folder_readme(name: str) -> bool:
+    """Whether ``name`` is a folder's README in a prose format (:data:`_FOLDER_README`)."""
     return _FOLDER_README.match(name) is not None and (is_prose_name(name) or is_bare_name(name))
 
 

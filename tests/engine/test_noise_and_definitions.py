@@ -28,6 +28,10 @@ from engine.analyzer.noise import NoiseClassifier, classify_path
         ("examples/json/notes.md", "examples"),
         ("examples/json/main.kt", "examples"),
         ("tests/test_cli.py", "tests"),
+        ("test/README.md", None),  # how the tests run, for their reader
+        ("spec/README", None),
+        ("tests/fixtures/README.md", "tests"),  # further down: may be a fixture
+        ("tests/notes.md", "tests"),
         ("src/router.test.ts", "tests"),
         ("pkg/util_test.go", "tests"),
         ("system_test.sh", "tests"),  # eradman/entr, a C tool: its shell test beside the code
