@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.analyzer.catalog import classify, tool_from_file_name
 from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.comments import opening_comment
-from engine.analyzer.docs import is_doc, outline
+from engine.analyzer.docs import RELEASE_LEAD_CHARS, is_doc, outline
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
 from engine.analyzer.languages import (
@@ -166,7 +166,11 @@ class _Pass:
         elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
             doc = self.cache.doc(rel, digest)
             if doc is None:
-                doc = outline(rel, data.decode("utf-8", errors="replace"))
+                notes = (self.noise.kind(rel) if self.noise else classify_path(rel)) == (
+                    "release-notes"
+                )
+                text = data.decode("utf-8", errors="replace")
+                doc = outline(rel, text, lead_chars=RELEASE_LEAD_CHARS if notes else 0)
                 self.cache.put_doc(rel, digest, doc)
             self.docs.append(doc)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.analyzer.model import DocOutline
+from engine.core.models import MAX_CONTENT_LENGTH
 
 # Every pattern here is anchored and made of single repeated classes, so it runs in time
 # linear in the line; the parts that once backtracked (a heading's closing ``#``s, links,
@@ -17,6 +18,9 @@ _ADOC_BLOCK = re.compile(r"-{4,}|\.{4,}|/{4,}|\+{4,}")
 """AsciiDoc's delimited blocks whose lines are no titles (see engine/markdown/asciidoc.py)."""
 MAX_HEADINGS = 200
 MAX_HEADING_CHARS = 120
+RELEASE_LEAD_CHARS = MAX_CONTENT_LENGTH - 1_000
+"""How much of release notes their summary entry holds (the newest releases): an entry's
+limit less room for the summary's own lines."""
 
 DOC_EXTENSIONS = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc")
 
@@ -26,12 +30,42 @@ def is_doc(file_name: str) -> bool:
     return file_name.lower().endswith(DOC_EXTENSIONS)
 
 
-def outline(rel: str, text: str) -> DocOutline:
-    """Title and headings of the document ``rel`` with content ``text``.
+def lead(text: str, limit: int) -> str:
+    """The opening of ``text`` in at most ``limit`` characters, cut after its last whole
+    paragraph that fits (at a line end when the first paragraph alone is longer), a heading
+    left with nothing under it dropped: what release notes say of their newest releases,
+    which come first (Keep a Changelog: "the latest version comes first"; GNU's NEWS,
+    towncrier's and reno's output do the same)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n\n", 0, limit + 2)  # a paragraph ends where a blank line begins
+    if cut <= 0:
+        cut = text.rfind("\n", 0, limit + 1)
+        return text[:cut].rstrip() if cut > 0 else text[:limit]
+    paragraphs = text[:cut].rstrip().split("\n\n")
+    while len(paragraphs) > 1 and _heading_only(paragraphs[-1]):
+        paragraphs.pop()
+    return "\n\n".join(paragraphs)
+
+
+def _heading_only(paragraph: str) -> bool:
+    """Whether a paragraph is nothing but a heading: markdown's ``#`` line, or a line
+    under (and over) a rule of one punctuation character (setext, reStructuredText)."""
+    lines = paragraph.strip().split("\n")
+    if len(lines) == 1:
+        return lines[0].startswith("#")
+    return len(lines) <= 3 and _RST_UNDERLINE.fullmatch(lines[-1]) is not None
+
+
+def outline(rel: str, text: str, *, lead_chars: int = 0) -> DocOutline:
+    """Title and headings of the document ``rel`` with content ``text``, and its opening
+    ``lead_chars`` characters (:func:`lead`) when asked for.
 
     The title is the first level-1 heading, else the front-matter ``title``, else the first
     heading, else the file name.
     """
+    opening = lead(text, lead_chars) if lead_chars > 0 else ""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     front_title = ""
     if text.startswith("---\n"):
@@ -59,7 +93,7 @@ def outline(rel: str, text: str) -> DocOutline:
     if not title:
         title = rel.rpartition("/")[2].rsplit(".", 1)[0]
     found = found[:MAX_HEADINGS]
-    return DocOutline(rel, title, tuple(h for _, h in found), tuple(lv for lv, _ in found))
+    return DocOutline(rel, title, tuple(h for _, h in found), tuple(lv for lv, _ in found), opening)
 
 
 def _md_headings(text: str) -> list[tuple[int, str]]:

@@ -49,6 +49,9 @@ class DocOutline:
     """Headings in document order, without the title heading."""
     levels: tuple[int, ...] = ()
     """Heading levels (1-6), parallel to :attr:`headings`."""
+    lead: str = ""
+    """The opening text of release notes (their newest releases, which their one summary
+    entry holds: :func:`engine.analyzer.docs.lead`); empty for other documents."""
 
 
 @dataclass(frozen=True, slots=True)

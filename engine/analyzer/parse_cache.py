@@ -142,7 +142,9 @@ class ParseCache:
         if item is None:
             return None
         o = item["outline"]
-        return DocOutline(o["file"], o["title"], tuple(o["headings"]), tuple(o["levels"]))
+        return DocOutline(
+            o["file"], o["title"], tuple(o["headings"]), tuple(o["levels"]), o.get("lead", "")
+        )
 
     def put_doc(self, rel: str, digest: str, outline: DocOutline) -> None:
         """Remember a documentation outline."""

@@ -1,8 +1,9 @@
 """One summary entry per kind of accompanying material (see :mod:`engine.analyzer.noise`).
 
 ``docs_src/`` with 236 example programs becomes one entry that says so, not 236; a
-changelog of 277 sections becomes one entry naming the latest releases. A newcomer who
-asks "are there examples?" or "what changed lately?" still finds the place to look.
+changelog of 277 sections becomes one entry naming the latest releases and holding what
+its newest ones say. A newcomer who asks "are there examples?" or "what changed in 5.0?"
+still finds the place to look, or the answer.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from engine.analyzer.languages import language_of
-from engine.analyzer.model import Analysis, DiscoveryDraft
+from engine.analyzer.model import Analysis, DiscoveryDraft, DocOutline
 from engine.analyzer.noise import NoiseClassifier, NoiseKind
 
 MAX_SHOWN = 12
@@ -43,7 +44,7 @@ def noise_drafts(analysis: Analysis, noise: NoiseClassifier) -> list[DiscoveryDr
     drafts = []
     for (kind, place), files in sorted(groups.items()):
         if kind == "release-notes" and place in outlines:
-            drafts.append(_release_notes(place, outlines[place].headings))
+            drafts.append(_release_notes(outlines[place]))
         else:
             tools = analysis.test_tools if kind == "tests" else ()
             why = noise.why_vendored(files[0]) if kind == "vendored" else ""
@@ -85,16 +86,27 @@ def _group(
     return DiscoveryDraft("\n".join([title, *lines]), title, place.rstrip("/"), (kind, where))
 
 
-def _release_notes(file: str, headings: tuple[str, ...]) -> DiscoveryDraft:
-    versions = [h for h in headings if any(c.isdigit() for c in h)]
+def _release_notes(doc: DocOutline) -> DiscoveryDraft:
+    """One entry for a file of release notes: the versions it names, then the text of its
+    newest releases (:attr:`DocOutline.lead`), so that "what changed in 5.0?" finds what
+    changed, and the hundreds of older sections are not entries of their own."""
+    versions = [h for h in doc.headings if any(c.isdigit() for c in h)]
     latest = "; ".join(versions[:MAX_SHOWN]) or "no version headings found"
-    title = f"Release notes: {file}"
+    title = f"Release notes: {doc.file}"
     text = (
-        f"{title}\n{file} holds the release notes: {len(headings)} sections, "
+        f"{title}\n{doc.file} holds the release notes: {len(doc.headings)} sections, "
         f"{len(versions)} of them for versions. Latest: {latest}.\n"
-        "Read the file for what changed in a version; its sections are not indexed one by one."
+        + (
+            "The newest releases follow; the older ones are in the file, not indexed "
+            "section by section."
+            if doc.lead
+            else "Read the file for what changed in a version; its sections are not "
+            "indexed one by one."
+        )
     )
-    return DiscoveryDraft(text, title, file, ("release notes", "changelog", *versions[:3]))
+    if doc.lead:
+        text += "\n\n" + doc.lead
+    return DiscoveryDraft(text, title, doc.file, ("release notes", "changelog", *versions[:3]))
 
 
 def _what_count(kind: NoiseKind, n: int) -> str:

@@ -9,7 +9,9 @@ from project_files import write
 
 from engine.analyzer import analyze, discovery_drafts
 from engine.analyzer.definitions import MAX_CHUNK_CHARS, definition_drafts, file_drafts
+from engine.analyzer.docs import lead
 from engine.analyzer.noise import NoiseClassifier, classify_path
+from engine.core.models import MAX_CONTENT_LENGTH
 
 
 @pytest.mark.parametrize(
@@ -102,6 +104,33 @@ def test_noise_is_one_summary_per_kind_and_place(tmp_path: Path) -> None:
     notes = next(d for d in drafts if d.section_title == "Release notes: CHANGELOG.md")
     assert "1.0.0" in notes.content and "50 of them for versions" in notes.content
     assert sum("CHANGELOG" in d.file_path for d in drafts) == 1
+    # what the newest releases say, in the one entry: "what changed in 1.0?" finds it
+    assert "Fixed bug 0." in notes.content and "Fixed bug 49." in notes.content
+
+
+def test_release_notes_too_long_for_one_entry_keep_their_newest_releases(
+    tmp_path: Path,
+) -> None:
+    root = noisy_project(tmp_path)
+    sections = [
+        f"## 9.{i}.0\n\n" + f"Fixed the {i}th thing in the parser. " * 20 for i in range(99, -1, -1)
+    ]
+    (root / "CHANGELOG.md").write_text("# Changes\n\n" + "\n\n".join(sections) + "\n")
+    notes = next(d for d in discovery_drafts(analyze(root)) if d.file_path == "CHANGELOG.md")
+    assert len(notes.content) <= MAX_CONTENT_LENGTH
+    assert "## 9.99.0" in notes.content and "Fixed the 99th thing" in notes.content
+    assert "## 9.0.0" not in notes.content  # the oldest: in the file, not in the entry
+    assert notes.content.rstrip().endswith("parser.")  # cut after a whole paragraph
+
+
+def test_a_lead_is_cut_after_its_last_whole_paragraph() -> None:
+    text = "# Changes\r\n\r\n## 2.0\r\n\r\nNew parser.\r\n\r\n## 1.0\r\n\r\nFirst."
+    assert lead(text, 1_000) == "# Changes\n\n## 2.0\n\nNew parser.\n\n## 1.0\n\nFirst."
+    assert lead(text, 30) == "# Changes\n\n## 2.0\n\nNew parser."
+    assert lead("one long line\nand another", 15) == "one long line"  # no paragraph fits
+    assert lead("x" * 50, 10) == "x" * 10
+    newest = "Changes\n=======\n\nVersion 2.0\n-----------\n\nNew parser."
+    assert lead(newest + "\n\nVersion 1.0\n-----------\n\nFirst.", 60) == newest
 
 
 def test_definitions_cover_only_the_projects_own_code(tmp_path: Path) -> None:

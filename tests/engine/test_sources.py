@@ -33,9 +33,12 @@ def test_default_sources_are_the_projects_own_docs_without_noise(tmp_path: Path)
     kept = ["README.md", "CONTRIBUTING.md", "docs/index.md", "docs/guide/setup.mdx",
             "packages/core/README.md", "docs/tutorial/first-steps.md",
             "site/content/user_guide.md", "website/docs/intro.mdx", "notes/ops.md",
-            "examples/README.md", "samples/json/README.rst"]  # fmt: skip
+            "examples/README.md", "samples/json/README.rst",
+            "tests/README.md"]  # fmt: skip
+    # tests/README.md: a folder's README, for its reader (how the tests run)
     left_out = [
-        "CHANGELOG.md", "docs/release-notes.md", "examples/notes.md", "tests/README.md",
+        "CHANGELOG.md", "docs/release-notes.md", "examples/notes.md", "tests/notes.md",
+        "tests/fixtures/README.md",
         "notes/ops.md", ".github/PULL_REQUEST_TEMPLATE.md", "node_modules/x/README.md",
         "docs/guide/notes.txt", "pkg/_vendor/lib/README.md", "build/README.md",
         ".claude/knowledge/gotchas.md", "docs/i18n/fr/intro.md", "docs/locales/de/x.md",
@@ -52,15 +55,16 @@ def test_a_folder_named_for_specs_that_holds_no_code_holds_a_specification(
     # A protocol's specification in specs/ (asgiref's ASGI spec): pages only, no test runs.
     for rel in ["specs/asgi.rst", "specs/www.rst", "specs/lifespan.rst"]:
         write(tmp_path, rel, "The protocol\n============\n\nWhat a server sends.\n")
-    # RSpec's spec/ runs tests: its pages stay the tests', however deep the code is; a
-    # tests/ folder holds tests whatever it holds.
-    write(tmp_path, "spec/README.md")
+    # RSpec's spec/ runs tests: its pages stay the tests', however deep the code is (its
+    # own README aside, as any test folder's); a tests/ folder holds tests whatever it holds.
+    write(tmp_path, "spec/guide.md")
     write(tmp_path, "spec/models/user_spec.rb", "describe User do\nend\n")
-    write(tmp_path, "tests/README.md")
+    write(tmp_path, "tests/notes.md")
     assert sources(tmp_path) == ["specs/asgi.rst", "specs/lifespan.rst", "specs/www.rst"]
     report = {f.decision.rel: f for f in explain_sources(tmp_path, load_config(tmp_path)).files}
-    assert not report["tests/README.md"].decision.included
-    assert report["tests/README.md"].decision.rule.startswith("tests")
+    assert not report["tests/notes.md"].decision.included
+    assert report["tests/notes.md"].decision.rule.startswith("tests")
+    assert report["spec/guide.md"].decision.rule.startswith("tests")
     assert report["specs/asgi.rst"].decision.included
 
 
