@@ -1,10 +1,13 @@
-"""The block structure of a markdown document, as CommonMark defines it.
+"""The block structure of a markdown document, as CommonMark with GFM tables defines it.
 
 markdown-it-py parses the blocks (its inline pass is switched off: only block boundaries
 matter here). It follows the CommonMark spec exactly, so setext headings (``Title`` over
 ``===`` or ``---``) are headings, and a fence left open inside a list item or a block quote
-ends with its container instead of hiding the rest of the file. Its block parser is linear
-in the input (bench/parse_adversarial.py measures it on hostile input).
+ends with its container instead of hiding the rest of the file. Its GFM table rule is on
+(:data:`BLOCK_RULES`): a setext underline only turns a *paragraph* into a heading, and
+without the rule a table is a paragraph, so the ``-----`` many READMEs draw under a table
+would title a section by the whole table (go-chi/chi's middleware list). Its block parser
+is linear in the input (bench/parse_adversarial.py measures it on hostile input).
 
 markdown-it is imported on first use: only indexing and ``doctor`` parse markdown, never the
 prompt hook or keyword search.
@@ -62,11 +65,17 @@ class BlockMap:
     """Headings by their 0-based first line."""
 
 
+BLOCK_RULES = ("table",)
+"""markdown-it rules enabled on top of CommonMark's for the block structure: GFM tables, as
+GitHub and most renderers read them (what they are, not what they show, is all that
+matters here: a table is no paragraph, so no setext heading)."""
+
+
 @cache
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    parser = MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark").enable(list(BLOCK_RULES))
     parser.disable("inline")  # block boundaries are all that is needed
     return parser
 
@@ -118,7 +127,7 @@ def _inline_parser() -> MarkdownIt:
 
 
 def parse_blocks(text: str, env: dict[str, Any] | None = None) -> list[Token]:
-    """markdown-it's block tokens for ``text`` (CommonMark)."""
+    """markdown-it's block tokens for ``text`` (CommonMark and GFM tables)."""
     return parse_tokens(_parser(), text, env)
 
 

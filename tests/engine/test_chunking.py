@@ -641,6 +641,54 @@ def test_setext_headings_start_sections() -> None:
     assert chunks[1].own_text == "Install\n-------\n\nRun pip."
 
 
+def test_dashes_under_a_table_are_a_break_and_under_a_paragraph_a_heading() -> None:
+    # A setext underline makes a heading of a paragraph only (GFM): a table is none.
+    table = "# Page\n\nIntro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n---\nText after the table.\n"
+    paragraph = "# Page\n\nIntro.\n\nA short paragraph\n---\nText after the heading.\n"
+
+    assert [c.title for c in chunk_markdown(table, overlap_percent=0)] == ["Page"]
+    assert [c.title for c in chunk_markdown(paragraph, overlap_percent=0)] == [
+        "Page",
+        "Page > A short paragraph",
+    ]
+
+
+# go-chi/chi's README: a table of middlewares between two lines of dashes.
+CHI_MIDDLEWARES = """## Middlewares
+
+chi comes equipped with an optional `middleware` package, providing a suite of standard
+`net/http` middlewares.
+
+### Core middlewares
+
+----------------------------------------------------------------------------------
+| chi/middleware Handler | description                                           |
+| :--------------------- | :---------------------------------------------------- |
+| [AllowContentEncoding] | Enforces a whitelist of request Content-Encoding headers |
+| [WithValue]            | Short-hand middleware to set a key/value on the request context |
+----------------------------------------------------------------------------------
+
+[AllowContentEncoding]: https://pkg.go.dev/github.com/go-chi/chi/middleware#AllowContentEncoding
+[WithValue]: https://pkg.go.dev/github.com/go-chi/chi/middleware#WithValue
+
+## context?
+
+`context` is a tiny pkg that provides simple interface to signal context across call stacks
+and goroutines.
+"""
+
+
+def test_a_table_between_lines_of_dashes_titles_nothing() -> None:
+    chunks = chunk_markdown(CHI_MIDDLEWARES, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
+
+    assert [c.title for c in chunks] == [
+        "Middlewares",
+        "Middlewares > Core middlewares",
+        "context?",
+    ]
+    assert chunks[1].own_text.startswith("### Core middlewares\n\n---")
+
+
 def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
     text = "# Setup\n\n1. Install:\n   ```bash\n   pip install x\n\n## Usage\n\nRun it.\n"
 
