@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -87,11 +88,14 @@ _INLINE_MARKUP = re.compile(r"[\[\]`\\&<*_!]")
 def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     """A heading's text as its reader sees it, on one line: links and images show their
     text (a reference link's too: ``Hashing ([Java][Hashing]/[Kotlin][HashingKt])`` →
-    ``Hashing (Java/Kotlin)``), inline HTML and ``*`` emphasis marks are dropped, entities
-    and escapes show their character (``&ensp;`` a space), inline code stays in its
-    backticks. Underscores stay: ``__init__`` and ``_private`` name code far more often
-    than they emphasise, and so does what reads as a type's parameter (``Option<T>``).
-    ``env``: the document's parse's (its link reference definitions)."""
+    ``Hashing (Java/Kotlin)``), an HTML ``<img>`` its ``alt`` text, other inline HTML of
+    :data:`HEADING_HTML` and ``*`` emphasis marks are dropped (the text between the tags
+    stays), entities and escapes show their character (``&ensp;`` a space), inline code
+    stays in its backticks. Underscores stay: ``__init__`` and ``_private`` name code far
+    more often than they emphasise, and so does what reads as a type's parameter
+    (``Option<T>``). A heading that shows nothing (``# <img src="logo.svg">``, a logo
+    without ``alt`` text) has the empty text: it is no title. ``env``: the document's
+    parse's (its link reference definitions)."""
     if _INLINE_MARKUP.search(source) is None:
         return " ".join(source.split())
     shown: list[str] = []
@@ -105,18 +109,68 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
                 shown.append(" ")
             elif child.type.startswith(("em_", "strong_")) and "_" in child.markup:
                 shown.append(child.markup)
-            elif child.type == "html_inline" and _HTML_TAG.match(child.content) is None:
-                shown.append(child.content)
-    return " ".join("".join(shown).split()) or " ".join(source.split())
+            elif child.type == "html_inline":
+                shown.append(_html_shown(child.content))
+    return " ".join("".join(shown).split())
 
 
-_HTML_TAG = re.compile(
-    r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span"
-    r"|strong|sub|sup|u|wbr)\b|<!--",
-    re.IGNORECASE,
+HEADING_HTML = frozenset(
+    {
+        *("a", "abbr", "b", "big", "br", "center", "code", "del", "div", "em", "font", "i"),
+        *("img", "ins", "kbd", "mark", "nobr", "picture", "s", "samp", "small", "source"),
+        *("span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr"),
+    }
 )
-"""Inline HTML a heading uses for its looks or its anchor (dropped); any other ``<…>``
-reads as text (``Option<T>``)."""
+"""Inline HTML a heading uses for its looks, its layout or its anchor: a reader sees what is
+between its tags (an ``<img>`` its ``alt`` text), not the tags. Any other ``<…>`` reads as
+text (``Option<T>``); an HTML comment is dropped."""
+
+LINE_BREAKING_HTML = frozenset({"br", "center", "div"})
+"""Elements of :data:`HEADING_HTML` that start a new line: their tags read as a space."""
+
+
+def _html_shown(source: str) -> str:
+    """What one inline HTML token (a tag, a comment) of a heading shows its reader."""
+    tag = _HtmlTag(source)
+    if tag.comment:
+        return ""
+    if tag.name not in HEADING_HTML:
+        return source
+    if tag.name == "img" and not tag.closing:
+        return tag.attributes.get("alt") or ""
+    return " " if tag.name in LINE_BREAKING_HTML else ""
+
+
+class _HtmlTag(HTMLParser):
+    """The first tag of an inline HTML token, read by the standard library's HTML parser
+    (quoting, entities and case of attributes as a browser reads them)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = ""
+        """The element's name, lower case; empty for a comment or a declaration."""
+        self.closing = False
+        """Whether the tag is an end tag (``</span>``)."""
+        self.comment = False
+        """Whether the token is an HTML comment."""
+        self.attributes: dict[str, str | None] = {}
+        """The start tag's attributes (the first of a repeated one, as HTML reads them)."""
+        self.feed(source)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not (self.name or self.comment):
+            self.name = tag
+            for key, value in attrs:
+                self.attributes.setdefault(key, value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not (self.name or self.comment):
+            self.name, self.closing = tag, True
+
+    def handle_comment(self, data: str) -> None:
+        if not self.name:
+            self.comment = True
 
 
 @cache

@@ -123,8 +123,8 @@ def chunk_markdown(
     _check_sizes(chunk_size, overlap_percent)
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    if any(h.level == 1 for h in document.headings.values()):
-        page_title = ""  # the page shows its own title
+    if any(h.level == 1 and h.text for h in document.headings.values()):
+        page_title = ""  # the page shows its own title (a logo without alt text is none)
     for title, first, last in document.outline.sections(min_prose):
         if page_title:
             title = f"{page_title} > {title}" if title else page_title

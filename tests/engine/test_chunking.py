@@ -112,6 +112,43 @@ def test_titles_are_the_headings_as_their_reader_sees_them() -> None:
     ]
 
 
+def test_html_in_a_heading_reads_as_a_reader_sees_it() -> None:
+    # go-chi/chi's README opens with its logo; an image shows its alt text, other tags
+    # their text, and what only reads as a tag (a type's parameter) stays.
+    text = (
+        '# <img alt="chi" src="https://cdn.rawgit.com/go-chi/chi/master/_examples/chi.svg"'
+        ' width="220" />\nabout\n'
+        '## <div align="center"><IMG SRC=\'x.svg\' ALT="Signing &amp; more"></div>Tokens\na\n'
+        "## Title<br><sub>subtitle</sub> <!-- note -->\nb\n"
+        '## Map<K, V> or Box<dyn Error> <img src="logo.png" align="right" />\nc\n'
+    )
+
+    titles = [c.title for c in chunk_markdown(text)]
+
+    assert titles == [
+        "chi",
+        "chi > Signing & more Tokens",
+        "chi > Title subtitle",
+        "chi > Map<K, V> or Box<dyn Error>",
+    ]
+
+
+def test_a_heading_that_shows_nothing_is_no_title() -> None:
+    # A logo without alt text: the heading still closes the ones above it, but it adds no
+    # empty level to the heading path, and the page's own title stands in for it.
+    text = (
+        '# <img src="logo.svg" width="100">\n\nIntro to the project.\n\n## Install\n\nRun it.\n'
+        '\n### <div align="center"><img src="x.png"></div>\n\nMore text.\n'
+    )
+
+    untitled = chunk_markdown(text, overlap_percent=0)
+    titled = chunk_markdown(text, overlap_percent=0, page_title="Project")
+
+    assert [(c.title, c.line_start) for c in untitled] == [("", 1), ("Install", 5), ("Install", 9)]
+    assert [c.title for c in titled] == ["Project", "Project > Install", "Project > Install"]
+    assert untitled[0].own_text.startswith('# <img src="logo.svg"')
+
+
 # Rule 3: blank sections vanish; a heading with no text joins the next section's chunk.
 
 
