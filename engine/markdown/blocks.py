@@ -64,6 +64,9 @@ class BlockMap:
     """Whether each line is code (fenced or indented), where nothing is markup."""
     headings: dict[int, Heading]
     """Headings by their 0-based first line."""
+    rules: set[int]
+    """0-based lines of thematic breaks (``---``, ``***``): a rule drawn across the page,
+    no text (go-chi/chi's README draws one between a heading and its table)."""
 
 
 BLOCK_RULES = ("table",)
@@ -202,10 +205,11 @@ def parse_tokens(parser: MarkdownIt, text: str, env: dict[str, Any] | None = Non
 
 
 def block_map(lines: Sequence[str]) -> BlockMap:
-    """Fences, code and headings of the document made of ``lines``."""
+    """Fences, code, headings and rules of the document made of ``lines``."""
     roles = [FenceRole.NONE] * len(lines)
     code = [False] * len(lines)
     headings: dict[int, Heading] = {}
+    rules: set[int] = set()
     env: dict[str, Any] = {}
     tokens = parse_blocks("\n".join(lines), env)
     for index, token in enumerate(tokens):
@@ -221,7 +225,9 @@ def block_map(lines: Sequence[str]) -> BlockMap:
             headings[first] = Heading(
                 int(token.tag[1]), heading_text(tokens[index + 1].content, env), end - 1
             )
-    return BlockMap(roles, code, headings)
+        elif token.type == "hr" and token.level == 0:
+            rules.add(first)
+    return BlockMap(roles, code, headings, rules)
 
 
 def _mark_fence(

@@ -724,6 +724,11 @@ def test_a_table_between_lines_of_dashes_titles_nothing() -> None:
         "context?",
     ]
     assert chunks[1].own_text.startswith("### Core middlewares\n\n---")
+    # With the table too big to share a chunk, the heading and its rule open the table's:
+    # a rule under a heading is no text of its own.
+    small = chunk_markdown(CHI_MIDDLEWARES, 200, 0, MIN_PROSE_CHARS)
+    heading = next(c for c in small if "### Core middlewares" in c.own_text)
+    assert "| [WithValue]" in heading.own_text
 
 
 def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
