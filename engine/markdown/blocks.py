@@ -1,10 +1,13 @@
-"""The block structure of a markdown document, as CommonMark defines it.
+"""The block structure of a markdown document, as CommonMark with GFM tables defines it.
 
 markdown-it-py parses the blocks (its inline pass is switched off: only block boundaries
 matter here). It follows the CommonMark spec exactly, so setext headings (``Title`` over
 ``===`` or ``---``) are headings, and a fence left open inside a list item or a block quote
-ends with its container instead of hiding the rest of the file. Its block parser is linear
-in the input (bench/parse_adversarial.py measures it on hostile input).
+ends with its container instead of hiding the rest of the file. Its GFM table rule is on
+(:data:`BLOCK_RULES`): a setext underline only turns a *paragraph* into a heading, and
+without the rule a table is a paragraph, so the ``-----`` many READMEs draw under a table
+would title a section by the whole table (go-chi/chi's middleware list). Its block parser
+is linear in the input (bench/parse_adversarial.py measures it on hostile input).
 
 markdown-it is imported on first use: only indexing and ``doctor`` parse markdown, never the
 prompt hook or keyword search.
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -60,13 +64,22 @@ class BlockMap:
     """Whether each line is code (fenced or indented), where nothing is markup."""
     headings: dict[int, Heading]
     """Headings by their 0-based first line."""
+    rules: set[int]
+    """0-based lines of thematic breaks (``---``, ``***``): a rule drawn across the page,
+    no text (go-chi/chi's README draws one between a heading and its table)."""
+
+
+BLOCK_RULES = ("table",)
+"""markdown-it rules enabled on top of CommonMark's for the block structure: GFM tables, as
+GitHub and most renderers read them (what they are, not what they show, is all that
+matters here: a table is no paragraph, so no setext heading)."""
 
 
 @cache
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    parser = MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark").enable(list(BLOCK_RULES))
     parser.disable("inline")  # block boundaries are all that is needed
     return parser
 
@@ -78,11 +91,14 @@ _INLINE_MARKUP = re.compile(r"[\[\]`\\&<*_!]")
 def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     """A heading's text as its reader sees it, on one line: links and images show their
     text (a reference link's too: ``Hashing ([Java][Hashing]/[Kotlin][HashingKt])`` →
-    ``Hashing (Java/Kotlin)``), inline HTML and ``*`` emphasis marks are dropped, entities
-    and escapes show their character (``&ensp;`` a space), inline code stays in its
-    backticks. Underscores stay: ``__init__`` and ``_private`` name code far more often
-    than they emphasise, and so does what reads as a type's parameter (``Option<T>``).
-    ``env``: the document's parse's (its link reference definitions)."""
+    ``Hashing (Java/Kotlin)``), an HTML ``<img>`` its ``alt`` text, other inline HTML of
+    :data:`HEADING_HTML` and ``*`` emphasis marks are dropped (the text between the tags
+    stays), entities and escapes show their character (``&ensp;`` a space), inline code
+    stays in its backticks. Underscores stay: ``__init__`` and ``_private`` name code far
+    more often than they emphasise, and so does what reads as a type's parameter
+    (``Option<T>``). A heading that shows nothing (``# <img src="logo.svg">``, a logo
+    without ``alt`` text) has the empty text: it is no title. ``env``: the document's
+    parse's (its link reference definitions)."""
     if _INLINE_MARKUP.search(source) is None:
         return " ".join(source.split())
     shown: list[str] = []
@@ -96,18 +112,68 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
                 shown.append(" ")
             elif child.type.startswith(("em_", "strong_")) and "_" in child.markup:
                 shown.append(child.markup)
-            elif child.type == "html_inline" and _HTML_TAG.match(child.content) is None:
-                shown.append(child.content)
-    return " ".join("".join(shown).split()) or " ".join(source.split())
+            elif child.type == "html_inline":
+                shown.append(_html_shown(child.content))
+    return " ".join("".join(shown).split())
 
 
-_HTML_TAG = re.compile(
-    r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span"
-    r"|strong|sub|sup|u|wbr)\b|<!--",
-    re.IGNORECASE,
+HEADING_HTML = frozenset(
+    {
+        *("a", "abbr", "b", "big", "br", "center", "code", "del", "div", "em", "font", "i"),
+        *("img", "ins", "kbd", "mark", "nobr", "picture", "s", "samp", "small", "source"),
+        *("span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr"),
+    }
 )
-"""Inline HTML a heading uses for its looks or its anchor (dropped); any other ``<…>``
-reads as text (``Option<T>``)."""
+"""Inline HTML a heading uses for its looks, its layout or its anchor: a reader sees what is
+between its tags (an ``<img>`` its ``alt`` text), not the tags. Any other ``<…>`` reads as
+text (``Option<T>``); an HTML comment is dropped."""
+
+LINE_BREAKING_HTML = frozenset({"br", "center", "div"})
+"""Elements of :data:`HEADING_HTML` that start a new line: their tags read as a space."""
+
+
+def _html_shown(source: str) -> str:
+    """What one inline HTML token (a tag, a comment) of a heading shows its reader."""
+    tag = _HtmlTag(source)
+    if tag.comment:
+        return ""
+    if tag.name not in HEADING_HTML:
+        return source
+    if tag.name == "img" and not tag.closing:
+        return tag.attributes.get("alt") or ""
+    return " " if tag.name in LINE_BREAKING_HTML else ""
+
+
+class _HtmlTag(HTMLParser):
+    """The first tag of an inline HTML token, read by the standard library's HTML parser
+    (quoting, entities and case of attributes as a browser reads them)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = ""
+        """The element's name, lower case; empty for a comment or a declaration."""
+        self.closing = False
+        """Whether the tag is an end tag (``</span>``)."""
+        self.comment = False
+        """Whether the token is an HTML comment."""
+        self.attributes: dict[str, str | None] = {}
+        """The start tag's attributes (the first of a repeated one, as HTML reads them)."""
+        self.feed(source)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not (self.name or self.comment):
+            self.name = tag
+            for key, value in attrs:
+                self.attributes.setdefault(key, value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not (self.name or self.comment):
+            self.name, self.closing = tag, True
+
+    def handle_comment(self, data: str) -> None:
+        if not self.name:
+            self.comment = True
 
 
 @cache
@@ -118,7 +184,7 @@ def _inline_parser() -> MarkdownIt:
 
 
 def parse_blocks(text: str, env: dict[str, Any] | None = None) -> list[Token]:
-    """markdown-it's block tokens for ``text`` (CommonMark)."""
+    """markdown-it's block tokens for ``text`` (CommonMark and GFM tables)."""
     return parse_tokens(_parser(), text, env)
 
 
@@ -139,10 +205,11 @@ def parse_tokens(parser: MarkdownIt, text: str, env: dict[str, Any] | None = Non
 
 
 def block_map(lines: Sequence[str]) -> BlockMap:
-    """Fences, code and headings of the document made of ``lines``."""
+    """Fences, code, headings and rules of the document made of ``lines``."""
     roles = [FenceRole.NONE] * len(lines)
     code = [False] * len(lines)
     headings: dict[int, Heading] = {}
+    rules: set[int] = set()
     env: dict[str, Any] = {}
     tokens = parse_blocks("\n".join(lines), env)
     for index, token in enumerate(tokens):
@@ -158,7 +225,9 @@ def block_map(lines: Sequence[str]) -> BlockMap:
             headings[first] = Heading(
                 int(token.tag[1]), heading_text(tokens[index + 1].content, env), end - 1
             )
-    return BlockMap(roles, code, headings)
+        elif token.type == "hr" and token.level == 0:
+            rules.add(first)
+    return BlockMap(roles, code, headings, rules)
 
 
 def _mark_fence(

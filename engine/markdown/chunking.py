@@ -123,8 +123,8 @@ def chunk_markdown(
     _check_sizes(chunk_size, overlap_percent)
     document = _Document(normalise_newlines(text), chunk_size)
     chunks: list[Chunk] = []
-    if any(h.level == 1 for h in document.headings.values()):
-        page_title = ""  # the page shows its own title
+    if any(h.level == 1 and h.text for h in document.headings.values()):
+        page_title = ""  # the page shows its own title (a logo without alt text is none)
     for title, first, last in document.outline.sections(min_prose):
         if page_title:
             title = f"{page_title} > {title}" if title else page_title
@@ -179,6 +179,7 @@ class _Document:
         self.size = chunk_size
         blocks = block_map(self.lines)
         self.roles = blocks.roles
+        self.rules = blocks.rules
         self.headings = {**blocks.headings, **markup.headings}
         self.heading_lines = {
             i for start, h in self.headings.items() for i in range(start, h.last + 1)
@@ -219,8 +220,11 @@ class _Document:
             yield held
 
     def _only_headings(self, line_start: int, line_end: int) -> bool:
+        """Whether lines ``line_start..line_end`` (1-based) hold nothing but headings, with
+        blank lines and rules between them (a rule under a heading is no text of its own)."""
         return all(
-            i in self.heading_lines or self.blank[i] for i in range(line_start - 1, line_end)
+            i in self.heading_lines or self.blank[i] or i in self.rules
+            for i in range(line_start - 1, line_end)
         )
 
     def _heading_tail_apart(

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from engine.markdown.blocks import Heading, parse_tokens
+from engine.markdown.blocks import BLOCK_RULES, Heading, parse_tokens
 from engine.markdown.directives import (
     LITERAL_DIRECTIVES,
     SILENT_DIRECTIVES,
@@ -90,7 +90,8 @@ def _parser() -> MarkdownIt:
     from mdit_py_plugins.colon_fence import colon_fence_plugin
     from mdit_py_plugins.myst_blocks import myst_block_plugin
 
-    parser = MarkdownIt("commonmark").use(colon_fence_plugin).use(myst_block_plugin)
+    parser = MarkdownIt("commonmark").enable(list(BLOCK_RULES))  # headings as blocks.py's
+    parser.use(colon_fence_plugin).use(myst_block_plugin)
     parser.disable("inline")
     return parser
 

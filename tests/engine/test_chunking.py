@@ -112,6 +112,43 @@ def test_titles_are_the_headings_as_their_reader_sees_them() -> None:
     ]
 
 
+def test_html_in_a_heading_reads_as_a_reader_sees_it() -> None:
+    # go-chi/chi's README opens with its logo; an image shows its alt text, other tags
+    # their text, and what only reads as a tag (a type's parameter) stays.
+    text = (
+        '# <img alt="chi" src="https://cdn.rawgit.com/go-chi/chi/master/_examples/chi.svg"'
+        ' width="220" />\nabout\n'
+        '## <div align="center"><IMG SRC=\'x.svg\' ALT="Signing &amp; more"></div>Tokens\na\n'
+        "## Title<br><sub>subtitle</sub> <!-- note -->\nb\n"
+        '## Map<K, V> or Box<dyn Error> <img src="logo.png" align="right" />\nc\n'
+    )
+
+    titles = [c.title for c in chunk_markdown(text)]
+
+    assert titles == [
+        "chi",
+        "chi > Signing & more Tokens",
+        "chi > Title subtitle",
+        "chi > Map<K, V> or Box<dyn Error>",
+    ]
+
+
+def test_a_heading_that_shows_nothing_is_no_title() -> None:
+    # A logo without alt text: the heading still closes the ones above it, but it adds no
+    # empty level to the heading path, and the page's own title stands in for it.
+    text = (
+        '# <img src="logo.svg" width="100">\n\nIntro to the project.\n\n## Install\n\nRun it.\n'
+        '\n### <div align="center"><img src="x.png"></div>\n\nMore text.\n'
+    )
+
+    untitled = chunk_markdown(text, overlap_percent=0)
+    titled = chunk_markdown(text, overlap_percent=0, page_title="Project")
+
+    assert [(c.title, c.line_start) for c in untitled] == [("", 1), ("Install", 5), ("Install", 9)]
+    assert [c.title for c in titled] == ["Project", "Project > Install", "Project > Install"]
+    assert untitled[0].own_text.startswith('# <img src="logo.svg"')
+
+
 # Rule 3: blank sections vanish; a heading with no text joins the next section's chunk.
 
 
@@ -639,6 +676,59 @@ def test_setext_headings_start_sections() -> None:
         ("Usage", 11),
     ]
     assert chunks[1].own_text == "Install\n-------\n\nRun pip."
+
+
+def test_dashes_under_a_table_are_a_break_and_under_a_paragraph_a_heading() -> None:
+    # A setext underline makes a heading of a paragraph only (GFM): a table is none.
+    table = "# Page\n\nIntro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n---\nText after the table.\n"
+    paragraph = "# Page\n\nIntro.\n\nA short paragraph\n---\nText after the heading.\n"
+
+    assert [c.title for c in chunk_markdown(table, overlap_percent=0)] == ["Page"]
+    assert [c.title for c in chunk_markdown(paragraph, overlap_percent=0)] == [
+        "Page",
+        "Page > A short paragraph",
+    ]
+
+
+# go-chi/chi's README: a table of middlewares between two lines of dashes.
+CHI_MIDDLEWARES = """## Middlewares
+
+chi comes equipped with an optional `middleware` package, providing a suite of standard
+`net/http` middlewares.
+
+### Core middlewares
+
+----------------------------------------------------------------------------------
+| chi/middleware Handler | description                                           |
+| :--------------------- | :---------------------------------------------------- |
+| [AllowContentEncoding] | Enforces a whitelist of request Content-Encoding headers |
+| [WithValue]            | Short-hand middleware to set a key/value on the request context |
+----------------------------------------------------------------------------------
+
+[AllowContentEncoding]: https://pkg.go.dev/github.com/go-chi/chi/middleware#AllowContentEncoding
+[WithValue]: https://pkg.go.dev/github.com/go-chi/chi/middleware#WithValue
+
+## context?
+
+`context` is a tiny pkg that provides simple interface to signal context across call stacks
+and goroutines.
+"""
+
+
+def test_a_table_between_lines_of_dashes_titles_nothing() -> None:
+    chunks = chunk_markdown(CHI_MIDDLEWARES, overlap_percent=0, min_prose=MIN_PROSE_CHARS)
+
+    assert [c.title for c in chunks] == [
+        "Middlewares",
+        "Middlewares > Core middlewares",
+        "context?",
+    ]
+    assert chunks[1].own_text.startswith("### Core middlewares\n\n---")
+    # With the table too big to share a chunk, the heading and its rule open the table's:
+    # a rule under a heading is no text of its own.
+    small = chunk_markdown(CHI_MIDDLEWARES, 200, 0, MIN_PROSE_CHARS)
+    heading = next(c for c in small if "### Core middlewares" in c.own_text)
+    assert "| [WithValue]" in heading.own_text
 
 
 def test_an_unclosed_fence_in_a_list_item_ends_with_the_item() -> None:
