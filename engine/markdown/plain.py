@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from engine.markdown.escaping import escape_line
+
 ROFF_SUFFIX = re.compile(r"\.(?:[1-9][a-z]{0,3}|man|mdoc)$", re.IGNORECASE)
 """A man page's name: section 1–9 (``fd.1``, ``printf.3p``), ``.man`` or ``.mdoc``."""
 TEXT_SUFFIX = ".txt"
@@ -328,12 +330,3 @@ def _reference(match: re.Match[str]) -> str:
 def _escape_lines(text: str) -> str:
     """Plain text as markdown that shows it (:func:`escape_line`, line by line)."""
     return "\n".join(escape_line(line) for line in text.replace("\r\n", "\n").split("\n"))
-
-
-def escape_line(line: str) -> str:
-    """A line of plain text as markdown that shows it: a line that would open markup (a
-    heading, a fence, an HTML block) is escaped; indentation is kept."""
-    stripped = line.lstrip()
-    if stripped.startswith(("#", "```", "~~~", "<", "---", "===")):
-        return line[: len(line) - len(stripped)] + "\\" + stripped
-    return line
