@@ -49,6 +49,10 @@ _TAGS_ONLY = re.compile(r"^\s*(?:\*[^*\s|\"]+\*\s*)+$")
 _CAPITALS = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?[A-Z][-A-Z0-9 .,()_'&/]*$")
 _HEADER = re.compile(r"^\s*(\S.*?)\s?~$")
 _COLUMNS = re.compile(r"\S(?:\t|  )\s*\S")
+_RULING = re.compile(r"([-_=.~*])\1{2,}")
+"""A run that rules a heading out to the margin (``< Configuration >_______~``)."""
+_BOXED = re.compile(r"^<\s+(.+?)\s+>$")
+"""A title between ``< `` and `` >`` (key notation, ``<CR>``, has no spaces inside)."""
 _EXAMPLE = re.compile(r"(?:^|\s)>([a-z0-9]*)$")
 _LINK = re.compile(r"(?<!\\)\|([^\"*|\s]+)\|")
 _FENCE = "```"
@@ -147,17 +151,28 @@ class _Help:
         """The heading a separator opens: its next line (after a line of tags alone), when
         it is short enough to be one."""
         index = separator + 1
-        if (
-            index < len(self.raw)
-            and self.role[index] == _TEXT
-            and _TAGS_ONLY.match(self.raw[index])
-        ):
+        if index < len(self.raw) and self._is_tags(index):
             index += 1
-        if index >= len(self.raw) or self.role[index] != _TEXT:
-            return
-        title = _TAG.sub("", self.raw[index]).strip()
-        if title and len(title) <= MAX_TITLE and not _SEPARATOR.match(title):
+        if index < len(self.raw) and self._is_title(index):
             self._heading(index, level, self.raw[index])
+        elif separator > 0 and self._is_title(separator - 1):
+            above = self.raw[separator - 2] if separator > 1 else ""
+            if self.role[separator - 2] == _SHOWN or not above.strip():
+                self._heading(separator - 1, level, self.raw[separator - 1])  # underlined
+
+    def _is_tags(self, index: int) -> bool:
+        """Whether line ``index`` is text of tags alone."""
+        return self.role[index] == _TEXT and _TAGS_ONLY.match(self.raw[index]) is not None
+
+    def _is_title(self, index: int) -> bool:
+        """Whether line ``index`` is text short enough to be a heading."""
+        title = _TAG.sub("", self.raw[index]).strip()
+        return (
+            self.role[index] == _TEXT
+            and 0 < len(title) <= MAX_TITLE
+            and not _SEPARATOR.match(title)
+            and not self._is_tags(index)
+        )
 
     def _is_headline(self, index: int) -> bool:
         """A heading in capitals at a line's start (``helpHeadline``): with its tags, or
@@ -181,7 +196,8 @@ class _Help:
         if above >= 0 and self.role[above] == _TEXT and _TAGS_ONLY.match(self.raw[above]):
             tags = " ".join([*self.raw[above].split(), *tags.split()])
             self.raw[above], self.role[above] = "", _BLANK
-        title = " ".join(_LINK.sub(r"\1", _TAG.sub("", line)).split())
+        title = " ".join(_RULING.sub(" ", _LINK.sub(r"\1", _TAG.sub("", line))).split())
+        title = boxed.group(1) if (boxed := _BOXED.match(title)) else title
         self.role[index], self.shown[index] = _SHOWN, "#" * level + " " + title
         below = index + 1
         if not tags or below >= len(self.raw) or self.role[below] != _TEXT:

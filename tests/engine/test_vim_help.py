@@ -173,3 +173,18 @@ def test_help_sections_are_the_titles_of_its_entries(tmp_path: Path, memory: Mem
     assert Indexer(memory).run().errors == []
     hits = memory.search("island with the most quokkas", mode="keyword", limit=3).results
     assert hits and hits[0].entry.section_title.endswith("1. Usage > Islands > Rottnest")
+
+
+def test_a_heading_underlined_by_a_separator_and_one_ruled_to_the_margin() -> None:
+    """Help made from a README writes a heading above its separator, and rules a
+    subheading out to the margin (``< Title >____~``): the words are the title."""
+    text = (
+        "*quokka.txt*  Count the quokkas\n\n"
+        "quokka#count\n"
+        "==============================================================================\n\n"
+        "Counts the quokkas.\n\n"
+        "< Options >___________________________________________________________________~\n\n"
+        "The options of a count.\n"
+    )
+    headings = [line for line in vimdoc_as_markdown(text).split("\n") if line.startswith("#")]
+    assert headings == ["## quokka#count", "### Options"]
