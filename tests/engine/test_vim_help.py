@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from project_files import write
 
@@ -188,3 +190,15 @@ def test_a_heading_underlined_by_a_separator_and_one_ruled_to_the_margin() -> No
     )
     headings = [line for line in vimdoc_as_markdown(text).split("\n") if line.startswith("#")]
     assert headings == ["## quokka#count", "### Options"]
+
+
+_PIECES = ["", "  ", "\t", "TITLE", "Title", "*tag*", "|link|", " ~", "~", " >", ">vim", "<",
+           "=" * 12, "-" * 12, "text.", "<CR>", "```", "# x", " vim:ft=help:"]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=4).map("".join), max_size=30))
+def test_any_help_text_keeps_its_lines(lines: list[str]) -> None:
+    text = "*quokka.txt*  x\n" + "\n".join(lines)
+    markdown = vimdoc_as_markdown(text)
+    assert markdown.count("\n") == text.count("\n")
