@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from itertools import islice
 
-from engine.markdown.plain import escape_line
+from engine.markdown.escaping import escape_line
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 DOC_MIN_WORDS = 100

@@ -4,9 +4,9 @@ markdown the chunker understands.
 
 What a ``.txt`` file is comes from its content, never from a list of names:
 
-* a Vim help file (:func:`is_vimdoc`) opens with its tag line ``*name.txt*`` or ends with
-  a ``vim:…ft=help`` modeline; its ``====`` rules and the ``Title  *tag*`` line after one
-  become headings;
+* a Vim help file (:func:`engine.markdown.vim_help.is_vimdoc`), in a ``doc/`` folder,
+  opens with its tag line ``*name.txt*`` or ends with a ``vim:…ft=help`` modeline; its
+  sections, subheadings and examples are read by :mod:`engine.markdown.vim_help`;
 * a plain-text document (:func:`reads_as_prose`) is mostly words in sentences:
   ``requirements.txt`` (``pkg==1.0``), ``CMakeLists.txt`` (``add_library(x …)``), a list of
   names or a listing of code signatures (``go doc``'s output) are not;
@@ -28,6 +28,9 @@ text; nothing is run.
 from __future__ import annotations
 
 import re
+
+from engine.markdown.escaping import escape_line
+from engine.markdown.vim_help import is_vimdoc, vimdoc_as_markdown
 
 ROFF_SUFFIX = re.compile(r"\.(?:[1-9][a-z]{0,3}|man|mdoc)$", re.IGNORECASE)
 """A man page's name: section 1–9 (``fd.1``, ``printf.3p``), ``.man`` or ``.mdoc``."""
@@ -58,11 +61,6 @@ MAX_TITLE = 80
 _UNDERLINE = re.compile(r"^[ \t]*([=\-~^*+#])\1{2,}[ \t]*$")
 _BANNER = re.compile(r"^[ \t]*([#=*~/+-])\1{2,}[ \t]+(?P<title>\w.{0,78}?)[ \t]+\1{3,}[ \t]*$")
 """A title between runs of one symbol: ``##### NETWORK #####``, ``=== Options ===``."""
-_VIM_TAG_LINE = re.compile(r"^\*[\w.+-]+\.txt\*")
-_VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
-_VIM_RULE = re.compile(r"^(?:={20,}|-{20,})\s*$")
-_VIM_TAG = re.compile(r"\s*\*[^*\s]+\*")
-_VIM_LINK = re.compile(r"\|([^|\s]+)\|")
 _ROFF_REQUEST = re.compile(r"^[.'](?:\\\"|(?:TH|SH|Dd|Dt|Sh|SS|Ss|Nm|PP|TP|B|I)\b)")
 """A line only roff writes: a comment (``.\\"``, ``'\\"``) or a man page's request."""
 _ROFF_LINE = re.compile(r"^[.']\s*([A-Za-z]{1,3})?(?:\s+(.*))?$")
@@ -115,12 +113,6 @@ def is_latex(text: str, least: int = 2) -> bool:
     return "\\documentclass" in head or len(_LATEX_STRUCTURE.findall(head)) >= least
 
 
-def is_vimdoc(text: str) -> bool:
-    """Whether ``text`` is a Vim help file: its tag line first, or a help modeline last."""
-    first = text.lstrip()[:200]
-    return bool(_VIM_TAG_LINE.match(first)) or bool(_VIM_MODELINE.search(text[-400:]))
-
-
 def is_markdown(text: str) -> bool:
     """Whether ``text`` is written in markdown by its content: an ATX heading (``## Usage``)
     and a fenced code block, or a heading and :data:`MARKDOWN_MIN_LINKS` inline links.
@@ -165,7 +157,7 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
     bare = "." not in lowered.rpartition("/")[2]  # README, INSTALL
     if lowered.endswith(TEXT_SUFFIX) or bare or dialect == "text":
         if lowered.endswith(TEXT_SUFFIX):
-            if is_vimdoc(text):
+            if is_vimdoc(text, name):
                 return "vimdoc"
             if is_markdown(text):
                 return "markdown"  # pandoc's MANUAL.txt, an llms.txt
@@ -177,7 +169,7 @@ def text_kind(text: str, name: str, dialect: str | None = None) -> str | None:
             return "man"  # doc/tool.1.in, a man page's template
         if is_latex(text):
             return "TeX"  # OCaml's manual/*.etex
-        if is_vimdoc(text):
+        if is_vimdoc(text, name):
             return "vimdoc"
         if is_markdown(text):
             return "markdown"  # README in markdown, ExDoc's .cheatmd
@@ -277,25 +269,6 @@ def _unescape(line: str) -> str:
     return _ROFF_ESCAPE.sub(lambda m: _ROFF_NAMED.get(m.group(0), ""), line)
 
 
-def vimdoc_as_markdown(text: str) -> str:
-    """A Vim help file as markdown: the line after a ``====`` rule is a heading (its tags
-    dropped), ``|links|`` become their words, the rules are blanked."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    headings: dict[int, str] = {}
-    for index, line in enumerate(lines):
-        if _VIM_RULE.match(line):
-            headings[index] = ""
-            after = index + 1
-            if after < len(lines) and lines[after].strip() and after not in headings:
-                title = _VIM_TAG.sub("", lines[after]).strip()
-                level = 2 if line.startswith("=") else 3
-                headings[after] = "#" * level + " " + title if title else ""
-    out = _escape_lines(text).split("\n")
-    for index, heading in headings.items():
-        out[index] = heading
-    return "\n".join(_VIM_LINK.sub(r"\1", line) for line in out)
-
-
 def odoc_as_markdown(text: str) -> str:
     """An odoc page as markdown: headings, code fences, references as their names."""
     out: list[str] = []
@@ -328,12 +301,3 @@ def _reference(match: re.Match[str]) -> str:
 def _escape_lines(text: str) -> str:
     """Plain text as markdown that shows it (:func:`escape_line`, line by line)."""
     return "\n".join(escape_line(line) for line in text.replace("\r\n", "\n").split("\n"))
-
-
-def escape_line(line: str) -> str:
-    """A line of plain text as markdown that shows it: a line that would open markup (a
-    heading, a fence, an HTML block) is escaped; indentation is kept."""
-    stripped = line.lstrip()
-    if stripped.startswith(("#", "```", "~~~", "<", "---", "===")):
-        return line[: len(line) - len(stripped)] + "\\" + stripped
-    return line

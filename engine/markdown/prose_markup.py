@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.markdown.plain import escape_line
+from engine.markdown.escaping import escape_line
 
 
 @dataclass(frozen=True, slots=True)

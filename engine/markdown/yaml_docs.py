@@ -37,7 +37,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.markdown.plain import SENTENCE_END, escape_line, is_word
+from engine.markdown.escaping import escape_line
+from engine.markdown.plain import SENTENCE_END, is_word
 
 YAML_SUFFIXES = (".yml", ".yaml")
 DOC_MIN_WORDS = 100

@@ -11,7 +11,8 @@ from cli_support import git_repo, run_cli
 from project_files import sources, write
 
 from engine.core.config import load_config
-from engine.markdown.plain import odoc_as_markdown, roff_as_markdown, text_kind, vimdoc_as_markdown
+from engine.markdown.plain import odoc_as_markdown, roff_as_markdown, text_kind
+from engine.markdown.vim_help import vimdoc_as_markdown
 from engine.services.indexing import Indexer
 from engine.services.memory import Memory
 from engine.services.source_report import explain_sources
