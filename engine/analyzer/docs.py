@@ -6,6 +6,7 @@ import re
 
 from engine.analyzer.model import DocOutline
 from engine.core.models import MAX_CONTENT_LENGTH
+from engine.markdown.blocks import document_headings
 
 # Every pattern here is anchored and made of single repeated classes, so it runs in time
 # linear in the line; the parts that once backtracked (a heading's closing ``#``s, links,
@@ -97,35 +98,10 @@ def outline(rel: str, text: str, *, lead_chars: int = 0) -> DocOutline:
 
 
 def _md_headings(text: str) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    fence = ""
-    previous = ""
-    for line in text.split("\n"):
-        if m := _FENCE.match(line):
-            marker = m.group(1)
-            if not fence:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = ""
-            previous = ""
-            continue
-        if fence:
-            continue
-        if (atx := _atx(line)) and (heading := _clean(atx[1])):
-            found.append((atx[0], heading))
-            previous = ""
-            continue
-        if (
-            (m := _SETEXT.fullmatch(line))
-            and previous.strip()
-            and not previous.startswith((" " * 4, "\t", "-", "*", ">", "|"))
-            and (heading := _clean(previous))
-        ):
-            found.append((1 if m.group(1)[0] == "=" else 2, heading))
-            previous = ""
-            continue
-        previous = line
-    return found
+    """Markdown's headings as the chunker reads them (CommonMark with GFM tables:
+    :func:`engine.markdown.blocks.document_headings`), each made plain and short."""
+    found = [(level, _clean(heading)) for level, heading in document_headings(text)]
+    return [(level, heading) for level, heading in found if heading]
 
 
 def _adoc_headings(text: str) -> list[tuple[int, str]]:

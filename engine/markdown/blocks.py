@@ -204,6 +204,19 @@ def parse_tokens(parser: MarkdownIt, text: str, env: dict[str, Any] | None = Non
             gc.enable()
 
 
+def document_headings(text: str) -> list[tuple[int, str]]:
+    """``(level, text)`` of each heading of the document ``text`` (not one nested in a
+    list or quote), in order, as :func:`block_map` reads them: the one reading of headings
+    the chunker and the analyzer's outlines share."""
+    env: dict[str, Any] = {}
+    tokens = parse_blocks(text, env)
+    return [
+        (int(token.tag[1]), heading_text(tokens[index + 1].content, env))
+        for index, token in enumerate(tokens)
+        if token.type == "heading_open" and token.level == 0
+    ]
+
+
 def block_map(lines: Sequence[str]) -> BlockMap:
     """Fences, code, headings and rules of the document made of ``lines``."""
     roles = [FenceRole.NONE] * len(lines)
