@@ -62,7 +62,9 @@ shares it:
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
   Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
 
-Every expression runs on RE2, so each is linear in the text whatever the text.
+Every expression runs on RE2, so each is linear in the text whatever the text. A match
+whose value is rejected is looked inside (:func:`_inside`): what a rule took for a value
+may hold a key and a value of its own (``otpauth://…?secret=…`` is ``otpauth:``'s value).
 """
 
 from __future__ import annotations
@@ -589,23 +591,91 @@ def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
                     yield start + begin, start + end
 
 
+_RESCAN = 300
+"""How far past a rejected match's end a look inside it reads (a value is 200 characters
+at most: a match that starts inside one ends well before that), and how much of a rejected
+match is looked inside (a longer match is a line's gap, not a value)."""
+_LOOKS_INSIDE = 3
+"""How many rejected matches one look inside a match may meet before it stops: enough for
+a value inside a value inside a value (``auth: otpauth://…?token=/a&secret=…``), and
+each match costs (RE2 reads its groups anew), so text made of keys (``auth:auth:…``)
+stays a constant factor of one pass."""
+_SHORTEST = 4
+"""The fewest characters a match inside a rejected one starts with before that one's end:
+a character before a key, the shortest key (``pw``) and its separator; a value ends at
+what no key holds (a blank, a quote, ``,``), so no key runs on past it."""
+
+
+def _judged(
+    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    groups: tuple[int, ...],
+    m: Any,
+    offset: int,
+    text: str,
+) -> tuple[ContextFinding | None, int]:
+    """A match (found in ``text[offset:]``) and its value, kept or not, and where to look
+    again when it is not: at its value (what it took for one may hold a key and a value of
+    its own: ``otpauth://…?secret=…`` after ``otpauth:``), or just past its start."""
+    kind, _regex, check = rule
+    span = _value(m, groups)
+    if span is None:
+        return None, offset + m.start() + 1
+    start, end = offset + span[0], offset + span[1]
+    again = max(offset + m.start() + 1, start - 1)  # the character before a key inside
+    if text[end : end + 1] in ("(", "["):
+        return None, again  # a call or an index: code, not a value
+    start, end = _trimmed(text, start, end, kind == "prose-secret")
+    if end > start and check(m, text[start:end]):
+        return ContextFinding(kind, start, end, m.group(0)), end
+    return None, again
+
+
+def _inside(
+    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    groups: tuple[int, ...],
+    text: str,
+    pos: int,
+    stop: int,
+) -> Iterator[ContextFinding]:
+    """Matches that start from ``pos`` up to ``stop`` (a rejected match's end), which
+    ``finditer`` never looks at: its matches do not overlap. Each search runs on a window
+    around them (RE2's ``search`` re-encodes all of its text), the character before
+    ``pos`` kept so that ``^`` and ``\\b`` mean what they mean in the whole text; a match
+    that runs to a window's cut end is not trusted (the text goes on)."""
+    stop = min(stop, pos + _RESCAN)
+    begin, end = pos - 1, min(len(text), stop + _RESCAN)
+    window = text[begin:end]
+    cut = end < len(text)
+    rejected = 0
+    while stop - pos >= _SHORTEST and rejected < _LOOKS_INSIDE:
+        m = rule[1].search(window, pos - begin)
+        if m is None or begin + m.start() >= stop:
+            return
+        if cut and m.end() == len(window):
+            pos = begin + m.start() + 1
+            continue
+        finding, pos = _judged(rule, groups, m, begin, text)
+        if finding is None:
+            rejected += 1
+        else:
+            yield finding
+
+
 def context_secrets(text: str) -> Iterator[ContextFinding]:
     """Every value of ``text`` a context rule finds and its check keeps, then
     :func:`table_secrets`' and :func:`delimited_secrets`' cells and :func:`cookie_secrets`'
-    values."""
+    values. A match whose value is not kept is looked inside (:func:`_inside`), as if
+    the search went on from its value rather than its end: its value may hold another."""
     from engine.guards.tables import delimited_secrets, table_secrets
 
-    for kind, regex, check in CONTEXT_RULES:
-        groups = _value_groups(regex)
-        for m in regex.finditer(text):
-            span = _value(m, groups)
-            if span is None:
-                continue
-            if text[span[1] : span[1] + 1] in ("(", "["):
-                continue  # a call or an index: code, not a value
-            start, end = _trimmed(text, *span, kind == "prose-secret")
-            if end > start and check(m, text[start:end]):
-                yield ContextFinding(kind, start, end, m.group(0))
+    for rule in CONTEXT_RULES:
+        groups = _value_groups(rule[1])
+        for m in rule[1].finditer(text):
+            finding, again = _judged(rule, groups, m, 0, text)
+            if finding is not None:
+                yield finding
+            else:
+                yield from _inside(rule, groups, text, again, m.end())
     for start, end in table_secrets(text):
         yield ContextFinding("table-secret", start, end, text[start:end])
     for start, end in delimited_secrets(text):
