@@ -16,7 +16,9 @@ shares it:
   (``x-functions-key: …``, ``Ocp-Apim-Subscription-Key: …``), as
   an XML element's text, or in the value field beside a name or key field naming it
   (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
-  ``<entry key="db.password">…</entry>``);
+  ``<entry key="db.password">…</entry>``), as a Terraform variable's default (``variable
+  "db_password" { … default = "…" }``) or a YAML block scalar's next line (``password:
+  |``);
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``), alone or
   quoted whole (``echo '…' >> ~/.pgpass``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
@@ -269,6 +271,20 @@ _NOT_A_CREDENTIAL = re2.compile(r"(?i)idempoten|websocket|cache|csrf|xsrf|reques
 """Header names ending in ``Key`` that name a nonce or an identifier."""
 
 
+_HCL_VARIABLE = r"(?i)\bvariable[ \t]+\"" + KEY + r"\"[ \t]*\{[^}]{0,500}?\bdefault[ \t]*=[ \t]*"
+"""A Terraform (HCL) variable named for a credential, up to its default, the value: tfsec's
+``general-secrets-sensitive-in-variable`` (GEN001, "potentially sensitive data stored in
+the default value of a variable"); the block's other attributes may stand between, over
+lines, and no nested block (``validation { … }``) before it."""
+_BLOCK_SCALAR = (
+    r"(?im)^[ \t]*(?:-[ \t]+)?[\"']?" + KEY + r"[\"']?[ \t]*:[ \t]*[|>][1-9+\-]{0,2}[ \t]*"
+    r"(?:#[^\n]*)?\r?\n[ \t]+(?P<bare>[^\s#][^\s]{0,200})[ \t]*\r?$"
+)
+"""A YAML key naming a credential given a block scalar (``password: |``, ``>-``, ``|2``):
+its value is the next, indented line, one word of it (a line of words, or a mapping key
+ending in ``:``, is the document going on)."""
+
+
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "config-secret",
@@ -320,6 +336,12 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             + r"[\"'][^>\n]{0,200}?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)[ \t]*</"
         ),
         keyed,
+    ),
+    ("config-secret", re2.compile(_HCL_VARIABLE + QUOTED), keyed),
+    (
+        "config-secret",
+        re2.compile(_BLOCK_SCALAR),
+        lambda m, value: not value.endswith(":") and keyed(m, value),
     ),
     (
         "config-secret",

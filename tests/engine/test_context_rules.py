@@ -283,6 +283,50 @@ INSIDE = [
 ]
 
 
+ROUND_31 = [
+    # A credential named by its enclosing block (Terraform's variable and its default,
+    # over lines) or given its value on the next line (a YAML block scalar).
+    (
+        "config-secret",
+        'variable "db_admin_password" {\n  type    = string\n  default = "' + _TYPED + '"\n}',
+        _TYPED,
+    ),
+    (
+        "config-secret",
+        'variable "api_token" {\n  description = "for CI"\n  sensitive   = true\n'
+        '  default     = "' + "a8Kq2mZx9Lp4" + "Rt7Vn3Wb6Yc" + '"\n}',
+        "a8Kq2mZx9Lp4" + "Rt7Vn3Wb6Yc",
+    ),
+    ("config-secret", "smtp:\n  password: |\n    " + _TYPED + "\n  host: mx", _TYPED),
+    ("config-secret", "smtp:\n  password: >-\n    " + _TYPED, _TYPED),
+    ("config-secret", "users:\n  - secret: |2\n      " + _TYPED, _TYPED),
+]
+"""Session 31's forms, each missed before (its probe's general misses)."""
+ORDINARY_31 = [
+    'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
+    'variable "db_password" {\n  default = var.fallback\n}',
+    'variable "admin_password" {\n  default = ""\n}',
+    'variable "region" { default = "eu-west-1" }\nvariable "db_password" {}',
+    "password: |\nnext: value",
+    "password: |\n  nested:\n    a: 1",
+    "run: |\n  echo Sx9mQ2wZr7Lk4Tp8",
+    "secret: >-\n  the value comes from vault",
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), ROUND_31)
+def test_round_31_forms_give_their_value_away(kind: str, text: str, value: str) -> None:
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    assert value not in redact_secrets(noted, find_secrets(noted))
+
+
+@pytest.mark.parametrize("text", ORDINARY_31)
+def test_round_31_forms_without_a_secret_are_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
+
+
 @pytest.mark.parametrize(("text", "value"), INSIDE)
 def test_a_rejected_match_is_looked_inside(text: str, value: str) -> None:
     noted = f"Notes.\n{text}\nMore notes."
