@@ -337,7 +337,7 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         ),
         keyed,
     ),
-    ("config-secret", re2.compile(_HCL_VARIABLE + QUOTED), keyed),
+    ("config-secret", re2.compile(_HCL_VARIABLE + r"(?:" + QUOTED + ")"), keyed),
     (
         "config-secret",
         re2.compile(_BLOCK_SCALAR),

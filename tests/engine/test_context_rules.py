@@ -311,6 +311,7 @@ ORDINARY_31 = [
     "password: |\n  nested:\n    a: 1",
     "run: |\n  echo Sx9mQ2wZr7Lk4Tp8",
     "secret: >-\n  the value comes from vault",
+    "password = os.environ['DB_PASSWORD']  # no variable block before it",
 ]
 
 
