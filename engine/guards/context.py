@@ -56,7 +56,9 @@ shares it:
   ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header, curl's
   ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
-  Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``);
+  Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``), MySQL's
+  ``mysql_native_password`` (``*`` and 40 uppercase hex digits) and a pwdump line's LM
+  and NT hashes (``user:RID:LM:NT:::``);
 - ``call-secret`` (:mod:`.context_calls`): a call whose quoted argument names a
   credential given the next one (``define('DB_PASSWORD', …)``, ``setenv``,
   ``System.setProperty``), and a user and its password passed to what authenticates
@@ -237,6 +239,24 @@ def _glued_password(value: str) -> bool:
 def _hash(m: Any, value: str) -> bool:
     last = value.rsplit("$", 1)[-1]
     return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
+
+
+_MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
+"""MySQL's ``mysql_native_password`` hash: ``*`` and SHA-1 twice over, in 40 uppercase hex
+digits, as MySQL prints it (``IDENTIFIED BY PASSWORD '*6BB4…'``, ``mysql.user``'s
+``authentication_string``); a git SHA after a markdown ``*`` is lowercase."""
+_PWDUMP = r"(?m)(?:^|[\s>])[^\s:]{1,100}:\d{1,10}:(?P<value>[0-9A-Fa-f]{32}:[0-9A-Fa-f]{32}):"
+"""A pwdump line (pwdump, Impacket's secretsdump, Metasploit's hashdump): ``user:RID:LM
+hash:NT hash:::``, the LM and NT hashes the value (an NT hash is the password's MD4:
+passed as it is, it logs in)."""
+
+
+def _hex_hash(m: Any, value: str) -> bool:
+    """Hex of a digest: digits and letters both (40 or 32 digits alone, or letters
+    alone, are a number or a word), not one digit repeated."""
+    digits = [c for c in value if c.isalnum()]
+    has_digit = any(c.isdigit() for c in digits)
+    return has_digit and any(c.isalpha() for c in digits) and len(set(digits)) > 2
 
 
 def _jwk(m: Any, value: str) -> bool:
@@ -541,6 +561,8 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         ),
         lambda m, value: True,
     ),
+    ("password-hash", re2.compile(_MYSQL_HASH), _hex_hash),
+    ("password-hash", re2.compile(_PWDUMP), _hex_hash),
     (
         "private-key",
         re2.compile(

@@ -283,6 +283,9 @@ INSIDE = [
 ]
 
 
+_NATIVE = "6BB4837EB743" + "29105EE4568DDA7DC67ED2CA2AD9"
+_LM = "aad3b435b514" + "04eeaad3b435b51404ee"
+_NT = "8846f7eaee8f" + "b117ad06bdd830b7586c"
 ROUND_31 = [
     # A credential named by its enclosing block (Terraform's variable and its default,
     # over lines) or given its value on the next line (a YAML block scalar).
@@ -300,6 +303,15 @@ ROUND_31 = [
     ("config-secret", "smtp:\n  password: |\n    " + _TYPED + "\n  host: mx", _TYPED),
     ("config-secret", "smtp:\n  password: >-\n    " + _TYPED, _TYPED),
     ("config-secret", "users:\n  - secret: |2\n      " + _TYPED, _TYPED),
+    # Password hashes outside crypt(3), PHC and {SCHEME}: MySQL's native one, pwdump's.
+    (
+        "password-hash",
+        "ALTER USER 'app'@'%' IDENTIFIED BY PASSWORD '*" + _NATIVE + "';",
+        "*" + _NATIVE,
+    ),
+    ("password-hash", "| app | % | *" + _NATIVE + " |", "*" + _NATIVE),
+    ("password-hash", "Administrator:500:" + _LM + ":" + _NT + ":::", _LM + ":" + _NT),
+    ("password-hash", "CORP\\svc_sql$:1104:" + _LM + ":" + _NT + ":::", _LM + ":" + _NT),
 ]
 """Session 31's forms, each missed before (its probe's general misses)."""
 ORDINARY_31 = [
@@ -312,6 +324,11 @@ ORDINARY_31 = [
     "run: |\n  echo Sx9mQ2wZr7Lk4Tp8",
     "secret: >-\n  the value comes from vault",
     "password = os.environ['DB_PASSWORD']  # no variable block before it",
+    "* " + _NATIVE.lower() + " fixed the build",
+    "Fixed in *" + _NATIVE.lower() + "*, see the changelog.",
+    "checksum *" + "0" * 40,
+    "**" + _NATIVE + "**",
+    "guest:501:" + "0" * 32 + ":" + "0" * 32 + ":::",
 ]
 
 
