@@ -312,6 +312,10 @@ ROUND_31 = [
     ("password-hash", "| app | % | *" + _NATIVE + " |", "*" + _NATIVE),
     ("password-hash", "Administrator:500:" + _LM + ":" + _NT + ":::", _LM + ":" + _NT),
     ("password-hash", "CORP\\svc_sql$:1104:" + _LM + ":" + _NT + ":::", _LM + ":" + _NT),
+    # A user and its password after a word naming both and a linking verb.
+    ("prose-secret", "staging db creds are etl_ro/" + _TYPED + " on db-stg", _TYPED),
+    ("prose-secret", "the creds for grafana were admin / " + _TYPED, _TYPED),
+    ("prose-secret", "the login is deploy:" + _TYPED, _TYPED),
 ]
 """Session 31's forms, each missed before (its probe's general misses)."""
 ORDINARY_31 = [
@@ -329,6 +333,10 @@ ORDINARY_31 = [
     "checksum *" + "0" * 40,
     "**" + _NATIVE + "**",
     "guest:501:" + "0" * 32 + ":" + "0" * 32 + ":::",
+    "the creds are in vault/prod-db",
+    "the creds are stored in 1Password",
+    "creds are admin/password for the demo",
+    "the login is user/pass by default",
 ]
 
 
