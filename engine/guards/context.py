@@ -658,8 +658,9 @@ def _judged(
     text: str,
 ) -> tuple[ContextFinding | None, int]:
     """A match (found in ``text[offset:]``) and its value, kept or not, and where to look
-    again when it is not: at its value (what it took for one may hold a key and a value of
-    its own: ``otpauth://…?secret=…`` after ``otpauth:``), or just past its start."""
+    again: past its end when it is kept; when not, at its value (what it took for one may
+    hold a key and a value of its own: ``otpauth://…?secret=…`` after ``otpauth:``), or
+    just past its start when it has none."""
     kind, _regex, check = rule
     span = _value(m, groups)
     if span is None:
@@ -670,7 +671,7 @@ def _judged(
         return None, again  # a call or an index: code, not a value
     start, end = _trimmed(text, start, end, kind == "prose-secret")
     if end > start and check(m, text[start:end]):
-        return ContextFinding(kind, start, end, m.group(0)), end
+        return ContextFinding(kind, start, end, m.group(0)), offset + m.end()
     return None, again
 
 
@@ -685,7 +686,8 @@ def _inside(
     ``finditer`` never looks at: its matches do not overlap. Each search runs on a window
     around them (RE2's ``search`` re-encodes all of its text), the character before
     ``pos`` kept so that ``^`` and ``\\b`` mean what they mean in the whole text; a match
-    that runs to a window's cut end is not trusted (the text goes on)."""
+    that runs to a window's cut end is not trusted (the text goes on). (A check that reads
+    the match's whole text, the JSON Web Key's ``"kty"``, reads the window.)"""
     stop = min(stop, pos + _RESCAN)
     begin, end = pos - 1, min(len(text), stop + _RESCAN)
     window = text[begin:end]
