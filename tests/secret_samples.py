@@ -132,6 +132,15 @@ SAMPLES = {
         + "Xy7$kLm9!pQ2"
         + ";Encrypt=True",
     ],
+    "azure-sas-signature": [
+        "https://acme.blob.core.windows.net/backups?sv=2022-11-02&sp=r&se=2026-01-01&sig="
+        + "Zq8mR3wLx7Pk2Tn9Vb4Hy6Cd1Fg5Jk0Sa3Tu6Yi8Op"
+        + "W%3D",
+        "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02"
+        + "&ss=b&srt=co&sp=rl&sig="
+        + "u7Kx2PqL9mZr4Tn8Vb6Hy1Cd5Fg0Js3Ua8Yi2OeW4rT"
+        + "=",
+    ],
     "netrc-password": [
         "machine api.example.org\n  login deploy\n  password " + "Zq8wE3rT6yU1",
     ],

@@ -16,7 +16,9 @@ shares it:
   (``x-functions-key: …``, ``Ocp-Apim-Subscription-Key: …``), as
   an XML element's text, or in the value field beside a name or key field naming it
   (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
-  ``<entry key="db.password">…</entry>``);
+  ``<entry key="db.password">…</entry>``), as a Terraform variable's default (``variable
+  "db_password" { … default = "…" }``) or a YAML block scalar's next line (``password:
+  |``);
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``), alone or
   quoted whole (``echo '…' >> ~/.pgpass``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
@@ -54,7 +56,9 @@ shares it:
   ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header, curl's
   ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
-  Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``);
+  Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``), MySQL's
+  ``mysql_native_password`` (``*`` and 40 uppercase hex digits) and a pwdump line's LM
+  and NT hashes (``user:RID:LM:NT:::``);
 - ``call-secret`` (:mod:`.context_calls`): a call whose quoted argument names a
   credential given the next one (``define('DB_PASSWORD', …)``, ``setenv``,
   ``System.setProperty``), and a user and its password passed to what authenticates
@@ -62,7 +66,9 @@ shares it:
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
   Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
 
-Every expression runs on RE2, so each is linear in the text whatever the text.
+Every expression runs on RE2, so each is linear in the text whatever the text. A match
+whose value is rejected is looked inside (:func:`_inside`): what a rule took for a value
+may hold a key and a value of its own (``otpauth://…?secret=…`` is ``otpauth:``'s value).
 """
 
 from __future__ import annotations
@@ -235,6 +241,24 @@ def _hash(m: Any, value: str) -> bool:
     return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
 
 
+_MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
+"""MySQL's ``mysql_native_password`` hash: ``*`` and SHA-1 twice over, in 40 uppercase hex
+digits, as MySQL prints it (``IDENTIFIED BY PASSWORD '*6BB4…'``, ``mysql.user``'s
+``authentication_string``); a git SHA after a markdown ``*`` is lowercase."""
+_PWDUMP = r"(?m)(?:^|[\s>])[^\s:]{1,100}:\d{1,10}:(?P<value>[0-9A-Fa-f]{32}:[0-9A-Fa-f]{32}):"
+"""A pwdump line (pwdump, Impacket's secretsdump, Metasploit's hashdump): ``user:RID:LM
+hash:NT hash:::``, the LM and NT hashes the value (an NT hash is the password's MD4:
+passed as it is, it logs in)."""
+
+
+def _hex_hash(m: Any, value: str) -> bool:
+    """Hex of a digest: digits and letters both (40 or 32 digits alone, or letters
+    alone, are a number or a word), not one digit repeated."""
+    digits = [c for c in value if c.isalnum()]
+    has_digit = any(c.isdigit() for c in digits)
+    return has_digit and any(c.isalpha() for c in digits) and len(set(digits)) > 2
+
+
 def _jwk(m: Any, value: str) -> bool:
     return '"kty"' in m.string
 
@@ -265,6 +289,20 @@ _KEY_VALUE = (
 (the expression asks it too, so a run of header names is not a run of matches)."""
 _NOT_A_CREDENTIAL = re2.compile(r"(?i)idempoten|websocket|cache|csrf|xsrf|request|trace|correl")
 """Header names ending in ``Key`` that name a nonce or an identifier."""
+
+
+_HCL_VARIABLE = r"(?i)\bvariable[ \t]+\"" + KEY + r"\"[ \t]*\{[^}]{0,500}?\bdefault[ \t]*=[ \t]*"
+"""A Terraform (HCL) variable named for a credential, up to its default, the value: tfsec's
+``general-secrets-sensitive-in-variable`` (GEN001, "potentially sensitive data stored in
+the default value of a variable"); the block's other attributes may stand between, over
+lines, and no nested block (``validation { … }``) before it."""
+_BLOCK_SCALAR = (
+    r"(?im)^[ \t]*(?:-[ \t]+)?[\"']?" + KEY + r"[\"']?[ \t]*:[ \t]*[|>][1-9+\-]{0,2}[ \t]*"
+    r"(?:#[^\n]*)?\r?\n[ \t]+(?P<bare>[^\s#][^\s]{0,200})[ \t]*\r?$"
+)
+"""A YAML key naming a credential given a block scalar (``password: |``, ``>-``, ``|2``):
+its value is the next, indented line, one word of it (a line of words, or a mapping key
+ending in ``:``, is the document going on)."""
 
 
 CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
@@ -318,6 +356,12 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             + r"[\"'][^>\n]{0,200}?>[ \t]*(?P<value>[^<\s][^<\n]{0,200}?)[ \t]*</"
         ),
         keyed,
+    ),
+    ("config-secret", re2.compile(_HCL_VARIABLE + r"(?:" + QUOTED + ")"), keyed),
+    (
+        "config-secret",
+        re2.compile(_BLOCK_SCALAR),
+        lambda m, value: not value.endswith(":") and keyed(m, value),
     ),
     (
         "config-secret",
@@ -517,6 +561,8 @@ CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         ),
         lambda m, value: True,
     ),
+    ("password-hash", re2.compile(_MYSQL_HASH), _hex_hash),
+    ("password-hash", re2.compile(_PWDUMP), _hex_hash),
     (
         "private-key",
         re2.compile(
@@ -589,23 +635,93 @@ def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
                     yield start + begin, start + end
 
 
+_RESCAN = 300
+"""How far past a rejected match's end a look inside it reads (a value is 200 characters
+at most: a match that starts inside one ends well before that), and how much of a rejected
+match is looked inside (a longer match is a line's gap, not a value)."""
+_LOOKS_INSIDE = 3
+"""How many rejected matches one look inside a match may meet before it stops: enough for
+a value inside a value inside a value (``auth: otpauth://…?token=/a&secret=…``), and
+each match costs (RE2 reads its groups anew), so text made of keys (``auth:auth:…``)
+stays a constant factor of one pass."""
+_SHORTEST = 4
+"""The fewest characters a match inside a rejected one starts with before that one's end:
+a character before a key, the shortest key (``pw``) and its separator; a value ends at
+what no key holds (a blank, a quote, ``,``), so no key runs on past it."""
+
+
+def _judged(
+    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    groups: tuple[int, ...],
+    m: Any,
+    offset: int,
+    text: str,
+) -> tuple[ContextFinding | None, int]:
+    """A match (found in ``text[offset:]``) and its value, kept or not, and where to look
+    again: past its end when it is kept; when not, at its value (what it took for one may
+    hold a key and a value of its own: ``otpauth://…?secret=…`` after ``otpauth:``), or
+    just past its start when it has none."""
+    kind, _regex, check = rule
+    span = _value(m, groups)
+    if span is None:
+        return None, offset + m.start() + 1
+    start, end = offset + span[0], offset + span[1]
+    again = max(offset + m.start() + 1, start - 1)  # the character before a key inside
+    if text[end : end + 1] in ("(", "["):
+        return None, again  # a call or an index: code, not a value
+    start, end = _trimmed(text, start, end, kind == "prose-secret")
+    if end > start and check(m, text[start:end]):
+        return ContextFinding(kind, start, end, m.group(0)), offset + m.end()
+    return None, again
+
+
+def _inside(
+    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    groups: tuple[int, ...],
+    text: str,
+    pos: int,
+    stop: int,
+) -> Iterator[ContextFinding]:
+    """Matches that start from ``pos`` up to ``stop`` (a rejected match's end), which
+    ``finditer`` never looks at: its matches do not overlap. Each search runs on a window
+    around them (RE2's ``search`` re-encodes all of its text), the character before
+    ``pos`` kept so that ``^`` and ``\\b`` mean what they mean in the whole text; a match
+    that runs to a window's cut end is not trusted (the text goes on). (A check that reads
+    the match's whole text, the JSON Web Key's ``"kty"``, reads the window.)"""
+    stop = min(stop, pos + _RESCAN)
+    begin, end = pos - 1, min(len(text), stop + _RESCAN)
+    window = text[begin:end]
+    cut = end < len(text)
+    rejected = 0
+    while stop - pos >= _SHORTEST and rejected < _LOOKS_INSIDE:
+        m = rule[1].search(window, pos - begin)
+        if m is None or begin + m.start() >= stop:
+            return
+        if cut and m.end() == len(window):
+            pos = begin + m.start() + 1
+            continue
+        finding, pos = _judged(rule, groups, m, begin, text)
+        if finding is None:
+            rejected += 1
+        else:
+            yield finding
+
+
 def context_secrets(text: str) -> Iterator[ContextFinding]:
     """Every value of ``text`` a context rule finds and its check keeps, then
     :func:`table_secrets`' and :func:`delimited_secrets`' cells and :func:`cookie_secrets`'
-    values."""
+    values. A match whose value is not kept is looked inside (:func:`_inside`), as if
+    the search went on from its value rather than its end: its value may hold another."""
     from engine.guards.tables import delimited_secrets, table_secrets
 
-    for kind, regex, check in CONTEXT_RULES:
-        groups = _value_groups(regex)
-        for m in regex.finditer(text):
-            span = _value(m, groups)
-            if span is None:
-                continue
-            if text[span[1] : span[1] + 1] in ("(", "["):
-                continue  # a call or an index: code, not a value
-            start, end = _trimmed(text, *span, kind == "prose-secret")
-            if end > start and check(m, text[start:end]):
-                yield ContextFinding(kind, start, end, m.group(0))
+    for rule in CONTEXT_RULES:
+        groups = _value_groups(rule[1])
+        for m in rule[1].finditer(text):
+            finding, again = _judged(rule, groups, m, 0, text)
+            if finding is not None:
+                yield finding
+            else:
+                yield from _inside(rule, groups, text, again, m.end())
     for start, end in table_secrets(text):
         yield ContextFinding("table-secret", start, end, text[start:end])
     for start, end in delimited_secrets(text):

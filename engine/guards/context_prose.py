@@ -6,8 +6,9 @@ password for prod: …``, ``… as the password``, ``… is the root password.``
 credential word, or a directive whose name ends in one, is followed by its value (``use
 the password …``, ``we set requirepass … in redis.conf``, ``api key <token> for …``,
 ``admin — pw …``); ``set the password to …``; a user and its password follow the word
-naming both (``credentials: admin / …``, ``login deploy/…``); one logs in as a user with
-it (``log in to Jenkins as ci with …``). A sentence's words are ordinary words as often
+naming both, after a colon or a linking verb (``credentials: admin / …``, ``login
+deploy/…``, ``the db creds are etl/…``); one logs in as a user with it (``log in to
+Jenkins as ci with …``). A sentence's words are ordinary words as often
 as names of credentials, so each value must look chosen or generated, not be a word, a
 name with a number or a path. Every expression runs on RE2.
 """
@@ -74,7 +75,7 @@ def _login(m: Any, value: str) -> bool:
 _SENTENCE_KEY = (
     r"(?P<key>password|passphrase|passcode|passwd|secret|token"
     r"|(?:api|access|secret|private|signing|encryption|license|admin|root)?[ \t-]?key"
-    r"|credentials?)"
+    r"|credentials?|creds)"
 )
 _LINK = r"(?:is|was|are|were|reads|is now|is set to|set to|will be|would be|remains)"
 _DIRECT_KEY = (
@@ -163,10 +164,12 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         "prose-secret",
         # A user and the password after the word naming both: "credentials: admin / …",
         # "login deploy/…", "credentials for the staging dashboard: admin / …" (what
-        # they are for said before a colon).
+        # they are for said before a colon), "staging db creds are etl_ro/…" (a linking
+        # verb, as the sentence rule takes one: every word of PAIR with every verb).
         re2.compile(
             r"(?i)\b(?P<key>" + PAIR + r")"
-            r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?[ \t]*:|[ \t]*:?)"
+            r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?(?:[ \t]*:|[ \t]+" + _LINK + r")"
+            r"|[ \t]*:?|[ \t]+" + _LINK + r")"
             r"[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"

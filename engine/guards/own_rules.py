@@ -34,6 +34,9 @@ _REASONS = (  # pairs, not "kind": "reason" (that reads as a password assignment
     "connection-string-password",
     "upstream has no rule for `Password=`/`Pwd=` in ADO.NET,"
     " ODBC or JDBC connection strings (SQL Server and others)",
+    "azure-sas-signature",
+    "upstream has no Azure shared access signature rule; this is Microsoft"
+    " security-utilities' SEC101/051 LooseSasSecret as written (`?sig=…%3D` in a SAS URL)",
     "netrc-password",
     "upstream has no .netrc rule (`machine … login … password …`)",
     "curl-user-password",

@@ -140,6 +140,15 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
         ),
     ),
     (
+        "azure-sas-signature",
+        # Microsoft security-utilities' SEC101/051 LooseSasSecret, as Microsoft wrote it
+        # (src/Microsoft.Security.Utilities.Core/HighConfidenceMicrosoftSecurityModels/
+        # SEC101_051_LooseSasSecret.cs; .NET's (?<refine>…) is Python's (?P<refine>…)):
+        # a shared access signature's sig= (or dsas_secret=), 43 base64 characters or more
+        # ending in "=" or its escape "%3d". On RE2.
+        re2.compile(r"(?i)(?:^|[?;&])(?:dsas_secret|sig)=(?P<refine>[0-9a-z\/+%]{43,}(?:=|%3d))"),
+    ),
+    (
         "netrc-password",
         # .netrc: "machine HOST login USER password VALUE", on one line or several.
         re.compile(

@@ -76,6 +76,8 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "UUID 123e4567-e89b-12d3-a456-426614174000 and a sha: "
         "3f786850e387550fdab836ed7e6dc881de23001b",
         "def get_secret(name: str) -> str: ...",
+        "https://acme.blob.core.windows.net/c/x.txt?sv=2022-11-02&sp=r&sig=<signature>",
+        "Append the SAS token (?sv=…&sig=…) to the blob URL.",
     ],
 )
 def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
