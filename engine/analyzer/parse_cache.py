@@ -39,8 +39,11 @@ names, :func:`.languages.script_language`)."""
 @cache
 def analyzer_version() -> str:
     """What the cached results depend on, computed once per process: the source of
-    :mod:`engine.analyzer` and the versions of what it parses with (:func:`source_version`)."""
-    return source_version(Path(__file__).parent)
+    :mod:`engine.analyzer` and of :mod:`engine.markdown` (which reads the outlines'
+    headings and cuts doc comments), and the versions of what they parse with
+    (:func:`source_version`)."""
+    here = Path(__file__).parent
+    return source_version(here, here.parent / "markdown")
 
 
 def add_sources(digest: Any, paths: Iterable[Path]) -> None:
@@ -51,13 +54,14 @@ def add_sources(digest: Any, paths: Iterable[Path]) -> None:
         digest.update(path.read_bytes())
 
 
-def source_version(folder: Path) -> str:
-    """SHA-256 (16 hex digits) of every module and query file in ``folder`` (name and
+def source_version(*folders: Path) -> str:
+    """SHA-256 (16 hex digits) of every module and query file in ``folders`` (name and
     bytes), the cache format and the installed versions of :data:`PARSERS`."""
     from importlib import metadata  # 5-10 ms: only when a cache is opened
 
     digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
-    add_sources(digest, sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]))
+    for folder in folders:
+        add_sources(digest, sorted([*folder.glob("*.py"), *folder.glob("queries/*.scm")]))
     for name in PARSERS:
         try:
             digest.update(f"{name} {metadata.version(name)}\n".encode())

@@ -13,6 +13,7 @@ from engine.analyzer import analyze, parse_cache
 from engine.analyzer.parse_cache import ParseCache, analyzer_version, source_version
 
 ANALYZER = Path(parse_cache.__file__).parent
+MARKDOWN = ANALYZER.parent / "markdown"
 
 
 @pytest.fixture
@@ -63,17 +64,30 @@ def test_a_changed_analyzer_parses_unchanged_files_again(
 
 
 def test_the_version_follows_the_analyzer_source(tmp_path: Path) -> None:
-    copy = tmp_path / "analyzer"
-    shutil.copytree(ANALYZER, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert source_version(copy) == analyzer_version()
+    copy, markdown = tmp_path / "analyzer", tmp_path / "markdown"
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ANALYZER, copy, ignore=ignore)
+    shutil.copytree(MARKDOWN, markdown, ignore=ignore)
+    assert source_version(copy, markdown) == analyzer_version()
 
     js = copy / "js_symbols.py"
     js.write_text(js.read_text() + "\n# a fix to the export scanner\n")
-    assert source_version(copy) != analyzer_version()
+    assert source_version(copy, markdown) != analyzer_version()
 
     (copy / "js_symbols.py").unlink()
     (copy / "renamed.py").write_bytes((ANALYZER / "js_symbols.py").read_bytes())
-    assert source_version(copy) != analyzer_version()
+    assert source_version(copy, markdown) != analyzer_version()
+
+
+def test_the_version_follows_the_markdown_reader_the_outlines_use(tmp_path: Path) -> None:
+    """The outlines' headings and a doc comment's sections are read by engine.markdown:
+    a fix there is not hidden behind results cached before it."""
+    markdown = tmp_path / "markdown"
+    shutil.copytree(MARKDOWN, markdown, ignore=shutil.ignore_patterns("__pycache__"))
+    assert source_version(ANALYZER, markdown) == analyzer_version()
+    blocks = markdown / "blocks.py"
+    blocks.write_text(blocks.read_text() + "\n# a fix to how headings read\n")
+    assert source_version(ANALYZER, markdown) != analyzer_version()
 
 
 @pytest.mark.parametrize("upgraded", ["pygments", "programming-languages", "tree-sitter-rust"])
