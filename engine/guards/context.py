@@ -650,6 +650,13 @@ a character before a key, the shortest key (``pw``) and its separator; a value e
 what no key holds (a blank, a quote, ``,``), so no key runs on past it."""
 
 
+_PARAMETERS = "?&;"
+"""Where a value can hold a key and a value of its own: a URL's query or parameters
+(``otpauth://…?secret=…``, ``…?token=/a&password=…``, ``Server=…;Password=…``); only a
+rejected match holding one is looked inside, so that text made of keys and nothing else
+(``password=password=…``) is read once, as before."""
+
+
 def _judged(
     rule: tuple[str, Any, Callable[[Any, str], bool]],
     groups: tuple[int, ...],
@@ -720,7 +727,7 @@ def context_secrets(text: str) -> Iterator[ContextFinding]:
             finding, again = _judged(rule, groups, m, 0, text)
             if finding is not None:
                 yield finding
-            else:
+            elif any(text.find(c, again, m.end()) >= 0 for c in _PARAMETERS):
                 yield from _inside(rule, groups, text, again, m.end())
     for start, end in table_secrets(text):
         yield ContextFinding("table-secret", start, end, text[start:end])
