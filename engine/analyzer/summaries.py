@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from engine.analyzer.docs import lead
 from engine.analyzer.languages import language_of
 from engine.analyzer.model import Analysis, DiscoveryDraft, DocOutline
 from engine.analyzer.noise import NoiseClassifier, NoiseKind
+from engine.core.models import MAX_CONTENT_LENGTH
 
 MAX_SHOWN = 12
 """Folders or headings named in a summary."""
@@ -104,8 +106,8 @@ def _release_notes(doc: DocOutline) -> DiscoveryDraft:
             "indexed one by one."
         )
     )
-    if doc.lead:
-        text += "\n\n" + doc.lead
+    if doc.lead:  # within an entry's limit, however long the version list above it
+        text += "\n\n" + lead(doc.lead, MAX_CONTENT_LENGTH - len(text) - 2)
     return DiscoveryDraft(text, title, doc.file, ("release notes", "changelog", *versions[:3]))
 
 

@@ -123,6 +123,14 @@ def test_release_notes_too_long_for_one_entry_keep_their_newest_releases(
     assert notes.content.rstrip().endswith("parser.")  # cut after a whole paragraph
 
 
+def test_release_notes_with_long_version_headings_stay_within_an_entry(tmp_path: Path) -> None:
+    root = noisy_project(tmp_path)
+    sections = [f"## 9.{i}.0 " + "codename " * 12 + "\n\n" + "Fixed. " * 60 for i in range(99)]
+    (root / "CHANGELOG.md").write_text("# Changes\n\n" + "\n\n".join(sections) + "\n")
+    notes = next(d for d in discovery_drafts(analyze(root)) if d.file_path == "CHANGELOG.md")
+    assert len(notes.content) <= MAX_CONTENT_LENGTH and "## 9.0.0 codename" in notes.content
+
+
 def test_a_lead_is_cut_after_its_last_whole_paragraph() -> None:
     text = "# Changes\r\n\r\n## 2.0\r\n\r\nNew parser.\r\n\r\n## 1.0\r\n\r\nFirst."
     assert lead(text, 1_000) == "# Changes\n\n## 2.0\n\nNew parser.\n\n## 1.0\n\nFirst."
