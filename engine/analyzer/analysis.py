@@ -166,11 +166,10 @@ class _Pass:
         elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
             doc = self.cache.doc(rel, digest)
             if doc is None:
-                notes = (self.noise.kind(rel) if self.noise else classify_path(rel)) == (
-                    "release-notes"
-                )
+                kind = self.noise.kind(rel) if self.noise else classify_path(rel)
+                lead_chars = RELEASE_LEAD_CHARS if kind == "release-notes" else 0
                 text = data.decode("utf-8", errors="replace")
-                doc = outline(rel, text, lead_chars=RELEASE_LEAD_CHARS if notes else 0)
+                doc = outline(rel, text, lead_chars=lead_chars)
                 self.cache.put_doc(rel, digest, doc)
             self.docs.append(doc)
 

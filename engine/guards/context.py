@@ -241,6 +241,8 @@ def _hash(m: Any, value: str) -> bool:
     return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
 
 
+ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
+"""(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
 """MySQL's ``mysql_native_password`` hash: ``*`` and SHA-1 twice over, in 40 uppercase hex
 digits, as MySQL prints it (``IDENTIFIED BY PASSWORD '*6BB4…'``, ``mysql.user``'s
@@ -305,7 +307,7 @@ its value is the next, indented line, one word of it (a line of words, or a mapp
 ending in ``:``, is the document going on)."""
 
 
-CONTEXT_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
+CONTEXT_RULES: tuple[ContextRule, ...] = (
     (
         "config-secret",
         re2.compile(
@@ -658,7 +660,7 @@ rejected match holding one is looked inside, so that text made of keys and nothi
 
 
 def _judged(
-    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    rule: ContextRule,
     groups: tuple[int, ...],
     m: Any,
     offset: int,
@@ -683,7 +685,7 @@ def _judged(
 
 
 def _inside(
-    rule: tuple[str, Any, Callable[[Any, str], bool]],
+    rule: ContextRule,
     groups: tuple[int, ...],
     text: str,
     pos: int,
