@@ -177,16 +177,52 @@ class Siblings:
     ``bash.1``, ``bash.html``."""
     texinfo: str | None
     """The folder's first Texinfo source, if it holds one."""
+    newest: dict[tuple[str, str], tuple[tuple[int, ...], str]]
+    """Names that differ only by a version (:func:`versioned_name`) → the highest version
+    among them and its name: ``("inspect-", ".rockspec")`` → ``inspect-3.1.3-0.rockspec``."""
 
     @classmethod
     def of(cls, names: Collection[str]) -> Siblings:
         by_stem: dict[str, list[str]] = {}
+        newest: dict[tuple[str, str], tuple[tuple[int, ...], str]] = {}
         for name in sorted(names):
             stem, dot, _ = name.rpartition(".")
             if dot and stem:
                 by_stem.setdefault(stem.lower(), []).append(name)
+            if (versioned := versioned_name(name)) is not None:
+                key, version = versioned
+                newest[key] = max(newest.get(key, (version, name)), (version, name))
         texinfo = next((n for n in sorted(names) if _suffix(n) in _TEXINFO), None)
-        return cls({stem: tuple(found) for stem, found in by_stem.items()}, texinfo)
+        return cls({stem: tuple(found) for stem, found in by_stem.items()}, texinfo, newest)
+
+
+_VERSIONED = re.compile(r"(?<![^-_.v])v?(\d+(?:\.\d+)+(?:-\d+)?)(?=\.[A-Za-z]|$)")
+"""A release's version written in a file name, right before its suffix: ``3.1.3-0`` in
+``inspect-3.1.3-0.rockspec`` (LuaRocks' ``<package>-<version>-<revision>.rockspec``),
+``1.2`` in ``foo_v1.2.spec``; two numbers at least, so ``test2.lua`` names no version."""
+
+
+def versioned_name(name: str) -> tuple[tuple[str, str], tuple[int, ...]] | None:
+    """``name`` without its version (what comes before and after it) and the version as
+    numbers, where ``name`` carries one (:data:`_VERSIONED`), else ``None``."""
+    found = _VERSIONED.search(name)
+    if found is None or found.start() == 0:
+        return None
+    version = tuple(int(n) for n in re.findall(r"\d+", found.group(1)))
+    return (name[: found.start()].lower(), name[found.end() :].lower()), version
+
+
+def newer_release(name: str, siblings: Siblings) -> str | None:
+    """The name beside ``name`` that differs from it only by a higher version
+    (``inspect-3.1.3-0.rockspec`` beside ``inspect-1.2-2.rockspec``), or ``None``: a
+    package manager's specification, a schema or a script kept once per release, whose
+    older copies repeat the current one."""
+    versioned = versioned_name(name)
+    if versioned is None:
+        return None
+    key, version = versioned
+    top_version, top = siblings.newest.get(key, (version, name))
+    return top if top_version > version else None
 
 
 def rendered_from(name: str, siblings: Siblings) -> str | None:

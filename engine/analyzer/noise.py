@@ -24,6 +24,7 @@ from engine.analyzer.doc_kinds import (
     is_prose_name,
     linguist_dialect,
     listing,
+    newer_release,
     rendered_from,
 )
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
@@ -57,8 +58,9 @@ NOISE_KINDS: tuple[NoiseKind, ...] = (
 )
 """``excluded``: named by the ``analyzer_exclude`` setting (never by the path alone);
 ``old-versions``: the pages of an earlier version kept beside the current one in a declared
-docs site, and what a top-level ``deprecated/``, ``obsolete/`` or ``attic/`` folder holds
-(stb's ``deprecated/stb_image.c`` beside ``stb_image.h``): kept, no longer maintained."""
+docs site, what a top-level ``deprecated/``, ``obsolete/`` or ``attic/`` folder holds
+(stb's ``deprecated/stb_image.c`` beside ``stb_image.h``): kept, no longer maintained, and
+a file's copies for earlier releases beside it (``NoiseClassifier.superseded``)."""
 
 _RELEASE_FILE = re.compile(
     r"^(?:change[-_]?log|changes|history|news|releases?|release[-_]notes?|whats[-_]?new)"
@@ -268,11 +270,14 @@ class NoiseClassifier:
     def rendered(self, rel: str) -> str | None:
         """The file beside ``rel`` it was rendered from (:func:`rendered_from`), or ``None``."""
         folder, _, name = rel.rpartition("/")
+        return rendered_from(name, self._siblings_of(folder))
+
+    def _siblings_of(self, folder: str) -> Siblings:
         if folder not in self._siblings:
             self._siblings[folder] = Siblings.of(
                 [e.name for e in listing(self.root / folder) if not e.name.startswith(".")]
             )
-        return rendered_from(name, self._siblings[folder])
+        return self._siblings[folder]
 
     @property
     def ownership(self) -> Ownership:
@@ -382,8 +387,23 @@ class NoiseClassifier:
 
     def older_version(self, rel: str) -> str | None:
         """The folder of an earlier version's documentation that holds ``rel``
-        (:meth:`snapshot`, :meth:`older_in_site`), else ``None``."""
-        return self.snapshot(rel) or self.older_in_site(rel)
+        (:meth:`snapshot`, :meth:`older_in_site`), or the newer release of the file that
+        ``rel`` is an earlier copy of (:meth:`superseded`), else ``None``."""
+        return self.snapshot(rel) or self.older_in_site(rel) or self.superseded(rel)
+
+    def superseded(self, rel: str) -> str | None:
+        """The file beside ``rel`` that differs from it only by a higher version in its
+        name and holds most of its lines (:func:`newer_release`), else ``None``: LuaRocks
+        keeps a ``<package>-<version>-<revision>.rockspec`` for every release, nine of
+        them for a small library, each repeating the current one. Code counts too, as
+        the names say which is the newest; pages whose names differ by a version but
+        whose text does not (``migrating-to-2.0.md``, ``migrating-to-3.0.md``) stay."""
+        folder, _, name = rel.rpartition("/")
+        newest = newer_release(name, self._siblings_of(folder))
+        if newest is None:
+            return None
+        current = f"{folder}/{newest}" if folder else newest
+        return current if self._copied(rel, current, code=True) else None
 
     def snapshot(self, rel: str) -> str | None:
         """The folder holding ``rel`` when it keeps a copy of a released version's
@@ -411,12 +431,12 @@ class NoiseClassifier:
                 return f"{above}{folder}/"
         return None
 
-    def _copied(self, rel: str, current: str) -> bool:
+    def _copied(self, rel: str, current: str, *, code: bool = False) -> bool:
         """Whether the document ``rel`` is a copy of ``current``'s (most of its lines are
-        in it); code is never one."""
+        in it); code is never one unless ``code`` (the names say which is newer)."""
         from engine.analyzer.languages import is_code, language_of
 
-        if is_code(language_of(rel.rpartition("/")[2])):
+        if not code and is_code(language_of(rel.rpartition("/")[2])):
             return False
 
         def read(path: str) -> bytes:  # the guard refuses a FIFO or a link out of the project

@@ -70,6 +70,8 @@ def _group(
         sub = Counter(f[len(place) :].split("/")[0] for f in files if "/" in f[len(place) :])
         where = place
         holds = f"{where} holds {_what_count(kind, len(files))}"
+        if kind == "old-versions" and not place.endswith("/"):  # a file's older releases
+            holds = f"{_what_count(kind, len(files))} beside {where}"
     lines = [
         f"{holds}: {_WHAT[kind]}"
         + (f", using {', '.join(tools)}" if tools else "")
@@ -92,11 +94,13 @@ def _release_notes(doc: DocOutline) -> DiscoveryDraft:
     """One entry for a file of release notes: the versions it names, then the text of its
     newest releases (:attr:`DocOutline.lead`), so that "what changed in 5.0?" finds what
     changed, and the hundreds of older sections are not entries of their own."""
-    versions = [h for h in doc.headings if any(c.isdigit() for c in h)]
+    # a file of versions' sections alone has its first for a title (## v3.1.3)
+    headings = [doc.title, *doc.headings] if _numbered(doc.title) else list(doc.headings)
+    versions = [h for h in headings if _numbered(h)]
     latest = "; ".join(versions[:MAX_SHOWN]) or "no version headings found"
     title = f"Release notes: {doc.file}"
     text = (
-        f"{title}\n{doc.file} holds the release notes: {len(doc.headings)} sections, "
+        f"{title}\n{doc.file} holds the release notes: {len(headings)} sections, "
         f"{len(versions)} of them for versions. Latest: {latest}.\n"
         + (
             "The newest releases follow; the older ones are in the file, not indexed "
@@ -109,6 +113,10 @@ def _release_notes(doc: DocOutline) -> DiscoveryDraft:
     if doc.lead:  # within an entry's limit, however long the version list above it
         text += "\n\n" + lead(doc.lead, MAX_CONTENT_LENGTH - len(text) - 2)
     return DiscoveryDraft(text, title, doc.file, ("release notes", "changelog", *versions[:3]))
+
+
+def _numbered(heading: str) -> bool:
+    return any(c.isdigit() for c in heading)
 
 
 def _what_count(kind: NoiseKind, n: int) -> str:

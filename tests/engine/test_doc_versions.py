@@ -106,3 +106,45 @@ def test_a_versioned_copy_is_read_through_the_file_guard(tmp_path: Path) -> None
     (tmp_path / "docs/v1.0").mkdir()
     os.mkfifo(tmp_path / "docs/v1.0/manual.md")
     assert NoiseClassifier(tmp_path).kind("docs/v1.0/manual.md") is None
+
+
+def _rockspec(version: str, summary: str = "Lua table visualizer, ideal for debugging") -> str:
+    tag = version.rsplit("-", 1)[0]
+    return (
+        f'package = "inspect"\nversion = "{version}"\nsource = {{\n'
+        f'  url = "https://example.org/inspect/archive/v{tag}.tar.gz",\n}}\n'
+        f'description = {{\n  summary = "{summary}",\n  license = "MIT"\n}}\n'
+        'dependencies = {\n  "lua >= 5.1"\n}\n'
+        'build = {\n  type = "builtin",\n  modules = {\n    inspect = "inspect.lua"\n  }\n}\n'
+    )
+
+
+def test_a_files_copies_for_earlier_releases_are_older_versions(tmp_path: Path) -> None:
+    """LuaRocks keeps a ``<package>-<version>-<revision>.rockspec`` per release: the
+    highest version is the current one, the others repeat it (inspect.lua's nine)."""
+    versions = ("1.2-2", "3.0-1", "3.1.3-0", "3.1.10-0")
+    write(tmp_path, {f"rockspecs/inspect-{v}.rockspec": _rockspec(v) for v in versions})
+    write(tmp_path, {"inspect.lua": "local inspect = {}\nreturn inspect\n"})
+    noise = NoiseClassifier(tmp_path)
+    newest = "rockspecs/inspect-3.1.10-0.rockspec"  # numbers, not characters, compared
+    for version in versions[:-1]:
+        assert noise.decide(f"rockspecs/inspect-{version}.rockspec") == ("old-versions", newest)
+    assert noise.kind(newest) is None
+    assert "rockspecs/inspect-3.0-1.rockspec" not in sources(tmp_path)
+
+
+def test_files_named_by_version_that_say_other_things_all_stay(tmp_path: Path) -> None:
+    """Names that differ by a version are copies only where the text is the newest's:
+    a migration guide per major version says something else each time; a name with one
+    number (``step2.lua``) names no version."""
+    write(tmp_path, {
+        "docs/migrating-to-2.0.md": "# Migrating to 2.0\n\nRename `open` to `connect`.\n",
+        "docs/migrating-to-3.0.md": "# Migrating to 3.0\n\nThe pool is now async.\n",
+        "steps/step1.lua": "return 1\n", "steps/step2.lua": "return 1\n",
+        "inspect-2.0-1.rockspec": _rockspec("2.0-1", "An older summary of it"),
+        "inspect-3.0-1.rockspec": _rockspec("3.0-1"),
+    })  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("docs/migrating-to-2.0.md") is None
+    assert noise.kind("steps/step1.lua") is None
+    assert noise.decide("inspect-2.0-1.rockspec") == ("old-versions", "inspect-3.0-1.rockspec")

@@ -131,6 +131,16 @@ def test_release_notes_with_long_version_headings_stay_within_an_entry(tmp_path:
     assert len(notes.content) <= MAX_CONTENT_LENGTH and "## 9.0.0 codename" in notes.content
 
 
+def test_release_notes_without_a_title_list_their_first_version(tmp_path: Path) -> None:
+    """A changelog of version sections alone (``## v3.1.3`` first, no level-1 title): its
+    outline takes the first heading for a title, and the newest version is still named."""
+    root = noisy_project(tmp_path)
+    sections = [f"## v3.1.{i}\n\n* Fixed the {i}th escape." for i in range(3, -1, -1)]
+    (root / "CHANGELOG.md").write_text("\n\n".join(sections) + "\n")
+    notes = next(d for d in discovery_drafts(analyze(root)) if d.file_path == "CHANGELOG.md")
+    assert "4 sections, 4 of them for versions. Latest: v3.1.3; v3.1.2" in notes.content
+
+
 def test_a_lead_is_cut_after_its_last_whole_paragraph() -> None:
     text = "# Changes\r\n\r\n## 2.0\r\n\r\nNew parser.\r\n\r\n## 1.0\r\n\r\nFirst."
     assert lead(text, 1_000) == "# Changes\n\n## 2.0\n\nNew parser.\n\n## 1.0\n\nFirst."
