@@ -28,6 +28,7 @@ from engine.analyzer.doc_kinds import (
     rendered_from,
 )
 from engine.analyzer.gitignore import IgnoreRules, is_ignored, setting_patterns
+from engine.analyzer.includes import MAX_STUB_BYTES, included_file
 from engine.analyzer.manifests import declared_major
 from engine.analyzer.testing_names import (
     is_example_name,
@@ -272,6 +273,22 @@ class NoiseClassifier:
         folder, _, name = rel.rpartition("/")
         return rendered_from(name, self._siblings_of(folder))
 
+    def included(self, rel: str) -> str | None:
+        """The project file that the docs page ``rel`` only includes
+        (:func:`~engine.analyzer.includes.included_file`), or ``None``."""
+        if not _DOC_PAGE.search(rel):
+            return None
+        try:
+            data = read_project_bytes(
+                self.root, self.root / rel, max_bytes=MAX_STUB_BYTES + 1, start_only=True
+            )
+        except (EngineError, OSError):
+            return None
+        if len(data) > MAX_STUB_BYTES:
+            return None
+        text = data.decode("utf-8", errors="replace")
+        return included_file(rel, text, lambda path: (self.root / path).is_file())
+
     def _siblings_of(self, folder: str) -> Siblings:
         if folder not in self._siblings:
             self._siblings[folder] = Siblings.of(
@@ -322,6 +339,8 @@ class NoiseClassifier:
             return "generated", rel
         if (source := self.rendered(rel)) is not None:  # bash.html beside bash.1
             return "generated", f"from {parent}{source}"  # the source is the page
+        if (source := self.included(rel)) is not None:  # docs/changes.rst: CHANGES.rst
+            return "generated", f"from {source}"
         if (older := self.older_version(rel)) is not None:
             return "old-versions", older
         if (translated := translation_of(self.root, rel)) is not None:

@@ -72,6 +72,8 @@ def _group(
         holds = f"{where} holds {_what_count(kind, len(files))}"
         if kind == "old-versions" and not place.endswith("/"):  # a file's older releases
             holds = f"{_what_count(kind, len(files))} beside {where}"
+        elif place.startswith("from "):  # bash.html from bash.1, a page including a file
+            holds = f"{_what_count(kind, len(files))} made {where}"
     lines = [
         f"{holds}: {_WHAT[kind]}"
         + (f", using {', '.join(tools)}" if tools else "")
