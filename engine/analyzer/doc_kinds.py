@@ -161,6 +161,11 @@ _MARKUP_SOURCES = _TEXINFO | {
     ".org", ".rdoc", ".xml", ".dbk", ".docbook", ".scd", ".man", ".mdoc",
 }  # fmt: skip
 """The formats a page is written in and rendered from, roff's man pages besides."""
+_KNITTED = frozenset({".rmd", ".rmarkdown", ".qmd"})
+_KNITTED_INTO = frozenset({".md", ".markdown"})
+"""R Markdown and Quarto documents, run and rendered to Markdown (rmarkdown's
+``github_document``, Quarto's ``gfm``): an R package's ``README.md`` is made from its
+``README.Rmd``, the code's output written in."""
 _EXPORTED_TEXINFO = frozenset({".org"})
 """Markup that a tool exports to Texinfo for makeinfo (Org mode's ``ox-texinfo``: an Emacs
 package's ``docs/transient.org`` beside the ``transient.texi`` made from it); makeinfo's
@@ -234,7 +239,8 @@ def rendered_from(name: str, siblings: Siblings) -> str | None:
     ``bashref.texi``), a man page from the page named after it (``tool.1`` from
     ``tool.1.ronn``, ``tool.1.scd`` or configure's ``tool.1.in``), a Texinfo manual
     exported from the Org document of its stem (``transient.texi`` from
-    ``transient.org``). Both kept, the memory would hold the same text twice and answer
+    ``transient.org``), Markdown knitted from R Markdown or Quarto (``README.md`` from
+    ``README.Rmd``). Both kept, the memory would hold the same text twice and answer
     with it twice; the source is the one people edit."""
     stem, dot, extension = name.rpartition(".")
     if not dot or not stem:
@@ -255,6 +261,8 @@ def rendered_from(name: str, siblings: Siblings) -> str | None:
         if extension in _RENDERED and (
             _suffix(sibling) in _MARKUP_SOURCES or _MAN_PAGE.search(sibling)
         ):
+            return sibling
+        if extension in _KNITTED_INTO and _suffix(sibling) in _KNITTED:
             return sibling
     return None
 

@@ -58,6 +58,7 @@ def test_only_a_format_a_tool_renders_into_is_a_rendering() -> None:
     assert rendered_from("transient.texi", emacs) == "transient.org"  # Org's ox-texinfo
     assert rendered_from("transient.info", emacs) == "transient.texi"  # of its stem first
     assert rendered_from("gpl.texi", emacs) is None
+
     assert rendered_from("transient.org", emacs) is None
 
 
@@ -82,3 +83,13 @@ def test_the_memory_holds_a_manual_once_not_once_per_format(tmp_path: Path, memo
     assert Indexer(memory).run().errors == []
     files = {h.entry.file_path for h in memory.search("quokka", mode="keyword").results}
     assert files == {"doc/frob.1", "doc/notes.txt"}
+
+
+def test_markdown_knitted_from_r_markdown_or_quarto_names_its_source() -> None:
+    """An R package's ``README.md`` is rmarkdown's ``github_document`` of ``README.Rmd``
+    (Quarto's ``gfm`` of a ``.qmd``): the same text twice, the source the one edited."""
+    package = Siblings.of(["README.Rmd", "README.md", "NEWS.md", "intro.qmd", "intro.md"])
+    assert rendered_from("README.md", package) == "README.Rmd"
+    assert rendered_from("intro.md", package) == "intro.qmd"
+    assert rendered_from("README.Rmd", package) is None
+    assert rendered_from("NEWS.md", package) is None
