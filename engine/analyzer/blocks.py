@@ -36,7 +36,9 @@ of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``,
 ``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``, Vim's
 ``function!``). A name may be qualified by ``:``, ``::`` or ``#`` between its words (Lua's
 ``Buffer:new``, Vim's ``s:wrap`` and ``plugin#util#run``)."""
-_ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*=")
+_ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*(?:=|<<?-)")
+"""A name given a value at the margin: ``name = ...``, and R's ``name <- function(...)``
+(``<<-`` too)."""
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
 _CLOSERS = ("}", ")", "]", "*/", "#!")
 """A line at the margin that closes the block before it (or a shebang) rather than

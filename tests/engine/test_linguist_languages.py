@@ -147,6 +147,9 @@ def test_a_block_is_named_after_a_qualified_name() -> None:
     assert declared_name("function Buffer:new(opts)") == "Buffer:new"
     assert declared_name("sub Foo::Bar::baz {") == "Foo::Bar::baz"
     assert declared_name("const x: number = 1") == "x"  # a type annotation is not the name
+    assert declared_name("with_seed <- function(seed, code) {") == "with_seed"  # R
+    assert declared_name("cache <<- new.env()") == "cache"
+    assert declared_name("x < -1") == ""
 
 
 def test_cli_sources_explains_a_vim_plugins_code_as_code(tmp_path: Path) -> None:
