@@ -58,7 +58,6 @@ def test_only_a_format_a_tool_renders_into_is_a_rendering() -> None:
     assert rendered_from("transient.texi", emacs) == "transient.org"  # Org's ox-texinfo
     assert rendered_from("transient.info", emacs) == "transient.texi"  # of its stem first
     assert rendered_from("gpl.texi", emacs) is None
-
     assert rendered_from("transient.org", emacs) is None
 
 
