@@ -2,9 +2,11 @@
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
 answered by a handful of files at the root: ``pyproject.toml``, ``package.json``, the
-``Makefile``, the CI workflows and the helper scripts. Each answer is its own short entry
+``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``),
+the CI workflows and the helper scripts. Each answer is its own short entry
 (one topic per entry keeps search precise). Standard library only: TOML through
-:mod:`tomllib`, JSON through :mod:`json`, workflows and Makefiles by their lines.
+:mod:`tomllib`, JSON through :mod:`json`, workflows, Makefiles, Taskfiles and justfiles by
+their lines.
 """
 
 from __future__ import annotations
@@ -27,6 +29,18 @@ _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*:(?!=)")
 _WORKFLOW_NAME = re.compile(r"^name:\s*['\"]?(.+?)['\"]?\s*$")
 _RUN_STEP = re.compile(r"^\s*(?:-\s+)?run:\s*(.*)$")
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".ps1", ".py", ".js", ".mjs", ".ts")
+TASKFILE_NAMES = (
+    "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
+    "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml",
+)  # fmt: skip
+"""The names Task (taskfile.dev) looks for at a project's root, in its order of priority
+("Supported file names" in its guide): the first one there is the project's Taskfile."""
+_TASKFILE_KEY = re.compile(r"""^(\s*)(?:-\s+)?(["']?)([^\s"':#][^"':#]*?)\2:(?:\s+(.*?))?\s*$""")
+_JUSTFILE_NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile", ".Justfile")
+"""just looks for a file named ``justfile`` whatever its case, or ``.justfile`` (its
+manual); the usual spellings are tried, first found wins."""
+_JUST_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)\b[^:=]*:(?!=)")
+_JUST_NOT_RECIPES = frozenset({"set", "alias", "export", "import", "mod"})
 
 
 @dataclass(slots=True)
@@ -58,6 +72,12 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     if isinstance(package, dict):
         _package_json(package, build, deps)
     build.add("Makefile", "Make targets", _make_targets(root))
+    taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
+    if taskfile:
+        build.add(taskfile, "Task tasks (run with `task NAME`)", _task_tasks(root / taskfile))
+    justfile = next((n for n in _JUSTFILE_NAMES if (root / n).is_file()), None)
+    if justfile:
+        build.add(justfile, "just recipes (run with `just NAME`)", _just_recipes(root / justfile))
     ci.add(".github/workflows", "GitHub Actions workflows and the commands they run", _ci(root))
     build.add("scripts", "Helper scripts", _scripts(root))
     drafts = []
@@ -145,6 +165,112 @@ def _make_targets(root: Path) -> list[str]:
         if match and not match.group(1).startswith(".") and "%" not in match.group(1):
             targets.append(f"make {match.group(1)}")
     return list(dict.fromkeys(targets))
+
+
+def _task_tasks(path: Path) -> list[str]:
+    """``task NAME: description -> commands`` for each task of a Taskfile's ``tasks:`` map
+    (read by indentation, as YAML nests it), internal ones (``internal: true``) left out."""
+    tasks: list[tuple[str, list[str], list[str]]] = []
+    inside = False
+    task_indent = key_indent = None
+    in_cmds = False
+    internal: set[str] = set()
+    for line in (_text(path) or "").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            inside = line.rstrip() == "tasks:"
+            task_indent = key_indent = None
+            continue
+        if not inside:
+            continue
+        if task_indent is None:
+            task_indent = indent
+        match = _TASKFILE_KEY.match(line)
+        if indent == task_indent:
+            if match and not line.lstrip().startswith("-"):
+                tasks.append((match.group(3), [], []))
+                key_indent, in_cmds = None, False
+            continue
+        if not tasks or indent < task_indent:
+            continue
+        name, desc, cmds = tasks[-1]
+        if key_indent is None:
+            key_indent = indent
+        item = line.strip()
+        if indent == key_indent and match and not item.startswith("-"):
+            key, value = match.group(3), _unquoted(match.group(4) or "")
+            in_cmds = key == "cmds"
+            if key in ("desc", "summary") and value and not desc:
+                desc.append(value)
+            elif key == "cmd" and value:
+                cmds.append(value)
+            elif key == "internal" and value == "true":
+                internal.add(name)
+        elif in_cmds and item.startswith("- "):
+            command = item[2:].strip()
+            if command.startswith("task:"):
+                command = "task " + _unquoted(command.partition(":")[2])
+            elif command.startswith("cmd:"):
+                command = command.partition(":")[2]
+            command = _unquoted(command)
+            if command and command not in ("|", ">"):
+                cmds.append(command)
+    return [
+        _said(f"task {name}", desc[0] if desc else "", cmds)
+        for name, desc, cmds in tasks
+        if name not in internal
+    ]
+
+
+def _unquoted(value: str) -> str:
+    """A YAML scalar without the quotes around it (``'a'``, ``"b"``)."""
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _just_recipes(path: Path) -> list[str]:
+    """``just NAME: comment -> body`` for each public recipe of a justfile: a line at the
+    margin naming a recipe and ending its header with ``:`` (not ``:=``, an assignment),
+    its doc comment the ``#`` line right above it, its body the indented lines below.
+    Recipes whose name starts with ``_`` or marked ``[private]`` are left out, as
+    ``just --list`` leaves them out."""
+    found: list[tuple[str, str, list[str]]] = []
+    body: list[str] | None = None  # the body lines of the recipe being read, if kept
+    comment, private = "", False
+    for line in (_text(path) or "").splitlines():
+        if not line.strip():  # a blank line: a doc comment must touch its recipe
+            comment = ""
+            continue
+        if line[:1] in (" ", "\t"):
+            if body is not None and not line.strip().startswith("#"):
+                body.append(line.strip().lstrip("@-"))
+            continue
+        body = None
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            comment = stripped.lstrip("#").strip() if not stripped.startswith("#!") else comment
+            continue
+        if stripped.startswith("["):
+            private = private or "private" in stripped
+            continue
+        match = _JUST_RECIPE.match(stripped)
+        first = stripped.lstrip("@").split(maxsplit=1)[0] if stripped else ""
+        name = match.group(1) if match else "_"
+        if first not in _JUST_NOT_RECIPES and not name.startswith("_") and not private:
+            body = []
+            found.append((name, comment, body))
+        comment, private = "", False
+    return [_said(f"just {name}", said, body) for name, said, body in found]
+
+
+def _said(command: str, description: str, runs: list[str]) -> str:
+    """One line for a task runner's task: ``command: description -> what it runs``."""
+    line = command + (f": {description}" if description else "")
+    return _short(line + (f" -> {'; '.join(runs)}" if runs else ""))
 
 
 def _ci(root: Path) -> list[str]:

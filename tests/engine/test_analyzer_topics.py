@@ -119,6 +119,77 @@ def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: P
     assert ">=3.11" in deps
 
 
+TASKFILE = """\
+version: "3"
+
+tasks:
+  lint:
+    desc: Run lint
+    cmds:
+      - golangci-lint run
+
+  test:
+    desc: 'Run tests'
+    cmds:
+      - go test ./... {{.CLI_ARGS}}
+      - cmd: echo done
+  setup:
+    internal: true
+    cmd: go mod download
+  release:
+    cmds:
+      - task: test
+      - git tag "{{.NEXT}}"
+"""
+JUSTFILE = """\
+set shell := ["bash", "-c"]
+version := "1.0"
+alias t := test
+
+# Run the test suite
+test *ARGS:
+    cargo test {{ARGS}}
+
+[private]
+helper:
+    echo hidden
+
+_hidden:
+    echo no
+
+@lint: test
+    cargo clippy -- -D warnings
+    -cargo fmt --check
+"""
+
+
+def test_taskfile_tasks_say_how_to_build_and_test(tmp_path: Path) -> None:
+    """Task (taskfile.dev) reads the first of its supported file names at the root: its
+    tasks, their descriptions and commands answer "how do I run the tests?" (bubbletea's
+    Taskfile.yaml is its only record of the test and lint commands)."""
+    write(tmp_path, {"Taskfile.yaml": TASKFILE, "main.go": "package main\n"})
+    build = by_title(discovery_drafts(analyze(tmp_path)), "How to build, test and run")
+    assert build.file_path == "Taskfile.yaml"
+    lines = build.content.splitlines()
+    assert "- task lint: Run lint -> golangci-lint run" in lines
+    assert "- task test: Run tests -> go test ./... {{.CLI_ARGS}}; echo done" in lines
+    assert '- task release -> task test; git tag "{{.NEXT}}"' in lines
+    assert not any("setup" in line for line in lines)  # internal: not for the command line
+
+
+def test_justfile_recipes_say_how_to_build_and_test(tmp_path: Path) -> None:
+    """just's public recipes, each with its doc comment and body; settings, assignments,
+    aliases and private recipes (``_name``, ``[private]``) are not recipes to run."""
+    write(tmp_path, {"justfile": JUSTFILE, "src/main.rs": "fn main() {}\n"})
+    build = by_title(discovery_drafts(analyze(tmp_path)), "How to build, test and run")
+    assert build.file_path == "justfile"
+    lines = build.content.splitlines()
+    assert lines[2:] == [
+        "- just test: Run the test suite -> cargo test {{ARGS}}",
+        "- just lint -> cargo clippy -- -D warnings; cargo fmt --check",
+    ]
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
