@@ -91,7 +91,9 @@ _INLINE_MARKUP = re.compile(r"[\[\]`\\&<*_!]")
 def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     """A heading's text as its reader sees it, on one line: links and images show their
     text (a reference link's too: ``Hashing ([Java][Hashing]/[Kotlin][HashingKt])`` →
-    ``Hashing (Java/Kotlin)``), an HTML ``<img>`` its ``alt`` text, other inline HTML of
+    ``Hashing (Java/Kotlin)``), an image (an HTML ``<img>`` too) its ``alt`` text where the
+    heading shows nothing else (a logo for a title), nothing beside words (a build
+    badge: ``Hiccup [![Build Status](…)](…)`` → ``Hiccup``), other inline HTML of
     :data:`HEADING_HTML` and ``*`` emphasis marks are dropped (the text between the tags
     stays), entities and escapes show their character (``&ensp;`` a space), inline code
     stays in its backticks. Underscores stay: ``__init__`` and ``_private`` name code far
@@ -102,9 +104,13 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     if _INLINE_MARKUP.search(source) is None:
         return " ".join(source.split())
     shown: list[str] = []
+    images: list[str] = []  # alt texts: what shows of the heading's images
     for inline in _inline_parser().parseInline(source, dict(env or {})):
         for child in inline.children or ():
-            if child.type in ("text", "image"):  # an image's content is its alt text
+            if child.type == "image":  # an image's content is its alt text
+                images.append(child.content)
+                shown.append(f"\0{len(images) - 1}\0")
+            elif child.type == "text":
                 shown.append(child.content)
             elif child.type == "code_inline":
                 shown.append(child.markup + child.content + child.markup)
@@ -113,8 +119,22 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
             elif child.type.startswith(("em_", "strong_")) and "_" in child.markup:
                 shown.append(child.markup)
             elif child.type == "html_inline":
-                shown.append(_html_shown(child.content))
-    return " ".join("".join(shown).split())
+                tag = _HtmlTag(child.content)
+                if tag.name == "img" and not tag.closing:
+                    images.append(tag.attributes.get("alt") or "")
+                    shown.append(f"\0{len(images) - 1}\0")
+                else:
+                    shown.append(_html_shown(child.content, tag))
+    text = "".join(shown)
+    if images:  # badges beside the words are decoration; a logo alone is the title
+        words = _IMAGE_SLOT.sub("", text).strip()
+        text = _IMAGE_SLOT.sub(lambda m: "" if words else images[int(m[1])], text)
+    return " ".join(text.split())
+
+
+_IMAGE_SLOT = re.compile(r"\x00(\d+)\x00")
+"""Where an image stood in a heading's text (CommonMark reads a NUL as U+FFFD: no text
+holds one)."""
 
 
 HEADING_HTML = frozenset(
@@ -132,9 +152,10 @@ LINE_BREAKING_HTML = frozenset({"br", "center", "div"})
 """Elements of :data:`HEADING_HTML` that start a new line: their tags read as a space."""
 
 
-def _html_shown(source: str) -> str:
-    """What one inline HTML token (a tag, a comment) of a heading shows its reader."""
-    tag = _HtmlTag(source)
+def _html_shown(source: str, tag: _HtmlTag | None = None) -> str:
+    """What one inline HTML token (a tag, a comment) of a heading shows its reader
+    (``tag``: the token read already)."""
+    tag = tag or _HtmlTag(source)
     if tag.comment:
         return ""
     if tag.name not in HEADING_HTML:

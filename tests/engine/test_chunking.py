@@ -127,10 +127,24 @@ def test_html_in_a_heading_reads_as_a_reader_sees_it() -> None:
 
     assert titles == [
         "chi",
-        "chi > Signing & more Tokens",
+        "chi > Tokens",  # an image beside words is decoration (an icon, a badge)
         "chi > Title subtitle",
         "chi > Map<K, V> or Box<dyn Error>",
     ]
+
+
+def test_a_badge_beside_a_headings_words_is_no_part_of_its_title() -> None:
+    # weavejester/hiccup's README: "# Hiccup [![Build Status](…)](…)" titled every section
+    # "Hiccup Build Status > …"; a logo alone still titles the page by its alt text.
+    text = (
+        "# Hiccup [![Build Status](https://ci.example/hiccup.svg)](https://ci.example)\n\n"
+        'About it.\n\n## Syntax ![npm](https://img.example/v.svg) <img alt="CI" src="c">\n\n'
+        "How to write it.\n\n# ![Logo for a title](logo.png)\n\nMore.\n"
+    )
+
+    titles = [c.title for c in chunk_markdown(text, overlap_percent=0)]
+
+    assert titles == ["Hiccup", "Hiccup > Syntax", "Logo for a title"]
 
 
 def test_a_heading_that_shows_nothing_is_no_title() -> None:
