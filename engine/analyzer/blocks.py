@@ -34,12 +34,20 @@ _DECLARATION = re.compile(
 """A line that declares something, and its name: the keywords of the languages above and
 of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``, Perl's
 ``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``, Vim's
-``function!``). A name may be qualified by ``:``, ``::`` or ``#`` between its words (Lua's
-``Buffer:new``, Vim's ``s:wrap`` and ``plugin#util#run``)."""
+``function!``; Lisps' forms: :data:`_LISP_DEFINITION`). A name may be qualified by
+``:``, ``::`` or ``#`` between its words (Lua's ``Buffer:new``, Vim's ``s:wrap`` and
+``plugin#util#run``)."""
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*(?:=|<<?-)")
 """A name given a value at the margin: ``name = ...``, and R's ``name <- function(...)``
 (``<<-`` too)."""
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
+_LISP_DEFINITION = re.compile(
+    r"^\((?:[\w.-]+/)?(?:cl-)?(?:def[\w-]*[*!]?|ns)\s+\(?([^\s()\[\]{}\"']+)"
+)
+"""A Lisp's definition form at the margin and what it names: Clojure's ``(defn name``,
+``(defn- name``, ``(defmacro``, ``(ns hiccup.core``, ``(s/def ::name``; Emacs Lisp's
+``(defun``, ``(defcustom``, ``(cl-defmethod``; Scheme's ``(define (name args)``. The
+forms are the language's own: ``def`` opens every defining form's name."""
 _CLOSERS = ("}", ")", "]", "*/", "#!")
 """A line at the margin that closes the block before it (or a shebang) rather than
 opening one."""
@@ -125,5 +133,10 @@ def declared_name(line: str) -> str:
     """What ``line`` (taken from its block's margin) declares, or ""."""
     if line[:1].isspace():
         return ""
-    match = _DECLARATION.match(line) or _ASSIGNED.match(line) or _NAMED_FUNCTION.search(line)
+    match = (
+        _DECLARATION.match(line)
+        or _ASSIGNED.match(line)
+        or _LISP_DEFINITION.match(line)
+        or _NAMED_FUNCTION.search(line)
+    )
     return match.group(1) if match else ""

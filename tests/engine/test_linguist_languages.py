@@ -152,6 +152,22 @@ def test_a_block_is_named_after_a_qualified_name() -> None:
     assert declared_name("x < -1") == ""
 
 
+def test_a_lisp_definition_form_names_its_block() -> None:
+    """Clojure, Emacs Lisp and Scheme have no grammar here: their blocks were titled by
+    their line numbers (weavejester/hiccup: "lines 1-115")."""
+    assert declared_name("(defn- render-attrs [attrs]") == "render-attrs"
+    assert declared_name("(ns hiccup.core") == "hiccup.core"
+    assert declared_name("(defcustom org-roam-directory (expand-file-name") == (
+        "org-roam-directory"
+    )
+    assert declared_name("(cl-defmethod org-roam-node-title ((node org-roam-node)))") == (
+        "org-roam-node-title"
+    )
+    assert declared_name("(define (square x)") == "square"
+    assert declared_name("(default-opts)") == ""  # a call, not a definition
+    assert declared_name("(let [x 1]") == ""
+
+
 def test_cli_sources_explains_a_vim_plugins_code_as_code(tmp_path: Path) -> None:
     project = git_repo(tmp_path / "p")
     write(project, {
