@@ -170,12 +170,8 @@ def file_cap(counts: list[int], others: int = 0, own: int = 0) -> int | None:
     least :data:`MIN_FILE_CAP`, unless ``c`` chunks and the file's ``own`` summary
     entries would be more than :data:`MAX_ENTRY_SHARE` of all entries (those chunks and
     the ``others``, the summaries): then the largest ``c`` that is not. ``None`` (no cap)
-    where the files are too few for the share to single one out, as for a docs page
-    (:func:`engine.markdown.pages.page_cap`): fewer than ``2 / MAX_ENTRY_SHARE``, where
-    an average file already holds over half the share. A small library's one module and
-    its benchmark script are cut at the chunk size, each chunk embedded, instead of into
-    two entries of 7,000 characters whose vectors see their first thousand (inspect.lua)."""
-    if len([n for n in counts if n]) * MAX_ENTRY_SHARE < 2:
+    for a project of a single file."""
+    if len([n for n in counts if n]) < 2:
         return None
     share = _largest(counts, lambda c, kept: c <= MAX_FILE_SHARE * kept)
     of_all = _largest(counts, lambda c, kept: c + own <= MAX_ENTRY_SHARE * (kept + others))

@@ -123,25 +123,13 @@ def test_a_knowledge_note_is_never_merged(tmp_path: Path, memory: Memory) -> Non
 
 
 def test_the_chunk_floor_gives_way_to_the_share_in_a_small_project() -> None:
-    counts = [40, 10, 10, 6, *[1] * 10]  # fourteen files: the share singles one out
+    counts = [40, 10, 10, 6]
     cap = definitions.file_cap(counts, others=20, own=1)
     assert cap is not None and cap < definitions.MIN_FILE_CAP
     kept = sum(min(n, cap) for n in counts)
     assert cap + 1 <= definitions.MAX_ENTRY_SHARE * (kept + 20)  # its summary counted
     big = definitions.file_cap(counts, others=2_000, own=1)  # a large project: the floor
     assert big is not None and big >= definitions.MIN_FILE_CAP
-
-
-def test_a_project_of_a_few_files_keeps_its_code_at_the_chunk_size() -> None:
-    """Under ``2 / MAX_ENTRY_SHARE`` files an average file holds over half the share, as
-    for docs pages: no cap, so a small library's one module is not cut into a few long
-    entries whose vectors embed only their start (inspect.lua's ``inspect.lua`` beside
-    ``perf.lua`` was two entries of 7,000 and 2,700 characters)."""
-    assert definitions.file_cap([40, 6], others=20, own=1) is None
-    thirteen = [40, *[1] * 12]
-    assert len(thirteen) * definitions.MAX_ENTRY_SHARE < 2
-    assert definitions.file_cap(thirteen, others=20, own=1) is None
-    assert definitions.file_cap([*thirteen, 1], others=20, own=1) is not None
 
 
 def test_a_module_past_its_share_at_the_largest_size_keeps_every_definition(
@@ -157,12 +145,11 @@ def test_a_module_past_its_share_at_the_largest_size_keeps_every_definition(
         f"def recipe_{i}(items):\n{body}\n    return items[{i}]" for i in range(300)
     )
     (tmp_path / "big.py").write_text(module + "\n")
-    names = [f"helper{i}" for i in range(13)]  # fourteen files: the share singles one out
-    for name in names:
+    for name in ("one", "two", "three"):
         (tmp_path / f"{name}.py").write_text(f'def {name}():\n    """The {name} helper."""\n')
-    drafts = definitions.definition_drafts(tmp_path, ["big.py", *(f"{n}.py" for n in names)])
+    drafts = definitions.definition_drafts(tmp_path, ["big.py", "one.py", "two.py", "three.py"])
     big = [d for d in drafts if d.file_path == "big.py"]
-    cap = definitions.file_cap([len(big), *[1] * len(names)])
+    cap = definitions.file_cap([len(big), 1, 1, 1])
     assert cap is not None and len(big) > cap  # past its share: the sizes ran out
     text = "".join(d.content for d in big)
     assert all(f"def recipe_{i}(" in text for i in range(300))  # none left out
