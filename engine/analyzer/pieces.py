@@ -217,9 +217,11 @@ def _parts(piece: Piece, lines: list[str], high: int) -> list[tuple[int, int]]:
     parts.append((begin, piece.end))
     joined: list[tuple[int, int]] = []
     for a, b in parts:  # a part without words (closing braces), or a last few lines,
-        # joins the one before
+        # joins the one before, as long as the two stay within a last part's slack (a
+        # table of numbers is many parts without words: joined, one entry of them all)
         last = b == piece.end and size(lines, a, b) < high // 8
-        if joined and (last or words(lines, a, b) < MIN_WORDS):
+        fits = joined and size(lines, joined[-1][0], b) <= high + high // 8
+        if fits and (last or words(lines, a, b) < MIN_WORDS):
             joined[-1] = (joined[-1][0], b)
         else:
             joined.append((a, b))

@@ -28,6 +28,8 @@ MAX_COMMAND_CHARS = 160
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*:(?!=)")
 _WORKFLOW_NAME = re.compile(r"^name:\s*['\"]?(.+?)['\"]?\s*$")
 _RUN_STEP = re.compile(r"^\s*(?:-\s+)?run:\s*(.*)$")
+_TOML_TABLE = re.compile(r"^\[[^\[\]]+\]\s*(?:#.*)?$")
+_TOML_KEY = re.compile(r"^['\"]?([\w.-]+)['\"]?\s*=")
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".ps1", ".py", ".js", ".mjs", ".ts")
 TASKFILE_NAMES = (
     "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
@@ -71,6 +73,7 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     package = _json(root / "package.json")
     if isinstance(package, dict):
         _package_json(package, build, deps)
+    deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
@@ -155,6 +158,31 @@ def _package_json(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
         table = doc.get(key)
         if isinstance(table, dict):
             deps.add("package.json", heading, [f"{k} {v}" for k, v in table.items()])
+
+
+def _cargo_features(root: Path) -> list[str]:
+    """The ``[features]`` of the root ``Cargo.toml`` (the Cargo Book's "Features"), each
+    with what it enables and the comment lines written right above it, which is where a
+    crate says what a feature is for (docs.rs shows no more)."""
+    text = _text(root / "Cargo.toml")
+    if text is None:
+        return []
+    features = _table(_toml(root / "Cargo.toml"), "features")
+    found, comment, inside = [], [], False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if _TOML_TABLE.match(stripped):
+            inside, comment = stripped.replace(" ", "") == "[features]", []
+        elif stripped.startswith("#"):
+            comment.append(stripped.lstrip("#").strip())
+        elif inside and (key := _TOML_KEY.match(stripped)) and key.group(1) in features:
+            name = key.group(1)
+            said = " ".join(c for c in comment if c)
+            found.append(f"{name} = {_short(features[name])}" + (f": {said}" if said else ""))
+            comment = []
+        elif not stripped:
+            comment = []
+    return found
 
 
 def _make_targets(root: Path) -> list[str]:

@@ -83,6 +83,10 @@ BINARY_SNIFF_BYTES = 8_192
 """A NUL byte in a file's first bytes makes it binary (git's own test)."""
 UNREADABLE = "unreadable or too large"
 """The rule of a documentation file that cannot be read whole (:func:`read_project_bytes`)."""
+LINK_TO_A_SOURCE = "link to a source"
+"""A symlink to a file that is a source under its own path (``CLAUDE.md`` → ``AGENTS.md``,
+the one file two agents read): indexed once, at the path the link names, so that a search
+does not answer with the same text twice."""
 _BY_CONTENT_ONLY = frozenset({"yaml", "html", "xml"})
 """Dialects whose files are "other" (neither documentation nor code) when their content is
 no document (and files named without an extension: :func:`_bare_text`)."""
@@ -137,6 +141,8 @@ class SourceSet:
             return SourceDecision(rel, False, "knowledge folder", self.knowledge_prefix)
         if dialect is None:
             return SourceDecision(rel, False, "not documentation")
+        if (target := self._linked(rel)) is not None and self.decide(target).included:
+            return SourceDecision(rel, False, LINK_TO_A_SOURCE, target)
         parts = rel.split("/")
         if any(rel == path or rel.startswith(path + "/") for path in self.explicit):
             if self.exclude.match_file(rel):
@@ -149,6 +155,20 @@ class SourceSet:
         if not self.everything and not self.include.match_file(rel):
             return SourceDecision(rel, False, "not in sources")
         return self._rules(rel, parts, dialect)
+
+    def _linked(self, rel: str) -> str | None:
+        """The project-relative path of the file the symlink ``rel`` names, when it is one
+        that lies inside the project under another path (``CLAUDE.md`` → ``AGENTS.md``),
+        else ``None``."""
+        path = self.root / rel
+        try:
+            if not path.is_symlink():
+                return None
+            target = path.resolve(strict=True)
+            found = target.relative_to(self.root.resolve()).as_posix()
+        except (OSError, RuntimeError, ValueError):  # dangling, a loop, outside
+            return None
+        return found if found != rel and target.is_file() else None
 
     def passed_by(self, rel: str) -> SourceDecision | None:
         """Why no walk reaches ``rel`` by its path alone (a hidden part, a build or

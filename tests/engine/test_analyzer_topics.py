@@ -190,6 +190,29 @@ def test_justfile_recipes_say_how_to_build_and_test(tmp_path: Path) -> None:
     ]
 
 
+def test_cargo_features_are_listed_with_the_comment_above_each(tmp_path: Path) -> None:
+    """A crate says what each of its features is for in comments above it (serde_json's
+    ``float_roundtrip``): the manifest is no documentation source, so the "how do I keep
+    floats exact" answer was only the ``#[cfg(feature = …)]`` code using it."""
+    root = write(tmp_path, {
+        "Cargo.toml": (
+            '[package]\nname = "frob"\n\n### FEATURES ####\n\n[features]\ndefault = ["std"]\n\n'
+            "# Keep the order of map keys as\n# they were read.\n"
+            'preserve_order = ["indexmap", "std"]\n\n# unrelated\n\nraw = []\n\n'
+            '[dependencies]\n# Not a feature.\nserde = "1"\n'
+        ),
+        "src/lib.rs": "pub fn frob() {}\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies").content
+    assert '- default = ["std"]\n' in deps
+    assert (
+        '- preserve_order = ["indexmap", "std"]: Keep the order of map keys as they were read.'
+        in deps
+    )
+    assert "- raw = []\n" in deps or deps.endswith("- raw = []")
+    assert "serde" not in deps and "FEATURES" not in deps
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]

@@ -18,6 +18,7 @@ import pytest
 from engine.analyzer import Symbol, analyze, discovery_drafts, parse_cache
 from engine.analyzer import definitions as definitions_module
 from engine.analyzer.definitions import definition_drafts, file_drafts
+from engine.analyzer.entries import MAX_DRAFT_CHARS
 from engine.analyzer.grammars import GRAMMARS, definitions_query, parser_language
 from engine.analyzer.languages import language_of
 from engine.analyzer.modules import module_summary
@@ -631,3 +632,23 @@ def test_the_bounded_counts_answer_as_the_full_ones() -> None:
             for limit in (-1, 0, 1, 5, 10, 30, 60, 200):
                 assert reaches(lines, start, end, limit) == (size(lines, start, end) >= limit)
                 assert has_words(lines, start, end, limit) == (words(lines, start, end) >= limit)
+
+
+def test_a_table_of_numbers_is_cut_into_parts_that_each_fit_an_entry() -> None:
+    """serde_json's ``large_powers64.rs``: a doc comment over constant tables of numbers. A
+    part with no words joined the one before it however long they grew together, so one
+    part held 14,000 characters and ``init`` stopped on the entry limit."""
+    tables = "".join(
+        f"const POW5_{i}: [u64; {2 ** (i - 1)}] = [\n"
+        + "".join(f"    {(i * 7919 + j) * 104729 % 10**19},\n" for j in range(2 ** (i - 1)))
+        + "];\n"
+        for i in range(1, 11)
+    )
+    text = (
+        "//! Precalculated large powers for 64-bit limbs.\n\n"
+        "/// Large powers (`&[u64]`) for base5 operations.\n" + tables
+    )
+    for high in (1_200, 4_000, 8_000):
+        drafts = file_drafts("src/lexical/large_powers64.rs", text, "Rust", high)
+        assert drafts
+        assert max(len(d.content) for d in drafts) <= MAX_DRAFT_CHARS

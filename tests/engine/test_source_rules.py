@@ -365,3 +365,23 @@ def test_a_docs_page_about_another_project_is_no_vendored_copy(tmp_path: Path) -
     assert rules["docs/third-party/bunja.mdx"] == "markdown"
     assert rules["third_party/zlib/README.md"] == "vendored"
     assert sources(tmp_path) == ["docs/third-party/bunja.mdx"]
+
+
+def test_a_symlink_to_a_source_is_indexed_once_at_the_path_it_names(tmp_path: Path) -> None:
+    """``CLAUDE.md`` → ``AGENTS.md`` (nvm, and the projects that keep one file for every
+    coding agent): both read, a search answered with the same section twice, in two of its
+    first five places. A link to a file left out (a hidden one) is the only way to it: kept."""
+    write(tmp_path, {
+        "AGENTS.md": "# Agent notes\n\n" + PROSE,
+        "README.md": "# Frob\n\n" + PROSE,
+        ".notes/guide.md": "# Guide\n\n" + PROSE,
+    })  # fmt: skip
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").symlink_to("../.notes/guide.md")
+    (tmp_path / "docs" / "gone.md").symlink_to("missing.md")
+    assert sources(tmp_path) == ["AGENTS.md", "README.md", "docs/guide.md"]
+    cfg = load_config(tmp_path)
+    decide = SourceSet(tmp_path, cfg, tmp_path / cfg.knowledge_dir).decide
+    link = decide("CLAUDE.md")
+    assert (link.included, link.rule, link.detail) == (False, "link to a source", "AGENTS.md")
