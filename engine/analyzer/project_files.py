@@ -168,7 +168,9 @@ def _cargo_features(root: Path) -> list[str]:
     if text is None:
         return []
     features = _table(_toml(root / "Cargo.toml"), "features")
-    found, comment, inside = [], [], False
+    found: list[str] = []
+    comment: list[str] = []
+    inside = False
     for line in text.splitlines():
         stripped = line.strip()
         if _TOML_TABLE.match(stripped):
