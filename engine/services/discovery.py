@@ -10,16 +10,16 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from engine.analyzer import Analysis, analyze, discovery_drafts
+from engine.analyzer import Analysis, DiscoveryDraft, analyze, discovery_drafts
 from engine.analyzer.definitions import budget_order, definition_drafts
 from engine.analyzer.noise import NoiseClassifier
 from engine.analyzer.parse_cache import ParseCache, analyzer_version
 from engine.analyzer.topics import own_source_dirs, ranked_entry_points
 from engine.core.hashing import content_hash
-from engine.core.models import Category, SecretPolicy, Source
+from engine.core.models import MAX_CONTENT_LENGTH, Category, SecretPolicy, Source
 from engine.core.validation import now_iso
 from engine.freshness.citations import Citation
 from engine.services.entries import NewEntry
@@ -78,6 +78,48 @@ class DiscoveryReport:
         }
 
 
+FIT_SLACK = 500
+"""Characters left under the entry limit by :func:`fitted`, for what redaction adds."""
+
+
+def fitted(drafts: Sequence[DiscoveryDraft]) -> list[DiscoveryDraft]:
+    """``drafts``, each one too long for an entry cut at its lines into parts that fit
+    (``name (part 2 of 3)``), logged. The analyzer's cuts keep within the limit; where one
+    does not (a table of numbers that was one part of 14,000 characters, serde_json's
+    ``large_powers64.rs``), the project's other entries are still stored: one draft never
+    stops ``init``."""
+    out: list[DiscoveryDraft] = []
+    high = MAX_CONTENT_LENGTH - FIT_SLACK
+    for draft in drafts:
+        if len(draft.content) <= high:
+            out.append(draft)
+            continue
+        log.warning(
+            "%s: %s is %d characters; cut to fit",
+            draft.file_path,
+            draft.section_title,
+            len(draft.content),
+        )
+        pieces = _cut_at_lines(draft.content, high)
+        title = draft.section_title
+        out += [
+            replace(draft, content=piece, section_title=f"{title} (part {n} of {len(pieces)})")
+            for n, piece in enumerate(pieces, start=1)
+        ]
+    return out
+
+
+def _cut_at_lines(text: str, high: int) -> list[str]:
+    """``text`` in consecutive pieces of at most ``high`` characters, cut after a line
+    where one ends within the piece (a line longer than ``high`` is cut inside it)."""
+    pieces: list[str] = []
+    while len(text) > high:
+        cut = text.rfind("\n", 0, high) + 1 or high
+        pieces.append(text[:cut].rstrip("\n"))
+        text = text[cut:]
+    return [*pieces, text] if text.strip() else pieces
+
+
 def run_discovery(
     memory: Memory, *, incremental: bool = False, progress: Progress | None = None
 ) -> DiscoveryReport:
@@ -134,12 +176,14 @@ def run_discovery(
             line_start=draft.line_start,
             line_end=draft.line_end,
         )
-        for draft in [
-            *summaries,
-            *definition_drafts(
-                analysis.root, budget_order(analysis), noise, summaries, analysis.scripts
-            ),
-        ]
+        for draft in fitted(
+            [
+                *summaries,
+                *definition_drafts(
+                    analysis.root, budget_order(analysis), noise, summaries, analysis.scripts
+                ),
+            ]
+        )
     ]
     edited = {(e.file_path, e.section_title) for e in memory.list(source=Source.MANUAL)}
     items = [i for i in items if (i.file_path, i.section_title) not in edited]

@@ -536,3 +536,26 @@ def test_an_incremental_discovery_drafts_again_when_a_setting_or_the_analyzer_mo
     monkeypatch.setattr(discovery, "chunker_version", lambda: "a-newer-chunker")
     with Memory.open(root, embedder=FakeEmbedder()) as memory:
         assert not run_discovery(memory, incremental=True).skipped
+
+
+def test_a_draft_past_the_entry_limit_is_cut_to_fit_and_init_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One draft too long for an entry (serde_json's table of numbers was one part of
+    14,000 characters) used to stop the whole discovery: now it is stored in parts that
+    fit, its text whole, beside the project's other entries."""
+    root = write(tmp_path / "shop", {"shop/__init__.py": "def checkout():\n    return 1\n"})
+    (root / ".git").mkdir()
+    table = "\n".join(f"    0x{n:016x}, 0x{n * 7:016x}," for n in range(400))  # 15,600
+    huge = DiscoveryDraft(f"Rust code: POW in src/pow.rs\n{table}", "POW", "src/pow.rs", ())
+    real = discovery.definition_drafts
+    monkeypatch.setattr(discovery, "definition_drafts", lambda *a: [*real(*a), huge])
+    with Memory.open(root, embedder=FakeEmbedder()) as memory:
+        run_discovery(memory)
+        entries = memory.list(source=Source.DISCOVERY, limit=1_000)
+    parts = sorted(
+        (e for e in entries if e.file_path == "src/pow.rs"), key=lambda e: e.section_title
+    )
+    assert [p.section_title for p in parts] == ["POW (part 1 of 2)", "POW (part 2 of 2)"]
+    assert " ".join(p.content for p in parts).split() == huge.content.split()  # all of it
+    assert any(e.file_path == "shop/__init__.py" for e in entries)
