@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
 from pathspec import GitIgnoreSpec
 
 from engine.analyzer import doc_pages, doc_sites, workspaces
@@ -197,7 +198,7 @@ def read_ownership(root: Path, *, skip: frozenset[str] = frozenset()) -> Ownersh
                 own.attributes += _attribute_rules(folder, text)
             elif name == ".gitmodules" and not folder:
                 own.submodules = _submodules(text)
-            elif _MAKEFILE.match(name) and (written := _make_outputs(text)):
+            elif written := _outputs(name, text):
                 own.built.append((folder, git_patterns(written)))
     _maven(root, poms, own.declared)
     return own
@@ -246,7 +247,32 @@ def _make_outputs(text: str) -> list[str]:
     return found
 
 
-_OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules"})
+_JAZZY = frozenset({".jazzy.yaml", ".jazzy.yml"})
+_OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules", *_JAZZY})
+
+
+def _outputs(name: str, text: str) -> list[str]:
+    """Patterns of the files a build tool's file ``name`` says it writes."""
+    if _MAKEFILE.match(name):
+        return _make_outputs(text)
+    return _jazzy_outputs(text) if name in _JAZZY else []
+
+
+def _jazzy_outputs(text: str) -> list[str]:
+    """Anchored patterns of the pages jazzy writes for a Swift or Objective-C project, as
+    its ``.jazzy.yaml`` says (its ``output`` folder, ``docs`` by default): the HTML pages
+    and the Dash docset under ``docsets/``, which holds them a second time (Alamofire
+    commits both, 3,400 chunks of generated API reference). Written docs in that folder
+    (a markdown guide) stay the project's."""
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return []
+    output = config.get("output", "docs") if isinstance(config, dict) else "docs"
+    folder = output.strip().strip("/") if isinstance(output, str) else ""
+    if not folder or folder.startswith(("/", "~")) or ".." in folder.split("/"):
+        return []
+    return [f"/{folder}/**/*.html", f"/{folder}/**/*.htm", f"/{folder}/docsets/"]
 
 
 def _walk(root: Path, skip: frozenset[str]) -> Iterator[tuple[str, list[str]]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.analyzer.noise import NoiseClassifier
-from engine.analyzer.ownership import _make_outputs
+from engine.analyzer.ownership import _jazzy_outputs, _make_outputs
 
 MAKEFILE = (
     "shell-completion:\n"
@@ -35,3 +35,28 @@ def test_what_a_makefile_writes_is_generated(tmp_path: Path) -> None:
     assert noise.kind("etc/completion/README.md") is None
     assert noise.kind("sub/help.md") == "generated"  # relative to the Makefile's folder
     assert noise.kind("help.md") is None
+
+
+def test_the_pages_jazzy_writes_are_generated(tmp_path: Path) -> None:
+    """jazzy's ``.jazzy.yaml`` names its output folder (``docs`` by default): its HTML and
+    the Dash docset copy of it are generated (Alamofire's 332 pages, twice); a guide
+    written in that folder stays."""
+    (tmp_path / ".jazzy.yaml").write_text("author: Quokka\nmodule: Quokka\n")
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("docs/Classes/Session.html") == "generated"
+    docset = "docs/docsets/Quokka.docset/Contents/Resources/Documents/index.html"
+    assert noise.kind(docset) == "generated"
+    assert noise.kind("docs/Usage.md") is None
+    assert noise.kind("Documentation/Usage.md") is None
+    assert _jazzy_outputs("output: ../outside\n") == []  # no folder out of the project
+    assert _jazzy_outputs("output: /tmp/docs\n") == []
+
+
+def test_a_jazzy_output_folder_it_names_and_a_config_it_cannot_read(tmp_path: Path) -> None:
+    (tmp_path / ".jazzy.yaml").write_text("output: api-docs\nclean: true\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / ".jazzy.yaml").write_text("output: [unclosed\n")
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("api-docs/index.html") == "generated"
+    assert noise.kind("docs/index.html") != "generated"
+    assert noise.kind("tools/docs/index.html") != "generated"
