@@ -269,9 +269,10 @@ def _jazzy_outputs(text: str) -> list[str]:
     except yaml.YAMLError:
         return []
     output = config.get("output", "docs") if isinstance(config, dict) else "docs"
-    folder = output.strip().strip("/") if isinstance(output, str) else ""
-    if not folder or folder.startswith(("/", "~")) or ".." in folder.split("/"):
-        return []
+    written = output.strip() if isinstance(output, str) else ""
+    folder = written.removeprefix("./").rstrip("/")
+    if not folder or written.startswith(("/", "~")) or ".." in folder.split("/"):
+        return []  # a folder out of the project is none of its files
     return [f"/{folder}/**/*.html", f"/{folder}/**/*.htm", f"/{folder}/docsets/"]
 
 
