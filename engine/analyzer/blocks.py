@@ -41,6 +41,9 @@ _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*(?:=|<<?-)")
 """A name given a value at the margin: ``name = ...``, and R's ``name <- function(...)``
 (``<<-`` too)."""
 _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
+_SHELL_FUNCTION = re.compile(r"^([\w.:-]+)\s*\(\)\s*(?:[{(]|$)")
+"""A POSIX shell function's definition, ``name() {`` (nvm's ``nvm_ls_remote() {``); the
+``function name`` form is a declaration above."""
 _LISP_DEFINITION = re.compile(
     r"^\((?:[\w.-]+/)?(?:cl-)?(?:def[\w-]*[*!]?|ns)\s+\(?([^\s()\[\]{}\"']+)"
 )
@@ -137,6 +140,7 @@ def declared_name(line: str) -> str:
         _DECLARATION.match(line)
         or _ASSIGNED.match(line)
         or _LISP_DEFINITION.match(line)
+        or _SHELL_FUNCTION.match(line)
         or _NAMED_FUNCTION.search(line)
     )
     return match.group(1) if match else ""

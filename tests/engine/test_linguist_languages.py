@@ -168,6 +168,13 @@ def test_a_lisp_definition_form_names_its_block() -> None:
     assert declared_name("(let [x 1]") == ""
 
 
+def test_a_shell_function_names_its_block() -> None:
+    assert declared_name("nvm_ls_remote() {") == "nvm_ls_remote"
+    assert declared_name("nvm_echo()") == "nvm_echo"  # its brace on the next line
+    assert declared_name("nvm() (") == "nvm"  # a body run in a subshell
+    assert declared_name("nvm_echo 'x'") == ""
+
+
 def test_cli_sources_explains_a_vim_plugins_code_as_code(tmp_path: Path) -> None:
     project = git_repo(tmp_path / "p")
     write(project, {
