@@ -328,7 +328,11 @@ class NoiseClassifier:
             return "excluded", rel
         return self._declared(rel)
 
-    def _declared(self, rel: str) -> tuple[NoiseKind, str] | None:
+    def _copy_of_other(self, rel: str) -> tuple[NoiseKind, str] | None:
+        """What makes ``rel`` a copy of something kept elsewhere, if anything: another
+        project's (a submodule, ``linguist-vendored`` code), a build's output
+        (``linguist-generated``, written by a build tool, rendered from or only
+        including a file of the project), an earlier version or a translation."""
         own = self.ownership
         parent = rel.rpartition("/")[0] + "/" if "/" in rel else ""
         if (submodule := own.submodule(rel)) is not None:
@@ -345,6 +349,13 @@ class NoiseClassifier:
             return "old-versions", older
         if (translated := translation_of(self.root, rel)) is not None:
             return "translations", translated
+        return None
+
+    def _declared(self, rel: str) -> tuple[NoiseKind, str] | None:
+        if (copy := self._copy_of_other(rel)) is not None:
+            return copy
+        own = self.ownership
+        parent = rel.rpartition("/")[0] + "/" if "/" in rel else ""
         found = decide_path(rel)
         if found is None and (suite := self.cucumber_suite(rel)) is not None:
             found = ("tests", suite)

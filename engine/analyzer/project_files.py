@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_ITEMS = 25
@@ -37,7 +39,6 @@ TASKFILE_NAMES = (
 )  # fmt: skip
 """The names Task (taskfile.dev) looks for at a project's root, in its order of priority
 ("Supported file names" in its guide): the first one there is the project's Taskfile."""
-_TASKFILE_KEY = re.compile(r"""^(\s*)(?:-\s+)?(["']?)([^\s"':#][^"':#]*?)\2:(?:\s+(.*?))?\s*$""")
 _JUSTFILE_NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile", ".Justfile")
 """just looks for a file named ``justfile`` whatever its case, or ``.justfile`` (its
 manual); the usual spellings are tried, first found wins."""
@@ -198,68 +199,44 @@ def _make_targets(root: Path) -> list[str]:
 
 
 def _task_tasks(path: Path) -> list[str]:
-    """``task NAME: description -> commands`` for each task of a Taskfile's ``tasks:`` map
-    (read by indentation, as YAML nests it), internal ones (``internal: true``) left out."""
-    tasks: list[tuple[str, list[str], list[str]]] = []
-    inside = False
-    task_indent = key_indent = None
-    in_cmds = False
-    internal: set[str] = set()
-    for line in (_text(path) or "").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
+    """``task NAME: description -> commands`` for each task of a Taskfile's ``tasks:`` map,
+    read by PyYAML's safe loader as Task reads its YAML (a task written as a command or a
+    list of them; ``cmds`` items as commands, ``cmd:`` or ``task:`` maps), internal ones
+    (``internal: true``) left out."""
+    try:
+        data = yaml.safe_load(_text(path) or "")
+    except yaml.YAMLError:
+        return []
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    if not isinstance(tasks, dict):
+        return []
+    found = []
+    for name, task in tasks.items():
+        if isinstance(task, dict) and task.get("internal") is True:
             continue
-        indent = len(line) - len(line.lstrip())
-        if indent == 0:
-            inside = line.rstrip() == "tasks:"
-            task_indent = key_indent = None
-            continue
-        if not inside:
-            continue
-        if task_indent is None:
-            task_indent = indent
-        match = _TASKFILE_KEY.match(line)
-        if indent == task_indent:
-            if match and not line.lstrip().startswith("-"):
-                tasks.append((match.group(3), [], []))
-                key_indent, in_cmds = None, False
-            continue
-        if not tasks or indent < task_indent:
-            continue
-        name, desc, cmds = tasks[-1]
-        if key_indent is None:
-            key_indent = indent
-        item = line.strip()
-        if indent == key_indent and match and not item.startswith("-"):
-            key, value = match.group(3), _unquoted(match.group(4) or "")
-            in_cmds = key == "cmds"
-            if key in ("desc", "summary") and value and not desc:
-                desc.append(value)
-            elif key == "cmd" and value:
-                cmds.append(value)
-            elif key == "internal" and value == "true":
-                internal.add(name)
-        elif in_cmds and item.startswith("- "):
-            command = item[2:].strip()
-            if command.startswith("task:"):
-                command = "task " + _unquoted(command.partition(":")[2])
-            elif command.startswith("cmd:"):
-                command = command.partition(":")[2]
-            command = _unquoted(command)
-            if command and command not in ("|", ">"):
-                cmds.append(command)
-    return [
-        _said(f"task {name}", desc[0] if desc else "", cmds)
-        for name, desc, cmds in tasks
-        if name not in internal
-    ]
+        spec = task if isinstance(task, dict) else {"cmds": task}
+        said = next((v for k in ("desc", "summary") if isinstance(v := spec.get(k), str)), "")
+        runs = [c for c in map(_task_command, _listed(spec.get("cmds"), spec.get("cmd"))) if c]
+        found.append(_said(f"task {name}", said.strip(), runs))
+    return found
 
 
-def _unquoted(value: str) -> str:
-    """A YAML scalar without the quotes around it (``'a'``, ``"b"``)."""
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
+def _listed(*values: object) -> list[object]:
+    """The items of each value that is a list, and each other value that is set."""
+    out: list[object] = []
+    for value in values:
+        out += value if isinstance(value, list) else [] if value is None else [value]
+    return out
+
+
+def _task_command(item: object) -> str:
+    """What one item of a Task task's ``cmds`` runs: a command, ``cmd: …`` or another
+    task (``task: test`` → ``task test``)."""
+    if isinstance(item, dict):
+        if isinstance(item.get("task"), str):
+            return f"task {item['task']}"
+        item = item.get("cmd")
+    return " ".join(item.split()) if isinstance(item, str) else ""
 
 
 def _just_recipes(path: Path) -> list[str]:
