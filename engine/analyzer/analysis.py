@@ -11,6 +11,7 @@ from pathlib import Path
 from engine.analyzer.catalog import classify, tool_from_file_name
 from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.comments import opening_comment
+from engine.analyzer.doc_kinds import prose_dialect
 from engine.analyzer.docs import RELEASE_LEAD_CHARS, is_doc, outline
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
@@ -100,8 +101,22 @@ def analyze(
 
 
 def _wanted(file_name: str) -> bool:
-    """Named as code or a manifest, or maybe a script (read to see its ``#!`` line)."""
-    return language_of(file_name) is not None or is_manifest(file_name) or is_script_name(file_name)
+    """Named as code or a manifest, or maybe a script (read to see its ``#!`` line), or
+    release notes in a prose format of their own (:func:`_prose_release_notes`)."""
+    return (
+        language_of(file_name) is not None
+        or is_manifest(file_name)
+        or is_script_name(file_name)
+        or _prose_release_notes(file_name)
+    )
+
+
+def _prose_release_notes(file_name: str) -> bool:
+    """Whether ``file_name`` names release notes in a prose format, markdown's or one no
+    table of languages names: CPAN's ``Changes`` (CPAN::Changes::Spec), the GNU Coding
+    Standards' ``NEWS`` and ``ChangeLog``, ``CHANGES.txt``, ``History.rdoc``, ``NEWS.pod``.
+    Those are outlined too, so that their summary holds their newest releases."""
+    return classify_path(file_name) == "release-notes" and prose_dialect(file_name) is not None
 
 
 @dataclass(slots=True)
@@ -132,7 +147,7 @@ class _Pass:
         language = language_of(name)
         if language is None and is_script_name(name):
             language = script_language(data)
-            if language is None and not is_manifest(name):
+            if language is None and not is_manifest(name) and not _prose_release_notes(name):
                 return  # read for its #! line: not a script
             if language is not None:
                 self.scripts[rel] = language
@@ -143,6 +158,8 @@ class _Pass:
         if is_manifest(name) and not is_test and classify_path(rel) is None:
             self.manifests.read(rel, data)
         if language is None:
+            if _prose_release_notes(name) and self._kind(rel) == "release-notes":
+                self._doc(rel, data, digest)
             return
         lines = count_lines(data)
         self.languages.add(language, name, lines)
@@ -164,14 +181,20 @@ class _Pass:
         elif is_code(language):
             self._code(rel, data, digest, language)
         elif is_doc(name) and not name.lower().startswith(_NOT_DOCS):
-            doc = self.cache.doc(rel, digest)
-            if doc is None:
-                kind = self.noise.kind(rel) if self.noise else classify_path(rel)
-                lead_chars = RELEASE_LEAD_CHARS if kind == "release-notes" else 0
-                text = data.decode("utf-8", errors="replace")
-                doc = outline(rel, text, lead_chars=lead_chars)
-                self.cache.put_doc(rel, digest, doc)
-            self.docs.append(doc)
+            self._doc(rel, data, digest)
+
+    def _kind(self, rel: str) -> str | None:
+        return self.noise.kind(rel) if self.noise else classify_path(rel)
+
+    def _doc(self, rel: str, data: bytes, digest: str) -> None:
+        """Outline a document; release notes keep their opening (their newest releases)."""
+        doc = self.cache.doc(rel, digest)
+        if doc is None:
+            lead_chars = RELEASE_LEAD_CHARS if self._kind(rel) == "release-notes" else 0
+            text = data.decode("utf-8", errors="replace")
+            doc = outline(rel, text, lead_chars=lead_chars)
+            self.cache.put_doc(rel, digest, doc)
+        self.docs.append(doc)
 
     def _python(self, rel: str, data: bytes, digest: str) -> None:
         cached = self.cache.python(rel, digest)

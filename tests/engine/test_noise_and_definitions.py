@@ -141,6 +141,22 @@ def test_release_notes_without_a_title_list_their_first_version(tmp_path: Path) 
     assert "4 sections, 4 of them for versions. Latest: v3.1.3; v3.1.2" in notes.content
 
 
+@pytest.mark.parametrize("name", ["Changes", "NEWS", "ChangeLog", "CHANGES.txt", "History.rdoc"])
+def test_release_notes_in_plain_text_hold_their_newest_releases(tmp_path: Path, name: str) -> None:
+    """CPAN's ``Changes`` (CPAN::Changes::Spec), GNU's ``NEWS`` and ``ChangeLog``,
+    ``CHANGES.txt``: release notes outside markdown are summarised like ``CHANGELOG.md``,
+    so that "what changed in 9.47?" finds what changed, not nothing."""
+    root = noisy_project(tmp_path)
+    (root / "CHANGELOG.md").unlink()
+    (root / name).write_text(
+        "\n9.48  2026-07-14\n  - Masked CSRF tokens.\n\n"
+        "9.47  2026-07-05\n  - Added support for the QUERY method.\n"
+    )
+    notes = [d for d in discovery_drafts(analyze(root)) if d.file_path == name]
+    assert [d.section_title for d in notes] == [f"Release notes: {name}"]
+    assert "9.47  2026-07-05" in notes[0].content and "QUERY method" in notes[0].content
+
+
 def test_a_lead_is_cut_after_its_last_whole_paragraph() -> None:
     text = "# Changes\r\n\r\n## 2.0\r\n\r\nNew parser.\r\n\r\n## 1.0\r\n\r\nFirst."
     assert lead(text, 1_000) == "# Changes\n\n## 2.0\n\nNew parser.\n\n## 1.0\n\nFirst."
