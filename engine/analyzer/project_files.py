@@ -75,6 +75,7 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     if isinstance(package, dict):
         _package_json(package, build, deps)
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
+    _go_mod(root, deps)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
@@ -185,6 +186,50 @@ def _cargo_features(root: Path) -> list[str]:
             comment = []
         elif not stripped:
             comment = []
+    return found
+
+
+def _go_mod(root: Path, deps: _Topic) -> None:
+    """The Go release a module asks for and the modules it requires, from the ``go``,
+    ``toolchain`` and ``require`` directives of its root ``go.mod``; ``// indirect`` marks
+    a requirement the main module does not import itself."""
+    text = _text(root / "go.mod")
+    if text is None:
+        return
+    directives = _go_directives(text)
+    versions = [f"{verb} {args}" for verb, args, _ in directives if verb in ("go", "toolchain")]
+    heading = "Go version (`go`: the oldest Go release it supports; `toolchain`: the one to use)"
+    deps.add("go.mod", heading, versions)
+    requires = [
+        args + (" (indirect)" if note == "indirect" else "")
+        for verb, args, note in directives
+        if verb == "require"
+    ]
+    deps.add("go.mod", "Required modules", requires)
+
+
+def _go_directives(text: str) -> list[tuple[str, str, str]]:
+    """``(verb, arguments, comment)`` per directive of a ``go.mod`` file, as the Go Modules
+    Reference writes its grammar: one directive a line, or a verb's block (``require (``
+    … ``)``) holding one set of arguments a line; ``//`` starts a comment."""
+    found: list[tuple[str, str, str]] = []
+    block = ""
+    for raw in text.splitlines():
+        code, _, comment = raw.partition("//")
+        line = " ".join(code.split())
+        if not line:
+            continue
+        if block:
+            if line == ")":
+                block = ""
+            else:
+                found.append((block, line, comment.strip()))
+            continue
+        verb, _, args = line.partition(" ")
+        if args == "(":
+            block = verb
+        elif args:
+            found.append((verb, args, comment.strip()))
     return found
 
 

@@ -213,6 +213,25 @@ def test_cargo_features_are_listed_with_the_comment_above_each(tmp_path: Path) -
     assert "serde" not in deps and "FEATURES" not in deps
 
 
+def test_a_go_module_says_which_go_release_and_modules_it_requires(tmp_path: Path) -> None:
+    """gorilla/websocket: "which Go version does the package require?" is go.mod's ``go``
+    line, which no entry held (go.mod is no documentation source and no code)."""
+    root = write(tmp_path, {
+        "go.mod": (
+            "module github.com/acme/frob\n\ngo 1.20 // min\ntoolchain go1.22.4\n\n"
+            "retract (\n    v1.5.2 // tag overwritten\n)\n\n"
+            "require (\n\tgolang.org/x/net v0.26.0\n\tgithub.com/a/b v1.0.0 // indirect\n)\n"
+            "replace github.com/a/b => ../b\n"
+        ),
+        "frob.go": "package frob\n\nfunc Frob() {}\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "go.mod"
+    assert "- go 1.20\n- toolchain go1.22.4\n" in deps.content
+    assert "- golang.org/x/net v0.26.0\n- github.com/a/b v1.0.0 (indirect)" in deps.content
+    assert "v1.5.2" not in deps.content and "../b" not in deps.content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
