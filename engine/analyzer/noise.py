@@ -157,7 +157,8 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     lives beside the code."""
     parts = rel.split("/")
     folders, name = parts[:-1], parts[-1]
-    for depth, folder in enumerate(folders):
+    packages = _package_path_start(folders)
+    for depth, folder in enumerate(folders[:packages]):
         kind = _folder_kind(folders, depth)
         if kind == "examples" and _example_page(folder, name):
             continue
@@ -180,6 +181,21 @@ def decide_path(rel: str) -> tuple[NoiseKind, str] | None:
     if folders and folders[0].lower() in DOCS_FOLDERS and _DOCS_EXAMPLE_SOURCE.search(name):
         return "examples", rel.rpartition("/")[0] + "/"
     return None
+
+
+_JVM_LANGUAGES = frozenset({"java", "kotlin", "scala", "groovy"})
+
+
+def _package_path_start(folders: list[str]) -> int:
+    """Where a JVM source set's package path starts among ``folders`` (their count when
+    there is none): below ``src/<source set>/<language>/`` (Maven's standard directory
+    layout, ``src/main/java``; Gradle's source sets, ``src/commonMain/kotlin``) the
+    folders are a package's name, ``com/example/demo`` as Spring Initializr writes it,
+    not an example folder. The source set's own name still counts (``src/test/java``)."""
+    for depth in range(len(folders) - 2):
+        if folders[depth] == "src" and folders[depth + 2] in _JVM_LANGUAGES:
+            return depth + 3
+    return len(folders)
 
 
 def _example_page(folder: str, name: str) -> bool:

@@ -578,3 +578,15 @@ def test_a_draft_past_the_entry_limit_is_cut_to_fit_and_init_goes_on(
     assert [p.section_title for p in parts] == ["POW (part 1 of 2)", "POW (part 2 of 2)"]
     assert " ".join(p.content for p in parts).split() == huge.content.split()  # all of it
     assert any(e.file_path == "shop/__init__.py" for e in entries)
+
+
+def test_a_jvm_package_path_names_no_folder_role() -> None:
+    """Below ``src/<source set>/<language>/`` the folders are a package's name: Spring
+    Initializr's ``com/example/demo`` is the application, not an example folder; the
+    source set's own name still says what it holds (``src/test/java``)."""
+    app = "src/main/java/com/example/demo/DemoApplication.java"
+    assert classify_path(app) is None
+    assert classify_path("app/src/main/kotlin/org/acme/samples/Main.kt") is None
+    assert classify_path("src/test/java/com/example/demo/DemoTests.java") == "tests"
+    assert classify_path("examples/src/main/java/com/acme/App.java") == "examples"
+    assert classify_path("docs/example/Main.java") == "examples"
