@@ -28,8 +28,6 @@ MAX_FILE_BYTES = 200_000
 MAX_COMMAND_CHARS = 160
 
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*:(?!=)")
-_WORKFLOW_NAME = re.compile(r"^name:\s*['\"]?(.+?)['\"]?\s*$")
-_RUN_STEP = re.compile(r"^\s*(?:-\s+)?run:\s*(.*)$")
 _TOML_TABLE = re.compile(r"^\[[^\[\]]+\]\s*(?:#.*)?$")
 _TOML_KEY = re.compile(r"^['\"]?([\w.-]+)['\"]?\s*=")
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".ps1", ".py", ".js", ".mjs", ".ts")
@@ -326,6 +324,10 @@ def _said(command: str, description: str, runs: list[str]) -> str:
 
 
 def _ci(root: Path) -> list[str]:
+    """``file (name): commands`` for each GitHub Actions workflow, read by PyYAML's safe
+    loader as GitHub reads it (its workflow syntax: ``name``, ``jobs.<id>.steps[*].run``),
+    so that a block scalar (``run: |`` or ``run: >-``) gives its commands, not its
+    indicator."""
     folder = root / ".github" / "workflows"
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix in (".yml", ".yaml"))
@@ -333,16 +335,41 @@ def _ci(root: Path) -> list[str]:
         return []
     found = []
     for path in files:
-        text = _text(path) or ""
-        title, runs = path.stem, []
-        for line in text.splitlines():
-            if (match := _WORKFLOW_NAME.match(line)) and title == path.stem:
-                title = match.group(1)
-            elif (match := _RUN_STEP.match(line)) and _useful(match.group(1).strip()):
-                runs.append(match.group(1).strip())
+        try:
+            data = yaml.safe_load(_text(path) or "")
+        except yaml.YAMLError:
+            data = None
+        spec = data if isinstance(data, dict) else {}
+        title = spec["name"] if isinstance(spec.get("name"), str) else path.stem
+        runs = [c for step in _workflow_steps(spec) for c in _step_commands(step)]
         shown = "; ".join(_short(r) for r in dict.fromkeys(runs)) if runs else "no run steps"
         found.append(f"{path.name} ({title}): {_short(shown, 300)}")
     return found
+
+
+def _workflow_steps(spec: dict[str, Any]) -> list[object]:
+    """The steps of every job of a workflow, in their order."""
+    jobs = spec.get("jobs")
+    steps: list[object] = []
+    for job in jobs.values() if isinstance(jobs, dict) else ():
+        listed = job.get("steps") if isinstance(job, dict) else None
+        steps += listed if isinstance(listed, list) else []
+    return steps
+
+
+def _step_commands(step: object) -> list[str]:
+    """The commands of one step's ``run``: one per line of a block, a line ending in a
+    backslash joined to the next, comments and ``echo``/``exit`` lines left out."""
+    run = step.get("run") if isinstance(step, dict) else None
+    if not isinstance(run, str):
+        return []
+    commands, pending = [], ""
+    for line in run.splitlines():
+        line = pending + line.strip()
+        pending = line[:-1].rstrip() + " " if line.endswith("\\") else ""
+        if not pending and not line.startswith("#") and _useful(line):
+            commands.append(line)
+    return commands
 
 
 def _useful(command: str) -> bool:

@@ -12,8 +12,9 @@ with a territory or script (``pt_BR``, ``zh-Hans``), a territory alone as projec
 (``README_CN``), a language's English name (``README.german.md``), or a name written with no
 Latin letter at all (``README.中文.md``, ``README.日本語.md``). English is never a translation:
 it is the language the model reads. A tagged page or folder is a translation only beside its
-original (a sibling without the tag, or an English folder beside it), so a project written
-in one language alone keeps all of it.
+original (a sibling without the tag, or an English folder beside it; for a tagged page, the
+page without the tag in a folder above it counts too: ``doc/README-ja.md`` beside the root's
+``README.md``), so a project written in one language alone keeps all of it.
 """
 
 from __future__ import annotations
@@ -82,12 +83,20 @@ def translation_of(root: Path, rel: str) -> str | None:
         if _foreign(name) and _beside_original(root, parts, depth):
             return "/".join(parts[: depth + 1]) + "/"
     name, dot, ext = parts[-1].rpartition(".")
-    folder = root.joinpath(*parts[:-1])
     for cut in _SEPARATOR.finditer(name):  # README.zh-CN: the tag may hold a separator too
         stem, tag = name[: cut.start()], name[cut.end() :]
-        if stem and _foreign(tag) and (folder / f"{stem}{dot}{ext}").is_file():
+        if stem and _foreign(tag) and _original_above(root, parts[:-1], f"{stem}{dot}{ext}"):
             return rel
     return None
+
+
+def _original_above(root: Path, folders: list[str], original: str) -> bool:
+    """Whether the page ``original`` is in the tagged page's folder or a folder above it:
+    ``README.md`` at the root is the original of ``doc/README-ja.md`` (sharkdp/bat keeps
+    its README's translations in ``doc/``)."""
+    return any(
+        root.joinpath(*folders[:depth], original).is_file() for depth in range(len(folders) + 1)
+    )
 
 
 def _beside_original(root: Path, parts: list[str], depth: int) -> bool:

@@ -119,6 +119,44 @@ def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: P
     assert ">=3.11" in deps
 
 
+BLOCK_WORKFLOW = """\
+name: Release
+'on':
+  push:
+    tags: ['*']
+jobs:
+  lint:
+    steps:
+      - name: Lint code.
+        run: |
+          # the linters
+          yamllint .
+          ansible-lint \\
+            --strict
+  release:
+    steps:
+      - name: Trigger a new import on Galaxy.
+        run: >-
+          ansible-galaxy role import --api-key ${{ secrets.GALAXY_API_KEY }}
+          owner name
+"""
+
+
+def test_a_workflows_block_scalars_give_their_commands_not_their_indicators(
+    tmp_path: Path,
+) -> None:
+    """A step's ``run`` written as a block scalar (``|`` keeps lines, ``>-`` folds them):
+    the workflow is read as YAML, so its commands show, never ``>-`` or ``|``
+    (geerlingguy/ansible-role-docker's release.yml said ``pip3 install ansible-core; >-``)."""
+    write(tmp_path, {".github/workflows/release.yml": BLOCK_WORKFLOW, "main.py": "x = 1\n"})
+    ci = by_title(discovery_drafts(analyze(tmp_path)), "Continuous integration").content
+    assert (
+        "- release.yml (Release): yamllint .; ansible-lint --strict; ansible-galaxy role "
+        "import --api-key ${{ secrets.GALAXY_API_KEY }} owner name" in ci.splitlines()
+    )
+    assert ">-" not in ci and "the linters" not in ci
+
+
 TASKFILE = """\
 version: "3"
 

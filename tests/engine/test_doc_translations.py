@@ -54,6 +54,20 @@ def test_translated_readmes_beside_the_original_are_summarised(tmp_path: Path) -
     ]  # fmt: skip
 
 
+def test_a_translated_readme_in_a_folder_below_the_original_is_summarised(
+    tmp_path: Path,
+) -> None:
+    """sharkdp/bat keeps ``doc/README-ja.md`` and three more below the root's ``README.md``:
+    the page without the tag in a folder above is its original. A tagged page with no
+    original anywhere above stays the project's own."""
+    write(tmp_path, ["README.md", "doc/README-ja.md", "doc/README-zh.md", "doc/guide-ko.md"])
+    noise = NoiseClassifier(tmp_path)
+    assert noise.decide("doc/README-ja.md") == ("translations", "doc/README-ja.md")
+    assert noise.decide("doc/README-zh.md") == ("translations", "doc/README-zh.md")
+    assert noise.kind("doc/guide-ko.md") is None
+    assert sources(tmp_path) == ["README.md", "doc/guide-ko.md"]
+
+
 def test_language_folders_beside_their_original_are_summarised(tmp_path: Path) -> None:
     write(
         tmp_path,
