@@ -222,6 +222,9 @@ _PLACEHOLDERS = {"password", "passwd", "pass", "pwd", "secret", "token", "user",
 
 
 _IDENTIFIER_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_MEMBER_PATH = re.compile(r"[A-Za-z_$#][\w$#]*(?:(?:\??\.|::|->)[A-Za-z_$#][\w$#]*)+")
+"""A member access in code: ``this.#internals.password`` (a JavaScript private field),
+``opts?.password``, ``self->password``, ``Config::PASSWORD``."""
 _CURL_PLACEHOLDER = re.compile(
     # After upstream's curl-auth-user allow-list: changeme, password, test, xxx, <…>, […].
     r"(?i)(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+|(.)\1*|[<\[].*|.*>)"
@@ -239,6 +242,8 @@ def _random_token(token: str) -> bool:
 _VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
     # "self.password = other.password" is code, not a .properties line.
     "properties-password": lambda value: not _IDENTIFIER_PATH.fullmatch(value),
+    # "url ? url.password : this.#internals.password" is code (got's options.ts).
+    "password-in-prose": lambda value: not _MEMBER_PATH.fullmatch(value),
     "curl-user-password": lambda value: not _CURL_PLACEHOLDER.fullmatch(value),
     # "Authorization: Bearer strong-password" in docs is a stand-in, not a token.
     "authorization-header": lambda value: _random_token(value) and "password" not in value.lower(),

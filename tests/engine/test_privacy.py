@@ -78,6 +78,9 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "def get_secret(name: str) -> str: ...",
         "https://acme.blob.core.windows.net/c/x.txt?sv=2022-11-02&sp=r&sig=<signature>",
         "Append the SAS token (?sv=…&sig=…) to the blob URL.",
+        # a member access is code (sindresorhus/got's options.ts; optional chaining)
+        "const password = url ? url.password : this.#internals.password;",
+        "password: opts?.password ?? env.password",
     ],
 )
 def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
