@@ -272,6 +272,9 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
     "private-key": lambda secret: bool(_KEY_MATERIAL.search(secret)),
 }
 """Checks on some upstream findings (an addition to the rule's allow-lists)."""
+_PUBLIC_HANDSHAKE = re.compile(r"(?i)\bsec-websocket-(?:key|accept)\b")
+"""RFC 6455's handshake headers: a nonce the client sends in the clear and the server's
+hash of it, named "key" but public by design (mojo's routing guide shows one)."""
 
 
 def _stand_in(rule_id: str, secret: str) -> bool:
@@ -370,13 +373,13 @@ def find_secrets(
         (SecretMatch(f.rule_id, f.start, f.end), 2 if f.rule_id.startswith("generic") else 0)
         for f in default_ruleset().find(text, path)
         if f.rule_id not in _UPSTREAM_CHECKS or _UPSTREAM_CHECKS[f.rule_id](f.secret)
-        if not _stand_in(f.rule_id, f.secret)
+        if not _stand_in(f.rule_id, f.secret) and not _PUBLIC_HANDSHAKE.search(f.match)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     second = (
         (SecretMatch(f"np:{f.rule_id}", f.start, f.end), 2 if ".generic." in f.rule_id else 0)
         for f in default_noseyparker().find(text, checked=True)
-        if not _stand_in(f.rule_id, f.secret)
+        if not _stand_in(f.rule_id, f.secret) and not _PUBLIC_HANDSHAKE.search(f.match)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     context = (
