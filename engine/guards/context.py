@@ -17,8 +17,9 @@ shares it:
   an XML element's text, or in the value field beside a name or key field naming it
   (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
   ``<entry key="db.password">…</entry>``), as a Terraform variable's default (``variable
-  "db_password" { … default = "…" }``) or a YAML block scalar's next line (``password:
-  |``);
+  "db_password" { … default = "…" }``), a YAML block scalar's next line (``password:
+  |``) or an assignment quoted whole, up to its closing quote (systemd's
+  ``Environment="DB_PASSWORD=…"``, a compose file's ``- "API_TOKEN=…"``);
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``), alone or
   quoted whole (``echo '…' >> ~/.pgpass``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
@@ -241,6 +242,17 @@ def _hash(m: Any, value: str) -> bool:
     return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
 
 
+_WHOLE_CALL = re2.compile(r"[A-Za-z_][\w.:]*\([^()]*\)")
+_OPENERS = str.maketrans("([<", "+++")
+
+
+def _quoted_whole(m: Any, value: str) -> bool:
+    """A value quoted with its name is a literal: a call only where one is written whole
+    (``getenv(…)``); else an opening bracket is a character of it (Django's generated
+    keys hold ``(``), not code, and the value is judged as :func:`.keyed` judges one."""
+    return not _WHOLE_CALL.fullmatch(value) and keyed(m, value.translate(_OPENERS))
+
+
 ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
 """(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
@@ -364,6 +376,17 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         "config-secret",
         re2.compile(_BLOCK_SCALAR),
         lambda m, value: not value.endswith(":") and keyed(m, value),
+    ),
+    (
+        "config-secret",
+        # An assignment quoted whole, its value running to the closing quote: systemd's
+        # Environment="NAME=value", a compose file's or an argument list's "NAME=value"
+        # (- "…", ["…", …], -e "…"). A generated value may hold what ends an unquoted
+        # one (Django's keys hold ( ) and %).
+        re2.compile(
+            r"(?i)(?:^|[\s=\[(,:{])[\"']" + KEY + r"=(?P<value>[^\"'\s][^\"'\n]{0,199})[\"']"
+        ),
+        _quoted_whole,
     ),
     (
         "config-secret",

@@ -353,6 +353,45 @@ def test_round_31_forms_without_a_secret_are_left_alone(text: str) -> None:
     assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
 
 
+_DJANGO = "k2(p%9x)w-" + "7!zq4#m8vr" + "(3t+b6)y0n"
+_BEARER = "vQx1dTHm9eBF" + "cJgZ8ca4mZXL" + "DcHz9hOE3BYN"
+ROUND_32 = [
+    # An assignment quoted whole: its value runs to the closing quote, whatever it holds.
+    ("config-secret", '[Service]\nEnvironment="DJANGO_SECRET_KEY=' + _DJANGO + '"', _DJANGO),
+    ("config-secret", "environment:\n  - 'DB_PASSWORD=" + _TYPED + "'", _TYPED),
+    ("config-secret", 'docker run -e "API_TOKEN=' + _DJANGO + '" app', _DJANGO),
+    # A flag named for a bearer token (curl's --oauth2-bearer).
+    ("flag-secret", "curl --oauth2-bearer " + _BEARER + " https://api.x.io/v2", _BEARER),
+]
+"""Session 32's forms, each missed before (its probe's general misses)."""
+ORDINARY_32 = [
+    'Environment="DB_PASSWORD=${DB_PASSWORD}"',
+    'cmd = "PASSWORD=%s" % password',
+    'url = f"TOKEN={token}"',
+    '"DB_PASSWORD=mysecretpassword"',
+    'env = ["API_TOKEN=" + token]',
+    'env = ["API_TOKEN=os.getenv(TOKEN_NAME)"]',
+    "Environment=\"SECRET_KEY=$(cat /run/secrets/key)\"",
+    "curl --oauth2-bearer $TOKEN https://api.x.io/v2",
+    "curl --oauth2-bearer <token> https://api.x.io/v2",
+    "token_type: bearer",
+    "bearer: required",
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), ROUND_32)
+def test_round_32_forms_give_their_value_away(kind: str, text: str, value: str) -> None:
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    assert value not in redact_secrets(noted, find_secrets(noted))
+
+
+@pytest.mark.parametrize("text", ORDINARY_32)
+def test_round_32_forms_without_a_secret_are_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
+
+
 @pytest.mark.parametrize(("text", "value"), INSIDE)
 def test_a_rejected_match_is_looked_inside(text: str, value: str) -> None:
     noted = f"Notes.\n{text}\nMore notes."
