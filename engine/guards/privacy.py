@@ -120,6 +120,24 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
         re.compile(r"(?i)\bmailgun\b[^\n]{0,40}?(?<![A-Za-z0-9_\-])(?-i:key-[0-9a-f]{32})\b"),
     ),
     (
+        "discord-webhook-url",
+        # A Discord webhook's URL: its id (a snowflake) and its token, which posts as the
+        # hook. The form of SonarSource's rule S6708 (sonar-text, discord.yaml), its
+        # canary/ptb hosts and versioned API paths as Discord's clients write them.
+        re.compile(
+            r"(?<![\w.\-])(?:https?://)?(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?"
+            r"/webhooks/[0-9]{17,20}/(?P<value>[A-Za-z0-9_\-]{60,100})(?![A-Za-z0-9_\-])"
+        ),
+    ),
+    (
+        "fcm-server-key",
+        # Firebase Cloud Messaging's legacy server key: "AAAA", 7 characters, ":APA91b"
+        # and 134 more (the form of SonarSource's rule S6710, sonar-text firebase.yaml,
+        # taken where it starts as a server key does; a device's registration token,
+        # which the same rule also takes, is no credential).
+        re.compile(r"(?<![A-Za-z0-9_\-])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{120,160}\b"),
+    ),
+    (
         "url-password",
         re.compile(
             r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<value>[^\s@/]{3,})@[^\s]+", re.I
@@ -243,7 +261,10 @@ _VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
     # "Authorization: Bearer strong-password" in docs is a stand-in, not a token.
     "authorization-header": lambda value: _random_token(value) and "password" not in value.lower(),
     **dict.fromkeys(
-        ("aws-access-key-id", "github-token", "slack-token", "ai-api-key", "telegram-bot-token"),
+        (
+            *("aws-access-key-id", "github-token", "slack-token", "ai-api-key"),
+            *("telegram-bot-token", "discord-webhook-url", "fcm-server-key"),
+        ),
         _random_token,
     ),
 }

@@ -78,6 +78,10 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "def get_secret(name: str) -> str: ...",
         "https://acme.blob.core.windows.net/c/x.txt?sv=2022-11-02&sp=r&sig=<signature>",
         "Append the SAS token (?sv=…&sig=…) to the blob URL.",
+        "Webhooks are https://discord.com/api/webhooks/<id>/<token> URLs.",
+        "https://discord.com/api/webhooks/1143503308481384529/" + "x" * 68,
+        "https://discord.com/api/webhooks/1/a and https://discord.com/channels/1/2",
+        "The legacy FCM server key starts with AAAA and holds :APA91b.",
     ],
 )
 def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
