@@ -87,10 +87,12 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
     (
         "aws-secret-key",
         # By its key name, in config files and in an `aws configure` transcript
-        # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =.
+        # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =. A
+        # stand-in is not one: "xxxx…", AWS's documented "…EXAMPLEKEY" (as gitleaks'
+        # AWS rule allows "EXAMPLE").
         re.compile(
             r"(?i)aws[_ ]?secret[_ ]?access[_ ]?key(?:[ \t]*\[[^\]\n]{0,20}\])?['\"]?\s*[=:]\s*"
-            r"['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+            r"['\"]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
     ),
     (

@@ -82,6 +82,8 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "https://discord.com/api/webhooks/1143503308481384529/" + "x" * 68,
         "https://discord.com/api/webhooks/1/a and https://discord.com/channels/1/2",
         "The legacy FCM server key starts with AAAA and holds :APA91b.",
+        "aws_secret_access_key = " + "x" * 40,
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
     ],
 )
 def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
