@@ -682,6 +682,17 @@ rejected match holding one is looked inside, so that text made of keys and nothi
 (``password=password=…``) is read once, as before."""
 
 
+_TAG = re2.compile(r"![A-Za-z][\w.:/\-]{0,40}")
+_TAGGED = re2.compile(r"[ \t]+[^\s#]")
+
+
+def _yaml_tag(text: str, start: int, end: int) -> bool:
+    """A YAML tag where a value goes, more of its line after it: what follows is the
+    value, tagged (Ansible's ``password: !vault |`` and its ciphertext, Home
+    Assistant's ``!secret wifi_password``, CloudFormation's ``!Ref DbPassword``)."""
+    return bool(_TAG.fullmatch(text[start:end]) and _TAGGED.match(text[end : end + 2]))
+
+
 def _judged(
     rule: ContextRule,
     groups: tuple[int, ...],
@@ -701,6 +712,8 @@ def _judged(
     again = max(offset + m.start() + 1, start - 1)  # the character before a key inside
     if text[end : end + 1] in ("(", "["):
         return None, again  # a call or an index: code, not a value
+    if text[start : start + 1] == "!" and _yaml_tag(text, start, end):
+        return None, again
     start, end = _trimmed(text, start, end, kind == "prose-secret")
     if end > start and check(m, text[start:end]):
         return ContextFinding(kind, start, end, m.group(0)), offset + m.end()

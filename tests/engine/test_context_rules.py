@@ -362,6 +362,8 @@ ROUND_32 = [
     ("config-secret", 'docker run -e "API_TOKEN=' + _DJANGO + '" app', _DJANGO),
     # A flag named for a bearer token (curl's --oauth2-bearer).
     ("flag-secret", "curl --oauth2-bearer " + _BEARER + " https://api.x.io/v2", _BEARER),
+    # A value that starts as a YAML tag does but ends its line is a value.
+    ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
 ]
 """Session 32's forms, each missed before (its probe's general misses)."""
 ORDINARY_32 = [
@@ -376,6 +378,11 @@ ORDINARY_32 = [
     "curl --oauth2-bearer <token> https://api.x.io/v2",
     "token_type: bearer",
     "bearer: required",
+    # A YAML tag where the value goes: the value after it is tagged, encrypted or named.
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + "6136" * 16,
+    "wifi_password: !secret wifi_password",
+    "MasterUserPassword: !Ref DbPassword2",
+    "api_token: !env_var CI_TOKEN_2",
 ]
 
 
