@@ -362,6 +362,15 @@ ROUND_32 = [
     ("config-secret", 'docker run -e "API_TOKEN=' + _DJANGO + '" app', _DJANGO),
     # A flag named for a bearer token (curl's --oauth2-bearer).
     ("flag-secret", "curl --oauth2-bearer " + _BEARER + " https://api.x.io/v2", _BEARER),
+    # A password stated in a sentence in another language.
+    ("prose-secret", "Le mot de passe du compte root est " + _TYPED + ", à changer.", _TYPED),
+    ("prose-secret", "Das Passwort für den WLAN-Router lautet " + _TYPED + "!", _TYPED),
+    ("prose-secret", "la contraseña del servidor de pruebas es " + _TYPED, _TYPED),
+    ("prose-secret", "A senha do banco é " + _TYPED, _TYPED),
+    ("prose-secret", "La password del database è " + _TYPED, _TYPED),
+    ("prose-secret", "Het wachtwoord is nu " + _TYPED + ".", _TYPED),
+    ("prose-secret", "Mot de passe : " + _TYPED, _TYPED),
+    ("prose-secret", "Kennwort für Jenkins: " + _TYPED, _TYPED),
     # A value that starts as a YAML tag does but ends its line is a value.
     ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
 ]
@@ -378,6 +387,16 @@ ORDINARY_32 = [
     "curl --oauth2-bearer <token> https://api.x.io/v2",
     "token_type: bearer",
     "bearer: required",
+    "Das Passwort ist in der Datei gespeichert.",
+    "Le mot de passe est stocké dans Vault.",
+    "La contraseña es obligatoria y debe tener 12 caracteres.",
+    "Das Passwort lautet: siehe Vault",
+    "Das Passwort ist das gleiche wie für v2.3.1",
+    "Mot de passe oublié : cliquez ici",
+    "Passwort: ********",
+    "Das Passwort ist $DB_PASSWORD",
+    "contraseña: ${DB_PASS}",
+    "A senha é obrigatória.",
     # A YAML tag where the value goes: the value after it is tagged, encrypted or named.
     "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + "6136" * 16,
     "wifi_password: !secret wifi_password",
