@@ -371,6 +371,10 @@ ROUND_32 = [
     ("prose-secret", "Het wachtwoord is nu " + _TYPED + ".", _TYPED),
     ("prose-secret", "Mot de passe : " + _TYPED, _TYPED),
     ("prose-secret", "Kennwort für Jenkins: " + _TYPED, _TYPED),
+    # A call named for a credential, given one generated-looking literal.
+    ("call-secret", 'let c = Client::new().bearer_auth("' + _BEARER + '");', _BEARER),
+    ("call-secret", 'Stripe.setApiKey("' + _BEARER + '")', _BEARER),
+    ("call-secret", "auth = new Token('" + _BEARER + "');", _BEARER),
     # A value that starts as a YAML tag does but ends its line is a value.
     ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
 ]
@@ -397,6 +401,13 @@ ORDINARY_32 = [
     "Das Passwort ist $DB_PASSWORD",
     "contraseña: ${DB_PASS}",
     "A senha é obrigatória.",
+    "token = keyring.get_password('jira', 'ci-bot')",
+    'ok = verify_token("' + _BEARER + '")',
+    'h = hash_password("' + _BEARER + '")',
+    'x = Token("MY_API_TOKEN")',
+    'field = form.password("Your password, 12 characters")',
+    'lexer.token("IDENTIFIER")',
+    'k = public_key("' + _BEARER + '")',
     # A YAML tag where the value goes: the value after it is tagged, encrypted or named.
     "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + "6136" * 16,
     "wifi_password: !secret wifi_password",
