@@ -64,6 +64,9 @@ shares it:
   credential given the next one (``define('DB_PASSWORD', …)``, ``setenv``,
   ``System.setProperty``), and a user and its password passed to what authenticates
   (``HTTPBasicAuth('u', …)``, ``auth=("u", …)``, ``db.auth``, ``smtp.login``);
+- ``recovery-codes`` and ``seed-phrase`` (:mod:`.context_lists`): a list after the words
+  naming it, of one-time codes (``recovery codes:`` and four codes or more of one shape)
+  or of a wallet's words (``seed phrase:`` and twelve words or more);
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
   Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
 
@@ -83,6 +86,7 @@ from typing import Any
 import re2
 
 from engine.guards.context_calls import CALL_RULES
+from engine.guards.context_lists import LIST_RULES
 from engine.guards.context_prose import PROSE_RULES
 from engine.guards.context_values import plausible, random_token, trim
 from engine.guards.context_words import KEY, QUOTED, VALUE, WORDS, keyed, public
@@ -612,7 +616,7 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         _der_private,
     ),
 )
-CONTEXT_RULES += CALL_RULES
+CONTEXT_RULES += CALL_RULES + LIST_RULES
 """(kind, expression on RE2, check of the match and its value) of every context rule."""
 
 

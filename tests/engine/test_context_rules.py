@@ -355,6 +355,10 @@ def test_round_31_forms_without_a_secret_are_left_alone(text: str) -> None:
 
 _DJANGO = "k2(p%9x)w-" + "7!zq4#m8vr" + "(3t+b6)y0n"
 _BEARER = "vQx1dTHm9eBF" + "cJgZ8ca4mZXL" + "DcHz9hOE3BYN"
+_CODES = ["9a5a9-31de4", "5182c-89257", "5579f-51d45", "be586-251af", "784b0-b7472"]
+_CODES_LINES = "\n".join(_CODES)
+_SEED = "appear ankle about antique address alley amount air actor alert arrow ability"
+_SEED_LIST = "\n".join(f"{i}. {w}" for i, w in enumerate(_SEED.split(), 1))
 ROUND_32 = [
     # An assignment quoted whole: its value runs to the closing quote, whatever it holds.
     ("config-secret", '[Service]\nEnvironment="DJANGO_SECRET_KEY=' + _DJANGO + '"', _DJANGO),
@@ -375,6 +379,11 @@ ROUND_32 = [
     ("call-secret", 'let c = Client::new().bearer_auth("' + _BEARER + '");', _BEARER),
     ("call-secret", 'Stripe.setApiKey("' + _BEARER + '")', _BEARER),
     ("call-secret", "auth = new Token('" + _BEARER + "');", _BEARER),
+    # One-time codes and a wallet's words listed after the words naming them.
+    ("recovery-codes", "GitHub recovery codes:\n" + _CODES_LINES, _CODES_LINES),
+    ("recovery-codes", "backup codes: " + _CODES_LINES.replace("\n", " "), _CODES_LINES.replace("\n", " ")),
+    ("seed-phrase", "wallet seed phrase: " + _SEED, _SEED),
+    ("seed-phrase", "Secret Recovery Phrase:\n" + _SEED_LIST, _SEED_LIST),
     # A value that starts as a YAML tag does but ends its line is a value.
     ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
 ]
@@ -408,6 +417,15 @@ ORDINARY_32 = [
     'field = form.password("Your password, 12 characters")',
     'lexer.token("IDENTIFIER")',
     'k = public_key("' + _BEARER + '")',
+    "Recovery codes look like xxxxx-xxxxx; there are 16 of them.",
+    "backup codes: 1111-1111 1111-1111 1111-1111 1111-1111",
+    "recovery codes were regenerated on 2024-01-01, 2024-02-02, 2024-03-03 and 2024-04-04",
+    "Backup codes: 12345678 12345678 87654321 87654321",
+    "seed phrase: never share it with anyone, write it down on paper and keep it safe",
+    "Your recovery phrase is the twelve words you wrote down when you created the wallet.",
+    "mnemonic: abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+    "abandon abandon about",
+    "The random seed is fixed. Seed: 42",
     # A YAML tag where the value goes: the value after it is tagged, encrypted or named.
     "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + "6136" * 16,
     "wifi_password: !secret wifi_password",
@@ -512,7 +530,7 @@ def test_round_3_expressions_are_linear_on_a_megabyte(piece: str) -> None:
         for kind, rx, _ in CONTEXT_RULES
         if kind == "call-secret" or any(part in rx.pattern for part in ROUND_3_FRAGMENTS)
     ]
-    assert len(rules) == 9  # two call rules; the sentence word in two rules
+    assert len(rules) == 10  # three call rules; the sentence word in two rules
     for text in (piece * (1_000_000 // len(piece)), piece + "A" * 1_000_000):
         for rx in rules:
             started = time.perf_counter()
