@@ -292,6 +292,19 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
 """Checks on some upstream findings (an addition to the rule's allow-lists)."""
 
 
+_PUBLIC_NAME = re.compile(r"(?i)\bpub(?:lic)?[ \t_.\-]?(?:key|token)\b")
+
+
+def _named_public(rule_id: str, text: str, start: int, match: str, secret: str) -> bool:
+    """A generic finding whose key names it public (``Public key: …``, ``# public key:
+    age1…``): upstream's allow-list takes ``public_key`` and ``publicKey``, not words."""
+    if not rule_id.startswith("generic"):
+        return False
+    key = match[: max(0, match.find(secret))]  # the finding starts at its secret
+    begin = start - len(key)
+    return bool(_PUBLIC_NAME.search(text[max(0, begin - 8) : begin] + key))
+
+
 def _stand_in(rule_id: str, secret: str) -> bool:
     """Whether an upstream finding is a documentation stand-in rather than a secret: a
     placeholder word (``your``, ``example``, ``xxxx``…), or the word ``password`` where
@@ -389,6 +402,7 @@ def find_secrets(
         for f in default_ruleset().find(text, path)
         if f.rule_id not in _UPSTREAM_CHECKS or _UPSTREAM_CHECKS[f.rule_id](f.secret)
         if not _stand_in(f.rule_id, f.secret)
+        if not _named_public(f.rule_id, text, f.start, f.match, f.secret)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     second = (

@@ -83,6 +83,8 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         "https://discord.com/api/webhooks/1/a and https://discord.com/channels/1/2",
         "The legacy FCM server key starts with AAAA and holds :APA91b.",
         "aws_secret_access_key = " + "x" * 40,
+        "Public key: " + "a8Kq2mZx9Lp4Rt7Vn3Wb6Ycq8W4tN2pL",
+        "# public key: age1" + "q8f3l4xw0k2m9v7c6z5n4b3h2j1g0f9d8s7a6p5o4i3u2y1t0r9e8w7",
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
     ],
 )
