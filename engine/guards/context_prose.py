@@ -183,7 +183,8 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             + r")[ \t]+(?:"
             + _FOREIGN_NOW
             + r"[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
-            r"|(?P<bare>[^\s\"'`]{1,100}))"
+            # French and German quotation marks: « … », „…“.
+            r"|(?:«[ \t]?|„)?(?P<bare>[^\s\"'`«»„“”]{1,100}))"
         ),
         _foreign,
     ),

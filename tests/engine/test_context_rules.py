@@ -375,6 +375,8 @@ ROUND_32 = [
     ("prose-secret", "Het wachtwoord is nu " + _TYPED + ".", _TYPED),
     ("prose-secret", "Mot de passe : " + _TYPED, _TYPED),
     ("prose-secret", "Kennwort für Jenkins: " + _TYPED, _TYPED),
+    ("prose-secret", "Le mot de passe de la base est « " + _TYPED + " ».", _TYPED),
+    ("prose-secret", "Das Passwort lautet „" + _TYPED + "“.", _TYPED),
     # A call named for a credential, given one generated-looking literal.
     ("call-secret", 'let c = Client::new().bearer_auth("' + _BEARER + '");', _BEARER),
     ("call-secret", 'Stripe.setApiKey("' + _BEARER + '")', _BEARER),
