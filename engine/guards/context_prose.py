@@ -9,9 +9,10 @@ the password …``, ``we set requirepass … in redis.conf``, ``api key <token> 
 naming both, after a colon or a linking verb (``credentials: admin / …``, ``login
 deploy/…``, ``the db creds are etl/…``); one logs in as a user with it (``log in to
 Jenkins as ci with …``); a password stated in French, German, Spanish, Portuguese,
-Italian, Dutch or Polish (``le mot de passe est …``, ``das Passwort lautet …``). A sentence's words are ordinary words as often
-as names of credentials, so each value must look chosen or generated, not be a word, a
-name with a number or a path. Every expression runs on RE2.
+Italian, Dutch or Polish (``le mot de passe est …``, ``das Passwort lautet …``). A
+sentence's words are ordinary words as often as names of credentials, so each value must
+look chosen or generated, not be a word, a name with a number or a path. Every
+expression runs on RE2.
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             + _FOREIGN_LINK
             + r")[ \t]+(?:"
             + _FOREIGN_NOW
-            + r"[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            + r"[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
+            r"|`(?P<value>[^`\n]{1,100})`"
             # French and German quotation marks: « … », „…“.
             r"|(?:«[ \t]?|„)?(?P<bare>[^\s\"'`«»„“”]{1,100}))"
         ),

@@ -37,7 +37,16 @@ from __future__ import annotations
 import time
 
 import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, ROUND_3, STATEMENTS
+from context_samples import (
+    CERT,
+    DESIGN,
+    HELD_OUT_1,
+    HELD_OUT_2,
+    ROUND_2,
+    ROUND_3,
+    ROUND_32,
+    STATEMENTS,
+)
 
 from bench.secret_rules import ROUND_3_PIECES
 from engine.guards.context import CONTEXT_RULES, context_secrets, cookie_secrets
@@ -353,43 +362,7 @@ def test_round_31_forms_without_a_secret_are_left_alone(text: str) -> None:
     assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
 
 
-_DJANGO = "k2(p%9x)w-" + "7!zq4#m8vr" + "(3t+b6)y0n"
 _BEARER = "vQx1dTHm9eBF" + "cJgZ8ca4mZXL" + "DcHz9hOE3BYN"
-_CODES = ["9a5a9-31de4", "5182c-89257", "5579f-51d45", "be586-251af", "784b0-b7472"]
-_CODES_LINES = "\n".join(_CODES)
-_SEED = "appear ankle about antique address alley amount air actor alert arrow ability"
-_SEED_LIST = "\n".join(f"{i}. {w}" for i, w in enumerate(_SEED.split(), 1))
-ROUND_32 = [
-    # An assignment quoted whole: its value runs to the closing quote, whatever it holds.
-    ("config-secret", '[Service]\nEnvironment="DJANGO_SECRET_KEY=' + _DJANGO + '"', _DJANGO),
-    ("config-secret", "environment:\n  - 'DB_PASSWORD=" + _TYPED + "'", _TYPED),
-    ("config-secret", 'docker run -e "API_TOKEN=' + _DJANGO + '" app', _DJANGO),
-    # A flag named for a bearer token (curl's --oauth2-bearer).
-    ("flag-secret", "curl --oauth2-bearer " + _BEARER + " https://api.x.io/v2", _BEARER),
-    # A password stated in a sentence in another language.
-    ("prose-secret", "Le mot de passe du compte root est " + _TYPED + ", à changer.", _TYPED),
-    ("prose-secret", "Das Passwort für den WLAN-Router lautet " + _TYPED + "!", _TYPED),
-    ("prose-secret", "la contraseña del servidor de pruebas es " + _TYPED, _TYPED),
-    ("prose-secret", "A senha do banco é " + _TYPED, _TYPED),
-    ("prose-secret", "La password del database è " + _TYPED, _TYPED),
-    ("prose-secret", "Het wachtwoord is nu " + _TYPED + ".", _TYPED),
-    ("prose-secret", "Mot de passe : " + _TYPED, _TYPED),
-    ("prose-secret", "Kennwort für Jenkins: " + _TYPED, _TYPED),
-    ("prose-secret", "Le mot de passe de la base est « " + _TYPED + " ».", _TYPED),
-    ("prose-secret", "Das Passwort lautet „" + _TYPED + "“.", _TYPED),
-    # A call named for a credential, given one generated-looking literal.
-    ("call-secret", 'let c = Client::new().bearer_auth("' + _BEARER + '");', _BEARER),
-    ("call-secret", 'Stripe.setApiKey("' + _BEARER + '")', _BEARER),
-    ("call-secret", "auth = new Token('" + _BEARER + "');", _BEARER),
-    # One-time codes and a wallet's words listed after the words naming them.
-    ("recovery-codes", "GitHub recovery codes:\n" + _CODES_LINES, _CODES_LINES),
-    ("recovery-codes", "backup codes: " + _CODES_LINES.replace("\n", " "), _CODES_LINES.replace("\n", " ")),
-    ("seed-phrase", "wallet seed phrase: " + _SEED, _SEED),
-    ("seed-phrase", "Secret Recovery Phrase:\n" + _SEED_LIST, _SEED_LIST),
-    # A value that starts as a YAML tag does but ends its line is a value.
-    ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
-]
-"""Session 32's forms, each missed before (its probe's general misses)."""
 ORDINARY_32 = [
     'Environment="DB_PASSWORD=${DB_PASSWORD}"',
     'cmd = "PASSWORD=%s" % password',
@@ -397,7 +370,7 @@ ORDINARY_32 = [
     '"DB_PASSWORD=mysecretpassword"',
     'env = ["API_TOKEN=" + token]',
     'env = ["API_TOKEN=os.getenv(TOKEN_NAME)"]',
-    "Environment=\"SECRET_KEY=$(cat /run/secrets/key)\"",
+    'Environment="SECRET_KEY=$(cat /run/secrets/key)"',
     "curl --oauth2-bearer $TOKEN https://api.x.io/v2",
     "curl --oauth2-bearer <token> https://api.x.io/v2",
     "token_type: bearer",
