@@ -127,10 +127,10 @@ def _password_key(key: str) -> bool:
 
 _FOREIGN_KEY = (
     r"(?P<key>mot[ \t]+de[ \t]+passe|passwort|kennwort|contrase(?:ñ|n)a|palabra[ \t]+clave"
-    r"|senha|wachtwoord|has(?:ł|l)o|password)"
+    r"|senha|wachtwoord|has(?:ł|l)o)"
 )
-"""The password in French, German, Spanish, Portuguese, Dutch and Polish, and Italian's
-``password`` (its ``è``)."""
+"""The password in French, German, Spanish, Portuguese, Dutch and Polish (Italian's is
+``password``: its own rule)."""
 _FOREIGN_OF = (
     r"(?:d'|(?:de(?:[ \t]+la)?|du|des|pour|f(?:ü|ue)r|vom|von|zum|zur|der|del|para|do|da|dos"
     r"|das|no|na|per|di|della|dello|dei|van|voor|dla)[ \t]+)"
@@ -189,6 +189,17 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"|(?:«[ \t]?|„)?(?P<bare>[^\s\"'`«»„“”]{1,100}))"
         ),
         _foreign,
+    ),
+    (
+        "prose-secret",
+        # Italian's "la password del database è …": the English word, its verb.
+        re2.compile(
+            r"(?i)(?:^|[^\w\-])(?P<key>password)(?:[ \t]+(?:di|del|della|dello|dei|per)[ \t]+"
+            r"[^\n:.;,]{1,40}?)?[ \t]+(?:è|era|sarà)[ \t]+(?:ora[ \t]+)?"
+            r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            r"|(?:«[ \t]?)?(?P<bare>[^\s\"'`«»]{1,100}))"
+        ),
+        lambda m, value: plausible(value),
     ),
     (
         "prose-secret",
