@@ -60,6 +60,33 @@ ROUND_3_PIECES = (
     "the key is a1!",
     "ENV['password'] = ",
 )
+ROUND_32_PIECES = (
+    # Session 32's forms: an assignment quoted whole, calls given one literal, a YAML
+    # tag, sentences in other languages, lists of codes and words, Discord's and FCM's.
+    '"A_TOKEN=',
+    "'password=",
+    '"password=a',
+    "--oauth2-bearer ",
+    "bearer_auth(",
+    'a.token("a',
+    "password: !a ",
+    "mot de passe ",
+    "das Passwort ist ",
+    "Passwort für a",
+    "hasło to ",
+    "password è ",
+    "recovery codes ",
+    "recovery codes: 1234-5678 ",
+    "1a2b-3c4d ",
+    "seed phrase: ",
+    "seed phrase: abcd ",
+    "abcd ",
+    "1. abcd\n",
+    "discord.com/api/webhooks/",
+    "discord.com/api/webhooks/123456789012345678/",
+    "AAAA",
+    "AAAAaaaaaaa:APA91b",
+)
 PIECES = (
     "A",
     "a",
@@ -182,6 +209,7 @@ PIECES = (
     "log in as a with ",
     "log in ",
     *ROUND_3_PIECES,
+    *ROUND_32_PIECES,
 )
 
 

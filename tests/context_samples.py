@@ -6,7 +6,9 @@ each found on its first run). ``STATEMENTS`` are forms added after them, each wi
 kind and the value found: SQL that sets a password, a sentence that puts the value right
 after the word naming it, and command lines (a tool's own password flag, a value piped
 into what reads a password on its standard input, a password the command names by its
-place, one joined to its user). None of these values is real.
+place, one joined to its user). ``ROUND_32`` holds session 32's forms (an assignment quoted whole,
+a call given one literal, sentences in other languages, lists of codes and words). None
+of these values is real.
 """
 
 from __future__ import annotations
@@ -357,3 +359,47 @@ ROUND_3: list[tuple[str, str, str]] = [
     ("prose-secret", "the garage door key is Gd4#rK9mQ for now", "Gd4#rK9mQ"),
 ]
 """Forms of round 3 (session 27), each with its kind and the value found."""
+
+_TYPED = "Jk8!mQ2w" + "Zx7Lp4Rn"
+_DJANGO = "k2(p%9x)w-" + "7!zq4#m8vr" + "(3t+b6)y0n"
+_BEARER = "vQx1dTHm9eBF" + "cJgZ8ca4mZXL" + "DcHz9hOE3BYN"
+_CODES = ["9a5a9-31de4", "5182c-89257", "5579f-51d45", "be586-251af", "784b0-b7472"]
+_CODES_LINES = "\n".join(_CODES)
+_SEED = "appear ankle about antique address alley amount air actor alert arrow ability"
+_SEED_LIST = "\n".join(f"{i}. {w}" for i, w in enumerate(_SEED.split(), 1))
+ROUND_32: list[tuple[str, str, str]] = [
+    # An assignment quoted whole: its value runs to the closing quote, whatever it holds.
+    ("config-secret", '[Service]\nEnvironment="DJANGO_SECRET_KEY=' + _DJANGO + '"', _DJANGO),
+    ("config-secret", "environment:\n  - 'DB_PASSWORD=" + _TYPED + "'", _TYPED),
+    ("config-secret", 'docker run -e "API_TOKEN=' + _DJANGO + '" app', _DJANGO),
+    # A flag named for a bearer token (curl's --oauth2-bearer).
+    ("flag-secret", "curl --oauth2-bearer " + _BEARER + " https://api.x.io/v2", _BEARER),
+    # A password stated in a sentence in another language.
+    ("prose-secret", "Le mot de passe du compte root est " + _TYPED + ", à changer.", _TYPED),
+    ("prose-secret", "Das Passwort für den WLAN-Router lautet " + _TYPED + "!", _TYPED),
+    ("prose-secret", "la contraseña del servidor de pruebas es " + _TYPED, _TYPED),
+    ("prose-secret", "A senha do banco é " + _TYPED, _TYPED),
+    ("prose-secret", "La password del database è " + _TYPED, _TYPED),
+    ("prose-secret", "Het wachtwoord is nu " + _TYPED + ".", _TYPED),
+    ("prose-secret", "Mot de passe : " + _TYPED, _TYPED),
+    ("prose-secret", "Kennwort für Jenkins: " + _TYPED, _TYPED),
+    ("prose-secret", "Le mot de passe de la base est « " + _TYPED + " ».", _TYPED),
+    ("prose-secret", "Das Passwort lautet „" + _TYPED + "“.", _TYPED),
+    # A call named for a credential, given one generated-looking literal.
+    ("call-secret", 'let c = Client::new().bearer_auth("' + _BEARER + '");', _BEARER),
+    ("call-secret", 'Stripe.setApiKey("' + _BEARER + '")', _BEARER),
+    ("call-secret", "auth = new Token('" + _BEARER + "');", _BEARER),
+    # One-time codes and a wallet's words listed after the words naming them.
+    ("recovery-codes", "GitHub recovery codes:\n" + _CODES_LINES, _CODES_LINES),
+    (
+        "recovery-codes",
+        "backup codes: " + _CODES_LINES.replace("\n", " "),
+        _CODES_LINES.replace("\n", " "),
+    ),
+    ("seed-phrase", "wallet seed phrase: " + _SEED, _SEED),
+    ("seed-phrase", "Secret Recovery Phrase:\n" + _SEED_LIST, _SEED_LIST),
+    # A value that starts as a YAML tag does but ends its line is a value.
+    ("config-secret", "db:\n  secret: !" + _TYPED, "!" + _TYPED),
+]
+"""Session 32's forms, each with its kind and the value found: each missed before (its
+probe's general misses)."""

@@ -146,4 +146,20 @@ SAMPLES = {
     ],
     "curl-user-password": ["curl -u admin:" + "Sup3rS3cret!" + " https://ci.internal/api/json"],
     "properties-password": ["spring.datasource.password=" + "N0tS0S3cret-42"],
+    "discord-webhook-url": [
+        "DISCORD_HOOK=https://discord.com/api/webhooks/"
+        + "471426766923993032/"
+        + "zl0Hb9fEU3UvYiE_JbC_70xWcVGQMm3f"
+        + "QJLCOxYBgX8aVBqV0EwP2_vpMta7mW_EFi8I",
+        "posts to canary.discordapp.com/api/v10/webhooks/"
+        + "1143503308481384529/"
+        + "Sk3yL6njbyg_DJwhP2x5s4XAzd8Ll5CZQ7HG4x"
+        + "fDRJhOTAIlb0UiPL4ykOZQNIHpd",
+    ],
+    "fcm-server-key": [
+        "FCM server key: "
+        + "AAAAqTmVk0P:APA91b"
+        + "Wed4CDLV0f0TQYfvOmWh92beRaiM4HaQUhC9P7lGz7pUZtYV8_tAKxrzRJ2LqpTCXdEaF3IQMxR6EdrIz"
+        + "L69WvycbwUVwofTOZV7mP7y55Fws9tzbCk9t2AFzHW3u7",
+    ],
 }

@@ -17,8 +17,9 @@ shares it:
   an XML element's text, or in the value field beside a name or key field naming it
   (``<add key="…Password" value="…"/>``, ``{"key": "api_key", "value": …}``,
   ``<entry key="db.password">…</entry>``), as a Terraform variable's default (``variable
-  "db_password" { … default = "…" }``) or a YAML block scalar's next line (``password:
-  |``);
+  "db_password" { … default = "…" }``), a YAML block scalar's next line (``password:
+  |``) or an assignment quoted whole, up to its closing quote (systemd's
+  ``Environment="DB_PASSWORD=…"``, a compose file's ``- "API_TOKEN=…"``);
 - ``pgpass-password``: a ``.pgpass`` line (``host:port:db:user:password``), alone or
   quoted whole (``echo '…' >> ~/.pgpass``);
 - ``flag-secret``: a flag naming a credential, glued or spaced (``--password x``,
@@ -63,6 +64,9 @@ shares it:
   credential given the next one (``define('DB_PASSWORD', …)``, ``setenv``,
   ``System.setProperty``), and a user and its password passed to what authenticates
   (``HTTPBasicAuth('u', …)``, ``auth=("u", …)``, ``db.auth``, ``smtp.login``);
+- ``recovery-codes`` and ``seed-phrase`` (:mod:`.context_lists`): a list after the words
+  naming it, of one-time codes (``recovery codes:`` and four codes or more of one shape)
+  or of a wallet's words (``seed phrase:`` and twelve words or more);
 - ``private-key``: keys not in PEM armour: a PuTTY ``.ppk`` file's private lines, a JSON
   Web Key's private members, and base64 DER of a private key or a PKCS#12 bundle.
 
@@ -82,6 +86,7 @@ from typing import Any
 import re2
 
 from engine.guards.context_calls import CALL_RULES
+from engine.guards.context_lists import LIST_RULES
 from engine.guards.context_prose import PROSE_RULES
 from engine.guards.context_values import plausible, random_token, trim
 from engine.guards.context_words import KEY, QUOTED, VALUE, WORDS, keyed, public
@@ -241,6 +246,17 @@ def _hash(m: Any, value: str) -> bool:
     return len(last) >= 16 or (value.count("$") >= 3 and len(value) >= 30)
 
 
+_WHOLE_CALL = re2.compile(r"[A-Za-z_][\w.:]*\([^()]*\)")
+_OPENERS = str.maketrans("([<", "+++")
+
+
+def _quoted_whole(m: Any, value: str) -> bool:
+    """A value quoted with its name is a literal: a call only where one is written whole
+    (``getenv(…)``); else an opening bracket is a character of it (Django's generated
+    keys hold ``(``), not code, and the value is judged as :func:`.keyed` judges one."""
+    return not _WHOLE_CALL.fullmatch(value) and keyed(m, value.translate(_OPENERS))
+
+
 ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
 """(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
@@ -364,6 +380,17 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         "config-secret",
         re2.compile(_BLOCK_SCALAR),
         lambda m, value: not value.endswith(":") and keyed(m, value),
+    ),
+    (
+        "config-secret",
+        # An assignment quoted whole, its value running to the closing quote: systemd's
+        # Environment="NAME=value", a compose file's or an argument list's "NAME=value"
+        # (- "…", ["…", …], -e "…"). A generated value may hold what ends an unquoted
+        # one (Django's keys hold ( ) and %).
+        re2.compile(
+            r"(?i)(?:^|[\s=\[(,:{])[\"']" + KEY + r"=(?P<value>[^\"'\s][^\"'\n]{0,199})[\"']"
+        ),
+        _quoted_whole,
     ),
     (
         "config-secret",
@@ -589,7 +616,7 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         _der_private,
     ),
 )
-CONTEXT_RULES += CALL_RULES
+CONTEXT_RULES += CALL_RULES + LIST_RULES
 """(kind, expression on RE2, check of the match and its value) of every context rule."""
 
 
@@ -659,6 +686,17 @@ rejected match holding one is looked inside, so that text made of keys and nothi
 (``password=password=…``) is read once, as before."""
 
 
+_TAG = re2.compile(r"![A-Za-z][\w.:/\-]{0,40}")
+_TAGGED = re2.compile(r"[ \t]+[^\s#]")
+
+
+def _yaml_tag(text: str, start: int, end: int) -> bool:
+    """A YAML tag where a value goes, more of its line after it: what follows is the
+    value, tagged (Ansible's ``password: !vault |`` and its ciphertext, Home
+    Assistant's ``!secret wifi_password``, CloudFormation's ``!Ref DbPassword``)."""
+    return bool(_TAG.fullmatch(text[start:end]) and _TAGGED.match(text[end : end + 2]))
+
+
 def _judged(
     rule: ContextRule,
     groups: tuple[int, ...],
@@ -678,6 +716,8 @@ def _judged(
     again = max(offset + m.start() + 1, start - 1)  # the character before a key inside
     if text[end : end + 1] in ("(", "["):
         return None, again  # a call or an index: code, not a value
+    if text[start : start + 1] == "!" and _yaml_tag(text, start, end):
+        return None, again
     start, end = _trimmed(text, start, end, kind == "prose-secret")
     if end > start and check(m, text[start:end]):
         return ContextFinding(kind, start, end, m.group(0)), offset + m.end()

@@ -1,6 +1,6 @@
 """Secrets handed to code: a call or constructor that names what it is given (issue 48).
 
-A credential in code is not always assigned to a name: it is passed. Two forms, each
+A credential in code is not always assigned to a name: it is passed. Three forms, each
 written once for every language that shares it:
 
 - a call whose quoted argument names a credential, the secret the quoted argument after
@@ -14,7 +14,10 @@ written once for every language that shares it:
   ``req.SetBasicAuth``, ``db.auth``, ``smtp.login``, ``Credentials.basic``,
   ``new NetworkCredential``: Nosey Parker's ``np.generic.7`` takes that last one alone),
   or a parameter so named given a pair (``auth=("u", "x")``, ``basic_auth=(…)``,
-  ``auth: ['u', 'x']``): the password is the second.
+  ``auth: ['u', 'x']``): the password is the second;
+- a call named for a credential given one literal, generated-looking (reqwest's
+  ``.bearer_auth("…")``, ``setApiKey("…")``, ``new Token("…")``), unless it is named for
+  looking one up or checking it (``get_password(…)``, ``verify_token(…)``).
 
 Both ask a literal, quoted, without a blank in it: a name, a call or a reference in the
 password's place (``auth=(user, password)``, ``getenv('X')``) is code, not a secret.
@@ -27,8 +30,8 @@ from typing import Any
 
 import re2
 
-from engine.guards.context_values import plausible
-from engine.guards.context_words import NAME, PAIR, QUOTED, keyed
+from engine.guards.context_values import plausible, random_token
+from engine.guards.context_words import NAME, PAIR, QUOTED, WORDS, keyed, public
 
 _LITERAL = r"(?:\"[^\"\n]{1,100}\"|'[^'\n]{1,100}')"
 _KEYWORD = r"(?:\w{1,30}[ \t]*=[ \t]*)?"
@@ -46,6 +49,23 @@ a tuple of names): not a secret."""
 
 def _literal(value: str) -> bool:
     return " " not in value
+
+
+_LOOKS_UP = re2.compile(
+    r"(?i)^(?:get|find|lookup|load|read|fetch|has|is|check|verify|validate|hash|compare|remove"
+    r"|delete|del|clear|revoke|mask|redact)"
+)
+"""What a call named for a credential does when it is not given one: it looks one up,
+checks or removes it (``get_password('jira')``, ``verify_token(…)``, ``hash_password(…)``)."""
+
+
+def _given(m: Any, value: str) -> bool:
+    """The one literal given to a call named for a credential, where it looks generated
+    (a name for one, a label or a field's name is a word)."""
+    name = m.group("key").rsplit(".", 1)[-1].lstrip("$_")
+    if _LOOKS_UP.match(name) or public(name):
+        return False
+    return _literal(value) and not _NAMED.fullmatch(value) and random_token(value, 16)
 
 
 CALL_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
@@ -79,3 +99,16 @@ CALL_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
 )
 """(kind, expression on RE2, check of the match and its value) of the call rules."""
+CALL_RULES += (
+    (
+        "call-secret",
+        # A call or method named for a credential given one literal, which is what it
+        # is named for: reqwest's ``.bearer_auth("…")``, ``setApiKey("…")``,
+        # ``.token("…")``, ``new Token("…")``.
+        re2.compile(
+            r"(?i)(?:^|[^\w$])(?P<key>[\w.$]*?(?:" + WORDS + r"))[ \t]*\([ \t]*(?:" + QUOTED + r")"
+            r"[ \t]*\)"
+        ),
+        _given,
+    ),
+)

@@ -8,9 +8,11 @@ the password …``, ``we set requirepass … in redis.conf``, ``api key <token> 
 ``admin — pw …``); ``set the password to …``; a user and its password follow the word
 naming both, after a colon or a linking verb (``credentials: admin / …``, ``login
 deploy/…``, ``the db creds are etl/…``); one logs in as a user with it (``log in to
-Jenkins as ci with …``). A sentence's words are ordinary words as often
-as names of credentials, so each value must look chosen or generated, not be a word, a
-name with a number or a path. Every expression runs on RE2.
+Jenkins as ci with …``); a password stated in French, German, Spanish, Portuguese,
+Italian, Dutch or Polish (``le mot de passe est …``, ``das Passwort lautet …``). A
+sentence's words are ordinary words as often as names of credentials, so each value must
+look chosen or generated, not be a word, a name with a number or a path. Every
+expression runs on RE2.
 """
 
 from __future__ import annotations
@@ -123,6 +125,33 @@ def _password_key(key: str) -> bool:
     return key.endswith(_PASSWORD_ENDINGS) or key == "masterauth"
 
 
+_FOREIGN_KEY = (
+    r"(?P<key>mot[ \t]+de[ \t]+passe|passwort|kennwort|contrase(?:ñ|n)a|palabra[ \t]+clave"
+    r"|senha|wachtwoord|has(?:ł|l)o)"
+)
+"""The password in French, German, Spanish, Portuguese, Dutch and Polish (Italian's is
+``password``: its own rule)."""
+_FOREIGN_OF = (
+    r"(?:d'|(?:de(?:[ \t]+la)?|du|des|pour|f(?:ü|ue)r|vom|von|zum|zur|der|del|para|do|da|dos"
+    r"|das|no|na|per|di|della|dello|dei|van|voor|dla)[ \t]+)"
+)
+"""What a password is of or for: ``du compte root``, ``für den Router``, ``del servidor``."""
+_FOREIGN_LINK = (
+    r"(?:est|était|etait|sera|reste|ist|lautet|lautete|war|wird|bleibt|es|era|será|sigue"
+    r"|é|è|sarà|is|was|luidt|wordt|blijft|jest|to)"
+)
+_FOREIGN_NOW = r"(?:maintenant|désormais|jetzt|nun|ahora|agora|ora|nu|teraz|toujours|noch)"
+
+
+def _foreign(m: Any, value: str) -> bool:
+    """A password a sentence in another language states: after a colon, one word that a
+    clause of three words or fewer names (``Passwort für den Router: …``)."""
+    qualified = m.group("qualified") or ""
+    if m.group("colon") is not None and (len(qualified.split()) > 4 or " " in value):
+        return False
+    return plausible(value)
+
+
 PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "prose-secret",
@@ -137,6 +166,40 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
             r"|(?P<bare>[^\s\"'`]{1,100}))"
         ),
         _linked,
+    ),
+    (
+        "prose-secret",
+        # The same in another language: "le mot de passe du compte root est …", "das
+        # Passwort für den Router lautet …", "la contraseña es …", "a senha é …",
+        # "het wachtwoord is …", "hasło to …", "Mot de passe : …".
+        re2.compile(
+            r"(?i)(?:^|[^\w\-])"
+            + _FOREIGN_KEY
+            + r"(?:(?P<qualified>[ \t]+"
+            + _FOREIGN_OF
+            + r"[^\n:.;,]{1,40}?)?(?P<colon>[ \t]*:)|(?:[ \t]+"
+            + _FOREIGN_OF
+            + r"[^\n:.;,]{1,40}?)?[ \t]+"
+            + _FOREIGN_LINK
+            + r")[ \t]+(?:"
+            + _FOREIGN_NOW
+            + r"[ \t]+)?(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'"
+            r"|`(?P<value>[^`\n]{1,100})`"
+            # French and German quotation marks: « … », „…“.
+            r"|(?:«[ \t]?|„)?(?P<bare>[^\s\"'`«»„“”]{1,100}))"
+        ),
+        _foreign,
+    ),
+    (
+        "prose-secret",
+        # Italian's "la password del database è …": the English word, its verb.
+        re2.compile(
+            r"(?i)(?:^|[^\w\-])(?P<key>password)(?:[ \t]+(?:di|del|della|dello|dei|per)[ \t]+"
+            r"[^\n:.;,]{1,40}?)?[ \t]+(?:è|era|sarà)[ \t]+(?:ora[ \t]+)?"
+            r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
+            r"|(?:«[ \t]?)?(?P<bare>[^\s\"'`«»]{1,100}))"
+        ),
+        lambda m, value: plausible(value),
     ),
     (
         "prose-secret",

@@ -2,9 +2,10 @@
 :mod:`.context_calls`), and the check of a value a name of them is given.
 
 One vocabulary: ``STRONG`` words name a password (its value may be anything a person
-types), ``WEAK`` ones a key, token or auth (its value must look generated: a name ending
-in ``key`` is as often an index, a cache's or a sort's). ``PAIR`` words name a user and
-its password together (``credentials``, ``login``, a call named ``…Auth``).
+types), ``WEAK`` ones a key, token, bearer or auth (its value must look generated: a name
+ending in ``key`` is as often an index, a cache's or a sort's; curl's ``--oauth2-bearer``
+names its token). ``PAIR`` words name a user and its password together (``credentials``,
+``login``, a call named ``…Auth``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from engine.guards.context_values import plausible, random_token
 
 STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
 STRONG += r"|credentials?"
-WEAK = r"token|auth|apikey|(?:api|access|secret|private|auth|signing|master|encryption|client"
-WEAK += r"|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
+WEAK = r"token|auth|bearer|apikey|(?:api|access|secret|private|auth|signing|master|encryption"
+WEAK += r"|client|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
 WORDS = STRONG + "|" + WEAK
 NAME = r"[A-Za-z0-9_.\-]*?(?:" + WORDS + ")"
 """A name ending in a credential word: ``password``, ``DB_PASS``, ``smtp.password``,

@@ -29,6 +29,12 @@ _REASONS = (  # pairs, not "kind": "reason" (that reads as a password assignment
     "upstream needs the word telegram nearby; a bot token is unmistakable without it",
     "service-key",
     "upstream's Mailgun rule needs an assignment; this takes `key-…` named on its line",
+    "discord-webhook-url",
+    "upstream has no Discord webhook rule (gitleaks' Discord rules want the word and an"
+    " assignment); this is the form of SonarSource's S6708 (sonar-text discord.yaml)",
+    "fcm-server-key",
+    "upstream has no Firebase Cloud Messaging rule; this is the form of SonarSource's S6710"
+    " (sonar-text firebase.yaml), as a legacy server key starts (AAAA…:APA91b…)",
     "url-password",
     "upstream has no rule for a password in a URL (scheme://user:pass@host)",
     "connection-string-password",

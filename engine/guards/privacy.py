@@ -87,10 +87,12 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
     (
         "aws-secret-key",
         # By its key name, in config files and in an `aws configure` transcript
-        # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =.
+        # ("AWS Secret Access Key [None]: …"); the key itself may end in / + or =. A
+        # stand-in is not one: "xxxx…", AWS's documented "…EXAMPLEKEY" (as gitleaks'
+        # AWS rule allows "EXAMPLE").
         re.compile(
             r"(?i)aws[_ ]?secret[_ ]?access[_ ]?key(?:[ \t]*\[[^\]\n]{0,20}\])?['\"]?\s*[=:]\s*"
-            r"['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+            r"['\"]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
     ),
     (
@@ -118,6 +120,24 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
         "service-key",
         # Mailgun's own "key-" and 32 hex digits, with the service named on its line.
         re.compile(r"(?i)\bmailgun\b[^\n]{0,40}?(?<![A-Za-z0-9_\-])(?-i:key-[0-9a-f]{32})\b"),
+    ),
+    (
+        "discord-webhook-url",
+        # A Discord webhook's URL: its id (a snowflake) and its token, which posts as the
+        # hook. The form of SonarSource's rule S6708 (sonar-text, discord.yaml), its
+        # canary/ptb hosts and versioned API paths as Discord's clients write them.
+        re.compile(
+            r"(?<![\w.\-])(?:https?://)?(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?"
+            r"/webhooks/[0-9]{17,20}/(?P<value>[A-Za-z0-9_\-]{60,100})(?![A-Za-z0-9_\-])"
+        ),
+    ),
+    (
+        "fcm-server-key",
+        # Firebase Cloud Messaging's legacy server key: "AAAA", 7 characters, ":APA91b"
+        # and 134 more (the form of SonarSource's rule S6710, sonar-text firebase.yaml,
+        # taken where it starts as a server key does; a device's registration token,
+        # which the same rule also takes, is no credential).
+        re.compile(r"(?<![A-Za-z0-9_\-])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{120,160}\b"),
     ),
     (
         "url-password",
@@ -248,7 +268,10 @@ _VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
     # "Authorization: Bearer strong-password" in docs is a stand-in, not a token.
     "authorization-header": lambda value: _random_token(value) and "password" not in value.lower(),
     **dict.fromkeys(
-        ("aws-access-key-id", "github-token", "slack-token", "ai-api-key", "telegram-bot-token"),
+        (
+            *("aws-access-key-id", "github-token", "slack-token", "ai-api-key"),
+            *("telegram-bot-token", "discord-webhook-url", "fcm-server-key"),
+        ),
         _random_token,
     ),
 }
@@ -275,6 +298,19 @@ _UPSTREAM_CHECKS: dict[str, Callable[[str], bool]] = {
 _PUBLIC_HANDSHAKE = re.compile(r"(?i)\bsec-websocket-(?:key|accept)\b")
 """RFC 6455's handshake headers: a nonce the client sends in the clear and the server's
 hash of it, named "key" but public by design (mojo's routing guide shows one)."""
+
+
+_PUBLIC_NAME = re.compile(r"(?i)\bpub(?:lic)?[ \t_.\-]?(?:key|token)\b")
+
+
+def _named_public(rule_id: str, text: str, start: int, match: str, secret: str) -> bool:
+    """A generic finding whose key names it public (``Public key: …``, ``# public key:
+    age1…``): upstream's allow-list takes ``public_key`` and ``publicKey``, not words."""
+    if not rule_id.startswith("generic"):
+        return False
+    key = match[: max(0, match.find(secret))]  # the finding starts at its secret
+    begin = start - len(key)
+    return bool(_PUBLIC_NAME.search(text[max(0, begin - 8) : begin] + key))
 
 
 def _stand_in(rule_id: str, secret: str) -> bool:
@@ -374,6 +410,7 @@ def find_secrets(
         for f in default_ruleset().find(text, path)
         if f.rule_id not in _UPSTREAM_CHECKS or _UPSTREAM_CHECKS[f.rule_id](f.secret)
         if not _stand_in(f.rule_id, f.secret) and not _PUBLIC_HANDSHAKE.search(f.match)
+        if not _named_public(f.rule_id, text, f.start, f.match, f.secret)
         if not allow or not _allowed((f.match, f.secret), allow)
     )
     second = (

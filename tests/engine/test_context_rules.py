@@ -37,7 +37,16 @@ from __future__ import annotations
 import time
 
 import pytest
-from context_samples import CERT, DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_2, ROUND_3, STATEMENTS
+from context_samples import (
+    CERT,
+    DESIGN,
+    HELD_OUT_1,
+    HELD_OUT_2,
+    ROUND_2,
+    ROUND_3,
+    ROUND_32,
+    STATEMENTS,
+)
 
 from bench.secret_rules import ROUND_3_PIECES
 from engine.guards.context import CONTEXT_RULES, context_secrets, cookie_secrets
@@ -353,6 +362,66 @@ def test_round_31_forms_without_a_secret_are_left_alone(text: str) -> None:
     assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
 
 
+_BEARER = "vQx1dTHm9eBF" + "cJgZ8ca4mZXL" + "DcHz9hOE3BYN"
+ORDINARY_32 = [
+    'Environment="DB_PASSWORD=${DB_PASSWORD}"',
+    'cmd = "PASSWORD=%s" % password',
+    'url = f"TOKEN={token}"',
+    '"DB_PASSWORD=mysecretpassword"',
+    'env = ["API_TOKEN=" + token]',
+    'env = ["API_TOKEN=os.getenv(TOKEN_NAME)"]',
+    'Environment="SECRET_KEY=$(cat /run/secrets/key)"',
+    "curl --oauth2-bearer $TOKEN https://api.x.io/v2",
+    "curl --oauth2-bearer <token> https://api.x.io/v2",
+    "token_type: bearer",
+    "bearer: required",
+    "Das Passwort ist in der Datei gespeichert.",
+    "Le mot de passe est stocké dans Vault.",
+    "La contraseña es obligatoria y debe tener 12 caracteres.",
+    "Das Passwort lautet: siehe Vault",
+    "Das Passwort ist das gleiche wie für v2.3.1",
+    "Mot de passe oublié : cliquez ici",
+    "Passwort: ********",
+    "Das Passwort ist $DB_PASSWORD",
+    "contraseña: ${DB_PASS}",
+    "A senha é obrigatória.",
+    "token = keyring.get_password('jira', 'ci-bot')",
+    'ok = verify_token("' + _BEARER + '")',
+    'h = hash_password("' + _BEARER + '")',
+    'x = Token("MY_API_TOKEN")',
+    'field = form.password("Your password, 12 characters")',
+    'lexer.token("IDENTIFIER")',
+    'k = public_key("' + _BEARER + '")',
+    "Recovery codes look like xxxxx-xxxxx; there are 16 of them.",
+    "backup codes: 1111-1111 1111-1111 1111-1111 1111-1111",
+    "recovery codes were regenerated on 2024-01-01, 2024-02-02, 2024-03-03 and 2024-04-04",
+    "Backup codes: 12345678 12345678 87654321 87654321",
+    "seed phrase: never share it with anyone, write it down on paper and keep it safe",
+    "Your recovery phrase is the twelve words you wrote down when you created the wallet.",
+    "mnemonic: abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+    "abandon abandon about",
+    "The random seed is fixed. Seed: 42",
+    # A YAML tag where the value goes: the value after it is tagged, encrypted or named.
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  " + "6136" * 16,
+    "wifi_password: !secret wifi_password",
+    "MasterUserPassword: !Ref DbPassword2",
+    "api_token: !env_var CI_TOKEN_2",
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), ROUND_32)
+def test_round_32_forms_give_their_value_away(kind: str, text: str, value: str) -> None:
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    assert value not in redact_secrets(noted, find_secrets(noted))
+
+
+@pytest.mark.parametrize("text", ORDINARY_32)
+def test_round_32_forms_without_a_secret_are_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
+
+
 @pytest.mark.parametrize(("text", "value"), INSIDE)
 def test_a_rejected_match_is_looked_inside(text: str, value: str) -> None:
     noted = f"Notes.\n{text}\nMore notes."
@@ -436,7 +505,7 @@ def test_round_3_expressions_are_linear_on_a_megabyte(piece: str) -> None:
         for kind, rx, _ in CONTEXT_RULES
         if kind == "call-secret" or any(part in rx.pattern for part in ROUND_3_FRAGMENTS)
     ]
-    assert len(rules) == 9  # two call rules; the sentence word in two rules
+    assert len(rules) == 10  # three call rules; the sentence word in two rules
     for text in (piece * (1_000_000 // len(piece)), piece + "A" * 1_000_000):
         for rx in rules:
             started = time.perf_counter()

@@ -84,6 +84,14 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         # RFC 6455's handshake: a nonce sent in the clear and its hash (mojo's guide)
         "Sec-WebSocket-Key: IDM3ODE4NDk2MjA1OTcxOQ==\nSec-WebSocket-Accept: "
         "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+        "Webhooks are https://discord.com/api/webhooks/<id>/<token> URLs.",
+        "https://discord.com/api/webhooks/1143503308481384529/" + "x" * 68,
+        "https://discord.com/api/webhooks/1/a and https://discord.com/channels/1/2",
+        "The legacy FCM server key starts with AAAA and holds :APA91b.",
+        "aws_secret_access_key = " + "x" * 40,
+        "Public key: " + "a8Kq2mZx9Lp4Rt7Vn3Wb6Ycq8W4tN2pL",
+        "# public key: age1" + "q8f3l4xw0k2m9v7c6z5n4b3h2j1g0f9d8s7a6p5o4i3u2y1t0r9e8w7",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
     ],
 )
 def test_ordinary_prose_and_code_are_not_flagged(text: str) -> None:
