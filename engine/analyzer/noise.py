@@ -38,7 +38,7 @@ from engine.analyzer.testing_names import (
 )
 from engine.analyzer.translations import translation_of
 from engine.core.errors import EngineError
-from engine.guards.files import read_project_bytes
+from engine.guards.files import read_project_bytes, resolve_inside
 
 if TYPE_CHECKING:
     from engine.analyzer.ownership import Ownership
@@ -303,7 +303,15 @@ class NoiseClassifier:
         if len(data) > MAX_STUB_BYTES:
             return None
         text = data.decode("utf-8", errors="replace")
-        return included_file(rel, text, lambda path: (self.root / path).is_file())
+        return included_file(rel, text, self._holds_file)
+
+    def _holds_file(self, rel: str) -> bool:
+        """Whether the project has a file at ``rel``, inside it once links are resolved
+        (the path guard's rule: a link out of the project names none of its files)."""
+        try:
+            return resolve_inside(self.root, self.root / rel, allow_hidden=True).is_file()
+        except (EngineError, OSError):
+            return False
 
     def _siblings_of(self, folder: str) -> Siblings:
         if folder not in self._siblings:

@@ -268,7 +268,10 @@ def _listed(*values: object) -> list[object]:
     """The items of each value that is a list, and each other value that is set."""
     out: list[object] = []
     for value in values:
-        out += value if isinstance(value, list) else [] if value is None else [value]
+        if isinstance(value, list):
+            out += value
+        elif value is not None:
+            out.append(value)
     return out
 
 

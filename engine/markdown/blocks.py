@@ -103,38 +103,32 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     parse's (its link reference definitions)."""
     if _INLINE_MARKUP.search(source) is None:
         return " ".join(source.split())
-    shown: list[str] = []
-    images: list[str] = []  # alt texts: what shows of the heading's images
+    shown: list[tuple[str, bool]] = []  # what shows, and whether an image's alt shows it
     for inline in _inline_parser().parseInline(source, dict(env or {})):
         for child in inline.children or ():
             if child.type == "image":  # an image's content is its alt text
-                images.append(child.content)
-                shown.append(f"\0{len(images) - 1}\0")
-            elif child.type == "text":
-                shown.append(child.content)
-            elif child.type == "code_inline":
-                shown.append(child.markup + child.content + child.markup)
-            elif child.type in ("softbreak", "hardbreak"):
-                shown.append(" ")
-            elif child.type.startswith(("em_", "strong_")) and "_" in child.markup:
-                shown.append(child.markup)
+                shown.append((child.content, True))
             elif child.type == "html_inline":
                 tag = _HtmlTag(child.content)
-                if tag.name == "img" and not tag.closing:
-                    images.append(tag.attributes.get("alt") or "")
-                    shown.append(f"\0{len(images) - 1}\0")
-                else:
-                    shown.append(_html_shown(child.content, tag))
-    text = "".join(shown)
-    if images:  # badges beside the words are decoration; a logo alone is the title
-        words = _IMAGE_SLOT.sub("", text).strip()
-        text = _IMAGE_SLOT.sub(lambda m: "" if words else images[int(m[1])], text)
-    return " ".join(text.split())
+                shown.append((_html_shown(child.content, tag), tag.name == "img"))
+            else:
+                shown.append((_inline_shown(child), False))
+    words = any(text.strip() for text, image in shown if not image)
+    # badges beside the words are decoration; a logo alone is the title
+    return " ".join("".join(t for t, image in shown if not (image and words)).split())
 
 
-_IMAGE_SLOT = re.compile(r"\x00(\d+)\x00")
-"""Where an image stood in a heading's text (CommonMark reads a NUL as U+FFFD: no text
-holds one)."""
+def _inline_shown(child: Any) -> str:
+    """What one inline token of a heading other than an image or HTML shows its reader."""
+    if child.type == "text":
+        return str(child.content)
+    if child.type == "code_inline":
+        return str(child.markup + child.content + child.markup)
+    if child.type in ("softbreak", "hardbreak"):
+        return " "
+    if child.type.startswith(("em_", "strong_")) and "_" in child.markup:
+        return str(child.markup)
+    return ""
 
 
 HEADING_HTML = frozenset(

@@ -76,3 +76,20 @@ def test_the_include_path_is_resolved_from_the_page_and_snippets_from_the_root()
     assert included_file("docs/a.md", '--8<-- "snippets/intro.md"\n', exists) == (
         "docs/snippets/intro.md"  # not under the root: the page's own folder
     )
+
+
+def test_an_include_of_a_link_out_of_the_project_names_none_of_its_files(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "elsewhere.rst"
+    outside.write_text(CONTRIBUTING)
+    project = tmp_path / "project"
+    write(project, {"docs/contributing.rst": ".. include:: ../CONTRIBUTING.rst\n"})
+    (project / "CONTRIBUTING.rst").symlink_to(outside)
+    assert NoiseClassifier(project).decide("docs/contributing.rst") is None
+    (project / "CONTRIBUTING.rst").unlink()
+    (project / "CONTRIBUTING.rst").write_text(CONTRIBUTING)
+    assert NoiseClassifier(project).decide("docs/contributing.rst") == (
+        "generated",
+        "from CONTRIBUTING.rst",
+    )
