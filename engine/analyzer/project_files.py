@@ -2,11 +2,11 @@
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
 answered by a handful of files at the root: ``pyproject.toml``, ``package.json``, the
-``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``),
-the CI workflows and the helper scripts. Each answer is its own short entry
-(one topic per entry keeps search precise). Standard library only: TOML through
-:mod:`tomllib`, JSON through :mod:`json`, workflows, Makefiles, Taskfiles and justfiles by
-their lines.
+``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``)
+and the helper scripts; what CI runs is :mod:`engine.analyzer.ci_config`'s. Each answer is
+its own short entry (one topic per entry keeps search precise). TOML through
+:mod:`tomllib`, JSON through :mod:`json`, Taskfiles through PyYAML, Makefiles and
+justfiles by their lines.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from engine.analyzer.ci_config import ci_drafts
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_ITEMS = 25
@@ -65,7 +66,7 @@ class _Topic:
 def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     """The "build, test and run", "continuous integration" and "dependencies" entries of
     the project at ``root``."""
-    build, deps, ci = _Topic(), _Topic(), _Topic()
+    build, deps = _Topic(), _Topic()
     pyproject = _toml(root / "pyproject.toml")
     if pyproject:
         _pyproject(pyproject, build, deps)
@@ -81,15 +82,12 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     justfile = next((n for n in _JUSTFILE_NAMES if (root / n).is_file()), None)
     if justfile:
         build.add(justfile, "just recipes (run with `just NAME`)", _just_recipes(root / justfile))
-    ci.add(".github/workflows", "GitHub Actions workflows and the commands they run", _ci(root))
     build.add("scripts", "Helper scripts", _scripts(root))
     drafts = []
     if build.lines:
         title = "How to build, test and run the project"
         drafts.append(_draft(title, build, ("build", "test", "run", "scripts", "ci")))
-    if ci.lines:
-        title = "Continuous integration"
-        drafts.append(_draft(title, ci, ("ci", "workflow", "github actions", "test", "release")))
+    drafts += ci_drafts(root)
     if deps.lines:
         title = "Dependencies"
         drafts.append(_draft(title, deps, ("dependencies", "requirements", "install")))
@@ -324,59 +322,6 @@ def _said(command: str, description: str, runs: list[str]) -> str:
     """One line for a task runner's task: ``command: description -> what it runs``."""
     line = command + (f": {description}" if description else "")
     return _short(line + (f" -> {'; '.join(runs)}" if runs else ""))
-
-
-def _ci(root: Path) -> list[str]:
-    """``file (name): commands`` for each GitHub Actions workflow, read by PyYAML's safe
-    loader as GitHub reads it (its workflow syntax: ``name``, ``jobs.<id>.steps[*].run``),
-    so that a block scalar (``run: |`` or ``run: >-``) gives its commands, not its
-    indicator."""
-    folder = root / ".github" / "workflows"
-    try:
-        files = sorted(p for p in folder.iterdir() if p.suffix in (".yml", ".yaml"))
-    except OSError:
-        return []
-    found = []
-    for path in files:
-        try:
-            data = yaml.safe_load(_text(path) or "")
-        except yaml.YAMLError:
-            data = None
-        spec = data if isinstance(data, dict) else {}
-        title = spec["name"] if isinstance(spec.get("name"), str) else path.stem
-        runs = [c for step in _workflow_steps(spec) for c in _step_commands(step)]
-        shown = "; ".join(_short(r) for r in dict.fromkeys(runs)) if runs else "no run steps"
-        found.append(f"{path.name} ({title}): {_short(shown, 300)}")
-    return found
-
-
-def _workflow_steps(spec: dict[str, Any]) -> list[object]:
-    """The steps of every job of a workflow, in their order."""
-    jobs = spec.get("jobs")
-    steps: list[object] = []
-    for job in jobs.values() if isinstance(jobs, dict) else ():
-        listed = job.get("steps") if isinstance(job, dict) else None
-        steps += listed if isinstance(listed, list) else []
-    return steps
-
-
-def _step_commands(step: object) -> list[str]:
-    """The commands of one step's ``run``: one per line of a block, a line ending in a
-    backslash joined to the next, comments and ``echo``/``exit`` lines left out."""
-    run = step.get("run") if isinstance(step, dict) else None
-    if not isinstance(run, str):
-        return []
-    commands, pending = [], ""
-    for line in run.splitlines():
-        line = pending + line.strip()
-        pending = line[:-1].rstrip() + " " if line.endswith("\\") else ""
-        if not pending and not line.startswith("#") and _useful(line):
-            commands.append(line)
-    return commands
-
-
-def _useful(command: str) -> bool:
-    return command not in ("", "|", ">") and not command.startswith(("echo ", "exit "))
 
 
 def _scripts(root: Path) -> list[str]:

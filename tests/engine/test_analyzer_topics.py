@@ -109,9 +109,9 @@ def test_build_test_and_run_ci_and_dependencies_are_separate_entries(tmp_path: P
     assert "- make test" in build and "- make lint" in build
     assert ".PHONY" not in build and "%.o" not in build
     assert "scripts/test.sh: pytest --cov shop" in build
-    ci = by_title(drafts, "Continuous integration")
-    assert ci.file_path == ".github/workflows"
-    assert "test.yml (Test): pip install -e .[cli]; pytest -q" in ci.content
+    ci = by_title(drafts, "Continuous integration: Test")
+    assert ci.file_path == ".github/workflows/test.yml"
+    assert "- pip install -e .[cli]" in ci.content and "- Test: pytest -q" in ci.content
     assert "GITHUB_CONTEXT" not in ci.content
     deps = by_title(drafts, "Dependencies").content
     assert "- fastapi>=0.110" in deps and "- httpx" in deps
@@ -149,10 +149,11 @@ def test_a_workflows_block_scalars_give_their_commands_not_their_indicators(
     the workflow is read as YAML, so its commands show, never ``>-`` or ``|``
     (geerlingguy/ansible-role-docker's release.yml said ``pip3 install ansible-core; >-``)."""
     write(tmp_path, {".github/workflows/release.yml": BLOCK_WORKFLOW, "main.py": "x = 1\n"})
-    ci = by_title(discovery_drafts(analyze(tmp_path)), "Continuous integration").content
+    ci = by_title(discovery_drafts(analyze(tmp_path)), "Continuous integration: Release").content
+    assert "- Lint code: yamllint .; ansible-lint --strict" in ci.splitlines()
     assert (
-        "- release.yml (Release): yamllint .; ansible-lint --strict; ansible-galaxy role "
-        "import --api-key ${{ secrets.GALAXY_API_KEY }} owner name" in ci.splitlines()
+        "- Trigger a new import on Galaxy: ansible-galaxy role import --api-key "
+        "${{ secrets.GALAXY_API_KEY }} owner name" in ci.splitlines()
     )
     assert ">-" not in ci and "the linters" not in ci
 
