@@ -73,7 +73,9 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     package = _json(root / "package.json")
     if isinstance(package, dict):
         _package_json(package, build, deps)
-    deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
+    features = _cargo_features(root)
+    listed = [f"{name} = {enables}" for name, enables, _ in features]
+    deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", listed)
     _go_mod(root, deps)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
@@ -88,6 +90,7 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
         title = "How to build, test and run the project"
         drafts.append(_draft(title, build, ("build", "test", "run", "scripts", "ci")))
     drafts += ci_drafts(root)
+    drafts += _feature_drafts(features)
     if deps.lines:
         title = "Dependencies"
         drafts.append(_draft(title, deps, ("dependencies", "requirements", "install")))
@@ -158,15 +161,15 @@ def _package_json(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
             deps.add("package.json", heading, [f"{k} {v}" for k, v in table.items()])
 
 
-def _cargo_features(root: Path) -> list[str]:
+def _cargo_features(root: Path) -> list[tuple[str, str, str]]:
     """The ``[features]`` of the root ``Cargo.toml`` (the Cargo Book's "Features"), each
-    with what it enables and the comment lines written right above it, which is where a
-    crate says what a feature is for (docs.rs shows no more)."""
+    as its name, what it enables and the comment lines written right above it, which is
+    where a crate says what a feature is for (docs.rs shows no more)."""
     text = _text(root / "Cargo.toml")
     if text is None:
         return []
     features = _table(_toml(root / "Cargo.toml"), "features")
-    found: list[str] = []
+    found: list[tuple[str, str, str]] = []
     comment: list[str] = []
     inside = False
     for line in text.splitlines():
@@ -177,12 +180,27 @@ def _cargo_features(root: Path) -> list[str]:
             comment.append(stripped.lstrip("#").strip())
         elif inside and (key := _TOML_KEY.match(stripped)) and key.group(1) in features:
             name = key.group(1)
-            said = " ".join(c for c in comment if c)
-            found.append(f"{name} = {_short(features[name])}" + (f": {said}" if said else ""))
+            found.append((name, _short(features[name]), " ".join(c for c in comment if c)))
             comment = []
         elif not stripped:
             comment = []
     return found
+
+
+def _feature_drafts(features: list[tuple[str, str, str]]) -> list[DiscoveryDraft]:
+    """One entry per feature its comment explains: a question about what a feature does
+    ("how do I keep floats exact?") is answered by that feature alone."""
+    drafts = []
+    for name, enables, said in features[:MAX_ITEMS]:
+        if said:
+            title = f"Cargo feature {name}"
+            text = (
+                f"{title} (Cargo.toml): {said}\nEnables {enables}; turned on with "
+                f'`cargo build --features {name}`, or `features = ["{name}"]` on the '
+                "dependency in another crate's Cargo.toml."
+            )
+            drafts.append(DiscoveryDraft(text, title, "Cargo.toml", ("cargo", "feature", name)))
+    return drafts
 
 
 def _go_mod(root: Path, deps: _Topic) -> None:

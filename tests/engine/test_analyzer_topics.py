@@ -229,10 +229,11 @@ def test_justfile_recipes_say_how_to_build_and_test(tmp_path: Path) -> None:
     ]
 
 
-def test_cargo_features_are_listed_with_the_comment_above_each(tmp_path: Path) -> None:
+def test_cargo_features_are_listed_and_each_explained_one_its_own_entry(tmp_path: Path) -> None:
     """A crate says what each of its features is for in comments above it (serde_json's
     ``float_roundtrip``): the manifest is no documentation source, so the "how do I keep
-    floats exact" answer was only the ``#[cfg(feature = …)]`` code using it."""
+    floats exact" answer was only the ``#[cfg(feature = …)]`` code using it; then a line
+    of the long "Dependencies" entry. Each explained feature is its own entry."""
     root = write(tmp_path, {
         "Cargo.toml": (
             '[package]\nname = "frob"\n\n### FEATURES ####\n\n[features]\ndefault = ["std"]\n\n'
@@ -242,14 +243,17 @@ def test_cargo_features_are_listed_with_the_comment_above_each(tmp_path: Path) -
         ),
         "src/lib.rs": "pub fn frob() {}\n",
     })  # fmt: skip
-    deps = by_title(discovery_drafts(analyze(root)), "Dependencies").content
-    assert '- default = ["std"]\n' in deps
-    assert (
-        '- preserve_order = ["indexmap", "std"]: Keep the order of map keys as they were read.'
-        in deps
+    drafts = discovery_drafts(analyze(root))
+    deps = by_title(drafts, "Dependencies").content
+    assert '- default = ["std"]\n- preserve_order = ["indexmap", "std"]\n- raw = []' in deps
+    assert "serde" not in deps and "FEATURES" not in deps and "map keys" not in deps
+    feature = by_title(drafts, "Cargo feature ")
+    assert feature.section_title == "Cargo feature preserve_order"
+    assert feature.file_path == "Cargo.toml" and "preserve_order" in feature.keywords
+    assert feature.content.startswith(
+        "Cargo feature preserve_order (Cargo.toml): Keep the order of map keys as they were"
+        ' read.\nEnables ["indexmap", "std"]; turned on with `cargo build --features'
     )
-    assert "- raw = []\n" in deps or deps.endswith("- raw = []")
-    assert "serde" not in deps and "FEATURES" not in deps
 
 
 def test_a_go_module_says_which_go_release_and_modules_it_requires(tmp_path: Path) -> None:
