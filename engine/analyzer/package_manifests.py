@@ -15,9 +15,9 @@ neither documentation nor code. Each format is read as its ecosystem specifies i
   ``namespace``, ``name`` and ``version`` (all required), ``description`` and the
   collections it depends on (``dependencies``: a mapping of name to version range);
 * a Puppet module's ``metadata.json`` (Puppet's "Module metadata"): ``name``
-  (``author-module``), ``version``, ``summary``, ``dependencies`` (``name``,
-  ``version_requirement``), ``requirements`` (the Puppet releases it runs on) and
-  ``operatingsystem_support``.
+  (``author-module``), ``version``, ``author``, ``license``, ``source`` and ``summary``
+  (all required), ``dependencies`` (``name``, ``version_requirement``), ``requirements``
+  (the Puppet releases it runs on) and ``operatingsystem_support``.
 
 Each file is read with PyYAML's safe loader or :mod:`json`; one that does not hold the
 fields its format requires, or that cannot be read, gives no entry.
@@ -47,6 +47,9 @@ _CHART_FIELDS = (
 )
 _PUPPET_NAME = ("-", "/")
 """A Puppet module's full name joins its author and its name: ``puppetlabs-stdlib``."""
+_PUPPET_REQUIRED = ("author", "license", "summary", "source")
+"""What Puppet's module metadata requires besides ``name``, ``version`` and
+``dependencies``: a ``metadata.json`` of another tool lacks them."""
 
 
 def package_drafts(root: Path, files: Iterable[str]) -> list[DiscoveryDraft]:
@@ -114,7 +117,8 @@ def _puppet_module(rel: str, doc: dict[str, Any]) -> DiscoveryDraft | None:
     name, version = doc.get("name"), doc.get("version")
     if not (isinstance(name, str) and any(s in name for s in _PUPPET_NAME) and _scalar(version)):
         return None
-    if not isinstance(doc.get("dependencies"), list):
+    required = (isinstance(doc.get(key), str) for key in _PUPPET_REQUIRED)
+    if not (all(required) and isinstance(doc.get("dependencies"), list)):
         return None
     title = f"Puppet module {name}: version, requirements and supported systems"
     lines = [title, f"The module `{name}`, declared in {rel}.", *_prose(doc.get("summary"))]

@@ -79,13 +79,14 @@ def test_a_puppet_module_says_its_version_requirements_and_systems(tmp_path: Pat
     root = write(tmp_path, {
         "metadata.json": (
             '{"name": "acme-nginx", "version": "6.0.2", "summary": "NGINX management",'
+            ' "author": "Acme", "license": "MIT", "source": "https://example.org/nginx.git",'
             ' "dependencies": [{"name": "puppetlabs/stdlib", "version_requirement": ">= 5.0.0"}],'
             ' "requirements": [{"name": "puppet", "version_requirement": ">= 7.0.0 < 9.0.0"}],'
             ' "operatingsystem_support": [{"operatingsystem": "Debian",'
             ' "operatingsystemrelease": ["11", "12"]}, {"operatingsystem": "OpenBSD"}]}'
         ),
         "manifests/init.pp": "class nginx {\n}\n",
-        "web/metadata.json": '{"name": "site", "version": "1", "dependencies": []}',
+        "web/metadata.json": '{"name": "my-site", "version": "1", "dependencies": []}',
     })  # fmt: skip
     (module,) = titled(discovery_drafts(analyze(root)), "Puppet module ")
     assert module.file_path == "metadata.json"
