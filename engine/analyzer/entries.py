@@ -22,6 +22,7 @@ from engine.analyzer.languages import path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft, Symbol
 from engine.analyzer.modules import module_summary, package_summaries
 from engine.analyzer.noise import NoiseClassifier
+from engine.analyzer.package_manifests import package_drafts
 from engine.analyzer.project_files import project_file_drafts
 from engine.analyzer.summaries import count_of, noise_drafts
 from engine.analyzer.topics import (
@@ -65,6 +66,7 @@ def discovery_drafts(
     }
     drafts = [_overview(analysis, noise)]
     drafts += project_file_drafts(analysis.root, analysis.name)
+    drafts += package_drafts(analysis.root, (r for r in analysis.files if noise.kind(r) is None))
     routes = routes_draft(analysis.root, analysis.name, sorted(own))
     optional = [
         entry_points_draft(analysis, noise),

@@ -84,7 +84,9 @@ the folder, written for its reader. In an example's folder it says what the exam
 (terraform-aws-vpc's ``examples/secondary-cidr-blocks/README.md``, clikt's
 ``samples/json/README.md``): documentation, where the example's code is not the project's.
 In a test folder, the README right in it says how the tests run and what they need (CSV.jl's
-``test/README.md``: where its fixtures come from); one further down may be a fixture."""
+``test/README.md``: where its fixtures come from), and so does a suite's, right in a folder
+below it that holds code (Reloader's ``test/e2e/README.md``); one in a folder of data only,
+or further down, may be a fixture."""
 _SHIPPED_FOLDERS = {
     "lib": re.compile(r"mix\.exs|[\w.-]+\.gemspec"),
     "src": re.compile(r"shard\.yml"),
@@ -392,6 +394,8 @@ class NoiseClassifier:
             return None  # lib/plug/test.ex: the library's testing API, which mix compiles
         if kind == "tests" and is_prose_name(rel) and self._specification(place):
             return None  # specs/asgi.rst: a folder of pages named for a specification
+        if kind == "tests" and self._suite_readme(rel, place):
+            return None  # test/e2e/README.md: how that suite runs and what it needs
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.doc_root(rel):
             return None  # docs/v3/examples/greet.md: a page of the declared docs site
         if kind in ("examples", "tests") and _DOC_PAGE.search(rel) and self.listed_page(rel):
@@ -612,6 +616,16 @@ class NoiseClassifier:
         if not place.endswith("/") or not named_for_specs(folder.rpartition("/")[2]):
             return False
         return not self._holds_code(folder)
+
+    def _suite_readme(self, rel: str, place: str) -> bool:
+        """Whether ``rel`` is the README of a suite in the test folder ``place``: right in
+        a folder directly below it (``test/e2e/README.md``, ``test/loadtest/README.md``)
+        that holds code, the suite's tests and the programs that run them. A README in a
+        folder of data is a fixture, and one further down may be too."""
+        below = rel[len(place) :].split("/") if place.endswith("/") else []
+        if len(below) != 2 or not _folder_readme(below[1]):
+            return False
+        return self._holds_code(place + below[0])
 
     def _holds_code(self, folder: str) -> bool:
         """Whether ``folder`` holds a file of code at any depth (past :data:`_LOOK_LIMIT`

@@ -29,6 +29,8 @@ MAX_FILE_BYTES = 200_000
 MAX_COMMAND_CHARS = 160
 
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*:(?!=)")
+_MAKE_HELP = re.compile(r"(?<!#)##(?!@)\s*(.*)$")
+"""A rule line's ``## description`` (not ``##@``, Kubebuilder's section banner)."""
 _TOML_TABLE = re.compile(r"^\[[^\[\]]+\]\s*(?:#.*)?$")
 _TOML_KEY = re.compile(r"^['\"]?([\w.-]+)['\"]?\s*=")
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".ps1", ".py", ".js", ".mjs", ".ts")
@@ -248,13 +250,25 @@ def _go_directives(text: str) -> list[tuple[str, str, str]]:
 
 
 def _make_targets(root: Path) -> list[str]:
+    """``make NAME`` per target of the root Makefile, those its author described first.
+
+    A target whose rule line ends in a ``## description`` is documented for the people
+    who run it: the self-documenting Makefile that Kubebuilder scaffolds, whose ``help``
+    target prints each such target with its description (``/^[a-zA-Z_0-9-]+:.*?##/``).
+    Those come first, with what they do, so that the cap on listed items keeps them."""
     text = _text(root / "Makefile") or _text(root / "makefile") or ""
-    targets = []
+    described: dict[str, str] = {}
+    plain: dict[str, str] = {}
     for line in text.splitlines():
         match = _MAKE_TARGET.match(line)
         if match and not match.group(1).startswith(".") and "%" not in match.group(1):
-            targets.append(f"make {match.group(1)}")
-    return list(dict.fromkeys(targets))
+            said = _MAKE_HELP.search(line)
+            target = f"make {match.group(1)}"
+            if said and said.group(1).strip():
+                described.setdefault(target, f"{target}: {said.group(1).strip()}")
+            else:
+                plain.setdefault(target, target)
+    return list(described.values()) + [t for k, t in plain.items() if k not in described]
 
 
 def _task_tasks(path: Path) -> list[str]:

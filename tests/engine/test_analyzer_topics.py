@@ -633,3 +633,23 @@ def test_a_jvm_package_path_names_no_folder_role() -> None:
     assert classify_path("src/test/java/com/example/demo/DemoTests.java") == "tests"
     assert classify_path("examples/src/main/java/com/acme/App.java") == "examples"
     assert classify_path("docs/example/Main.java") == "examples"
+
+
+def test_make_targets_described_in_the_makefile_come_first_with_what_they_do(
+    tmp_path: Path,
+) -> None:
+    """stakater/Reloader: ``loadtest-quick: loadtest-build ## Run quick load tests`` was past
+    the cap on listed targets, without its description (Kubebuilder's ``help`` convention)."""
+    plain = "".join(f"t{i}:\n\techo {i}\n" for i in range(30))
+    root = write(tmp_path, {
+        "Makefile": plain + "##@ Load tests\n\n"
+        "loadtest-quick: loadtest-build ## Run quick load tests\n\tgo run ./test/loadtest\n"
+        "lint: ## Run golangci-lint\n\tgolangci-lint run\n",
+        "main.go": "package main\n\nfunc main() {}\n",
+    })  # fmt: skip
+    build = by_title(discovery_drafts(analyze(root)), "How to build").content
+    assert "Make targets (Makefile) (and 7 more):\n" in build
+    assert (
+        "- make loadtest-quick: Run quick load tests\n- make lint: Run golangci-lint\n- make t0\n"
+        in (build)
+    )

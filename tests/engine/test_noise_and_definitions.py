@@ -72,6 +72,30 @@ def test_a_nested_folder_with_its_own_licence_is_vendored(tmp_path: Path) -> Non
     assert noise.kind("pkg/_click/sub/a.py") == "vendored"
 
 
+def test_a_test_suites_readme_is_documentation_a_fixtures_is_not(tmp_path: Path) -> None:
+    """stakater/Reloader: ``test/loadtest/README.md`` says how to run the load tests; it
+    is the README of a suite (a folder of code) right below the test folder. A README in
+    a folder of data, or further down, may be a fixture."""
+    write(tmp_path, {
+        "test/e2e/README.md": "# E2E\n\nRun `make e2e`.\n",
+        "test/e2e/advanced/job_test.go": "package advanced\n",
+        "test/loadtest/README.md": "# Load tests\n\nRun `make loadtest`.\n",
+        "test/loadtest/cmd/loadtest/main.go": "package main\n",
+        "tests/fixtures/README.md": "# A fixture\n",
+        "tests/fixtures/input.txt": "data\n",
+        "tests/suite/cases/README.md": "# A case\n",
+        "tests/suite/cases/run.py": "print(1)\n",
+        "tests/suite/notes.md": "notes\n",
+    })  # fmt: skip
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("test/e2e/README.md") is None
+    assert noise.kind("test/loadtest/README.md") is None
+    assert noise.kind("test/loadtest/cmd/loadtest/main.go") == "tests"
+    assert noise.kind("tests/fixtures/README.md") == "tests"  # a folder of data
+    assert noise.kind("tests/suite/cases/README.md") == "tests"  # further down
+    assert noise.kind("tests/suite/notes.md") == "tests"  # a suite's README only
+
+
 def noisy_project(root: Path) -> Path:
     changelog = "# Release notes\n\n" + "".join(
         f"## 1.{i}.0\n\nFixed bug {i}.\n\n" for i in range(50)
