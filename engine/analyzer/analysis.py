@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.analyzer.catalog import classify, tool_from_file_name
 from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.comments import opening_comment
-from engine.analyzer.doc_kinds import prose_dialect
+from engine.analyzer.doc_kinds import documentation_by_name, prose_dialect
 from engine.analyzer.docs import RELEASE_LEAD_CHARS, is_doc, outline
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.js_symbols import js_symbols
@@ -157,6 +157,8 @@ class _Pass:
             self.tools.add(tool)
         if is_manifest(name) and not is_test and classify_path(rel) is None:
             self.manifests.read(rel, data)
+        if is_code(language) and documentation_by_name(rel):
+            language = None  # man/str_c.Rd: the docs reader's page, not R code to cut
         if language is None:
             if _prose_release_notes(name) and self._kind(rel) == "release-notes":
                 self._doc(rel, data, digest)

@@ -132,6 +132,18 @@ def prose_dialect(rel: str) -> str | None:
     return linguist_dialect(parts[-1]) or ("text" if unnamed_format(parts[-1]) else None)
 
 
+CONFIRMED_BY_CONTENT = frozenset({"text", "man", "yaml", "html", "xml"})
+"""Dialects a name only proposes: the file is documentation when its content reads so."""
+
+
+def documentation_by_name(rel: str) -> bool:
+    """Whether ``rel`` is documentation by its name alone (a dialect no content has to
+    confirm): R's reference pages (``man/str_c.Rd``) are the docs reader's, although
+    Linguist's table counts ``.rd`` as R code."""
+    dialect = prose_dialect(rel)
+    return dialect is not None and dialect not in CONFIRMED_BY_CONTENT
+
+
 def unnamed_format(name: str) -> bool:
     """Whether no table names the format of the file ``name`` (which has an extension):
     not this project's table of languages, not GitHub Linguist's extensions (any type:

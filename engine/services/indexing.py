@@ -239,7 +239,8 @@ class Indexer:
             if not dry_run and sum(len(p.creates) for p in batch) >= BATCH_CHUNKS:
                 self._commit(batch, [], settings)
                 batch = []
-        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel)]
+        own = Source.MARKDOWN  # the indexer's entries; discovery's are its own to replace
+        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel, own)]
         report.files_removed = len(gone)
         report.entries_deleted += len(removed_ids)
         if not dry_run:
@@ -332,7 +333,7 @@ class Indexer:
     def _diff(self, rel: str, digest: str, desired: list[NewEntry]) -> FilePlan:
         plan = FilePlan(rel, digest)
         existing: dict[str, list[Entry]] = {}
-        for entry in self.parts.mirror.by_file(rel):
+        for entry in self.parts.mirror.by_file(rel, Source.MARKDOWN):
             existing.setdefault(entry.content_hash, []).append(entry)
         seen: set[str] = set()
         for item in desired:

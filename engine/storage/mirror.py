@@ -332,9 +332,13 @@ class EntryMirror:
             return self._select("WHERE contentHash = ?", (digest,))
         return self._select("WHERE contentHash = ? AND filePath = ?", (digest, file_path))
 
-    def by_file(self, file_path: str) -> list[Entry]:
-        """Entries indexed from one knowledge file, in line order."""
-        return self._select("WHERE filePath = ? ORDER BY lineStart", (file_path,))
+    def by_file(self, file_path: str, source: Source | None = None) -> list[Entry]:
+        """Entries that cite one file, in line order; only those of ``source`` if given
+        (the indexer's own, from the file's text)."""
+        if source is None:
+            return self._select("WHERE filePath = ? ORDER BY lineStart", (file_path,))
+        where = "WHERE filePath = ? AND source = ? ORDER BY lineStart"
+        return self._select(where, (file_path, source.value))
 
     def recent(
         self,

@@ -656,6 +656,32 @@ def test_a_manual_entry_with_the_same_text_survives_the_file(
     assert [e.id for e in found(memory, "capacitor")] == [manual.id]
 
 
+def test_entries_of_other_sources_that_cite_the_file_are_not_the_indexers(
+    tmp_path: Path, memory: Memory
+) -> None:
+    """A discovery entry that cites a documentation file (an R package's dependencies,
+    read from its ``DESCRIPTION``) is the analysis's to replace: indexing the file, editing
+    it, re-indexing it with ``force`` or deleting it leaves that entry where it is."""
+    write(tmp_path, "DESCRIPTION.md", "# Package\n\nThe frobnicator package.\n")
+    rel = project_rel("DESCRIPTION.md")
+    cited = memory.add(
+        "Dependencies: R (>= 3.6), glue, stringi (from the zanzibar DESCRIPTION file)",
+        category=Category.DISCOVERY,
+        source=Source.DISCOVERY,
+        file_path=rel,
+    ).entry
+    index(memory)
+    write(tmp_path, "DESCRIPTION.md", "# Package\n\nThe frobnicator package, edited.\n")
+    index(memory)
+    index(memory, force=True)
+    assert {e.source for e in of_file(memory, rel)} == {Source.MARKDOWN, Source.DISCOVERY}
+    (tmp_path / KNOWLEDGE / "DESCRIPTION.md").unlink()
+    index(memory)
+
+    assert [e.id for e in of_file(memory, rel)] == [cited.id]
+    assert [e.id for e in found(memory, "zanzibar")] == [cited.id]
+
+
 def test_a_file_deleted_while_meta_json_was_lost_is_still_removed(
     tree: Path, memory: Memory
 ) -> None:
