@@ -1,11 +1,12 @@
 """How to build, test and run a project, and what it depends on, from its own files.
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
-answered by a handful of files at the root: ``pyproject.toml``, ``package.json``, the
+answered by a handful of files at the root: ``pyproject.toml``, ``package.json``,
+``Cargo.toml``, ``go.mod``, Dart's ``pubspec.yaml`` (read by PyYAML), the
 ``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``),
 the CI workflows and the helper scripts. Each answer is its own short entry
-(one topic per entry keeps search precise). Standard library only: TOML through
-:mod:`tomllib`, JSON through :mod:`json`, workflows, Makefiles, Taskfiles and justfiles by
+(one topic per entry keeps search precise). TOML through :mod:`tomllib`, JSON through
+:mod:`json`, workflows, Taskfiles and pubspecs through PyYAML, Makefiles and justfiles by
 their lines.
 """
 
@@ -74,6 +75,7 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
         _package_json(package, build, deps)
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
     _go_mod(root, deps)
+    _pubspec(root, deps)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
@@ -204,6 +206,40 @@ def _go_mod(root: Path, deps: _Topic) -> None:
         if verb == "require"
     ]
     deps.add("go.mod", "Required modules", requires)
+
+
+def _pubspec(root: Path, deps: _Topic) -> None:
+    """The SDKs a Dart or Flutter package asks for and the packages it depends on, from its
+    root ``pubspec.yaml`` as pub's reference ("The pubspec file") lays it out: the
+    ``environment`` map (``sdk``, ``flutter``) and the ``dependencies`` and
+    ``dev_dependencies`` maps, each a package's version constraint or its source (``sdk``,
+    ``path``, ``git``, ``hosted``)."""
+    try:
+        doc = yaml.safe_load(_text(root / "pubspec.yaml") or "")
+    except yaml.YAMLError:
+        return
+    if not isinstance(doc, dict):
+        return
+    environment = [f"{k} {_short(v)}" for k, v in _table(doc, "environment").items()]
+    deps.add("pubspec.yaml", "Dart SDK and Flutter versions (`environment`)", environment)
+    for key, heading in (
+        ("dependencies", "Runtime dependencies"),
+        ("dev_dependencies", "Development dependencies"),
+    ):
+        deps.add(
+            "pubspec.yaml", heading, [_dart_dependency(k, v) for k, v in _table(doc, key).items()]
+        )
+
+
+def _dart_dependency(name: str, source: Any) -> str:
+    """``name`` and what the pubspec says of it: a constraint (``^1.3.0``), its source
+    (``sdk: flutter``, ``path: ../mobx``) or nothing (``any``)."""
+    if source is None:
+        return f"{name} any"
+    if isinstance(source, dict):
+        said = ", ".join(f"{k}: {_short(v)}" for k, v in source.items())
+        return f"{name} ({said})"
+    return f"{name} {_short(source)}"
 
 
 def _go_directives(text: str) -> list[tuple[str, str, str]]:

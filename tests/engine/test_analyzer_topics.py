@@ -270,6 +270,28 @@ def test_a_go_module_says_which_go_release_and_modules_it_requires(tmp_path: Pat
     assert "v1.5.2" not in deps.content and "../b" not in deps.content
 
 
+def test_a_dart_package_says_which_sdk_and_packages_it_requires(tmp_path: Path) -> None:
+    """mobx.dart: "which Dart SDK version does the package need?" is the pubspec's
+    ``environment``, which no entry held (pubspec.yaml is no documentation source and no
+    code); a dependency is a constraint or a source map (pub's "The pubspec file")."""
+    root = write(tmp_path, {
+        "pubspec.yaml": (
+            "name: frob\nversion: 2.6.1\nenvironment:\n  sdk: '>=3.7.0 <4.0.0'\n"
+            "  flutter: '>=3.0.0'\n\ndependencies:\n  meta: ^1.3.0\n  flutter:\n"
+            "    sdk: flutter\n  frob_core:\n    path: ../frob_core\n  any_pkg:\n\n"
+            "dev_dependencies:\n  build_runner: ^2.4.9\n"
+        ),
+        "lib/frob.dart": "int frob() => 1;\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "pubspec.yaml"
+    assert "- sdk >=3.7.0 <4.0.0\n- flutter >=3.0.0\n" in deps.content
+    assert "- meta ^1.3.0\n- flutter (sdk: flutter)\n- frob_core (path: ../frob_core)\n" in (
+        deps.content
+    )
+    assert "- any_pkg any\n" in deps.content and "- build_runner ^2.4.9" in deps.content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
