@@ -2,7 +2,7 @@
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
 answered by a handful of files at the root: ``pyproject.toml``, ``package.json``,
-``Cargo.toml``, ``go.mod``, Dart's ``pubspec.yaml`` (read by PyYAML), the
+``Cargo.toml``, ``go.mod``, PHP's ``composer.json``, Dart's ``pubspec.yaml``, the
 ``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``),
 the CI workflows and the helper scripts. Each answer is its own short entry
 (one topic per entry keeps search precise). TOML through :mod:`tomllib`, JSON through
@@ -76,6 +76,9 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
     _go_mod(root, deps)
     _pubspec(root, deps)
+    composer = _json(root / "composer.json")
+    if isinstance(composer, dict):
+        _composer(composer, build, deps)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
@@ -160,6 +163,25 @@ def _package_json(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
         table = doc.get(key)
         if isinstance(table, dict):
             deps.add("package.json", heading, [f"{k} {v}" for k, v in table.items()])
+
+
+def _composer(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
+    """A PHP package's ``composer.json`` as Composer's schema lays it out: ``require``
+    (the PHP release as the ``php`` package, extensions as ``ext-*``, then the packages),
+    ``require-dev`` and ``scripts`` (run with ``composer run-script NAME``)."""
+    scripts = doc.get("scripts")
+    if isinstance(scripts, dict):
+        items = [f"composer {k} -> {_short(v)}" for k, v in scripts.items()]
+        build.add("composer.json", "Composer scripts", items)
+    require = {str(k): v for k, v in _table(doc, "require").items()}
+    platform = [
+        f"{k} {_short(v)}" for k, v in require.items() if k == "php" or k.startswith("ext-")
+    ]
+    deps.add("composer.json", "PHP version and extensions (`require`)", platform)
+    packages = [f"{k} {_short(v)}" for k, v in require.items() if "/" in k]
+    deps.add("composer.json", "Runtime dependencies", packages)
+    dev = [f"{k} {_short(v)}" for k, v in _table(doc, "require-dev").items()]
+    deps.add("composer.json", "Development dependencies", dev)
 
 
 def _cargo_features(root: Path) -> list[str]:

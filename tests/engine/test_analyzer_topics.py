@@ -292,6 +292,27 @@ def test_a_dart_package_says_which_sdk_and_packages_it_requires(tmp_path: Path) 
     assert "- any_pkg any\n" in deps.content and "- build_runner ^2.4.9" in deps.content
 
 
+def test_a_php_package_says_which_php_release_and_packages_it_requires(tmp_path: Path) -> None:
+    """FOSRestBundle: "which PHP and Symfony versions are supported?" is composer.json's
+    ``require``, which no entry held (Composer's schema: ``php`` and ``ext-*`` are the
+    platform, ``vendor/name`` the packages)."""
+    root = write(tmp_path, {
+        "composer.json": (
+            '{"name": "acme/frob", "require": {"php": "^7.2|^8.0", "ext-json": "*",'
+            ' "symfony/http-kernel": "^5.4|^6.0"}, "require-dev": {"phpunit/phpunit": "^9"},'
+            ' "scripts": {"test": "phpunit"}}'
+        ),
+        "src/Frob.php": "<?php\nclass Frob {}\n",
+    })  # fmt: skip
+    drafts = discovery_drafts(analyze(root))
+    deps = by_title(drafts, "Dependencies")
+    assert deps.file_path == "composer.json"
+    assert "- php ^7.2|^8.0\n- ext-json *\n" in deps.content
+    assert "- symfony/http-kernel ^5.4|^6.0\n" in deps.content
+    assert "- phpunit/phpunit ^9" in deps.content
+    assert "composer test -> phpunit" in by_title(drafts, "How to build").content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
