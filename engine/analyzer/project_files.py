@@ -2,11 +2,12 @@
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
 answered by a handful of files at the root: ``pyproject.toml``, ``package.json``,
-``Cargo.toml``, ``go.mod``, PHP's ``composer.json``, Dart's ``pubspec.yaml``, the
+``Cargo.toml``, ``go.mod`` (Dart's, PHP's and .NET's manifests:
+:mod:`engine.analyzer.manifest_sections`), the
 ``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``),
 the CI workflows and the helper scripts. Each answer is its own short entry
 (one topic per entry keeps search precise). TOML through :mod:`tomllib`, JSON through
-:mod:`json`, workflows, Taskfiles and pubspecs through PyYAML, Makefiles and justfiles by
+:mod:`json`, workflows and Taskfiles through PyYAML, Makefiles and justfiles by
 their lines.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from engine.analyzer.manifest_sections import manifest_sections
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_ITEMS = 25
@@ -75,10 +77,8 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
         _package_json(package, build, deps)
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
     _go_mod(root, deps)
-    _pubspec(root, deps)
-    composer = _json(root / "composer.json")
-    if isinstance(composer, dict):
-        _composer(composer, build, deps)
+    for topic, file, heading, items in manifest_sections(root):
+        (build if topic == "build" else deps).add(file, heading, items)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
@@ -165,25 +165,6 @@ def _package_json(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
             deps.add("package.json", heading, [f"{k} {v}" for k, v in table.items()])
 
 
-def _composer(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
-    """A PHP package's ``composer.json`` as Composer's schema lays it out: ``require``
-    (the PHP release as the ``php`` package, extensions as ``ext-*``, then the packages),
-    ``require-dev`` and ``scripts`` (run with ``composer run-script NAME``)."""
-    scripts = doc.get("scripts")
-    if isinstance(scripts, dict):
-        items = [f"composer {k} -> {_short(v)}" for k, v in scripts.items()]
-        build.add("composer.json", "Composer scripts", items)
-    require = {str(k): v for k, v in _table(doc, "require").items()}
-    platform = [
-        f"{k} {_short(v)}" for k, v in require.items() if k == "php" or k.startswith("ext-")
-    ]
-    deps.add("composer.json", "PHP version and extensions (`require`)", platform)
-    packages = [f"{k} {_short(v)}" for k, v in require.items() if "/" in k]
-    deps.add("composer.json", "Runtime dependencies", packages)
-    dev = [f"{k} {_short(v)}" for k, v in _table(doc, "require-dev").items()]
-    deps.add("composer.json", "Development dependencies", dev)
-
-
 def _cargo_features(root: Path) -> list[str]:
     """The ``[features]`` of the root ``Cargo.toml`` (the Cargo Book's "Features"), each
     with what it enables and the comment lines written right above it, which is where a
@@ -228,40 +209,6 @@ def _go_mod(root: Path, deps: _Topic) -> None:
         if verb == "require"
     ]
     deps.add("go.mod", "Required modules", requires)
-
-
-def _pubspec(root: Path, deps: _Topic) -> None:
-    """The SDKs a Dart or Flutter package asks for and the packages it depends on, from its
-    root ``pubspec.yaml`` as pub's reference ("The pubspec file") lays it out: the
-    ``environment`` map (``sdk``, ``flutter``) and the ``dependencies`` and
-    ``dev_dependencies`` maps, each a package's version constraint or its source (``sdk``,
-    ``path``, ``git``, ``hosted``)."""
-    try:
-        doc = yaml.safe_load(_text(root / "pubspec.yaml") or "")
-    except yaml.YAMLError:
-        return
-    if not isinstance(doc, dict):
-        return
-    environment = [f"{k} {_short(v)}" for k, v in _table(doc, "environment").items()]
-    deps.add("pubspec.yaml", "Dart SDK and Flutter versions (`environment`)", environment)
-    for key, heading in (
-        ("dependencies", "Runtime dependencies"),
-        ("dev_dependencies", "Development dependencies"),
-    ):
-        deps.add(
-            "pubspec.yaml", heading, [_dart_dependency(k, v) for k, v in _table(doc, key).items()]
-        )
-
-
-def _dart_dependency(name: str, source: Any) -> str:
-    """``name`` and what the pubspec says of it: a constraint (``^1.3.0``), its source
-    (``sdk: flutter``, ``path: ../mobx``) or nothing (``any``)."""
-    if source is None:
-        return f"{name} any"
-    if isinstance(source, dict):
-        said = ", ".join(f"{k}: {_short(v)}" for k, v in source.items())
-        return f"{name} ({said})"
-    return f"{name} {_short(source)}"
 
 
 def _go_directives(text: str) -> list[tuple[str, str, str]]:

@@ -313,6 +313,40 @@ def test_a_php_package_says_which_php_release_and_packages_it_requires(tmp_path:
     assert "composer test -> phpunit" in by_title(drafts, "How to build").content
 
 
+def test_a_dotnet_solution_says_which_frameworks_its_libraries_target(tmp_path: Path) -> None:
+    """AutoMapper: "which .NET version does the library target?" is its project's
+    ``TargetFramework``, which no entry held; the solution's test projects and programs
+    (``OutputType`` ``Exe``: a benchmark) are not what the package ships."""
+    sln = "".join(
+        f'Project("{{FAE04EC0}}") = "{name}", "src\\{name}\\{name}.csproj", "{{1}}"\nEndProject\n'
+        for name in ("Frob", "Frob.UnitTests", "Bench", "Checks")
+    )
+    project = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>{}</PropertyGroup>{}</Project>'
+    root = write(tmp_path, {
+        "Frob.sln": sln,
+        "src/Frob/Frob.csproj": "\ufeff" + project.format(
+            "<TargetFrameworks>net8.0;netstandard2.1</TargetFrameworks>",
+            '<ItemGroup><PackageReference Include="Microsoft.CSharp" Version="4.7.0" />'
+            "</ItemGroup>",
+        ),
+        "src/Frob.UnitTests/Frob.UnitTests.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework>", ""
+        ),
+        "src/Bench/Bench.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework><OutputType>Exe</OutputType>", ""
+        ),
+        "src/Checks/Checks.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework>",
+            '<ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup>',
+        ),
+        "src/Frob/Frob.cs": "namespace Frob { public class Frob {} }\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "src/Frob/Frob.csproj"
+    assert "- net8.0\n- netstandard2.1\n" in deps.content
+    assert "- Microsoft.CSharp 4.7.0" in deps.content and "net9.0" not in deps.content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
