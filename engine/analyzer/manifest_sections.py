@@ -1,10 +1,11 @@
-"""What the manifests of Dart, PHP and .NET projects say a newcomer asks first: which SDK
+"""What the manifests of Dart, PHP, .NET and Gradle projects say a newcomer asks first: which SDK
 or runtime release a package needs, what it depends on, and the scripts it declares.
 
 Each manifest is read by its format's own reference, never run: Dart's ``pubspec.yaml``
 (pub's "The pubspec file") through PyYAML's safe loader, PHP's ``composer.json``
 (Composer's schema) through :mod:`json`, and the .NET projects a root solution lists
-(MSBuild's project format) through defusedxml. Each section is ``(topic, file, heading,
+(MSBuild's project format) through defusedxml, Gradle's version catalog through
+:mod:`tomllib`. Each section is ``(topic, file, heading,
 items)``: :mod:`engine.analyzer.project_files` puts it in the build entry or the
 dependencies entry.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +22,7 @@ from typing import Any, Literal
 import yaml
 from defusedxml import ElementTree
 
+from engine.analyzer.pieces import identifier_words
 from engine.analyzer.testing_names import is_test_path
 
 Topic = Literal["build", "dependencies"]
@@ -37,7 +40,7 @@ _APPLICATION = frozenset({"exe", "winexe"})
 def manifest_sections(root: Path) -> list[Section]:
     """The sections the root ``pubspec.yaml``, ``composer.json`` and the .NET projects of
     the root solution give the build and dependencies entries of the project at ``root``."""
-    return [*_pubspec(root), *_composer(root), *_dotnet(root)]
+    return [*_pubspec(root), *_composer(root), *_dotnet(root), *_gradle_catalog(root)]
 
 
 def _pubspec(root: Path) -> Iterator[Section]:
@@ -129,6 +132,43 @@ def _dotnet(root: Path) -> Iterator[Section]:
             f"{name} {version}" if version else name for name, version in references.items() if name
         ]
         yield ("dependencies", rel, "Package references", packages)
+
+
+def _gradle_catalog(root: Path) -> Iterator[Section]:
+    """Gradle's default version catalog, ``gradle/libs.versions.toml`` (Gradle's "Version
+    Catalogs"): its ``[versions]`` (an Android build's ``minSdk`` lives there, each name
+    spelled out in words: ``androidMinSdk`` is one word to the keyword index), the
+    ``[libraries]`` with their version and the ``[plugins]``."""
+    rel = "gradle/libs.versions.toml"
+    try:
+        doc = tomllib.loads(_text(root / rel) or "")
+    except tomllib.TOMLDecodeError:
+        return
+    versions = _table(doc, "versions")
+    named = []
+    for key, value in versions.items():
+        spelled = identifier_words(key.replace("-", "_"))
+        named.append(f"{key} = {_short(value)}" + (f" ({spelled})" if spelled else ""))
+    yield ("dependencies", rel, "Versions (`[versions]`)", named)
+    for table, heading in (("libraries", "Libraries"), ("plugins", "Plugins")):
+        items = [_catalog_item(item, versions) for item in _table(doc, table).values()]
+        yield ("dependencies", rel, f"{heading} (`[{table}]`)", [i for i in items if i])
+
+
+def _catalog_item(item: Any, versions: dict[str, Any]) -> str:
+    """A catalog's library or plugin: ``group:name:version``, its ``module``, ``id`` or
+    ``group`` and ``name``, and its ``version`` or the ``version.ref`` it names."""
+    if isinstance(item, str):
+        return item
+    if not isinstance(item, dict):
+        return ""
+    coordinates = item.get("module") or item.get("id")
+    if coordinates is None and "group" in item:
+        coordinates = f"{item['group']}:{item.get('name', '')}"
+    version = item.get("version")
+    if isinstance(version, dict) and "ref" in version:
+        version = versions.get(version["ref"], version["ref"])
+    return f"{coordinates} {_short(version)}" if version is not None else str(coordinates or "")
 
 
 def _dotnet_projects(root: Path) -> list[str]:

@@ -347,6 +347,29 @@ def test_a_dotnet_solution_says_which_frameworks_its_libraries_target(tmp_path: 
     assert "- Microsoft.CSharp 4.7.0" in deps.content and "net9.0" not in deps.content
 
 
+def test_a_gradle_version_catalog_says_which_versions_the_build_uses(tmp_path: Path) -> None:
+    """LeakCanary: "what is the minimum Android SDK version?" is ``androidMinSdk`` in
+    ``gradle/libs.versions.toml``, Gradle's default version catalog, which no entry held;
+    the name is spelled out, one word to the keyword index."""
+    root = write(tmp_path, {
+        "gradle/libs.versions.toml": (
+            '[versions]\nkotlin = "2.4.10"\nandroidMinSdk = "24"\n\n[libraries]\n'
+            'okio = { module = "com.squareup.okio:okio", version = "3.9.0" }\n'
+            'kotlin-stdlib = { module = "org.jetbrains.kotlin:kotlin-stdlib", '
+            'version.ref = "kotlin" }\n\n[plugins]\n'
+            'detekt = { id = "io.gitlab.arturbosch.detekt", version = "1.23.6" }\n'
+        ),
+        "src/main/kotlin/Frob.kt": "fun frob() = 1\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "gradle/libs.versions.toml"
+    assert "- androidMinSdk = 24 (android min sdk)\n" in deps.content
+    assert "- com.squareup.okio:okio 3.9.0\n- org.jetbrains.kotlin:kotlin-stdlib 2.4.10\n" in (
+        deps.content
+    )
+    assert "- io.gitlab.arturbosch.detekt 1.23.6" in deps.content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]
