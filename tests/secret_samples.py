@@ -131,6 +131,8 @@ SAMPLES = {
         "Server=tcp:db.example.net,1433;Database=shop;User Id=sa;Password="
         + "Xy7$kLm9!pQ2"
         + ";Encrypt=True",
+        # the password pair first, the other pairs after it
+        "Password=" + "Xy7$kLm9!pQ2" + ";Server=db.example.net;User Id=sa",
     ],
     "azure-sas-signature": [
         "https://acme.blob.core.windows.net/backups?sv=2022-11-02&sp=r&se=2026-01-01&sig="

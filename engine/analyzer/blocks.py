@@ -51,6 +51,20 @@ _LISP_DEFINITION = re.compile(
 ``(defn- name``, ``(defmacro``, ``(ns hiccup.core``, ``(s/def ::name``; Emacs Lisp's
 ``(defun``, ``(defcustom``, ``(cl-defmethod``; Scheme's ``(define (name args)``. The
 forms are the language's own: ``def`` opens every defining form's name."""
+_TYPED_SIGNATURE = re.compile(
+    r"^(?:@[\w.]+(?:\([^()]*\))?\s+)*(?:(?:[\w$.]+(?:<[^()]*>)?[?*&\[\]]*)\s+)+"
+    r"(?:(?:get|set|operator)\s+)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\("
+)
+"""A declaration without a keyword of its own: its type (and modifiers) before its name
+and its parameter list, as C's declarators and Dart's ``functionSignature`` (``metadata
+returnType? identifier formalParameterPart``, its spec) write a function or method:
+``bool isStore(ClassElement e) {``, ``Future<void> load() async {``, Fortran's
+``integer function total(``. A statement (``return f(x)``) is not one: :data:`_STATEMENTS`."""
+_STATEMENTS = frozenset(
+    {"return", "await", "throw", "new", "else", "yield", "case", "echo", "print", "assert",
+     "delete", "typeof", "not", "and", "or", "in", "is", "as", "do", "goto", "call"}
+)  # fmt: skip
+"""Words that start a statement or an expression, not a type: ``return f(x)``."""
 _CLOSERS = ("}", ")", "]", "*/", "#!")
 """A line at the margin that closes the block before it (or a shebang) rather than
 opening one."""
@@ -142,5 +156,14 @@ def declared_name(line: str) -> str:
         or _LISP_DEFINITION.match(line)
         or _SHELL_FUNCTION.match(line)
         or _NAMED_FUNCTION.search(line)
+        or _typed_signature(line)
     )
     return match.group(1) if match else ""
+
+
+def _typed_signature(line: str) -> re.Match[str] | None:
+    """``line``'s typed signature (:data:`_TYPED_SIGNATURE`), unless a statement opens it."""
+    match = _TYPED_SIGNATURE.match(line)
+    if match is None or line.split(None, 1)[0].lower() in _STATEMENTS:
+        return None
+    return match

@@ -1,12 +1,13 @@
 """How to build, test and run a project, and what it depends on, from its own files.
 
 A newcomer's first questions ("how do I run the tests?", "which extras are there?") are
-answered by a handful of files at the root: ``pyproject.toml``, ``package.json``, the
-``Makefile`` or another task runner's file (Task's ``Taskfile.yml``, just's ``justfile``)
-and the helper scripts; what CI runs is :mod:`engine.analyzer.ci_config`'s. Each answer is
-its own short entry (one topic per entry keeps search precise). TOML through
-:mod:`tomllib`, JSON through :mod:`json`, Taskfiles through PyYAML, Makefiles and
-justfiles by their lines.
+answered by a handful of files at the root: ``pyproject.toml``, ``package.json``,
+``Cargo.toml``, ``go.mod`` (Dart's, PHP's and .NET's manifests:
+:mod:`engine.analyzer.manifest_sections`), the ``Makefile`` or another task runner's file
+(Task's ``Taskfile.yml``, just's ``justfile``) and the helper scripts; what CI runs is
+:mod:`engine.analyzer.ci_config`'s. Each answer is its own short entry (one topic per
+entry keeps search precise). TOML through :mod:`tomllib`, JSON through :mod:`json`,
+Taskfiles through PyYAML, Makefiles and justfiles by their lines.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from engine.analyzer.ci_config import ci_drafts
+from engine.analyzer.manifest_sections import manifest_sections
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_ITEMS = 25
@@ -79,6 +81,8 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     listed = [f"{name} = {enables}" for name, enables, _ in features]
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", listed)
     _go_mod(root, deps)
+    for topic, file, heading, items in manifest_sections(root):
+        (build if topic == "build" else deps).add(file, heading, items)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:

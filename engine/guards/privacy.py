@@ -149,14 +149,18 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str] | Any], ...] = (
         "connection-string-password",
         # ADO.NET / ODBC / JDBC strings: "Server=…;User Id=sa;Password=…;" (SQL Server,
         # MySQL, Oracle, Npgsql): a Password= or Pwd= field after a ";" or first with a
-        # ";" after it. On RE2: Python's re would rescan the value from every "password=".
+        # ";" and the next field after it. On RE2: Python's re would rescan the value from
+        # every "password=".
         re2.compile(r"(?i);[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?P<value>" + _FIELD_VALUE + ")"),
     ),
     (
         "connection-string-password",
+        # A connection string is keyword=value pairs joined by ";" (ADO.NET's
+        # DbConnectionStringBuilder, ODBC's SQLDriverConnect): the pair first needs the
+        # next pair after its ";"; one pair ended by ";" is a statement ("password = value;").
         re2.compile(
             r"(?i)(?:^|[^\w.\-])(?:password|pwd)[ \t]*=[ \t]*(?P<value>" + _FIELD_VALUE + r")"
-            r"[ \t]*;"
+            r"[ \t]*;[ \t]*[a-z][\w \t]*="
         ),
     ),
     (

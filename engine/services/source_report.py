@@ -20,9 +20,10 @@ from engine.analyzer.definitions import CODE_LANGUAGES
 from engine.analyzer.gitignore import IgnoreRules, is_ignored
 from engine.analyzer.languages import language_of
 from engine.analyzer.noise import NoiseClassifier
-from engine.analyzer.scan import read_gitignore
+from engine.analyzer.scan import BINARY_SNIFF_BYTES, read_gitignore
 from engine.core.config import Config
-from engine.core.errors import InvalidInputError
+from engine.core.errors import EngineError, InvalidInputError
+from engine.guards.files import read_project_bytes
 from engine.services.sources import NOT_DOCS_BY_CONTENT, SourceDecision, SourceSet
 
 DOCS, CODE, OTHER = "docs", "code", "other"
@@ -129,11 +130,25 @@ class SourceExplainer:
         what = DOCS if docs.rule != "not documentation" and script is None else CODE
         if what == CODE and language not in CODE_LANGUAGES:
             return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
+        if what == CODE and self._binary(rel):  # the analyzer's walk skips it (scan)
+            return FileDecision(OTHER, SourceDecision(rel, False, "not documentation or code"))
         if ignored:
             return FileDecision(what, SourceDecision(rel, False, "ignored", ".gitignore"))
         if what == DOCS:
             return FileDecision(DOCS, docs)
         return FileDecision(CODE, self._code(rel, str(language)))
+
+    def _binary(self, rel: str) -> bool:
+        """Whether ``rel`` is binary as the analyzer's walk reads it, a NUL byte in its
+        start (git's rule): named like code (a gettext catalog, ``django.mo``, shares
+        Modelica's extension), it holds none."""
+        try:
+            head = read_project_bytes(
+                self.root, Path(rel), max_bytes=BINARY_SNIFF_BYTES, start_only=True
+            )
+        except EngineError:
+            return False
+        return b"\0" in head
 
     def _code(self, rel: str, language: str) -> SourceDecision:
         """A code file: in the memory as definitions unless the analyzer's rules say not."""

@@ -275,6 +275,106 @@ def test_a_go_module_says_which_go_release_and_modules_it_requires(tmp_path: Pat
     assert "v1.5.2" not in deps.content and "../b" not in deps.content
 
 
+def test_a_dart_package_says_which_sdk_and_packages_it_requires(tmp_path: Path) -> None:
+    """mobx.dart: "which Dart SDK version does the package need?" is the pubspec's
+    ``environment``, which no entry held (pubspec.yaml is no documentation source and no
+    code); a dependency is a constraint or a source map (pub's "The pubspec file")."""
+    root = write(tmp_path, {
+        "pubspec.yaml": (
+            "name: frob\nversion: 2.6.1\nenvironment:\n  sdk: '>=3.7.0 <4.0.0'\n"
+            "  flutter: '>=3.0.0'\n\ndependencies:\n  meta: ^1.3.0\n  flutter:\n"
+            "    sdk: flutter\n  frob_core:\n    path: ../frob_core\n  any_pkg:\n\n"
+            "dev_dependencies:\n  build_runner: ^2.4.9\n"
+        ),
+        "lib/frob.dart": "int frob() => 1;\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "pubspec.yaml"
+    assert "- sdk >=3.7.0 <4.0.0\n- flutter >=3.0.0\n" in deps.content
+    assert "- meta ^1.3.0\n- flutter (sdk: flutter)\n- frob_core (path: ../frob_core)\n" in (
+        deps.content
+    )
+    assert "- any_pkg any\n" in deps.content and "- build_runner ^2.4.9" in deps.content
+
+
+def test_a_php_package_says_which_php_release_and_packages_it_requires(tmp_path: Path) -> None:
+    """FOSRestBundle: "which PHP and Symfony versions are supported?" is composer.json's
+    ``require``, which no entry held (Composer's schema: ``php`` and ``ext-*`` are the
+    platform, ``vendor/name`` the packages)."""
+    root = write(tmp_path, {
+        "composer.json": (
+            '{"name": "acme/frob", "require": {"php": "^7.2|^8.0", "ext-json": "*",'
+            ' "symfony/http-kernel": "^5.4|^6.0"}, "require-dev": {"phpunit/phpunit": "^9"},'
+            ' "scripts": {"test": "phpunit"}}'
+        ),
+        "src/Frob.php": "<?php\nclass Frob {}\n",
+    })  # fmt: skip
+    drafts = discovery_drafts(analyze(root))
+    deps = by_title(drafts, "Dependencies")
+    assert deps.file_path == "composer.json"
+    assert "- php ^7.2|^8.0\n- ext-json *\n" in deps.content
+    assert "- symfony/http-kernel ^5.4|^6.0\n" in deps.content
+    assert "- phpunit/phpunit ^9" in deps.content
+    assert "composer test -> phpunit" in by_title(drafts, "How to build").content
+
+
+def test_a_dotnet_solution_says_which_frameworks_its_libraries_target(tmp_path: Path) -> None:
+    """AutoMapper: "which .NET version does the library target?" is its project's
+    ``TargetFramework``, which no entry held; the solution's test projects and programs
+    (``OutputType`` ``Exe``: a benchmark) are not what the package ships."""
+    sln = "".join(
+        f'Project("{{FAE04EC0}}") = "{name}", "src\\{name}\\{name}.csproj", "{{1}}"\nEndProject\n'
+        for name in ("Frob", "Frob.UnitTests", "Bench", "Checks")
+    )
+    project = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>{}</PropertyGroup>{}</Project>'
+    root = write(tmp_path, {
+        "Frob.sln": sln,
+        "src/Frob/Frob.csproj": "\ufeff" + project.format(
+            "<TargetFrameworks>net8.0;netstandard2.1</TargetFrameworks>",
+            '<ItemGroup><PackageReference Include="Microsoft.CSharp" Version="4.7.0" />'
+            "</ItemGroup>",
+        ),
+        "src/Frob.UnitTests/Frob.UnitTests.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework>", ""
+        ),
+        "src/Bench/Bench.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework><OutputType>Exe</OutputType>", ""
+        ),
+        "src/Checks/Checks.csproj": project.format(
+            "<TargetFramework>net9.0</TargetFramework>",
+            '<ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup>',
+        ),
+        "src/Frob/Frob.cs": "namespace Frob { public class Frob {} }\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "src/Frob/Frob.csproj"
+    assert "- net8.0\n- netstandard2.1\n" in deps.content
+    assert "- Microsoft.CSharp 4.7.0" in deps.content and "net9.0" not in deps.content
+
+
+def test_a_gradle_version_catalog_says_which_versions_the_build_uses(tmp_path: Path) -> None:
+    """LeakCanary: "what is the minimum Android SDK version?" is ``androidMinSdk`` in
+    ``gradle/libs.versions.toml``, Gradle's default version catalog, which no entry held;
+    the name is spelled out, one word to the keyword index."""
+    root = write(tmp_path, {
+        "gradle/libs.versions.toml": (
+            '[versions]\nkotlin = "2.4.10"\nandroidMinSdk = "24"\n\n[libraries]\n'
+            'okio = { module = "com.squareup.okio:okio", version = "3.9.0" }\n'
+            'kotlin-stdlib = { module = "org.jetbrains.kotlin:kotlin-stdlib", '
+            'version.ref = "kotlin" }\n\n[plugins]\n'
+            'detekt = { id = "io.gitlab.arturbosch.detekt", version = "1.23.6" }\n'
+        ),
+        "src/main/kotlin/Frob.kt": "fun frob() = 1\n",
+    })  # fmt: skip
+    deps = by_title(discovery_drafts(analyze(root)), "Dependencies")
+    assert deps.file_path == "gradle/libs.versions.toml"
+    assert "- androidMinSdk = 24 (android min sdk)\n" in deps.content
+    assert "- com.squareup.okio:okio 3.9.0\n- org.jetbrains.kotlin:kotlin-stdlib 2.4.10\n" in (
+        deps.content
+    )
+    assert "- io.gitlab.arturbosch.detekt 1.23.6" in deps.content
+
+
 def test_entry_points_are_ranked_capped_and_leave_examples_out(tmp_path: Path) -> None:
     drafts = discovery_drafts(analyze(shop(tmp_path)))
     entries = by_title(drafts, "Entry points").content.splitlines()[2:]

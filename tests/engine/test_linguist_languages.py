@@ -168,6 +168,27 @@ def test_a_lisp_definition_form_names_its_block() -> None:
     assert declared_name("(let [x 1]") == ""
 
 
+def test_a_typed_signature_names_its_block() -> None:
+    """Dart has no grammar here, and its functions and methods have no keyword: its type,
+    then its name and parameters (mobx_codegen's ``store_class_visitor.dart`` was cut into
+    blocks titled "lines 294-312")."""
+    assert declared_name("bool hasGeneratedToString(BuilderOptions options) {") == (
+        "hasGeneratedToString"
+    )
+    assert declared_name("Future<void> load({required String id}) async {") == "load"
+    assert declared_name("Map<String, List<int>>? index(String key) =>") == "index"
+    assert declared_name("void main(List<String> arguments) {") == "main"
+    assert declared_name("@override void visitFieldElement(FieldElement element) {") == (
+        "visitFieldElement"
+    )
+    assert declared_name("String get name => _name;") == ""  # a getter has no parameters
+    assert declared_name("integer function total(values)") == "total"  # Fortran
+    assert declared_name("return compute(x);") == ""
+    assert declared_name("await store.load();") == ""
+    assert declared_name("throw StateError('x');") == ""
+    assert declared_name("print(x)") == ""
+
+
 def test_a_shell_function_names_its_block() -> None:
     assert declared_name("nvm_ls_remote() {") == "nvm_ls_remote"
     assert declared_name("nvm_echo()") == "nvm_echo"  # its brace on the next line

@@ -81,6 +81,10 @@ def test_secret_is_detected_by_its_pattern(kind: str, text: str) -> None:
         # a member access is code (sindresorhus/got's options.ts; optional chaining)
         "const password = url ? url.password : this.#internals.password;",
         "password: opts?.password ?? env.password",
+        # one keyword=value pair ended by ";" is a statement, not a connection string
+        # (mobx.dart's form example: a setter's body)
+        "  void setPassword(String value) {\n    password = value;\n  }",
+        "pwd = readPassword();",
         # RFC 6455's handshake: a nonce sent in the clear and its hash (mojo's guide)
         "Sec-WebSocket-Key: IDM3ODE4NDk2MjA1OTcxOQ==\nSec-WebSocket-Accept: "
         "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",

@@ -284,3 +284,15 @@ def test_a_features_folder_too_big_to_look_through_stays_code(tmp_path: Path) ->
     noise = NoiseClassifier(tmp_path)
     assert noise.kind("src/features/f0.ts") is None
     assert noise.kind("specs/big/a.md") == "tests"  # not looked through: stays the tests'
+
+
+def test_a_binary_file_named_like_code_is_no_code(tmp_path: Path) -> None:
+    """django-debug-toolbar: its 23 compiled gettext catalogs (``LC_MESSAGES/django.mo``,
+    Modelica's and Motoko's extension) were reported as code the memory holds; the
+    analyzer's walk skips them, a NUL byte in their start."""
+    write(tmp_path, {"app.py": "def run():\n    return 1\n"})
+    catalog = tmp_path / "locale/de/LC_MESSAGES/django.mo"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_bytes(b"\xde\x12\x04\x95\x00\x00\x00\x00\x02\x00\x00\x00msgid")
+    report = explain_sources(tmp_path, load_config(tmp_path))
+    assert "code 1 (Python 1)" in report.summary(), report.summary()

@@ -1,0 +1,221 @@
+"""What the manifests of Dart, PHP, .NET and Gradle projects say a newcomer asks first: which SDK
+or runtime release a package needs, what it depends on, and the scripts it declares.
+
+Each manifest is read by its format's own reference, never run: Dart's ``pubspec.yaml``
+(pub's "The pubspec file") through PyYAML's safe loader, PHP's ``composer.json``
+(Composer's schema) through :mod:`json`, and the .NET projects a root solution lists
+(MSBuild's project format) through defusedxml, Gradle's version catalog through
+:mod:`tomllib`. Each section is ``(topic, file, heading,
+items)``: :mod:`engine.analyzer.project_files` puts it in the build entry or the
+dependencies entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from defusedxml import ElementTree
+
+from engine.analyzer.pieces import identifier_words
+from engine.analyzer.testing_names import is_test_path
+
+Topic = Literal["build", "dependencies"]
+Section = tuple[Topic, str, str, list[str]]
+
+MAX_FILE_BYTES = 200_000
+MAX_VALUE_CHARS = 160
+_SLN_PROJECT = re.compile(r'^Project\("\{[^}]*\}"\)\s*=\s*"[^"]*"\s*,\s*"([^"]+)"', re.MULTILINE)
+_SLNX_PROJECT = re.compile(r'<Project\s+Path="([^"]+)"')
+_PROJECT_FILE = re.compile(r"\.(?:cs|fs|vb)proj$", re.IGNORECASE)
+_APPLICATION = frozenset({"exe", "winexe"})
+"""MSBuild's ``OutputType`` of a program (a benchmark, a sample app), not a library."""
+
+
+def manifest_sections(root: Path) -> list[Section]:
+    """The sections the root ``pubspec.yaml``, ``composer.json`` and the .NET projects of
+    the root solution give the build and dependencies entries of the project at ``root``."""
+    return [*_pubspec(root), *_composer(root), *_dotnet(root), *_gradle_catalog(root)]
+
+
+def _pubspec(root: Path) -> Iterator[Section]:
+    """The SDKs a Dart or Flutter package asks for and the packages it depends on, as
+    pub's reference lays them out: the ``environment`` map (``sdk``, ``flutter``) and the
+    ``dependencies`` and ``dev_dependencies`` maps, each a package's version constraint or
+    its source (``sdk``, ``path``, ``git``, ``hosted``)."""
+    try:
+        doc = yaml.safe_load(_text(root / "pubspec.yaml") or "")
+    except yaml.YAMLError:
+        return
+    if not isinstance(doc, dict):
+        return
+    environment = [f"{k} {_short(v)}" for k, v in _table(doc, "environment").items()]
+    yield (
+        "dependencies",
+        "pubspec.yaml",
+        "Dart SDK and Flutter versions (`environment`)",
+        environment,
+    )
+    for key, heading in (
+        ("dependencies", "Runtime dependencies"),
+        ("dev_dependencies", "Development dependencies"),
+    ):
+        items = [_dart_dependency(k, v) for k, v in _table(doc, key).items()]
+        yield ("dependencies", "pubspec.yaml", heading, items)
+
+
+def _dart_dependency(name: str, source: Any) -> str:
+    """``name`` and what the pubspec says of it: a constraint (``^1.3.0``), its source
+    (``sdk: flutter``, ``path: ../mobx``) or nothing (``any``)."""
+    if source is None:
+        return f"{name} any"
+    if isinstance(source, dict):
+        said = ", ".join(f"{k}: {_short(v)}" for k, v in source.items())
+        return f"{name} ({said})"
+    return f"{name} {_short(source)}"
+
+
+def _composer(root: Path) -> Iterator[Section]:
+    """A PHP package's ``composer.json`` as Composer's schema lays it out: ``require``
+    (the PHP release as the ``php`` package, extensions as ``ext-*``, then the packages),
+    ``require-dev`` and ``scripts`` (run with ``composer run-script NAME``)."""
+    try:
+        doc = json.loads(_text(root / "composer.json") or "null")
+    except ValueError:
+        return
+    if not isinstance(doc, dict):
+        return
+    scripts = [f"composer {k} -> {_short(v)}" for k, v in _table(doc, "scripts").items()]
+    yield ("build", "composer.json", "Composer scripts", scripts)
+    require = {str(k): v for k, v in _table(doc, "require").items()}
+    platform = [
+        f"{k} {_short(v)}" for k, v in require.items() if k == "php" or k.startswith("ext-")
+    ]
+    yield ("dependencies", "composer.json", "PHP version and extensions (`require`)", platform)
+    packages = [f"{k} {_short(v)}" for k, v in require.items() if "/" in k]
+    yield ("dependencies", "composer.json", "Runtime dependencies", packages)
+    dev = [f"{k} {_short(v)}" for k, v in _table(doc, "require-dev").items()]
+    yield ("dependencies", "composer.json", "Development dependencies", dev)
+
+
+def _dotnet(root: Path) -> Iterator[Section]:
+    """The target frameworks and package references of each library a root solution
+    (``.sln``, ``.slnx``) lists, or of the project files at the root: a test project
+    (by its path, or ``IsTestProject``, which ``Microsoft.NET.Test.Sdk`` sets) and a
+    program (``OutputType`` ``Exe``) are left out; what a package ships is its libraries."""
+    for rel in _dotnet_projects(root):
+        project = _xml(root / rel)
+        if project is None or is_test_path(rel):
+            continue
+        properties = {_local(e.tag): (e.text or "").strip() for e in project.iter()}
+        references = {
+            e.get("Include") or "": e.get("Version")
+            for e in project.iter()
+            if _local(e.tag) == "PackageReference"
+        }
+        if (
+            properties.get("IsTestProject", "").lower() == "true"
+            or "Microsoft.NET.Test.Sdk" in references
+        ):
+            continue
+        if properties.get("OutputType", "").lower() in _APPLICATION:
+            continue
+        frameworks = properties.get("TargetFrameworks") or properties.get("TargetFramework") or ""
+        targets = [f for f in frameworks.split(";") if f.strip()]
+        yield ("dependencies", rel, "Target frameworks (`TargetFramework`)", targets)
+        packages = [
+            f"{name} {version}" if version else name for name, version in references.items() if name
+        ]
+        yield ("dependencies", rel, "Package references", packages)
+
+
+def _gradle_catalog(root: Path) -> Iterator[Section]:
+    """Gradle's default version catalog, ``gradle/libs.versions.toml`` (Gradle's "Version
+    Catalogs"): its ``[versions]`` (an Android build's ``minSdk`` lives there, each name
+    spelled out in words: ``androidMinSdk`` is one word to the keyword index), the
+    ``[libraries]`` with their version and the ``[plugins]``."""
+    rel = "gradle/libs.versions.toml"
+    try:
+        doc = tomllib.loads(_text(root / rel) or "")
+    except tomllib.TOMLDecodeError:
+        return
+    versions = _table(doc, "versions")
+    named = []
+    for key, value in versions.items():
+        spelled = identifier_words(key.replace("-", "_"))
+        named.append(f"{key} = {_short(value)}" + (f" ({spelled})" if spelled else ""))
+    yield ("dependencies", rel, "Versions (`[versions]`)", named)
+    for table, heading in (("libraries", "Libraries"), ("plugins", "Plugins")):
+        items = [_catalog_item(item, versions) for item in _table(doc, table).values()]
+        yield ("dependencies", rel, f"{heading} (`[{table}]`)", [i for i in items if i])
+
+
+def _catalog_item(item: Any, versions: dict[str, Any]) -> str:
+    """A catalog's library or plugin: ``group:name:version``, its ``module``, ``id`` or
+    ``group`` and ``name``, and its ``version`` or the ``version.ref`` it names."""
+    if isinstance(item, str):
+        return item
+    if not isinstance(item, dict):
+        return ""
+    coordinates = item.get("module") or item.get("id")
+    if coordinates is None and "group" in item:
+        coordinates = f"{item['group']}:{item.get('name', '')}"
+    version = item.get("version")
+    if isinstance(version, dict) and "ref" in version:
+        version = versions.get(version["ref"], version["ref"])
+    return f"{coordinates} {_short(version)}" if version is not None else str(coordinates or "")
+
+
+def _dotnet_projects(root: Path) -> list[str]:
+    """The project files the root's solutions list (posix paths), else the root's own."""
+    found: list[str] = []
+    for solution in sorted([*root.glob("*.sln"), *root.glob("*.slnx")]):
+        text = _text(solution) or ""
+        for path in [*_SLN_PROJECT.findall(text), *_SLNX_PROJECT.findall(text)]:
+            rel = path.replace("\\", "/").removeprefix("./")
+            if _PROJECT_FILE.search(rel) and rel not in found:
+                found.append(rel)
+    if not found:
+        found = sorted(
+            p.name for p in root.iterdir() if _PROJECT_FILE.search(p.name) and p.is_file()
+        )
+    return found
+
+
+def _xml(path: Path) -> Any:
+    text = _text(path)
+    if text is None:
+        return None
+    try:
+        return ElementTree.fromstring(text.lstrip("\ufeff"))
+    except Exception:  # ParseError, or defusedxml refusing entities: declares nothing
+        return None
+
+
+def _local(tag: Any) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _text(path: Path) -> str | None:
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _table(doc: Any, key: str) -> dict[str, Any]:
+    value = doc.get(key) if isinstance(doc, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
