@@ -36,7 +36,8 @@ shares it:
   ``ConvertTo-SecureString 'x'``, Windows' ``net use`` and ``net user``), and a password
   joined to its user (Samba's ``-U user%x``, Oracle's ``sqlplus user/x@db``);
 - ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
-  Token, a custom one) or none;
+  Token, a custom one) or none, written as a header or as a name and a value field
+  (HAR, Postman);
 - ``sql-password``: a statement that sets a password, in every dialect (MySQL's and
   Oracle's ``IDENTIFIED [WITH plugin] BY 'x'``, Oracle's unquoted ``IDENTIFIED BY x``,
   ``[WITH] [ENCRYPTED] PASSWORD [=] 'x'`` in ``CREATE``/``ALTER USER``, ``ROLE`` or
@@ -54,8 +55,10 @@ shares it:
   and psql's bordered output (:func:`.tables.table_secrets`), CSV and TSV
   (:func:`.tables.delimited_secrets`);
 - ``cookie-secret``: a cookie named for a session or a credential (``JSESSIONID``,
-  ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header, curl's
-  ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
+  ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header (or a
+  ``Set-Cookie`` value alone, its attributes after it), curl's ``-b``/``--cookie`` or
+  ``document.cookie`` (:func:`cookie_secrets`), and a value itsdangerous signed (Flask's
+  session);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
   Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``), MySQL's
   ``mysql_native_password`` (``*`` and 40 uppercase hex digits) and a pwdump line's LM
@@ -171,6 +174,19 @@ _USER_SLASH = (
     r"[\"']?[\w$#.]+/(?P<bare>[^\s@/\"';]{3,200})(?P<at>@)?"
 )
 """Oracle's ``user/password[@db]`` (sqlplus, Data Pump, rman; ``CONNECT`` with ``@db``)."""
+_HTTPIE_AUTH = (
+    r"(?:^|[\s;|&(`])(?:https?|xhs?)\b" + _GAP + r"(?:-a|--auth)(?:=|[ \t]+)[\"']?"
+    r"(?P<user>[^\s:\"'@]{1,64}:)?(?P<bare>[^\s\"']{3,200})"
+)
+"""HTTPie's (and xh's) ``-a``/``--auth user:password``, or a bearer token alone."""
+_SNMP_COMMUNITY = (
+    r"(?im)(?:^|[\s;|&(`])(?:snmp-server[ \t]+community|r[ow]community6?"
+    r"|snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|netstat|df)\b" + _GAP + r"-c)"
+    r"[ \t]+"
+)
+"""An SNMP community, the password of SNMP v1 and v2c: Cisco's ``snmp-server community
+…``, net-snmp's ``rocommunity``/``rwcommunity`` and its tools' ``-c`` (``public`` and
+``private``, the defaults, are words)."""
 _STDIN_READER = (
     r"(?:--[\w\-]*?(?:pass|secret|token|key|cred)[\w\-]*?stdin\b|--with-token\b"
     r"|--pass(?:word|phrase)-fd[ =]0\b|\bpasswd\b[^\n|;&]*?[ \t]--stdin\b"
@@ -257,6 +273,10 @@ def _quoted_whole(m: Any, value: str) -> bool:
     return not _WHOLE_CALL.fullmatch(value) and keyed(m, value.translate(_OPENERS))
 
 
+_VALUE_FIELD = r"(?:[ \t]*,[ \t]*\r?\n?[ \t]*[\"']value[\"'])?"
+"""A header written as a name field and a value field, the header's name the first
+(HAR's and Postman's ``{"name": "Authorization", "value": "Bearer …"}``, ``{"key":
+"Cookie", "value": …}``): the value field's key stands where the header's colon goes."""
 ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
 """(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
@@ -488,6 +508,12 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
     ),
     (
         "flag-secret",
+        re2.compile(_HTTPIE_AUTH),
+        lambda m, value: plausible(value) if m.group("user") else random_token(value, 16),
+    ),
+    ("flag-secret", re2.compile(_SNMP_COMMUNITY + _FLAG_VALUE), lambda m, value: plausible(value)),
+    (
+        "flag-secret",
         # mysql's -p glued to its value needs no -u beside it (-p spaced prompts).
         re2.compile(r"(?:^|[\s;|&(`])(?:mysql\w*|mariadb\w*)\b" + _GAP + r"-p" + _FLAG_VALUE),
         lambda m, value: _glued_password(value),
@@ -524,7 +550,9 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
     (
         "http-authorization",
         re2.compile(
-            r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?"
+            + _VALUE_FIELD
+            + r"[ \t]*[:=][ \t]*[\"']?"
             r"(?P<scheme>[A-Za-z][\w\-]{1,20}[ \t]+)?(?P<value>"
             r"(?:[\w\-]+=(?:\"[^\"\n]*\"|[^\s,\"']+),?[ \t]*)+|[^\s\"'`<>,]{6,})"
         ),
@@ -590,6 +618,16 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         ),
         lambda m, value: True,
     ),
+    (
+        "cookie-secret",
+        # A value signed by itsdangerous (Flask's session cookie, its reset and confirm
+        # links), named or not: base64url JSON (".eJ" and zlib when compressed), a
+        # 6-character timestamp and the HMAC (SHA-1's 27 characters, up to SHA-512's 86).
+        re2.compile(
+            r"(?:^|[^\w.\-])(?P<value>(?:eyJ|\.eJ)[\w\-]{6,}\.[\w\-]{6}\.[\w\-]{27,86})(?:[^\w.\-]|$)"
+        ),
+        lambda m, value: True,
+    ),
     ("password-hash", re2.compile(_MYSQL_HASH), _hex_hash),
     ("password-hash", re2.compile(_PWDUMP), _hex_hash),
     (
@@ -638,7 +676,7 @@ def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]
 
 
 _COOKIES = re2.compile(
-    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?[ \t]*[:=]"
+    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?" + _VALUE_FIELD + r"[ \t]*[:=]"
     r"|(?:^|[\s\"'(\[])(?:-b|--cookie)(?:=|[ \t]+))"
     r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]+)"
 )
@@ -650,14 +688,29 @@ _SESSION_COOKIE = re2.compile(r"(?i)sess|sid$|auth|token|jwt|remember|login|secr
 ``connect.sid``, ``auth_token``, ``remember_user_token``): its value is one."""
 
 
+_COOKIE_LINE = re2.compile(
+    r"(?im)^[ \t]*(?P<cookies>[^=;\s\"'`]+=[^;\s\"'`]+;[ \t]*"
+    r"(?:path|domain|expires|max-age|httponly|secure|samesite)\b[^\n\"'`]*)"
+)
+"""A line that is a ``Set-Cookie`` header's value without its name (a browser's or a log's
+copy): a cookie and, after ``;``, its attributes (RFC 6265's ``cookie-av``)."""
+
+
+def _cookie_lists(text: str) -> Iterator[tuple[int, str]]:
+    """Where each list of cookies starts, and the list."""
+    readers = (_COOKIES,) if "ookie" in text or "OOKIE" in text or "-b" in text else ()
+    for reader in (*readers, *((_COOKIE_LINE,) if ";" in text else ())):
+        group = reader.groupindex["cookies"]
+        for m in reader.finditer(text):
+            yield m.start(group), m.group(group)
+
+
 def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
-    """The span of every cookie value a header or flag carries under a session's or a
-    credential's name, where the value looks generated (a session id, a token)."""
-    if "ookie" not in text and "OOKIE" not in text and "-b" not in text:
-        return
-    for header in _COOKIES.finditer(text):
-        start = header.start(_COOKIES.groupindex["cookies"])
-        for m in _COOKIE.finditer(header.group("cookies")):
+    """The span of every cookie value a header, a flag or a header's value alone carries
+    under a session's or a credential's name, where the value looks generated (a session
+    id, a token)."""
+    for start, cookies in _cookie_lists(text):
+        for m in _COOKIE.finditer(cookies):
             if _SESSION_COOKIE.search(m.group("name")) and not public(m.group("name")):
                 begin, end = m.span(_COOKIE.groupindex["value"])
                 if random_token(m.group("value"), 16):

@@ -19,7 +19,11 @@ from collections.abc import Iterator
 from engine.guards.context_values import plausible, random_token, trim
 
 _DELIMITER_CHARS = frozenset("|:-+ \t")
-_STRONG = re.compile(r"(?i)(?:password|passwd|passphrase|passcode|pwd|secret|credentials?)$")
+_STRONG = re.compile(
+    r"(?i)(?:password|passwd|passphrase|passcode|pwd|secret|credentials?|(?:^|[\s_\-/])(?:pass|pw))$"
+)
+"""A header naming a password: ``Password``, ``Admin password``, or ``Pass`` and ``PW``
+as a word of their own (not ``Bypass``, ``Compass``)."""
 _WEAK = re.compile(r"(?i)(?:token|api[ _-]?key|key)$")
 
 
