@@ -105,6 +105,13 @@ ROUND_33_PIECES = (
     "пароль от a: ",
     "密码是 ",
     "パスワードは ",
+    "7z a -p",
+    "lftp -u a,",
+    "stats auth a:",
+    "user a insecure-password ",
+    ': PSK "',
+    "md5",
+    "LS0tLS1CRUdJTi",
 )
 PIECES = (
     "A",

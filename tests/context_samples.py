@@ -406,6 +406,9 @@ ROUND_32: list[tuple[str, str, str]] = [
 """Session 32's forms, each with its kind and the value found: each missed before (its
 probe's general misses)."""
 
+_PG_MD5 = "md5" + "a3556571e93b0d20722ba62be61e8c2d"
+_PEM_B64 = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t" + "LQpNSUlFb3dJQkFBS0NBUUVBeHl6Cg=="
+"""Base64 of a PEM RSA private key's first line and a little of its body."""
 _SHORT_KEY = "Lgzc4Gb" + "NKAihii"
 """A generated value of 14 characters: short for an API key, not for one named secret."""
 _NEXUS = "NpmToken." + "c3a9e1f2-7b4d-4a8e-9f1c-2d6b8e0a4c71"
@@ -440,7 +443,8 @@ ROUND_33: list[tuple[str, str, str]] = [
     ("flag-secret", "snmp-server community " + _TYPED + " RO", _TYPED),
     ("flag-secret", "snmpwalk -v2c -c " + _TYPED + " 10.0.0.1", _TYPED),
     # A table's "Pass" column; a user and password one logs in with.
-    ("table-secret", "| Host | User | Pass |\n|--|--|--|\n| sftp | a | " + _TYPED + " |", _TYPED),
+    ("table-secret", "| Host | User | Pass |\n|---|---|---|\n| a | b | " + _TYPED + " |", _TYPED),
+    ("table-secret", "| Host | Password |\n|-|-|\n| sftp | " + _TYPED + " |", _TYPED),
     ("prose-secret", "login with admin/" + _TYPED + " on the staging console", _TYPED),
     # A password stated in Russian, Chinese, Japanese and Korean.
     ("prose-secret", "Пароль от сервера: " + _TYPED, _TYPED),
@@ -449,6 +453,16 @@ ROUND_33: list[tuple[str, str, str]] = [
     ("prose-secret", "密码：" + _TYPED + "，请勿外传", _TYPED),
     ("prose-secret", "パスワードは " + _TYPED + " です", _TYPED),
     ("prose-secret", "비밀번호는 " + _TYPED + " 입니다", _TYPED),
+    # Found after reading the guard: archivers' glued -p, lftp's user,password, HAProxy's
+    # and strongSwan's own keywords, PostgreSQL's md5 hash, a PEM key in base64.
+    ("flag-secret", "7z a -p" + _TYPED + " backup.7z dir/", _TYPED),
+    ("flag-secret", "unrar x -p" + _TYPED + " a.rar", _TYPED),
+    ("flag-secret", "lftp -u deploy," + _TYPED + " sftp://files.corp", _TYPED),
+    ("config-secret", "listen stats\n  stats auth admin:" + _TYPED, _TYPED),
+    ("config-secret", "userlist ops\n  user admin insecure-password " + _TYPED, _TYPED),
+    ("config-secret", 'moon sun : PSK "' + _TYPED + '"', _TYPED),
+    ("password-hash", '"pgbouncer" "' + _PG_MD5 + '"', _PG_MD5),
+    ("private-key", "users:\n- user:\n    client-key-data: " + _PEM_B64, _PEM_B64),
 ]
 """Session 33's forms, each with its kind and the value found: each missed before (its
 probe's misses)."""

@@ -443,6 +443,12 @@ ORDINARY_33 = [
     "パスワードは「********」です",
     '{"name": "Authorization", "value": "Bearer {{token}}"}',
     "lang=en; path=/; secure",
+    "7z x -p archive.7z",
+    "md5 a3556571e93b0d20722ba62be61e8c2d  app.tar.gz",
+    ": RSA moonKey.pem",
+    "stats auth admin:${STATS_PASSWORD}",
+    "Step 2: EAP TLS1.2 configured",
+    "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUVvd0lCQUFLQ0FRRUF4eXoK",
 ]
 
 
