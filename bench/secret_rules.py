@@ -87,6 +87,32 @@ ROUND_32_PIECES = (
     "AAAA",
     "AAAAaaaaaaa:APA91b",
 )
+ROUND_33_PIECES = (
+    # Session 33's forms: a typed declaration, a string made of a literal, a header as a
+    # name and a value field, a Set-Cookie value alone, a signed value, HTTPie's and
+    # SNMP's credentials, sentences in Russian, Chinese and Japanese.
+    "a: &str = ",
+    "password: a = String::from(",
+    "password string = ",
+    '"name": "Authorization", "value": ',
+    '"Cookie", "value": ',
+    "a=b; path=/",
+    "eyJaaaaaa.aaaaaa.",
+    "http -a a:",
+    "snmp-server community ",
+    "snmpwalk -c ",
+    "login with a/",
+    "пароль от a: ",
+    "密码是 ",
+    "パスワードは ",
+    "7z a -p",
+    "lftp -u a,",
+    "stats auth a:",
+    "user a insecure-password ",
+    ': PSK "',
+    "md5",
+    "LS0tLS1CRUdJTi",
+)
 PIECES = (
     "A",
     "a",
@@ -210,6 +236,7 @@ PIECES = (
     "log in ",
     *ROUND_3_PIECES,
     *ROUND_32_PIECES,
+    *ROUND_33_PIECES,
 )
 
 

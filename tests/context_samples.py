@@ -7,8 +7,10 @@ kind and the value found: SQL that sets a password, a sentence that puts the val
 after the word naming it, and command lines (a tool's own password flag, a value piped
 into what reads a password on its standard input, a password the command names by its
 place, one joined to its user). ``ROUND_32`` holds session 32's forms (an assignment quoted whole,
-a call given one literal, sentences in other languages, lists of codes and words). None
-of these values is real.
+a call given one literal, sentences in other languages, lists of codes and words),
+``ROUND_33`` session 33's (a typed declaration, a header as a name and a value field, a
+signed cookie, HTTPie's and SNMP's credentials, sentences in Russian and Chinese,
+Japanese, Korean). None of these values is real.
 """
 
 from __future__ import annotations
@@ -403,3 +405,64 @@ ROUND_32: list[tuple[str, str, str]] = [
 ]
 """Session 32's forms, each with its kind and the value found: each missed before (its
 probe's general misses)."""
+
+_PG_MD5 = "md5" + "a3556571e93b0d20722ba62be61e8c2d"
+_PEM_B64 = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t" + "LQpNSUlFb3dJQkFBS0NBUUVBeHl6Cg=="
+"""Base64 of a PEM RSA private key's first line and a little of its body."""
+_SHORT_KEY = "Lgzc4Gb" + "NKAihii"
+"""A generated value of 14 characters: short for an API key, not for one named secret."""
+_NEXUS = "NpmToken." + "c3a9e1f2-7b4d-4a8e-9f1c-2d6b8e0a4c71"
+_FLASK = "eyJ1c2VyX2lkIjo0Mn0" + ".ZkX1aQ." + "xd9CBRAcreNLHbduPousLpHCgbM"
+_RAILS = "4icoDVWQKCIUV3lNMjE+UPj34BYmkLTA0KOv--" + "da7347d54249c56c3cb4fe44bf678449d63aef1e"
+ROUND_33: list[tuple[str, str, str]] = [
+    # A declaration with its type, or a literal made a string, assigned to a credential.
+    ("config-secret", 'const API_TOKEN: &str = "' + _BEARER + '";', _BEARER),
+    ("config-secret", 'val dbPassword: String = "' + _TYPED + '"', _TYPED),
+    ("config-secret", 'let password = String::from("' + _TYPED + '");', _TYPED),
+    ("config-secret", 'String password = new String("' + _TYPED + '");', _TYPED),
+    # A key named secret takes a generated value shorter than an API key's.
+    ("config-secret", 'val secretKey = "' + _SHORT_KEY + '"', _SHORT_KEY),
+    ("flag-secret", "ENV API_SECRET_KEY " + _SHORT_KEY, _SHORT_KEY),
+    # A Wi-Fi pre-shared key; a token whose prefix names it (Nexus' npm token).
+    ("config-secret", 'network={\n    ssid="corp"\n    psk="' + _TYPED + '"\n}', _TYPED),
+    ("config-secret", "//nexus.corp.local/repository/npm/:_authToken=" + _NEXUS, _NEXUS),
+    # A password that starts with "%", which no reference is.
+    ("prose-secret", "La password del database è %" + _TYPED, "%" + _TYPED),
+    # A header as a name field and a value field (HAR, Postman).
+    ("http-authorization", '{"name": "Authorization", "value": "Bearer ' + _BEARER + '"}', _BEARER),
+    (
+        "cookie-secret",
+        '{"name": "Cookie", "value": "sessionid=' + _BEARER.lower() + '; csrftoken=abc"}',
+        _BEARER.lower(),
+    ),
+    # A Set-Cookie value without its header; a value itsdangerous signed.
+    ("cookie-secret", "_shop_session=" + _RAILS + "; path=/; HttpOnly", _RAILS),
+    ("cookie-secret", "session=" + _FLASK, _FLASK),
+    # HTTPie's -a user:password; an SNMP community.
+    ("flag-secret", "http -a admin:" + _TYPED + " GET https://api.corp.local/users", _TYPED),
+    ("flag-secret", "snmp-server community " + _TYPED + " RO", _TYPED),
+    ("flag-secret", "snmpwalk -v2c -c " + _TYPED + " 10.0.0.1", _TYPED),
+    # A table's "Pass" column; a user and password one logs in with.
+    ("table-secret", "| Host | User | Pass |\n|---|---|---|\n| a | b | " + _TYPED + " |", _TYPED),
+    ("table-secret", "| Host | Password |\n|-|-|\n| sftp | " + _TYPED + " |", _TYPED),
+    ("prose-secret", "login with admin/" + _TYPED + " on the staging console", _TYPED),
+    # A password stated in Russian, Chinese, Japanese and Korean.
+    ("prose-secret", "Пароль от сервера: " + _TYPED, _TYPED),
+    ("prose-secret", "пароль — " + _TYPED, _TYPED),
+    ("prose-secret", "测试环境的密码是 " + _TYPED, _TYPED),
+    ("prose-secret", "密码：" + _TYPED + "，请勿外传", _TYPED),
+    ("prose-secret", "パスワードは " + _TYPED + " です", _TYPED),
+    ("prose-secret", "비밀번호는 " + _TYPED + " 입니다", _TYPED),
+    # Found after reading the guard: archivers' glued -p, lftp's user,password, HAProxy's
+    # and strongSwan's own keywords, PostgreSQL's md5 hash, a PEM key in base64.
+    ("flag-secret", "7z a -p" + _TYPED + " backup.7z dir/", _TYPED),
+    ("flag-secret", "unrar x -p" + _TYPED + " a.rar", _TYPED),
+    ("flag-secret", "lftp -u deploy," + _TYPED + " sftp://files.corp", _TYPED),
+    ("config-secret", "listen stats\n  stats auth admin:" + _TYPED, _TYPED),
+    ("config-secret", "userlist ops\n  user admin insecure-password " + _TYPED, _TYPED),
+    ("config-secret", 'moon sun : PSK "' + _TYPED + '"', _TYPED),
+    ("password-hash", '"pgbouncer" "' + _PG_MD5 + '"', _PG_MD5),
+    ("private-key", "users:\n- user:\n    client-key-data: " + _PEM_B64, _PEM_B64),
+]
+"""Session 33's forms, each with its kind and the value found: each missed before (its
+probe's misses)."""

@@ -36,7 +36,8 @@ shares it:
   ``ConvertTo-SecureString 'x'``, Windows' ``net use`` and ``net user``), and a password
   joined to its user (Samba's ``-U user%x``, Oracle's ``sqlplus user/x@db``);
 - ``http-authorization``: an ``Authorization`` header with any scheme (Basic, Digest,
-  Token, a custom one) or none;
+  Token, a custom one) or none, written as a header or as a name and a value field
+  (HAR, Postman);
 - ``sql-password``: a statement that sets a password, in every dialect (MySQL's and
   Oracle's ``IDENTIFIED [WITH plugin] BY 'x'``, Oracle's unquoted ``IDENTIFIED BY x``,
   ``[WITH] [ENCRYPTED] PASSWORD [=] 'x'`` in ``CREATE``/``ALTER USER``, ``ROLE`` or
@@ -54,8 +55,10 @@ shares it:
   and psql's bordered output (:func:`.tables.table_secrets`), CSV and TSV
   (:func:`.tables.delimited_secrets`);
 - ``cookie-secret``: a cookie named for a session or a credential (``JSESSIONID``,
-  ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header, curl's
-  ``-b``/``--cookie`` or ``document.cookie`` (:func:`cookie_secrets`);
+  ``connect.sid``, ``auth_token``) in a ``Cookie:``/``Set-Cookie:`` header (or a
+  ``Set-Cookie`` value alone, its attributes after it), curl's ``-b``/``--cookie`` or
+  ``document.cookie`` (:func:`cookie_secrets`), and a value itsdangerous signed (Flask's
+  session);
 - ``password-hash``: crypt(3) and PHC strings (``$apr1$``, ``$y$``, ``$argon2id$``…),
   Django/passlib hashes and LDAP ``{SSHA}`` values (htpasswd, ``/etc/shadow``), MySQL's
   ``mysql_native_password`` (``*`` and 40 uppercase hex digits) and a pwdump line's LM
@@ -79,6 +82,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -171,6 +175,31 @@ _USER_SLASH = (
     r"[\"']?[\w$#.]+/(?P<bare>[^\s@/\"';]{3,200})(?P<at>@)?"
 )
 """Oracle's ``user/password[@db]`` (sqlplus, Data Pump, rman; ``CONNECT`` with ``@db``)."""
+_HTTPIE_AUTH = (
+    r"(?:^|[\s;|&(`])(?:https?|xhs?)\b" + _GAP + r"(?:-a|--auth)(?:=|[ \t]+)[\"']?"
+    r"(?P<user>[^\s:\"'@]{1,64}:)?(?P<bare>[^\s\"']{3,200})"
+)
+"""HTTPie's (and xh's) ``-a``/``--auth user:password``, or a bearer token alone."""
+_SNMP_COMMUNITY = (
+    r"(?im)(?:^|[\s;|&(`])(?:snmp-server[ \t]+community|r[ow]community6?"
+    r"|snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|netstat|df)\b" + _GAP + r"-c)"
+    r"[ \t]+"
+)
+"""An SNMP community, the password of SNMP v1 and v2c: Cisco's ``snmp-server community
+…``, net-snmp's ``rocommunity``/``rwcommunity`` and its tools' ``-c`` (``public`` and
+``private``, the defaults, are words)."""
+_GLUED_TOOL = r"(?:^|[\s;|&(`])(?:7z[ar]?|7za|unrar|rar|winrar)(?:\.exe)?\b" + _GAP + r"-p"
+"""An archiver whose ``-p`` takes the password glued to it (7-Zip's and RAR's ``-pX``;
+spaced, ``-p`` alone prompts)."""
+_CONFIG_PASSWORD = (
+    r"(?im)^[ \t]*(?:stats[ \t]+auth[ \t]+[^\s:]+:|user[ \t]+\S+[ \t]+insecure-password[ \t]+"
+    r"|[^\n:#\\\"']{0,200}:[ \t]*(?-i:PSK|XAUTH|EAP|NTLM)[ \t]+(?:\"|'))"
+)
+"""A password a configuration line gives after a keyword of its own: HAProxy's ``stats
+auth user:x`` and ``user NAME insecure-password x``, strongSwan's ``ipsec.secrets`` (``[ids]
+: PSK "x"``, ``: XAUTH "x"``, ``: EAP "x"``, quoted)."""
+_USER_COMMA = r"(?:^|[\s;|&(`])lftp\b" + _GAP + r"-u[ \t]+[\"']?[^\s,\"']+,"
+"""lftp's ``-u user,password``."""
 _STDIN_READER = (
     r"(?:--[\w\-]*?(?:pass|secret|token|key|cred)[\w\-]*?stdin\b|--with-token\b"
     r"|--pass(?:word|phrase)-fd[ =]0\b|\bpasswd\b[^\n|;&]*?[ \t]--stdin\b"
@@ -257,12 +286,20 @@ def _quoted_whole(m: Any, value: str) -> bool:
     return not _WHOLE_CALL.fullmatch(value) and keyed(m, value.translate(_OPENERS))
 
 
+_VALUE_FIELD = r"(?:[ \t]*,[ \t]*\r?\n?[ \t]*[\"']value[\"'])?"
+"""A header written as a name field and a value field, the header's name the first
+(HAR's and Postman's ``{"name": "Authorization", "value": "Bearer …"}``, ``{"key":
+"Cookie", "value": …}``): the value field's key stands where the header's colon goes."""
 ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
 """(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
 """MySQL's ``mysql_native_password`` hash: ``*`` and SHA-1 twice over, in 40 uppercase hex
 digits, as MySQL prints it (``IDENTIFIED BY PASSWORD '*6BB4…'``, ``mysql.user``'s
 ``authentication_string``); a git SHA after a markdown ``*`` is lowercase."""
+_PG_MD5 = r"(?:^|[^\w])(?P<value>md5[0-9a-f]{32})(?:[^\w]|$)"
+"""PostgreSQL's md5 password (``md5`` and the MD5 of the password and the user's name, as
+``pg_authid``, ``pg_dumpall`` and PgBouncer's ``userlist.txt`` hold it): it logs in as it
+is (a file's MD5 is written apart from the word, ``md5:…``, ``MD5 (f) = …``)."""
 _PWDUMP = r"(?m)(?:^|[\s>])[^\s:]{1,100}:\d{1,10}:(?P<value>[0-9A-Fa-f]{32}:[0-9A-Fa-f]{32}):"
 """A pwdump line (pwdump, Impacket's secretsdump, Metasploit's hashdump): ``user:RID:LM
 hash:NT hash:::``, the LM and NT hashes the value (an NT hash is the password's MD4:
@@ -279,6 +316,15 @@ def _hex_hash(m: Any, value: str) -> bool:
 
 def _jwk(m: Any, value: str) -> bool:
     return '"kty"' in m.string
+
+
+def _pem_in_base64(m: Any, value: str) -> bool:
+    """Base64 of a PEM block whose label names a private key."""
+    try:
+        head = base64.b64decode(value[:80], validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY" in head
 
 
 def _der_private(m: Any, value: str) -> bool:
@@ -488,6 +534,23 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
     ),
     (
         "flag-secret",
+        re2.compile(_HTTPIE_AUTH),
+        lambda m, value: plausible(value) if m.group("user") else random_token(value, 16),
+    ),
+    ("flag-secret", re2.compile(_SNMP_COMMUNITY + _FLAG_VALUE), lambda m, value: plausible(value)),
+    (
+        "flag-secret",
+        re2.compile(_GLUED_TOOL + _FLAG_VALUE),
+        lambda m, value: _glued_password(value),
+    ),
+    ("flag-secret", re2.compile(_USER_COMMA + _FLAG_VALUE), lambda m, value: plausible(value)),
+    (
+        "config-secret",
+        re2.compile(_CONFIG_PASSWORD + _FLAG_VALUE),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "flag-secret",
         # mysql's -p glued to its value needs no -u beside it (-p spaced prompts).
         re2.compile(r"(?:^|[\s;|&(`])(?:mysql\w*|mariadb\w*)\b" + _GAP + r"-p" + _FLAG_VALUE),
         lambda m, value: _glued_password(value),
@@ -524,7 +587,9 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
     (
         "http-authorization",
         re2.compile(
-            r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?"
+            + _VALUE_FIELD
+            + r"[ \t]*[:=][ \t]*[\"']?"
             r"(?P<scheme>[A-Za-z][\w\-]{1,20}[ \t]+)?(?P<value>"
             r"(?:[\w\-]+=(?:\"[^\"\n]*\"|[^\s,\"']+),?[ \t]*)+|[^\s\"'`<>,]{6,})"
         ),
@@ -590,8 +655,26 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         ),
         lambda m, value: True,
     ),
+    (
+        "cookie-secret",
+        # A value signed by itsdangerous (Flask's session cookie, its reset and confirm
+        # links), named or not: base64url JSON (".eJ" and zlib when compressed), a
+        # 6-character timestamp and the HMAC (SHA-1's 27 characters, up to SHA-512's 86).
+        re2.compile(
+            r"(?:^|[^\w.\-])(?P<value>(?:eyJ|\.eJ)[\w\-]{6,}\.[\w\-]{6}\.[\w\-]{27,86})(?:[^\w.\-]|$)"
+        ),
+        lambda m, value: True,
+    ),
     ("password-hash", re2.compile(_MYSQL_HASH), _hex_hash),
+    ("password-hash", re2.compile(_PG_MD5), _hex_hash),
     ("password-hash", re2.compile(_PWDUMP), _hex_hash),
+    (
+        "private-key",
+        # A PEM private key encoded once more in base64 ("LS0tLS1CRUdJTi" is "-----BEGIN"):
+        # a kubeconfig's client-key-data, a Kubernetes Secret's tls.key.
+        re2.compile(r"(?:^|[^A-Za-z0-9+/])(?P<value>LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2})"),
+        _pem_in_base64,
+    ),
     (
         "private-key",
         re2.compile(
@@ -637,27 +720,48 @@ def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]
     return begin, begin + len(value)
 
 
-_COOKIES = re2.compile(
-    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?[ \t]*[:=]"
+_COOKIES = re.compile(
+    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?" + _VALUE_FIELD + r"[ \t]*[:=]"
     r"|(?:^|[\s\"'(\[])(?:-b|--cookie)(?:=|[ \t]+))"
     r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]+)"
 )
 """A ``Cookie:`` or ``Set-Cookie:`` header (``document.cookie =``, curl's ``-b`` and
-``--cookie``): the cookies it carries, ``name=value`` pairs split by ``;``."""
-_COOKIE = re2.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]+)=(?P<value>[^;\s]+)")
+``--cookie``): the cookies it carries, ``name=value`` pairs split by ``;``. On Python's
+``re``, linear (a try starts at the word or the flag, and runs to its line's end without
+turning back), as RE2's binding spends on each match it returns a pass over the text before
+it (a megabyte of headers took 17 s)."""
+_COOKIE = re.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]+)=(?P<value>[^;\s]+)")
+"""A cookie of a list: on Python's ``re`` (linear: each try starts at ``;``), as RE2's
+binding spends on each match it returns a pass over the text before it."""
 _SESSION_COOKIE = re2.compile(r"(?i)sess|sid$|auth|token|jwt|remember|login|secret|key|cred")
 """A cookie whose name names a session or a credential (``sessionid``, ``PHPSESSID``,
 ``connect.sid``, ``auth_token``, ``remember_user_token``): its value is one."""
 
 
+_COOKIE_LINE = re.compile(
+    r"(?im)^[ \t]*(?P<cookies>[^=;\s\"'`]+=[^;\s\"'`]+;[ \t]*"
+    r"(?:path|domain|expires|max-age|httponly|secure|samesite)\b[^\n\"'`]*)"
+)
+"""A line that is a ``Set-Cookie`` header's value without its name (a browser's or a log's
+copy): a cookie and, after ``;``, its attributes (RFC 6265's ``cookie-av``). On Python's
+``re``, linear: it tries at a line's start only, its first run stops at ``=``."""
+
+
+def _cookie_lists(text: str) -> Iterator[tuple[int, str]]:
+    """Where each list of cookies starts, and the list."""
+    readers = (_COOKIES,) if "ookie" in text or "OOKIE" in text or "-b" in text else ()
+    for reader in (*readers, *((_COOKIE_LINE,) if ";" in text else ())):
+        group = reader.groupindex["cookies"]
+        for m in reader.finditer(text):
+            yield m.start(group), m.group(group)
+
+
 def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
-    """The span of every cookie value a header or flag carries under a session's or a
-    credential's name, where the value looks generated (a session id, a token)."""
-    if "ookie" not in text and "OOKIE" not in text and "-b" not in text:
-        return
-    for header in _COOKIES.finditer(text):
-        start = header.start(_COOKIES.groupindex["cookies"])
-        for m in _COOKIE.finditer(header.group("cookies")):
+    """The span of every cookie value a header, a flag or a header's value alone carries
+    under a session's or a credential's name, where the value looks generated (a session
+    id, a token)."""
+    for start, cookies in _cookie_lists(text):
+        for m in _COOKIE.finditer(cookies):
             if _SESSION_COOKIE.search(m.group("name")) and not public(m.group("name")):
                 begin, end = m.span(_COOKIE.groupindex["value"])
                 if random_token(m.group("value"), 16):

@@ -15,6 +15,10 @@ written once for every language that shares it:
   ``new NetworkCredential``: Nosey Parker's ``np.generic.7`` takes that last one alone),
   or a parameter so named given a pair (``auth=("u", "x")``, ``basic_auth=(…)``,
   ``auth: ['u', 'x']``): the password is the second;
+- a name declared with its type, or given a literal through what makes a string of it,
+  the literal its value: Rust's ``const API_TOKEN: &str = "x"`` and ``String::from("x")``,
+  Kotlin's, Swift's, TypeScript's and Python's ``password: String = "x"``, Go's ``var
+  apiKey string = "x"``, Java's ``new String("x")``, pydantic's ``SecretStr("x")``;
 - a call named for a credential given one literal, generated-looking (reqwest's
   ``.bearer_auth("…")``, ``setApiKey("…")``, ``new Token("…")``), unless it is named for
   looking one up or checking it (``get_password(…)``, ``verify_token(…)``).
@@ -31,7 +35,7 @@ from typing import Any
 import re2
 
 from engine.guards.context_values import plausible, random_token
-from engine.guards.context_words import NAME, PAIR, QUOTED, WORDS, keyed, public
+from engine.guards.context_words import KEY, NAME, PAIR, QUOTED, WORDS, keyed, public
 
 _LITERAL = r"(?:\"[^\"\n]{1,100}\"|'[^'\n]{1,100}')"
 _KEYWORD = r"(?:\w{1,30}[ \t]*=[ \t]*)?"
@@ -99,7 +103,32 @@ CALL_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
 )
 """(kind, expression on RE2, check of the match and its value) of the call rules."""
+_TYPE = r"(?:[ \t]*:[ \t]*&?(?:'\w+[ \t]+)?[\w.:<>\[\]?]{1,60}|[ \t]+\*?[\w.\[\]]{1,40})"
+"""A type declared between a name and its value: Rust's ``: &'static str``, Kotlin's,
+Swift's, TypeScript's and Python's ``: String``, ``: Optional[str]``; Go's ``string``."""
+_STRING_OF = (
+    r"(?:new[ \t]+String|String\.valueOf|(?:Secret(?:String|Box)?|String|Zeroizing)::(?:from|new)"
+    r"|Some|SecretStr|SecretString|SecureString)[ \t]*\([ \t]*"
+)
+"""What makes a string (or a secret's wrapper) of the literal it is given."""
 CALL_RULES += (
+    (
+        "config-secret",
+        re2.compile(
+            r"(?i)(?:^|[^A-Za-z0-9_.\-])"
+            + KEY
+            + r"(?:"
+            + _TYPE
+            + r"[ \t]*=[ \t]*(?:"
+            + _STRING_OF
+            + r")?|[ \t]*:?=[ \t]*"
+            + _STRING_OF
+            + r")(?:"
+            + QUOTED
+            + r")"
+        ),
+        lambda m, value: _literal(value) and keyed(m, value),
+    ),
     (
         "call-secret",
         # A call or method named for a credential given one literal, which is what it

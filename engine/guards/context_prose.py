@@ -9,7 +9,8 @@ the password …``, ``we set requirepass … in redis.conf``, ``api key <token> 
 naming both, after a colon or a linking verb (``credentials: admin / …``, ``login
 deploy/…``, ``the db creds are etl/…``); one logs in as a user with it (``log in to
 Jenkins as ci with …``); a password stated in French, German, Spanish, Portuguese,
-Italian, Dutch or Polish (``le mot de passe est …``, ``das Passwort lautet …``). A
+Italian, Dutch, Polish or Russian (``le mot de passe est …``, ``das Passwort lautet …``)
+or in Chinese, Japanese or Korean (``密码是 …``, ``パスワードは …``). A
 sentence's words are ordinary words as often as names of credentials, so each value must
 look chosen or generated, not be a word, a name with a number or a path. Every
 expression runs on RE2.
@@ -127,18 +128,18 @@ def _password_key(key: str) -> bool:
 
 _FOREIGN_KEY = (
     r"(?P<key>mot[ \t]+de[ \t]+passe|passwort|kennwort|contrase(?:ñ|n)a|palabra[ \t]+clave"
-    r"|senha|wachtwoord|has(?:ł|l)o)"
+    r"|senha|wachtwoord|has(?:ł|l)o|пароль)"
 )
-"""The password in French, German, Spanish, Portuguese, Dutch and Polish (Italian's is
-``password``: its own rule)."""
+"""The password in French, German, Spanish, Portuguese, Dutch, Polish and Russian
+(Italian's is ``password``: its own rule)."""
 _FOREIGN_OF = (
     r"(?:d'|(?:de(?:[ \t]+la)?|du|des|pour|f(?:ü|ue)r|vom|von|zum|zur|der|del|para|do|da|dos"
-    r"|das|no|na|per|di|della|dello|dei|van|voor|dla)[ \t]+)"
+    r"|das|no|na|per|di|della|dello|dei|van|voor|dla|от|для|к)[ \t]+)"
 )
 """What a password is of or for: ``du compte root``, ``für den Router``, ``del servidor``."""
 _FOREIGN_LINK = (
     r"(?:est|était|etait|sera|reste|ist|lautet|lautete|war|wird|bleibt|es|era|será|sigue"
-    r"|é|è|sarà|is|was|luidt|wordt|blijft|jest|to)"
+    r"|é|è|sarà|is|was|luidt|wordt|blijft|jest|to|это|—|–)"
 )
 _FOREIGN_NOW = r"(?:maintenant|désormais|jetzt|nun|ahora|agora|ora|nu|teraz|toujours|noch)"
 
@@ -152,6 +153,16 @@ def _foreign(m: Any, value: str) -> bool:
     return plausible(value)
 
 
+_CJK_KEY = r"(?P<key>密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)"
+"""The password in Chinese (simplified, traditional), Japanese and Korean."""
+_CJK_LINK = r"[ \t]*(?:是|为|為|は|が|：|:|은|는|이|가)[ \t　]*"
+"""What states it: Chinese ``是``/``为``, Japanese ``は``/``が``, Korean ``은``/``는``, a
+colon (full-width too)."""
+_ASCII_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{1,100})\"|「(?P<value>[^」\n]{1,100})」|(?P<bare>[!#-&(-_a-~]{1,100}))"
+)
+"""A value in a sentence of those scripts: quoted, in Japanese brackets, or a run of
+printable ASCII, which ends where the sentence's own script goes on."""
 PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     (
         "prose-secret",
@@ -192,6 +203,12 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
     ),
     (
         "prose-secret",
+        # "测试环境的密码是 …", "パスワードは … です", "비밀번호는 … 입니다".
+        re2.compile(_CJK_KEY + _CJK_LINK + _ASCII_VALUE),
+        lambda m, value: plausible(value),
+    ),
+    (
+        "prose-secret",
         # Italian's "la password del database è …": the English word, its verb.
         re2.compile(
             r"(?i)(?:^|[^\w\-])(?P<key>password)(?:[ \t]+(?:di|del|della|dello|dei|per)[ \t]+"
@@ -228,11 +245,12 @@ PROSE_RULES: tuple[tuple[str, Any, Callable[[Any, str], bool]], ...] = (
         # A user and the password after the word naming both: "credentials: admin / …",
         # "login deploy/…", "credentials for the staging dashboard: admin / …" (what
         # they are for said before a colon), "staging db creds are etl_ro/…" (a linking
-        # verb, as the sentence rule takes one: every word of PAIR with every verb).
+        # verb, as the sentence rule takes one: every word of PAIR with every verb),
+        # "login with admin/…".
         re2.compile(
             r"(?i)\b(?P<key>" + PAIR + r")"
             r"(?:[ \t]+(?:for|of|on|to|in)[ \t]+[\w .'\-]{1,40}?(?:[ \t]*:|[ \t]+" + _LINK + r")"
-            r"|[ \t]*:?|[ \t]+" + _LINK + r")"
+            r"|[ \t]*:?|[ \t]+" + _LINK + r"|[ \t]+(?:with|using))"
             r"[ \t]+[\w.@\\\-]{1,64}[ \t]*[/:][ \t]*"
             r"(?:\"(?P<dq>[^\"\n]{1,100})\"|'(?P<sq>[^'\n]{1,100})'|`(?P<value>[^`\n]{1,100})`"
             r"|(?P<bare>[^\s\"'`/][^\s\"'`]{0,99}))"

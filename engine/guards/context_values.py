@@ -60,7 +60,10 @@ credential's name (``password: string``, ``token: Optional[str]``, ``auth: false
 
 _CODE_PATH = re.compile(r"[A-Za-z_]+\d{0,2}(?:(?:\.|::|->)[A-Za-z_]+\d{0,2})+")
 """``self.password``, ``os.environ``, ``Config::TOKEN``: code, not a value."""
-_REFERENCE_START = tuple("$<{%[(@&~/\\*#:")
+_REFERENCE_START = tuple("$<{[(@&~/\\*#:")
+_PERCENT_REFERENCE = re.compile(r"%(?:[{(%]|\w+%|[-#0 +]*\d*(?:\.\d+)?[A-Za-z](?!\w))")
+"""What a value starting with ``%`` refers to: Windows' ``%PASS%``, ``%(password)s``,
+``%{VAR}``, printf's ``%s``; a password that starts with ``%`` goes on (``%Pm8q…``)."""
 _CALL_OR_GENERIC = re.compile(r"^[A-Za-z_][\w.]*[(\[<]|%\(\w+\)")
 """``get_token()``, ``parts[2]``, ``Optional<String>``, ``%(password)s``: code."""
 _TRAILING = ".,;:!?)]}'\"`"
@@ -132,13 +135,34 @@ def _stand_in(value: str) -> bool:
         or lowered in _FIELD_NAMES
         or typed_stand_in(value)
         or _ascending(lowered)
-        or any(word in lowered for word in STAND_IN_WORDS)
+        or _stand_in_word(value)
     )
+
+
+_NAMING_WORDS = frozenset(("token", "secret", "password", "passwd"))
+"""Stand-in words that a real value's prefix also holds, naming what it is."""
+_NAMED_PREFIX = re.compile(r"(?P<prefix>[A-Za-z_\-]{1,24})[.:](?P<run>[A-Za-z0-9_\-]{16,})")
+
+
+def _stand_in_word(value: str) -> bool:
+    """A value holding a :data:`STAND_IN_WORDS` word, unless it is a prefix that only
+    names it and a generated part (Nexus' npm token ``NpmToken.<uuid>``, ``secret:<random>``):
+    ``your-token``, ``my_secret_123``, ``example.<random>`` and a URL whose query holds
+    ``token=`` stay stand-ins."""
+    lowered = value.lower()
+    words = {word for word in STAND_IN_WORDS if word in lowered}
+    if not words or not words <= _NAMING_WORDS:
+        return bool(words)
+    named = _NAMED_PREFIX.fullmatch(value)
+    if named is None or any(word in named["run"].lower() for word in words):
+        return True
+    return not random_token(named["run"], 16)
 
 
 def _reference(value: str) -> bool:
     return (
         value.startswith(_REFERENCE_START)
+        or bool(_PERCENT_REFERENCE.match(value))
         or any(mark in value for mark in ("${", "{{", "$(", "}}"))
         or value.startswith(("http://", "https://", "file:", "./", "../", "vault:", "env:"))
         or bool(_CODE_PATH.fullmatch(value))

@@ -2,10 +2,10 @@
 :mod:`.context_calls`), and the check of a value a name of them is given.
 
 One vocabulary: ``STRONG`` words name a password (its value may be anything a person
-types), ``WEAK`` ones a key, token, bearer or auth (its value must look generated: a name
-ending in ``key`` is as often an index, a cache's or a sort's; curl's ``--oauth2-bearer``
-names its token). ``PAIR`` words name a user and its password together (``credentials``,
-``login``, a call named ``…Auth``).
+types; a Wi-Fi ``psk``, pre-shared key, is one), ``WEAK`` ones a key, token, bearer or
+auth (its value must look generated: a name ending in ``key`` is as often an index, a
+cache's or a sort's; curl's ``--oauth2-bearer`` names its token). ``PAIR`` words name a
+user and its password together (``credentials``, ``login``, a call named ``…Auth``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from engine.guards.context_values import plausible, random_token
 
 STRONG = r"password|passwd|passphrase|passcode|pwd|pass|pw|secret|requirepass|masterauth"
-STRONG += r"|credentials?"
+STRONG += r"|credentials?|psk"
 WEAK = r"token|auth|bearer|apikey|(?:api|access|secret|private|auth|signing|master|encryption"
 WEAK += r"|client|license|account|app|bot|service|admin|root|deploy)[_\-]?key"
 WORDS = STRONG + "|" + WEAK
@@ -42,11 +42,15 @@ def strong_key(key: str) -> bool:
     return any(lowered.endswith(word) for word in STRONG_WORDS)
 
 
+_SECRET_KEY = ("secret_key", "secret-key", "secretkey")
+
+
 def keyed(m: Any, value: str) -> bool:
     """A value under a key: a password-like value for a password-like key, a generated
-    one for a key, token or auth."""
+    one for a key, token or auth (20 characters or more; 12 for a key named secret,
+    ``SECRET_KEY``, ``secretKey``, which no index or sort key is named)."""
     if public(m.group("key")):
         return False
     if strong_key(m.group("key")):
         return plausible(value)
-    return random_token(value, 20)
+    return random_token(value, 12 if m.group("key").lower().endswith(_SECRET_KEY) else 20)

@@ -19,7 +19,11 @@ from collections.abc import Iterator
 from engine.guards.context_values import plausible, random_token, trim
 
 _DELIMITER_CHARS = frozenset("|:-+ \t")
-_STRONG = re.compile(r"(?i)(?:password|passwd|passphrase|passcode|pwd|secret|credentials?)$")
+_STRONG = re.compile(
+    r"(?i)(?:password|passwd|passphrase|passcode|pwd|secret|credentials?|(?:^|[\s_\-/])(?:pass|pw))$"
+)
+"""A header naming a password: ``Password``, ``Admin password``, or ``Pass`` and ``PW``
+as a word of their own (not ``Bypass``, ``Compass``)."""
 _WEAK = re.compile(r"(?i)(?:token|api[ _-]?key|key)$")
 
 
@@ -47,6 +51,13 @@ def _column_kinds(text: str, cells: list[tuple[int, int]]) -> dict[int, bool]:
     return kinds
 
 
+def _delimiter_row(line: str) -> bool:
+    """A table's delimiter row: ``|---|:--:|``, GFM's shortest ``|-|-|`` (a dash a cell,
+    between pipes), a ``+----+`` border."""
+    dashes = "---" in line or ("-" in line and "|" in line)
+    return dashes and _DELIMITER_CHARS.issuperset(line)
+
+
 def table_secrets(text: str) -> Iterator[tuple[int, int]]:
     """The span of every table cell whose column's header names a credential and whose
     value passes the checks (trimmed of blanks, quotes and backticks)."""
@@ -61,7 +72,7 @@ def table_secrets(text: str) -> Iterator[tuple[int, int]]:
             for index, strong in columns.items():
                 if index < len(cells):
                     yield from _cell(text, *cells[index], strong)
-        elif "---" in line and _DELIMITER_CHARS.issuperset(line) and "|" in previous[0]:
+        elif _delimiter_row(line) and "|" in previous[0]:
             columns = _column_kinds(text, _cells(*previous))
         else:
             columns = {}

@@ -45,6 +45,7 @@ from context_samples import (
     ROUND_2,
     ROUND_3,
     ROUND_32,
+    ROUND_33,
     STATEMENTS,
 )
 
@@ -422,6 +423,48 @@ def test_round_32_forms_without_a_secret_are_left_alone(text: str) -> None:
     assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
 
 
+ORDINARY_33 = [
+    "session_key = compute_key(user_id)",
+    "password: str = Field(default=None)",
+    'token: str = "Bearer"',
+    "let password: String = String::new();",
+    "api_token: example.c3a9e1f27b4d4a8e9f1c",
+    "token: your-token-c3a9e1f27b4d4a8e",
+    "password: %DB_PASS%",
+    "password = %(pw)s",
+    "rocommunity public default",
+    "snmpwalk -v2c -c public 10.0.0.1",
+    'http -a "$USER:$PASS" https://api.corp.local',
+    "| Test | Bypass |\n|---|---|\n| login | 12345678x |",
+    "login with GitHub/GitLab",
+    "Пароль: ********",
+    "密码是 8 位以上",
+    "密码为空",
+    "パスワードは「********」です",
+    '{"name": "Authorization", "value": "Bearer {{token}}"}',
+    "lang=en; path=/; secure",
+    "7z x -p archive.7z",
+    "md5 a3556571e93b0d20722ba62be61e8c2d  app.tar.gz",
+    ": RSA moonKey.pem",
+    "stats auth admin:${STATS_PASSWORD}",
+    "Step 2: EAP TLS1.2 configured",
+    "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUVvd0lCQUFLQ0FRRUF4eXoK",
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), ROUND_33)
+def test_round_33_forms_give_their_value_away(kind: str, text: str, value: str) -> None:
+    noted = f"Notes.\n{text}\nMore notes."
+    found = [(c.kind, noted[c.start : c.end]) for c in context_secrets(noted)]
+    assert (kind, value) in found, found
+    assert value not in redact_secrets(noted, find_secrets(noted))
+
+
+@pytest.mark.parametrize("text", ORDINARY_33)
+def test_round_33_forms_without_a_secret_are_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], [(h.kind, text[h.start : h.end]) for h in find_secrets(text)]
+
+
 @pytest.mark.parametrize(("text", "value"), INSIDE)
 def test_a_rejected_match_is_looked_inside(text: str, value: str) -> None:
     noted = f"Notes.\n{text}\nMore notes."
@@ -460,6 +503,8 @@ speed target (a quadratic reader or expression takes minutes; the speed of the r
         "a,b\n",
         "a\t",
         "user,password\na,b\n",
+        "sid=a1; path=/; ",
+        "sid=a1; path=/\n",
     ],
 )
 def test_the_cookie_and_table_readers_are_linear_on_a_megabyte(piece: str) -> None:
