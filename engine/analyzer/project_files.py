@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from engine.analyzer.model import DiscoveryDraft
+from engine.analyzer.package_requirements import package_requirements
 
 MAX_ITEMS = 25
 """Scripts, targets, steps or dependencies named per section."""
@@ -74,6 +75,8 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
         _package_json(package, build, deps)
     deps.add("Cargo.toml", "Cargo features (`cargo build --features NAME`)", _cargo_features(root))
     _go_mod(root, deps)
+    for file, heading, items in package_requirements(root):
+        deps.add(file, heading, items)
     build.add("Makefile", "Make targets", _make_targets(root))
     taskfile = next((n for n in TASKFILE_NAMES if (root / n).is_file()), None)
     if taskfile:
