@@ -11,6 +11,10 @@ one file at the root that is neither documentation nor code, so no entry held it
   (R's own version among them), ``Imports``, ``LinkingTo``, ``Suggests``, ``Enhances``;
   a field's value goes on over the indented lines after it. A file without a ``Package``
   field is no package's.
+- Haskell: the root's ``NAME.cabal`` ("Package Description" in the Cabal User Guide):
+  each ``flag NAME`` stanza is a build option, with its ``description``, its ``default``
+  and whether it is ``manual``; ``cabal build -f NAME`` turns it on, ``-f -NAME`` off.
+  Field names are case-insensitive; a field's value goes on over its more indented lines.
 - Nim: the root's ``NAME.nimble`` (Nimble's "Creating packages"): each ``requires`` call
   lists its packages as string literals, ``nim`` naming the compiler; a call goes on to
   the next line after a trailing comma or inside its parentheses.
@@ -35,6 +39,8 @@ _JULIA_PROJECTS = ("JuliaProject.toml", "Project.toml")
 """Pkg reads ``JuliaProject.toml`` first where both are present."""
 _DCF_FIELD = re.compile(r"^([A-Za-z][\w.@-]*):[ \t]*(.*)$")
 _R_FIELDS = ("Imports", "LinkingTo", "Suggests", "Enhances")
+_CABAL_FLAG = re.compile(r"^flag\s+([\w.-]+)\s*$", re.IGNORECASE)
+_CABAL_FIELD = re.compile(r"^(\s+)([\w-]+)\s*:\s*(.*)$")
 _NIM_REQUIRES = re.compile(r"^\s*requires\b\s*\(?(.*)$")
 _NIM_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _NIM_NAME = re.compile(r"^nim\b(?![\w-])", re.IGNORECASE)
@@ -42,7 +48,7 @@ _NIM_NAME = re.compile(r"^nim\b(?![\w-])", re.IGNORECASE)
 
 def package_requirements(root: Path) -> list[Requirement]:
     """The Julia, R and Nim requirements the manifests at ``root`` declare."""
-    return [*_julia(root), *_r_description(root), *_nimble(root)]
+    return [*_julia(root), *_r_description(root), *_cabal_flags(root), *_nimble(root)]
 
 
 def _julia(root: Path) -> list[Requirement]:
@@ -109,14 +115,60 @@ def _r_list(value: str) -> list[str]:
     return [" ".join(item.split()) for item in value.split(",") if item.strip()]
 
 
+def _only(root: Path, pattern: str) -> Path | None:
+    """The one file at ``root`` matching ``pattern``; none where there are several (the
+    package manager would refuse them too)."""
+    files = [p for p in root.glob(pattern) if p.is_file()]
+    return files[0] if len(files) == 1 else None
+
+
+def _cabal_flags(root: Path) -> list[Requirement]:
+    path = _only(root, "*.cabal")
+    text = _text(path) if path else None
+    if path is None or text is None:
+        return []
+    flags = [_cabal_flag(name, fields) for name, fields in _cabal_stanzas(text).items()]
+    heading = "Cabal flags (`cabal build -f NAME` turns one on, `-f -NAME` off)"
+    return [(path.name, heading, flags)] if flags else []
+
+
+def _cabal_flag(name: str, fields: dict[str, str]) -> str:
+    said = ", ".join(f"{key} {fields[key]}" for key in ("default", "manual") if key in fields)
+    described = fields.get("description", "")
+    return name + (f" ({said})" if said else "") + (f": {described}" if described else "")
+
+
+def _cabal_stanzas(text: str) -> dict[str, dict[str, str]]:
+    """The fields of each ``flag`` stanza, by flag name; field names lowercased."""
+    flags: dict[str, dict[str, str]] = {}
+    fields: dict[str, str] | None = None
+    key, indent = "", 0
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("--"):
+            continue
+        if not line[0].isspace():
+            stanza = _CABAL_FLAG.match(line)
+            fields = flags.setdefault(stanza.group(1), {}) if stanza else None
+            key = ""
+        elif fields is not None and (field := _CABAL_FIELD.match(line)):
+            if key and len(field.group(1)) > indent:
+                fields[key] += " " + line.strip()
+                continue
+            key, indent = field.group(2).lower(), len(field.group(1))
+            fields[key] = field.group(3).strip()
+        elif fields is not None and key:
+            fields[key] += " " + line.strip()
+    return flags
+
+
 def _nimble(root: Path) -> list[Requirement]:
-    files = sorted(p for p in root.glob("*.nimble") if p.is_file())
-    text = _text(files[0]) if len(files) == 1 else None
-    if text is None:
+    path = _only(root, "*.nimble")
+    text = _text(path) if path else None
+    if path is None or text is None:
         return []
     required = _nim_requires(text)
     nim = [item for item in required if _NIM_NAME.match(item)]
-    name = files[0].name
+    name = path.name
     return [
         item
         for item in (

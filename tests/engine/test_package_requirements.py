@@ -83,3 +83,25 @@ def test_a_nimble_file_says_which_nim_and_packages_it_requires(tmp_path: Path) -
     assert "Nim version" in deps.content and "- nim >= 1.6.16\n" in deps.content
     assert "- results\n- stew >= 0.5.0\n- bearssl >= 0.2.8\n- httputils" in deps.content
     assert "NIMC" not in deps.content and "tests/testall" not in deps.content
+
+
+def test_cabal_flags_are_listed_with_their_description_and_default(tmp_path: Path) -> None:
+    """hakyll: "which cabal flags turn off the preview server?" is a ``flag`` stanza of
+    ``hakyll.cabal``, which no entry held."""
+    root = write(tmp_path, {
+        "frob.cabal": (
+            "Name:    frob\nVersion: 4.17.0.0\n\nDescription:\n  Frob things.\n  Flag this.\n\n"
+            "-- A comment\nFlag previewServer\n  Description: Include the preview\n"
+            "               server\n  Default:     True\n  Manual:      True\n\n"
+            "flag usePandoc\n  description: Include Pandoc support\n  default: False\n\n"
+            "Library\n  Default-language: Haskell2010\n  Build-depends: base >= 4.12 && < 5\n"
+        ),
+        "lib/Frob.hs": "module Frob where\n\nfrob :: Int\nfrob = 1\n",
+    })  # fmt: skip
+    deps = dependencies(root)
+    assert deps.file_path == "frob.cabal"
+    assert (
+        "- previewServer (default True, manual True): Include the preview server\n"
+        "- usePandoc (default False): Include Pandoc support"
+    ) in deps.content
+    assert "Frob things" not in deps.content and "Haskell2010" not in deps.content
