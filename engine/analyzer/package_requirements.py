@@ -80,7 +80,7 @@ def _with_compat(dep: str, compat: dict[str, Any]) -> str:
 
 def _r_description(root: Path) -> list[Requirement]:
     text = _text(root / "DESCRIPTION")
-    fields = _dcf_fields(text) if text is not None else {}
+    fields = dcf_fields(text) if text is not None else {}
     if "Package" not in fields:
         return []
     depends = _r_list(fields.get("Depends", ""))
@@ -93,7 +93,7 @@ def _r_description(root: Path) -> list[Requirement]:
     return [item for item in found if item[2]]
 
 
-def _dcf_fields(text: str) -> dict[str, str]:
+def dcf_fields(text: str) -> dict[str, str]:
     """The fields of the first paragraph of a Debian Control File: ``Name: value``, the
     value continued on the indented lines after it."""
     fields: dict[str, str] = {}
