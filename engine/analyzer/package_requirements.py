@@ -191,7 +191,7 @@ def _nim_requires(text: str) -> list[str]:
             start = _NIM_REQUIRES.match(code)
             if start is None:
                 continue
-            depth = 1 if "(" in code[: code.find(start.group(1))] else 0
+            depth = 1 if "(" in code[: start.start(1)] else 0
             code = start.group(1)
         found += _NIM_STRING.findall(code)
         depth += code.count("(") - code.count(")")

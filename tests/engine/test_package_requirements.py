@@ -72,7 +72,7 @@ def test_a_nimble_file_says_which_nim_and_packages_it_requires(tmp_path: Path) -
         "frob.nimble": (
             'packageName   = "frob"\nversion       = "4.4.0"\n'
             'requires "nim >= 1.6.16",\n         "results",\n         "stew >= 0.5.0"  # ok\n'
-            'requires("bearssl >= 0.2.8",\n  "httputils")\n\n'
+            'requires("bearssl >= 0.2.8",\n  "httputils")\nrequires(\n  "zippy"\n)\n\n'
             'let nimc = getEnv("NIMC", "nim")\n'
             'task test, "Run all tests":\n  exec "nim c -r tests/testall"\n'
         ),
@@ -81,7 +81,7 @@ def test_a_nimble_file_says_which_nim_and_packages_it_requires(tmp_path: Path) -
     deps = dependencies(root)
     assert deps.file_path == "frob.nimble"
     assert "Nim version" in deps.content and "- nim >= 1.6.16\n" in deps.content
-    assert "- results\n- stew >= 0.5.0\n- bearssl >= 0.2.8\n- httputils" in deps.content
+    assert "- results\n- stew >= 0.5.0\n- bearssl >= 0.2.8\n- httputils\n- zippy" in deps.content
     assert "NIMC" not in deps.content and "tests/testall" not in deps.content
 
 
