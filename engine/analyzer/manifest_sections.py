@@ -22,6 +22,7 @@ from typing import Any, Literal
 import yaml
 from defusedxml import ElementTree
 
+from engine.analyzer.package_requirements import package_requirements
 from engine.analyzer.pieces import identifier_words
 from engine.analyzer.testing_names import is_test_path
 
@@ -38,9 +39,12 @@ _APPLICATION = frozenset({"exe", "winexe"})
 
 
 def manifest_sections(root: Path) -> list[Section]:
-    """The sections the root ``pubspec.yaml``, ``composer.json`` and the .NET projects of
-    the root solution give the build and dependencies entries of the project at ``root``."""
-    return [*_pubspec(root), *_composer(root), *_dotnet(root), *_gradle_catalog(root)]
+    """The sections the root ``pubspec.yaml``, ``composer.json``, the .NET projects of the
+    root solution, Gradle's version catalog and the Julia, R, Haskell and Nim manifests
+    (:mod:`engine.analyzer.package_requirements`) give the build and dependencies entries
+    of the project at ``root``."""
+    required: list[Section] = [("dependencies", *found) for found in package_requirements(root)]
+    return [*_pubspec(root), *_composer(root), *_dotnet(root), *_gradle_catalog(root), *required]
 
 
 def _pubspec(root: Path) -> Iterator[Section]:

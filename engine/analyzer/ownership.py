@@ -27,6 +27,7 @@ from pathspec import GitIgnoreSpec
 
 from engine.analyzer import doc_pages, doc_sites, workspaces
 from engine.analyzer.gitignore import git_patterns
+from engine.analyzer.package_requirements import dcf_fields
 from engine.analyzer.scan import DEFAULT_IGNORED, DirectoryFilter
 from engine.core.errors import EngineError
 from engine.guards.files import read_project_bytes
@@ -248,14 +249,25 @@ def _make_outputs(text: str) -> list[str]:
 
 
 _JAZZY = frozenset({".jazzy.yaml", ".jazzy.yml"})
-_OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules", *_JAZZY})
+_OTHERS = frozenset({"go.mod", "pom.xml", ".gitattributes", ".gitmodules", "DESCRIPTION", *_JAZZY})
 
 
 def _outputs(name: str, text: str) -> list[str]:
     """Patterns of the files a build tool's file ``name`` says it writes."""
     if _MAKEFILE.match(name):
         return _make_outputs(text)
+    if name == "DESCRIPTION":
+        return _revdep_outputs(text)
     return _jazzy_outputs(text) if name in _JAZZY else []
+
+
+def _revdep_outputs(text: str) -> list[str]:
+    """An R package's ``revdep/`` folder: where revdepcheck writes the reports of its
+    reverse-dependency checks (``revdep_check()``, ``revdep_report()``: ``README.md``,
+    ``problems.md``, ``failures.md``, ``cran.md``; usethis' ``use_revdep()`` sets the
+    folder up), other packages' check logs, not the package's documentation. The
+    ``DESCRIPTION`` is a package's when it has a ``Package`` field."""
+    return ["/revdep/"] if "Package" in dcf_fields(text) else []
 
 
 def _jazzy_outputs(text: str) -> list[str]:

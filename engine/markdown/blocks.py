@@ -86,6 +86,10 @@ def _parser() -> MarkdownIt:
 
 _INLINE_MARKUP = re.compile(r"[\[\]`\\&<*_!]")
 """A character that may open inline markup; a heading without one is its own text."""
+_DOCUMENTER_ID = re.compile(r"\]\(@id[ \t]+[^()\s]+\)")
+"""Documenter.jl's custom anchor, ``## [Header text](@id anchor-name)`` (its manual's
+"Syntax" page): a link whose text is the heading's, which CommonMark would leave as
+written (a destination holds no space)."""
 
 
 def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
@@ -96,13 +100,15 @@ def heading_text(source: str, env: dict[str, Any] | None = None) -> str:
     badge: ``Hiccup [![Build Status](…)](…)`` → ``Hiccup``), other inline HTML of
     :data:`HEADING_HTML` and ``*`` emphasis marks are dropped (the text between the tags
     stays), entities and escapes show their character (``&ensp;`` a space), inline code
-    stays in its backticks. Underscores stay: ``__init__`` and ``_private`` name code far
+    stays in its backticks, Documenter's ``[Header](@id anchor)`` shows ``Header``.
+    Underscores stay: ``__init__`` and ``_private`` name code far
     more often than they emphasise, and so does what reads as a type's parameter
     (``Option<T>``). A heading that shows nothing (``# <img src="logo.svg">``, a logo
     without ``alt`` text) has the empty text: it is no title. ``env``: the document's
     parse's (its link reference definitions)."""
     if _INLINE_MARKUP.search(source) is None:
         return " ".join(source.split())
+    source = _DOCUMENTER_ID.sub("](#)", source)
     shown: list[tuple[str, bool]] = []  # what shows, and whether an image's alt shows it
     for inline in _inline_parser().parseInline(source, dict(env or {})):
         for child in inline.children or ():

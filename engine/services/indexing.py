@@ -239,8 +239,8 @@ class Indexer:
             if not dry_run and sum(len(p.creates) for p in batch) >= BATCH_CHUNKS:
                 self._commit(batch, [], settings)
                 batch = []
-        own = Source.MARKDOWN  # the indexer's entries; discovery's are its own to replace
-        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel, own)]
+        mine = Source.MARKDOWN  # the indexer's entries; discovery's are its own to replace
+        removed_ids = [e.id for rel in gone for e in self.parts.mirror.by_file(rel, mine)]
         report.files_removed = len(gone)
         report.entries_deleted += len(removed_ids)
         if not dry_run:

@@ -147,6 +147,25 @@ def test_a_badge_beside_a_headings_words_is_no_part_of_its_title() -> None:
     assert titles == ["Hiccup", "Hiccup > Syntax", "Logo for a title"]
 
 
+def test_a_documenter_custom_anchor_shows_its_headers_text() -> None:
+    # Literate.jl's manual: "# [**6.** Interaction with Documenter.jl](@id Interaction-…)"
+    # titled its sections with the link as written (CommonMark reads no link there: the
+    # destination holds a space); Documenter shows the text and uses the anchor.
+    text = (
+        "# [**6.** Interaction with Documenter.jl](@id Interaction-with-Documenter)\n\n"
+        "About it.\n\n### [`Literate.markdown`](@ref):\n\nMore.\n\n"
+        "## A [link](@id x) inside and [one](https://e.example)\n\nText.\n"
+    )
+
+    titles = [c.title for c in chunk_markdown(text, overlap_percent=0)]
+
+    assert titles == [
+        "6. Interaction with Documenter.jl",
+        "6. Interaction with Documenter.jl > `Literate.markdown`:",
+        "6. Interaction with Documenter.jl > A link inside and one",
+    ]
+
+
 def test_a_heading_that_shows_nothing_is_no_title() -> None:
     # A logo without alt text: the heading still closes the ones above it, but it adds no
     # empty level to the heading path, and the page's own title stands in for it.

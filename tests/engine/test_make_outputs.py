@@ -60,3 +60,16 @@ def test_a_jazzy_output_folder_it_names_and_a_config_it_cannot_read(tmp_path: Pa
     assert noise.kind("api-docs/index.html") == "generated"
     assert noise.kind("docs/index.html") != "generated"
     assert noise.kind("tools/docs/index.html") != "generated"
+
+
+def test_revdepchecks_reports_beside_an_r_package_are_generated(tmp_path: Path) -> None:
+    """stringr: revdepcheck's reports (``revdep/failures.md``, 63 kB of other packages'
+    check logs) ranked third for "which R version does stringr require?"."""
+    (tmp_path / "DESCRIPTION").write_text("Package: frob\nVersion: 1.0.0\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "DESCRIPTION").write_text("Title: no package here\n")
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("revdep/failures.md") == "generated"
+    assert noise.kind("revdep/README.md") == "generated"
+    assert noise.kind("vignettes/frob.Rmd") is None
+    assert noise.kind("sub/revdep/README.md") is None
