@@ -29,6 +29,7 @@ from pathlib import Path
 from engine.analyzer.blocks import nested_pieces, top_level_pieces
 from engine.analyzer.code_pieces import outline_pieces
 from engine.analyzer.comment_syntax import comment_syntax
+from engine.analyzer.doc_kinds import documentation_by_name
 from engine.analyzer.grammars import grammar_language
 from engine.analyzer.languages import PROGRAM_LANGUAGES, path_language
 from engine.analyzer.model import Analysis, DiscoveryDraft
@@ -130,6 +131,8 @@ def definition_drafts(
         language = path_language(rel, scripts or {})
         if language is None or language not in CODE_LANGUAGES or noise.kind(rel) is not None:
             continue
+        if documentation_by_name(rel):
+            continue  # man/str_c.Rd: the docs reader's page, whatever Linguist says of .rd
         text = _read(root / rel)
         if text is None or _GENERATED_MARK.search(text[:_GENERATED_HEAD]):
             continue  # unreadable, or written by a code generator

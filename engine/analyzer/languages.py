@@ -130,14 +130,7 @@ def _tagged_language(tags: frozenset[str]) -> str | None:
 
 def path_language(rel: str, scripts: Mapping[str, str]) -> str | None:
     """The language of the project file ``rel``: by its name, else by its ``#!`` line as
-    the analysis found it (``scripts``: :attr:`engine.analyzer.model.Analysis.scripts`);
-    ``None`` for a page the docs reader reads by its name (``man/str_c.Rd``), which is no
-    program whatever Linguist's table says of its extension."""
-    # Imported here: doc_kinds imports this module's tables on first use.
-    from engine.analyzer.doc_kinds import documentation_by_name
-
-    if documentation_by_name(rel):
-        return None
+    the analysis found it (``scripts``: :attr:`engine.analyzer.model.Analysis.scripts`)."""
     return language_of(rel.rpartition("/")[2]) or scripts.get(rel)
 
 
