@@ -29,6 +29,16 @@ DEFAULT_IGNORED: frozenset[str] = frozenset(
 )  # fmt: skip
 """Directory names (or globs) never walked, at any depth. Hidden directories are skipped too."""
 
+BUILD_OUTPUTS: frozenset[str] = frozenset({"build", "target"})
+"""Names of :data:`DEFAULT_IGNORED` that a build writes its output under (Make, CMake,
+Gradle, setuptools, Sphinx, mdBook's ``build-dir``; Cargo and Maven's ``target``) and that
+a project also gives its own sources: a book's chapter on building (``book/src/build/``), Go's
+package ``build``. Such a folder is walked where git tracks a file below it, as
+gitignore(5) says of tracked files; a build's output is never committed. The other names
+stay unwalked wherever they are: dependencies and environments (GitHub Linguist's
+``vendor.yml`` lists ``node_modules/``, ``bower_components/``, ``vendor/``, ``dist/``),
+caches and coverage reports."""
+
 BINARY_SNIFF_BYTES = 8192
 """A NUL byte within this many leading bytes marks a file as binary."""
 
@@ -69,6 +79,14 @@ class DirectoryFilter:
             return True
         return any(fnmatch.fnmatchcase(name, g) for g in self._globs)
 
+    def enters(self, name: str, rel: str, tracked: Tracked | None) -> bool:
+        """Whether the walk goes into the folder ``rel`` called ``name``: one :meth:`skips`
+        leaves out is entered only when it is named for a build's output
+        (:data:`BUILD_OUTPUTS`) and git tracks a file below it."""
+        if not self.skips(name):
+            return True
+        return name in BUILD_OUTPUTS and tracked is not None and tracked.holds(rel, True)
+
 
 def scan(
     root: Path,
@@ -108,7 +126,9 @@ def scan(
             except OSError:
                 continue
             if is_dir:
-                if not dirs.skips(entry.name) and not is_ignored(rules, rel, True, tracked):
+                if dirs.enters(entry.name, rel, tracked) and not is_ignored(
+                    rules, rel, True, tracked
+                ):
                     stats.directories += 1
                     subdirs.append((Path(entry.path), rel, rules))
                 continue

@@ -88,8 +88,9 @@ def parse_markdown(text: str, name: str = "") -> ParsedMarkdown:
     mdx = name.lower().endswith(MDX_SUFFIX)
     joined = "\n".join(body_lines)
     # Where each line is code matters only to these steps; most files need none of them.
-    if mdx or "<!--" in joined or may_hold_template_text(joined):
+    if mdx or "<!--" in joined or may_hold_template_text(joined) or _MDBOOK_TITLE in joined:
         code = block_map(body_lines).code
+        body_lines = _blank_mdbook_titles(body_lines, code)
         body_lines = collector.read_directives(body_lines, code, body_offset)
         body_lines = blank_template_paragraphs(body_lines, code)
         if mdx:
@@ -226,6 +227,21 @@ class _MetadataCollector:
                 )
             elif keyword:
                 self._keywords.append((keyword, line))
+
+
+_MDBOOK_TITLE = "{{#title "
+"""mdBook's helper that names the HTML page's ``<title>`` (mdBook's guide, "mdBook-specific
+features": ``{{#title My Title}}``): markup for the browser's tab, never the page's text."""
+
+
+def _blank_mdbook_titles(lines: list[str], code: list[bool]) -> list[str]:
+    """``lines`` with each line outside code that is only a ``{{#title …}}`` blanked."""
+    return ["" if not code[i] and _is_mdbook_title(line) else line for i, line in enumerate(lines)]
+
+
+def _is_mdbook_title(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(_MDBOOK_TITLE) and stripped.endswith("}}")
 
 
 def _directive_name(name: str) -> str:

@@ -178,9 +178,15 @@ class SourceSet:
             return None  # .github/CONTRIBUTING.md: where GitHub looks for it
         if hidden := next((p for p in parts if p.startswith(".")), None):
             return SourceDecision(rel, False, "hidden", hidden)
-        if skipped := next((p for p in parts[:-1] if _never_walked(p)), None):
-            return SourceDecision(rel, False, "build or dependency folder", f"{skipped}/")
+        folders = ("/".join(parts[: i + 1]) for i in range(len(parts) - 1))
+        if skipped := next((f for f in folders if self._never_walked(f)), None):
+            return SourceDecision(rel, False, "build or dependency folder", f"{_last(skipped)}/")
         return None
+
+    def _never_walked(self, folder: str) -> bool:
+        """Whether no walk enters ``folder`` by its name (a build's output folder git tracks
+        a file in is walked: :data:`engine.analyzer.scan.BUILD_OUTPUTS`)."""
+        return not _DIRECTORIES.enters(_last(folder), folder, self.tracked)
 
     def _rules(self, rel: str, parts: list[str], dialect: str) -> SourceDecision:
         """The documented defaults and the project's declarations."""
@@ -290,7 +296,7 @@ class SourceSet:
         if rel == _COMMUNITY_FOLDER or rel.startswith(_COMMUNITY_FOLDER + "/"):
             entered = rel == _COMMUNITY_FOLDER  # for its community health files alone
         else:
-            entered = not _DIRECTORIES.skips(name) or any(
+            entered = _DIRECTORIES.enters(name, rel, self.tracked) or any(
                 p == rel or p.startswith(rel + "/") for p in self.explicit
             )
         # the patterns last: asking them may ask git what it tracks
@@ -438,5 +444,5 @@ def pattern_for(root: Path, raw: str) -> str:
     return f"/{rel}"
 
 
-def _never_walked(name: str) -> bool:
-    return _DIRECTORIES.skips(name)
+def _last(folder: str) -> str:
+    return folder.rpartition("/")[2]
