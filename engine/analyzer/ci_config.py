@@ -17,11 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from engine.analyzer.manifest_files import read_yaml
 from engine.analyzer.model import DiscoveryDraft
 
-MAX_FILE_BYTES = 200_000
 MAX_WORKFLOWS = 25
 """Workflow files read, in name order (each is its own entry)."""
 MAX_LINES = 40
@@ -183,14 +181,8 @@ def _draft(title: str, rel: str, lines: list[str], names: tuple[str, ...]) -> Di
 
 
 def _load(path: Path) -> dict[str, Any] | None:
-    """The file's top-level mapping, or None (absent, too large, unreadable or not YAML)."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        # the base loader builds only strings, lists and mappings: safe, and as written
-        data = yaml.load(path.read_text(encoding="utf-8", errors="replace"), yaml.BaseLoader)
-    except (OSError, yaml.YAMLError):
-        return None
+    """The file's top-level mapping as written, or None (absent, refused or not YAML)."""
+    data = read_yaml(path, as_written=True)
     return data if isinstance(data, dict) else None
 
 

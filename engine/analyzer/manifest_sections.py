@@ -22,6 +22,7 @@ from typing import Any, Literal
 import yaml
 from defusedxml import ElementTree
 
+from engine.analyzer.manifest_files import one_line, read_text, sub_table
 from engine.analyzer.package_requirements import package_requirements
 from engine.analyzer.pieces import identifier_words
 from engine.analyzer.testing_names import is_test_path
@@ -29,7 +30,6 @@ from engine.analyzer.testing_names import is_test_path
 Topic = Literal["build", "dependencies"]
 Section = tuple[Topic, str, str, list[str]]
 
-MAX_FILE_BYTES = 200_000
 MAX_VALUE_CHARS = 160
 _SLN_PROJECT = re.compile(r'^Project\("\{[^}]*\}"\)\s*=\s*"[^"]*"\s*,\s*"([^"]+)"', re.MULTILINE)
 _SLNX_PROJECT = re.compile(r'<Project\s+Path="([^"]+)"')
@@ -53,12 +53,12 @@ def _pubspec(root: Path) -> Iterator[Section]:
     ``dependencies`` and ``dev_dependencies`` maps, each a package's version constraint or
     its source (``sdk``, ``path``, ``git``, ``hosted``)."""
     try:
-        doc = yaml.safe_load(_text(root / "pubspec.yaml") or "")
+        doc = yaml.safe_load(read_text(root / "pubspec.yaml") or "")
     except yaml.YAMLError:
         return
     if not isinstance(doc, dict):
         return
-    environment = [f"{k} {_short(v)}" for k, v in _table(doc, "environment").items()]
+    environment = [f"{k} {_short(v)}" for k, v in sub_table(doc, "environment").items()]
     yield (
         "dependencies",
         "pubspec.yaml",
@@ -69,7 +69,7 @@ def _pubspec(root: Path) -> Iterator[Section]:
         ("dependencies", "Runtime dependencies"),
         ("dev_dependencies", "Development dependencies"),
     ):
-        items = [_dart_dependency(k, v) for k, v in _table(doc, key).items()]
+        items = [_dart_dependency(k, v) for k, v in sub_table(doc, key).items()]
         yield ("dependencies", "pubspec.yaml", heading, items)
 
 
@@ -89,21 +89,21 @@ def _composer(root: Path) -> Iterator[Section]:
     (the PHP release as the ``php`` package, extensions as ``ext-*``, then the packages),
     ``require-dev`` and ``scripts`` (run with ``composer run-script NAME``)."""
     try:
-        doc = json.loads(_text(root / "composer.json") or "null")
+        doc = json.loads(read_text(root / "composer.json") or "null")
     except ValueError:
         return
     if not isinstance(doc, dict):
         return
-    scripts = [f"composer {k} -> {_short(v)}" for k, v in _table(doc, "scripts").items()]
+    scripts = [f"composer {k} -> {_short(v)}" for k, v in sub_table(doc, "scripts").items()]
     yield ("build", "composer.json", "Composer scripts", scripts)
-    require = {str(k): v for k, v in _table(doc, "require").items()}
+    require = {str(k): v for k, v in sub_table(doc, "require").items()}
     platform = [
         f"{k} {_short(v)}" for k, v in require.items() if k == "php" or k.startswith("ext-")
     ]
     yield ("dependencies", "composer.json", "PHP version and extensions (`require`)", platform)
     packages = [f"{k} {_short(v)}" for k, v in require.items() if "/" in k]
     yield ("dependencies", "composer.json", "Runtime dependencies", packages)
-    dev = [f"{k} {_short(v)}" for k, v in _table(doc, "require-dev").items()]
+    dev = [f"{k} {_short(v)}" for k, v in sub_table(doc, "require-dev").items()]
     yield ("dependencies", "composer.json", "Development dependencies", dev)
 
 
@@ -145,17 +145,17 @@ def _gradle_catalog(root: Path) -> Iterator[Section]:
     ``[libraries]`` with their version and the ``[plugins]``."""
     rel = "gradle/libs.versions.toml"
     try:
-        doc = tomllib.loads(_text(root / rel) or "")
+        doc = tomllib.loads(read_text(root / rel) or "")
     except tomllib.TOMLDecodeError:
         return
-    versions = _table(doc, "versions")
+    versions = sub_table(doc, "versions")
     named = []
     for key, value in versions.items():
         spelled = identifier_words(key.replace("-", "_"))
         named.append(f"{key} = {_short(value)}" + (f" ({spelled})" if spelled else ""))
     yield ("dependencies", rel, "Versions (`[versions]`)", named)
     for table, heading in (("libraries", "Libraries"), ("plugins", "Plugins")):
-        items = [_catalog_item(item, versions) for item in _table(doc, table).values()]
+        items = [_catalog_item(item, versions) for item in sub_table(doc, table).values()]
         yield ("dependencies", rel, f"{heading} (`[{table}]`)", [i for i in items if i])
 
 
@@ -179,7 +179,7 @@ def _dotnet_projects(root: Path) -> list[str]:
     """The project files the root's solutions list (posix paths), else the root's own."""
     found: list[str] = []
     for solution in sorted([*root.glob("*.sln"), *root.glob("*.slnx")]):
-        text = _text(solution) or ""
+        text = read_text(solution) or ""
         for path in [*_SLN_PROJECT.findall(text), *_SLNX_PROJECT.findall(text)]:
             rel = path.replace("\\", "/").removeprefix("./")
             if _PROJECT_FILE.search(rel) and rel not in found:
@@ -192,7 +192,7 @@ def _dotnet_projects(root: Path) -> list[str]:
 
 
 def _xml(path: Path) -> Any:
-    text = _text(path)
+    text = read_text(path)
     if text is None:
         return None
     try:
@@ -205,21 +205,5 @@ def _local(tag: Any) -> str:
     return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
-def _text(path: Path) -> str | None:
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _table(doc: Any, key: str) -> dict[str, Any]:
-    value = doc.get(key) if isinstance(doc, dict) else None
-    return value if isinstance(value, dict) else {}
-
-
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
+    return one_line(value, MAX_VALUE_CHARS)

@@ -25,18 +25,15 @@ fields its format requires, or that cannot be read, gives no entry.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from engine.analyzer.manifest_files import read_json, read_yaml
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_PACKAGES = 60
 """Packages given an entry of their own; a repository of more keeps the first, by path."""
-MAX_FILE_BYTES = 100_000
 MAX_ITEMS = 25
 _CHART_FIELDS = (
     ("version", "chart version"),
@@ -57,9 +54,9 @@ def package_drafts(root: Path, files: Iterable[str]) -> list[DiscoveryDraft]:
     file reads as its format requires: Helm charts, Ansible collections, Puppet modules."""
     readers: dict[str, tuple[Callable[[Path], Any], Callable[[str, Any], DiscoveryDraft | None]]]
     readers = {
-        "Chart.yaml": (_yaml, _chart),
-        "galaxy.yml": (_yaml, _collection),
-        "metadata.json": (_json, _puppet_module),
+        "Chart.yaml": (read_yaml, _chart),
+        "galaxy.yml": (read_yaml, _collection),
+        "metadata.json": (read_json, _puppet_module),
     }
     drafts = []
     for rel in sorted(rel for rel in files if rel.rpartition("/")[2] in readers)[:MAX_PACKAGES]:
@@ -171,28 +168,3 @@ def _scalar(value: Any) -> bool:
 
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _yaml(path: Path) -> Any:
-    text = _text(path)
-    try:
-        return yaml.safe_load(text) if text is not None else None
-    except yaml.YAMLError:
-        return None
-
-
-def _json(path: Path) -> Any:
-    text = _text(path)
-    try:
-        return json.loads(text) if text is not None else None
-    except ValueError:
-        return None
-
-
-def _text(path: Path) -> str | None:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None

@@ -27,10 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from engine.core.errors import EngineError
-from engine.guards.files import read_project_bytes
-
-MAX_FILE_BYTES = 200_000
+from engine.analyzer.manifest_files import read_text, sub_table
 
 Requirement = tuple[str, str, list[str]]
 """``(file, heading, items)``: one list of the Dependencies entry."""
@@ -53,22 +50,22 @@ def package_requirements(root: Path) -> list[Requirement]:
 
 def _julia(root: Path) -> list[Requirement]:
     name = next((n for n in _JULIA_PROJECTS if (root / n).is_file()), None)
-    text = _text(root / name) if name else None
+    text = read_text(root / name) if name else None
     if name is None or text is None:
         return []
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return []
-    compat, deps = _table(doc, "compat"), _table(doc, "deps")
+    compat, deps = sub_table(doc, "compat"), sub_table(doc, "deps")
     found: list[Requirement] = []
     if isinstance(julia := compat.get("julia"), str):
         heading = 'Julia version (`[compat]` julia; "1.6" is 1.6 up to, not including, 2.0)'
         found.append((name, heading, [julia]))
     for table, heading in (("deps", "Dependencies"), ("weakdeps", "Weak dependencies")):
-        named = [_with_compat(dep, compat) for dep in _table(doc, table)]
+        named = [_with_compat(dep, compat) for dep in sub_table(doc, table)]
         found.append((name, f"{heading} (`[{table}]`, compat from `[compat]`)", named))
-    extras = [dep for dep in _table(doc, "extras") if dep not in deps]
+    extras = [dep for dep in sub_table(doc, "extras") if dep not in deps]
     found.append((name, "Test and extra dependencies (`[extras]`)", extras))
     return [item for item in found if item[2]]
 
@@ -79,7 +76,7 @@ def _with_compat(dep: str, compat: dict[str, Any]) -> str:
 
 
 def _r_description(root: Path) -> list[Requirement]:
-    text = _text(root / "DESCRIPTION")
+    text = read_text(root / "DESCRIPTION")
     fields = dcf_fields(text) if text is not None else {}
     if "Package" not in fields:
         return []
@@ -124,7 +121,7 @@ def _only(root: Path, pattern: str) -> Path | None:
 
 def _cabal_flags(root: Path) -> list[Requirement]:
     path = _only(root, "*.cabal")
-    text = _text(path) if path else None
+    text = read_text(path) if path else None
     if path is None or text is None:
         return []
     flags = [_cabal_flag(name, fields) for name, fields in _cabal_stanzas(text).items()]
@@ -163,7 +160,7 @@ def _cabal_stanzas(text: str) -> dict[str, dict[str, str]]:
 
 def _nimble(root: Path) -> list[Requirement]:
     path = _only(root, "*.nimble")
-    text = _text(path) if path else None
+    text = read_text(path) if path else None
     if path is None or text is None:
         return []
     required = _nim_requires(text)
@@ -197,18 +194,3 @@ def _nim_requires(text: str) -> list[str]:
         depth += code.count("(") - code.count(")")
         going = code.endswith(",") or depth > 0
     return found
-
-
-def _text(path: Path) -> str | None:
-    if not path.is_file():
-        return None
-    try:
-        data = read_project_bytes(path.parent, path, max_bytes=MAX_FILE_BYTES)
-    except (EngineError, OSError):
-        return None
-    return data.decode("utf-8", errors="replace")
-
-
-def _table(doc: Any, key: str) -> dict[str, Any]:
-    value = doc.get(key) if isinstance(doc, dict) else None
-    return value if isinstance(value, dict) else {}

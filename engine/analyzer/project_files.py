@@ -12,9 +12,7 @@ Taskfiles through PyYAML, Makefiles and justfiles by their lines.
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,12 +20,12 @@ from typing import Any
 import yaml
 
 from engine.analyzer.ci_config import ci_drafts
+from engine.analyzer.manifest_files import one_line, read_json, read_text, read_toml, sub_table
 from engine.analyzer.manifest_sections import manifest_sections
 from engine.analyzer.model import DiscoveryDraft
 
 MAX_ITEMS = 25
 """Scripts, targets, steps or dependencies named per section."""
-MAX_FILE_BYTES = 200_000
 MAX_COMMAND_CHARS = 160
 
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*:(?!=)")
@@ -71,10 +69,10 @@ def project_file_drafts(root: Path, name: str) -> list[DiscoveryDraft]:
     """The "build, test and run", "continuous integration" and "dependencies" entries of
     the project at ``root``."""
     build, deps = _Topic(), _Topic()
-    pyproject = _toml(root / "pyproject.toml")
+    pyproject = read_toml(root / "pyproject.toml")
     if pyproject:
         _pyproject(pyproject, build, deps)
-    package = _json(root / "package.json")
+    package = read_json(root / "package.json")
     if isinstance(package, dict):
         _package_json(package, build, deps)
     features = _cargo_features(root)
@@ -110,20 +108,20 @@ def _draft(title: str, topic: _Topic, keywords: tuple[str, ...]) -> DiscoveryDra
 
 
 def _pyproject(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
-    project = _table(doc, "project")
-    tool = _table(doc, "tool")
-    scripts = {**_table(project, "scripts"), **_table(_table(tool, "poetry"), "scripts")}
+    project = sub_table(doc, "project")
+    tool = sub_table(doc, "tool")
+    scripts = {**sub_table(project, "scripts"), **sub_table(sub_table(tool, "poetry"), "scripts")}
     build.add(
         "pyproject.toml",
         "Console scripts (installed commands)",
         [f"{k} = {v}" for k, v in scripts.items()],
     )
-    backend = _table(doc, "build-system").get("build-backend")
+    backend = sub_table(doc, "build-system").get("build-backend")
     if isinstance(backend, str):
         build.add("pyproject.toml", "Build backend", [f"{backend} (build with `python -m build`)"])
-    hatch_envs = _table(_table(tool, "hatch"), "envs")
+    hatch_envs = sub_table(sub_table(tool, "hatch"), "envs")
     build.add("pyproject.toml", "Hatch environment scripts", _hatch_scripts(hatch_envs))
-    pytest = _table(_table(tool, "pytest"), "ini_options")
+    pytest = sub_table(sub_table(tool, "pytest"), "ini_options")
     if pytest:
         opts = [f"{k} = {_short(v)}" for k, v in pytest.items()]
         build.add("pyproject.toml", "pytest settings (run the tests with `pytest`)", opts)
@@ -133,9 +131,9 @@ def _pyproject(doc: dict[str, Any], build: _Topic, deps: _Topic) -> None:
     if isinstance(python, str):
         deps.add("pyproject.toml", "Python version", [python])
     deps.add("pyproject.toml", "Runtime dependencies", _strings(project.get("dependencies")))
-    for extra, items in _table(project, "optional-dependencies").items():
+    for extra, items in sub_table(project, "optional-dependencies").items():
         deps.add("pyproject.toml", f"Optional dependencies [{extra}]", _strings(items))
-    for group, items in _table(doc, "dependency-groups").items():
+    for group, items in sub_table(doc, "dependency-groups").items():
         deps.add("pyproject.toml", f"Dependency group {group}", _strings(items))
 
 
@@ -143,7 +141,7 @@ def _hatch_scripts(envs: dict[str, Any]) -> list[str]:
     found = []
     for env, table in envs.items():
         if isinstance(table, dict):
-            for script, command in _table(table, "scripts").items():
+            for script, command in sub_table(table, "scripts").items():
                 found.append(f"hatch run {env}:{script} -> {_short(command)}")
     return found
 
@@ -171,10 +169,10 @@ def _cargo_features(root: Path) -> list[tuple[str, str, str]]:
     """The ``[features]`` of the root ``Cargo.toml`` (the Cargo Book's "Features"), each
     as its name, what it enables and the comment lines written right above it, which is
     where a crate says what a feature is for (docs.rs shows no more)."""
-    text = _text(root / "Cargo.toml")
+    text = read_text(root / "Cargo.toml")
     if text is None:
         return []
-    features = _table(_toml(root / "Cargo.toml"), "features")
+    features = sub_table(read_toml(root / "Cargo.toml"), "features")
     found: list[tuple[str, str, str]] = []
     comment: list[str] = []
     inside = False
@@ -213,7 +211,7 @@ def _go_mod(root: Path, deps: _Topic) -> None:
     """The Go release a module asks for and the modules it requires, from the ``go``,
     ``toolchain`` and ``require`` directives of its root ``go.mod``; ``// indirect`` marks
     a requirement the main module does not import itself."""
-    text = _text(root / "go.mod")
+    text = read_text(root / "go.mod")
     if text is None:
         return
     directives = _go_directives(text)
@@ -260,7 +258,7 @@ def _make_targets(root: Path) -> list[str]:
     who run it: the self-documenting Makefile that Kubebuilder scaffolds, whose ``help``
     target prints each such target with its description (``/^[a-zA-Z_0-9-]+:.*?##/``).
     Those come first, with what they do, so that the cap on listed items keeps them."""
-    text = _text(root / "Makefile") or _text(root / "makefile") or ""
+    text = read_text(root / "Makefile") or read_text(root / "makefile") or ""
     described: dict[str, str] = {}
     plain: dict[str, str] = {}
     for line in text.splitlines():
@@ -281,7 +279,7 @@ def _task_tasks(path: Path) -> list[str]:
     list of them; ``cmds`` items as commands, ``cmd:`` or ``task:`` maps), internal ones
     (``internal: true``) left out."""
     try:
-        data = yaml.safe_load(_text(path) or "")
+        data = yaml.safe_load(read_text(path) or "")
     except yaml.YAMLError:
         return []
     tasks = data.get("tasks") if isinstance(data, dict) else None
@@ -328,7 +326,7 @@ def _just_recipes(path: Path) -> list[str]:
     found: list[tuple[str, str, list[str]]] = []
     body: list[str] | None = None  # the body lines of the recipe being read, if kept
     comment, private = "", False
-    for line in (_text(path) or "").splitlines():
+    for line in (read_text(path) or "").splitlines():
         if not line.strip():  # a blank line: a doc comment must touch its recipe
             comment = ""
             continue
@@ -368,7 +366,7 @@ def _scripts(root: Path) -> list[str]:
         return []
     found = []
     for path in files:
-        lines = [ln.strip() for ln in (_text(path) or "").splitlines()]
+        lines = [ln.strip() for ln in (read_text(path) or "").splitlines()]
         commands = [ln for ln in lines if ln and not ln.startswith(("#", "set ", '"""'))]
         if path.suffix in (".sh", ".bash", ".ps1"):
             found.append(f"scripts/{path.name}: {_short('; '.join(commands[:4]))}")
@@ -377,45 +375,9 @@ def _scripts(root: Path) -> list[str]:
     return found
 
 
-def _toml(path: Path) -> dict[str, Any]:
-    text = _text(path)
-    if text is None:
-        return {}
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return {}
-
-
-def _json(path: Path) -> Any:
-    text = _text(path)
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
-
-
-def _text(path: Path) -> str | None:
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _table(doc: Any, key: str) -> dict[str, Any]:
-    value = doc.get(key) if isinstance(doc, dict) else None
-    return value if isinstance(value, dict) else {}
-
-
 def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _short(value: Any, limit: int = MAX_COMMAND_CHARS) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return one_line(value, limit)
