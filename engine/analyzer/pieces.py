@@ -32,9 +32,6 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 """The words of an identifier: ``parseHTTPHeader`` → parse, HTTP, Header."""
 _HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 """Where an identifier's case starts a new word."""
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_CODE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 MAX_KEYWORDS = 10
 _DOCSTRING_QUOTES = re.compile(r'\A\s*[rRuU]?(?:"""|\'\'\')|(?:"""|\'\'\')\s*\Z')
 """A Python docstring's opening and closing quotes (``r\"\"\"``), around a module's
@@ -254,40 +251,6 @@ def identifier_words(identifier: str) -> str:
     if not _HUMP.search(identifier):
         return ""
     return " ".join(p.lower() for p in _IDENTIFIER_PART.findall(identifier))
-
-
-def code_identifier_words(text: str, room: int) -> list[str]:
-    """The words of the identifiers joined by case in ``text``'s code — its fenced blocks
-    and code spans — (``blockStart`` → ``block start``), at most ``room``: a page that
-    shows ``tags: {blockStart: '<%'}`` answers "change the block delimiters", and the
-    keyword index reads ``blockStart`` as one word. Prose is left alone (``JavaScript``,
-    ``GitHub`` are names, not words joined)."""
-    found: list[str] = []
-    for code in _code_of(text):
-        for name in _CODE_NAME.findall(code):
-            words = identifier_words(name)
-            if words and words not in found:
-                found.append(words)
-                if len(found) >= room:
-                    return found
-    return found
-
-
-def _code_of(text: str) -> Iterator[str]:
-    """The lines of ``text``'s fenced code blocks and the text of its code spans."""
-    fence = ""
-    for line in text.splitlines():
-        opening = _FENCE.match(line)
-        if fence:
-            closes = opening is not None and opening.group(1).startswith(fence)
-            if closes and not line.strip().strip(fence[0]):
-                fence = ""
-            else:
-                yield line
-        elif opening is not None:
-            fence = opening.group(1)
-        else:
-            yield from _CODE_SPAN.findall(line)
 
 
 def _fence_language(language: str) -> str:

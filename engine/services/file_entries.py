@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.analyzer.doc_kinds import prose_dialect
-from engine.analyzer.pieces import code_identifier_words
 from engine.core.errors import EngineError
-from engine.core.models import MAX_KEYWORDS, Category, SecretPolicy, Source
+from engine.core.models import Category, SecretPolicy, Source
 from engine.core.validation import parse_category
 from engine.guards.privacy import (
     REDACTED,
@@ -73,7 +72,7 @@ def file_entries(
                     content=text,
                     category=category,
                     source=Source.MARKDOWN,
-                    keywords=_with_code_words(keywords, text),
+                    keywords=keywords,
                     file_path=rel,
                     section_title=redact_secrets(chunk.title, find_secrets(chunk.title, allow)),
                     line_start=line,
@@ -97,16 +96,6 @@ def _chunks(
     chunks = chunk_markdown(body, cfg.chunk_size, cfg.chunk_overlap, min_prose, page_title=title)
     chunks = [c for c in chunks if not only_headings(c.own_text)]  # not knowledge yet
     return fit_page(chunks, cap) if page and cap is not None else chunks
-
-
-def _with_code_words(keywords: tuple[str, ...], text: str) -> tuple[str, ...]:
-    """The file's keywords, then the words of the identifiers joined by case in this
-    entry's code (``blockStart`` → ``block start``), as code entries have them."""
-    room = MAX_KEYWORDS - len(keywords)
-    if room <= 0:
-        return keywords
-    spelled = [w for w in code_identifier_words(text, room) if w not in keywords]
-    return keywords + tuple(spelled)
 
 
 def _clean_keywords(
