@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import git_repo
-from context_samples import DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_32, STATEMENTS
+from context_samples import DESIGN, HELD_OUT_1, HELD_OUT_2, ROUND_32, ROUND_33, STATEMENTS
 from fakes import FakeEmbedder
 from planting import cli_add_in_batches, mcp_add_each
 
@@ -43,7 +43,8 @@ def planted() -> list[tuple[str, str, list[str]]]:
     for rule in default_noseyparker().rules:
         taken = [e for e in rule.examples if find_secrets(e)][:PER_RULE]
         out += [(rule.rule_id, e, [e[h.start : h.end] for h in find_secrets(e)]) for e in taken]
-    for text in DESIGN + HELD_OUT_1 + HELD_OUT_2 + [t for _, t, _ in STATEMENTS + ROUND_32]:
+    rounds = STATEMENTS + ROUND_32 + ROUND_33
+    for text in DESIGN + HELD_OUT_1 + HELD_OUT_2 + [t for _, t, _ in rounds]:
         hits = find_secrets(text)
         out += [(hits[0].kind, text, [text[h.start : h.end] for h in hits])]
     return out
