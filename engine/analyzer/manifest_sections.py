@@ -12,17 +12,21 @@ dependencies entry.
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from defusedxml import ElementTree
 
-from engine.analyzer.manifest_files import one_line, read_text, sub_table
+from engine.analyzer.manifest_files import (
+    one_line,
+    read_json,
+    read_text,
+    read_toml,
+    read_yaml,
+    sub_table,
+)
 from engine.analyzer.package_requirements import package_requirements
 from engine.analyzer.pieces import identifier_words
 from engine.analyzer.testing_names import is_test_path
@@ -52,10 +56,7 @@ def _pubspec(root: Path) -> Iterator[Section]:
     pub's reference lays them out: the ``environment`` map (``sdk``, ``flutter``) and the
     ``dependencies`` and ``dev_dependencies`` maps, each a package's version constraint or
     its source (``sdk``, ``path``, ``git``, ``hosted``)."""
-    try:
-        doc = yaml.safe_load(read_text(root / "pubspec.yaml") or "")
-    except yaml.YAMLError:
-        return
+    doc = read_yaml(root / "pubspec.yaml")
     if not isinstance(doc, dict):
         return
     environment = [f"{k} {_short(v)}" for k, v in sub_table(doc, "environment").items()]
@@ -88,10 +89,7 @@ def _composer(root: Path) -> Iterator[Section]:
     """A PHP package's ``composer.json`` as Composer's schema lays it out: ``require``
     (the PHP release as the ``php`` package, extensions as ``ext-*``, then the packages),
     ``require-dev`` and ``scripts`` (run with ``composer run-script NAME``)."""
-    try:
-        doc = json.loads(read_text(root / "composer.json") or "null")
-    except ValueError:
-        return
+    doc = read_json(root / "composer.json")
     if not isinstance(doc, dict):
         return
     scripts = [f"composer {k} -> {_short(v)}" for k, v in sub_table(doc, "scripts").items()]
@@ -144,10 +142,7 @@ def _gradle_catalog(root: Path) -> Iterator[Section]:
     spelled out in words: ``androidMinSdk`` is one word to the keyword index), the
     ``[libraries]`` with their version and the ``[plugins]``."""
     rel = "gradle/libs.versions.toml"
-    try:
-        doc = tomllib.loads(read_text(root / rel) or "")
-    except tomllib.TOMLDecodeError:
-        return
+    doc = read_toml(root / rel)
     versions = sub_table(doc, "versions")
     named = []
     for key, value in versions.items():

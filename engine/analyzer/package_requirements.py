@@ -23,11 +23,10 @@ one file at the root that is neither documentation nor code, so no entry held it
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from engine.analyzer.manifest_files import read_text, sub_table
+from engine.analyzer.manifest_files import read_text, read_toml, sub_table
 
 Requirement = tuple[str, str, list[str]]
 """``(file, heading, items)``: one list of the Dependencies entry."""
@@ -50,12 +49,8 @@ def package_requirements(root: Path) -> list[Requirement]:
 
 def _julia(root: Path) -> list[Requirement]:
     name = next((n for n in _JULIA_PROJECTS if (root / n).is_file()), None)
-    text = read_text(root / name) if name else None
-    if name is None or text is None:
-        return []
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    doc = read_toml(root / name) if name else {}
+    if name is None or not doc:
         return []
     compat, deps = sub_table(doc, "compat"), sub_table(doc, "deps")
     found: list[Requirement] = []

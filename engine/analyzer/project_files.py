@@ -17,10 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from engine.analyzer.ci_config import ci_drafts
-from engine.analyzer.manifest_files import one_line, read_json, read_text, read_toml, sub_table
+from engine.analyzer.manifest_files import (
+    one_line,
+    read_json,
+    read_text,
+    read_toml,
+    read_yaml,
+    sub_table,
+)
 from engine.analyzer.manifest_sections import manifest_sections
 from engine.analyzer.model import DiscoveryDraft
 
@@ -278,10 +283,7 @@ def _task_tasks(path: Path) -> list[str]:
     read by PyYAML's safe loader as Task reads its YAML (a task written as a command or a
     list of them; ``cmds`` items as commands, ``cmd:`` or ``task:`` maps), internal ones
     (``internal: true``) left out."""
-    try:
-        data = yaml.safe_load(read_text(path) or "")
-    except yaml.YAMLError:
-        return []
+    data = read_yaml(path)
     tasks = data.get("tasks") if isinstance(data, dict) else None
     if not isinstance(tasks, dict):
         return []

@@ -82,7 +82,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -90,10 +89,11 @@ from typing import Any
 import re2
 
 from engine.guards.context_calls import CALL_RULES
+from engine.guards.context_cookies import cookie_secrets
 from engine.guards.context_lists import LIST_RULES
 from engine.guards.context_prose import PROSE_RULES
 from engine.guards.context_values import plausible, random_token, trim
-from engine.guards.context_words import KEY, QUOTED, VALUE, WORDS, keyed, public
+from engine.guards.context_words import KEY, QUOTED, VALUE, VALUE_FIELD, WORDS, keyed
 
 _EMPHASIS = r"[*_]{0,2}"
 """Markdown's bold or italics around a key (``**Password:** …``)."""
@@ -286,10 +286,6 @@ def _quoted_whole(m: Any, value: str) -> bool:
     return not _WHOLE_CALL.fullmatch(value) and keyed(m, value.translate(_OPENERS))
 
 
-_VALUE_FIELD = r"(?:[ \t]*,[ \t]*\r?\n?[ \t]*[\"']value[\"'])?"
-"""A header written as a name field and a value field, the header's name the first
-(HAR's and Postman's ``{"name": "Authorization", "value": "Bearer …"}``, ``{"key":
-"Cookie", "value": …}``): the value field's key stands where the header's colon goes."""
 ContextRule = tuple[str, Any, Callable[[Any, str], bool]]
 """(kind, expression on RE2, check of the match and its value): one context rule."""
 _MYSQL_HASH = r"(?:^|[^\w*])(?P<value>\*[0-9A-F]{40})(?:[^0-9A-Za-z]|$)"
@@ -588,7 +584,7 @@ CONTEXT_RULES: tuple[ContextRule, ...] = (
         "http-authorization",
         re2.compile(
             r"(?i)(?:^|[^\w\-])(?:proxy-)?authorization[\"']?"
-            + _VALUE_FIELD
+            + VALUE_FIELD
             + r"[ \t]*[:=][ \t]*[\"']?"
             r"(?P<scheme>[A-Za-z][\w\-]{1,20}[ \t]+)?(?P<value>"
             r"(?:[\w\-]+=(?:\"[^\"\n]*\"|[^\s,\"']+),?[ \t]*)+|[^\s\"'`<>,]{6,})"
@@ -718,54 +714,6 @@ def _trimmed(text: str, start: int, end: int, sentence: bool) -> tuple[int, int]
     value = trim(raw, sentence)
     begin = start + raw.find(value) if value else start
     return begin, begin + len(value)
-
-
-_COOKIES = re.compile(
-    r"(?i)(?:(?:^|[^\w\-])(?:set-)?cookie[\"']?" + _VALUE_FIELD + r"[ \t]*[:=]"
-    r"|(?:^|[\s\"'(\[])(?:-b|--cookie)(?:=|[ \t]+))"
-    r"[ \t]*[\"']?(?P<cookies>[^\n\"'`]+)"
-)
-"""A ``Cookie:`` or ``Set-Cookie:`` header (``document.cookie =``, curl's ``-b`` and
-``--cookie``): the cookies it carries, ``name=value`` pairs split by ``;``. On Python's
-``re``, linear (a try starts at the word or the flag, and runs to its line's end without
-turning back), as RE2's binding spends on each match it returns a pass over the text before
-it (a megabyte of headers took 17 s)."""
-_COOKIE = re.compile(r"(?:^|;)[ \t]*(?P<name>[^=;\s]+)=(?P<value>[^;\s]+)")
-"""A cookie of a list: on Python's ``re`` (linear: each try starts at ``;``), as RE2's
-binding spends on each match it returns a pass over the text before it."""
-_SESSION_COOKIE = re2.compile(r"(?i)sess|sid$|auth|token|jwt|remember|login|secret|key|cred")
-"""A cookie whose name names a session or a credential (``sessionid``, ``PHPSESSID``,
-``connect.sid``, ``auth_token``, ``remember_user_token``): its value is one."""
-
-
-_COOKIE_LINE = re.compile(
-    r"(?im)^[ \t]*(?P<cookies>[^=;\s\"'`]+=[^;\s\"'`]+;[ \t]*"
-    r"(?:path|domain|expires|max-age|httponly|secure|samesite)\b[^\n\"'`]*)"
-)
-"""A line that is a ``Set-Cookie`` header's value without its name (a browser's or a log's
-copy): a cookie and, after ``;``, its attributes (RFC 6265's ``cookie-av``). On Python's
-``re``, linear: it tries at a line's start only, its first run stops at ``=``."""
-
-
-def _cookie_lists(text: str) -> Iterator[tuple[int, str]]:
-    """Where each list of cookies starts, and the list."""
-    readers = (_COOKIES,) if "ookie" in text or "OOKIE" in text or "-b" in text else ()
-    for reader in (*readers, *((_COOKIE_LINE,) if ";" in text else ())):
-        group = reader.groupindex["cookies"]
-        for m in reader.finditer(text):
-            yield m.start(group), m.group(group)
-
-
-def cookie_secrets(text: str) -> Iterator[tuple[int, int]]:
-    """The span of every cookie value a header, a flag or a header's value alone carries
-    under a session's or a credential's name, where the value looks generated (a session
-    id, a token)."""
-    for start, cookies in _cookie_lists(text):
-        for m in _COOKIE.finditer(cookies):
-            if _SESSION_COOKIE.search(m.group("name")) and not public(m.group("name")):
-                begin, end = m.span(_COOKIE.groupindex["value"])
-                if random_token(m.group("value"), 16):
-                    yield start + begin, start + end
 
 
 _RESCAN = 300

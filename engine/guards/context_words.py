@@ -54,3 +54,9 @@ def keyed(m: Any, value: str) -> bool:
     if strong_key(m.group("key")):
         return plausible(value)
     return random_token(value, 12 if m.group("key").lower().endswith(_SECRET_KEY) else 20)
+
+
+VALUE_FIELD = r"(?:[ \t]*,[ \t]*\r?\n?[ \t]*[\"']value[\"'])?"
+"""A header written as a name field and a value field, the header's name the first
+(HAR's and Postman's ``{"name": "Authorization", "value": "Bearer …"}``, ``{"key":
+"Cookie", "value": …}``): the value field's key stands where the header's colon goes."""

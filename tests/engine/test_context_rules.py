@@ -50,7 +50,8 @@ from context_samples import (
 )
 
 from bench.secret_rules import ROUND_3_PIECES
-from engine.guards.context import CONTEXT_RULES, context_secrets, cookie_secrets
+from engine.guards.context import CONTEXT_RULES, context_secrets
+from engine.guards.context_cookies import cookie_secrets
 from engine.guards.privacy import find_secrets, redact_secrets
 from engine.guards.tables import delimited_secrets, table_secrets
 
