@@ -34,7 +34,7 @@ def gate(
         query,
         qvec,
         fused,
-        lambda batch, _between: list(batch),
+        lambda batch: list(batch),
         limit,
         min_score=min_score,
         similarities=similarities,

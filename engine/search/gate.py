@@ -75,11 +75,6 @@ and lose none, 0.5 loses four) and checked on three held-out repositories."""
 SCAN = 40
 """Fused candidates examined at least before a search says that none is relevant."""
 
-STEP_EVERY = 4
-"""Candidates judged between two turns given to the read of the batch's other vectors
-(about a quarter of a millisecond: a turn costs the interpreter lock, which a server's
-other sessions wait for)."""
-
 FOUND = float("inf")
 """The ``best`` that says the query has found something already (a search filtered by
 category, whose whole memory holds a relevant result): the gate lists the filtered
@@ -91,12 +86,11 @@ Candidate = TypeVar("Candidate")
 Similarities = Callable[["npt.NDArray[np.float32]", Sequence[Any]], "Underway[dict[str, float]]"]
 """Cosine similarity of a query vector to those of a batch of candidates whose similarity
 is not known yet, by entry id (missing: unknown), read under way: the gate reads the
-batch's entries and judges its other candidates meanwhile, giving the read its turns."""
+batch's entries and judges its other candidates meanwhile."""
 
-ResultsOf = Callable[[Sequence[Any], Callable[[], None]], list[SearchResult]]
+ResultsOf = Callable[[Sequence[Any]], list[SearchResult]]
 """A batch of candidates made results, their entries read (one no longer stored is left
-out), calling the second argument between its pieces of work (the batch's vectors are
-read meanwhile)."""
+out; the batch's vectors are read meanwhile)."""
 
 
 def judged(
@@ -158,7 +152,7 @@ def gate_candidates(
         batch_start += size
         reading = similarities(qvec, chunk)  # begun first: read beside what follows
         try:
-            batch = _judged_batch(results_of(chunk, reading.step), reading, query, unembedded)
+            batch = _judged_batch(results_of(chunk), reading, query, unembedded)
         except BaseException:  # nothing of the read is left open
             reading.close()
             raise
@@ -178,15 +172,13 @@ def _judged_batch(
     unembedded: Collection[str],
 ) -> list[SearchResult]:
     """``batch`` judged, in its order: first the results whose similarity fusion knows,
-    giving ``reading`` (the others' similarities, under way) a turn now and then, then
-    the others with what it read (those in ``unembedded`` on their words alone)."""
+    while ``reading`` (the others' similarities) is under way, then the others with what
+    it read (those in ``unembedded`` on their words alone)."""
     done: dict[int, SearchResult] = {}
     for n, result in enumerate(batch):
         sim = result.explanation.vector_similarity
         if sim is not None:
             done[n] = judged(result, sim, query)
-            if len(done) % STEP_EVERY == 0:
-                reading.step()
     sims = reading.result()
     for n, result in enumerate(batch):
         if n not in done:

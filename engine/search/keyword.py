@@ -10,7 +10,7 @@ module decides what is asked and how it is weighed.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, TypeVar
 
@@ -109,17 +109,13 @@ class KeywordSearcher:
             for i, ((entry, rank), score) in enumerate(_scored(self.mirror.ranked(asked)))
         ]
 
-    def ranks(
-        self, query: Query, limit: int, *, between: Callable[[], None] | None = None
-    ) -> list[KeywordRank]:
+    def ranks(self, query: Query, limit: int) -> list[KeywordRank]:
         """:meth:`search`'s ranking by entry id, no entry read (hybrid search reads the
-        entries its relevance gate judges, a fraction of the candidates). ``between`` is
-        called before each statement of the ranking (hybrid search's nearest query takes
-        its next steps there: :meth:`EntryMirror.ranked_ids`)."""
+        entries its relevance gate judges, a fraction of the candidates)."""
         asked = self._asked(query, limit, True)
         if asked is None:
             return []
-        ranked = self.mirror.ranked_ids(asked, between)
+        ranked = self.mirror.ranked_ids(asked)
         return [
             KeywordRank(entry_id, i + 1, score, rank)
             for i, ((entry_id, rank), score) in enumerate(_scored(ranked))

@@ -141,16 +141,14 @@ class Searcher:
                 return whole
             found = True
         depth = limit if mode is SearchMode.VECTOR else max(limit * OVERFETCH, MIN_CANDIDATES)
-        # Hybrid's two halves run side by side in the caller's thread: the nearest query
-        # is begun first and LanceDB answers it from its own runtime while SQLite ranks
-        # by keyword here, letting the query take its next step before each statement.
+        # Hybrid's two halves run side by side: the nearest query is handed to the store's
+        # read loop first (engine.storage.lance_search) and runs while SQLite ranks here.
         listed = max(depth, NEAREST_LISTED) if mode is SearchMode.HYBRID else depth
         started = self._nearest_started(asked, listed, wait_for_model)
         keyword = None
         if mode is SearchMode.HYBRID:
             try:
-                between = None if isinstance(started, str) else started[1].step
-                keyword = self._ranks(asked, depth, warnings, between)
+                keyword = self._ranks(asked, depth, warnings)
             except BaseException:  # interrupted: nothing of the read is left open
                 if not isinstance(started, str):
                     started[1].close()
@@ -206,8 +204,8 @@ class Searcher:
         )
         mirror = self.keyword.mirror
 
-        def results_of(batch: Sequence[Fused], between: Callable[[], None]) -> list[SearchResult]:
-            entries = mirror.get_many([c.id for c in batch], between)
+        def results_of(batch: Sequence[Fused]) -> list[SearchResult]:
+            entries = mirror.get_many([c.id for c in batch])
             return [c.result(entries[c.id]) for c in batch if c.id in entries]
 
         return gate_candidates(
@@ -254,16 +252,8 @@ class Searcher:
     def _keyword(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordHit]:
         return self._keyword_safely(lambda: self.keyword.search(query, limit), warnings)
 
-    def _ranks(
-        self,
-        query: Query,
-        limit: int,
-        warnings: list[str],
-        between: Callable[[], None] | None = None,
-    ) -> list[KeywordRank]:
-        return self._keyword_safely(
-            lambda: self.keyword.ranks(query, limit, between=between), warnings
-        )
+    def _ranks(self, query: Query, limit: int, warnings: list[str]) -> list[KeywordRank]:
+        return self._keyword_safely(lambda: self.keyword.ranks(query, limit), warnings)
 
     def _hits(self, ranks: list[KeywordRank], warnings: list[str]) -> list[KeywordHit]:
         return self._keyword_safely(lambda: self.keyword.hits(ranks), warnings)

@@ -1,32 +1,41 @@
-"""A search's reads of the store through LanceDB's async API, in the caller's thread.
+"""A search's reads of the store through LanceDB's async API, on one event-loop thread.
 
 LanceDB's synchronous API hands each step of a query (the table's schema, its version,
 the query, each batch of rows) to LanceDB's background event-loop thread and waits for
 the answer: 5 to 7 round trips between two threads a query, each a wake-up that waits
-for a core on a busy machine, in turn with every other thread's steps. Here each read
-of a search (the nearest query, the keyword-only candidates' vectors by id) and the
-near-duplicate query of a batch of adds is one coroutine run on an event loop of the
-calling thread (a new one each time, never set as the thread's loop): the thread waits
-once, on LanceDB's runtime, not on LanceDB's thread (bench/RESULTS.md, "Issue 49
-(session 18)" and "Session 18: the branches merged").
+for a core on a busy machine. Here each read of a search (the nearest query, the
+keyword-only candidates' vectors by id) and the near-duplicate query of a batch of adds
+is one coroutine on LanceDB's async API. A search's reads are handed to an event loop
+the store owns, running in a thread of its own (:class:`ReadLoop`, started by the first
+read, stopped when the memory closes): the caller hands the read over once and waits
+once, and meanwhile works on. The add's near-duplicate query runs to its end on an event
+loop of the calling thread (the server's writer), as before: it waits behind no search.
+
+A hybrid search ranks by keyword in SQLite while the nearest query runs, and the gate
+judges the candidates whose similarity it knows while the others' vectors are read; the
+caller's own thread never runs LanceDB's steps, so SQLite's work and LanceDB's Python
+steps go on side by side (SQLite lets go of the interpreter lock while a statement
+runs).
+Measured against running the read's steps in the caller's thread between SQLite's
+statements, alternately in one process: bench/RESULTS.md, "Issue 49 (session 34)".
 
 The async table is a second handle on the same table, opened through
 ``lancedb.connect_async`` with the store's own session (one cache of index pages and
 manifests) and the same consistency (every read sees the latest commit). Writes, and
 the store's other reads (entries, counts, scans), keep the synchronous table.
 
-Two callers keep LanceDB's synchronous API, for the same query: a store on object
-storage (its table stays on one version between looks, :mod:`.remote_table`, which a
-second handle would not follow; a round trip between threads is nothing beside one to
-the object store) and a caller whose thread runs an event loop already (a coroutine
-calling the blocking search directly: a loop cannot run inside another in one
-thread). :func:`can_run` says which.
+A store on object storage keeps LanceDB's synchronous API for the same reads (its table
+stays on one version between looks, :mod:`.remote_table`, which a second handle would
+not follow; a round trip between threads is nothing beside one to the object store):
+:func:`can_run` says which.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -43,15 +52,8 @@ if TYPE_CHECKING:
 
 
 def can_run(remote: object) -> bool:
-    """Whether a read can run here: a local store, and no event loop running in this
-    thread."""
-    if remote is not None:
-        return False
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return True
-    return False
+    """Whether a store's reads run on its read loop: a local store (``remote`` None)."""
+    return remote is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,49 +74,62 @@ class Nearest:
 class SearchTable:
     """The async handle on a local store's table, opened by its first read: the table
     at ``path``, through ``session`` (the synchronous connection's caches), each query
-    at the latest version (as the synchronous connection reads)."""
+    at the latest version (as the synchronous connection reads), every read run on the
+    store's :class:`ReadLoop`."""
 
     def __init__(self, path: str, session: Any) -> None:
         self.path = path
         self.session = session
+        self.loop = ReadLoop()
         self._table: Any = None
 
     def read(
         self, near: Nearest | None, ids: Sequence[str]
     ) -> tuple[pa.Table | None, list[pa.Table]]:
         """The ``id`` and ``_distance`` of ``near``'s rows (None when not asked), and the
-        ``id`` and ``vector`` of the rows ``ids`` (one table per 500 ids), all read in one
-        run of an event loop of this thread, the queries issued together."""
+        ``id`` and ``vector`` of the rows ``ids`` (one table per 500 ids), the queries
+        issued together."""
         return self.start(near, ids).result()
 
     def start(
         self, near: Nearest | None, ids: Sequence[str]
     ) -> Underway[tuple[pa.Table | None, list[pa.Table]]]:
-        """:meth:`read` under way: the caller works on while LanceDB answers, and lets
-        the read take its next steps between pieces of that work (:class:`Underway`)."""
+        """:meth:`read` under way: the caller works on while LanceDB answers."""
 
         async def reads() -> tuple[pa.Table | None, list[pa.Table]]:
             table = await self._opened()
             found = [_by_id(table, part) for part in id_lists(ids)]
             if near is None:
                 return None, list(await asyncio.gather(*found))
-            if not found:  # no task of its own: the query is asked for one turn sooner
-                return await _nearest(table, near), []
             nearest, *rows = await asyncio.gather(_nearest(table, near), *found)
             return nearest, rows
 
-        return started(reads())
+        return self.loop.start(reads())
 
     def read_each(self, near: Nearest) -> pa.Table:
         """The ``id``, ``_distance`` and ``query_index`` (the row of ``near.vector`` each
         answers, when it holds more than one) of the rows nearest each row of
-        ``near.vector`` (n, dimension): LanceDB's multi-vector query, one run of an event
-        loop of this thread (the near-duplicate check of a batch of adds)."""
+        ``near.vector`` (n, dimension): LanceDB's multi-vector query (the near-duplicate
+        check of a batch of adds). Run to its end on an event loop of the caller's thread
+        made for it, not on the read loop: the writer's check neither waits behind the
+        searches' reads nor adds a thread to the add's path; on the read loop only where
+        the caller's thread runs an event loop already (one loop cannot run inside
+        another)."""
 
         async def reads() -> pa.Table:
             return await _nearest(await self._opened(), near)
 
-        return _run(reads())
+        if _loop_running():
+            return self.loop.start(reads()).result()
+        loop = asyncio.new_event_loop()  # never set as the thread's: nothing changes
+        try:
+            return loop.run_until_complete(reads())
+        finally:
+            loop.close()
+
+    def close(self) -> None:
+        """Stop the read loop (a read after this starts it again)."""
+        self.loop.close()
 
     async def _opened(self) -> Any:
         if self._table is None:
@@ -127,71 +142,91 @@ class SearchTable:
         return self._table
 
 
-def _run(reads: Coroutine[Any, Any, T]) -> T:
-    """``reads`` run to the end on an event loop made for it, never set as the thread's
-    loop: nothing of the caller's changes."""
-    return started(reads).result()
+class ReadLoop:
+    """An event loop in a thread of its own, which runs the reads handed to it
+    (:meth:`start`): started by the first, stopped by :meth:`close`. Reads from many
+    threads (a server's sessions) share it: each is a coroutine that waits on LanceDB's
+    runtime, so they do not queue behind each other. A daemon thread: a process that
+    never closes its memory still exits."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, reads: Coroutine[Any, Any, T]) -> Underway[T]:
+        """``reads`` handed to the loop, under way."""
+        future = asyncio.run_coroutine_threadsafe(reads, self._running())
+        return Underway(future.result, lambda: _given_up(future))
+
+    def close(self) -> None:
+        """Stop the loop and wait for its thread (reads still under way are cancelled)."""
+        with self._lock:
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+        if loop is None or thread is None:
+            return
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._thread is None or not self._thread.is_alive():
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(
+                    target=_serve, args=(loop,), name="memory-tui-reads", daemon=True
+                )
+                thread.start()
+                self._loop, self._thread = loop, thread
+            return self._loop
+
+
+def _serve(loop: asyncio.AbstractEventLoop) -> None:
+    """The read loop's thread: run until stopped, then cancel what is left and close."""
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_forever()
+    finally:
+        left = asyncio.all_tasks(loop)
+        for task in left:
+            task.cancel()
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+        loop.close()
+
+
+def _loop_running() -> bool:
+    """Whether this thread runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _given_up(future: Future[Any]) -> None:
+    """A read given up unanswered: cancelled on the loop, nothing left to wait for."""
+    future.cancel()
 
 
 @dataclass(frozen=True, slots=True)
 class Underway(Generic[T]):
-    """A read under way in this thread, whose answer :meth:`result` waits for.
+    """A read under way, whose answer :meth:`result` waits for: the caller works on
+    meanwhile (a hybrid search ranks by keyword in SQLite while LanceDB looks for the
+    nearest vectors)."""
 
-    LanceDB answers each step of a query (its plan, then its batches) from its own
-    runtime, and needs a turn of the caller's event loop between two steps to be asked
-    for the next. :meth:`step` gives the read that turn without waiting, so the caller
-    can do work of its own meanwhile and let the read move on between pieces of it: a
-    hybrid search runs its keyword statements in SQLite while LanceDB looks for the
-    nearest vectors (bench/RESULTS.md, "Issue 49 (session 19)"). One thread, no lock:
-    the read's steps run only where the caller calls :meth:`step` or :meth:`result`.
-    """
-
-    step: Callable[[], None]
-    """Let the read take the steps whose answers are in; never waits."""
     result: Callable[[], T]
     """The read's answer, waited for (or its error); asked again, the same answer."""
     close: Callable[[], None]
-    """Give the read up unanswered (nothing is left open); after :meth:`result`, nothing."""
+    """Give the read up unanswered; after :meth:`result`, nothing."""
 
     def then(self, finish: Callable[[T], U]) -> Underway[U]:
         """This read, its answer passed through ``finish``."""
-        return Underway(self.step, lambda: finish(self.result()), self.close)
+        return Underway(lambda: finish(self.result()), self.close)
 
     @staticmethod
     def ready(value: U) -> Underway[U]:
         """A read already answered (the synchronous API's)."""
-        return Underway(lambda: None, lambda: value, lambda: None)
-
-
-def started(reads: Coroutine[Any, Any, T]) -> Underway[T]:
-    """``reads`` begun on an event loop made for it (never set as the thread's loop:
-    nothing of the caller's changes), up to its first wait on LanceDB."""
-    loop = asyncio.new_event_loop()
-    task = loop.create_task(reads)
-
-    def step() -> None:
-        if not loop.is_closed() and not task.done():
-            loop.call_soon(loop.stop)  # asyncio: one pass over what is ready, then stop
-            loop.run_forever()
-
-    def result() -> T:
-        if loop.is_closed():
-            return task.result()
-        try:
-            return loop.run_until_complete(task)
-        finally:
-            loop.close()
-
-    def close() -> None:
-        if not loop.is_closed():
-            task.cancel()
-            try:
-                loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
-            finally:
-                loop.close()
-
-    step()
-    return Underway(step, result, close)
+        return Underway(lambda: value, lambda: None)
 
 
 async def _nearest(table: Any, near: Nearest) -> pa.Table:

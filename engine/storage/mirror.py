@@ -18,7 +18,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,6 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 30.0
 """How long a statement waits for another process's write lock on ``fts.sqlite``."""
-
-
-ROWS_BETWEEN = 8
-"""Rows made entries between two calls of a read's ``between`` (about 0.2 ms)."""
 
 
 class EntryMirror:
@@ -267,16 +263,9 @@ class EntryMirror:
         """Entries ranked by BM25, with their raw rank (:func:`.mirror_keyword.ranked`)."""
         return mirror_keyword.ranked(self._read, self._fts_columns, query)
 
-    def ranked_ids(
-        self, query: MatchQuery, between: Callable[[], None] | None = None
-    ) -> list[tuple[str, float]]:
-        """:meth:`ranked`'s entry ids and ranks, no entry read; ``between`` is called
-        before each of its statements and while one runs (:meth:`ReadConnection.read`)."""
-
-        def read(sql: str, params: Sequence[object]) -> list[Any]:
-            return self._read(sql, params, between)
-
-        return mirror_keyword.ranked_ids(read, self._fts_columns, query)
+    def ranked_ids(self, query: MatchQuery) -> list[tuple[str, float]]:
+        """:meth:`ranked`'s entry ids and ranks, no entry read."""
+        return mirror_keyword.ranked_ids(self._read, self._fts_columns, query)
 
     def match_count(self, match: str) -> int:
         """How many entries match an FTS5 expression (a term's document frequency)."""
@@ -286,17 +275,12 @@ class EntryMirror:
         """Those of the entries ``ids`` that match an FTS5 expression."""
         return mirror_keyword.holding(self._read, match, ids)
 
-    def _read(
-        self, sql: str, params: Sequence[object] = (), between: Callable[[], None] | None = None
-    ) -> list[Any]:
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list[Any]:
         """Rows of one read-only statement, on a connection of its own so that a search
-        does not wait for this one (:mod:`.mirror_reader`); on this one if that cannot.
-        ``between``: see :meth:`ReadConnection.read`."""
-        rows = self.reader.read(sql, params, between)
+        does not wait for this one (:mod:`.mirror_reader`); on this one if that cannot."""
+        rows = self.reader.read(sql, params)
         if rows is not None:
             return rows
-        if between is not None:
-            between()
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 
@@ -313,17 +297,13 @@ class EntryMirror:
             ).fetchall()
         return [str(row[0]) for row in rows]
 
-    def get_many(
-        self, ids: Sequence[str], between: Callable[[], None] | None = None
-    ) -> dict[str, Entry]:
-        """Mirrored entries by id (missing ids are absent from the result); ``between`` is
-        called before each statement and every few rows made entries (a search's read of
-        vectors by id, under way, moves on there)."""
+    def get_many(self, ids: Sequence[str]) -> dict[str, Entry]:
+        """Mirrored entries by id (missing ids are absent from the result)."""
         out: dict[str, Entry] = {}
         for start in range(0, len(ids), 500):
             part = list(ids[start : start + 500])
             marks = ",".join("?" * len(part))
-            out.update((e.id, e) for e in self._select(f"WHERE id IN ({marks})", part, between))
+            out.update((e.id, e) for e in self._select(f"WHERE id IN ({marks})", part))
         return out
 
     def find_by_hash(self, digest: str, *, file_path: str | None = None) -> list[Entry]:
@@ -404,21 +384,11 @@ class EntryMirror:
             except sqlite3.DatabaseError:
                 return False
 
-    def _select(
-        self, tail: str, params: Sequence[object], between: Callable[[], None] | None = None
-    ) -> list[Entry]:
-        if between is not None:  # the other read's turn, not under this mirror's lock
-            between()
+    def _select(self, tail: str, params: Sequence[object]) -> list[Entry]:
+        """Entries of the rows ``tail`` selects: :data:`COLUMNS` in order, read as plain
+        tuples (one converter per column; a ``sqlite3.Row`` read by name took twice as
+        long, and a search reads 20–40)."""
         with self._lock:
-            cursor = self._db.cursor()
-            cursor.row_factory = sqlite3.Row
-            rows = cursor.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
+            rows = self._db.execute(f"SELECT {','.join(COLUMNS)} FROM entries {tail}", params)
             found = rows.fetchall()
-        if between is None:
-            return [row_to_entry(r) for r in found]
-        entries = []
-        for n, row in enumerate(found, start=1):
-            entries.append(row_to_entry(row))
-            if n % ROWS_BETWEEN == 0:
-                between()
-        return entries
+        return [row_to_entry(r) for r in found]

@@ -239,6 +239,11 @@ class RecordStore:
         if self.compactor is not None:
             self.compactor.join()
 
+    def close_reads(self) -> None:
+        """Stop the thread the searches' reads run on, if one was started."""
+        if self._searching is not None:
+            self._searching.close()
+
     def figures(self) -> dict[str, int]:
         """See :func:`engine.storage.maintenance.figures`."""
         return maintenance.figures(self)
@@ -401,7 +406,7 @@ class RecordStore:
             except (RuntimeError, OSError, ValueError):  # LanceDB's kinds; see again
                 return again()
 
-        return lance_search.Underway(pending.step, answer, pending.close)
+        return lance_search.Underway(answer, pending.close)
 
     def _search_reads(
         self, near: Nearest | None, ids: Sequence[str]
@@ -426,8 +431,7 @@ class RecordStore:
 
     def _search_table(self) -> lance_search.SearchTable | None:
         """The async handle searches read through, where :func:`lance_search.can_run`
-        (a local store, no event loop running in this thread); None: the synchronous
-        table."""
+        (a local store); None: the synchronous table."""
         if not lance_search.can_run(self.remote):
             return None
         if self._searching is None:  # through this connection's session: one set of caches

@@ -382,4 +382,5 @@ class Records:
             if self._store.commits:
                 self.flush_references()
             self._store.wait_for_compaction()
+            self._store.close_reads()
         self.mirror.close()

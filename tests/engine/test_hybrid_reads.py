@@ -5,7 +5,6 @@ search's time under load), and answers exactly as when it read them all."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from search_oracles import gate
@@ -39,9 +38,9 @@ def test_hybrid_reads_only_the_entries_it_judges(
     read: list[str] = []
     real = EntryMirror.get_many
 
-    def get_many(self: EntryMirror, ids: Sequence[str], between: Any = None) -> dict[str, Entry]:
+    def get_many(self: EntryMirror, ids: Sequence[str]) -> dict[str, Entry]:
         read.extend(ids)
-        return real(self, ids, between)
+        return real(self, ids)
 
     def ranked(*args: object) -> None:
         raise AssertionError("hybrid search read the keyword hits' entries")

@@ -149,9 +149,9 @@ def test_each_statement_of_a_ranking_asks_one_fts5_query(
     statements: list[str] = []
     real = mirror._read
 
-    def read(sql: str, params: Any = (), between: Any = None) -> list[Any]:
+    def read(sql: str, params: Any = ()) -> list[Any]:
         statements.append(sql)
-        return real(sql, params, between)
+        return real(sql, params)
 
     monkeypatch.setattr(mirror, "_read", read)
     query = Query.parse("widget frobnicate note")
