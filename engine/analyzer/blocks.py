@@ -25,8 +25,10 @@ from engine.analyzer.pieces import Piece, size
 
 _DECLARATION = re.compile(
     r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
+    r"(?:(?:(?:private|protected)(?:\[[\w.]+\])?|override|final|sealed|implicit|lazy|case"
+    r"|inline|opaque|transparent)\s+)*"
     r"(?:async\s+)?(?:unsafe\s+)?(?:local\s+)?"
-    r"(?:function[*!]?|class|interface|type|enum|const|let|var|fn|def|struct|trait|impl"
+    r"(?:function[*!]?|class|interface|type|enum|const|let|var|val|given|fn|def|struct|trait|impl"
     r"|module|namespace|public|private|protected|static|func!?"
     r"|defmodule|defprotocol|defimpl|defmacrop?|defp|object|sub|proc|data|newtype)"
     r"\s+(?:\([^)]*\)\s*)?([\w$.]+(?:(?:::?|#)[\w$.]+)*[?!]?)"  # Go: a receiver comes first
@@ -34,7 +36,10 @@ _DECLARATION = re.compile(
 """A line that declares something, and its name: the keywords of the languages above and
 of those without a grammar (Elixir's ``defmodule``/``defp``, Scala's ``object``, Perl's
 ``sub``, Nim's ``proc``, Haskell's ``data``, Lua's ``local function``, Vim's
-``function!``; Lisps' forms: :data:`_LISP_DEFINITION`). A name may be qualified by
+``function!``; Scala's ``val`` and ``given``, after the modifiers its specification
+lists, ``private[scopt]`` and ``protected[this]`` among them; OCaml's ``val`` in a
+signature; Lisps' forms: :data:`_LISP_DEFINITION`; Erlang's clauses:
+:data:`_ERLANG_CLAUSE`). A name may be qualified by
 ``:``, ``::`` or ``#`` between its words (Lua's ``Buffer:new``, Vim's ``s:wrap`` and
 ``plugin#util#run``)."""
 _ASSIGNED = re.compile(r"^([\w$][\w$.]*)\s*(?:=|<<?-)")
@@ -44,6 +49,11 @@ _NAMED_FUNCTION = re.compile(r"\bfunction\*?\s+([\w$]+)\s*\(")
 _SHELL_FUNCTION = re.compile(r"^([\w.:-]+)\s*\(\)\s*(?:[{(]|$)")
 """A POSIX shell function's definition, ``name() {`` (nvm's ``nvm_ls_remote() {``); the
 ``function name`` form is a declaration above."""
+_ERLANG_CLAUSE = re.compile(r"^([a-z][\w@]*)\s*\(.*\)\s*(?:when\b.*?)?->")
+"""An Erlang function's clause at the margin, ``Name(Patterns) [when Guards] ->`` (the
+Erlang Reference Manual's "Function Declaration Syntax": ``await(Key, Timeout) ->``), and
+the ``-spec`` or ``-callback`` attribute that types one (``-spec reg(key()) -> true.``)."""
+_ERLANG_SPEC = re.compile(r"^-(?:spec|callback)\s+([a-z][\w@]*)\s*\(")
 _LISP_DEFINITION = re.compile(
     r"^\((?:[\w.-]+/)?(?:cl-)?(?:def[\w-]*[*!]?|ns)\s+\(?([^\s()\[\]{}\"']+)"
 )
@@ -155,6 +165,8 @@ def declared_name(line: str) -> str:
         or _ASSIGNED.match(line)
         or _LISP_DEFINITION.match(line)
         or _SHELL_FUNCTION.match(line)
+        or _ERLANG_CLAUSE.match(line)
+        or _ERLANG_SPEC.match(line)
         or _NAMED_FUNCTION.search(line)
         or _typed_signature(line)
     )

@@ -53,6 +53,10 @@ shows its users): every file in it is a licence."""
 TEMPLATE_SUFFIX = ".in"
 """The suffix of a file that a build's configure step fills in (autoconf's
 ``AC_CONFIG_FILES``, CMake's and Meson's ``configure_file``): ``README.md.in`` is markdown."""
+LITERATE_SUFFIX = ".fsx"
+"""An F# script, which fsdocs (FSharp.Formatting) builds into a page when it is in the
+documentation folder (its "Literate Scripts": markdown in ``(** … *)`` comments around the
+code, :mod:`engine.markdown.literate`); a script elsewhere (``build.fsx``) is code."""
 CONTENT_DECIDES = frozenset({"text", "man", "yaml", "html", "xml", "TeX"})
 """Dialects whose files are documentation only when their content says so."""
 
@@ -107,7 +111,8 @@ def prose_dialect(rel: str) -> str | None:
     extension that no code has is ``text``), ``notebook`` (Jupyter), ``TeX`` (LaTeX),
     ``Rd`` (R's documentation, which Linguist counts as R code), else
     the prose language GitHub Linguist names for it (:func:`linguist_dialect`: ``Org``,
-    ``Pod/Pod 6``, ``Texinfo``…)."""
+    ``Pod/Pod 6``, ``Texinfo``…), or ``fsdocs`` (an F# literate script in a documentation
+    folder, :data:`LITERATE_SUFFIX`)."""
     if rel.lower().endswith(TEMPLATE_SUFFIX) and (stem := prose_dialect(rel[:-3])) is not None:
         return stem  # README.md.in: the template configure fills in is what it makes
     parts = rel.split("/")
@@ -119,6 +124,10 @@ def prose_dialect(rel: str) -> str | None:
 
     if parts[-1] in FILE_NAMES:
         return None  # CMakeLists.txt: a build file, by its whole name
+    if parts[-1].lower().endswith(LITERATE_SUFFIX) and any(
+        p.lower() in DOCS_FOLDERS for p in parts[:-1]
+    ):
+        return "fsdocs"  # docs/tutorial.fsx: a page of prose comments around its F# code
     for pattern, dialect in _DIALECTS:
         if pattern.search(parts[-1]):
             return dialect

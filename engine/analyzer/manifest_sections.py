@@ -38,17 +38,24 @@ MAX_VALUE_CHARS = 160
 _SLN_PROJECT = re.compile(r'^Project\("\{[^}]*\}"\)\s*=\s*"[^"]*"\s*,\s*"([^"]+)"', re.MULTILINE)
 _SLNX_PROJECT = re.compile(r'<Project\s+Path="([^"]+)"')
 _PROJECT_FILE = re.compile(r"\.(?:cs|fs|vb)proj$", re.IGNORECASE)
+CENTRAL_VERSIONS = "Directory.Packages.props"
+"""NuGet's Central Package Management file: the versions of the packages the projects below
+it reference ("Central Package Management" in NuGet's documentation)."""
 _APPLICATION = frozenset({"exe", "winexe"})
 """MSBuild's ``OutputType`` of a program (a benchmark, a sample app), not a library."""
 
 
 def manifest_sections(root: Path) -> list[Section]:
-    """The sections the root ``pubspec.yaml``, ``composer.json``, the .NET projects of the
-    root solution, Gradle's version catalog and the Julia, R, Haskell and Nim manifests
-    (:mod:`engine.analyzer.package_requirements`) give the build and dependencies entries
-    of the project at ``root``."""
+    """The sections the root ``pubspec.yaml``, ``composer.json``, ``global.json``, the .NET
+    projects of the root solution (their versions from ``Directory.Packages.props`` where
+    NuGet manages them centrally), Gradle's version catalog and the Julia, R, Haskell and
+    Nim manifests (:mod:`engine.analyzer.package_requirements`) give the build and
+    dependencies entries of the project at ``root``."""
     required: list[Section] = [("dependencies", *found) for found in package_requirements(root)]
-    return [*_pubspec(root), *_composer(root), *_dotnet(root), *_gradle_catalog(root), *required]
+    return [
+        *_pubspec(root), *_composer(root), *_global_json(root), *_dotnet(root),
+        *_gradle_catalog(root), *required,
+    ]  # fmt: skip
 
 
 def _pubspec(root: Path) -> Iterator[Section]:
@@ -115,11 +122,13 @@ def _dotnet(root: Path) -> Iterator[Section]:
         if project is None or is_test_path(rel):
             continue
         properties = {_local(e.tag): (e.text or "").strip() for e in project.iter()}
-        references = {
-            e.get("Include") or "": e.get("Version")
+        own = {
+            e.get("Include") or "": e.get("Version") or e.get("VersionOverride")
             for e in project.iter()
             if _local(e.tag) == "PackageReference"
         }
+        central = _central_versions(root, rel)
+        references = {name: version or central.get(name) for name, version in own.items()}
         if (
             properties.get("IsTestProject", "").lower() == "true"
             or "Microsoft.NET.Test.Sdk" in references
@@ -133,7 +142,49 @@ def _dotnet(root: Path) -> Iterator[Section]:
         packages = [
             f"{name} {version}" if version else name for name, version in references.items() if name
         ]
-        yield ("dependencies", rel, "Package references", packages)
+        centrally = any(version is None and name in central for name, version in own.items())
+        heading = f"Package references (versions in {CENTRAL_VERSIONS})" if centrally else ""
+        yield ("dependencies", rel, heading or "Package references", packages)
+
+
+def _central_versions(root: Path, rel: str) -> dict[str, str]:
+    """The package versions NuGet's Central Package Management gives the project ``rel``:
+    the ``PackageVersion`` items of the ``Directory.Packages.props`` nearest above it (its
+    folder, then each folder up to the root, as NuGet looks it up), a ``PackageReference``
+    then naming no ``Version`` of its own."""
+    folder = (root / rel).parent
+    while True:
+        props = _xml(folder / CENTRAL_VERSIONS)
+        if props is not None:
+            return {
+                e.get("Include") or "": e.get("Version") or ""
+                for e in props.iter()
+                if _local(e.tag) == "PackageVersion"
+            }
+        if folder == root or root not in folder.parents:
+            return {}
+        folder = folder.parent
+
+
+def _global_json(root: Path) -> Iterator[Section]:
+    """The .NET SDK the root's ``global.json`` selects (its ``sdk`` object: ``version``,
+    ``rollForward``, ``allowPrerelease``, as the .NET SDK's "global.json overview" lays
+    it out) and the MSBuild project SDKs it pins (``msbuild-sdks``)."""
+    doc = read_json(root / "global.json")
+    if not isinstance(doc, dict):
+        return
+    sdk = doc.get("sdk")
+    if isinstance(sdk, dict):
+        items = [f"{key}: {_short(value)}" for key, value in sdk.items() if _scalar(value)]
+        yield ("build", "global.json", ".NET SDK (`sdk` in global.json)", items)
+    pinned = doc.get("msbuild-sdks")
+    if isinstance(pinned, dict):
+        items = [f"{name} {_short(version)}" for name, version in pinned.items()]
+        yield ("build", "global.json", "MSBuild project SDKs (`msbuild-sdks`)", items)
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool)
 
 
 def _gradle_catalog(root: Path) -> Iterator[Section]:

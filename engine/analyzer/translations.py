@@ -14,7 +14,9 @@ Latin letter at all (``README.中文.md``, ``README.日本語.md``). English is 
 it is the language the model reads. A tagged page or folder is a translation only beside its
 original (a sibling without the tag, or an English folder beside it; for a tagged page, the
 page without the tag in a folder above it counts too: ``doc/README-ja.md`` beside the root's
-``README.md``), so a project written in one language alone keeps all of it.
+``README.md``), so a project written in one language alone keeps all of it; and a page
+among a family of names whose tags mostly name no language (``gproc_ps.md`` among
+``gproc_pool.md``, ``gproc_dist.md``) is a name, not a translation.
 """
 
 from __future__ import annotations
@@ -85,9 +87,33 @@ def translation_of(root: Path, rel: str) -> str | None:
     name, dot, ext = parts[-1].rpartition(".")
     for cut in _SEPARATOR.finditer(name):  # README.zh-CN: the tag may hold a separator too
         stem, tag = name[: cut.start()], name[cut.end() :]
-        if stem and _foreign(tag) and _original_above(root, parts[:-1], f"{stem}{dot}{ext}"):
+        if (
+            stem
+            and _foreign(tag)
+            and _original_above(root, parts[:-1], f"{stem}{dot}{ext}")
+            and not _named_family(root.joinpath(*parts[:-1]), name[: cut.end()], f"{dot}{ext}")
+        ):
             return rel
     return None
+
+
+def _named_family(folder: Path, prefix: str, suffix: str) -> bool:
+    """Whether the pages of ``folder`` named ``prefix…suffix`` are a family of names rather
+    than one page's translations: most of their tags name no language. edown writes an
+    Erlang application's modules as ``doc/gproc_app.md``, ``doc/gproc_pool.md`` beside
+    ``doc/gproc.md``, and among them ``gproc_ps.md`` and ``gproc_pt.md`` (a module each,
+    not Pashto and Portuguese); ``README-dev.md`` alone beside ``README-ja.md`` is no family."""
+    try:
+        names = [p.name for p in folder.iterdir() if p.is_file()]
+    except OSError:
+        return False
+    tags = [
+        n[len(prefix) : -len(suffix)]
+        for n in names
+        if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix)
+    ]
+    other = sum(1 for tag in tags if language_of(tag) is None)
+    return other > len(tags) - other
 
 
 def _original_above(root: Path, folders: list[str], original: str) -> bool:

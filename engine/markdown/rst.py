@@ -42,6 +42,7 @@ from engine.markdown.directives import (
     role_text,
 )
 from engine.markdown.html_docs import HTML_SUFFIXES, html_as_markdown
+from engine.markdown.literate import literate_as_markdown
 from engine.markdown.notebooks import NOTEBOOK_SUFFIX, notebook_as_markdown
 from engine.markdown.plain import plain_as_markdown, text_kind
 from engine.markdown.prose_markup import OWN_DIALECTS, markup_as_markdown
@@ -86,7 +87,8 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
     """A documentation file's text as markdown: ``.rst`` and AsciiDoc files rewritten
     (:mod:`engine.markdown.asciidoc`), man pages, Vim help and plain-text files too
     (:mod:`engine.markdown.plain`), YAML documentation (:mod:`engine.markdown.yaml_docs`),
-    Jupyter notebooks (:mod:`engine.markdown.notebooks`), HTML pages
+    Jupyter notebooks (:mod:`engine.markdown.notebooks`), F# literate scripts
+    (:mod:`engine.markdown.literate`), HTML pages
     (:mod:`engine.markdown.html_docs`),
     the other prose formats by their ``dialect`` (Linguist's name for the format:
     :mod:`engine.markdown.prose_markup`), markdown as it is."""
@@ -99,6 +101,8 @@ def as_markdown(text: str, name: str, dialect: str | None = None) -> str:
         return yaml_as_markdown(text)
     if dialect == "notebook" or lowered.endswith(NOTEBOOK_SUFFIX):
         return notebook_as_markdown(text)
+    if dialect == "fsdocs":
+        return literate_as_markdown(text)
     if dialect == "html" or lowered.endswith(HTML_SUFFIXES):
         return html_as_markdown(text)
     if dialect == "xml" or lowered.endswith(XML_SUFFIXES):

@@ -99,3 +99,18 @@ def test_code_in_a_folder_named_like_a_language_is_not_a_translation(tmp_path: P
     (tmp_path / "docs/it/run.py").write_text("print(1)\n", encoding="utf-8")
     assert translation_of(tmp_path, "docs/it/run.py") is None
     assert translation_of(tmp_path, "docs/it/guide.md") == "docs/it/"
+
+
+def test_a_family_of_module_pages_is_no_translation(tmp_path: Path) -> None:
+    """uwiger/gproc's edown pages: ``doc/gproc_ps.md`` (publish/subscribe) and
+    ``doc/gproc_pt.md`` (a parse transform) beside ``doc/gproc.md`` are modules among
+    ``gproc_pool``, ``gproc_dist``…, not Pashto and Portuguese. ``README-ja.md`` with one
+    ``README-dev.md`` beside it stays a translation."""
+    modules = ["app", "bcast", "dist", "info", "init", "lib", "monitor", "pool", "ps", "pt"]
+    write(tmp_path, ["doc/gproc.md", *(f"doc/gproc_{m}.md" for m in modules)])
+    write(tmp_path, ["README.md", "README-dev.md", "README-ja.md"])
+    noise = NoiseClassifier(tmp_path)
+    assert noise.kind("doc/gproc_ps.md") is None
+    assert noise.kind("doc/gproc_pt.md") is None
+    assert noise.decide("README-ja.md") == ("translations", "README-ja.md")
+    assert "doc/gproc_ps.md" in sources(tmp_path)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.analyzer.blocks import nested_pieces, top_level_pieces
+from engine.analyzer.blocks import declared_name, nested_pieces, top_level_pieces
+from engine.analyzer.comment_syntax import comment_syntax
 from engine.analyzer.definitions import definition_drafts, file_drafts
 from engine.analyzer.languages import is_program, language_of
 
@@ -178,3 +179,35 @@ def test_an_opening_comment_is_read_in_the_files_own_comment_syntax(tmp_path: Pa
         analysis.summaries["plugin/surround.vim"] == "surround.vim - Surroundings Author: Someone"
     )
     assert analysis.summaries["keymaps.lua"] == "Keymaps of the file browser. One per action."
+
+
+def test_erlang_clauses_name_their_blocks() -> None:
+    """``code_samples/gproc_await.erl`` is uwiger/gproc's ``src/gproc.erl`` (517e26d), lines
+    660-708: its functions were titled "lines 2902-3091", no declaration matching an Erlang
+    clause (``await(Key, Timeout) ->``); a ``-spec`` names the function it types."""
+    sample = Path(__file__).parent / "code_samples" / "gproc_await.erl"
+    lines = sample.read_text(encoding="utf-8").split("\n")
+    syntax = comment_syntax("gproc.erl")
+    names = [p.names[0] for p in top_level_pieces(lines, syntax) if p.names]
+    assert names == [
+        "reg_or_locate", "reg_or_locate1", "valid_key", "default", "await", "await", "await",
+        "await1",
+    ]  # fmt: skip
+    assert declared_name("-spec reg(key()) -> true.") == "reg"
+    assert declared_name("foo(bar) = 1") == ""  # no clause without its arrow
+
+
+def test_scala_modifiers_do_not_hide_what_a_line_declares() -> None:
+    """``code_samples/ORunner.scala`` is scopt/scopt's (75cd14c): its functions are declared
+    ``private[scopt] def renderUsage[C](``, an access qualifier the Scala specification
+    allows (``AccessModifier ::= ('private' | 'protected') [AccessQualifier]``), and the
+    file's entries were titled "lines 195-417 (part 2 of 4)"."""
+    text = (Path(__file__).parent / "code_samples" / "ORunner.scala").read_text(encoding="utf-8")
+    titles = [d.section_title for d in file_drafts("scopt/ORunner.scala", text, "Scala")]
+    assert {"ORunner", "ORunner.runEffects"} <= set(titles)
+    assert any(t.startswith("ORunner.renderUsage") for t in titles)
+    assert not any(t.startswith("lines ") for t in titles)
+    assert declared_name("private def foo(x: Int) = 1") == "foo"  # not "def"
+    assert declared_name("sealed trait OEffect") == "OEffect"
+    assert declared_name("lazy val scopt = (crossProject(JSPlatform, JVMPlatform)") == "scopt"
+    assert declared_name("val pos : ?rev:bool -> int -> 'a conv -> 'a -> info -> 'a t") == "pos"
