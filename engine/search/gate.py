@@ -41,7 +41,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.core.models import Entry, Gate, SearchResult, Source
+from engine.core.models import Entry, Gate, ScoreExplanation, SearchResult, Source
 from engine.search.companions import pair_companions
 from engine.search.scoring import (
     RELEVANT,
@@ -111,10 +111,19 @@ def judged(
         score = relevance(sim, words)
         reason = Gate.SIMILARITY if sim >= evidence(0.0, words) else Gate.TERMS
     shown_coverage = None if covered is None else round(covered, 6)
-    explanation = replace(
-        result.explanation, vector_similarity=sim, coverage=shown_coverage, gate=reason
+    why = result.explanation  # made anew, not replace()d: a search judges 20-40 of them
+    explanation = ScoreExplanation(
+        vector_rank=why.vector_rank,
+        vector_similarity=sim,
+        keyword_rank=why.keyword_rank,
+        keyword_score=why.keyword_score,
+        fused_score=why.fused_score,
+        vector_weight=why.vector_weight,
+        coverage=shown_coverage,
+        gate=reason,
+        folded=why.folded,
     )
-    return replace(result, score=score, explanation=explanation)
+    return SearchResult(result.entry, score, explanation, result.stale, result.stale_reason)
 
 
 def gate_candidates(

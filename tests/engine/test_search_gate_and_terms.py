@@ -73,3 +73,24 @@ def test_seed003_f2_single_letter_terms_do_not_match_everything(memory: Memory) 
     assert found("c", prefix_last=True) == ["The C compiler flags"]  # the word "c"
     assert sorted(found("sl", prefix_last=True)) == ["Slow start of the server"]
     assert found("c", prefix_last=False) == ["The C compiler flags"]
+
+
+def test_a_judged_result_keeps_every_other_field_of_its_explanation() -> None:
+    """``judged`` makes the explanation anew: a field added to it must not be dropped."""
+    from dataclasses import fields
+
+    from engine.core.models import Entry, Gate, ScoreExplanation, SearchResult
+    from engine.search.gate import judged
+    from engine.search.scoring import QueryWeights
+
+    kept = {"vector_rank": 3, "keyword_rank": 2, "keyword_score": 7.5, "fused_score": 1.25}
+    why = ScoreExplanation(**kept, vector_weight=0.75, folded=4, gate=Gate.TERMS)
+    result = SearchResult(Entry("e1", "gearbox oil"), 0.1, why, True, "moved")
+    query = QueryWeights(("gearbox",), {"gearbox": 1.0}, None, frozenset())
+    after = judged(result, 0.5, query)
+    changed = {"vector_similarity", "coverage", "gate"}
+    for f in fields(ScoreExplanation):
+        if f.name not in changed:
+            assert getattr(after.explanation, f.name) == getattr(why, f.name), f.name
+    assert after.explanation.vector_similarity == 0.5 and after.explanation.coverage == 1.0
+    assert (after.entry, after.stale, after.stale_reason) == (result.entry, True, "moved")
